@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Install the Debian packages perflab needs to build and test (idempotent).
+# Usage: scripts/install-deps.sh [build|test|peers|all]   (default: test)
+# Installs only what is missing; runs `apt-get update` first only when it must install.
+set -euo pipefail
+
+BUILD_PKGS=(
+  gcc make meson ninja-build pkg-config
+  libhwloc-dev libnuma-dev libdw-dev libelf-dev zlib1g-dev libdeflate-dev libisal-dev
+  liburing-dev libjansson-dev libinih-dev libgsl-dev libpci-dev libseccomp-dev
+  libzstd-dev scdoc
+)
+TEST_PKGS=(
+  libcmocka-dev python3 python3-jsonschema strace iproute2 binutils tuned
+  util-linux procps hwloc jq
+)
+PEER_PKGS=(
+  fio likwid sockperf qperf iperf3 hyperfine sysbench stress-ng linux-perf ministat
+  isal libdeflate-tools gzip time
+)
+
+want=()
+case "${1:-test}" in
+  build) want=("${BUILD_PKGS[@]}") ;;
+  test)  want=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}") ;;
+  peers) want=("${PEER_PKGS[@]}") ;;
+  all)   want=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}" "${PEER_PKGS[@]}") ;;
+  *) echo "install-deps.sh: unknown set '$1' (use build, test, peers or all)" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps.sh: need root or sudo to install: ${missing[*]}" >&2; exit 3; }
+  SUDO=sudo
+fi
+echo "install-deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# tuned's postinst may try to start a daemon; there is no init here, which is fine.
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

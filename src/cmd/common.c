@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cmd/common.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/outfile.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+struct pl_global pl_g;
+
+const struct pl_opt pl_global_opts[] = {
+	{ "json", 0, PL_OPT_FLAG, offsetof(struct pl_global, json), NULL,
+	  "machine-readable JSON on stdout (or -o FILE)" },
+	{ "output", 'o', PL_OPT_STR, offsetof(struct pl_global, output), "FILE",
+	  "write output to FILE instead of stdout" },
+	{ "sysroot", 0, PL_OPT_STR, offsetof(struct pl_global, sysroot), "DIR",
+	  "read /proc, /sys and /etc under DIR (a fixture tree)", .def = "/" },
+	{ "no-color", 0, PL_OPT_FLAG, offsetof(struct pl_global, no_color), NULL,
+	  "never colour the output (default: colour only on a terminal)" },
+	{ "quiet", 'q', PL_OPT_COUNT, offsetof(struct pl_global, quiet), NULL,
+	  "print less (no warnings)" },
+	{ "verbose", 'v', PL_OPT_COUNT, offsetof(struct pl_global, verbose), NULL,
+	  "print more" },
+	{ "help", 'h', PL_OPT_FLAG, offsetof(struct pl_global, help), NULL, "show this help" },
+	PL_OPT_END,
+};
+
+void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts)
+{
+	printf("usage: %s\n\n%s\n", info->usage, info->summary);
+	if (info->description)
+		printf("\n%s\n", info->description);
+	struct pl_optset sets[2];
+	size_t n = 0;
+	if (opts && opts[0].name)
+		sets[n++] = (struct pl_optset){ opts, NULL, "Options" };
+	sets[n++] = (struct pl_optset){ pl_global_opts, NULL, "Global options" };
+	pl_opt_help(stdout, sets, n);
+}
+
+int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info,
+		 const struct pl_opt *opts, void *base, struct pl_args *args)
+{
+	static char prog[64];
+	snprintf(prog, sizeof(prog), "perflab %s", info->name);
+	pl_progname = prog;
+	struct pl_optset sets[2];
+	size_t n = 0;
+	if (opts && opts[0].name)
+		sets[n++] = (struct pl_optset){ opts, base, "Options" };
+	sets[n++] = (struct pl_optset){ pl_global_opts, &pl_g, "Global options" };
+	if (pl_opt_parse(argc, argv, sets, n, prog, args) < 0)
+		return PL_EXIT_USAGE;
+	if (pl_g.help) {
+		pl_cmd_help(info, opts);
+		pl_args_free(args);
+		return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+	}
+	pl_verbosity = pl_g.verbose - pl_g.quiet;
+	if (pl_g.no_color)
+		pl_color_mode = 0;
+	if (pl_g.sysroot) {
+		int r = pl_sysroot_set(pl_g.sysroot);
+		if (r < 0) {
+			pl_error("--sysroot '%s': %s (give an existing directory, e.g. a fixture "
+				 "tree)",
+				 pl_g.sysroot, strerror(-r));
+			pl_args_free(args);
+			return PL_EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
+long long pl_now_epoch(void)
+{
+	const char *s = getenv("PERFLAB_TIMESTAMP");
+	int64_t v;
+	if (s && pl_parse_i64(s, &v) == 0)
+		return v;
+	return (long long)time(NULL);
+}
+
+char *pl_iso8601(long long epoch, char *buf, size_t len)
+{
+	time_t t = (time_t)epoch;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}

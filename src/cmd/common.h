@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What every command shares: global options, option parsing with --help, and the
+ * command entry point signature. */
+#ifndef PERFLAB_CMD_COMMON_H
+#define PERFLAB_CMD_COMMON_H
+#include <stdbool.h>
+
+#include "util/log.h"
+#include "util/opt.h"
+
+/** Global options, accepted before or after the command name. */
+struct pl_global {
+	bool json;           /**< --json: machine output on stdout */
+	const char *output;  /**< -o FILE (report: DIR) */
+	const char *sysroot; /**< --sysroot DIR */
+	bool no_color;       /**< --no-color */
+	int quiet;           /**< -q count */
+	int verbose;         /**< -v count */
+	bool help;           /**< -h/--help */
+};
+/** The parsed global options (main.c owns it). */
+extern struct pl_global pl_g;
+/** The global option table. */
+extern const struct pl_opt pl_global_opts[];
+
+/** Static description of a command for --help. */
+struct pl_cmd_info {
+	const char *name;        /**< "inspect", or "bench clock" */
+	const char *usage;       /**< "perflab inspect [options]" */
+	const char *summary;     /**< one line */
+	const char *description; /**< paragraph(s) after the usage, or NULL */
+};
+
+/** Parse @argv (argv[0] is the command name) against the global options and @opts
+ *  (into @base; may be NULL). Handles --help (prints to stdout), --sysroot (checks it is
+ *  a directory), colour and verbosity. Returns -1 when the command should go on, or an
+ *  exit code (0 after --help, 2 on a usage error) to return at once. Free @args with
+ *  pl_args_free when -1 was returned. */
+int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info,
+		 const struct pl_opt *opts, void *base, struct pl_args *args);
+/** Print the --help text of a command. */
+void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts);
+
+/** Command entry points: argv[0] is the command name. Return an exit code (log.h). */
+int cmd_inspect(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/** Unix time used for reports: $PERFLAB_TIMESTAMP (seconds since the epoch, for golden
+ *  tests) or the current time. */
+long long pl_now_epoch(void);
+/** ISO 8601 UTC string of @epoch into @buf ("2026-11-30T14:19:27Z"). */
+char *pl_iso8601(long long epoch, char *buf, size_t len);
+
+#endif

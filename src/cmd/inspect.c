@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* perflab inspect: collect and print platform facts. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "facts/facts.h"
+#include "out/json.h"
+#include "util/outfile.h"
+#include "util/str.h"
+
+struct inspect_opts {
+	const char *domains;
+	bool all;
+};
+
+static const struct pl_opt inspect_opts[] = {
+	{ "domain", 'd', PL_OPT_STR, offsetof(struct inspect_opts, domains), "LIST",
+	  "only these comma-separated domains (virt, kernel, cpu, ...)" },
+	{ "all", 'a', PL_OPT_FLAG, offsetof(struct inspect_opts, all), NULL,
+	  "also list unavailable facts with the reason (always in --json)" },
+	PL_OPT_END,
+};
+
+static const struct pl_cmd_info info = {
+	.name = "inspect",
+	.usage = "perflab inspect [--domain LIST] [--all] [--json] [--sysroot DIR]",
+	.summary = "Collect platform facts from /proc, /sys, /etc and cpuid.",
+	.description = "Facts have dotted keys (clocksource.current, cpu.model, ...), a typed\n"
+		       "value and the path they were read from, or are unavailable with a reason.\n"
+		       "--json prints {\"schema_version\":1,\"facts\":{KEY:{\"value\":V,\"source\":P}|\n"
+		       "{\"unavailable\":REASON}}} (docs/schemas/inspect.schema.json).",
+};
+
+/** Print facts grouped by domain (first key component) for humans. */
+static void print_human(FILE *out, const struct pl_facts *f, bool all)
+{
+	const char *last = NULL;
+	size_t lastlen = 0;
+	const char *b = pl_style(out, "bold"), *d = pl_style(out, "dim"), *r = pl_style(out, "reset");
+	for (size_t i = 0; i < f->n; i++) {
+		const struct pl_fact *x = &f->v[i];
+		if (x->unavailable && !all)
+			continue;
+		size_t dl = strcspn(x->key, ".");
+		if (!last || dl != lastlen || strncmp(last, x->key, dl) != 0) {
+			fprintf(out, "%s%s%.*s%s\n", last ? "\n" : "", b, (int)dl, x->key, r);
+			last = x->key;
+			lastlen = dl;
+		}
+		if (x->unavailable) {
+			fprintf(out, "  %-36s %sunavailable: %s%s\n", x->key, d, x->unavailable, r);
+		} else {
+			char *t = pl_fact_value_text(x->value);
+			fprintf(out, "  %-36s %s\n", x->key, t);
+			free(t);
+		}
+	}
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+	struct inspect_opts o = { 0 };
+	struct pl_args args;
+	int rc = pl_cmd_parse(argc, argv, &info, inspect_opts, &o, &args);
+	if (rc >= 0)
+		return rc;
+	if (args.npos > 0) {
+		pl_error("unexpected argument '%s' (see 'perflab inspect --help')", args.pos[0]);
+		pl_args_free(&args);
+		return PL_EXIT_USAGE;
+	}
+	pl_args_free(&args);
+
+	struct pl_facts f;
+	pl_facts_init(&f);
+	if (pl_facts_collect(&f, o.domains) < 0) {
+		pl_error("--domain '%s': unknown domain (see 'perflab inspect --help')", o.domains);
+		return PL_EXIT_USAGE;
+	}
+	int ret = PL_EXIT_OK;
+	if (pl_g.json) {
+		json_t *doc = json_object();
+		json_object_set_new(doc, "schema_version", json_integer(1));
+		json_object_set_new(doc, "facts", pl_facts_to_json(&f, NULL));
+		int r = pl_json_write_path(pl_g.output, doc);
+		json_decref(doc);
+		if (r < 0) {
+			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-", strerror(-r));
+			ret = PL_EXIT_USAGE;
+		}
+	} else {
+		struct pl_outfile out;
+		int r = pl_outfile_open(&out, pl_g.output);
+		if (r < 0) {
+			pl_error("cannot write '%s': %s", pl_g.output, strerror(-r));
+			ret = PL_EXIT_USAGE;
+		} else {
+			print_human(out.fp, &f, o.all);
+			if (pl_outfile_close(&out, true) < 0)
+				ret = PL_EXIT_RUNTIME;
+		}
+	}
+	pl_facts_free(&f);
+	return ret;
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* perflab tune: placeholder until its issue lands; exits 3 with a clear message. */
+#include "cmd/common.h"
+
+int cmd_tune(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	pl_error("'perflab tune' is not implemented yet in this build");
+	return PL_EXIT_RUNTIME;
+}

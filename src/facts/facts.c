@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "facts/facts.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+#include "util/sysroot.h"
+
+void pl_facts_init(struct pl_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static void fact_clear(struct pl_fact *x)
+{
+	free(x->key);
+	json_decref(x->value);
+	free(x->source);
+	free(x->unavailable);
+	memset(x, 0, sizeof(*x));
+}
+
+void pl_facts_free(struct pl_facts *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->n; i++)
+		fact_clear(&f->v[i]);
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+static struct pl_fact *slot(struct pl_facts *f, const char *key)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->v[i].key, key) == 0) {
+			fact_clear(&f->v[i]);
+			f->v[i].key = pl_xstrdup(key);
+			return &f->v[i];
+		}
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 128;
+		f->v = pl_xrealloc(f->v, f->cap * sizeof(*f->v));
+	}
+	struct pl_fact *x = &f->v[f->n++];
+	memset(x, 0, sizeof(*x));
+	x->key = pl_xstrdup(key);
+	return x;
+}
+
+void pl_fact_set(struct pl_facts *f, const char *key, json_t *value, const char *source)
+{
+	struct pl_fact *x = slot(f, key);
+	x->value = value ? value : json_null();
+	x->source = source ? pl_xstrdup(source) : NULL;
+}
+
+void pl_fact_str(struct pl_facts *f, const char *key, const char *value, const char *source)
+{
+	pl_fact_set(f, key, json_string(value ? value : ""), source);
+}
+
+void pl_fact_int(struct pl_facts *f, const char *key, int64_t value, const char *source)
+{
+	pl_fact_set(f, key, json_integer(value), source);
+}
+
+void pl_fact_bool(struct pl_facts *f, const char *key, bool value, const char *source)
+{
+	pl_fact_set(f, key, json_boolean(value), source);
+}
+
+void pl_fact_unavailable(struct pl_facts *f, const char *key, const char *fmt, ...)
+{
+	struct pl_fact *x = slot(f, key);
+	struct pl_buf b = { 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	pl_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	x->unavailable = pl_buf_steal(&b);
+}
+
+int pl_fact_from_file_str(struct pl_facts *f, const char *key, const char *path)
+{
+	char *s;
+	int r = pl_read_str(path, &s);
+	if (r < 0) {
+		pl_fact_unavailable(f, key, "%s: %s", path, pl_read_strerror(r));
+		return r;
+	}
+	pl_fact_str(f, key, s, path);
+	free(s);
+	return 0;
+}
+
+int pl_fact_from_file_int(struct pl_facts *f, const char *key, const char *path)
+{
+	int64_t v;
+	int r = pl_read_i64(path, &v);
+	if (r < 0) {
+		pl_fact_unavailable(f, key, "%s: %s", path, pl_read_strerror(r));
+		return r;
+	}
+	pl_fact_int(f, key, v, path);
+	return 0;
+}
+
+const struct pl_fact *pl_facts_get(const struct pl_facts *f, const char *key)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->v[i].key, key) == 0)
+			return &f->v[i];
+	return NULL;
+}
+
+const json_t *pl_facts_value(const struct pl_facts *f, const char *key)
+{
+	const struct pl_fact *x = pl_facts_get(f, key);
+	return x ? x->value : NULL;
+}
+
+const char *pl_facts_get_str(const struct pl_facts *f, const char *key)
+{
+	const json_t *v = pl_facts_value(f, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+bool pl_facts_get_int(const struct pl_facts *f, const char *key, int64_t *out)
+{
+	const json_t *v = pl_facts_value(f, key);
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return true;
+	}
+	if (json_is_boolean(v)) {
+		*out = json_is_true(v);
+		return true;
+	}
+	return false;
+}
+
+bool pl_facts_get_bool(const struct pl_facts *f, const char *key, bool *out)
+{
+	const json_t *v = pl_facts_value(f, key);
+	if (!json_is_boolean(v))
+		return false;
+	*out = json_is_true(v);
+	return true;
+}
+
+json_t *pl_facts_to_json(const struct pl_facts *f, const char *prefix)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < f->n; i++) {
+		const struct pl_fact *x = &f->v[i];
+		if (prefix && !pl_startswith(x->key, prefix))
+			continue;
+		json_t *e = json_object();
+		if (x->unavailable) {
+			json_object_set_new(e, "unavailable", json_string(x->unavailable));
+		} else {
+			json_object_set(e, "value", x->value);
+			if (x->source)
+				json_object_set_new(e, "source", json_string(x->source));
+		}
+		json_object_set_new(o, x->key, e);
+	}
+	return o;
+}
+
+char *pl_fact_value_text(const json_t *v)
+{
+	if (json_is_string(v))
+		return pl_xstrdup(json_string_value(v));
+	if (json_is_array(v)) {
+		bool scalars = true;
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e) if (json_is_object(e) || json_is_array(e)) scalars = false;
+		if (scalars) {
+			struct pl_buf b = { 0 };
+			json_array_foreach(v, i, e)
+			{
+				char *t = pl_fact_value_text(e);
+				pl_buf_printf(&b, "%s%s", i ? ", " : "", t);
+				free(t);
+			}
+			return pl_buf_steal(&b);
+		}
+	}
+	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+	char *r = pl_xstrdup(s ? s : "?");
+	free(s);
+	return r;
+}
+
+void pl_facts_collect_all(struct pl_facts *f)
+{
+	for (size_t i = 0; i < pl_ncollectors; i++)
+		pl_collectors[i].collect(f);
+}
+
+int pl_facts_collect(struct pl_facts *f, const char *domains)
+{
+	if (!domains) {
+		pl_facts_collect_all(f);
+		return 0;
+	}
+	char **want = pl_split(domains, ",", NULL);
+	for (char **w = want; *w; w++) {
+		bool found = false;
+		for (size_t i = 0; i < pl_ncollectors; i++)
+			found |= strcmp(pl_collectors[i].name, *w) == 0;
+		if (!found) {
+			pl_strv_free(want);
+			return -EINVAL;
+		}
+	}
+	for (size_t i = 0; i < pl_ncollectors; i++)
+		for (char **w = want; *w; w++)
+			if (strcmp(pl_collectors[i].name, *w) == 0)
+				pl_collectors[i].collect(f);
+	pl_strv_free(want);
+	return 0;
+}

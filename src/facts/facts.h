@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Facts: what perflab knows about a machine. A fact has a dotted key
+ * ("clocksource.current"), a typed JSON value (string, integer, bool, list, object) and the
+ * source path it came from; or it is `unavailable` with a reason. Collectors (one file per
+ * domain, listed in registry.c) never fail: a missing or malformed file becomes an
+ * unavailable fact. */
+#ifndef PERFLAB_FACTS_FACTS_H
+#define PERFLAB_FACTS_FACTS_H
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** One fact. Exactly one of value / unavailable is non-NULL. All strings owned. */
+struct pl_fact {
+	char *key;
+	json_t *value;     /**< owned reference, or NULL when unavailable */
+	char *source;      /**< path read (sysroot-relative, e.g. "/proc/cmdline"), or a
+			        method name ("cpuid", "hwloc"); may be NULL */
+	char *unavailable; /**< reason, or NULL */
+};
+
+/** A set of facts in insertion order, keys unique (a later set replaces). */
+struct pl_facts {
+	struct pl_fact *v;
+	size_t n, cap;
+};
+
+/** Initialise an empty set. */
+void pl_facts_init(struct pl_facts *f);
+/** Free all facts. NULL-safe. */
+void pl_facts_free(struct pl_facts *f);
+
+/** Set @key to @value (reference stolen; NULL means JSON null) read from @source. */
+void pl_fact_set(struct pl_facts *f, const char *key, json_t *value, const char *source);
+void pl_fact_str(struct pl_facts *f, const char *key, const char *value, const char *source);
+void pl_fact_int(struct pl_facts *f, const char *key, int64_t value, const char *source);
+void pl_fact_bool(struct pl_facts *f, const char *key, bool value, const char *source);
+/** Mark @key unavailable with a printf-style reason ("/sys/...: not present"). */
+void pl_fact_unavailable(struct pl_facts *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** Read the first line of @path into a string fact, or mark it unavailable with the
+ *  path and the read error. Returns 0 or the -errno of the read. */
+int pl_fact_from_file_str(struct pl_facts *f, const char *key, const char *path);
+/** Read @path as an integer fact (unavailable when missing or not a number). */
+int pl_fact_from_file_int(struct pl_facts *f, const char *key, const char *path);
+
+/** The fact for @key, or NULL when never collected. */
+const struct pl_fact *pl_facts_get(const struct pl_facts *f, const char *key);
+/** The value for @key when available, else NULL. Borrowed reference. */
+const json_t *pl_facts_value(const struct pl_facts *f, const char *key);
+/** The string value of @key, or NULL when missing, unavailable or not a string. */
+const char *pl_facts_get_str(const struct pl_facts *f, const char *key);
+/** Integer value of @key into *out; false when missing, unavailable or not an integer
+ *  (a bool counts as 0/1). */
+bool pl_facts_get_int(const struct pl_facts *f, const char *key, int64_t *out);
+/** Bool value of @key into *out; false when missing or not a bool. */
+bool pl_facts_get_bool(const struct pl_facts *f, const char *key, bool *out);
+
+/** {"KEY":{"value":V,"source":"PATH"}|{"unavailable":"REASON"},...} as a new object.
+ *  When @prefix is non-NULL only keys starting with it. */
+json_t *pl_facts_to_json(const struct pl_facts *f, const char *prefix);
+/** Render a value for humans: strings bare, lists comma-separated, objects compact
+ *  JSON. Returns a malloc'd string. */
+char *pl_fact_value_text(const json_t *v);
+
+/** A collector: fills facts of one domain. Never fails; never exits. */
+struct pl_collector {
+	const char *name;    /**< domain, the first key component ("cpu", "clocksource") */
+	const char *summary; /**< one line for docs and -v */
+	void (*collect)(struct pl_facts *f);
+};
+
+/** All collectors in run order (registry.c). */
+extern const struct pl_collector pl_collectors[];
+extern const size_t pl_ncollectors;
+
+/** Run every collector against the current sysroot into @f. */
+void pl_facts_collect_all(struct pl_facts *f);
+/** Run only collectors whose name is in the comma-separated @domains (NULL = all).
+ *  Returns 0, or -EINVAL naming no collector (then nothing is collected). */
+int pl_facts_collect(struct pl_facts *f, const char *domains);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* kernel.*: release, version and the boot command line. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/collectors.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+json_t *pl_cmdline_parse(const char *cmdline)
+{
+	json_t *o = json_object();
+	const char *p = cmdline ? cmdline : "";
+	struct pl_buf tok = { 0 };
+	while (*p) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		bool quoted = false;
+		tok.len = 0;
+		pl_buf_append(&tok, "", 0);
+		while (*p && (quoted || !isspace((unsigned char)*p))) {
+			if (*p == '"')
+				quoted = !quoted;
+			else
+				pl_buf_append(&tok, p, 1);
+			p++;
+		}
+		char *t = tok.data;
+		if (!quoted && strcmp(t, "--") == 0)
+			break; /* the rest are arguments for init, not kernel parameters */
+		char *eq = strchr(t, '=');
+		if (eq) {
+			*eq = '\0';
+			if (*t)
+				json_object_set_new(o, t, json_string(eq + 1));
+		} else if (*t) {
+			json_object_set_new(o, t, json_true());
+		}
+	}
+	pl_buf_free(&tok);
+	return o;
+}
+
+char *pl_parse_bracket_list(const char *s, json_t **all)
+{
+	char **v = pl_split(s ? s : "", " \t\n", NULL);
+	char *active = NULL;
+	json_t *arr = all ? json_array() : NULL;
+	for (char **p = v; *p; p++) {
+		char *e = *p;
+		size_t n = strlen(e);
+		if (n >= 2 && e[0] == '[' && e[n - 1] == ']') {
+			e[n - 1] = '\0';
+			e++;
+			if (!active)
+				active = pl_xstrdup(e);
+		}
+		if (arr)
+			json_array_append_new(arr, json_string(e));
+	}
+	pl_strv_free(v);
+	if (all)
+		*all = arr;
+	return active;
+}
+
+void pl_collect_kernel(struct pl_facts *f)
+{
+	pl_fact_from_file_str(f, "kernel.release", "/proc/sys/kernel/osrelease");
+	pl_fact_from_file_str(f, "kernel.version", "/proc/sys/kernel/version");
+	char *cmd;
+	int r = pl_read_str("/proc/cmdline", &cmd);
+	if (r < 0) {
+		pl_fact_unavailable(f, "kernel.cmdline", "/proc/cmdline: %s", pl_read_strerror(r));
+		pl_fact_unavailable(f, "kernel.cmdline.params", "/proc/cmdline: %s",
+				    pl_read_strerror(r));
+		return;
+	}
+	pl_fact_str(f, "kernel.cmdline", cmd, "/proc/cmdline");
+	pl_fact_set(f, "kernel.cmdline.params", pl_cmdline_parse(cmd), "/proc/cmdline");
+	free(cmd);
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* perflab: git-style dispatch. To add a command: write src/cmd/NAME.c with cmd_NAME(),
+ * declare it in src/cmd/common.h, add it to commands[] below (keep it sorted) and to
+ * src/cmd/meson.build. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "config.h"
+#include "util/outfile.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "bench", cmd_bench, "run a benchmark (clock, syscall, mem, ticks, io, net, compress)" },
+	{ "check", cmd_check, "check the machine against tuning rules for a workload" },
+	{ "compare", cmd_compare, "compare variants with repeated interleaved runs and statistics" },
+	{ "inspect", cmd_inspect, "collect platform facts from /proc, /sys, /etc and cpuid" },
+	{ "profile", cmd_profile, "sample where CPU time goes (perf_event_open)" },
+	{ "report", cmd_report, "inspect + check + quick benchmarks, written as a report" },
+	{ "tune", cmd_tune, "apply tuned-format profiles with a journal and exact rollback" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: perflab [--version] [--help] <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "  %-10s %s\n", "help", "show help for a command ('perflab help bench')");
+	fprintf(f, "\nGlobal options (any command): --json, -o FILE, --sysroot DIR, --no-color, "
+		   "-q, -v, -h\n");
+	fprintf(f, "Exit status: 0 ok, 1 problems found (check/verify), 2 usage or input "
+		   "error, 3 runtime failure.\n");
+	return 0;
+}
+
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int finish(int code)
+{
+	/* A full disk or closed pipe is an error, not exit 0 (git's rule). */
+	if (pl_flush_stdout() < 0 && code == 0) {
+		fprintf(stderr, "perflab: error: cannot write standard output\n");
+		return PL_EXIT_RUNTIME;
+	}
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	/* Global options may come before the command: "perflab --sysroot D inspect". They
+	 * are moved after the command name so one parser handles both places. */
+	int i = 1;
+	while (i < argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("perflab %s\n", PERFLAB_VERSION);
+			return finish(0);
+		}
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return finish(0);
+		}
+		/* global options with a separate value */
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
+		    strcmp(argv[i], "--sysroot") == 0)
+			i++;
+		i++;
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return PL_EXIT_USAGE;
+	}
+	const char *name = argv[i];
+	if (strcmp(name, "help") == 0) {
+		if (i + 1 >= argc) {
+			usage(stdout);
+			return finish(0);
+		}
+		const struct command *c = find(argv[i + 1]);
+		if (!c) {
+			fprintf(stderr, "perflab: error: unknown command '%s' (see 'perflab --help')\n",
+				argv[i + 1]);
+			return PL_EXIT_USAGE;
+		}
+		char *hargv[] = { (char *)c->name, "--help", NULL };
+		return finish(c->fn(2, hargv));
+	}
+	const struct command *c = find(name);
+	if (!c) {
+		fprintf(stderr, "perflab: error: unknown command '%s' (see 'perflab --help')\n", name);
+		return PL_EXIT_USAGE;
+	}
+	/* Rebuild argv as: NAME, <globals before it>, <its own args>. */
+	char *nargv[argc + 1];
+	int n = 0;
+	nargv[n++] = argv[i];
+	for (int k = 1; k < i; k++)
+		nargv[n++] = argv[k];
+	for (int k = i + 1; k < argc; k++)
+		nargv[n++] = argv[k];
+	nargv[n] = NULL;
+	return finish(c->fn(n, nargv));
+}

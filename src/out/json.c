@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "out/json.h"
+
+#include <errno.h>
+
+#include "util/outfile.h"
+
+int pl_json_write(FILE *f, const json_t *doc)
+{
+	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) != 0)
+		return -EIO;
+	if (fputc('\n', f) == EOF)
+		return -EIO;
+	return 0;
+}
+
+int pl_json_write_path(const char *path, const json_t *doc)
+{
+	struct pl_outfile o;
+	int r = pl_outfile_open(&o, path);
+	if (r < 0)
+		return r;
+	r = pl_json_write(o.fp, doc);
+	int c = pl_outfile_close(&o, r == 0);
+	return r < 0 ? r : c;
+}
+
+json_t *pl_json_read_path(const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!doc)
+		snprintf(err, errlen, "cannot read JSON from '%s': %s (line %d, column %d)", path,
+			 je.text, je.line, je.column);
+	return doc;
+}

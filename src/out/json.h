@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* JSON output helpers over jansson. Every perflab JSON document has "schema_version"
+ * and is described by a schema under docs/schemas/. */
+#ifndef PERFLAB_OUT_JSON_H
+#define PERFLAB_OUT_JSON_H
+#include <jansson.h>
+#include <stdio.h>
+
+/** Write @doc to @f, indented by 2, keys in insertion order, with a final newline.
+ *  Returns 0 or -EIO. Does not take ownership. */
+int pl_json_write(FILE *f, const json_t *doc);
+/** Write @doc to @path atomically (NULL or "-" = stdout). Returns 0 or -errno. */
+int pl_json_write_path(const char *path, const json_t *doc);
+/** Read a JSON document from @path. Returns a new reference, or NULL with a one-line
+ *  reason in @err (size @errlen) naming the file, line and column. */
+json_t *pl_json_read_path(const char *path, char *err, size_t errlen);
+
+#endif

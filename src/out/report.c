@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "out/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "config.h"
+#include "util/log.h"
+#include "util/str.h"
+
+static void set_fact(json_t *m, const char *name, const struct pl_facts *f, const char *key)
+{
+	const json_t *v = pl_facts_value(f, key);
+	json_object_set_new(m, name, v ? json_deep_copy(v) : json_null());
+}
+
+json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
+			const char *workload, long long epoch)
+{
+	char ts[32];
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "generated", json_string(pl_iso8601(epoch, ts, sizeof(ts))));
+	json_object_set_new(doc, "perflab_version", json_string(PERFLAB_VERSION));
+	json_t *m = json_object();
+	set_fact(m, "hostname", f, "kernel.hostname");
+	set_fact(m, "kernel", f, "kernel.release");
+	set_fact(m, "cpu_model", f, "cpu.model");
+	set_fact(m, "cpus", f, "cpu.online");
+	set_fact(m, "sockets", f, "cpu.sockets");
+	set_fact(m, "mem_bytes", f, "mem.total_bytes");
+	set_fact(m, "numa_nodes", f, "numa.nodes");
+	set_fact(m, "hypervisor", f, "virt.hypervisor");
+	set_fact(m, "clocksource", f, "clocksource.current");
+	json_object_set_new(doc, "machine", m);
+	json_object_set_new(doc, "facts", pl_facts_to_json(f, NULL));
+	json_object_set_new(doc, "check", pl_findings_to_json(fs, workload));
+	return doc;
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+char *pl_report_machine_line(const json_t *report)
+{
+	const json_t *m = json_object_get(report, "machine");
+	struct pl_buf b = { 0 };
+	const char *host = jstr(m, "hostname");
+	pl_buf_printf(&b, "%s: ", host ? host : "this machine");
+	const char *model = jstr(m, "cpu_model");
+	pl_buf_puts(&b, model ? model : "unknown CPU");
+	const json_t *cpus = json_object_get(m, "cpus");
+	if (json_is_integer(cpus))
+		pl_buf_printf(&b, ", %lld CPUs", (long long)json_integer_value(cpus));
+	const json_t *mem = json_object_get(m, "mem_bytes");
+	if (json_is_integer(mem)) {
+		char t[32];
+		pl_buf_printf(&b, ", %s", pl_fmt_bytes(t, sizeof(t), (double)json_integer_value(mem)));
+	}
+	const char *hv = jstr(m, "hypervisor");
+	pl_buf_printf(&b, ", %s", hv && strcmp(hv, "none") != 0 ? hv : "bare metal");
+	const char *k = jstr(m, "kernel");
+	if (k)
+		pl_buf_printf(&b, ", Linux %s", k);
+	const char *cs = jstr(m, "clocksource");
+	if (cs)
+		pl_buf_printf(&b, ", clocksource %s", cs);
+	return pl_buf_steal(&b);
+}
+
+/* Markdown table cells must not contain '|' or newlines. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (const char *p = s ? s : ""; *p; p++) {
+		if (*p == '|')
+			fputs("\\|", out);
+		else if (*p == '\n')
+			fputc(' ', out);
+		else
+			fputc(*p, out);
+	}
+}
+
+int pl_report_write_markdown(FILE *out, const json_t *report)
+{
+	char *line = pl_report_machine_line(report);
+	fprintf(out, "# perflab report\n\n");
+	fprintf(out, "Generated %s by perflab %s.\n\n", jstr(report, "generated"),
+		jstr(report, "perflab_version"));
+	fprintf(out, "**Machine:** %s\n\n", line);
+	free(line);
+
+	const json_t *check = json_object_get(report, "check");
+	const json_t *sum = json_object_get(check, "summary");
+	fprintf(out, "## Findings (workload: %s)\n\n", jstr(check, "workload"));
+	fprintf(out, "%lld critical, %lld warnings, %lld info.\n\n",
+		(long long)json_integer_value(json_object_get(sum, "crit")),
+		(long long)json_integer_value(json_object_get(sum, "warn")),
+		(long long)json_integer_value(json_object_get(sum, "info")));
+	const json_t *arr = json_object_get(check, "findings");
+	if (json_array_size(arr) > 0) {
+		fprintf(out, "| severity | finding | observed | expected | fix |\n");
+		fprintf(out, "|---|---|---|---|---|\n");
+		size_t i;
+		json_t *x;
+		json_array_foreach(arr, i, x)
+		{
+			fprintf(out, "| %s | ", jstr(x, "severity"));
+			md_cell(out, jstr(x, "title"));
+			if (jstr(x, "subject")) {
+				fputs(": ", out);
+				md_cell(out, jstr(x, "subject"));
+			}
+			fprintf(out, " (`%s`) | ", jstr(x, "id"));
+			md_cell(out, jstr(x, "observed"));
+			fputs(" | ", out);
+			md_cell(out, jstr(x, "expected"));
+			fputs(" | ", out);
+			const json_t *fix = json_object_get(x, "fix");
+			if (jstr(fix, "command")) {
+				fputc('`', out);
+				md_cell(out, jstr(fix, "command"));
+				fputc('`', out);
+			}
+			fputs(" |\n", out);
+		}
+		fputs("\n### Why\n\n", out);
+		json_array_foreach(arr, i, x)
+		{
+			fprintf(out, "- **%s**: ", jstr(x, "id"));
+			md_cell(out, jstr(x, "rationale"));
+			fprintf(out, " Source: %s\n", jstr(x, "source"));
+		}
+		fputc('\n', out);
+	}
+
+	fprintf(out, "## Facts\n\n| fact | value | source |\n|---|---|---|\n");
+	const json_t *facts = json_object_get(report, "facts");
+	const char *key;
+	json_t *e;
+	json_object_foreach((json_t *)facts, key, e)
+	{
+		const json_t *v = json_object_get(e, "value");
+		if (!v)
+			continue;
+		char *t = pl_fact_value_text(v);
+		fprintf(out, "| `%s` | ", key);
+		md_cell(out, t);
+		fputs(" | ", out);
+		md_cell(out, jstr(e, "source"));
+		fputs(" |\n", out);
+		free(t);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
+{
+	const char *b = pl_style(out, "bold"), *r = pl_style(out, "reset");
+	char *line = pl_report_machine_line(report);
+	fprintf(out, "%s%s%s\n", b, line, r);
+	free(line);
+	const json_t *check = json_object_get(report, "check");
+	const json_t *sum = json_object_get(check, "summary");
+	fprintf(out, "findings (%s): %lld crit, %lld warn, %lld info\n", jstr(check, "workload"),
+		(long long)json_integer_value(json_object_get(sum, "crit")),
+		(long long)json_integer_value(json_object_get(sum, "warn")),
+		(long long)json_integer_value(json_object_get(sum, "info")));
+	const json_t *arr = json_object_get(check, "findings");
+	size_t i, shown = 0;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+	{
+		if (strcmp(jstr(x, "severity"), "info") == 0 || shown >= 5)
+			continue;
+		const json_t *fix = json_object_get(x, "fix");
+		fprintf(out, "  [%s] %s%s%s\n", jstr(x, "severity"), jstr(x, "title"),
+			jstr(x, "subject") ? ": " : "", jstr(x, "subject") ? jstr(x, "subject") : "");
+		if (jstr(fix, "command"))
+			fprintf(out, "         fix: %s\n", jstr(fix, "command"));
+		shown++;
+	}
+	if (dir)
+		fprintf(out, "report written to %s/report.json and %s/report.md\n", dir, dir);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The report document: one JSON object that report.md (and later report.html) are
+ * rendered from, so `report --from` can merge saved results of other commands. */
+#ifndef PERFLAB_OUT_REPORT_H
+#define PERFLAB_OUT_REPORT_H
+#include <jansson.h>
+#include <stdio.h>
+
+#include "facts/facts.h"
+#include "rules/rules.h"
+
+/** Build the report document: {"schema_version":1,"generated":ISO8601,"perflab_version",
+ *  "machine":{...},"facts":{...},"check":{...}}. @epoch is the generation time (seconds).
+ *  Returns a new reference. */
+json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
+			const char *workload, long long epoch);
+/** The one-line machine summary ("vm: Intel Xeon ... x2, 23.4 GiB, kvm, Linux 6.18") of a
+ *  report document, malloc'd. */
+char *pl_report_machine_line(const json_t *report);
+/** Render the report document as Markdown to @out. Returns 0 or -EIO. */
+int pl_report_write_markdown(FILE *out, const json_t *report);
+/** Print the short terminal summary (machine line, findings by severity with top fixes,
+ *  where the files are) to @out. @dir is where the report was written. */
+void pl_report_print_summary(FILE *out, const json_t *report, const char *dir);
+
+#endif

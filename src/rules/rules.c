@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "rules/rules.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+const char *const pl_workload_names[] = { "general", "latency", "throughput", "hpc",
+					  "network", "storage", "benchmark", NULL };
+const char *const pl_severity_names[] = { "info", "warn", "crit", NULL };
+
+int pl_severity_parse(const char *s)
+{
+	for (int i = 0; pl_severity_names[i]; i++)
+		if (strcmp(pl_severity_names[i], s) == 0)
+			return i;
+	return -EINVAL;
+}
+
+unsigned pl_workload_parse(const char *s)
+{
+	for (int i = 0; pl_workload_names[i]; i++)
+		if (strcmp(pl_workload_names[i], s) == 0)
+			return 1u << i;
+	return 0;
+}
+
+/* Replace each "%s" in @tmpl with @subject (or "" when NULL). */
+static char *render(const char *tmpl, const char *subject)
+{
+	if (!tmpl)
+		return NULL;
+	struct pl_buf b = { 0 };
+	for (const char *p = tmpl; *p; p++) {
+		if (p[0] == '%' && p[1] == 's') {
+			pl_buf_puts(&b, subject ? subject : "");
+			p++;
+		} else {
+			pl_buf_append(&b, p, 1);
+		}
+	}
+	return pl_buf_steal(&b);
+}
+
+struct pl_finding *pl_finding_add(struct pl_findings *out, const struct pl_rule *r,
+				  const char *subject, const char *observed,
+				  const char *expected)
+{
+	if (out->n == out->cap) {
+		out->cap = out->cap ? out->cap * 2 : 16;
+		out->v = pl_xrealloc(out->v, out->cap * sizeof(*out->v));
+	}
+	struct pl_finding *x = &out->v[out->n++];
+	memset(x, 0, sizeof(*x));
+	x->rule = r;
+	x->severity = r->severity;
+	x->subject = subject ? pl_xstrdup(subject) : NULL;
+	x->observed = pl_xstrdup(observed ? observed : "");
+	x->expected = pl_xstrdup(expected ? expected : "");
+	x->fix_command = render(r->fix_command, subject);
+	x->fix_tune = render(r->fix_tune, subject);
+	x->facts = json_array();
+	for (const char *const *k = r->keys; k && *k; k++) {
+		const char *star = strchr(*k, '*');
+		if (star && subject) {
+			char *key = pl_xasprintf("%.*s%s%s", (int)(star - *k), *k, subject, star + 1);
+			json_array_append_new(x->facts, json_string(key));
+			free(key);
+		} else {
+			json_array_append_new(x->facts, json_string(*k));
+		}
+	}
+	return x;
+}
+
+void pl_findings_free(struct pl_findings *fs)
+{
+	if (!fs)
+		return;
+	for (size_t i = 0; i < fs->n; i++) {
+		struct pl_finding *x = &fs->v[i];
+		free(x->subject);
+		free(x->observed);
+		free(x->expected);
+		free(x->fix_command);
+		free(x->fix_tune);
+		json_decref(x->facts);
+	}
+	free(fs->v);
+	memset(fs, 0, sizeof(*fs));
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct pl_finding *x = a, *y = b;
+	if (x->severity != y->severity)
+		return (int)y->severity - (int)x->severity;
+	int c = strcmp(x->rule->id, y->rule->id);
+	if (c)
+		return c;
+	return strcmp(x->subject ? x->subject : "", y->subject ? y->subject : "");
+}
+
+void pl_rules_eval(const struct pl_facts *f, unsigned workload, struct pl_findings *out)
+{
+	for (size_t t = 0; t < pl_nrule_tables; t++) {
+		const struct pl_rule_table *tab = &pl_rule_tables[t];
+		for (size_t i = 0; i < *tab->n; i++) {
+			const struct pl_rule *r = &tab->rules[i];
+			if (r->workloads & workload)
+				r->eval(r, f, out);
+		}
+	}
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_finding);
+}
+
+const struct pl_rule *pl_rule_find(const char *id)
+{
+	for (size_t t = 0; t < pl_nrule_tables; t++)
+		for (size_t i = 0; i < *pl_rule_tables[t].n; i++)
+			if (strcmp(pl_rule_tables[t].rules[i].id, id) == 0)
+				return &pl_rule_tables[t].rules[i];
+	return NULL;
+}
+
+json_t *pl_findings_to_json(const struct pl_findings *fs, const char *workload)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "workload", json_string(workload));
+	json_t *arr = json_array();
+	size_t count[3] = { 0 };
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct pl_finding *x = &fs->v[i];
+		count[x->severity]++;
+		json_t *o = json_object();
+		json_object_set_new(o, "id", json_string(x->rule->id));
+		json_object_set_new(o, "severity", json_string(pl_severity_names[x->severity]));
+		json_object_set_new(o, "title", json_string(x->rule->title));
+		if (x->subject)
+			json_object_set_new(o, "subject", json_string(x->subject));
+		json_object_set(o, "facts", x->facts);
+		json_object_set_new(o, "observed", json_string(x->observed));
+		json_object_set_new(o, "expected", json_string(x->expected));
+		json_object_set_new(o, "rationale", json_string(x->rule->rationale));
+		json_object_set_new(o, "source", json_string(x->rule->source));
+		json_object_set_new(o, "risky", json_boolean(x->rule->risky));
+		json_t *fix = json_object();
+		json_object_set_new(fix, "command", x->fix_command ? json_string(x->fix_command) : json_null());
+		json_object_set_new(fix, "tune", x->fix_tune ? json_string(x->fix_tune) : json_null());
+		json_object_set_new(o, "fix", fix);
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(doc, "findings", arr);
+	json_t *sum = json_object();
+	json_object_set_new(sum, "total", json_integer((json_int_t)fs->n));
+	for (int s = PL_SEV_CRIT; s >= PL_SEV_INFO; s--)
+		json_object_set_new(sum, pl_severity_names[s], json_integer((json_int_t)count[s]));
+	json_object_set_new(doc, "summary", sum);
+	return doc;
+}

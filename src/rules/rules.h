@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Rules: data plus a small predicate over facts. A rule that fires adds a finding with
+ * what was observed, what was expected, why (with a public source) and the fix (a command
+ * and the equivalent tuned-format profile line). Rule tables live one file per domain
+ * (src/rules/DOMAIN.c) and are listed in registry.c. */
+#ifndef PERFLAB_RULES_RULES_H
+#define PERFLAB_RULES_RULES_H
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "facts/facts.h"
+
+/** Finding severity, ordered. */
+enum pl_severity { PL_SEV_INFO = 0, PL_SEV_WARN = 1, PL_SEV_CRIT = 2 };
+
+/** Workloads a rule applies to (bit mask). "general" is every machine. */
+enum pl_workload {
+	PL_WL_GENERAL = 1 << 0,
+	PL_WL_LATENCY = 1 << 1,
+	PL_WL_THROUGHPUT = 1 << 2,
+	PL_WL_HPC = 1 << 3,
+	PL_WL_NETWORK = 1 << 4,
+	PL_WL_STORAGE = 1 << 5,
+	PL_WL_BENCHMARK = 1 << 6,
+	PL_WL_ALL = (1 << 7) - 1,
+};
+
+/** Workload names in bit order ("general", "latency", ...), NULL-terminated. */
+extern const char *const pl_workload_names[];
+/** Severity names ("info", "warn", "crit"), NULL-terminated. */
+extern const char *const pl_severity_names[];
+/** Parse a severity name; returns the severity or -EINVAL. */
+int pl_severity_parse(const char *s);
+/** Parse a workload name into its bit; returns 0 when unknown. */
+unsigned pl_workload_parse(const char *s);
+
+struct pl_findings;
+struct pl_rule;
+
+/** A rule's predicate: inspect @f and add 0..n findings to @out with pl_finding_add()
+ *  (several for per-device rules). Must not fail; missing facts mean "does not apply". */
+typedef void (*pl_rule_eval_fn)(const struct pl_rule *r, const struct pl_facts *f,
+				struct pl_findings *out);
+
+/** A rule. All strings static. */
+struct pl_rule {
+	const char *id;            /**< stable id, "clock.xen-tsc" */
+	unsigned workloads;        /**< enum pl_workload mask */
+	enum pl_severity severity; /**< default severity of its findings */
+	const char *const *keys;   /**< fact keys read, NULL-terminated ("block.*" patterns
+				        allowed for per-device rules) */
+	pl_rule_eval_fn eval;
+	const char *title;     /**< one line: what is wrong */
+	const char *rationale; /**< why it matters */
+	const char *source;    /**< public source: kernel doc path or vendor guide URL */
+	const char *fix_command; /**< shell command that fixes it (may contain %s for the
+				      subject, e.g. the device; see pl_finding.subject) */
+	const char *fix_tune;    /**< tuned-format profile line, "[sysctl] vm.swappiness=10" */
+	bool risky;              /**< the *observed* setting is risky (explained in rationale) */
+};
+
+/** A finding. Strings owned. */
+struct pl_finding {
+	const struct pl_rule *rule;
+	enum pl_severity severity;
+	char *subject;     /**< e.g. "vda" for per-device rules, or NULL */
+	char *observed;    /**< what the facts say */
+	char *expected;    /**< what the rule wants */
+	char *fix_command; /**< rendered fix command (subject substituted) */
+	char *fix_tune;    /**< rendered profile line */
+	json_t *facts;     /**< array of the fact keys this finding used */
+};
+
+/** A list of findings. */
+struct pl_findings {
+	struct pl_finding *v;
+	size_t n, cap;
+};
+
+/** Add a finding for @r with severity r->severity; @subject may be NULL; observed and
+ *  expected are copied. Fact keys default to r->keys with "*" replaced by the subject.
+ *  Returns the finding so the caller can adjust severity or fix. */
+struct pl_finding *pl_finding_add(struct pl_findings *out, const struct pl_rule *r,
+				  const char *subject, const char *observed,
+				  const char *expected);
+/** Free all findings. NULL-safe. */
+void pl_findings_free(struct pl_findings *fs);
+
+/** A rule table of one domain. */
+struct pl_rule_table {
+	const char *domain;
+	const struct pl_rule *rules;
+	const size_t *n; /**< points at the table's element count */
+};
+/** All rule tables (registry.c). */
+extern const struct pl_rule_table pl_rule_tables[];
+extern const size_t pl_nrule_tables;
+
+/** Evaluate every rule applying to @workload (one bit) over @f into @out, sorted by
+ *  severity (crit first) then rule id. */
+void pl_rules_eval(const struct pl_facts *f, unsigned workload, struct pl_findings *out);
+/** Find a rule by id, or NULL. */
+const struct pl_rule *pl_rule_find(const char *id);
+
+/** {"schema_version":1,"workload":W,"findings":[...],"summary":{...}} as a new object. */
+json_t *pl_findings_to_json(const struct pl_findings *fs, const char *workload);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "util/log.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int pl_verbosity;
+int pl_color_mode = -1;
+const char *pl_progname = "perflab";
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	if (kind)
+		fprintf(stderr, "%s: %s: ", pl_progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pl_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+}
+
+void pl_warn(const char *fmt, ...)
+{
+	if (pl_verbosity < 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("warning", fmt, ap);
+	va_end(ap);
+}
+
+void pl_debug(const char *fmt, ...)
+{
+	if (pl_verbosity < 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(NULL, fmt, ap);
+	va_end(ap);
+}
+
+bool pl_color(FILE *stream)
+{
+	if (pl_color_mode >= 0)
+		return pl_color_mode == 1;
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		return false;
+	return isatty(fileno(stream));
+}
+
+const char *pl_style(FILE *stream, const char *name)
+{
+	static const struct { const char *name, *esc; } styles[] = {
+		{ "bold", "\033[1m" },   { "red", "\033[31m" }, { "yellow", "\033[33m" },
+		{ "green", "\033[32m" }, { "dim", "\033[2m" },  { "reset", "\033[0m" },
+	};
+	if (!pl_color(stream))
+		return "";
+	for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
+		if (strcmp(styles[i].name, name) == 0)
+			return styles[i].esc;
+	return "";
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Messages and exit codes. Library code returns -errno and never logs on errors it
+ * reports to its caller; commands log once at the boundary (systemd's rule). */
+#ifndef PERFLAB_UTIL_LOG_H
+#define PERFLAB_UTIL_LOG_H
+#include <stdbool.h>
+#include <stdio.h>
+
+/** Exit status table (documented in README and perflab(1)). */
+enum pl_exit {
+	PL_EXIT_OK = 0,       /**< success */
+	PL_EXIT_FINDINGS = 1, /**< check/verify found problems at or above --fail-on */
+	PL_EXIT_USAGE = 2,    /**< usage or input error: one line on stderr names it */
+	PL_EXIT_RUNTIME = 3,  /**< runtime failure: permission, missing kernel feature */
+};
+
+/** Verbosity: -1 quiet (-q), 0 normal, 1+ verbose (-v). Global, set by main. */
+extern int pl_verbosity;
+/** Name prefixed to messages, e.g. "perflab" or "perflab bench". Not owned. */
+extern const char *pl_progname;
+
+/** Print "PROG: error: MSG\n" to stderr (always, even with -q). */
+void pl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Print "PROG: warning: MSG\n" to stderr unless quiet. */
+void pl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Print "MSG\n" to stderr when verbose (-v). */
+void pl_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Colour setting: -1 auto (only on a TTY and without NO_COLOR), 0 never, 1 always. */
+extern int pl_color_mode;
+/** True when ANSI colour should be written to @stream. */
+bool pl_color(FILE *stream);
+/** ANSI escape for a named style ("bold", "red", "yellow", "green", "dim", "reset") or
+ *  "" when colour is off for @stream. Never NULL. */
+const char *pl_style(FILE *stream, const char *name);
+
+#endif

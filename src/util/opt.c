@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "util/opt.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/cpuset.h"
+#include "util/log.h"
+#include "util/str.h"
+
+static const struct pl_opt *find_long(const struct pl_optset *sets, size_t nsets,
+				      const char *name, size_t len, void **base)
+{
+	for (size_t s = 0; s < nsets; s++)
+		for (const struct pl_opt *o = sets[s].opts; o->name; o++)
+			if (strlen(o->name) == len && strncmp(o->name, name, len) == 0) {
+				*base = sets[s].base;
+				return o;
+			}
+	return NULL;
+}
+
+static const struct pl_opt *find_short(const struct pl_optset *sets, size_t nsets, char c,
+				       void **base)
+{
+	for (size_t s = 0; s < nsets; s++)
+		for (const struct pl_opt *o = sets[s].opts; o->name; o++)
+			if (o->short_name && o->short_name == c) {
+				*base = sets[s].base;
+				return o;
+			}
+	return NULL;
+}
+
+static bool takes_arg(const struct pl_opt *o)
+{
+	return o->type != PL_OPT_FLAG && o->type != PL_OPT_COUNT;
+}
+
+static int range_ok(const char *cmd, const struct pl_opt *o, double v)
+{
+	if (o->max > o->min && (v < o->min || v > o->max)) {
+		pl_error("%s: --%s must be between %g and %g, got %g", cmd, o->name, o->min,
+			 o->max, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int store(const char *cmd, const struct pl_opt *o, void *base, const char *val)
+{
+	char *dst = (char *)base + o->off;
+	int r = 0;
+	switch (o->type) {
+	case PL_OPT_FLAG:
+		*(bool *)dst = true;
+		return 0;
+	case PL_OPT_COUNT:
+		(*(int *)dst)++;
+		return 0;
+	case PL_OPT_STR:
+		*(const char **)dst = val;
+		return 0;
+	case PL_OPT_INT: {
+		int64_t v;
+		r = pl_parse_i64(val, &v);
+		if (r < 0 || v < -2147483647 || v > 2147483647)
+			break;
+		if (range_ok(cmd, o, (double)v) < 0)
+			return -EINVAL;
+		*(int *)dst = (int)v;
+		return 0;
+	}
+	case PL_OPT_U64: {
+		uint64_t v;
+		r = pl_parse_u64(val, &v);
+		if (r < 0)
+			break;
+		if (range_ok(cmd, o, (double)v) < 0)
+			return -EINVAL;
+		*(uint64_t *)dst = v;
+		return 0;
+	}
+	case PL_OPT_DOUBLE: {
+		double v;
+		r = pl_parse_double(val, &v);
+		if (r < 0)
+			break;
+		if (range_ok(cmd, o, v) < 0)
+			return -EINVAL;
+		*(double *)dst = v;
+		return 0;
+	}
+	case PL_OPT_SIZE: {
+		uint64_t v;
+		r = pl_parse_size(val, &v);
+		if (r < 0) {
+			pl_error("%s: --%s: '%s' is not a size (use e.g. 4096, 64k, 1GiB)", cmd,
+				 o->name, val);
+			return -EINVAL;
+		}
+		if (range_ok(cmd, o, (double)v) < 0)
+			return -EINVAL;
+		*(uint64_t *)dst = v;
+		return 0;
+	}
+	case PL_OPT_DURATION: {
+		double v;
+		r = pl_parse_duration(val, &v);
+		if (r < 0) {
+			pl_error("%s: --%s: '%s' is not a duration (use e.g. 500ms, 10s, 2m)", cmd,
+				 o->name, val);
+			return -EINVAL;
+		}
+		if (range_ok(cmd, o, v) < 0)
+			return -EINVAL;
+		*(double *)dst = v;
+		return 0;
+	}
+	case PL_OPT_ENUM:
+		for (int i = 0; o->choices && o->choices[i]; i++)
+			if (strcmp(o->choices[i], val) == 0) {
+				*(int *)dst = i;
+				return 0;
+			}
+		{
+			struct pl_buf b = { 0 };
+			for (int i = 0; o->choices && o->choices[i]; i++)
+				pl_buf_printf(&b, "%s%s", i ? ", " : "", o->choices[i]);
+			pl_error("%s: --%s: unknown value '%s' (one of: %s)", cmd, o->name, val,
+				 b.data ? b.data : "");
+			pl_buf_free(&b);
+		}
+		return -EINVAL;
+	case PL_OPT_CPUS: {
+		struct pl_cpuset set;
+		if (pl_cpuset_parse(val, &set) < 0 || pl_cpuset_count(&set) == 0) {
+			pl_error("%s: --%s: '%s' is not a CPU list (use e.g. 0-3,8)", cmd, o->name,
+				 val);
+			return -EINVAL;
+		}
+		*(const char **)dst = val;
+		return 0;
+	}
+	case PL_OPT_STRLIST: {
+		char ***v = (char ***)dst;
+		size_t n = 0;
+		while (*v && (*v)[n])
+			n++;
+		*v = pl_xrealloc(*v, (n + 2) * sizeof(char *));
+		(*v)[n] = (char *)val;
+		(*v)[n + 1] = NULL;
+		return 0;
+	}
+	}
+	pl_error("%s: --%s: '%s' is not a valid %s", cmd, o->name, val,
+		 r == -ERANGE ? "number (out of range)" : "number");
+	return -EINVAL;
+}
+
+int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nsets,
+		 const char *cmd, struct pl_args *out)
+{
+	out->pos = pl_xcalloc((size_t)argc + 1, sizeof(char *));
+	out->npos = 0;
+	out->dashdash = -1;
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		void *base;
+		const struct pl_opt *o;
+		if (strcmp(a, "--") == 0) {
+			out->dashdash = out->npos;
+			for (i++; i < argc; i++)
+				out->pos[out->npos++] = argv[i];
+			break;
+		}
+		if (a[0] == '-' && a[1] == '-') {
+			const char *name = a + 2;
+			const char *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			o = find_long(sets, nsets, name, len, &base);
+			if (!o) {
+				pl_error("%s: unknown option '--%.*s' (see '%s --help')", cmd, (int)len,
+					 name, cmd);
+				goto fail;
+			}
+			const char *val = NULL;
+			if (takes_arg(o)) {
+				if (eq)
+					val = eq + 1;
+				else if (i + 1 < argc)
+					val = argv[++i];
+				else {
+					pl_error("%s: option '--%s' needs a value %s", cmd, o->name,
+						 o->arg ? o->arg : "");
+					goto fail;
+				}
+			} else if (eq) {
+				pl_error("%s: option '--%s' takes no value", cmd, o->name);
+				goto fail;
+			}
+			if (store(cmd, o, base, val) < 0)
+				goto fail;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			for (const char *p = a + 1; *p; p++) {
+				o = find_short(sets, nsets, *p, &base);
+				if (!o) {
+					pl_error("%s: unknown option '-%c' (see '%s --help')", cmd, *p,
+						 cmd);
+					goto fail;
+				}
+				if (takes_arg(o)) {
+					const char *val;
+					if (p[1])
+						val = p + 1;
+					else if (i + 1 < argc)
+						val = argv[++i];
+					else {
+						pl_error("%s: option '-%c' needs a value %s", cmd, *p,
+							 o->arg ? o->arg : "");
+						goto fail;
+					}
+					if (store(cmd, o, base, val) < 0)
+						goto fail;
+					break;
+				}
+				if (store(cmd, o, base, NULL) < 0)
+					goto fail;
+			}
+		} else {
+			out->pos[out->npos++] = a;
+		}
+	}
+	out->pos[out->npos] = NULL;
+	return 0;
+fail:
+	pl_args_free(out);
+	return -EINVAL;
+}
+
+void pl_args_free(struct pl_args *a)
+{
+	if (!a)
+		return;
+	free(a->pos);
+	a->pos = NULL;
+	a->npos = 0;
+}
+
+void pl_opt_help(FILE *f, const struct pl_optset *sets, size_t nsets)
+{
+	for (size_t s = 0; s < nsets; s++) {
+		fprintf(f, "\n%s:\n", sets[s].title ? sets[s].title : "Options");
+		for (const struct pl_opt *o = sets[s].opts; o->name; o++) {
+			char head[64];
+			if (o->short_name)
+				snprintf(head, sizeof(head), "-%c, --%s%s%s", o->short_name, o->name,
+					 o->arg ? " " : "", o->arg ? o->arg : "");
+			else
+				snprintf(head, sizeof(head), "    --%s%s%s", o->name, o->arg ? " " : "",
+					 o->arg ? o->arg : "");
+			fprintf(f, "  %-26s %s", head, o->help ? o->help : "");
+			if (o->type == PL_OPT_ENUM && o->choices) {
+				fputs(" (", f);
+				for (int i = 0; o->choices[i]; i++)
+					fprintf(f, "%s%s", i ? "|" : "", o->choices[i]);
+				fputc(')', f);
+			}
+			if (o->def)
+				fprintf(f, " [default: %s]", o->def);
+			fputc('\n', f);
+		}
+	}
+}

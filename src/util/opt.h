@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One typed option table per command drives parsing, validation and --help (fio's
+ * options.c idea, much smaller). Options may appear anywhere before "--"; everything
+ * after "--" is positional. */
+#ifndef PERFLAB_UTIL_OPT_H
+#define PERFLAB_UTIL_OPT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** Option value types and the C type stored at base+off. */
+enum pl_opt_type {
+	PL_OPT_FLAG,     /**< bool, no argument */
+	PL_OPT_COUNT,    /**< int, incremented per use (-v -v) */
+	PL_OPT_STR,      /**< const char *, points into argv */
+	PL_OPT_INT,      /**< int (range checked with min/max when max > min) */
+	PL_OPT_U64,      /**< uint64_t */
+	PL_OPT_DOUBLE,   /**< double */
+	PL_OPT_SIZE,     /**< uint64_t bytes, "4k", "1GiB" (powers of 1024) */
+	PL_OPT_DURATION, /**< double seconds, "500ms", "10s", "2m" */
+	PL_OPT_ENUM,     /**< int index into choices[] */
+	PL_OPT_CPUS,     /**< const char *, syntax-checked cpulist ("0-3,8") */
+	PL_OPT_STRLIST,  /**< char **, NULL-terminated, malloc'd vector of argv pointers;
+			      each use appends; free the vector (not the strings) */
+};
+
+/** One option. Terminate a table with PL_OPT_END. */
+struct pl_opt {
+	const char *name;           /**< long name without "--" */
+	char short_name;            /**< single letter or 0 */
+	enum pl_opt_type type;
+	size_t off;                 /**< offsetof() the destination in the base struct */
+	const char *arg;            /**< metavariable shown in help ("N", "FILE") */
+	const char *help;           /**< one-line help */
+	const char *const *choices; /**< PL_OPT_ENUM: NULL-terminated allowed values */
+	double min, max;            /**< numeric range, checked when max > min */
+	const char *def;            /**< default shown in help, or NULL */
+};
+#define PL_OPT_END { 0 }
+
+/** A table plus the struct its offsets point into. */
+struct pl_optset {
+	const struct pl_opt *opts;
+	void *base;
+	const char *title; /**< heading in --help ("Options", "Global options") */
+};
+
+/** Parse result: positional arguments in order. */
+struct pl_args {
+	char **pos;   /**< malloc'd array of argv pointers (npos entries + NULL) */
+	int npos;
+	int dashdash; /**< index in pos of the first argument after "--", or -1 */
+};
+
+/** Parse argv[1..argc-1] against the option sets. On error prints one line naming the
+ *  option and the fix (via pl_error) and returns -EINVAL; else 0. @cmd names the command
+ *  for the error message ("perflab bench"). Free @out with pl_args_free. */
+int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nsets,
+		 const char *cmd, struct pl_args *out);
+/** Free the positional array. NULL-safe. */
+void pl_args_free(struct pl_args *a);
+/** Print the option sets as --help text to @f. */
+void pl_opt_help(FILE *f, const struct pl_optset *sets, size_t nsets);
+
+#endif

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "util/str.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void oom(void)
+{
+	fputs("perflab: error: out of memory\n", stderr);
+	abort();
+}
+
+void *pl_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *pl_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *pl_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *pl_xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	if (!p)
+		oom();
+	return p;
+}
+
+char *pl_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	int r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		oom();
+	return s;
+}
+
+char *pl_trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+bool pl_startswith(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static const char *skip_space(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+static bool only_space(const char *s)
+{
+	return *skip_space(s) == '\0';
+}
+
+int pl_parse_u64(const char *s, uint64_t *out)
+{
+	if (!s)
+		return -EINVAL;
+	s = skip_space(s);
+	if (*s == '\0' || *s == '-' || *s == '+')
+		return -EINVAL;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_space(end))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int pl_parse_i64(const char *s, int64_t *out)
+{
+	if (!s)
+		return -EINVAL;
+	s = skip_space(s);
+	if (*s == '\0')
+		return -EINVAL;
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_space(end))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int pl_parse_double(const char *s, double *out)
+{
+	if (!s)
+		return -EINVAL;
+	s = skip_space(s);
+	if (*s == '\0')
+		return -EINVAL;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_space(end) || !isfinite(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Split "12.5kib" into the number and its unit; the unit is lower-cased into @unit. */
+static int split_unit(const char *s, double *num, char *unit, size_t ulen)
+{
+	if (!s)
+		return -EINVAL;
+	s = skip_space(s);
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
+		return end == s ? -EINVAL : (errno == ERANGE ? -ERANGE : -EINVAL);
+	size_t i = 0;
+	while (*end && !isspace((unsigned char)*end) && i + 1 < ulen)
+		unit[i++] = (char)tolower((unsigned char)*end++);
+	unit[i] = '\0';
+	if (!only_space(end))
+		return -EINVAL;
+	*num = v;
+	return 0;
+}
+
+int pl_parse_size(const char *s, uint64_t *out)
+{
+	double v;
+	char unit[8];
+	int r = split_unit(s, &v, unit, sizeof(unit));
+	if (r < 0)
+		return r;
+	static const struct { const char *u; double mul; } units[] = {
+		{ "", 1 }, { "b", 1 },
+		{ "k", 0x1p10 }, { "kb", 0x1p10 }, { "ki", 0x1p10 }, { "kib", 0x1p10 },
+		{ "m", 0x1p20 }, { "mb", 0x1p20 }, { "mi", 0x1p20 }, { "mib", 0x1p20 },
+		{ "g", 0x1p30 }, { "gb", 0x1p30 }, { "gi", 0x1p30 }, { "gib", 0x1p30 },
+		{ "t", 0x1p40 }, { "tb", 0x1p40 }, { "ti", 0x1p40 }, { "tib", 0x1p40 },
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(units[i].u, unit) == 0) {
+			double b = v * units[i].mul;
+			if (b >= 0x1p64)
+				return -ERANGE;
+			if (b != floor(b))
+				return -EINVAL;
+			*out = (uint64_t)b;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int pl_parse_duration(const char *s, double *out_seconds)
+{
+	double v;
+	char unit[8];
+	int r = split_unit(s, &v, unit, sizeof(unit));
+	if (r < 0)
+		return r;
+	static const struct { const char *u; double mul; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 },
+		{ "m", 60 }, { "min", 60 }, { "h", 3600 },
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(units[i].u, unit) == 0) {
+			*out_seconds = v * units[i].mul;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void pl_buf_append(struct pl_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->data = pl_xrealloc(b->data, cap);
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void pl_buf_puts(struct pl_buf *b, const char *s)
+{
+	pl_buf_append(b, s, strlen(s));
+}
+
+void pl_buf_vprintf(struct pl_buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		b->data = pl_xrealloc(b->data, cap);
+		b->cap = cap;
+	}
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void pl_buf_printf(struct pl_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pl_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *pl_buf_steal(struct pl_buf *b)
+{
+	char *s = b->data ? b->data : pl_xstrdup("");
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+void pl_buf_free(struct pl_buf *b)
+{
+	if (!b)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+char **pl_split(const char *s, const char *seps, size_t *n)
+{
+	size_t cap = 8, cnt = 0;
+	char **v = pl_xmalloc(cap * sizeof(*v));
+	const char *p = s ? s : "";
+	while (*p) {
+		p += strspn(p, seps);
+		if (!*p)
+			break;
+		size_t len = strcspn(p, seps);
+		if (cnt + 2 > cap) {
+			cap *= 2;
+			v = pl_xrealloc(v, cap * sizeof(*v));
+		}
+		v[cnt] = pl_xmalloc(len + 1);
+		memcpy(v[cnt], p, len);
+		v[cnt][len] = '\0';
+		cnt++;
+		p += len;
+	}
+	v[cnt] = NULL;
+	if (n)
+		*n = cnt;
+	return v;
+}
+
+void pl_strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+char *pl_fmt_bytes(char *buf, size_t len, double bytes)
+{
+	static const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	size_t i = 0;
+	while (bytes >= 1024 && i + 1 < sizeof(u) / sizeof(u[0])) {
+		bytes /= 1024;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.0f %s", bytes, u[i]);
+	else
+		snprintf(buf, len, "%.2f %s", bytes, u[i]);
+	return buf;
+}

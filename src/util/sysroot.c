@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/str.h"
+
+static char sysroot[PATH_MAX] = "";
+
+int pl_sysroot_set(const char *dir)
+{
+	if (!dir || strcmp(dir, "/") == 0 || *dir == '\0') {
+		sysroot[0] = '\0';
+		return 0;
+	}
+	struct stat st;
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	char real[PATH_MAX];
+	if (!realpath(dir, real))
+		return -errno;
+	if (strcmp(real, "/") == 0)
+		real[0] = '\0';
+	snprintf(sysroot, sizeof(sysroot), "%s", real);
+	return 0;
+}
+
+const char *pl_sysroot(void)
+{
+	return sysroot;
+}
+
+bool pl_sysroot_is_live(void)
+{
+	return sysroot[0] == '\0';
+}
+
+int pl_sysroot_path(char *buf, size_t len, const char *abs)
+{
+	if (!abs || abs[0] != '/')
+		return -EINVAL;
+	int n = snprintf(buf, len, "%s%s", sysroot, abs);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int pl_read_file(const char *abs, char **out, size_t *len)
+{
+	char path[PATH_MAX];
+	int r = pl_sysroot_path(path, sizeof(path), abs);
+	if (r < 0)
+		return r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	/* /proc and /sys files report size 0 or 4096: read until EOF. */
+	size_t cap = 4096, n = 0;
+	char *buf = pl_xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap >= PL_READ_MAX)
+				break;
+			cap *= 2;
+			buf = pl_xrealloc(buf, cap);
+		}
+		ssize_t got = read(fd, buf + n, cap - n - 1);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = -errno;
+			free(buf);
+			close(fd);
+			return e;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int pl_read_str(const char *abs, char **out)
+{
+	char *buf;
+	int r = pl_read_file(abs, &buf, NULL);
+	if (r < 0)
+		return r;
+	buf[strcspn(buf, "\n")] = '\0';
+	char *t = pl_trim(buf);
+	if (*t == '\0') {
+		free(buf);
+		return -ENODATA;
+	}
+	memmove(buf, t, strlen(t) + 1);
+	*out = buf;
+	return 0;
+}
+
+int pl_read_u64(const char *abs, uint64_t *out)
+{
+	char *s;
+	int r = pl_read_str(abs, &s);
+	if (r < 0)
+		return r;
+	r = pl_parse_u64(s, out);
+	free(s);
+	return r < 0 ? -EINVAL : 0;
+}
+
+int pl_read_i64(const char *abs, int64_t *out)
+{
+	char *s;
+	int r = pl_read_str(abs, &s);
+	if (r < 0)
+		return r;
+	r = pl_parse_i64(s, out);
+	free(s);
+	return r < 0 ? -EINVAL : 0;
+}
+
+#define FMT_PATH(buf, fmt)                                                    \
+	do {                                                                  \
+		va_list ap_;                                                  \
+		va_start(ap_, fmt);                                           \
+		int n_ = vsnprintf(buf, sizeof(buf), fmt, ap_);               \
+		va_end(ap_);                                                  \
+		if (n_ < 0 || (size_t)n_ >= sizeof(buf))                      \
+			return -ENAMETOOLONG;                                 \
+	} while (0)
+
+int pl_read_filef(char **out, size_t *len, const char *fmt, ...)
+{
+	char p[PATH_MAX];
+	FMT_PATH(p, fmt);
+	return pl_read_file(p, out, len);
+}
+
+int pl_read_strf(char **out, const char *fmt, ...)
+{
+	char p[PATH_MAX];
+	FMT_PATH(p, fmt);
+	return pl_read_str(p, out);
+}
+
+int pl_read_u64f(uint64_t *out, const char *fmt, ...)
+{
+	char p[PATH_MAX];
+	FMT_PATH(p, fmt);
+	return pl_read_u64(p, out);
+}
+
+bool pl_exists(const char *abs)
+{
+	char path[PATH_MAX];
+	if (pl_sysroot_path(path, sizeof(path), abs) < 0)
+		return false;
+	return access(path, F_OK) == 0;
+}
+
+DIR *pl_opendir(const char *abs)
+{
+	char path[PATH_MAX];
+	int r = pl_sysroot_path(path, sizeof(path), abs);
+	if (r < 0) {
+		errno = -r;
+		return NULL;
+	}
+	return opendir(path);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pl_list_dir(const char *abs, char ***out, size_t *n)
+{
+	DIR *d = pl_opendir(abs);
+	if (!d)
+		return -errno;
+	size_t cap = 16, cnt = 0;
+	char **v = pl_xmalloc(cap * sizeof(*v));
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (cnt + 2 > cap) {
+			cap *= 2;
+			v = pl_xrealloc(v, cap * sizeof(*v));
+		}
+		v[cnt++] = pl_xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(v, cnt, sizeof(*v), cmp_str);
+	v[cnt] = NULL;
+	*out = v;
+	if (n)
+		*n = cnt;
+	return 0;
+}
+
+int pl_readlink(const char *abs, char **out)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	int r = pl_sysroot_path(path, sizeof(path), abs);
+	if (r < 0)
+		return r;
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	*out = pl_xstrdup(target);
+	return 0;
+}
+
+const char *pl_read_strerror(int neg_errno)
+{
+	switch (-neg_errno) {
+	case ENOENT: return "not present";
+	case EACCES: return "permission denied";
+	case EPERM: return "operation not permitted";
+	case EINVAL: return "not a number or malformed";
+	case ENODATA: return "empty";
+	case EISDIR: return "is a directory";
+	case ENOTDIR: return "not a directory";
+	case ENAMETOOLONG: return "path too long";
+	case EIO: return "I/O error";
+	case ENODEV: return "no such device";
+	case EOPNOTSUPP: return "not supported";
+	default: return strerror(-neg_errno);
+	}
+}

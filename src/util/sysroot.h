@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The sysroot helper: every read of /proc, /sys and /etc goes through here, so tests run
+ * against fixture trees of machines we do not have (DESIGN.md "Sysroot everywhere";
+ * the idea of Linux perf's tools/lib/api/fs with an override for tests). */
+#ifndef PERFLAB_UTIL_SYSROOT_H
+#define PERFLAB_UTIL_SYSROOT_H
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** Largest file pl_read_file() reads (bytes); longer files are truncated there. */
+#define PL_READ_MAX (16u << 20)
+
+/** Set the sysroot to @dir (NULL or "/" = the live system). @dir must be an existing
+ *  directory. Returns 0, or -errno (-ENOENT missing, -ENOTDIR not a directory). */
+int pl_sysroot_set(const char *dir);
+/** The sysroot prefix without a trailing slash: "" for the live system. Never NULL. */
+const char *pl_sysroot(void);
+/** True when reading the live system (sysroot "/"). Live-only probes (cpuid, syscalls,
+ *  perf_event_open) must check this and report `unavailable` otherwise. */
+bool pl_sysroot_is_live(void);
+
+/** Write "<sysroot><abs>" into @buf of @len bytes. @abs must start with '/'.
+ *  Returns 0, -EINVAL (relative path) or -ENAMETOOLONG. */
+int pl_sysroot_path(char *buf, size_t len, const char *abs);
+
+/** Read the whole file at @abs (inside the sysroot), at most PL_READ_MAX bytes, into a
+ *  malloc'd NUL-terminated buffer (*out, caller frees); *len (optional) gets the length.
+ *  Returns 0 or -errno (-ENOENT, -EACCES, -EISDIR...); *out untouched on error. */
+int pl_read_file(const char *abs, char **out, size_t *len);
+/** Read the first line of @abs, whitespace-trimmed, as a malloc'd string. Returns 0 or
+ *  -errno; -ENODATA when the file is empty. */
+int pl_read_str(const char *abs, char **out);
+/** Read @abs as one unsigned integer (decimal or 0x hex). Returns 0, -errno from the
+ *  read, or -EINVAL when the content is not a number. */
+int pl_read_u64(const char *abs, uint64_t *out);
+/** Read @abs as one signed integer. Same errors as pl_read_u64(). */
+int pl_read_i64(const char *abs, int64_t *out);
+/** printf-style path variants of the readers above. */
+int pl_read_filef(char **out, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int pl_read_strf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pl_read_u64f(uint64_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** True when @abs exists inside the sysroot (any file type; symlinks followed). */
+bool pl_exists(const char *abs);
+/** opendir() inside the sysroot; NULL with errno set on failure. */
+DIR *pl_opendir(const char *abs);
+/** Sorted list of the entries of directory @abs (no "." or ".."), as a NULL-terminated
+ *  malloc'd vector (free with pl_strv_free). Returns 0 or -errno; *n gets the count. */
+int pl_list_dir(const char *abs, char ***out, size_t *n);
+/** readlink() inside the sysroot; returns the target as a malloc'd string (not
+ *  re-prefixed) in *out. Returns 0 or -errno. */
+int pl_readlink(const char *abs, char **out);
+
+/** Short human reason for a -errno from the readers: "not present", "permission
+ *  denied", "not a number"... Static string, never NULL. */
+const char *pl_read_strerror(int neg_errno);
+
+#endif

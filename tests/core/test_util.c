@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests: sysroot reader, number/size/duration parsing, cpulists, summary stats. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "stats/summary.h"
+#include "util/cpuset.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+static char root[] = "/tmp/perflab-util.XXXXXX";
+
+static void put(const char *rel, const char *content)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	char d[512];
+	snprintf(d, sizeof(d), "%s", p);
+	for (char *s = d + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(d, 0755);
+		*s = '/';
+	}
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	put("/proc/sys/kernel/osrelease", "6.1.0-test\n");
+	put("/sys/x/num", "  42\n");
+	put("/sys/x/hex", "0x1f\n");
+	put("/sys/x/garbage", "12abc\n");
+	put("/sys/x/empty", "\n");
+	return pl_sysroot_set(root);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pl_sysroot_set(NULL);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_sysroot_reads(void **state)
+{
+	(void)state;
+	char *s = NULL;
+	assert_int_equal(pl_read_str("/proc/sys/kernel/osrelease", &s), 0);
+	assert_string_equal(s, "6.1.0-test");
+	free(s);
+	uint64_t v = 0;
+	assert_int_equal(pl_read_u64("/sys/x/num", &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(pl_read_u64("/sys/x/hex", &v), 0);
+	assert_int_equal(v, 31);
+	assert_int_equal(pl_read_u64("/sys/x/garbage", &v), -EINVAL);
+	assert_int_equal(pl_read_str("/sys/x/empty", &s), -ENODATA);
+	assert_int_equal(pl_read_str("/sys/x/missing", &s), -ENOENT);
+	assert_int_equal(pl_read_str("/sys/x", &s), -EISDIR);
+	assert_int_equal(pl_read_str("relative", &s), -EINVAL);
+	assert_true(pl_exists("/sys/x/num"));
+	assert_false(pl_exists("/sys/x/nope"));
+	assert_false(pl_sysroot_is_live());
+	char **names;
+	size_t n;
+	assert_int_equal(pl_list_dir("/sys/x", &names, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(names[0], "empty"); /* sorted */
+	pl_strv_free(names);
+}
+
+static void test_sysroot_set_errors(void **state)
+{
+	(void)state;
+	assert_int_equal(pl_sysroot_set("/nonexistent/perflab"), -ENOENT);
+	assert_int_equal(pl_sysroot_set("/etc/hostname"), -ENOTDIR);
+	assert_int_equal(pl_sysroot_set(root), 0);
+}
+
+static void test_parse_numbers(void **state)
+{
+	(void)state;
+	uint64_t u;
+	int64_t i;
+	double d;
+	assert_int_equal(pl_parse_u64("123", &u), 0);
+	assert_int_equal(u, 123);
+	assert_int_equal(pl_parse_u64("-1", &u), -EINVAL);
+	assert_int_equal(pl_parse_u64("", &u), -EINVAL);
+	assert_int_equal(pl_parse_u64("12x", &u), -EINVAL);
+	assert_int_equal(pl_parse_u64("99999999999999999999999", &u), -ERANGE);
+	assert_int_equal(pl_parse_i64("-5", &i), 0);
+	assert_int_equal(i, -5);
+	assert_int_equal(pl_parse_double("2.5", &d), 0);
+	assert_true(d == 2.5);
+	assert_int_equal(pl_parse_double("nan", &d), -EINVAL);
+	assert_int_equal(pl_parse_size("4k", &u), 0);
+	assert_int_equal(u, 4096);
+	assert_int_equal(pl_parse_size("1GiB", &u), 0);
+	assert_int_equal(u, 1ull << 30);
+	assert_int_equal(pl_parse_size("1.5m", &u), 0);
+	assert_int_equal(u, 1572864);
+	assert_int_equal(pl_parse_size("3 parsecs", &u), -EINVAL);
+	assert_int_equal(pl_parse_size("-4k", &u), -EINVAL);
+	assert_int_equal(pl_parse_duration("500ms", &d), 0);
+	assert_true(fabs(d - 0.5) < 1e-12);
+	assert_int_equal(pl_parse_duration("2m", &d), 0);
+	assert_true(d == 120);
+	assert_int_equal(pl_parse_duration("soon", &d), -EINVAL);
+}
+
+static void test_cpuset(void **state)
+{
+	(void)state;
+	struct pl_cpuset s;
+	char buf[64];
+	assert_int_equal(pl_cpuset_parse("0-3,8,10-11\n", &s), 0);
+	assert_int_equal(pl_cpuset_count(&s), 7);
+	assert_true(pl_cpuset_isset(&s, 8));
+	assert_false(pl_cpuset_isset(&s, 9));
+	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "0-3,8,10-11");
+	assert_int_equal(pl_cpuset_parse("", &s), 0);
+	assert_int_equal(pl_cpuset_count(&s), 0);
+	assert_int_equal(pl_cpuset_parse("3-1", &s), -EINVAL);
+	assert_int_equal(pl_cpuset_parse("a", &s), -EINVAL);
+	assert_int_equal(pl_cpuset_parse("1,,2", &s), -EINVAL);
+	assert_int_equal(pl_cpuset_parse("99999", &s), -ERANGE);
+	assert_int_equal(pl_cpuset_parse_mask("00000000,00000003", &s), 0);
+	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "0-1");
+	assert_int_equal(pl_cpuset_parse_mask("1,00000000", &s), 0);
+	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "32");
+	assert_int_equal(pl_cpuset_next(&s, 0), 32);
+	assert_int_equal(pl_cpuset_next(&s, 33), -1);
+}
+
+static void test_summary(void **state)
+{
+	(void)state;
+	struct pl_summary s;
+	const double big[] = { 1e12 + 1, 1e12 + 2, 1e12 + 3 };
+	pl_summary_compute(&s, big, 3);
+	assert_true(fabs(s.stddev - 1.0) < 1e-9);
+	assert_true(s.median == 1e12 + 2);
+	const double v[] = { 5, 1, 4, 2, 3 };
+	pl_summary_compute(&s, v, 5);
+	assert_true(s.min == 1 && s.max == 5 && s.mean == 3 && s.median == 3);
+	assert_true(fabs(s.p99 - 4.96) < 1e-12);
+	pl_summary_compute(&s, v, 0);
+	assert_true(isnan(s.mean));
+}
+
+static void test_split_buf(void **state)
+{
+	(void)state;
+	size_t n;
+	char **v = pl_split("  a b\tc  ", " \t", &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[2], "c");
+	pl_strv_free(v);
+	struct pl_buf b = { 0 };
+	for (int i = 0; i < 100; i++)
+		pl_buf_printf(&b, "%d,", i);
+	assert_int_equal(b.len, 290);
+	pl_buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sysroot_reads), cmocka_unit_test(test_sysroot_set_errors),
+		cmocka_unit_test(test_parse_numbers), cmocka_unit_test(test_cpuset),
+		cmocka_unit_test(test_summary),       cmocka_unit_test(test_split_buf),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
