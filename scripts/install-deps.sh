@@ -13,7 +13,7 @@ BUILD_PKGS=(
 )
 TEST_PKGS=(
   libcmocka-dev python3 python3-jsonschema strace iproute2 binutils tuned
-  util-linux procps hwloc jq
+  util-linux procps hwloc jq chromium chromium-driver prometheus
 )
 PEER_PKGS=(
   fio likwid sockperf qperf iperf3 hyperfine sysbench stress-ng linux-perf ministat

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* perflab report: the main job. inspect + check on this machine, a terminal summary, and
- * report.json / report.md in a directory (default ./perflab-report). */
+/* perflab report: the main job. inspect + check on this machine (plus saved results given
+ * with --from), a terminal summary, and report.json / report.md / report.html in a
+ * directory (default ./perflab-report). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "cmd/common.h"
 #include "facts/facts.h"
+#include "out/html.h"
 #include "out/json.h"
 #include "out/report.h"
 #include "rules/rules.h"
@@ -18,33 +20,56 @@
 
 struct report_opts {
 	int workload;
+	char **from;
 };
 
 static const struct pl_opt report_opts[] = {
 	{ "workload", 'w', PL_OPT_ENUM, offsetof(struct report_opts, workload), "W",
 	  "which rules apply", pl_workload_names, .def = "general" },
+	{ "from", 0, PL_OPT_STRLIST, offsetof(struct report_opts, from), "FILE",
+	  "add a saved JSON result of bench, compare, profile, tune diff, check or report "
+	  "(repeatable)" },
 	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
 	.name = "report",
-	.usage = "perflab report [-o DIR] [--workload W] [--json] [--sysroot DIR]",
-	.summary = "Inspect and check this machine; write DIR/report.json and DIR/report.md.",
+	.usage = "perflab report [-o DIR] [--workload W] [--from FILE]... [--json] [--sysroot DIR]",
+	.summary = "Inspect and check this machine; write DIR/report.{json,md,html}.",
 	.description = "-o DIR names the report directory (default ./perflab-report; created when\n"
-		       "missing). Each file is written to a temporary name and renamed into place,\n"
-		       "so a failure never leaves a half-written report. --json prints report.json\n"
-		       "on stdout as well.",
+		       "missing). All inputs are read before anything is written, and each file is\n"
+		       "written to a temporary name and renamed into place, so a bad input or a\n"
+		       "failure leaves an earlier report untouched. --json also prints report.json\n"
+		       "on stdout.",
 };
 
-static int write_md(const char *path, const json_t *doc)
+/* The three report files, written to temporaries and renamed together at the end. */
+enum { F_JSON, F_MD, F_HTML, NFILES };
+static const char *const fnames[NFILES] = { "report.json", "report.md", "report.html" };
+
+static int write_all(const char *dir, const json_t *doc)
 {
-	struct pl_outfile o;
-	int r = pl_outfile_open(&o, path);
-	if (r < 0)
-		return r;
-	r = pl_report_write_markdown(o.fp, doc);
-	int c = pl_outfile_close(&o, r == 0);
-	return r < 0 ? r : c;
+	struct pl_outfile o[NFILES];
+	int r = 0, opened = 0;
+	for (; opened < NFILES && r == 0; opened++) {
+		char *p = pl_xasprintf("%s/%s", dir, fnames[opened]);
+		r = pl_outfile_open(&o[opened], p);
+		free(p);
+		if (r < 0)
+			break;
+	}
+	if (r == 0)
+		r = pl_json_write(o[F_JSON].fp, doc);
+	if (r == 0)
+		r = pl_report_write_markdown(o[F_MD].fp, doc);
+	if (r == 0)
+		r = pl_report_write_html(o[F_HTML].fp, doc);
+	for (int i = 0; i < opened; i++) {
+		int c = pl_outfile_close(&o[i], r == 0);
+		if (r == 0 && c < 0)
+			r = c;
+	}
+	return r;
 }
 
 int cmd_report(int argc, char **argv)
@@ -54,38 +79,44 @@ int cmd_report(int argc, char **argv)
 	int rc = pl_cmd_parse(argc, argv, &info, report_opts, &o, &args);
 	if (rc >= 0)
 		return rc;
+	int ret = PL_EXIT_OK;
+	json_t *doc = NULL;
+	struct pl_facts f;
+	struct pl_findings fs = { 0 };
+	pl_facts_init(&f);
 	if (args.npos > 0) {
 		pl_error("unexpected argument '%s' (see 'perflab report --help')", args.pos[0]);
-		pl_args_free(&args);
-		return PL_EXIT_USAGE;
+		ret = PL_EXIT_USAGE;
+		goto out;
 	}
-	pl_args_free(&args);
 
 	const char *dir = pl_g.output ? pl_g.output : "perflab-report";
+	struct stat st;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		pl_error("'%s' is not a directory (choose another with -o DIR)", dir);
+		ret = PL_EXIT_USAGE;
+		goto out;
+	}
+
+	pl_facts_collect_all(&f);
+	pl_rules_eval(&f, 1u << o.workload, &fs);
+	doc = pl_report_build(&f, &fs, pl_workload_names[o.workload], pl_now_epoch());
+	for (char **p = o.from; p && *p; p++) {
+		char err[512];
+		if (pl_report_merge_file(doc, *p, err, sizeof(err)) < 0) {
+			pl_error("--from: %s", err);
+			ret = PL_EXIT_USAGE;
+			goto out;
+		}
+	}
+
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)", dir,
 			 strerror(errno));
-		return PL_EXIT_USAGE;
+		ret = PL_EXIT_USAGE;
+		goto out;
 	}
-	struct stat st;
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		pl_error("'%s' is not a directory (choose another with -o DIR)", dir);
-		return PL_EXIT_USAGE;
-	}
-
-	struct pl_facts f;
-	pl_facts_init(&f);
-	pl_facts_collect_all(&f);
-	struct pl_findings fs = { 0 };
-	pl_rules_eval(&f, 1u << o.workload, &fs);
-	json_t *doc = pl_report_build(&f, &fs, pl_workload_names[o.workload], pl_now_epoch());
-
-	int ret = PL_EXIT_OK;
-	char *jpath = pl_xasprintf("%s/report.json", dir);
-	char *mpath = pl_xasprintf("%s/report.md", dir);
-	int r = pl_json_write_path(jpath, doc);
-	if (r == 0)
-		r = write_md(mpath, doc);
+	int r = write_all(dir, doc);
 	if (r < 0) {
 		pl_error("cannot write the report into '%s': %s (choose another with -o DIR)", dir,
 			 strerror(-r));
@@ -96,8 +127,9 @@ int cmd_report(int argc, char **argv)
 	} else {
 		pl_report_print_summary(stdout, doc, dir);
 	}
-	free(jpath);
-	free(mpath);
+out:
+	free(o.from);
+	pl_args_free(&args);
 	json_decref(doc);
 	pl_findings_free(&fs);
 	pl_facts_free(&f);

@@ -2,11 +2,13 @@
 #include "out/report.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/common.h"
 #include "config.h"
+#include "out/json.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -44,6 +46,81 @@ static const char *jstr(const json_t *o, const char *k)
 {
 	const json_t *v = json_object_get(o, k);
 	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* Append @doc (borrowed) to the array @key of @report, creating it. */
+static void append_to(json_t *report, const char *key, json_t *doc)
+{
+	json_t *arr = json_object_get(report, key);
+	if (!json_is_array(arr)) {
+		arr = json_array();
+		json_object_set_new(report, key, arr);
+	}
+	json_array_append(arr, doc);
+}
+
+/* Kinds of saved documents and the report array each goes to. */
+static const struct {
+	const char *kind;
+	const char *section;
+} kinds[] = {
+	{ "bench", "benchmarks" }, { "compare", "comparisons" }, { "profile", "profiles" },
+	{ "tune-diff", "tune" },   { "tune", "tune" },
+};
+
+int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen)
+{
+	json_t *doc = pl_json_read_path(path, err, errlen);
+	if (!doc)
+		return -EINVAL;
+	int r = 0;
+	const json_t *ver = json_object_get(doc, "schema_version");
+	const char *kind = jstr(doc, "kind");
+	if (!json_is_object(doc) || !json_is_integer(ver)) {
+		snprintf(err, errlen, "'%s' is not a perflab JSON document (no schema_version)", path);
+		r = -EINVAL;
+	} else if (json_integer_value(ver) != 1) {
+		snprintf(err, errlen, "'%s' has schema_version %lld; this perflab reads version 1",
+			 path, (long long)json_integer_value(ver));
+		r = -EINVAL;
+	} else if (kind) {
+		const char *section = NULL;
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (strcmp(kinds[i].kind, kind) == 0)
+				section = kinds[i].section;
+		if (section)
+			append_to(report, section, doc);
+		else {
+			snprintf(err, errlen, "'%s' is a '%s' document, which a report cannot include",
+				 path, kind);
+			r = -EINVAL;
+		}
+	} else if (json_object_get(doc, "generated") && json_object_get(doc, "check")) {
+		/* a whole earlier report: take its merged sections */
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+			size_t k;
+			json_t *x;
+			json_array_foreach(json_object_get(doc, kinds[i].section), k, x)
+				append_to(report, kinds[i].section, x);
+		}
+	} else if (json_object_get(doc, "findings") && json_object_get(doc, "workload")) {
+		json_object_set(report, "check", doc);
+	} else if (json_object_get(doc, "facts")) {
+		json_object_set(report, "facts", json_object_get(doc, "facts"));
+	} else {
+		snprintf(err, errlen, "'%s' is not a perflab bench, compare, profile, tune, check, "
+			 "inspect or report document", path);
+		r = -EINVAL;
+	}
+	if (r == 0) {
+		json_t *in = json_object();
+		json_object_set_new(in, "file", json_string(path));
+		json_object_set_new(in, "kind", json_string(kind ? kind : "perflab"));
+		append_to(report, "inputs", in);
+		json_decref(in);
+	}
+	json_decref(doc);
+	return r;
 }
 
 char *pl_report_machine_line(const json_t *report)
@@ -186,5 +263,5 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		shown++;
 	}
 	if (dir)
-		fprintf(out, "report written to %s/report.json and %s/report.md\n", dir, dir);
+		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n", dir);
 }

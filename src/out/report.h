@@ -14,6 +14,13 @@
  *  Returns a new reference. */
 json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
 			const char *workload, long long epoch);
+/** Merge a saved perflab JSON document (@path) into @report: a check document replaces
+ *  "check", an inspect document replaces "facts", a report document contributes its
+ *  sections, and bench / compare / profile / tune documents (recognised by their "kind"
+ *  member) are appended to "benchmarks", "comparisons", "profiles" or "tune". The file is
+ *  listed in "inputs". Returns 0, or -EINVAL with a one-line reason in @err naming the
+ *  file (unreadable, truncated JSON, unknown kind, other schema_version). */
+int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen);
 /** The one-line machine summary ("vm: Intel Xeon ... x2, 23.4 GiB, kvm, Linux 6.18") of a
  *  report document, malloc'd. */
 char *pl_report_machine_line(const json_t *report);

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "out/html.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/facts.h"
+#include "out/report.h"
+#include "out/svg.h"
+#include "util/str.h"
+
+static const char css[] =
+	":root{--fg:#1b1f24;--muted:#59636e;--line:#d0d7de;--bg:#fff;--crit:#b42318;"
+	"--warn:#9a6700;--info:#0b5cad;--bar:#3b6fb6}\n"
+	"*{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',"
+	"Roboto,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1180px;"
+	"padding:24px}\n"
+	"h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;margin:32px 0 8px;border-bottom:"
+	"1px solid var(--line);padding-bottom:4px}h3{font-size:16px;margin:18px 0 6px}\n"
+	".muted{color:var(--muted)}.machine{font-size:16px;margin:8px 0 16px}\n"
+	".cards{display:flex;gap:12px;flex-wrap:wrap;margin:12px 0}.card{border:1px solid "
+	"var(--line);border-radius:6px;padding:10px 14px;min-width:150px}.card b{display:block;"
+	"font-size:22px}\n"
+	"table{border-collapse:collapse;width:100%;margin:8px 0 16px;font-size:14px}th,td{border:"
+	"1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}th{background:"
+	"#f6f8fa}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	".sev{display:inline-block;font-weight:700;font-size:12px;padding:1px 6px;border-radius:4px;"
+	"border:1px solid currentColor}.sev-crit{color:var(--crit)}.sev-warn{color:var(--warn)}"
+	".sev-info{color:var(--info)}\n"
+	"code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;"
+	"padding:1px 4px;border-radius:3px;word-break:break-all}\n"
+	"button.copy{font-size:12px;margin-left:6px;cursor:pointer}\n"
+	"details{margin:6px 0}summary{cursor:pointer}\n"
+	"svg.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}svg.chart .bar{fill:var(--bar)}"
+	"svg.chart .err{stroke:#000;stroke-width:1.5}svg.chart .axis{fill:var(--muted)}\n"
+	".env{font-size:13px;color:var(--muted)}\n"
+	"@media print{body{max-width:none;padding:0}button.copy{display:none}details{display:block}"
+	"h2{break-after:avoid}table,svg{break-inside:avoid}}\n";
+
+static const char js_copy[] =
+	"function plCopy(b){var t=b.previousElementSibling.textContent;"
+	"function done(){b.textContent='copied';setTimeout(function(){b.textContent='copy'},1500)}"
+	"if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(t).then(done,"
+	"function(){})}else{var r=document.createRange();r.selectNodeContents(b.previousElementSibling);"
+	"var s=window.getSelection();s.removeAllRanges();s.addRange(r);try{document.execCommand('copy');"
+	"done()}catch(e){}}}\n";
+
+static const char *jstr(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static long long jint(const json_t *o, const char *k)
+{
+	return (long long)json_integer_value(json_object_get(o, k));
+}
+
+static void esc(struct pl_buf *b, const char *s)
+{
+	pl_html_escape(b, s);
+}
+
+static void section_findings(struct pl_buf *b, const json_t *check)
+{
+	const json_t *sum = json_object_get(check, "summary");
+	pl_buf_puts(b, "<h2 id=\"findings\">Findings</h2>\n<p>Workload <b>");
+	esc(b, jstr(check, "workload"));
+	pl_buf_printf(b, "</b>: %lld critical, %lld warnings, %lld info.</p>\n", jint(sum, "crit"),
+		      jint(sum, "warn"), jint(sum, "info"));
+	const json_t *arr = json_object_get(check, "findings");
+	if (json_array_size(arr) == 0) {
+		pl_buf_puts(b, "<p>No findings: every rule for this workload passed.</p>\n");
+		return;
+	}
+	pl_buf_puts(b, "<table id=\"findings-table\"><thead><tr><th>severity</th><th>finding</th>"
+		       "<th>observed</th><th>expected</th><th>fix</th></tr></thead><tbody>\n");
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+	{
+		const char *sev = jstr(x, "severity");
+		pl_buf_printf(b, "<tr class=\"finding\" data-id=\"%s\"><td><span class=\"sev sev-%s\">",
+			      jstr(x, "id"), sev);
+		for (const char *p = sev; p && *p; p++)
+			pl_buf_printf(b, "%c", *p - 32);
+		pl_buf_puts(b, "</span></td><td><b>");
+		esc(b, jstr(x, "title"));
+		if (jstr(x, "subject")) {
+			pl_buf_puts(b, ": ");
+			esc(b, jstr(x, "subject"));
+		}
+		pl_buf_puts(b, "</b>");
+		if (json_is_true(json_object_get(x, "risky")))
+			pl_buf_puts(b, " <i>(risky setting)</i>");
+		pl_buf_puts(b, "<br><span class=\"muted\">");
+		esc(b, jstr(x, "id"));
+		pl_buf_puts(b, "</span><details><summary>why</summary>");
+		esc(b, jstr(x, "rationale"));
+		pl_buf_puts(b, "<br>Source: ");
+		const char *src = jstr(x, "source");
+		if (src && pl_startswith(src, "https://")) {
+			size_t n = strcspn(src, " ;");
+			char *url = pl_xasprintf("%.*s", (int)n, src);
+			pl_buf_puts(b, "<a href=\"");
+			esc(b, url);
+			pl_buf_puts(b, "\">");
+			esc(b, src);
+			pl_buf_puts(b, "</a>");
+			free(url);
+		} else {
+			esc(b, src);
+		}
+		pl_buf_puts(b, "</details></td><td>");
+		esc(b, jstr(x, "observed"));
+		pl_buf_puts(b, "</td><td>");
+		esc(b, jstr(x, "expected"));
+		pl_buf_puts(b, "</td><td>");
+		const json_t *fix = json_object_get(x, "fix");
+		if (jstr(fix, "command")) {
+			pl_buf_puts(b, "<code>");
+			esc(b, jstr(fix, "command"));
+			pl_buf_puts(b, "</code><button class=\"copy\" type=\"button\" "
+				       "onclick=\"plCopy(this)\">copy</button>");
+		}
+		if (jstr(fix, "tune")) {
+			pl_buf_puts(b, "<br><span class=\"muted\">profile:</span> <code>");
+			esc(b, jstr(fix, "tune"));
+			pl_buf_puts(b, "</code>");
+		}
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</tbody></table>\n");
+}
+
+static void section_facts(struct pl_buf *b, const json_t *facts)
+{
+	pl_buf_puts(b, "<h2 id=\"facts\">Facts</h2>\n<details><summary>All collected facts "
+		       "(value and where it was read)</summary>\n<table><thead><tr><th>fact</th>"
+		       "<th>value</th><th>source</th></tr></thead><tbody>\n");
+	const char *key;
+	json_t *e;
+	json_object_foreach((json_t *)facts, key, e)
+	{
+		pl_buf_puts(b, "<tr><td><code>");
+		esc(b, key);
+		pl_buf_puts(b, "</code></td><td>");
+		const json_t *v = json_object_get(e, "value");
+		if (v) {
+			char *t = pl_fact_value_text(v);
+			esc(b, t);
+			free(t);
+			pl_buf_puts(b, "</td><td>");
+			esc(b, jstr(e, "source"));
+		} else {
+			pl_buf_puts(b, "<span class=\"muted\">unavailable: ");
+			esc(b, jstr(e, "unavailable"));
+			pl_buf_puts(b, "</span></td><td>");
+		}
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</tbody></table></details>\n");
+}
+
+/* Sections merged from other commands' saved JSON (report --from); each item keeps its
+ * document. Unknown shapes are shown as formatted JSON so nothing is silently lost. */
+static void section_generic(struct pl_buf *b, const json_t *report, const char *key,
+			    const char *title)
+{
+	const json_t *arr = json_object_get(report, key);
+	if (json_array_size(arr) == 0)
+		return;
+	pl_buf_printf(b, "<h2 id=\"%s\">%s</h2>\n", key, title);
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+	{
+		char *s = json_dumps(x, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		pl_buf_puts(b, "<details><summary>");
+		esc(b, jstr(x, "name") ? jstr(x, "name") : title);
+		pl_buf_puts(b, "</summary><pre>");
+		esc(b, s);
+		pl_buf_puts(b, "</pre></details>\n");
+		free(s);
+	}
+}
+
+static void pl_report_html_sections(struct pl_buf *b, const json_t *report)
+{
+	section_generic(b, report, "benchmarks", "Benchmarks");
+	section_generic(b, report, "comparisons", "Comparisons");
+	section_generic(b, report, "profiles", "Profiles");
+	section_generic(b, report, "tune", "Tune");
+}
+
+int pl_report_write_html(FILE *out, const json_t *report)
+{
+	struct pl_buf b = { 0 };
+	char *line = pl_report_machine_line(report);
+	pl_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			"<title>perflab report: ");
+	esc(&b, line);
+	pl_buf_puts(&b, "</title>\n<style>\n");
+	pl_buf_puts(&b, css);
+	pl_buf_puts(&b, "</style>\n<script>\n");
+	pl_buf_puts(&b, js_copy);
+	pl_buf_puts(&b, "</script>\n</head><body>\n<h1>perflab report</h1>\n<div class=\"muted\">"
+			"Generated ");
+	esc(&b, jstr(report, "generated"));
+	pl_buf_puts(&b, " by perflab ");
+	esc(&b, jstr(report, "perflab_version"));
+	pl_buf_puts(&b, "</div>\n<div class=\"machine\" id=\"machine\"><b>Machine:</b> ");
+	esc(&b, line);
+	pl_buf_puts(&b, "</div>\n");
+	free(line);
+
+	const json_t *check = json_object_get(report, "check");
+	if (check)
+		section_findings(&b, check);
+	pl_report_html_sections(&b, report);
+	const json_t *facts = json_object_get(report, "facts");
+	if (facts)
+		section_facts(&b, facts);
+	pl_buf_puts(&b, "</body></html>\n");
+	size_t w = fwrite(b.data, 1, b.len, out);
+	int r = (w == b.len && !ferror(out)) ? 0 : -EIO;
+	pl_buf_free(&b);
+	return r;
+}

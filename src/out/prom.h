@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Prometheus text exposition format (version 0.0.4,
+ * https://prometheus.io/docs/instrumenting/exposition_formats/) for node_exporter's
+ * textfile collector: metric names perflab_..., labels for benchmark, backend, workload
+ * and severity. */
+#ifndef PERFLAB_OUT_PROM_H
+#define PERFLAB_OUT_PROM_H
+#include <jansson.h>
+#include <stdio.h>
+
+/** Write a check document (rules.h pl_findings_to_json shape) as metrics:
+ *  perflab_check_findings{workload,severity} (count per severity, all three always
+ *  present) and perflab_check_finding{workload,id,severity,subject} 1 per finding.
+ *  Returns 0 or -EIO. */
+int pl_prom_write_check(FILE *out, const json_t *check);
+/** Write @s as a label value: backslash, double quote and newline escaped. */
+void pl_prom_label_value(FILE *out, const char *s);
+
+#endif
