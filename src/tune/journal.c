@@ -1,0 +1,569 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tune/journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tune/safepath.h"
+#include "tune/value.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+struct pl_journal {
+	char *dir;
+	char *path;
+	int fd;	   /* -1 when read only */
+	int dirfd; /* -1 when read only */
+	struct pl_journal_entry *v;
+	size_t n, cap;
+	long writes; /* target writes through this handle (fault injection) */
+};
+
+static char *jstr(json_t *o, const char *k)
+{
+	json_t *s = json_object_get(o, k);
+	return json_is_string(s) ? pl_xstrdup(json_string_value(s)) : NULL;
+}
+
+static void entry_free(struct pl_journal_entry *e)
+{
+	free(e->target);
+	free(e->sysroot);
+	free(e->old);
+	free(e->old_raw);
+	free(e->new_value);
+	free(e->profile);
+	free(e->accepted);
+}
+
+static struct pl_journal_entry *by_step(struct pl_journal *j, unsigned long step)
+{
+	/* Steps are dense and start at 1, but be robust to gaps. */
+	if (step >= 1 && step <= j->n && j->v[step - 1].step == step)
+		return &j->v[step - 1];
+	for (size_t i = 0; i < j->n; i++)
+		if (j->v[i].step == step)
+			return &j->v[i];
+	return NULL;
+}
+
+static enum pl_journal_status status_from(const char *s)
+{
+	if (!s)
+		return PL_JS_UNKNOWN;
+	if (strcmp(s, "ok") == 0)
+		return PL_JS_OK;
+	if (strcmp(s, "changed") == 0)
+		return PL_JS_CHANGED;
+	if (strcmp(s, "refused") == 0)
+		return PL_JS_REFUSED;
+	return PL_JS_UNKNOWN;
+}
+
+const char *pl_journal_status_name(enum pl_journal_status s)
+{
+	switch (s) {
+	case PL_JS_OK:
+		return "ok";
+	case PL_JS_CHANGED:
+		return "changed";
+	case PL_JS_REFUSED:
+		return "refused";
+	default:
+		return "unknown";
+	}
+}
+
+/* Apply one parsed record to the in-memory state. Returns 0 or -EBADMSG. */
+static int apply_record(struct pl_journal *j, json_t *o)
+{
+	const char *op = json_string_value(json_object_get(o, "op"));
+	json_t *st = json_object_get(o, "step");
+	if (!op || !json_is_integer(st) || json_integer_value(st) < 1)
+		return -EBADMSG;
+	unsigned long step = (unsigned long)json_integer_value(st);
+	if (strcmp(op, "set") == 0) {
+		if (by_step(j, step))
+			return -EBADMSG;
+		if (j->n == j->cap) {
+			j->cap = j->cap ? j->cap * 2 : 16;
+			j->v = pl_xrealloc(j->v, j->cap * sizeof(*j->v));
+		}
+		struct pl_journal_entry *e = &j->v[j->n];
+		memset(e, 0, sizeof(*e));
+		e->step = step;
+		e->target = jstr(o, "target");
+		e->sysroot = jstr(o, "sysroot");
+		e->old = jstr(o, "old");
+		e->old_raw = jstr(o, "old_raw");
+		e->new_value = jstr(o, "new");
+		e->profile = jstr(o, "profile");
+		e->time = json_integer_value(json_object_get(o, "time"));
+		if (!e->target || !e->new_value) {
+			entry_free(e);
+			return -EBADMSG;
+		}
+		if (!e->sysroot)
+			e->sysroot = pl_xstrdup("");
+		if (!e->profile)
+			e->profile = pl_xstrdup("");
+		j->n++;
+		return 0;
+	}
+	struct pl_journal_entry *e = by_step(j, step);
+	if (!e)
+		return -EBADMSG;
+	if (strcmp(op, "accepted") == 0) {
+		e->status = status_from(json_string_value(json_object_get(o, "status")));
+		free(e->accepted);
+		e->accepted = jstr(o, "value");
+		e->error = (int)json_integer_value(json_object_get(o, "errno"));
+	} else if (strcmp(op, "undo") == 0) {
+		e->undone = true;
+	} else {
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Parse the whole file; *good_len gets the length of the complete, valid prefix. */
+static int load(struct pl_journal *j, const char *buf, size_t len, size_t *good_len)
+{
+	size_t pos = 0;
+	*good_len = 0;
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		if (!nl)
+			break; /* torn last line */
+		size_t n = (size_t)(nl - (buf + pos));
+		json_error_t err;
+		json_t *o = json_loadb(buf + pos, n, 0, &err);
+		int r = o ? apply_record(j, o) : -EBADMSG;
+		json_decref(o);
+		if (r < 0) {
+			/* A bad line at the very end is a torn append; in the middle, corruption.
+			 */
+			if (nl + 1 == buf + len)
+				break;
+			return r;
+		}
+		pos += n + 1;
+		*good_len = pos;
+	}
+	return 0;
+}
+
+static int read_all(int fd, char **out, size_t *len)
+{
+	size_t cap = 8192, n = 0;
+	char *b = pl_xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap)
+			b = pl_xrealloc(b, cap *= 2);
+		ssize_t g = pread(fd, b + n, cap - n - 1, (off_t)n);
+		if (g < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = -errno;
+			free(b);
+			return e;
+		}
+		if (g == 0)
+			break;
+		n += (size_t)g;
+	}
+	b[n] = '\0';
+	*out = b;
+	*len = n;
+	return 0;
+}
+
+int pl_journal_open(const char *state_dir, enum pl_journal_mode mode, struct pl_journal **out)
+{
+	if (!state_dir)
+		state_dir = PL_JOURNAL_DEFAULT_DIR;
+	struct pl_journal *j = pl_xcalloc(1, sizeof(*j));
+	j->fd = j->dirfd = -1;
+	j->dir = pl_xstrdup(state_dir);
+	j->path = pl_xasprintf("%s/%s", state_dir, PL_JOURNAL_FILE);
+	int r = 0, fd = -1;
+	if (mode == PL_JOURNAL_WRITE) {
+		if (mkdir(state_dir, 0700) < 0 && errno != EEXIST) {
+			r = -errno;
+			goto fail;
+		}
+		j->dirfd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (j->dirfd < 0) {
+			r = -errno;
+			goto fail;
+		}
+		fd = open(j->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd < 0) {
+			r = -errno;
+			goto fail;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+			goto fail;
+		}
+	} else {
+		fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0) {
+			r = errno == ENOENT ? 0 : -errno;
+			if (r == 0) {
+				*out = j;
+				return 0;
+			}
+			goto fail;
+		}
+		/* Wait for a writer to finish its record rather than read half of it. */
+		(void)flock(fd, LOCK_SH);
+	}
+	char *buf;
+	size_t len, good;
+	r = read_all(fd, &buf, &len);
+	if (r < 0)
+		goto fail;
+	r = load(j, buf, len, &good);
+	free(buf);
+	if (r < 0)
+		goto fail;
+	if (mode == PL_JOURNAL_WRITE) {
+		if (good < len && (ftruncate(fd, (off_t)good) < 0 || fsync(fd) < 0)) {
+			r = -errno;
+			goto fail;
+		}
+		j->fd = fd;
+	} else {
+		close(fd);
+	}
+	*out = j;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	j->fd = -1;
+	pl_journal_close(j);
+	return r;
+}
+
+void pl_journal_close(struct pl_journal *j)
+{
+	if (!j)
+		return;
+	for (size_t i = 0; i < j->n; i++)
+		entry_free(&j->v[i]);
+	free(j->v);
+	if (j->fd >= 0)
+		close(j->fd);
+	if (j->dirfd >= 0)
+		close(j->dirfd);
+	free(j->dir);
+	free(j->path);
+	free(j);
+}
+
+const char *pl_journal_path(const struct pl_journal *j)
+{
+	return j->path;
+}
+
+const struct pl_journal_entry *pl_journal_entries(const struct pl_journal *j, size_t *n)
+{
+	*n = j->n;
+	return j->v;
+}
+
+unsigned long pl_journal_last_step(const struct pl_journal *j)
+{
+	unsigned long m = 0;
+	for (size_t i = 0; i < j->n; i++)
+		if (j->v[i].step > m)
+			m = j->v[i].step;
+	return m;
+}
+
+size_t pl_journal_live(const struct pl_journal *j)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < j->n; i++)
+		c += !j->v[i].undone;
+	return c;
+}
+
+const struct pl_journal_entry *pl_journal_find(const struct pl_journal *j, const char *target)
+{
+	for (size_t i = j->n; i-- > 0;) {
+		const struct pl_journal_entry *e = &j->v[i];
+		if (!e->undone && strcmp(e->target, target) == 0 &&
+		    strcmp(e->sysroot, pl_sysroot()) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/* Fault injection (file comment): K > 0 when set; *torn for the "Kj" form. */
+static long fault_after(bool *torn)
+{
+	const char *s = getenv("PERFLAB_TUNE_FAULT_AFTER");
+	*torn = false;
+	if (!s || !*s)
+		return 0;
+	char *end;
+	long k = strtol(s, &end, 10);
+	if (*end == 'j') {
+		*torn = true;
+		end++;
+	}
+	return *end == '\0' && k > 0 ? k : 0;
+}
+
+/* Append one record and make it durable: write, fsync the file, fsync the directory. */
+static int append(struct pl_journal *j, json_t *o, bool may_tear)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!s)
+		return -ENOMEM;
+	struct pl_buf b = {0};
+	pl_buf_printf(&b, "%s\n", s);
+	free(s);
+	size_t len = b.len;
+	bool torn;
+	long k = fault_after(&torn);
+	if (may_tear && torn && j->writes + 1 == k) {
+		ssize_t w = write(j->fd, b.data, len / 2);
+		(void)w;
+		(void)fsync(j->fd);
+		_exit(137);
+	}
+	size_t off = 0;
+	int r = 0;
+	while (off < len) {
+		ssize_t w = write(j->fd, b.data + off, len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	pl_buf_free(&b);
+	if (r == 0 && (fsync(j->fd) < 0 || fsync(j->dirfd) < 0))
+		r = -errno;
+	if (r < 0) {
+		/* Do not leave half a record behind for the next append to glue onto. */
+		struct stat st;
+		if (fstat(j->fd, &st) == 0 && (size_t)st.st_size >= off)
+			(void)ftruncate(j->fd, st.st_size - (off_t)off);
+	}
+	return r;
+}
+
+/* Read a target's raw bytes through the safe resolver. *raw NULL when it does not
+ * exist (only allowed for the grub file). */
+static int read_target(const char *target, char **raw)
+{
+	char real[PATH_MAX];
+	int r = pl_tune_resolve(target, real, sizeof(real));
+	if (r == -ENOENT || (r == 0 && access(real, F_OK) < 0 && errno == ENOENT)) {
+		*raw = NULL;
+		return strcmp(target, PL_TUNE_GRUB_FILE) == 0 ? 0 : -ENOENT;
+	}
+	if (r < 0)
+		return r;
+	/* Read through the sysroot helper with the checked name. */
+	size_t len;
+	r = pl_read_file(target, raw, &len);
+	if (r == 0 && strlen(*raw) != len) {
+		free(*raw);
+		return -EINVAL; /* binary content: not a tunable */
+	}
+	return r;
+}
+
+/* Write @val to a target. Kernel files get "VAL\n" in one write(2); regular files
+ * (fixtures, the grub file) are replaced with exactly @bytes. */
+static int write_target(const char *target, const char *val, const char *bytes)
+{
+	if (strcmp(target, PL_TUNE_GRUB_FILE) == 0 || !val) {
+		/* Whole-file replacement: temporary file in the same directory, then rename. */
+		char real[PATH_MAX];
+		int r = pl_tune_resolve(target, real, sizeof(real));
+		if (r < 0)
+			return r;
+		if (!bytes)
+			return unlink(real) < 0 && errno != ENOENT ? -errno : 0;
+		struct stat st;
+		mode_t mode = stat(real, &st) == 0 ? st.st_mode & 07777 : 0644;
+		char *tmp = pl_xasprintf("%s.perflab-XXXXXX", real);
+		int fd = mkstemp(tmp);
+		if (fd < 0) {
+			r = -errno;
+			free(tmp);
+			return r;
+		}
+		size_t len = strlen(bytes), off = 0;
+		while (off < len && r == 0) {
+			ssize_t w = write(fd, bytes + off, len - off);
+			if (w < 0 && errno != EINTR)
+				r = -errno;
+			else if (w > 0)
+				off += (size_t)w;
+		}
+		if (r == 0 && (fchmod(fd, mode) < 0 || fsync(fd) < 0))
+			r = -errno;
+		close(fd);
+		if (r == 0 && rename(tmp, real) < 0)
+			r = -errno;
+		if (r < 0)
+			unlink(tmp);
+		free(tmp);
+		return r;
+	}
+	int fd = pl_tune_open_write(target);
+	if (fd < 0)
+		return fd;
+	int r = 0;
+	bool kernel = pl_tune_fd_is_kernel(fd);
+	char *data = !kernel && bytes ? pl_xstrdup(bytes) : pl_xasprintf("%s\n", val);
+	if (!kernel && ftruncate(fd, 0) < 0)
+		r = -errno;
+	size_t len = strlen(data);
+	if (r == 0) {
+		ssize_t w = write(fd, data, len);
+		if (w < 0)
+			r = -errno;
+		else if ((size_t)w != len)
+			r = -EIO;
+	}
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	free(data);
+	return r;
+}
+
+int pl_journal_write(struct pl_journal *j, const char *target, const char *new_value,
+		     const char *who, const struct pl_journal_entry **out)
+{
+	if (j->fd < 0)
+		return -EBADF;
+	if (!target || !new_value)
+		return -EINVAL;
+	char *raw = NULL;
+	int r = read_target(target, &raw);
+	if (r < 0)
+		return r;
+	bool whole = strcmp(target, PL_TUNE_GRUB_FILE) == 0;
+	char *old = raw ? (whole ? pl_xstrdup(raw) : pl_tune_value_current(raw)) : NULL;
+	/* Check that the target can be opened for writing before journaling anything. */
+	if (!whole) {
+		int fd = pl_tune_open_write(target);
+		if (fd < 0) {
+			free(raw);
+			free(old);
+			return fd;
+		}
+		close(fd);
+	}
+
+	unsigned long step = pl_journal_last_step(j) + 1;
+	long long now = (long long)time(NULL);
+	json_t *o = json_object();
+	json_object_set_new(o, "op", json_string("set"));
+	json_object_set_new(o, "step", json_integer((json_int_t)step));
+	json_object_set_new(o, "target", json_string(target));
+	json_object_set_new(o, "sysroot", json_string(pl_sysroot()));
+	json_object_set_new(o, "old", old ? json_string(old) : json_null());
+	json_object_set_new(o, "old_raw", raw ? json_string(raw) : json_null());
+	json_object_set_new(o, "new", json_string(new_value));
+	json_object_set_new(o, "profile", json_string(who ? who : ""));
+	json_object_set_new(o, "time", json_integer(now));
+	r = append(j, o, true);
+	if (r == 0)
+		r = apply_record(j, o);
+	json_decref(o);
+	free(raw);
+	free(old);
+	if (r < 0)
+		return r;
+
+	int werr = write_target(target, whole ? NULL : new_value, whole ? new_value : NULL);
+	bool torn;
+	long k = fault_after(&torn);
+	j->writes++;
+	if (!torn && k == j->writes)
+		_exit(137);
+
+	char *back = NULL;
+	enum pl_journal_status st;
+	char *acc = NULL;
+	if (read_target(target, &back) == 0 && back)
+		acc = whole ? pl_xstrdup(back) : pl_tune_value_current(back);
+	if (werr < 0)
+		st = PL_JS_REFUSED;
+	else if (acc && (whole ? strcmp(acc, new_value) == 0 : pl_tune_value_eq(acc, new_value)))
+		st = PL_JS_OK;
+	else
+		st = PL_JS_CHANGED;
+	free(back);
+	o = json_object();
+	json_object_set_new(o, "op", json_string("accepted"));
+	json_object_set_new(o, "step", json_integer((json_int_t)step));
+	json_object_set_new(o, "status", json_string(pl_journal_status_name(st)));
+	json_object_set_new(o, "value", acc ? json_string(acc) : json_null());
+	if (werr < 0)
+		json_object_set_new(o, "errno", json_integer(-werr));
+	free(acc);
+	r = append(j, o, false);
+	if (r == 0)
+		r = apply_record(j, o);
+	json_decref(o);
+	if (out)
+		*out = by_step(j, step);
+	return r;
+}
+
+int pl_journal_rollback(struct pl_journal *j, unsigned long to_step, pl_journal_undo_fn fn,
+			void *ud)
+{
+	if (j->fd < 0)
+		return -EBADF;
+	for (size_t i = 0; i < j->n; i++) {
+		const struct pl_journal_entry *e = &j->v[i];
+		if (!e->undone && e->step > to_step && strcmp(e->sysroot, pl_sysroot()) != 0)
+			return -EXDEV;
+	}
+	int first = 0;
+	for (size_t i = j->n; i-- > 0;) {
+		struct pl_journal_entry *e = &j->v[i];
+		if (e->undone || e->step <= to_step)
+			continue;
+		bool whole = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
+		int r = write_target(e->target, whole ? NULL : e->old, e->old_raw);
+		if (r == 0) {
+			json_t *o = json_object();
+			json_object_set_new(o, "op", json_string("undo"));
+			json_object_set_new(o, "step", json_integer((json_int_t)e->step));
+			json_object_set_new(o, "time", json_integer((json_int_t)time(NULL)));
+			r = append(j, o, false);
+			if (r == 0)
+				r = apply_record(j, o);
+			json_decref(o);
+		}
+		if (fn)
+			fn(&j->v[i], r, ud);
+		if (r < 0 && first == 0)
+			first = r;
+	}
+	return first;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The tune journal: every change perflab makes to /proc/sys, /sys or the grub default
+ * file is recorded on disk BEFORE it is made, so `perflab tune rollback` restores the
+ * original values even after Ctrl-C, a crash or kill -9 (tuned keeps them only in memory;
+ * bpftune's rollback test is the model for proving it).
+ *
+ * Protocol of one change (pl_journal_write):
+ *   1. read the current value of the target (its raw bytes and the value to write back);
+ *   2. append a "set" record {step, target, sysroot, old, old_raw, new, profile, time}
+ *      to the journal file and fsync the file and its directory;
+ *   3. write the new value to the target (one write(2), never through a shell);
+ *   4. read the target back and append an "accepted" record with what the kernel kept
+ *      (status "ok", "changed" when it rounded or rewrote the value, "refused" with the
+ *      errno when the write failed).
+ * A crash between 2 and 4 leaves a "set" record without "accepted": rollback still
+ * writes the old value back, which is right whether or not the write happened.
+ *
+ * Rollback (pl_journal_rollback) walks the live "set" records in reverse order and writes
+ * each old value back, appending an "undo" record (fsync'd) after each; so after a
+ * rollback every target holds the value it had before the first change. On procfs and
+ * sysfs the old value is written as the kernel prints it (for selection files such as
+ * ".../queue/scheduler" = "[mq-deadline] none" the selected word); on a regular file (a
+ * fixture tree, the grub file) the old bytes are restored exactly. Stacked profiles
+ * share the journal: steps keep increasing.
+ *
+ * File format: <state_dir>/tune-journal.jsonl, JSON Lines (one compact object per line),
+ * directory mode 0700, file mode 0600. A torn last line (crash while appending) is
+ * ignored and cut off when the journal is next opened for writing. A journal opened for
+ * writing is locked (flock LOCK_EX) so `tune apply` and `compare` cannot interleave.
+ *
+ * Fault injection for tests: with PERFLAB_TUNE_FAULT_AFTER=K the process calls _exit(137)
+ * right after the K-th target write through one journal handle (before the "accepted"
+ * record); with
+ * PERFLAB_TUNE_FAULT_AFTER=Kj it writes half of the K-th "set" record and exits (a torn
+ * record, no target write).
+ *
+ * Usage (e.g. `compare` applying a variant, then restoring it):
+ *     struct pl_journal *j;
+ *     int r = pl_journal_open("/var/lib/perflab", PL_JOURNAL_WRITE, &j);
+ *     unsigned long mark = pl_journal_last_step(j);
+ *     r = pl_journal_write(j, "/proc/sys/net/core/somaxconn", "4096", "compare:B", NULL);
+ *     ... run ...
+ *     r = pl_journal_rollback(j, mark, NULL, NULL);
+ *     pl_journal_close(j);
+ * Targets are absolute paths as seen inside the current sysroot (util/sysroot.h); they
+ * are resolved with tune/safepath.h, so only /proc/sys, /sys and the grub file can be
+ * written. */
+#ifndef PERFLAB_TUNE_JOURNAL_H
+#define PERFLAB_TUNE_JOURNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/** Default state directory (--state-dir). */
+#define PL_JOURNAL_DEFAULT_DIR "/var/lib/perflab"
+/** Journal file name inside the state directory. */
+#define PL_JOURNAL_FILE "tune-journal.jsonl"
+
+/** Open modes of pl_journal_open(). */
+enum pl_journal_mode {
+	PL_JOURNAL_READ = 0,  /**< read only; a missing journal reads as empty */
+	PL_JOURNAL_WRITE = 1, /**< create the directory (0700) and file (0600), lock it */
+};
+
+/** Result of the read back after a write ("accepted" record). */
+enum pl_journal_status {
+	PL_JS_UNKNOWN = 0, /**< no "accepted" record (crash between write and read back) */
+	PL_JS_OK,	   /**< the target reads back as the value written (normalised) */
+	PL_JS_CHANGED,	   /**< the write succeeded but the kernel kept another value (rounded,
+				clamped or rewritten): see accepted */
+	PL_JS_REFUSED,	   /**< the write failed: see error; the target kept its old value */
+};
+
+/** One change, as recorded. All strings are owned by the journal. */
+struct pl_journal_entry {
+	unsigned long step; /**< 1, 2, 3... in the order the changes were made */
+	char *target;	    /**< absolute path inside the sysroot ("/proc/sys/vm/swappiness") */
+	char *sysroot;	    /**< sysroot prefix at the time ("" = live system) */
+	char *old;	    /**< value to write back (kernel form), NULL when the file did
+				 not exist (grub file only: rollback removes it) */
+	char *old_raw;	    /**< exact previous bytes (NUL-terminated text), NULL if absent */
+	char *new_value;    /**< value written */
+	char *profile;	    /**< who asked: profile name, "compare:VARIANT"... */
+	long long time;	    /**< Unix seconds of the "set" record */
+	enum pl_journal_status status;
+	char *accepted; /**< value read back after the write (NULL when unknown) */
+	int error;	/**< errno of a refused write, else 0 */
+	bool undone;	/**< an "undo" record exists: rolled back */
+};
+
+/** An open journal (opaque). */
+struct pl_journal;
+
+/** Open the journal in directory @state_dir (NULL = PL_JOURNAL_DEFAULT_DIR) and read all
+ *  records. With PL_JOURNAL_WRITE the directory is created with mode 0700 (parents must
+ *  exist), the file with 0600, a torn last line is cut off, and the file is locked
+ *  exclusively. Returns 0 and *out (free with pl_journal_close), or -errno: -EACCES
+ *  (not allowed to create/open: needs root for /var/lib/perflab), -EBUSY (another perflab
+ *  holds the lock), -EBADMSG (a complete line in the middle is not a valid record). */
+int pl_journal_open(const char *state_dir, enum pl_journal_mode mode, struct pl_journal **out);
+/** Close and free. NULL-safe. */
+void pl_journal_close(struct pl_journal *j);
+/** Path of the journal file (owned by @j). */
+const char *pl_journal_path(const struct pl_journal *j);
+
+/** All recorded changes in step order (undone ones included); *n gets the count.
+ *  The array belongs to @j and stays valid until the next write/rollback/close. */
+const struct pl_journal_entry *pl_journal_entries(const struct pl_journal *j, size_t *n);
+/** Highest step recorded (0 when empty): pass it to pl_journal_rollback() later to undo
+ *  only what comes after. */
+unsigned long pl_journal_last_step(const struct pl_journal *j);
+/** Number of live (not undone) changes. */
+size_t pl_journal_live(const struct pl_journal *j);
+/** The live entry with the highest step for @target in the current sysroot, or NULL:
+ *  tells whether perflab has changed this target and what it was before. */
+const struct pl_journal_entry *pl_journal_find(const struct pl_journal *j, const char *target);
+
+/** Record-then-write @new_value to @target (protocol in the file comment), tagged with
+ *  @who (profile name). On success *out (optional) points to the new entry (valid until
+ *  the next call); check its status for rounding or refusal. Returns 0 when the change
+ *  was journaled and attempted (even if the kernel refused it: see status/error), or
+ *  -errno when nothing was written: path errors of tune/safepath.h (-EINVAL traversal,
+ *  -EPERM outside /proc/sys, /sys and the grub file, -EXDEV symlink escape), -ENOENT
+ *  target missing, -EACCES/-EPERM from open(2) (needs root), -EBADF journal opened
+ *  read-only, or the error of writing/fsyncing the journal itself. */
+int pl_journal_write(struct pl_journal *j, const char *target, const char *new_value,
+		     const char *who, const struct pl_journal_entry **out);
+
+/** Called by pl_journal_rollback() after each entry it restores (@err 0) or fails to
+ *  restore (@err -errno, the entry stays live). */
+typedef void (*pl_journal_undo_fn)(const struct pl_journal_entry *e, int err, void *ud);
+
+/** Undo every live change with step > @to_step, newest first, writing old values back
+ *  and appending an fsync'd "undo" record after each. @to_step 0 restores everything.
+ *  Nothing to undo is a no-op returning 0. Entries that fail are reported through @fn
+ *  and skipped; the return value is then the first error. Returns -EXDEV without
+ *  writing anything when a live entry to undo belongs to another sysroot (run with that
+ *  --sysroot), -EBADF for a read-only journal. */
+int pl_journal_rollback(struct pl_journal *j, unsigned long to_step, pl_journal_undo_fn fn,
+			void *ud);
+
+/** Name of a status ("unknown", "ok", "changed", "refused"). */
+const char *pl_journal_status_name(enum pl_journal_status s);
+
+#endif

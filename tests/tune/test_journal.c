@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests of the tune journal, the safe path resolver and value comparison, over a
+ * small fixture tree built in a temporary directory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tune/journal.h"
+#include "tune/safepath.h"
+#include "tune/value.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+static char root[64];
+static char state[96];
+
+static void put(const char *rel, const char *content)
+{
+	char p[512], d[512];
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	snprintf(d, sizeof(d), "%s", p);
+	for (char *s = d + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(d, 0755);
+		*s = '/';
+	}
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static char *get(const char *rel)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return NULL;
+	static char buf[4096];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int setup(void **st)
+{
+	(void)st;
+	snprintf(root, sizeof(root), "/tmp/perflab-tunej.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	snprintf(state, sizeof(state), "%s-state", root);
+	put("/proc/sys/vm/swappiness", "60\n");
+	put("/proc/sys/net/ipv4/tcp_rmem", "4096\t131072\t6291456\n");
+	put("/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	put("/etc/default/grub", "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"quiet\"\n");
+	put("/etc/shadow", "secret\n");
+	char p[512];
+	snprintf(p, sizeof(p), "%s/proc/sys/kernel", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/proc/sys/kernel/escape", root);
+	assert_int_equal(symlink("../../../etc/shadow", p), 0);
+	snprintf(p, sizeof(p), "%s/sys/abs", root);
+	assert_int_equal(symlink("/etc", p), 0);
+	assert_int_equal(pl_sysroot_set(root), 0);
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s' '%s'", root, state);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_value(void **st)
+{
+	(void)st;
+	assert_true(pl_tune_value_eq("4096\t087380  6291456\n", "4096 87380 6291456"));
+	assert_true(pl_tune_value_eq("-05", "-5"));
+	assert_true(pl_tune_value_eq("0", "000"));
+	assert_false(pl_tune_value_eq("10", "100"));
+	char *c = pl_tune_value_current("always [madvise] never\n");
+	assert_string_equal(c, "madvise");
+	free(c);
+	c = pl_tune_value_current("  60\n");
+	assert_string_equal(c, "60");
+	free(c);
+}
+
+static void test_paths(void **st)
+{
+	(void)st;
+	char buf[4096];
+	assert_int_equal(pl_tune_target_check("/proc/sys/../../etc/shadow"), -EINVAL);
+	assert_int_equal(pl_tune_target_check("/proc/sys//vm"), -EINVAL);
+	assert_int_equal(pl_tune_target_check("/etc/shadow"), -EPERM);
+	assert_int_equal(pl_tune_target_check("/proc/sysx/vm"), -EPERM);
+	assert_int_equal(pl_tune_target_check("/proc/sys/"), -EINVAL);
+	assert_int_equal(pl_tune_target_check("/proc/sys/vm/swappiness"), 0);
+	assert_int_equal(pl_tune_resolve("/proc/sys/kernel/escape", buf, sizeof(buf)), -EXDEV);
+	assert_int_equal(pl_tune_resolve("/sys/abs/passwd", buf, sizeof(buf)), -EXDEV);
+	assert_int_equal(pl_tune_resolve("/proc/sys/vm/swappiness", buf, sizeof(buf)), 0);
+	assert_true(pl_startswith(buf, pl_sysroot()));
+	char *p = NULL;
+	assert_int_equal(pl_tune_sysctl_path("../../etc/shadow", &p), -EINVAL);
+	assert_int_equal(pl_tune_sysctl_path("net.core..x", &p), -EINVAL);
+	assert_int_equal(pl_tune_sysctl_path("net/../../../etc/shadow", &p), -EINVAL);
+	assert_int_equal(pl_tune_sysctl_path("kernel.sh;rm", &p), -EINVAL);
+	assert_int_equal(pl_tune_sysctl_path("net.ipv4.tcp_rmem", &p), 0);
+	assert_string_equal(p, "/proc/sys/net/ipv4/tcp_rmem");
+	free(p);
+	assert_int_equal(pl_tune_sysctl_path("net/ipv4/conf/eth0.100/rp_filter", &p), 0);
+	assert_string_equal(p, "/proc/sys/net/ipv4/conf/eth0.100/rp_filter");
+	free(p);
+}
+
+static void test_write_rollback(void **st)
+{
+	(void)st;
+	struct pl_journal *j;
+	assert_int_equal(pl_journal_open(state, PL_JOURNAL_READ, &j), 0);
+	assert_int_equal(pl_journal_last_step(j), 0);
+	assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), -EBADF);
+	pl_journal_close(j);
+
+	assert_int_equal(pl_journal_open(state, PL_JOURNAL_WRITE, &j), 0);
+	struct stat sb;
+	assert_int_equal(stat(state, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	assert_int_equal(stat(pl_journal_path(j), &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	/* A second writer is refused while the first holds the lock. */
+	struct pl_journal *j2;
+	assert_int_equal(pl_journal_open(state, PL_JOURNAL_WRITE, &j2), -EBUSY);
+
+	/* Rollback of nothing is a no-op. */
+	assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), 0);
+
+	const struct pl_journal_entry *e;
+	assert_int_equal(pl_journal_write(j, "/proc/sys/vm/swappiness", "10", "p1", &e), 0);
+	assert_int_equal(e->step, 1);
+	assert_string_equal(e->old, "60");
+	assert_string_equal(e->old_raw, "60\n");
+	assert_int_equal(e->status, PL_JS_OK);
+	assert_string_equal(get("/proc/sys/vm/swappiness"), "10\n");
+	assert_int_equal(
+	    pl_journal_write(j, "/sys/kernel/mm/transparent_hugepage/enabled", "never", "p1", &e),
+	    0);
+	assert_string_equal(e->old, "madvise");
+	assert_int_equal(pl_journal_write(j, "/proc/sys/vm/swappiness", "5", "p2", &e), 0);
+	assert_string_equal(e->old, "10");
+	const char *grub = "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"quiet mitigations=off\"\n";
+	assert_int_equal(pl_journal_write(j, PL_TUNE_GRUB_FILE, grub, "p2", &e), 0);
+	assert_int_equal(e->status, PL_JS_OK);
+	assert_string_equal(get("/etc/default/grub"), grub);
+	assert_int_equal(pl_journal_last_step(j), 4);
+	assert_int_equal(pl_journal_live(j), 4);
+	assert_non_null(pl_journal_find(j, "/proc/sys/vm/swappiness"));
+	assert_int_equal(pl_journal_find(j, "/proc/sys/vm/swappiness")->step, 3);
+
+	/* Refused targets are not journaled. */
+	assert_int_equal(pl_journal_write(j, "/proc/sys/kernel/escape", "x", "p", NULL), -EXDEV);
+	assert_int_equal(pl_journal_write(j, "/proc/sys/../../etc/shadow", "x", "p", NULL),
+			 -EINVAL);
+	assert_int_equal(pl_journal_write(j, "/proc/sys/vm/nope", "1", "p", NULL), -ENOENT);
+	assert_string_equal(get("/etc/shadow"), "secret\n");
+	assert_int_equal(pl_journal_last_step(j), 4);
+	pl_journal_close(j);
+
+	/* Reopen: state comes back from disk; undo the second profile only. */
+	assert_int_equal(pl_journal_open(state, PL_JOURNAL_WRITE, &j), 0);
+	assert_int_equal(pl_journal_live(j), 4);
+	assert_int_equal(pl_journal_rollback(j, 2, NULL, NULL), 0);
+	assert_string_equal(get("/proc/sys/vm/swappiness"), "10\n");
+	assert_string_equal(get("/etc/default/grub"),
+			    "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"quiet\"\n");
+	assert_int_equal(pl_journal_live(j), 2);
+	assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), 0);
+	assert_string_equal(get("/proc/sys/vm/swappiness"), "60\n");
+	assert_string_equal(get("/sys/kernel/mm/transparent_hugepage/enabled"),
+			    "always [madvise] never\n");
+	assert_int_equal(pl_journal_live(j), 0);
+	assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), 0);
+	/* Steps keep increasing after a rollback. */
+	assert_int_equal(
+	    pl_journal_write(j, "/proc/sys/net/ipv4/tcp_rmem", "4096 87380 6291456", "p3", &e), 0);
+	assert_int_equal(e->step, 5);
+	assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), 0);
+	assert_string_equal(get("/proc/sys/net/ipv4/tcp_rmem"), "4096\t131072\t6291456\n");
+	pl_journal_close(j);
+}
+
+static void test_torn_and_fault(void **st)
+{
+	(void)st;
+	/* A child killed after its 2nd write, then one killed mid-record. */
+	for (int round = 0; round < 2; round++) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			setenv("PERFLAB_TUNE_FAULT_AFTER", round == 0 ? "2" : "2j", 1);
+			struct pl_journal *j;
+			if (pl_journal_open(state, PL_JOURNAL_WRITE, &j) < 0)
+				_exit(1);
+			int r = pl_journal_write(j, "/proc/sys/vm/swappiness", "1", "f", NULL);
+			if (r < 0)
+				_exit(10 - r);
+			pl_journal_write(j, "/sys/kernel/mm/transparent_hugepage/enabled", "always",
+					 "f", NULL);
+			pl_journal_write(j, "/proc/sys/vm/swappiness", "2", "f", NULL);
+			_exit(0);
+		}
+		int ws;
+		assert_int_equal(waitpid(pid, &ws, 0), pid);
+		assert_true(WIFEXITED(ws));
+		assert_int_equal(WEXITSTATUS(ws), 137);
+		assert_string_equal(get("/proc/sys/vm/swappiness"), "1\n");
+		struct pl_journal *j;
+		assert_int_equal(pl_journal_open(state, PL_JOURNAL_WRITE, &j), 0);
+		size_t n;
+		const struct pl_journal_entry *v = pl_journal_entries(j, &n);
+		assert_true(n >= 2);
+		if (round == 0)
+			assert_int_equal(v[n - 1].status, PL_JS_UNKNOWN);
+		assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), 0);
+		pl_journal_close(j);
+		assert_string_equal(get("/proc/sys/vm/swappiness"), "60\n");
+		assert_string_equal(get("/sys/kernel/mm/transparent_hugepage/enabled"),
+				    "always [madvise] never\n");
+	}
+	/* The torn line was cut: every line of the file is complete JSON. */
+	char p[256];
+	snprintf(p, sizeof(p), "%s/%s", state, PL_JOURNAL_FILE);
+	FILE *f = fopen(p, "r");
+	assert_non_null(f);
+	int c, last = '\n';
+	while ((c = fgetc(f)) != EOF)
+		last = c;
+	fclose(f);
+	assert_int_equal(last, '\n');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_value),
+	    cmocka_unit_test(test_paths),
+	    cmocka_unit_test(test_write_rollback),
+	    cmocka_unit_test(test_torn_and_fault),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
