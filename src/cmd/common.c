@@ -31,34 +31,49 @@ const struct pl_opt pl_global_opts[] = {
 	PL_OPT_END,
 };
 
-void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts)
+void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *in, size_t nin)
 {
 	printf("usage: %s\n\n%s\n", info->usage, info->summary);
 	if (info->description)
 		printf("\n%s\n", info->description);
-	struct pl_optset sets[2];
+	struct pl_optset sets[5];
 	size_t n = 0;
-	if (opts && opts[0].name)
-		sets[n++] = (struct pl_optset){ opts, NULL, "Options" };
+	for (size_t i = 0; i < nin && n < 4; i++)
+		if (in[i].opts && in[i].opts[0].name)
+			sets[n++] = in[i];
 	sets[n++] = (struct pl_optset){ pl_global_opts, NULL, "Global options" };
 	pl_opt_help(stdout, sets, n);
+}
+
+void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts)
+{
+	struct pl_optset set = { opts, NULL, "Options" };
+	pl_cmd_help_sets(info, &set, 1);
 }
 
 int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info,
 		 const struct pl_opt *opts, void *base, struct pl_args *args)
 {
+	struct pl_optset set = { opts, base, "Options" };
+	return pl_cmd_parse_sets(argc, argv, info, &set, 1, args);
+}
+
+int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
+		      const struct pl_optset *in, size_t nin, struct pl_args *args)
+{
 	static char prog[64];
 	snprintf(prog, sizeof(prog), "perflab %s", info->name);
 	pl_progname = prog;
-	struct pl_optset sets[2];
+	struct pl_optset sets[5];
 	size_t n = 0;
-	if (opts && opts[0].name)
-		sets[n++] = (struct pl_optset){ opts, base, "Options" };
+	for (size_t i = 0; i < nin && n < 4; i++)
+		if (in[i].opts && in[i].opts[0].name)
+			sets[n++] = in[i];
 	sets[n++] = (struct pl_optset){ pl_global_opts, &pl_g, "Global options" };
 	if (pl_opt_parse(argc, argv, sets, n, prog, args) < 0)
 		return PL_EXIT_USAGE;
 	if (pl_g.help) {
-		pl_cmd_help(info, opts);
+		pl_cmd_help_sets(info, in, nin);
 		pl_args_free(args);
 		return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
 	}

@@ -40,6 +40,12 @@ int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info,
 		 const struct pl_opt *opts, void *base, struct pl_args *args);
 /** Print the --help text of a command. */
 void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts);
+/** pl_cmd_parse() for commands with several option tables (bench: the runner's and the
+ *  benchmark's): @sets (at most 4) are parsed before the global options. */
+int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
+		      const struct pl_optset *sets, size_t nsets, struct pl_args *args);
+/** pl_cmd_help() for several option tables. */
+void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *sets, size_t nsets);
 
 /** Command entry points: argv[0] is the command name. Return an exit code (log.h). */
 int cmd_inspect(int argc, char **argv);

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The benchmark engine. A benchmark is a descriptor (struct pl_bench, one file per
+ * benchmark, listed in src/bench/list.h); the runner (runner.c) owns everything the
+ * benchmarks share: option parsing and --help from the option tables, warm-up, repetitions
+ * (--runs / --min-time), CPU pinning (--cpus), memory placement (--membind), the progress
+ * bar, SIGINT/SIGTERM, statistics, environment capture, idle/spread warnings and the
+ * output (table, --json, -o FILE).
+ *
+ * Life of a run: supported() -> setup() (declares metrics with pl_bench_metric(), may
+ * allocate) -> warm-up calls of run() whose values are discarded -> measured calls of
+ * run(), each recording one value per metric with pl_bench_record() -> teardown() (always
+ * called after a successful setup, also after SIGINT and errors).
+ *
+ * Units: time in ns, bandwidth in GB/s = 10^9 B/s, rates per second. */
+#ifndef PERFLAB_BENCH_BENCH_H
+#define PERFLAB_BENCH_BENCH_H
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "stats/hist.h"
+#include "util/cpuset.h"
+#include "util/opt.h"
+
+/** Direction of a metric. */
+enum pl_better {
+	PL_LOWER_IS_BETTER,  /**< times, latencies: "best" is the minimum */
+	PL_HIGHER_IS_BETTER, /**< bandwidths, rates: "best" is the maximum */
+	PL_NEITHER,          /**< a measured quantity with no preference (ticks/s) */
+};
+
+/** Runner state seen by a benchmark (opaque; use the accessors below). */
+struct pl_bench_ctx;
+
+/** A benchmark descriptor. Everything but name, summary and run is optional. */
+struct pl_bench {
+	const char *name;        /**< "clock": `perflab bench clock` */
+	const char *summary;     /**< one line for --list */
+	const char *description; /**< paragraph(s) for --help: method and its source */
+	/** The benchmark's own option table; offsets point into its options struct, which the
+	 *  runner allocates (opts_size bytes) and fills from opts_defaults first. */
+	const struct pl_opt *opts;
+	size_t opts_size;
+	const void *opts_defaults;
+	unsigned default_runs;   /**< measured repetitions without --runs/--min-time (0 = 5) */
+	unsigned default_warmup; /**< discarded repetitions without --warmup (0 = none) */
+	double max_cv;           /**< spread warning threshold, stddev/mean (0 = 0.05) */
+	bool uses_all_cpus;      /**< one thread per CPU of the set (mem); else the runner pins
+				      the calling thread to the set and the benchmark is
+				      single-threaded */
+	/** Arguments of a brief run (a second or two): used by `--quick`, the registry smoke
+	 *  test and, when in_report, the quick section of `perflab report`. NULL-terminated;
+	 *  NULL = no extra arguments. */
+	const char *const *quick_argv;
+	bool in_report; /**< part of the quick section of `perflab report` */
+	/** Can it run here (live system, kernel features, privileges)? Returns 0, or -errno
+	 *  (-ENOTSUP, -EPERM...) with a one-line reason in @reason. */
+	int (*supported)(const void *opts, char *reason, size_t len);
+	/** Declare metrics, allocate, validate option combinations. Returns 0 or -errno; on
+	 *  error set the message with pl_bench_error(). -EINVAL means bad input (exit 2),
+	 *  anything else a runtime failure (exit 3). *state is passed to run/teardown. */
+	int (*setup)(struct pl_bench_ctx *ctx, void *opts, void **state);
+	/** One repetition: record one value per metric. Return 0, -EINTR when it noticed
+	 *  pl_bench_stopped() (the partial repetition is dropped), or -errno with
+	 *  pl_bench_error(). */
+	int (*run)(struct pl_bench_ctx *ctx, void *opts, void *state);
+	/** Undo setup (free memory, restore settings). Always called after setup succeeded. */
+	void (*teardown)(struct pl_bench_ctx *ctx, void *opts, void *state);
+};
+
+/** Declare a metric; returns its index (0, 1, ...). @unit "ns", "GB/s", "1/s"...;
+ *  @help one line (may be NULL). Call from setup() only. Strings are copied. */
+int pl_bench_metric(struct pl_bench_ctx *ctx, const char *name, const char *unit,
+		    enum pl_better better, const char *help);
+/** Attach a string annotation to metric @m ("via" = "vdso"); shown in the table and JSON. */
+void pl_bench_metric_note(struct pl_bench_ctx *ctx, int m, const char *key, const char *value);
+/** Record the value of metric @m for the current repetition (ignored during warm-up). */
+void pl_bench_record(struct pl_bench_ctx *ctx, int m, double value);
+/** A per-operation latency histogram for metric @m (created on first call, unit ns,
+ *  PL_HIST_BITS precision), reported as p50/p90/p99/p99.9/max. Merge per-thread
+ *  histograms into it with pl_hist_merge(). Values recorded during warm-up are
+ *  discarded by the runner. */
+struct pl_hist *pl_bench_hist(struct pl_bench_ctx *ctx, int m);
+
+/** Benchmark-specific facts about the run ({"array_bytes":..,"reason":..}); borrowed
+ *  object, printed in the table header and under "info" in JSON. */
+json_t *pl_bench_info(struct pl_bench_ctx *ctx);
+/** A note for humans (also in JSON "notes"): how a default was chosen, why a part is
+ *  skipped. */
+void pl_bench_note(struct pl_bench_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** A warning (printed on stderr at the end and in JSON "warnings"). */
+void pl_bench_warn(struct pl_bench_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** Set the error message for a failing setup/run (one line: names the input and the
+ *  fix). */
+void pl_bench_error(struct pl_bench_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** True once SIGINT/SIGTERM arrived: long loops should return -EINTR soon. */
+bool pl_bench_stopped(const struct pl_bench_ctx *ctx);
+/** True during warm-up repetitions. */
+bool pl_bench_warming_up(const struct pl_bench_ctx *ctx);
+/** The CPUs of the run: --cpus, or the process's affinity when not given. */
+const struct pl_cpuset *pl_bench_cpus(const struct pl_bench_ctx *ctx);
+/** True when --cpus was given. */
+bool pl_bench_pinned(const struct pl_bench_ctx *ctx);
+/** True when run from `perflab report` with the quick arguments. */
+bool pl_bench_is_quick(const struct pl_bench_ctx *ctx);
+
+/** Register an async-signal-safe function (open/write/close only) that undoes a system
+ *  change (e.g. a clocksource switch) when a second SIGINT/SIGTERM kills the run before
+ *  teardown() could; NULL to clear. The first signal only sets pl_bench_stopped(). */
+void pl_bench_set_emergency(void (*fn)(void));
+
+/** Pin the calling thread to one CPU. Returns 0 or -errno. */
+int pl_bench_pin_thread(unsigned cpu);
+
+/** CLOCK_MONOTONIC in ns (the runner's only clock; never gettimeofday). */
+static inline uint64_t pl_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/** A timed loop: run @iters iterations of the operation under test and return the
+ *  elapsed ns (CLOCK_MONOTONIC around the loop). */
+typedef uint64_t (*pl_bench_loop_fn)(void *arg, uint64_t iters);
+/** Choose the iteration count for which @loop takes about @target_ns: doubles from 1
+ *  until a loop takes >= target/8, then scales (the approach of Google Benchmark's
+ *  iteration growth). Returns >= 1. */
+uint64_t pl_bench_calibrate(pl_bench_loop_fn loop, void *arg, uint64_t target_ns);
+
+/* ---- registry (registry.c) ---- */
+
+/** All benchmarks in the order of src/bench/list.h. */
+extern const struct pl_bench *const pl_benches[];
+extern const size_t pl_nbenches;
+/** The benchmark called @name, or NULL. */
+const struct pl_bench *pl_bench_find(const char *name);
+
+/* ---- runner entry points (runner.c) ---- */
+
+/** The runner's option table (--runs, --min-time, --warmup, --cpus, --membind, --list,
+ *  --quick), shared by every benchmark; a benchmark's own options must not reuse these
+ *  names or the global ones (tests/bench/test_bench.c checks). */
+extern const struct pl_opt pl_bench_runner_opts[];
+
+/** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */
+#define PL_BENCH_EXIT_INTERRUPTED 130
+
+/** `perflab bench ...`: argv[0] is "bench". Returns an exit code (log.h): 0 ok, 2 usage,
+ *  3 unsupported here or runtime failure, PL_BENCH_EXIT_INTERRUPTED after SIGINT/SIGTERM
+ *  (what was measured until then is still printed). */
+int pl_bench_main(int argc, char **argv);
+/** Run every benchmark marked in_report with its quick_argv, for `perflab report`: returns a new JSON array
+ *  of result documents (the --json shape of each, skipped ones with "status":"skipped").
+ *  Nothing is printed. Live system only: with a sysroot returns an empty array. */
+json_t *pl_bench_quick_json(void);
+
+#endif

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "bench/env.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "config.h"
+#include "facts/facts.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+int pl_cpustat_parse(const char *text, const struct pl_cpuset *set, struct pl_cpustat *out)
+{
+	struct pl_cpustat s = { 0 };
+	bool any_cpu_row = false;
+	for (const char *p = text; p && *p;) {
+		const char *eol = strchr(p, '\n');
+		unsigned cpu;
+		unsigned long long v[10] = { 0 };
+		int n = 0;
+		if (strncmp(p, "cpu", 3) == 0 && p[3] >= '0' && p[3] <= '9')
+			n = sscanf(p, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
+				   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+		if (n >= 5) {
+			any_cpu_row = true;
+			if (cpu < PL_MAX_CPUS && pl_cpuset_isset(set, cpu)) {
+				/* user nice system idle iowait irq softirq steal guest guest_nice;
+				 * guest time is already counted in user (proc(5)). */
+				s.total += v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+				s.busy += v[0] + v[1] + v[2] + v[5] + v[6];
+				s.steal += v[7];
+				s.ncpus++;
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	if (!any_cpu_row)
+		return -EINVAL;
+	if (s.ncpus == 0)
+		return -ENOENT;
+	*out = s;
+	return 0;
+}
+
+void pl_env_snap(struct pl_env_snap *s, const struct pl_cpuset *set)
+{
+	memset(s, 0, sizeof(*s));
+	char *text;
+	if (pl_read_file("/proc/stat", &text, NULL) == 0) {
+		s->stat_ok = pl_cpustat_parse(text, set, &s->stat) == 0;
+		free(text);
+	}
+	s->loadavg1 = NAN;
+	char *la;
+	if (pl_read_str("/proc/loadavg", &la) == 0) {
+		char *sp = strchr(la, ' ');
+		if (sp)
+			*sp = '\0';
+		double v;
+		if (pl_parse_double(la, &v) == 0)
+			s->loadavg1 = v;
+		free(la);
+	}
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		s->own_cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+			       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	s->t_ns = pl_now_ns();
+}
+
+void pl_env_during(const struct pl_env_snap *a, const struct pl_env_snap *b,
+		   struct pl_env_during *out)
+{
+	out->steal_pct = out->others_busy_pct = NAN;
+	out->load_start = a->loadavg1;
+	out->load_end = b->loadavg1;
+	if (!a->stat_ok || !b->stat_ok || b->stat.total <= a->stat.total)
+		return;
+	double total = (double)(b->stat.total - a->stat.total);
+	double busy = (double)(b->stat.busy - a->stat.busy);
+	double steal = (double)(b->stat.steal - a->stat.steal);
+	out->steal_pct = 100.0 * steal / total;
+	/* total is in USER_HZ ticks over all CPUs of the set; our own CPU time (all threads)
+	 * is subtracted from the busy time, what is left ran for someone else. */
+	long hz = sysconf(_SC_CLK_TCK);
+	double own_ticks = (b->own_cpu_s - a->own_cpu_s) * (double)(hz > 0 ? hz : 100);
+	double others = busy - own_ticks;
+	if (others < 0)
+		others = 0;
+	out->others_busy_pct = 100.0 * others / total;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(round(v * 100) / 100) : json_null();
+}
+
+static json_t *fact_copy(const struct pl_facts *f, const char *key)
+{
+	const json_t *v = pl_facts_value(f, key);
+	return v ? json_deep_copy(v) : json_null();
+}
+
+/* The domains the environment reads; others (pci, services...) are not needed and may be
+ * slow. Collectors that do not exist (yet) are simply not run. */
+static const char *const env_domains[] = { "virt", "kernel", "clocksource", "cpu", "power", NULL };
+
+json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus, bool pinned)
+{
+	struct pl_facts f;
+	pl_facts_init(&f);
+	for (size_t i = 0; i < pl_ncollectors; i++)
+		for (const char *const *w = env_domains; *w; w++)
+			if (strcmp(pl_collectors[i].name, *w) == 0)
+				pl_collectors[i].collect(&f);
+
+	json_t *o = json_object();
+	json_object_set_new(o, "kernel", fact_copy(&f, "kernel.release"));
+	json_object_set_new(o, "cpu_model", fact_copy(&f, "cpu.model"));
+	/* The governor's key differs between collector versions; take the first present. */
+	static const char *const gov_keys[] = { "cpu.governor", "cpu.cpufreq.governor",
+						"cpu.0.cpufreq.governor", "power.governor",
+						"cpufreq.governor", NULL };
+	json_t *gov = NULL;
+	for (const char *const *k = gov_keys; *k && !gov; k++)
+		if (pl_facts_value(&f, *k))
+			gov = fact_copy(&f, *k);
+	json_object_set_new(o, "governor", gov ? gov : json_null());
+	json_object_set_new(o, "clocksource", fact_copy(&f, "clocksource.current"));
+	json_object_set_new(o, "hypervisor", fact_copy(&f, "virt.hypervisor"));
+
+	/* mitigations= on the kernel command line (kernel-parameters.txt), "auto" when absent. */
+	const json_t *params = pl_facts_value(&f, "kernel.cmdline.params");
+	const json_t *mit = params ? json_object_get(params, "mitigations") : NULL;
+	if (json_is_string(mit))
+		json_object_set_new(o, "mitigations", json_string(json_string_value(mit)));
+	else if (params)
+		json_object_set_new(o, "mitigations", json_string("auto (kernel default)"));
+	else
+		json_object_set_new(o, "mitigations", json_null());
+	const json_t *vul = pl_facts_value(&f, "cpu.vulnerabilities");
+	json_t *vo = NULL;
+	if (json_is_object(vul)) {
+		vo = json_deep_copy(vul);
+	} else {
+		const char *pfx = "cpu.vulnerabilities.";
+		for (size_t i = 0; i < f.n; i++)
+			if (pl_startswith(f.v[i].key, pfx) && f.v[i].value) {
+				if (!vo)
+					vo = json_object();
+				json_object_set_new(vo, f.v[i].key + strlen(pfx),
+						    json_deep_copy(f.v[i].value));
+			}
+	}
+	json_object_set_new(o, "vulnerabilities", vo ? vo : json_null());
+
+	char buf[256];
+	json_object_set_new(o, "pinning", json_string(pinned ? "pinned" : "unpinned"));
+	json_object_set_new(o, "cpus", json_string(pl_cpuset_format(cpus, buf, sizeof(buf))));
+	json_t *la = json_object();
+	json_object_set_new(la, "start", num_or_null(d->load_start));
+	json_object_set_new(la, "end", num_or_null(d->load_end));
+	json_object_set_new(o, "load_avg", la);
+	json_object_set_new(o, "steal_pct", num_or_null(d->steal_pct));
+	json_object_set_new(o, "others_busy_pct", num_or_null(d->others_busy_pct));
+	json_object_set_new(o, "perflab_version", json_string(PERFLAB_VERSION));
+	pl_facts_free(&f);
+	return o;
+}

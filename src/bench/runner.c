@@ -1,0 +1,1000 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The runner: everything a benchmark gets for free (see bench.h). The shape follows Linux
+ * perf's builtin-bench.c (a table of benchmarks with shared repeat/format options) and
+ * fio's typed option tables; the statistics come from stats/summary.c. */
+#include <errno.h>
+#include <math.h>
+#include <numa.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "bench/env.h"
+#include "cmd/common.h"
+#include "config.h"
+#include "facts/facts.h"
+#include "out/json.h"
+#include "stats/summary.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+/* ---- runner options (shared by every benchmark) ---- */
+
+struct runner_opts {
+	int runs;        /* 0 = not given */
+	double min_time; /* seconds, 0 = not given */
+	int warmup;      /* -1 = not given */
+	const char *cpus;
+	const char *membind;
+	bool list;
+	bool quick;
+};
+
+const struct pl_opt pl_bench_runner_opts[] = {
+	{ "runs", 'n', PL_OPT_INT, offsetof(struct runner_opts, runs), "N",
+	  "measured repetitions (default: per benchmark; with --min-time: at least N)", .min = 1,
+	  .max = 1000000 },
+	{ "min-time", 0, PL_OPT_DURATION, offsetof(struct runner_opts, min_time), "S",
+	  "repeat until S of measured time has passed (e.g. 10s)", .min = 0, .max = 86400 },
+	{ "warmup", 0, PL_OPT_INT, offsetof(struct runner_opts, warmup), "N",
+	  "repetitions run first and discarded (default: per benchmark)", .min = 0, .max = 1000 },
+	{ "cpus", 'c', PL_OPT_CPUS, offsetof(struct runner_opts, cpus), "LIST",
+	  "run on these online CPUs, pinned (default: the allowed CPUs, unpinned)" },
+	{ "membind", 0, PL_OPT_STR, offsetof(struct runner_opts, membind), "NODES",
+	  "allocate memory only on these NUMA nodes (libnuma numa_set_membind)" },
+	{ "list", 'l', PL_OPT_FLAG, offsetof(struct runner_opts, list), NULL,
+	  "list the benchmarks and whether they run here" },
+	{ "quick", 0, PL_OPT_FLAG, offsetof(struct runner_opts, quick), NULL,
+	  "a brief run with the benchmark's quick arguments (later options override them)" },
+	PL_OPT_END,
+};
+
+/* ---- context ---- */
+
+struct metric {
+	char *name, *unit, *help;
+	enum pl_better better;
+	double *v; /* committed values, one per measured repetition */
+	size_t n, cap;
+	double cur; /* value of the repetition in progress, NaN when unset */
+	json_t *notes;
+	struct pl_hist *stage, *total; /* per-op latencies: this repetition, committed */
+};
+
+struct pl_bench_ctx {
+	const struct pl_bench *b;
+	struct metric *m;
+	size_t nm, capm;
+	json_t *info, *notes, *warnings;
+	char err[512];
+	struct pl_cpuset cpus;
+	bool pinned, quick, warming;
+};
+
+static volatile sig_atomic_t g_stop;
+static void (*volatile g_emergency)(void);
+
+static void on_signal(int sig)
+{
+	if (g_stop) {
+		/* Second signal: the benchmark did not stop; undo system changes and die. */
+		if (g_emergency)
+			g_emergency();
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	g_stop = 1;
+}
+
+void pl_bench_set_emergency(void (*fn)(void))
+{
+	g_emergency = fn;
+}
+
+int pl_bench_metric(struct pl_bench_ctx *c, const char *name, const char *unit,
+		    enum pl_better better, const char *help)
+{
+	if (c->nm == c->capm) {
+		c->capm = c->capm ? 2 * c->capm : 16;
+		c->m = pl_xrealloc(c->m, c->capm * sizeof(*c->m));
+	}
+	struct metric *m = &c->m[c->nm];
+	memset(m, 0, sizeof(*m));
+	m->name = pl_xstrdup(name);
+	m->unit = pl_xstrdup(unit);
+	m->help = help ? pl_xstrdup(help) : NULL;
+	m->better = better;
+	m->cur = NAN;
+	return (int)c->nm++;
+}
+
+void pl_bench_metric_note(struct pl_bench_ctx *c, int i, const char *key, const char *value)
+{
+	if (i < 0 || (size_t)i >= c->nm)
+		return;
+	if (!c->m[i].notes)
+		c->m[i].notes = json_object();
+	json_object_set_new(c->m[i].notes, key, json_string(value));
+}
+
+void pl_bench_record(struct pl_bench_ctx *c, int i, double value)
+{
+	if (i >= 0 && (size_t)i < c->nm)
+		c->m[i].cur = value;
+}
+
+struct pl_hist *pl_bench_hist(struct pl_bench_ctx *c, int i)
+{
+	if (i < 0 || (size_t)i >= c->nm)
+		return NULL;
+	struct metric *m = &c->m[i];
+	if (!m->stage) {
+		m->stage = pl_xcalloc(1, sizeof(*m->stage));
+		m->total = pl_xcalloc(1, sizeof(*m->total));
+		pl_hist_init(m->stage, PL_HIST_BITS);
+		pl_hist_init(m->total, PL_HIST_BITS);
+	}
+	return m->stage;
+}
+
+json_t *pl_bench_info(struct pl_bench_ctx *c)
+{
+	return c->info;
+}
+
+static void append_fmt(json_t *arr, const char *fmt, va_list ap)
+{
+	struct pl_buf b = { 0 };
+	pl_buf_vprintf(&b, fmt, ap);
+	json_array_append_new(arr, json_string(b.data ? b.data : ""));
+	pl_buf_free(&b);
+}
+
+void pl_bench_note(struct pl_bench_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	append_fmt(c->notes, fmt, ap);
+	va_end(ap);
+}
+
+void pl_bench_warn(struct pl_bench_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	append_fmt(c->warnings, fmt, ap);
+	va_end(ap);
+}
+
+void pl_bench_error(struct pl_bench_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+}
+
+bool pl_bench_stopped(const struct pl_bench_ctx *c)
+{
+	(void)c;
+	return g_stop != 0;
+}
+
+bool pl_bench_warming_up(const struct pl_bench_ctx *c)
+{
+	return c->warming;
+}
+
+const struct pl_cpuset *pl_bench_cpus(const struct pl_bench_ctx *c)
+{
+	return &c->cpus;
+}
+
+bool pl_bench_pinned(const struct pl_bench_ctx *c)
+{
+	return c->pinned;
+}
+
+bool pl_bench_is_quick(const struct pl_bench_ctx *c)
+{
+	return c->quick;
+}
+
+int pl_bench_pin_thread(unsigned cpu)
+{
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	int r = sched_setaffinity(0, sizeof(s), &s);
+	return r < 0 ? -errno : 0;
+}
+
+uint64_t pl_bench_calibrate(pl_bench_loop_fn loop, void *arg, uint64_t target_ns)
+{
+	uint64_t n = 1;
+	for (;;) {
+		uint64_t t = loop(arg, n);
+		if (t >= target_ns / 8 || n >= (UINT64_C(1) << 40)) {
+			double k = (double)target_ns / (double)(t ? t : 1) * (double)n;
+			return k < 1 ? 1 : (uint64_t)k;
+		}
+		n *= t < target_ns / 100 ? 10 : 2;
+	}
+}
+
+/* Commit the repetition that just finished (or drop it). */
+static void commit(struct pl_bench_ctx *c, bool keep)
+{
+	for (size_t i = 0; i < c->nm; i++) {
+		struct metric *m = &c->m[i];
+		if (keep && !isnan(m->cur)) {
+			if (m->n == m->cap) {
+				m->cap = m->cap ? 2 * m->cap : 16;
+				m->v = pl_xrealloc(m->v, m->cap * sizeof(double));
+			}
+			m->v[m->n++] = m->cur;
+		}
+		if (keep && m->stage)
+			pl_hist_merge(m->total, m->stage);
+		if (m->stage)
+			pl_hist_reset(m->stage);
+		m->cur = NAN;
+	}
+}
+
+static void ctx_free(struct pl_bench_ctx *c)
+{
+	for (size_t i = 0; i < c->nm; i++) {
+		struct metric *m = &c->m[i];
+		free(m->name);
+		free(m->unit);
+		free(m->help);
+		free(m->v);
+		json_decref(m->notes);
+		pl_hist_free(m->stage);
+		pl_hist_free(m->total);
+		free(m->stage);
+		free(m->total);
+	}
+	free(c->m);
+	json_decref(c->info);
+	json_decref(c->notes);
+	json_decref(c->warnings);
+}
+
+/* ---- JSON of a result ---- */
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static const char *better_name(enum pl_better b)
+{
+	return b == PL_HIGHER_IS_BETTER ? "higher" : b == PL_LOWER_IS_BETTER ? "lower" : "neither";
+}
+
+static json_t *metric_json(const struct metric *m)
+{
+	struct pl_summary s;
+	pl_summary_compute(&s, m->v, m->n);
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(m->name));
+	json_object_set_new(o, "unit", json_string(m->unit));
+	json_object_set_new(o, "better", json_string(better_name(m->better)));
+	if (m->help)
+		json_object_set_new(o, "help", json_string(m->help));
+	double best = m->better == PL_HIGHER_IS_BETTER ? s.max
+		      : m->better == PL_LOWER_IS_BETTER ? s.min
+							  : s.median;
+	json_object_set_new(o, "best", jnum(best));
+	json_object_set_new(o, "median", jnum(s.median));
+	json_object_set_new(o, "mean", jnum(s.mean));
+	json_object_set_new(o, "stddev", jnum(s.stddev));
+	json_object_set_new(o, "min", jnum(s.min));
+	json_object_set_new(o, "max", jnum(s.max));
+	json_object_set_new(o, "p99", jnum(s.p99));
+	json_object_set_new(o, "cv", jnum(s.cv));
+	json_object_set_new(o, "n", json_integer((json_int_t)s.n));
+	json_t *arr = json_array();
+	for (size_t i = 0; i < m->n; i++)
+		json_array_append_new(arr, jnum(m->v[i]));
+	json_object_set_new(o, "samples", arr);
+	if (m->notes)
+		json_object_set(o, "notes", m->notes);
+	if (m->total && m->total->n)
+		json_object_set_new(o, "latency_ns", pl_hist_to_json(m->total));
+	return o;
+}
+
+/* The values of a benchmark's options, by name, for the "options" object. */
+static json_t *opts_json(const struct pl_opt *t, const void *base)
+{
+	json_t *o = json_object();
+	for (; t && t->name; t++) {
+		const char *p = (const char *)base + t->off;
+		json_t *v = NULL;
+		switch (t->type) {
+		case PL_OPT_FLAG:
+			v = json_boolean(*(const bool *)p);
+			break;
+		case PL_OPT_COUNT:
+		case PL_OPT_INT:
+			v = json_integer(*(const int *)p);
+			break;
+		case PL_OPT_ENUM: {
+			int i = *(const int *)p;
+			v = t->choices ? json_string(t->choices[i]) : json_integer(i);
+			break;
+		}
+		case PL_OPT_U64:
+		case PL_OPT_SIZE:
+			v = json_integer((json_int_t) * (const uint64_t *)p);
+			break;
+		case PL_OPT_DOUBLE:
+		case PL_OPT_DURATION:
+			v = json_real(*(const double *)p);
+			break;
+		case PL_OPT_STR:
+		case PL_OPT_CPUS: {
+			const char *s = *(const char *const *)p;
+			v = s ? json_string(s) : json_null();
+			break;
+		}
+		case PL_OPT_STRLIST: {
+			char *const *sv = *(char *const *const *)p;
+			v = json_array();
+			for (; sv && *sv; sv++)
+				json_array_append_new(v, json_string(*sv));
+			break;
+		}
+		}
+		json_object_set_new(o, t->name, v);
+	}
+	return o;
+}
+
+static json_t *doc_new(const struct pl_bench *b, const char *status)
+{
+	char ts[32];
+	json_t *d = json_object();
+	json_object_set_new(d, "schema_version", json_integer(1));
+	json_object_set_new(d, "benchmark", json_string(b->name));
+	json_object_set_new(d, "summary", json_string(b->summary));
+	json_object_set_new(d, "status", json_string(status));
+	json_object_set_new(d, "generated", json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
+	json_object_set_new(d, "perflab_version", json_string(PERFLAB_VERSION));
+	return d;
+}
+
+/* ---- validation of --cpus and --membind ---- */
+
+static int resolve_cpus(const struct runner_opts *ro, struct pl_cpuset *out, char *err,
+			size_t errlen)
+{
+	cpu_set_t allowed;
+	CPU_ZERO(&allowed);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
+		snprintf(err, errlen, "cannot read the CPU affinity: %s", strerror(errno));
+		return PL_EXIT_RUNTIME;
+	}
+	struct pl_cpuset a;
+	pl_cpuset_clear(&a);
+	for (unsigned i = 0; i < CPU_SETSIZE && i < PL_MAX_CPUS; i++)
+		if (CPU_ISSET(i, &allowed))
+			pl_cpuset_set(&a, i);
+	if (!ro->cpus) {
+		*out = a;
+		return 0;
+	}
+	struct pl_cpuset want, online;
+	pl_cpuset_parse(ro->cpus, &want); /* syntax checked by the option parser */
+	char *s = NULL;
+	bool have_online = pl_read_str("/sys/devices/system/cpu/online", &s) == 0 &&
+			   pl_cpuset_parse(s, &online) == 0;
+	free(s);
+	char buf[256];
+	for (int c = pl_cpuset_next(&want, 0); c >= 0; c = pl_cpuset_next(&want, (unsigned)c + 1)) {
+		if (have_online && !pl_cpuset_isset(&online, (unsigned)c)) {
+			snprintf(err, errlen,
+				 "--cpus '%s': CPU %d is offline or does not exist (online CPUs: %s)",
+				 ro->cpus, c, pl_cpuset_format(&online, buf, sizeof(buf)));
+			return PL_EXIT_USAGE;
+		}
+		if (!pl_cpuset_isset(&a, (unsigned)c)) {
+			snprintf(err, errlen,
+				 "--cpus '%s': CPU %d is not allowed for this process (allowed: %s; "
+				 "see taskset/cgroup cpuset)",
+				 ro->cpus, c, pl_cpuset_format(&a, buf, sizeof(buf)));
+			return PL_EXIT_USAGE;
+		}
+	}
+	*out = want;
+	return 0;
+}
+
+static int resolve_membind(const char *nodes, struct bitmask **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (!nodes)
+		return 0;
+	struct pl_cpuset set;
+	if (pl_cpuset_parse(nodes, &set) < 0 || pl_cpuset_count(&set) == 0) {
+		snprintf(err, errlen, "--membind '%s' is not a node list (use e.g. 0 or 0-1)", nodes);
+		return PL_EXIT_USAGE;
+	}
+	if (numa_available() < 0) {
+		snprintf(err, errlen, "--membind: NUMA is not available on this kernel (drop the "
+				      "option)");
+		return PL_EXIT_RUNTIME;
+	}
+	int maxnode = numa_max_node();
+	struct bitmask *bm = numa_allocate_nodemask();
+	for (int n = pl_cpuset_next(&set, 0); n >= 0; n = pl_cpuset_next(&set, (unsigned)n + 1)) {
+		char path[64];
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", n);
+		if (n > maxnode || !pl_exists(path)) {
+			snprintf(err, errlen, "--membind '%s': node %d does not exist (nodes: 0-%d)",
+				 nodes, n, maxnode);
+			numa_free_nodemask(bm);
+			return PL_EXIT_USAGE;
+		}
+		numa_bitmask_setbit(bm, (unsigned)n);
+	}
+	*out = bm;
+	return 0;
+}
+
+/* ---- progress bar ---- */
+
+static void progress(FILE *f, const char *name, bool warm, size_t done, size_t want,
+		     double elapsed, double min_time)
+{
+	double frac = want ? (double)done / (double)want : 0;
+	if (min_time > 0 && elapsed / min_time < frac)
+		frac = elapsed / min_time;
+	if (frac > 1)
+		frac = 1;
+	int w = 30, k = (int)(frac * w);
+	fprintf(f, "\r%s: %s %zu [", name, warm ? "warm-up" : "run", done + (warm ? 0 : 1));
+	for (int i = 0; i < w; i++)
+		fputc(i < k ? '#' : '.', f);
+	fprintf(f, "] %3.0f%%", frac * 100);
+	fflush(f);
+}
+
+/* ---- one run of a benchmark ---- */
+
+struct run_args {
+	const struct pl_bench *b;
+	void *opts;
+	const struct runner_opts *ro;
+	bool quick, show_progress;
+};
+
+/* Run @a->b; *out gets the result document (also for skips and after SIGINT, NULL after a
+ * usage error). Returns an exit code; @err gets the message for codes 2 and 3. */
+static int run_bench(const struct run_args *a, json_t **out, char *err, size_t errlen)
+{
+	const struct pl_bench *b = a->b;
+	*out = NULL;
+	err[0] = '\0';
+	if (!pl_sysroot_is_live()) {
+		snprintf(err, errlen, "benchmarks measure the live system; drop --sysroot");
+		return PL_EXIT_USAGE;
+	}
+	struct pl_bench_ctx c = { .b = b, .quick = a->quick };
+	int rc = resolve_cpus(a->ro, &c.cpus, err, errlen);
+	if (rc)
+		return rc;
+	c.pinned = a->ro->cpus != NULL;
+	struct bitmask *membind = NULL;
+	if ((rc = resolve_membind(a->ro->membind, &membind, err, errlen)))
+		return rc;
+
+	char reason[256] = "";
+	if (b->supported && b->supported(a->opts, reason, sizeof(reason)) < 0) {
+		json_t *d = doc_new(b, "skipped");
+		json_object_set_new(d, "reason", json_string(reason));
+		*out = d;
+		snprintf(err, errlen, "%s is not supported here: %s", b->name, reason);
+		if (membind)
+			numa_free_nodemask(membind);
+		return PL_EXIT_RUNTIME;
+	}
+
+	c.info = json_object();
+	c.notes = json_array();
+	c.warnings = json_array();
+	cpu_set_t saved_aff;
+	bool aff_saved = sched_getaffinity(0, sizeof(saved_aff), &saved_aff) == 0;
+	if (!b->uses_all_cpus && c.pinned) {
+		cpu_set_t s;
+		CPU_ZERO(&s);
+		for (int i = pl_cpuset_next(&c.cpus, 0); i >= 0 && i < CPU_SETSIZE;
+		     i = pl_cpuset_next(&c.cpus, (unsigned)i + 1))
+			CPU_SET(i, &s);
+		if (sched_setaffinity(0, sizeof(s), &s) < 0) {
+			snprintf(err, errlen, "--cpus '%s': cannot pin: %s", a->ro->cpus, strerror(errno));
+			ctx_free(&c);
+			if (membind)
+				numa_free_nodemask(membind);
+			return PL_EXIT_USAGE;
+		}
+	}
+	struct bitmask *saved_bind = NULL;
+	if (membind) {
+		saved_bind = numa_get_membind();
+		numa_set_membind(membind);
+	}
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	g_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	struct pl_env_snap s0, s1;
+	pl_env_snap(&s0, &c.cpus);
+	void *state = NULL;
+	int r = b->setup ? b->setup(&c, a->opts, &state) : 0;
+	size_t want = a->ro->runs > 0		 ? (size_t)a->ro->runs
+		      : a->ro->min_time > 0	 ? 1
+		      : b->default_runs		 ? b->default_runs
+						 : 5;
+	size_t warm = a->ro->warmup >= 0 ? (size_t)a->ro->warmup : b->default_warmup;
+	size_t done = 0;
+	bool interrupted = false;
+	uint64_t t_first = 0, t_last = 0;
+	if (r == 0) {
+		for (size_t i = 0;; i++) {
+			if (g_stop) {
+				interrupted = true;
+				break;
+			}
+			c.warming = i < warm;
+			double el = t_first ? (double)(pl_now_ns() - t_first) / 1e9 : 0;
+			if (a->show_progress)
+				progress(stderr, b->name, c.warming, done, want, el, a->ro->min_time);
+			if (!c.warming && !t_first)
+				t_first = pl_now_ns();
+			r = b->run(&c, a->opts, state);
+			bool stopped = g_stop || r == -EINTR;
+			commit(&c, r == 0 && !stopped && !c.warming);
+			if (stopped) {
+				interrupted = true;
+				r = 0;
+				break;
+			}
+			if (r < 0)
+				break;
+			if (c.warming)
+				continue;
+			done++;
+			t_last = pl_now_ns();
+			if (done >= want && (double)(t_last - t_first) / 1e9 >= a->ro->min_time)
+				break;
+		}
+		if (a->show_progress)
+			fputs("\r\033[K", stderr);
+		if (b->teardown)
+			b->teardown(&c, a->opts, state);
+	}
+	pl_env_snap(&s1, &c.cpus);
+	pl_bench_set_emergency(NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (saved_bind) {
+		numa_set_membind(saved_bind);
+		numa_free_nodemask(saved_bind);
+	}
+	if (membind)
+		numa_free_nodemask(membind);
+	if (aff_saved)
+		sched_setaffinity(0, sizeof(saved_aff), &saved_aff);
+
+	if (r < 0) {
+		snprintf(err, errlen, "%s", c.err[0] ? c.err : strerror(-r));
+		ctx_free(&c);
+		return r == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
+	}
+
+	json_t *d = doc_new(b, interrupted ? "interrupted" : "ok");
+	char buf[256];
+	json_t *rj = json_object();
+	json_object_set_new(rj, "runs", json_integer((json_int_t)done));
+	json_object_set_new(rj, "runs_requested", json_integer((json_int_t)want));
+	json_object_set_new(rj, "warmup", json_integer((json_int_t)warm));
+	json_object_set_new(rj, "min_time_s", json_real(a->ro->min_time));
+	json_object_set_new(rj, "elapsed_s",
+			   json_real(t_last > t_first ? (double)(t_last - t_first) / 1e9 : 0));
+	json_object_set_new(rj, "cpus", json_string(pl_cpuset_format(&c.cpus, buf, sizeof(buf))));
+	json_object_set_new(rj, "pinned", json_boolean(c.pinned));
+	json_object_set_new(rj, "membind", a->ro->membind ? json_string(a->ro->membind) : json_null());
+	json_object_set_new(rj, "quick", json_boolean(a->quick));
+	json_object_set_new(d, "runner", rj);
+	json_object_set_new(d, "options", opts_json(b->opts, a->opts));
+	json_object_set(d, "info", c.info);
+	json_object_set(d, "notes", c.notes);
+	json_t *ms = json_array();
+	double max_cv = b->max_cv > 0 ? b->max_cv : 0.05;
+	struct pl_buf wide = { 0 };
+	size_t nwide = 0;
+	for (size_t i = 0; i < c.nm; i++) {
+		json_array_append_new(ms, metric_json(&c.m[i]));
+		struct pl_summary sm;
+		pl_summary_compute(&sm, c.m[i].v, c.m[i].n);
+		if (sm.n >= 3 && isfinite(sm.cv) && sm.cv > max_cv) {
+			pl_buf_printf(&wide, "%s%s (%.0f%%)", nwide ? ", " : "", c.m[i].name,
+				      sm.cv * 100);
+			nwide++;
+		}
+	}
+	if (nwide)
+		pl_bench_warn(&c,
+			      "spread too wide to trust for %zu of %zu metrics (stddev/mean above "
+			      "%.0f%%): %s; rerun on an idle machine or with more --runs",
+			      nwide, c.nm, max_cv * 100, wide.data);
+	pl_buf_free(&wide);
+	json_object_set_new(d, "metrics", ms);
+	struct pl_env_during during;
+	pl_env_during(&s0, &s1, &during);
+	json_object_set_new(d, "environment", pl_env_json(&during, &c.cpus, c.pinned));
+	if (isfinite(during.others_busy_pct) && during.others_busy_pct > 10)
+		pl_bench_warn(&c,
+			      "machine not idle: other tasks used %.0f%% of CPUs %s during the run "
+			      "(load average %.2f -> %.2f)",
+			      during.others_busy_pct, pl_cpuset_format(&c.cpus, buf, sizeof(buf)),
+			      during.load_start, during.load_end);
+	if (isfinite(during.steal_pct) && during.steal_pct > 5)
+		pl_bench_warn(&c, "the hypervisor stole %.0f%% of the CPU time during the run",
+			      during.steal_pct);
+	if (interrupted)
+		pl_bench_warn(&c, "interrupted: %zu of %zu runs measured", done, want);
+	json_object_set(d, "warnings", c.warnings);
+	ctx_free(&c);
+	*out = d;
+	return interrupted ? PL_BENCH_EXIT_INTERRUPTED : PL_EXIT_OK;
+}
+
+/* ---- human output ---- */
+
+static const char *jstr(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static void fmt_num(char *buf, size_t len, const json_t *v)
+{
+	if (!json_is_number(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	double x = json_number_value(v), ax = fabs(x);
+	if (ax >= 1e6 || (ax > 0 && ax < 0.001))
+		snprintf(buf, len, "%.3g", x);
+	else if (ax >= 100)
+		snprintf(buf, len, "%.1f", x);
+	else if (ax >= 10)
+		snprintf(buf, len, "%.2f", x);
+	else
+		snprintf(buf, len, "%.3f", x);
+}
+
+static void print_table(FILE *f, const json_t *d)
+{
+	const char *B = pl_style(f, "bold"), *D = pl_style(f, "dim"), *R = pl_style(f, "reset");
+	const json_t *rj = json_object_get(d, "runner");
+	fprintf(f, "%sbench %s%s: %s\n", B, jstr(d, "benchmark"), R, jstr(d, "summary"));
+	fprintf(f, "%lld runs (+%lld warm-up) in %.2f s on CPUs %s (%s)%s\n",
+		(long long)json_integer_value(json_object_get(rj, "runs")),
+		(long long)json_integer_value(json_object_get(rj, "warmup")),
+		json_number_value(json_object_get(rj, "elapsed_s")), jstr(rj, "cpus"),
+		json_is_true(json_object_get(rj, "pinned")) ? "pinned" : "unpinned",
+		strcmp(jstr(d, "status"), "interrupted") == 0 ? ", INTERRUPTED" : "");
+	const json_t *info = json_object_get(d, "info");
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)info, k, v)
+	{
+		char *t = pl_fact_value_text(v);
+		fprintf(f, "  %s%s:%s %s\n", D, k, R, t);
+		free(t);
+	}
+	const json_t *ms = json_object_get(d, "metrics");
+	size_t i, w = 6;
+	json_t *m;
+	json_array_foreach(ms, i, m)
+	{
+		size_t l = strlen(jstr(m, "name"));
+		if (l > w)
+			w = l;
+	}
+	fprintf(f, "\n%s  %-*s %-6s %10s %10s %10s %9s %10s %4s  %s%s\n", B, (int)w, "metric",
+		"unit", "best", "median", "mean", "stddev", "p99", "n", "notes", R);
+	bool any_lat = false;
+	json_array_foreach(ms, i, m)
+	{
+		char c[5][32];
+		static const char *const cols[] = { "best", "median", "mean", "stddev", "p99" };
+		for (int j = 0; j < 5; j++)
+			fmt_num(c[j], sizeof(c[j]), json_object_get(m, cols[j]));
+		fprintf(f, "  %-*s %-6s %10s %10s %10s %9s %10s %4lld  ", (int)w, jstr(m, "name"),
+			jstr(m, "unit"), c[0], c[1], c[2], c[3], c[4],
+			(long long)json_integer_value(json_object_get(m, "n")));
+		const json_t *notes = json_object_get(m, "notes");
+		json_object_foreach((json_t *)notes, k, v)
+			fprintf(f, "%s=%s ", k, json_string_value(v));
+		fputc('\n', f);
+		if (json_object_get(m, "latency_ns"))
+			any_lat = true;
+	}
+	if (any_lat) {
+		fprintf(f, "\n%s  %-*s %10s %10s %10s %10s %10s %10s%s\n", B, (int)w, "latency (ns)",
+			"p50", "p90", "p99", "p99.9", "max", "ops", R);
+		json_array_foreach(ms, i, m)
+		{
+			const json_t *l = json_object_get(m, "latency_ns");
+			if (!l)
+				continue;
+			char c[5][32];
+			static const char *const cols[] = { "p50", "p90", "p99", "p99.9", "max" };
+			for (int j = 0; j < 5; j++)
+				fmt_num(c[j], sizeof(c[j]), json_object_get(l, cols[j]));
+			fprintf(f, "  %-*s %10s %10s %10s %10s %10s %10lld\n", (int)w, jstr(m, "name"),
+				c[0], c[1], c[2], c[3], c[4],
+				(long long)json_integer_value(json_object_get(l, "n")));
+		}
+	}
+	const json_t *notes = json_object_get(d, "notes");
+	if (json_array_size(notes))
+		fputc('\n', f);
+	json_array_foreach(notes, i, v)
+		fprintf(f, "note: %s\n", json_string_value(v));
+	const json_t *e = json_object_get(d, "environment");
+	struct pl_buf b = { 0 };
+	static const char *const ek[] = { "kernel", "cpu_model", "hypervisor", "clocksource",
+					  "governor", "mitigations", NULL };
+	for (const char *const *p = ek; *p; p++) {
+		const json_t *x = json_object_get(e, *p);
+		char *t = (!x || json_is_null(x)) ? pl_xstrdup("unknown") : pl_fact_value_text(x);
+		pl_buf_printf(&b, "%s%s %s", b.len ? ", " : "", *p, t);
+		free(t);
+	}
+	const json_t *la = json_object_get(e, "load_avg");
+	char l0[32], l1[32], st[32], ob[32];
+	fmt_num(l0, sizeof(l0), json_object_get(la, "start"));
+	fmt_num(l1, sizeof(l1), json_object_get(la, "end"));
+	fmt_num(st, sizeof(st), json_object_get(e, "steal_pct"));
+	fmt_num(ob, sizeof(ob), json_object_get(e, "others_busy_pct"));
+	fprintf(f, "\n%senvironment:%s %s; during the run: load %s -> %s, steal %s%%, other tasks "
+		   "%s%% of the CPUs; perflab %s\n",
+		D, R, b.data, l0, l1, st, ob, jstr(e, "perflab_version"));
+	pl_buf_free(&b);
+}
+
+/* ---- command ---- */
+
+static const struct pl_cmd_info bench_info = {
+	.name = "bench",
+	.usage = "perflab bench --list | perflab bench NAME [options] [--json] [-o FILE]",
+	.summary = "Run a registered benchmark with warm-up, repetitions, pinning and statistics.",
+	.description = "Every result gives best, median, mean, stddev, p99 and n of the repetitions\n"
+		       "and the environment that shaped it (kernel, CPU, governor, clocksource,\n"
+		       "hypervisor, mitigations, pinning, load and steal during the run).\n"
+		       "'perflab bench NAME --help' shows a benchmark's own options. --json follows\n"
+		       "docs/schemas/bench.schema.json. Exit status: 0 ok, 2 bad input, 3 not\n"
+		       "supported here or runtime failure, 130 interrupted (results so far are\n"
+		       "still printed).",
+};
+
+static void *opts_new(const struct pl_bench *b)
+{
+	void *o = pl_xcalloc(1, b->opts_size ? b->opts_size : 1);
+	if (b->opts_defaults)
+		memcpy(o, b->opts_defaults, b->opts_size);
+	return o;
+}
+
+static void print_list(FILE *f)
+{
+	fprintf(f, "benchmarks:\n");
+	for (size_t i = 0; i < pl_nbenches; i++) {
+		const struct pl_bench *b = pl_benches[i];
+		char reason[256] = "";
+		void *o = opts_new(b);
+		bool ok = !b->supported || b->supported(o, reason, sizeof(reason)) == 0;
+		free(o);
+		fprintf(f, "  %-10s %s%s%s%s\n", b->name, b->summary, ok ? "" : " (not here: ",
+			ok ? "" : reason, ok ? "" : ")");
+	}
+}
+
+/* Index in argv of the benchmark name: the first argument that is neither an option nor
+ * the value of a runner/global option. 0 when there is none. */
+static int find_name(int argc, char **argv)
+{
+	const struct pl_opt *tables[] = { pl_bench_runner_opts, pl_global_opts };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			return 0;
+		if (a[0] != '-' || a[1] == '\0')
+			return i;
+		bool value = false;
+		for (size_t t = 0; t < 2; t++)
+			for (const struct pl_opt *o = tables[t]; o->name; o++) {
+				bool takes = o->type != PL_OPT_FLAG && o->type != PL_OPT_COUNT;
+				if (a[1] == '-' && strcmp(a + 2, o->name) == 0)
+					value = takes;
+				else if (a[1] != '-' && o->short_name && a[1] == o->short_name &&
+					 a[2] == '\0')
+					value = takes;
+			}
+		if (value)
+			i++;
+	}
+	return 0;
+}
+
+static int write_doc(const json_t *d)
+{
+	if (pl_g.json)
+		return pl_json_write_path(pl_g.output, d);
+	struct pl_outfile o;
+	int r = pl_outfile_open(&o, pl_g.output);
+	if (r < 0)
+		return r;
+	print_table(o.fp, d);
+	return pl_outfile_close(&o, !ferror(o.fp));
+}
+
+static void opts_free(const struct pl_bench *b, void *o)
+{
+	for (const struct pl_opt *t = b->opts; t && t->name; t++)
+		if (t->type == PL_OPT_STRLIST)
+			free(*(char ***)((char *)o + t->off));
+	free(o);
+}
+
+int pl_bench_main(int argc, char **argv)
+{
+	struct runner_opts ro = { .warmup = -1 };
+	struct pl_args args;
+	int ni = find_name(argc, argv);
+	if (ni == 0) {
+		struct pl_optset set = { pl_bench_runner_opts, &ro, "Runner options" };
+		int rc = pl_cmd_parse_sets(argc, argv, &bench_info, &set, 1, &args);
+		if (rc >= 0) {
+			if (rc == 0 && pl_g.help)
+				print_list(stdout);
+			return rc;
+		}
+		pl_args_free(&args);
+		if (ro.list) {
+			print_list(stdout);
+			return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+		}
+		pl_error("which benchmark? (see 'perflab bench --list')");
+		return PL_EXIT_USAGE;
+	}
+	const struct pl_bench *b = pl_bench_find(argv[ni]);
+	if (!b) {
+		pl_progname = "perflab bench";
+		pl_error("unknown benchmark '%s' (see 'perflab bench --list')", argv[ni]);
+		return PL_EXIT_USAGE;
+	}
+	/* argv without the name, so the name's options parse like any command's; --quick puts
+	 * the benchmark's quick arguments first, so the user's options override them */
+	bool quick = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		quick = quick || strcmp(argv[i], "--quick") == 0;
+	size_t nq = 0;
+	while (quick && b->quick_argv && b->quick_argv[nq])
+		nq++;
+	char *nargv[(size_t)argc + nq + 1];
+	int n = 0;
+	nargv[n++] = argv[0];
+	for (size_t i = 0; i < nq; i++)
+		nargv[n++] = (char *)b->quick_argv[i];
+	for (int i = 1; i < argc; i++)
+		if (i != ni)
+			nargv[n++] = argv[i];
+	nargv[n] = NULL;
+	char name[64], usage[128];
+	snprintf(name, sizeof(name), "bench %s", b->name);
+	snprintf(usage, sizeof(usage), "perflab bench %s [options] [--json] [-o FILE]", b->name);
+	struct pl_cmd_info info = { name, usage, b->summary, b->description };
+	void *opts = opts_new(b);
+	struct pl_optset sets[2] = { { b->opts, opts, "Options" },
+				     { pl_bench_runner_opts, &ro, "Runner options (every benchmark)" } };
+	int rc = pl_cmd_parse_sets(n, nargv, &info, sets, 2, &args);
+	if (rc >= 0) {
+		opts_free(b, opts);
+		return rc;
+	}
+	if (args.npos > 0) {
+		pl_error("unexpected argument '%s' (see 'perflab bench %s --help')", args.pos[0],
+			 b->name);
+		pl_args_free(&args);
+		opts_free(b, opts);
+		return PL_EXIT_USAGE;
+	}
+	pl_args_free(&args);
+	if (ro.list) {
+		print_list(stdout);
+		opts_free(b, opts);
+		return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+	}
+	struct run_args ra = { b, opts, &ro, ro.quick,
+			       isatty(STDERR_FILENO) && pl_verbosity >= 0 };
+	json_t *doc;
+	char err[512];
+	rc = run_bench(&ra, &doc, err, sizeof(err));
+	opts_free(b, opts);
+	if (!doc) {
+		pl_error("%s", err);
+		return rc;
+	}
+	if (rc == PL_EXIT_RUNTIME) /* not supported here: say why; JSON users get it too */
+		pl_error("%s", err);
+	if (rc != PL_EXIT_RUNTIME || pl_g.json) {
+		int w = write_doc(doc);
+		if (w < 0) {
+			pl_error("cannot write '%s': %s (choose another -o FILE)",
+				 pl_g.output ? pl_g.output : "-", strerror(-w));
+			json_decref(doc);
+			return PL_EXIT_USAGE;
+		}
+	}
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(doc, "warnings"), i, v)
+		pl_warn("%s", json_string_value(v));
+	json_decref(doc);
+	return rc;
+}
+
+json_t *pl_bench_quick_json(void)
+{
+	json_t *arr = json_array();
+	if (!pl_sysroot_is_live())
+		return arr;
+	for (size_t i = 0; i < pl_nbenches; i++) {
+		const struct pl_bench *b = pl_benches[i];
+		if (!b->in_report)
+			continue;
+		int argc = 1;
+		char *argv[32] = { (char *)"bench" };
+		for (const char *const *p = b->quick_argv; *p && argc < 31; p++)
+			argv[argc++] = (char *)*p;
+		argv[argc] = NULL;
+		struct runner_opts ro = { .warmup = -1 };
+		void *opts = opts_new(b);
+		struct pl_optset sets[2] = { { b->opts, opts, "Options" },
+					     { pl_bench_runner_opts, &ro, "Runner options" } };
+		struct pl_args args;
+		json_t *doc = NULL;
+		char err[512] = "bad quick arguments";
+		if (pl_opt_parse(argc, argv, sets, 2, "perflab report", &args) == 0) {
+			pl_args_free(&args);
+			struct run_args ra = { b, opts, &ro, true, false };
+			run_bench(&ra, &doc, err, sizeof(err));
+		}
+		opts_free(b, opts);
+		if (!doc) {
+			doc = doc_new(b, "failed");
+			json_object_set_new(doc, "reason", json_string(err));
+		}
+		json_array_append_new(arr, doc);
+	}
+	return arr;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Registry smoke test: every benchmark listed by `perflab bench --list` runs briefly
+# (--quick) with --json; the output validates against docs/schemas/bench.schema.json and
+# carries real measurements. A benchmark that cannot run here must say why (exit 3,
+# "status":"skipped" with a reason) and is counted as skipped.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+
+ok "bench --list" "$PERFLAB" bench --list
+names=$(awk 'NR > 1 { print $1 }' "$OUT")
+like "--list names benchmarks" "$names" '^clock'
+for n in $names; do
+	f=$TMP/$n.json
+	"$PERFLAB" bench "$n" --quick --json -o "$f" 2>"$ERR"
+	rc=$?
+	if [ "$rc" -eq 3 ] && [ -s "$f" ] && [ "$(jqv "$f" .status)" = skipped ]; then
+		skip "bench $n" "$(jqv "$f" .reason)"
+		continue
+	fi
+	is "bench $n --quick exits 0" "$rc" 0
+	[ -s "$f" ] || { _report fail "bench $n wrote $f" "$(cat "$ERR")"; continue; }
+	validate bench.schema.json "$f"
+	is "bench $n: status ok" "$(jqv "$f" .status)" ok
+	is "bench $n: benchmark name" "$(jqv "$f" .benchmark)" "$n"
+	like "bench $n: has metrics" "$(jqv "$f" '.metrics | length')" '^[1-9][0-9]*$'
+	# every metric measured at least once, with a finite positive median
+	bad=$(jq -r '.metrics[] | select(.n < 1 or .median == null or .median <= 0) | .name' "$f")
+	is "bench $n: every metric has a positive median" "$bad" ""
+	like "bench $n: environment has the kernel" "$(jqv "$f" .environment.kernel)" '^[0-9]+\.'
+	like "bench $n: runs counted" "$(jqv "$f" .runner.runs)" '^[1-9]'
+done
+# the human table of one benchmark
+ok "bench clock table" "$PERFLAB" bench clock --quick --runs 1
+like "table has the column header" "$(cat "$OUT")" 'metric +unit +best +median +mean +stddev +p99 +n'
+like "table names the environment" "$(cat "$OUT")" 'environment: kernel'
+done_testing

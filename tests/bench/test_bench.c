@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests of the bench area: the latency histogram, /proc/stat parsing, the option
+ * tables of every registered benchmark, calibration. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bench/bench.h"
+#include "bench/env.h"
+#include "cmd/common.h"
+#include "stats/hist.h"
+#include "stats/summary.h"
+#include "util/str.h"
+
+/* xorshift64*: deterministic pseudo-random values for the histogram tests */
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ull;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_hist_exact_small(void **state)
+{
+	(void)state;
+	struct pl_hist h;
+	assert_int_equal(pl_hist_init(&h, 8), 0);
+	/* values below 2^bits are exact */
+	for (uint64_t v = 1; v <= 100; v++)
+		pl_hist_record(&h, v);
+	assert_int_equal(h.n, 100);
+	assert_true(pl_hist_quantile(&h, 0.5) == 50.0);
+	assert_true(pl_hist_quantile(&h, 0.99) == 99.0);
+	assert_true(pl_hist_quantile(&h, 0.0) == 1.0);
+	assert_true(pl_hist_quantile(&h, 1.0) == 100.0);
+	assert_true(fabs(pl_hist_mean(&h) - 50.5) < 1e-12);
+	pl_hist_free(&h);
+}
+
+static void test_hist_index_layout(void **state)
+{
+	(void)state;
+	struct pl_hist h;
+	for (unsigned bits = 1; bits <= 16; bits += 3) {
+		assert_int_equal(pl_hist_init(&h, bits), 0);
+		uint64_t lo, hi, prev_hi = 0;
+		size_t prev = 0;
+		/* bounds contain the value; neighbouring buckets tile without gaps; the width is
+		 * at most 2^-(bits-1) of the lower bound */
+		uint64_t probes[] = { 0, 1, 2, 3, 255, 256, 257, 1000, 65535, 65536, 1u << 31,
+				      UINT64_C(1) << 40, UINT64_MAX / 3, UINT64_MAX - 1, UINT64_MAX };
+		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+			uint64_t v = probes[i];
+			size_t idx = pl_hist_index(&h, v, &lo, &hi);
+			assert_true(idx < h.nbuckets);
+			assert_true(lo <= v && v <= hi);
+			if (lo > 0)
+				assert_true((double)(hi - lo + 1) <= ldexp((double)lo, -(int)(bits - 1)) + 1);
+			assert_true(i == 0 || idx >= prev);
+			prev = idx;
+		}
+		/* the bucket after [lo, hi] starts at hi + 1 */
+		for (uint64_t v = 1; v < 100000; v = v * 3 + 1) {
+			size_t i1 = pl_hist_index(&h, v, &lo, &hi);
+			uint64_t lo2, hi2;
+			size_t i2 = pl_hist_index(&h, hi + 1, &lo2, &hi2);
+			assert_int_equal(i2, i1 + 1);
+			assert_true(lo2 == hi + 1);
+			(void)prev_hi;
+		}
+		assert_int_equal(pl_hist_index(&h, UINT64_MAX, NULL, NULL), h.nbuckets - 1);
+		pl_hist_free(&h);
+	}
+	assert_int_equal(pl_hist_init(&h, 17), -EINVAL);
+}
+
+/* Quantiles of 200k log-uniform values (1 ns .. 10 s) within the bound 2^-bits of the
+ * exact order statistic. */
+static void test_hist_relative_error(void **state)
+{
+	(void)state;
+	const size_t n = 200000;
+	uint64_t *v = malloc(n * sizeof(uint64_t));
+	struct pl_hist h;
+	assert_int_equal(pl_hist_init(&h, 0), 0);
+	assert_int_equal(h.bits, PL_HIST_BITS);
+	for (size_t i = 0; i < n; i++) {
+		double e = (double)(rnd() >> 11) / 9007199254740992.0 * 10.0 * log(10.0);
+		v[i] = (uint64_t)exp(e);
+		pl_hist_record(&h, v[i]);
+	}
+	qsort(v, n, sizeof(uint64_t), cmp_u64);
+	const double qs[] = { 0.01, 0.1, 0.5, 0.9, 0.99, 0.999, 0.9999 };
+	double bound = ldexp(1.0, -(int)h.bits);
+	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+		size_t rank = (size_t)ceil(qs[k] * (double)n);
+		double exact = (double)v[rank - 1];
+		double got = pl_hist_quantile(&h, qs[k]);
+		double rel = fabs(got - exact) / exact;
+		if (rel > bound)
+			fail_msg("q=%g exact %g got %g rel %g > %g", qs[k], exact, got, rel, bound);
+	}
+	assert_true(pl_hist_quantile(&h, 1.0) == (double)v[n - 1]);
+	assert_true(pl_hist_quantile(&h, 0.0) == (double)v[0]);
+	json_t *j = pl_hist_to_json(&h);
+	assert_int_equal(json_integer_value(json_object_get(j, "n")), (json_int_t)n);
+	assert_non_null(json_object_get(j, "p99.9"));
+	assert_true(json_real_value(json_object_get(j, "relative_error")) == bound);
+	json_decref(j);
+	pl_hist_free(&h);
+	free(v);
+}
+
+static void test_hist_merge_reset(void **state)
+{
+	(void)state;
+	struct pl_hist a, b, c;
+	pl_hist_init(&a, 8);
+	pl_hist_init(&b, 8);
+	pl_hist_init(&c, 6);
+	pl_hist_record_n(&a, 1000, 90);
+	pl_hist_record_n(&b, 1000000, 10);
+	pl_hist_record_n(&b, 5, 0); /* count 0 changes nothing */
+	assert_int_equal(pl_hist_merge(&a, &b), 0);
+	assert_int_equal(a.n, 100);
+	assert_int_equal(a.min, 1000);
+	assert_int_equal(a.max, 1000000);
+	/* p90 is the 90th value: 1000; p91 the first of the large ones */
+	assert_true(fabs(pl_hist_quantile(&a, 0.90) - 1000) <= 1000 * ldexp(1, -8));
+	assert_true(fabs(pl_hist_quantile(&a, 0.91) - 1e6) <= 1e6 * ldexp(1, -8));
+	assert_int_equal(pl_hist_merge(&a, &c), -EINVAL);
+	pl_hist_reset(&a);
+	assert_int_equal(a.n, 0);
+	assert_true(isnan(pl_hist_quantile(&a, 0.5)));
+	assert_true(isnan(pl_hist_mean(&a)));
+	json_t *j = pl_hist_to_json(&a);
+	assert_true(json_is_null(json_object_get(j, "p50")));
+	json_decref(j);
+	pl_hist_free(&a);
+	pl_hist_free(&b);
+	pl_hist_free(&c);
+	pl_hist_free(NULL);
+}
+
+static void test_cpustat(void **state)
+{
+	(void)state;
+	const char *text = "cpu  300 30 200 4000 10 0 7 50 0 0\n"
+			   "cpu0 100 10 100 2000 5 0 3 20 0 0\n"
+			   "cpu1 200 20 100 2000 5 0 4 30 7 0\n"
+			   "cpu3 1 1 1 1 1 1 1 1 1 1\n"
+			   "intr 12345 0 0\n";
+	struct pl_cpuset set;
+	pl_cpuset_parse("1", &set);
+	struct pl_cpustat s;
+	assert_int_equal(pl_cpustat_parse(text, &set, &s), 0);
+	assert_int_equal(s.ncpus, 1);
+	assert_int_equal(s.busy, 200 + 20 + 100 + 0 + 4);
+	assert_int_equal(s.steal, 30);
+	assert_int_equal(s.total, 200 + 20 + 100 + 2000 + 5 + 0 + 4 + 30);
+	pl_cpuset_parse("0-1", &set);
+	assert_int_equal(pl_cpustat_parse(text, &set, &s), 0);
+	assert_int_equal(s.ncpus, 2);
+	assert_int_equal(s.steal, 50);
+	pl_cpuset_parse("2", &set); /* offline: no row */
+	assert_int_equal(pl_cpustat_parse(text, &set, &s), -ENOENT);
+	assert_int_equal(pl_cpustat_parse("intr 1 2 3\n", &set, &s), -EINVAL);
+
+	/* others' share: 2 CPUs x 100 ticks, 150 busy of which our process used 1 s = 100
+	 * ticks at USER_HZ 100 -> 50 ticks of others = 25% */
+	struct pl_env_snap a = { .stat_ok = true, .loadavg1 = 1, .own_cpu_s = 0 };
+	struct pl_env_snap b = a;
+	b.stat.total = 200;
+	b.stat.busy = 150;
+	b.stat.steal = 10;
+	long hz = sysconf(_SC_CLK_TCK);
+	b.own_cpu_s = 100.0 / (double)hz;
+	struct pl_env_during d;
+	pl_env_during(&a, &b, &d);
+	assert_true(fabs(d.others_busy_pct - 25) < 1e-9);
+	assert_true(fabs(d.steal_pct - 5) < 1e-9);
+	b.stat_ok = false;
+	pl_env_during(&a, &b, &d);
+	assert_true(isnan(d.steal_pct));
+}
+
+/* Every benchmark: name and summary set; option names unique and not shadowing runner or
+ * global options; offsets inside the options struct; defaults inside the declared range;
+ * quick_argv parses. */
+static void test_option_tables(void **state)
+{
+	(void)state;
+	assert_true(pl_nbenches >= 1);
+	for (size_t i = 0; i < pl_nbenches; i++) {
+		const struct pl_bench *b = pl_benches[i];
+		assert_non_null(b->name);
+		assert_non_null(b->summary);
+		assert_non_null(b->run);
+		assert_ptr_equal(pl_bench_find(b->name), b);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(pl_benches[j]->name, b->name);
+		for (const struct pl_opt *o = b->opts; o && o->name; o++) {
+			if (!o->help || !*o->help)
+				fail_msg("%s --%s has no help", b->name, o->name);
+			size_t sz = o->type == PL_OPT_U64 || o->type == PL_OPT_SIZE     ? 8
+				    : o->type == PL_OPT_DOUBLE || o->type == PL_OPT_DURATION ? 8
+				    : o->type == PL_OPT_FLAG				      ? 1
+				    : o->type == PL_OPT_INT || o->type == PL_OPT_ENUM ||
+						      o->type == PL_OPT_COUNT
+					    ? 4
+					    : sizeof(void *);
+			if (o->off + sz > b->opts_size)
+				fail_msg("%s --%s: offset outside the options struct", b->name, o->name);
+			for (const struct pl_opt *p = o + 1; p->name; p++) {
+				assert_string_not_equal(o->name, p->name);
+				if (o->short_name)
+					assert_int_not_equal(o->short_name, p->short_name);
+			}
+			const struct pl_opt *shared[] = { pl_bench_runner_opts, pl_global_opts };
+			for (size_t t = 0; t < 2; t++)
+				for (const struct pl_opt *p = shared[t]; p->name; p++) {
+					if (strcmp(o->name, p->name) == 0)
+						fail_msg("%s --%s shadows a shared option", b->name, o->name);
+					if (o->short_name && o->short_name == p->short_name)
+						fail_msg("%s -%c shadows a shared option", b->name,
+							 o->short_name);
+				}
+			if (o->max > o->min && b->opts_defaults) {
+				const char *p = (const char *)b->opts_defaults + o->off;
+				double v = NAN;
+				if (o->type == PL_OPT_DOUBLE || o->type == PL_OPT_DURATION)
+					v = *(const double *)p;
+				else if (o->type == PL_OPT_INT)
+					v = *(const int *)p;
+				/* 0 means "not given" for U64/SIZE options with a range */
+				if (!isnan(v) && (v < o->min || v > o->max))
+					fail_msg("%s --%s default %g outside [%g, %g]", b->name, o->name, v,
+						 o->min, o->max);
+			}
+			if (o->type == PL_OPT_ENUM)
+				assert_non_null(o->choices);
+		}
+		if (b->quick_argv) {
+			void *opts = calloc(1, b->opts_size ? b->opts_size : 1);
+			int runs = 0;
+			struct pl_optset sets[2] = { { b->opts, opts, "x" },
+						     { pl_bench_runner_opts, calloc(1, 256), "r" } };
+			int argc = 1;
+			char *argv[32] = { "bench" };
+			for (const char *const *p = b->quick_argv; *p; p++)
+				argv[argc++] = (char *)*p;
+			struct pl_args a;
+			if (pl_opt_parse(argc, argv, sets, 2, b->name, &a) != 0)
+				fail_msg("%s: quick_argv does not parse", b->name);
+			assert_int_equal(a.npos, 0);
+			pl_args_free(&a);
+			(void)runs;
+			free(sets[1].base);
+			free(opts);
+		}
+	}
+	assert_null(pl_bench_find("nonexistent"));
+}
+
+static uint64_t spin_loop(void *arg, uint64_t n)
+{
+	volatile uint64_t *x = arg;
+	uint64_t t0 = pl_now_ns();
+	for (uint64_t i = 0; i < n; i++)
+		*x += i;
+	return pl_now_ns() - t0;
+}
+
+static void test_calibrate(void **state)
+{
+	(void)state;
+	volatile uint64_t x = 0;
+	uint64_t n1 = pl_bench_calibrate(spin_loop, (void *)&x, 1000 * 1000);
+	uint64_t n20 = pl_bench_calibrate(spin_loop, (void *)&x, 20 * 1000 * 1000);
+	assert_true(n1 >= 1);
+	/* 20x the target gives many more iterations (4x leaves room for a noisy machine) */
+	if (n20 < 4 * n1)
+		fail_msg("calibrate: %llu iterations for 1 ms, %llu for 20 ms", (unsigned long long)n1,
+			 (unsigned long long)n20);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hist_exact_small),  cmocka_unit_test(test_hist_index_layout),
+		cmocka_unit_test(test_hist_relative_error), cmocka_unit_test(test_hist_merge_reset),
+		cmocka_unit_test(test_cpustat),            cmocka_unit_test(test_option_tables),
+		cmocka_unit_test(test_calibrate),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
