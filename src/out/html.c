@@ -81,9 +81,9 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 	json_t *x;
 	json_array_foreach(arr, i, x)
 	{
-		const char *sev = jstr(x, "severity");
+		const char *sev = jstr(x, "severity"), *id = jstr(x, "id");
 		pl_buf_printf(b, "<tr class=\"finding\" data-id=\"%s\"><td><span class=\"sev sev-%s\">",
-			      jstr(x, "id"), sev);
+			      id ? id : "", sev ? sev : "");
 		for (const char *p = sev; p && *p; p++)
 			pl_buf_printf(b, "%c", *p - 32);
 		pl_buf_puts(b, "</span></td><td><b>");

@@ -228,8 +228,8 @@ int pl_journal_open(const char *state_dir, enum pl_journal_mode mode, struct pl_
 		/* Wait for a writer to finish its record rather than read half of it. */
 		(void)flock(fd, LOCK_SH);
 	}
-	char *buf;
-	size_t len, good;
+	char *buf = NULL;
+	size_t len = 0, good;
 	r = read_all(fd, &buf, &len);
 	if (r < 0)
 		goto fail;
