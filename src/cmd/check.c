@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perflab check: evaluate the rules for a workload over the collected facts. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ static const struct pl_opt check_opts[] = {
 	{ "fail-on", 0, PL_OPT_ENUM, offsetof(struct check_opts, fail_on), "SEVERITY",
 	  "exit 1 when a finding is at least this severe", pl_severity_names, .def = "crit" },
 	{ "list-rules", 0, PL_OPT_FLAG, offsetof(struct check_opts, list), NULL,
-	  "list every rule (id, severity, workloads, title) and exit" },
+	  "list every rule (id, severity, title, workloads; with --json everything) and exit" },
 	PL_OPT_END,
 };
 
@@ -33,56 +34,173 @@ static const struct pl_cmd_info info = {
 	.summary = "Check the machine against tuning rules for a workload.",
 	.description = "Each finding says what was observed, what was expected, why (with a public\n"
 		       "source) and how to fix it: a command and the tuned-format profile line.\n"
+		       "Rules whose facts cannot be read (a VM without cpufreq, a container\n"
+		       "without /proc/sys) do not fire; -v lists them. -q prints titles only.\n"
 		       "Exit status 1 when a finding is at or above --fail-on.",
 };
+
+/* Print @text wrapped at @width columns, every line after the first indented by @indent
+ * spaces (the first continues the current line, which is @indent wide). */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+	int col = indent;
+	const char *p = text;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		size_t n = strcspn(p, " ");
+		if (!n)
+			break;
+		if (col > indent && col + 1 + (int)n > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, n, out);
+		col += (int)n;
+		p += n;
+	}
+	fputc('\n', out);
+}
+
+/* A field label and a possibly multi-line value ("a\nb"), continuation lines aligned. */
+static void print_field(FILE *out, const char *label, const char *value)
+{
+	fprintf(out, "         %-9s ", label);
+	for (const char *p = value; *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n')
+			fprintf(out, "%19s", "");
+	}
+	fputc('\n', out);
+}
 
 void pl_check_print(FILE *out, const struct pl_findings *fs, const char *workload)
 {
 	const char *b = pl_style(out, "bold"), *r = pl_style(out, "reset");
 	const char *col[3] = { pl_style(out, "dim"), pl_style(out, "yellow"), pl_style(out, "red") };
 	static const char *label[3] = { "INFO", "WARN", "CRIT" };
+	static const char *heading[3] = { "Info", "Warnings", "Critical" };
 	size_t count[3] = { 0 };
 	for (size_t i = 0; i < fs->n; i++)
 		count[fs->v[i].severity]++;
-	fprintf(out, "%sperflab check%s (workload: %s): %zu findings: %zu crit, %zu warn, %zu info\n",
-		b, r, workload, fs->n, count[2], count[1], count[0]);
+	fprintf(out, "%sperflab check%s (workload: %s): %zu finding%s: %zu crit, %zu warn, %zu info\n",
+		b, r, workload, fs->n, fs->n == 1 ? "" : "s", count[2], count[1], count[0]);
 	for (int s = PL_SEV_CRIT; s >= PL_SEV_INFO; s--) {
 		if (!count[s])
 			continue;
-		fprintf(out, "\n%s%s%s\n", b, s == 2 ? "Critical" : s == 1 ? "Warnings" : "Info", r);
+		fprintf(out, "\n%s%s%s\n", b, heading[s], r);
 		for (size_t i = 0; i < fs->n; i++) {
 			const struct pl_finding *x = &fs->v[i];
 			if ((int)x->severity != s)
 				continue;
-			fprintf(out, "  %s[%s]%s %s%s%s%s  (%s)\n", col[s], label[s], r, x->rule->title,
-				x->subject ? ": " : "", x->subject ? x->subject : "",
-				x->rule->risky ? " [risky setting]" : "", x->rule->id);
-			fprintf(out, "         observed: %s\n         expected: %s\n", x->observed,
-				x->expected);
+			fprintf(out, "  %s[%s]%s %s%s%s%s%s  (%s)\n", col[s], label[s], r, b,
+				x->rule->title, x->subject ? ": " : "", x->subject ? x->subject : "",
+				r, x->rule->id);
+			if (pl_verbosity < 0)
+				continue;
+			print_field(out, "observed:", x->observed);
+			print_field(out, "expected:", x->expected);
+			if (x->rule->risky)
+				print_field(out, "risk:", "the observed setting is risky (see why)");
 			if (x->fix_command)
-				fprintf(out, "         fix:      %s\n", x->fix_command);
+				print_field(out, "fix:", x->fix_command);
 			if (x->fix_tune)
-				fprintf(out, "         profile:  %s\n", x->fix_tune);
-			if (pl_verbosity > 0)
-				fprintf(out, "         why:      %s\n         source:   %s\n",
-					x->rule->rationale, x->rule->source);
+				print_field(out, "profile:", x->fix_tune);
+			fprintf(out, "         %-9s ", "why:");
+			print_wrapped(out, x->rule->rationale, 19, 100);
+			fprintf(out, "         %-9s ", "source:");
+			print_wrapped(out, x->rule->source, 19, 100);
 		}
+	}
+	size_t nun = 0;
+	for (char **u = fs->unevaluated; u && *u; u++)
+		nun++;
+	fprintf(out, "\n%zu rule%s checked", fs->nrules, fs->nrules == 1 ? "" : "s");
+	if (nun)
+		fprintf(out, "; %zu could not run because facts are unavailable%s", nun,
+			pl_verbosity > 0 ? ":" : " (-v lists them)");
+	fputc('\n', out);
+	if (nun && pl_verbosity > 0) {
+		struct pl_buf ids = { 0 };
+		for (char **u = fs->unevaluated; *u; u++)
+			pl_buf_printf(&ids, "%s%s", ids.len ? " " : "", *u);
+		fprintf(out, "  ");
+		print_wrapped(out, ids.data, 2, 100);
+		pl_buf_free(&ids);
 	}
 }
 
-static void list_rules(FILE *out)
+static char *workload_text(unsigned mask)
 {
+	if (mask == PL_WL_ALL)
+		return pl_xstrdup("all");
+	struct pl_buf wl = { 0 };
+	for (int k = 0; pl_workload_names[k]; k++)
+		if (mask & (1u << k))
+			pl_buf_printf(&wl, "%s%s", wl.len ? "," : "", pl_workload_names[k]);
+	return pl_buf_steal(&wl);
+}
+
+static json_t *strv_json(const char *const *v)
+{
+	json_t *a = json_array();
+	for (; v && *v; v++)
+		json_array_append_new(a, json_string(*v));
+	return a;
+}
+
+static json_t *rules_json(void)
+{
+	json_t *arr = json_array();
 	for (size_t t = 0; t < pl_nrule_tables; t++)
 		for (size_t i = 0; i < *pl_rule_tables[t].n; i++) {
 			const struct pl_rule *r = &pl_rule_tables[t].rules[i];
-			struct pl_buf wl = { 0 };
+			json_t *o = json_object();
+			json_object_set_new(o, "id", json_string(r->id));
+			json_object_set_new(o, "domain", json_string(pl_rule_tables[t].domain));
+			json_object_set_new(o, "severity", json_string(pl_severity_names[r->severity]));
+			json_t *wl = json_array();
 			for (int k = 0; pl_workload_names[k]; k++)
 				if (r->workloads & (1u << k))
-					pl_buf_printf(&wl, "%s%s", wl.len ? "," : "", pl_workload_names[k]);
-			fprintf(out, "%-34s %-4s %-40s %s\n", r->id, pl_severity_names[r->severity],
-				r->workloads == PL_WL_ALL ? "all" : wl.data, r->title);
-			pl_buf_free(&wl);
+					json_array_append_new(wl, json_string(pl_workload_names[k]));
+			json_object_set_new(o, "workloads", wl);
+			json_object_set_new(o, "keys", strv_json(r->keys));
+			json_object_set_new(o, "title", json_string(r->title));
+			json_object_set_new(o, "rationale", json_string(r->rationale));
+			json_object_set_new(o, "source", json_string(r->source));
+			json_object_set_new(o, "risky", json_boolean(r->risky));
+			json_t *fix = json_object();
+			json_object_set_new(fix, "command", r->fix_command ? json_string(r->fix_command) : json_null());
+			json_object_set_new(fix, "tune", r->fix_tune ? json_string(r->fix_tune) : json_null());
+			json_object_set_new(o, "fix", fix);
+			json_array_append_new(arr, o);
 		}
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "rules", arr);
+	return doc;
+}
+
+static int list_rules(FILE *out)
+{
+	if (pl_g.json) {
+		json_t *doc = rules_json();
+		int r = pl_json_write(out, doc);
+		json_decref(doc);
+		return r;
+	}
+	for (size_t t = 0; t < pl_nrule_tables; t++)
+		for (size_t i = 0; i < *pl_rule_tables[t].n; i++) {
+			const struct pl_rule *r = &pl_rule_tables[t].rules[i];
+			char *wl = workload_text(r->workloads);
+			fprintf(out, "%-28s %-4s %s%s  [%s]\n", r->id, pl_severity_names[r->severity],
+				r->title, r->risky ? " (risky setting)" : "", wl);
+			free(wl);
+		}
+	return ferror(out) ? -EIO : 0;
 }
 
 int cmd_check(int argc, char **argv)
@@ -99,7 +217,10 @@ int cmd_check(int argc, char **argv)
 	}
 	pl_args_free(&args);
 	if (o.list) {
-		list_rules(stdout);
+		if (list_rules(stdout) < 0 || fflush(stdout) != 0) {
+			pl_error("cannot write the rule list to standard output");
+			return PL_EXIT_RUNTIME;
+		}
 		return PL_EXIT_OK;
 	}
 

@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Rule tables, one per domain file. To add a domain: write src/rules/DOMAIN.c defining
- * pl_rules_DOMAIN[] and pl_rules_DOMAIN_n, declare them here, list them in registry.c and
- * src/rules/meson.build. */
+ * pl_rules_DOMAIN[] and pl_rules_DOMAIN_n, declare them here with PL_RULE_DOMAIN, list
+ * them in registry.c and src/rules/meson.build, and add fires / does-not-fire cases for
+ * every rule to tests/rules/test_rules.c (a test fails for a rule without both). */
 #ifndef PERFLAB_RULES_DOMAINS_H
 #define PERFLAB_RULES_DOMAINS_H
 #include "rules/rules.h"
 
-extern const struct pl_rule pl_rules_clock[];
-extern const size_t pl_rules_clock_n;
+#define PL_RULE_DOMAIN(name)                                                                 \
+	extern const struct pl_rule pl_rules_##name[];                                       \
+	extern const size_t pl_rules_##name##_n
+
+PL_RULE_DOMAIN(clock);  /**< clocksource (xen vs tsc, hpet) */
+PL_RULE_DOMAIN(power);  /**< governor, boost, C-states */
+PL_RULE_DOMAIN(sched);  /**< nohz_full isolation, sched_latency_ns, irqbalance */
+PL_RULE_DOMAIN(mem);    /**< THP, swappiness, dirty limits, vfs_cache_pressure */
+PL_RULE_DOMAIN(numa);   /**< remote ratio, zone_reclaim_mode, numa_balancing, numad */
+PL_RULE_DOMAIN(net);    /**< buffers, backlogs, congestion control, risky sysctls */
+PL_RULE_DOMAIN(block);  /**< I/O scheduler, read-ahead, nr_requests by device type */
+PL_RULE_DOMAIN(accel);  /**< QAT and GPU present */
 
 #endif

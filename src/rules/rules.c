@@ -89,6 +89,7 @@ void pl_findings_free(struct pl_findings *fs)
 		json_decref(x->facts);
 	}
 	free(fs->v);
+	pl_strv_free(fs->unevaluated);
 	memset(fs, 0, sizeof(*fs));
 }
 
@@ -103,14 +104,31 @@ static int cmp_finding(const void *a, const void *b)
 	return strcmp(x->subject ? x->subject : "", y->subject ? y->subject : "");
 }
 
+/* A rule could not run when its primary fact is missing or unavailable. Per-device
+ * patterns ("block.*.x") are decided per device by the predicate itself. */
+static bool primary_known(const struct pl_rule *r, const struct pl_facts *f)
+{
+	const char *k = r->keys ? r->keys[0] : NULL;
+	return !k || strchr(k, '*') || pl_facts_value(f, k) != NULL;
+}
+
 void pl_rules_eval(const struct pl_facts *f, unsigned workload, struct pl_findings *out)
 {
+	size_t nun = 0;
 	for (size_t t = 0; t < pl_nrule_tables; t++) {
 		const struct pl_rule_table *tab = &pl_rule_tables[t];
 		for (size_t i = 0; i < *tab->n; i++) {
 			const struct pl_rule *r = &tab->rules[i];
-			if (r->workloads & workload)
-				r->eval(r, f, out);
+			if (!(r->workloads & workload))
+				continue;
+			out->nrules++;
+			if (!primary_known(r, f)) {
+				out->unevaluated = pl_xrealloc(out->unevaluated,
+							       (nun + 2) * sizeof(char *));
+				out->unevaluated[nun++] = pl_xstrdup(r->id);
+				out->unevaluated[nun] = NULL;
+			}
+			r->eval(r, f, out);
 		}
 	}
 	if (out->n > 1)
@@ -159,6 +177,11 @@ json_t *pl_findings_to_json(const struct pl_findings *fs, const char *workload)
 	json_object_set_new(sum, "total", json_integer((json_int_t)fs->n));
 	for (int s = PL_SEV_CRIT; s >= PL_SEV_INFO; s--)
 		json_object_set_new(sum, pl_severity_names[s], json_integer((json_int_t)count[s]));
+	json_object_set_new(sum, "rules", json_integer((json_int_t)fs->nrules));
+	json_t *un = json_array();
+	for (char **u = fs->unevaluated; u && *u; u++)
+		json_array_append_new(un, json_string(*u));
+	json_object_set_new(sum, "unevaluated", un);
 	json_object_set_new(doc, "summary", sum);
 	return doc;
 }

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "facts/facts.h"
 
@@ -56,8 +57,14 @@ struct pl_rule {
 	const char *source;    /**< public source: kernel doc path or vendor guide URL */
 	const char *fix_command; /**< shell command that fixes it (may contain %s for the
 				      subject, e.g. the device; see pl_finding.subject) */
-	const char *fix_tune;    /**< tuned-format profile line, "[sysctl] vm.swappiness=10" */
+	const char *fix_tune;    /**< tuned-format profile item(s), one "[plugin] key=value"
+				      per line ("[sysctl] vm.swappiness=10"; several joined
+				      with "\n"); NULL when no profile item fixes it */
 	bool risky;              /**< the *observed* setting is risky (explained in rationale) */
+	int64_t limit;           /**< threshold of the generic predicates (predicates.h), in the
+				      unit of keys[0] (bytes, ns, %, a plain count) */
+	const char *expect;      /**< what the rule wants, for humans ("<= 10", "bbr");
+				      generic predicates use it as the finding's expected text */
 };
 
 /** A finding. Strings owned. */
@@ -72,10 +79,13 @@ struct pl_finding {
 	json_t *facts;     /**< array of the fact keys this finding used */
 };
 
-/** A list of findings. */
+/** A list of findings, plus what pl_rules_eval() could not decide. */
 struct pl_findings {
 	struct pl_finding *v;
 	size_t n, cap;
+	size_t nrules;      /**< rules evaluated (those applying to the workload) */
+	char **unevaluated; /**< NULL-terminated ids of applying rules whose primary fact
+			         (keys[0]) is missing or unavailable, or NULL; owned */
 };
 
 /** Add a finding for @r with severity r->severity; @subject may be NULL; observed and
@@ -97,13 +107,16 @@ struct pl_rule_table {
 extern const struct pl_rule_table pl_rule_tables[];
 extern const size_t pl_nrule_tables;
 
-/** Evaluate every rule applying to @workload (one bit) over @f into @out, sorted by
- *  severity (crit first) then rule id. */
+/** Evaluate every rule applying to @workload (one bit) over @f into @out (zeroed by the
+ *  caller), sorted by severity (crit first) then rule id then subject. Also fills
+ *  out->nrules and out->unevaluated. A rule whose facts are missing adds nothing: missing
+ *  is not bad. */
 void pl_rules_eval(const struct pl_facts *f, unsigned workload, struct pl_findings *out);
 /** Find a rule by id, or NULL. */
 const struct pl_rule *pl_rule_find(const char *id);
 
-/** {"schema_version":1,"workload":W,"findings":[...],"summary":{...}} as a new object. */
+/** {"schema_version":1,"workload":W,"findings":[...],"summary":{"total","crit","warn",
+ *  "info","rules","unevaluated":[IDS]}} as a new object (docs/schemas/check.schema.json). */
 json_t *pl_findings_to_json(const struct pl_findings *fs, const char *workload);
 
 #endif

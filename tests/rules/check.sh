@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab check: JSON schema, --fail-on exit codes, --workload, --list-rules, -q/-v output,
+# -o, over this machine and a small synthetic sysroot (a Xen guest with tsc available).
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+
+# A Xen guest: clocksource xen, tsc available. Only the files read.
+X=$TMP/xen
+mkdir -p "$X/sys/devices/system/clocksource/clocksource0" "$X/proc/sys/kernel"
+echo xen >"$X/sys/devices/system/clocksource/clocksource0/current_clocksource"
+echo "xen tsc hpet acpi_pm" >"$X/sys/devices/system/clocksource/clocksource0/available_clocksource"
+echo "BOOT_IMAGE=/vmlinuz ro quiet" >"$X/proc/cmdline"
+
+ok "check on this machine" "$PERFLAB" check --json
+cp "$OUT" "$TMP/live.json"
+validate check.schema.json "$TMP/live.json"
+is "workload defaults to general" "$(jqv "$TMP/live.json" .workload)" general
+is "summary total counts the findings" "$(jqv "$TMP/live.json" '.summary.total == (.findings|length)')" true
+is "no critical finding on this VM" "$(jqv "$TMP/live.json" .summary.crit)" 0
+
+for w in general latency throughput hpc network storage benchmark; do
+	ok "check --workload $w" "$PERFLAB" check --json --workload "$w"
+	cp "$OUT" "$TMP/w-$w.json"
+	is "workload $w recorded" "$(jqv "$TMP/w-$w.json" .workload)" "$w"
+done
+validate check.schema.json "$TMP/w-latency.json"
+validate check.schema.json "$TMP/w-network.json"
+like "hpc checks numad" "$("$PERFLAB" check --list-rules --json | jq -r '[.rules[]|select(.workloads|index("hpc"))|.id]|join(" ")')" 'numa.numad-hpc'
+
+expect_exit 1 "xen guest: --fail-on warn exits 1" "$PERFLAB" check --sysroot "$X" --json --fail-on warn
+cp "$OUT" "$TMP/xen.json"
+validate check.schema.json "$TMP/xen.json"
+is "xen guest: exactly clock.xen-tsc" "$(jqv "$TMP/xen.json" '[.findings[].id]|join(",")')" clock.xen-tsc
+is "xen guest: observed" "$(jqv "$TMP/xen.json" '.findings[0].observed')" "clocksource xen (tsc available)"
+is "xen guest: fix command" "$(jqv "$TMP/xen.json" '.findings[0].fix.command')" \
+	"echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource"
+is "xen guest: fix profile line" "$(jqv "$TMP/xen.json" '.findings[0].fix.tune')" \
+	"[bootloader] cmdline=clocksource=tsc tsc=reliable"
+is "xen guest: facts used" "$(jqv "$TMP/xen.json" '.findings[0].facts|join(",")')" \
+	"clocksource.current,clocksource.available,cpu.tsc.invariant"
+expect_exit 0 "xen guest: default --fail-on crit exits 0" "$PERFLAB" check --sysroot "$X"
+expect_exit 1 "xen guest: --fail-on info exits 1" "$PERFLAB" check --sysroot "$X" --fail-on info
+expect_exit 2 "--fail-on with an unknown severity" "$PERFLAB" check --fail-on fatal
+like "unknown severity lists the choices" "$(cat "$ERR")" 'info, warn, crit'
+expect_exit 2 "unexpected argument" "$PERFLAB" check extra
+like "unexpected argument named" "$(cat "$ERR")" "unexpected argument 'extra'"
+
+# Human output: grouped by severity, observed/expected/fix/why/source, -q titles only.
+ok "human output" "$PERFLAB" check --sysroot "$X"
+txt=$(cat "$OUT")
+like "header counts findings" "$txt" '^perflab check \(workload: general\): 1 finding: 0 crit, 1 warn, 0 info'
+like "grouped under Warnings" "$txt" $'\nWarnings\n  \\[WARN\\] clocksource is xen'
+like "observed shown" "$txt" 'observed: +clocksource xen \(tsc available\)'
+like "fix shown" "$txt" 'fix: +echo tsc >'
+like "profile line shown" "$txt" 'profile: +\[bootloader\] cmdline=clocksource=tsc tsc=reliable'
+like "rationale shown" "$txt" 'why: +The xen pvclock clocksource'
+like "source shown" "$txt" 'source: +https://docs.aws.amazon.com/'
+like "footer counts rules" "$txt" '[0-9]+ rules checked'
+ok "quiet output" "$PERFLAB" check --sysroot "$X" -q
+is "-q prints titles only" "$(grep -c 'observed:' "$OUT")" 0
+like "-q keeps the title" "$(cat "$OUT")" 'clocksource is xen'
+ok "verbose output" "$PERFLAB" check --sysroot "$X" -v
+like "-v lists rules that could not run" "$(cat "$OUT")" 'could not run because facts are unavailable:'
+
+# -o writes the same document atomically.
+ok "check -o FILE" "$PERFLAB" check --sysroot "$X" --json -o "$TMP/out.json"
+is "-o file equals stdout document" "$(jq -S . "$TMP/out.json")" "$(jq -S . "$TMP/xen.json")"
+expect_exit 2 "-o into a missing directory" "$PERFLAB" check --json -o "$TMP/nodir/x.json"
+is "nothing left behind" "$(ls "$TMP" | grep -c nodir)" 0
+
+# --list-rules: text and JSON agree with each other and with the schema.
+ok "--list-rules" "$PERFLAB" check --list-rules
+n_text=$(wc -l <"$OUT")
+like "--list-rules shows id, severity, title, workloads" "$(cat "$OUT")" 'clock\.xen-tsc +warn clocksource is xen.*\[all\]'
+ok "--list-rules --json" "$PERFLAB" check --list-rules --json
+cp "$OUT" "$TMP/rules.json"
+validate rules.schema.json "$TMP/rules.json"
+is "text and JSON list the same rules" "$(jqv "$TMP/rules.json" '.rules|length')" "$n_text"
+is "rule ids are unique" "$(jqv "$TMP/rules.json" '[.rules[].id]|unique|length')" "$n_text"
+is "risky rules are the three of the seeds plus vfs_cache_pressure=0" \
+	"$(jqv "$TMP/rules.json" '[.rules[]|select(.risky).id]|sort|join(",")')" \
+	"mem.vfs-cache-pressure-zero,net.icmp-echo-ignored,net.tcp-timestamps-off,net.tcp-tw-recycle"
+done_testing

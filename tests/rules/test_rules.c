@@ -1,0 +1,558 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests of every rule predicate: each case builds synthetic facts with the pl_fact_*
+ * setters, runs one rule's predicate and asserts how many findings it adds (and what they
+ * say). A registry test fails when a rule lacks a case that fires or one that does not.
+ * Facts are written as JSON: {"key": value, "key2": {"$unavailable": "reason"}}. */
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rules/predicates.h"
+#include "rules/rules.h"
+#include "util/str.h"
+
+struct rcase {
+	const char *rule;     /* rule id */
+	const char *facts;    /* JSON object of facts */
+	int fires;            /* expected number of findings */
+	const char *observed; /* substring of the first finding's observed text, or NULL */
+	const char *subject;  /* subject of the first finding, or NULL */
+	const char *fix;      /* substring of the first finding's fix command, or NULL */
+};
+
+#define UNAV "{\"$unavailable\":\"not present\"}"
+#define ISTATES_DEEP                                                                         \
+	"[{\"name\":\"POLL\",\"latency_us\":0,\"disabled\":false},"                         \
+	"{\"name\":\"C1\",\"latency_us\":2,\"disabled\":false},"                            \
+	"{\"name\":\"C1E\",\"latency_us\":10,\"disabled\":false},"                          \
+	"{\"name\":\"C6\",\"latency_us\":133,\"disabled\":false}]"
+#define ISTATES_C6_OFF                                                                       \
+	"[{\"name\":\"POLL\",\"latency_us\":0,\"disabled\":false},"                         \
+	"{\"name\":\"C1\",\"latency_us\":2,\"disabled\":false},"                            \
+	"{\"name\":\"C6\",\"latency_us\":133,\"disabled\":true}]"
+
+static const struct rcase cases[] = {
+	/* clock */
+	{ "clock.xen-tsc",
+	  "{\"clocksource.current\":\"xen\",\"clocksource.available\":[\"xen\",\"tsc\",\"hpet\"],"
+	  "\"cpu.tsc.invariant\":true}",
+	  1, "xen", NULL, "echo tsc" },
+	{ "clock.xen-tsc",
+	  "{\"clocksource.current\":\"xen\",\"clocksource.available\":[\"xen\",\"tsc\"]}", 1 },
+	{ "clock.xen-tsc",
+	  "{\"clocksource.current\":\"xen\",\"clocksource.available\":[\"xen\",\"tsc\"],"
+	  "\"cpu.tsc.invariant\":false}",
+	  0 },
+	{ "clock.xen-tsc",
+	  "{\"clocksource.current\":\"kvm-clock\",\"clocksource.available\":[\"kvm-clock\",\"tsc\"]}",
+	  0 },
+	{ "clock.xen-tsc", "{\"clocksource.current\":\"xen\",\"clocksource.available\":[\"xen\"]}", 0 },
+	{ "clock.xen-tsc", "{\"clocksource.current\":\"xen\",\"clocksource.available\":" UNAV "}", 0 },
+	{ "clock.slow-source",
+	  "{\"clocksource.current\":\"hpet\",\"clocksource.available\":[\"tsc\",\"hpet\"]}", 1,
+	  "hpet (tsc available)", NULL, "echo tsc" },
+	{ "clock.slow-source",
+	  "{\"clocksource.current\":\"acpi_pm\",\"clocksource.available\":[\"kvm-clock\",\"acpi_pm\"]}",
+	  1, "acpi_pm", NULL, "echo kvm-clock" },
+	{ "clock.slow-source",
+	  "{\"clocksource.current\":\"hpet\",\"clocksource.available\":[\"tsc\",\"hpet\"],"
+	  "\"cpu.tsc.invariant\":false}",
+	  0 },
+	{ "clock.slow-source",
+	  "{\"clocksource.current\":\"tsc\",\"clocksource.available\":[\"tsc\",\"hpet\"]}", 0 },
+	{ "clock.slow-source", "{\"clocksource.current\":\"kvm-clock\",\"clocksource.available\":[\"kvm-clock\"]}",
+	  0 },
+
+	/* power */
+	{ "power.governor",
+	  "{\"cpufreq.governor\":\"powersave\",\"cpufreq.driver\":\"intel_pstate\","
+	  "\"cpufreq.intel_pstate.status\":\"active\"}",
+	  1, "governor powersave (intel_pstate active)", NULL, "-g performance" },
+	{ "power.governor", "{\"cpufreq.governor\":\"mixed\"}", 1, "governor mixed" },
+	{ "power.governor", "{\"cpufreq.governor\":\"performance\"}", 0 },
+	{ "power.governor", "{\"cpufreq.governor\":" UNAV "}", 0 },
+	{ "power.boost-off", "{\"cpufreq.boost\":false,\"cpufreq.driver\":\"intel_pstate\"}", 1,
+	  "turbo boost off", NULL, "intel_pstate/no_turbo" },
+	{ "power.boost-off", "{\"cpufreq.boost\":false,\"cpufreq.driver\":\"acpi-cpufreq\"}", 1,
+	  NULL, NULL, "echo 1 > /sys/devices/system/cpu/cpufreq/boost" },
+	{ "power.boost-off", "{\"cpufreq.boost\":true}", 0 },
+	{ "power.boost-off", "{\"cpufreq.boost\":" UNAV "}", 0 },
+	{ "power.boost-benchmark", "{\"cpufreq.boost\":true}", 1, "turbo boost on", NULL,
+	  "echo 0 > /sys/devices/system/cpu/cpufreq/boost" },
+	{ "power.boost-benchmark", "{\"cpufreq.boost\":false}", 0 },
+	{ "power.cstates-deep", "{\"cpuidle.states\":" ISTATES_DEEP "}", 1, "C6 (133 us)" },
+	{ "power.cstates-deep", "{\"cpuidle.states\":" ISTATES_C6_OFF "}", 0 },
+	{ "power.cstates-deep",
+	  "{\"cpuidle.states\":" ISTATES_DEEP ",\"services.tuned.profile\":\"latency-performance\"}", 0 },
+	{ "power.cstates-deep",
+	  "{\"cpuidle.states\":" ISTATES_DEEP ",\"services.tuned.profile\":\"balanced\"}", 1 },
+	{ "power.cstates-deep", "{\"cpuidle.states\":" UNAV "}", 0 },
+	{ "power.cstates-deep", "{\"cpuidle.states\":[]}", 0 },
+	{ "power.cstate-cmdline", "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"0\"}}", 1,
+	  "intel_idle.max_cstate=0" },
+	{ "power.cstate-cmdline",
+	  "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"0\",\"processor.max_cstate\":\"1\"}}",
+	  0 },
+	{ "power.cstate-cmdline", "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"1\"}}", 0 },
+	{ "power.cstate-cmdline", "{\"kernel.cmdline.params\":" UNAV "}", 0 },
+
+	/* sched */
+	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":{\"nohz_full\":\"1-15\"}}", 1,
+	  "CPUs 1-15 not in isolcpus; no rcu_nocbs", NULL, "isolcpus=1-15 rcu_nocbs=1-15" },
+	{ "sched.nohz-full-unisolated",
+	  "{\"kernel.cmdline.params\":{\"nohz_full\":\"1-15\",\"isolcpus\":\"1-7\",\"rcu_nocbs\":\"1-15\"}}",
+	  1, "CPUs 8-15 not in isolcpus; rcu_nocbs=1-15" },
+	{ "sched.nohz-full-unisolated",
+	  "{\"kernel.cmdline.params\":{\"nohz_full\":\"1-15\",\"isolcpus\":\"managed_irq,domain,1-15\"}}",
+	  0 },
+	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":{\"quiet\":true}}", 0 },
+	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":{\"nohz_full\":\"garbage\"}}", 0 },
+	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":" UNAV "}", 0 },
+	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":24000000}", 1,
+	  "kernel.sched_latency_ns = 24000000" },
+	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":\"24000000\"}", 1 },
+	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":12000000}", 0 },
+	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":" UNAV "}", 0 },
+	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":{\"running\":true}}", 1, "irqbalance running" },
+	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":true}", 1 },
+	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":{\"running\":false}}", 0 },
+	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":" UNAV "}", 0 },
+
+	/* mem */
+	{ "mem.thp-latency", "{\"mem.thp.enabled\":\"always\"}", 1, "mem.thp.enabled = always" },
+	{ "mem.thp-latency", "{\"mem.thp.enabled\":\"madvise\"}", 0 },
+	{ "mem.thp-latency", "{\"mem.thp.enabled\":" UNAV "}", 0 },
+	{ "mem.thp-defrag", "{\"mem.thp.defrag\":\"always\"}", 1 },
+	{ "mem.thp-defrag", "{\"mem.thp.defrag\":\"madvise\"}", 0 },
+	{ "mem.thp-hpc", "{\"mem.thp.enabled\":\"never\"}", 1 },
+	{ "mem.thp-hpc", "{\"mem.thp.enabled\":\"always\"}", 0 },
+	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":60,\"mem.swap.total_bytes\":1073741824}", 1,
+	  "vm.swappiness = 60", NULL, "sysctl -w vm.swappiness=10" },
+	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":60,\"mem.swap.total_bytes\":0}", 0 },
+	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":60}", 0 },
+	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":10,\"mem.swap.total_bytes\":1073741824}", 0 },
+	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":" UNAV ",\"mem.swap.total_bytes\":1}", 0 },
+	{ "mem.dirty-latency",
+	  "{\"sysctl.vm.dirty_ratio\":20,\"sysctl.vm.dirty_background_ratio\":10}", 1,
+	  "vm.dirty_ratio = 20, vm.dirty_background_ratio = 10" },
+	{ "mem.dirty-latency", "{\"sysctl.vm.dirty_ratio\":10,\"sysctl.vm.dirty_background_ratio\":3}",
+	  0 },
+	{ "mem.dirty-latency",
+	  "{\"sysctl.vm.dirty_ratio\":0,\"sysctl.vm.dirty_background_ratio\":0,"
+	  "\"sysctl.vm.dirty_bytes\":268435456}",
+	  0 },
+	{ "mem.dirty-latency", "{\"sysctl.vm.dirty_ratio\":20}", 0 },
+	{ "mem.dirty-throughput",
+	  "{\"sysctl.vm.dirty_ratio\":20,\"sysctl.vm.dirty_background_ratio\":10}", 1 },
+	{ "mem.dirty-throughput",
+	  "{\"sysctl.vm.dirty_ratio\":40,\"sysctl.vm.dirty_background_ratio\":10}", 0 },
+	{ "mem.vfs-cache-pressure-zero", "{\"sysctl.vm.vfs_cache_pressure\":0}", 1 },
+	{ "mem.vfs-cache-pressure-zero", "{\"sysctl.vm.vfs_cache_pressure\":100}", 0 },
+	{ "mem.vfs-cache-pressure-zero", "{\"sysctl.vm.vfs_cache_pressure\":" UNAV "}", 0 },
+	{ "mem.vfs-cache-pressure", "{\"sysctl.vm.vfs_cache_pressure\":100}", 1,
+	  "vm.vfs_cache_pressure = 100" },
+	{ "mem.vfs-cache-pressure", "{\"sysctl.vm.vfs_cache_pressure\":50}", 0 },
+
+	/* numa */
+	{ "numa.remote-ratio", "{\"numa.nodes\":2,\"numa.remote_ratio\":0.8}", 1, "80% of page" },
+	{ "numa.remote-ratio", "{\"numa.nodes\":2,\"numa.remote_ratio\":0.05}", 0 },
+	{ "numa.remote-ratio", "{\"numa.nodes\":1,\"numa.remote_ratio\":0.8}", 0 },
+	{ "numa.remote-ratio", "{\"numa.nodes\":2,\"numa.remote_ratio\":" UNAV "}", 0 },
+	{ "numa.zone-reclaim", "{\"numa.nodes\":2,\"sysctl.vm.zone_reclaim_mode\":1}", 1,
+	  "vm.zone_reclaim_mode = 1" },
+	{ "numa.zone-reclaim", "{\"numa.nodes\":2,\"sysctl.vm.zone_reclaim_mode\":0}", 0 },
+	{ "numa.zone-reclaim", "{\"numa.nodes\":1,\"sysctl.vm.zone_reclaim_mode\":1}", 0 },
+	{ "numa.zone-reclaim", "{\"sysctl.vm.zone_reclaim_mode\":1}", 0 },
+	{ "numa.balancing-pinned", "{\"numa.nodes\":2,\"sysctl.kernel.numa_balancing\":1}", 1 },
+	{ "numa.balancing-pinned", "{\"numa.nodes\":2,\"sysctl.kernel.numa_balancing\":0}", 0 },
+	{ "numa.balancing-pinned", "{\"numa.nodes\":1,\"sysctl.kernel.numa_balancing\":1}", 0 },
+	{ "numa.numad-hpc", "{\"numa.nodes\":2,\"services.numad\":{\"running\":true}}", 1,
+	  "numad running", NULL, "systemctl disable --now numad" },
+	{ "numa.numad-hpc", "{\"numa.nodes\":2,\"services.numad\":{\"running\":false}}", 0 },
+	{ "numa.numad-hpc", "{\"numa.nodes\":1,\"services.numad\":{\"running\":true}}", 0 },
+
+	/* net */
+	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":212992}", 1, "net.core.rmem_max = 212992" },
+	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":16777216}", 0 },
+	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":" UNAV "}", 0 },
+	{ "net.wmem-max", "{\"sysctl.net.core.wmem_max\":212992}", 1 },
+	{ "net.wmem-max", "{\"sysctl.net.core.wmem_max\":33554432}", 0 },
+	{ "net.tcp-rmem", "{\"sysctl.net.ipv4.tcp_rmem\":\"4096\\t131072\\t6291456\"}", 1,
+	  "net.ipv4.tcp_rmem max = 6291456" },
+	{ "net.tcp-rmem", "{\"sysctl.net.ipv4.tcp_rmem\":[4096,131072,6291456]}", 1 },
+	{ "net.tcp-rmem", "{\"sysctl.net.ipv4.tcp_rmem\":\"4096 87380 16777216\"}", 0 },
+	{ "net.tcp-rmem", "{\"sysctl.net.ipv4.tcp_rmem\":\"4096 87380\"}", 0 },
+	{ "net.tcp-wmem", "{\"sysctl.net.ipv4.tcp_wmem\":\"4096 16384 4194304\"}", 1 },
+	{ "net.tcp-wmem", "{\"sysctl.net.ipv4.tcp_wmem\":\"4096 16384 16777216\"}", 0 },
+	{ "net.netdev-backlog", "{\"sysctl.net.core.netdev_max_backlog\":1000}", 1 },
+	{ "net.netdev-backlog", "{\"sysctl.net.core.netdev_max_backlog\":100000}", 0 },
+	{ "net.somaxconn", "{\"sysctl.net.core.somaxconn\":1024}", 1, "net.core.somaxconn = 1024" },
+	{ "net.somaxconn", "{\"sysctl.net.core.somaxconn\":4096}", 0 },
+	{ "net.congestion-control", "{\"sysctl.net.ipv4.tcp_congestion_control\":\"cubic\"}", 1,
+	  "net.ipv4.tcp_congestion_control = cubic", NULL, "modprobe tcp_bbr" },
+	{ "net.congestion-control", "{\"sysctl.net.ipv4.tcp_congestion_control\":\"bbr\"}", 0 },
+	{ "net.congestion-control", "{\"sysctl.net.ipv4.tcp_congestion_control\":" UNAV "}", 0 },
+	{ "net.bbr-qdisc",
+	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"bbr\",\"sysctl.net.core.default_qdisc\":\"fq_codel\"}",
+	  1, "default_qdisc = fq_codel" },
+	{ "net.bbr-qdisc",
+	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"bbr\",\"sysctl.net.core.default_qdisc\":\"fq\"}",
+	  0 },
+	{ "net.bbr-qdisc",
+	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"cubic\",\"sysctl.net.core.default_qdisc\":\"fq_codel\"}",
+	  0 },
+	{ "net.slow-start-after-idle", "{\"sysctl.net.ipv4.tcp_slow_start_after_idle\":1}", 1 },
+	{ "net.slow-start-after-idle", "{\"sysctl.net.ipv4.tcp_slow_start_after_idle\":0}", 0 },
+	{ "net.tcp-timestamps-off", "{\"sysctl.net.ipv4.tcp_timestamps\":0}", 1,
+	  "net.ipv4.tcp_timestamps = 0" },
+	{ "net.tcp-timestamps-off", "{\"sysctl.net.ipv4.tcp_timestamps\":1}", 0 },
+	{ "net.tcp-timestamps-off", "{\"sysctl.net.ipv4.tcp_timestamps\":" UNAV "}", 0 },
+	{ "net.icmp-echo-ignored", "{\"sysctl.net.ipv4.icmp_echo_ignore_all\":1}", 1,
+	  "net.ipv4.icmp_echo_ignore_all = 1" },
+	{ "net.icmp-echo-ignored",
+	  "{\"sysctl.net.ipv4.icmp_echo_ignore_all\":0,\"sysctl.net.ipv6.icmp.echo_ignore_all\":1}", 1,
+	  "net.ipv6.icmp.echo_ignore_all = 1" },
+	{ "net.icmp-echo-ignored",
+	  "{\"sysctl.net.ipv4.icmp_echo_ignore_all\":0,\"sysctl.net.ipv6.icmp.echo_ignore_all\":0}", 0 },
+	{ "net.tcp-tw-recycle", "{\"sysctl.net.ipv4.tcp_tw_recycle\":1}", 1 },
+	{ "net.tcp-tw-recycle", "{\"sysctl.net.ipv4.tcp_tw_recycle\":0}", 0 },
+	{ "net.tcp-tw-recycle", "{\"sysctl.net.ipv4.tcp_tw_recycle\":" UNAV "}", 0 },
+
+	/* block */
+	{ "block.scheduler-hdd",
+	  "{\"block.sda.rotational\":1,\"block.sda.queue.scheduler\":\"none\","
+	  "\"block.sdb.rotational\":1,\"block.sdb.queue.scheduler\":\"mq-deadline\"}",
+	  1, "sda (rotational disk): scheduler = none", "sda",
+	  "echo mq-deadline > /sys/block/sda/queue/scheduler" },
+	{ "block.scheduler-hdd", "{\"block.sda.rotational\":0,\"block.sda.queue.scheduler\":\"none\"}", 0 },
+	{ "block.scheduler-hdd", "{\"block.vda.rotational\":1,\"block.vda.queue.scheduler\":\"none\"}", 0 },
+	{ "block.scheduler-hdd", "{\"block.sda.rotational\":" UNAV ",\"block.sda.queue.scheduler\":\"none\"}",
+	  0 },
+	{ "block.scheduler-nvme",
+	  "{\"block.nvme0n1.rotational\":0,\"block.nvme0n1.queue.scheduler\":\"mq-deadline\","
+	  "\"block.nvme1n1.rotational\":0,\"block.nvme1n1.queue.scheduler\":\"kyber\"}",
+	  2, "nvme0n1 (NVMe): scheduler = mq-deadline", "nvme0n1", "echo none > /sys/block/nvme0n1" },
+	{ "block.scheduler-nvme", "{\"block.nvme0n1.rotational\":0,\"block.nvme0n1.queue.scheduler\":\"none\"}",
+	  0 },
+	{ "block.scheduler-nvme", "{\"block.nvme0n1.queue.scheduler\":" UNAV "}", 0 },
+	{ "block.scheduler-virtio", "{\"block.vda.rotational\":1,\"block.vda.queue.scheduler\":\"bfq\"}", 1,
+	  "vda (virtual disk): scheduler = bfq", "vda" },
+	{ "block.scheduler-virtio",
+	  "{\"block.vda.rotational\":1,\"block.vda.queue.scheduler\":\"mq-deadline\"}", 0 },
+	{ "block.read-ahead",
+	  "{\"block.sda.rotational\":1,\"block.sda.queue.read_ahead_kb\":128,"
+	  "\"block.vdb.rotational\":1,\"block.vdb.queue.read_ahead_kb\":\"128\"}",
+	  2, "sda (rotational disk): read_ahead_kb = 128", "sda", "echo 4096 > /sys/block/sda" },
+	{ "block.read-ahead", "{\"block.nvme0n1.rotational\":0,\"block.nvme0n1.queue.read_ahead_kb\":128}",
+	  0 },
+	{ "block.read-ahead", "{\"block.sda.rotational\":1,\"block.sda.queue.read_ahead_kb\":8192}", 0 },
+	{ "block.read-ahead", "{\"block.loop0.rotational\":1,\"block.loop0.queue.read_ahead_kb\":128}", 0 },
+	{ "block.nr-requests",
+	  "{\"block.sda.rotational\":1,\"block.sda.queue.scheduler\":\"mq-deadline\","
+	  "\"block.sda.queue.nr_requests\":64}",
+	  1, "sda (rotational disk): nr_requests = 64", "sda" },
+	{ "block.nr-requests",
+	  "{\"block.sda.rotational\":1,\"block.sda.queue.scheduler\":\"mq-deadline\","
+	  "\"block.sda.queue.nr_requests\":256}",
+	  0 },
+	{ "block.nr-requests",
+	  "{\"block.sda.rotational\":0,\"block.sda.queue.scheduler\":\"mq-deadline\","
+	  "\"block.sda.queue.nr_requests\":64}",
+	  0 },
+
+	/* accel */
+	{ "accel.qat", "{\"accel.qat.devices\":{\"count\":2,\"models\":[\"C62x\",\"C62x\"]}}", 1,
+	  "2 devices (C62x, C62x)" },
+	{ "accel.qat", "{\"accel.qat.devices\":[\"8970\"]}", 1, "1 device (8970)" },
+	{ "accel.qat", "{\"accel.qat.devices\":{\"count\":0,\"models\":[]}}", 0 },
+	{ "accel.qat", "{\"accel.qat.devices\":" UNAV "}", 0 },
+	{ "accel.gpu", "{\"accel.gpu.devices\":{\"count\":1,\"models\":[\"GV100GL [Tesla V100]\"]}}", 1,
+	  "Tesla V100" },
+	{ "accel.gpu", "{\"accel.gpu.devices\":0}", 0 },
+};
+static const size_t ncases = sizeof(cases) / sizeof(cases[0]);
+
+/* Load @json into @f through the setters. */
+static void load_facts(struct pl_facts *f, const char *json)
+{
+	json_error_t err;
+	json_t *o = json_loads(json, 0, &err);
+	if (!o)
+		fail_msg("bad test facts '%s': %s", json, err.text);
+	const char *k;
+	json_t *v;
+	json_object_foreach(o, k, v)
+	{
+		const json_t *un = json_is_object(v) ? json_object_get(v, "$unavailable") : NULL;
+		if (un)
+			pl_fact_unavailable(f, k, "%s", json_string_value(un));
+		else if (json_is_string(v))
+			pl_fact_str(f, k, json_string_value(v), "/test");
+		else if (json_is_boolean(v))
+			pl_fact_bool(f, k, json_is_true(v), "/test");
+		else if (json_is_integer(v))
+			pl_fact_int(f, k, json_integer_value(v), "/test");
+		else
+			pl_fact_set(f, k, json_incref(v), "/test");
+	}
+	json_decref(o);
+}
+
+static void run_case(void **state)
+{
+	const struct rcase *c = *state;
+	const struct pl_rule *r = pl_rule_find(c->rule);
+	assert_non_null(r);
+	struct pl_facts f;
+	pl_facts_init(&f);
+	load_facts(&f, c->facts);
+	struct pl_findings fs = { 0 };
+	r->eval(r, &f, &fs);
+	if ((int)fs.n != c->fires)
+		fail_msg("%s over %s: %zu findings, want %d%s%s", c->rule, c->facts, fs.n, c->fires,
+			 fs.n ? "; first observed: " : "", fs.n ? fs.v[0].observed : "");
+	for (size_t i = 0; i < fs.n; i++) {
+		const struct pl_finding *x = &fs.v[i];
+		assert_ptr_equal(x->rule, r);
+		assert_true(x->observed[0] && x->expected[0]);
+		assert_true(json_array_size(x->facts) > 0);
+		for (size_t k = 0; k < json_array_size(x->facts); k++)
+			assert_null(strchr(json_string_value(json_array_get(x->facts, k)), '*'));
+	}
+	if (fs.n && c->observed && !strstr(fs.v[0].observed, c->observed))
+		fail_msg("%s: observed '%s' lacks '%s'", c->rule, fs.v[0].observed, c->observed);
+	if (fs.n && c->subject)
+		assert_string_equal(fs.v[0].subject ? fs.v[0].subject : "(none)", c->subject);
+	if (fs.n && c->fix && (!fs.v[0].fix_command || !strstr(fs.v[0].fix_command, c->fix)))
+		fail_msg("%s: fix '%s' lacks '%s'", c->rule,
+			 fs.v[0].fix_command ? fs.v[0].fix_command : "(null)", c->fix);
+	pl_findings_free(&fs);
+	pl_facts_free(&f);
+}
+
+#define FOREACH_RULE(r)                                                                      \
+	for (size_t t_ = 0; t_ < pl_nrule_tables; t_++)                                      \
+		for (size_t i_ = 0; i_ < *pl_rule_tables[t_].n; i_++)                        \
+			for (const struct pl_rule *r = &pl_rule_tables[t_].rules[i_], *once_ = r; \
+			     once_; once_ = NULL)
+
+/* Every rule has a case where it fires and one where it does not. */
+static void test_every_rule_has_cases(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	FOREACH_RULE(r)
+	{
+		bool fires = false, quiet = false;
+		for (size_t i = 0; i < ncases; i++)
+			if (strcmp(cases[i].rule, r->id) == 0) {
+				fires |= cases[i].fires > 0;
+				quiet |= cases[i].fires == 0;
+			}
+		if (!fires || !quiet)
+			fail_msg("rule %s lacks a case that %s", r->id, fires ? "does not fire" : "fires");
+		n++;
+	}
+	assert_true(n >= 40);
+	for (size_t i = 0; i < ncases; i++)
+		if (!pl_rule_find(cases[i].rule))
+			fail_msg("case names unknown rule %s", cases[i].rule);
+}
+
+/* Data every rule must carry, in the shapes the schema and `tune` expect. */
+static void test_rule_data(void **state)
+{
+	(void)state;
+	regex_t id_re;
+	assert_int_equal(regcomp(&id_re, "^[a-z0-9]+\\.[a-z0-9.-]+$", REG_EXTENDED | REG_NOSUB), 0);
+	FOREACH_RULE(r)
+	{
+		assert_int_equal(regexec(&id_re, r->id, 0, NULL, 0), 0);
+		/* the id starts with its domain */
+		size_t dl = strlen(pl_rule_tables[t_].domain);
+		assert_memory_equal(r->id, pl_rule_tables[t_].domain, dl);
+		assert_int_equal(r->id[dl], '.');
+		assert_ptr_equal(pl_rule_find(r->id), r); /* unique */
+		assert_true(r->workloads && (r->workloads & ~(unsigned)PL_WL_ALL) == 0);
+		assert_true(r->severity >= PL_SEV_INFO && r->severity <= PL_SEV_CRIT);
+		assert_non_null(r->keys);
+		assert_non_null(r->keys[0]);
+		assert_non_null(r->eval);
+		assert_true(r->title && r->title[0]);
+		assert_true(r->rationale && strlen(r->rationale) > 80);
+		assert_true(r->source && (strstr(r->source, "Documentation/") ||
+					  strstr(r->source, "https://") || strstr(r->source, "tuned") ||
+					  strstr(r->source, "Red Hat") || strstr(r->source, "(8)") ||
+					  strstr(r->source, "(1)")));
+		if (r->risky)
+			assert_memory_equal(r->rationale, "Risky: ", 7);
+		if (r->fix_tune) {
+			char **lines = pl_split(r->fix_tune, "\n", NULL);
+			for (char **l = lines; *l; l++)
+				if ((*l)[0] != '[' || !strchr(*l, ']') || !strchr(*l, '='))
+					fail_msg("%s: profile item '%s' is not '[plugin] key=value'", r->id, *l);
+			pl_strv_free(lines);
+		}
+		/* sysctl fixes name a sysctl the rule reads (so facts collect it) */
+		if (r->fix_tune && pl_startswith(r->fix_tune, "[sysctl] ")) {
+			char *name = pl_xstrdup(r->fix_tune + strlen("[sysctl] "));
+			*strchr(name, '=') = '\0';
+			char *key = pl_xasprintf("sysctl.%s", name);
+			bool found = false;
+			for (const char *const *k = r->keys; *k; k++)
+				found |= strcmp(*k, key) == 0;
+			if (!found)
+				fail_msg("%s fixes %s but does not read %s", r->id, name, key);
+			free(key);
+			free(name);
+		}
+	}
+	regfree(&id_re);
+}
+
+/* Missing is not bad: no rule fires over no facts, nor over facts that are all
+ * unavailable (a container without /proc/sys, a VM without cpufreq). */
+static void test_missing_is_not_bad(void **state)
+{
+	(void)state;
+	struct pl_facts f;
+	pl_facts_init(&f);
+	FOREACH_RULE(r)
+	{
+		for (const char *const *k = r->keys; *k; k++) {
+			char *key = pl_xstrdup(*k);
+			char *star = strchr(key, '*');
+			if (star) { /* a device */
+				char *dk = pl_xasprintf("%.*ssda%s", (int)(star - key), key, star + 1);
+				free(key);
+				key = dk;
+			}
+			pl_fact_unavailable(&f, key, "%s: not present", key);
+			free(key);
+		}
+	}
+	struct pl_findings none = { 0 };
+	struct pl_facts empty;
+	pl_facts_init(&empty);
+	for (unsigned w = 0; pl_workload_names[w]; w++) {
+		struct pl_findings fs = { 0 };
+		pl_rules_eval(&f, 1u << w, &fs);
+		if (fs.n)
+			fail_msg("workload %s: %s fired on unavailable facts", pl_workload_names[w],
+				 fs.v[0].rule->id);
+		assert_true(fs.nrules > 0);
+		assert_non_null(fs.unevaluated); /* they are reported as not evaluated */
+		pl_findings_free(&fs);
+		pl_rules_eval(&empty, 1u << w, &none);
+		assert_int_equal(none.n, 0);
+		pl_findings_free(&none);
+	}
+	pl_facts_free(&f);
+	pl_facts_free(&empty);
+}
+
+/* pl_rules_eval: workload filter, sort order (crit first, then id, then subject), counts. */
+static void test_eval_filter_and_order(void **state)
+{
+	(void)state;
+	struct pl_facts f;
+	pl_facts_init(&f);
+	load_facts(&f, "{\"sysctl.net.ipv4.tcp_tw_recycle\":1,\"sysctl.net.ipv4.tcp_timestamps\":0,"
+		       "\"mem.thp.enabled\":\"always\",\"sysctl.net.core.somaxconn\":128,"
+		       "\"block.sdb.rotational\":1,\"block.sdb.queue.scheduler\":\"none\","
+		       "\"block.sda.rotational\":1,\"block.sda.queue.scheduler\":\"none\"}");
+	struct pl_findings fs = { 0 };
+	pl_rules_eval(&f, PL_WL_GENERAL, &fs);
+	assert_int_equal(fs.n, 4);
+	assert_string_equal(fs.v[0].rule->id, "net.tcp-tw-recycle");
+	assert_string_equal(fs.v[1].rule->id, "block.scheduler-hdd");
+	assert_string_equal(fs.v[1].subject, "sda");
+	assert_string_equal(fs.v[2].subject, "sdb");
+	assert_string_equal(fs.v[3].rule->id, "net.tcp-timestamps-off");
+	json_t *doc = pl_findings_to_json(&fs, "general");
+	json_t *sum = json_object_get(doc, "summary");
+	assert_int_equal(json_integer_value(json_object_get(sum, "total")), 4);
+	assert_int_equal(json_integer_value(json_object_get(sum, "crit")), 1);
+	assert_int_equal(json_integer_value(json_object_get(sum, "warn")), 3);
+	assert_int_equal(json_integer_value(json_object_get(sum, "rules")), (json_int_t)fs.nrules);
+	json_t *x = json_array_get(json_object_get(doc, "findings"), 1);
+	assert_string_equal(json_string_value(json_object_get(x, "subject")), "sda");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(x, "facts"), 0)),
+			    "block.sda.queue.scheduler");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(x, "fix"), "tune")),
+			    "[disk] devices=sda elevator=mq-deadline");
+	json_decref(doc);
+	pl_findings_free(&fs);
+
+	pl_rules_eval(&f, PL_WL_LATENCY, &fs);
+	bool thp = false, somax = false;
+	for (size_t i = 0; i < fs.n; i++) {
+		thp |= strcmp(fs.v[i].rule->id, "mem.thp-latency") == 0;
+		somax |= strcmp(fs.v[i].rule->id, "net.somaxconn") == 0;
+	}
+	assert_true(thp);
+	assert_false(somax); /* network/throughput only */
+	pl_findings_free(&fs);
+	pl_rules_eval(&f, PL_WL_NETWORK, &fs);
+	somax = false;
+	for (size_t i = 0; i < fs.n; i++)
+		somax |= strcmp(fs.v[i].rule->id, "net.somaxconn") == 0;
+	assert_true(somax);
+	pl_findings_free(&fs);
+	pl_facts_free(&f);
+}
+
+static void test_readers(void **state)
+{
+	(void)state;
+	struct pl_facts f;
+	pl_facts_init(&f);
+	load_facts(&f, "{\"a\":\"12\",\"b\":\"12x\",\"c\":true,\"d\":0.25,\"e\":\"1 2 3\","
+		       "\"s\":{\"running\":true},\"t\":false,\"u\":{\"running\":\"yes\"}}");
+	int64_t v;
+	double d;
+	bool b;
+	assert_true(pl_rf_int(&f, "a", &v) && v == 12);
+	assert_false(pl_rf_int(&f, "b", &v));
+	assert_true(pl_rf_int(&f, "c", &v) && v == 1);
+	assert_false(pl_rf_int(&f, "missing", &v));
+	assert_true(pl_rf_num(&f, "d", &d) && d == 0.25);
+	assert_true(pl_rf_vec(&f, "e", 2, &v) && v == 3);
+	assert_false(pl_rf_vec(&f, "e", 3, &v));
+	assert_true(pl_rf_running(&f, "s", &b) && b);
+	assert_true(pl_rf_running(&f, "t", &b) && !b);
+	assert_false(pl_rf_running(&f, "u", &b));
+	assert_string_equal(pl_rf_name("sysctl.vm.swappiness"), "vm.swappiness");
+	assert_string_equal(pl_rf_name("mem.thp.enabled"), "mem.thp.enabled");
+	pl_facts_free(&f);
+}
+
+int main(void)
+{
+	size_t n = ncases + 5;
+	struct CMUnitTest *tests = pl_xcalloc(n, sizeof(*tests));
+	char **names = pl_xcalloc(ncases, sizeof(*names));
+	for (size_t i = 0; i < ncases; i++) {
+		names[i] = pl_xasprintf("%s %s: %s", cases[i].rule,
+					cases[i].fires ? "fires" : "does not fire", cases[i].facts);
+		tests[i] = (struct CMUnitTest){ names[i], run_case, NULL, NULL, (void *)&cases[i] };
+	}
+	tests[ncases + 0] = (struct CMUnitTest)cmocka_unit_test(test_every_rule_has_cases);
+	tests[ncases + 1] = (struct CMUnitTest)cmocka_unit_test(test_rule_data);
+	tests[ncases + 2] = (struct CMUnitTest)cmocka_unit_test(test_missing_is_not_bad);
+	tests[ncases + 3] = (struct CMUnitTest)cmocka_unit_test(test_eval_filter_and_order);
+	tests[ncases + 4] = (struct CMUnitTest)cmocka_unit_test(test_readers);
+	int rc = _cmocka_run_group_tests("rules", tests, n, NULL, NULL);
+	for (size_t i = 0; i < ncases; i++)
+		free(names[i]);
+	free(names);
+	free(tests);
+	return rc;
+}
