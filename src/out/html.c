@@ -2,6 +2,7 @@
 #include "out/html.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,9 +188,163 @@ static void section_generic(struct pl_buf *b, const json_t *report, const char *
 	}
 }
 
+static double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void td_num(struct pl_buf *b, double v)
+{
+	char t[32];
+	pl_buf_printf(b, "<td class=\"num\">%s</td>", pl_fmt_num(t, sizeof(t), v));
+}
+
+/* One bench document: a bar chart of medians per unit (whiskers min..max), the metrics
+ * table, the environment and the warnings. */
+static void bench_one(struct pl_buf *b, const json_t *doc)
+{
+	const char *name = jstr(doc, "benchmark");
+	pl_buf_puts(b, "<section class=\"bench\" data-benchmark=\"");
+	esc(b, name);
+	pl_buf_puts(b, "\"><h3>bench ");
+	esc(b, name);
+	pl_buf_puts(b, "</h3><p>");
+	esc(b, jstr(doc, "summary"));
+	const char *status = jstr(doc, "status");
+	const json_t *runner = json_object_get(doc, "runner");
+	if (status && strcmp(status, "ok") != 0) {
+		pl_buf_puts(b, ". <b>Status: ");
+		esc(b, status);
+		pl_buf_puts(b, "</b>");
+		if (jstr(doc, "reason")) {
+			pl_buf_puts(b, " (");
+			esc(b, jstr(doc, "reason"));
+			pl_buf_puts(b, ")");
+		}
+	}
+	if (runner) {
+		pl_buf_printf(b, ". %lld runs (+%lld warm-up) in %.2f s on CPUs ",
+			      (long long)json_integer_value(json_object_get(runner, "runs")),
+			      (long long)json_integer_value(json_object_get(runner, "warmup")),
+			      jnum(runner, "elapsed_s"));
+		esc(b, jstr(runner, "cpus"));
+		pl_buf_puts(b, json_is_true(json_object_get(runner, "pinned")) ? " (pinned)" : " (unpinned)");
+	}
+	pl_buf_puts(b, ".</p>\n");
+	const json_t *metrics = json_object_get(doc, "metrics");
+	size_t n = json_array_size(metrics);
+	if (n == 0) {
+		pl_buf_puts(b, "</section>\n");
+		return;
+	}
+	/* one chart per unit: bars of different units on one axis mean nothing */
+	bool *done = pl_xcalloc(n, sizeof(bool));
+	struct pl_svg_bar *bars = pl_xcalloc(n, sizeof(*bars));
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		const json_t *mi = json_array_get(metrics, i);
+		const char *unit = jstr(mi, "unit");
+		size_t nb = 0;
+		for (size_t k = i; k < n; k++) {
+			const json_t *mk = json_array_get(metrics, k);
+			const char *u = jstr(mk, "unit");
+			if (done[k] || !u || !unit || strcmp(u, unit) != 0)
+				continue;
+			done[k] = true;
+			bars[nb++] = (struct pl_svg_bar){ jstr(mk, "name"), jnum(mk, "median"),
+							  jnum(mk, "min"), jnum(mk, "max") };
+		}
+		char *title = pl_xasprintf("bench %s: median per metric, whiskers min to max", name);
+		pl_svg_bar_chart(b, title, bars, nb, unit,
+				 strcmp(jstr(mi, "better") ? jstr(mi, "better") : "", "lower") == 0);
+		free(title);
+	}
+	free(done);
+	free(bars);
+	pl_buf_puts(b, "<table class=\"metrics\"><thead><tr><th>metric</th><th>unit</th>"
+		       "<th class=\"num\">best</th><th class=\"num\">median</th><th class=\"num\">"
+		       "mean</th><th class=\"num\">stddev</th><th class=\"num\">p99</th>"
+		       "<th class=\"num\">n</th><th>notes</th></tr></thead><tbody>\n");
+	size_t i;
+	json_t *m;
+	json_array_foreach(metrics, i, m)
+	{
+		pl_buf_puts(b, "<tr><td>");
+		esc(b, jstr(m, "name"));
+		pl_buf_puts(b, "</td><td>");
+		esc(b, jstr(m, "unit"));
+		pl_buf_puts(b, "</td>");
+		td_num(b, jnum(m, "best"));
+		td_num(b, jnum(m, "median"));
+		td_num(b, jnum(m, "mean"));
+		td_num(b, jnum(m, "stddev"));
+		td_num(b, jnum(m, "p99"));
+		pl_buf_printf(b, "<td class=\"num\">%lld</td><td>",
+			      (long long)json_integer_value(json_object_get(m, "n")));
+		const char *k;
+		json_t *v;
+		json_object_foreach(json_object_get(m, "notes"), k, v)
+		{
+			esc(b, k);
+			pl_buf_puts(b, "=");
+			esc(b, json_string_value(v));
+			pl_buf_puts(b, " ");
+		}
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</tbody></table>\n");
+	const json_t *env = json_object_get(doc, "environment");
+	if (env) {
+		pl_buf_puts(b, "<p class=\"env\">Environment: ");
+		const char *k;
+		json_t *v;
+		bool first = true;
+		json_object_foreach((json_t *)env, k, v)
+		{
+			if (json_is_object(v) || json_is_array(v))
+				continue;
+			if (json_is_null(v))
+				continue;
+			pl_buf_printf(b, "%s%s ", first ? "" : "; ", k);
+			if (json_is_real(v)) {
+				char t[32];
+				esc(b, pl_fmt_num(t, sizeof(t), json_real_value(v)));
+			} else {
+				char *t = pl_fact_value_text(v);
+				esc(b, t);
+				free(t);
+			}
+			first = false;
+		}
+		pl_buf_puts(b, "</p>\n");
+	}
+	json_t *w;
+	json_array_foreach(json_object_get(doc, "warnings"), i, w)
+	{
+		pl_buf_puts(b, "<p class=\"warn\"><b>Warning:</b> ");
+		esc(b, json_string_value(w));
+		pl_buf_puts(b, "</p>\n");
+	}
+	pl_buf_puts(b, "</section>\n");
+}
+
+static void section_benchmarks(struct pl_buf *b, const json_t *report)
+{
+	const json_t *arr = json_object_get(report, "benchmarks");
+	if (json_array_size(arr) == 0)
+		return;
+	pl_buf_puts(b, "<h2 id=\"benchmarks\">Benchmarks</h2>\n");
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+		bench_one(b, x);
+}
+
 static void pl_report_html_sections(struct pl_buf *b, const json_t *report)
 {
-	section_generic(b, report, "benchmarks", "Benchmarks");
+	section_benchmarks(b, report);
 	section_generic(b, report, "comparisons", "Comparisons");
 	section_generic(b, report, "profiles", "Profiles");
 	section_generic(b, report, "tune", "Tune");

@@ -63,3 +63,49 @@ int pl_prom_write_check(FILE *out, const json_t *check)
 	}
 	return ferror(out) ? -EIO : 0;
 }
+
+int pl_prom_write_bench(FILE *out, const json_t *bench, int header)
+{
+	const char *name = jstr(bench, "benchmark");
+	if (header)
+		fputs("# HELP perflab_bench_value A statistic of a perflab benchmark metric, in the "
+		      "unit of the unit label.\n# TYPE perflab_bench_value gauge\n"
+		      "# HELP perflab_bench_runs Measured repetitions of a perflab benchmark.\n"
+		      "# TYPE perflab_bench_runs gauge\n"
+		      "# HELP perflab_bench_ok 1 when the benchmark completed, 0 when skipped, failed "
+		      "or interrupted.\n# TYPE perflab_bench_ok gauge\n",
+		      out);
+	static const char *const stats[] = { "best", "median", "mean", "p99", "stddev" };
+	size_t i;
+	json_t *m;
+	json_array_foreach(json_object_get(bench, "metrics"), i, m)
+	{
+		const char *backend = jstr(json_object_get(m, "notes"), "backend");
+		for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++) {
+			const json_t *v = json_object_get(m, stats[s]);
+			if (!json_is_number(v))
+				continue;
+			fputs("perflab_bench_value{benchmark=", out);
+			pl_prom_label_value(out, name);
+			fputs(",metric=", out);
+			pl_prom_label_value(out, jstr(m, "name"));
+			fputs(",unit=", out);
+			pl_prom_label_value(out, jstr(m, "unit"));
+			fputs(",stat=", out);
+			pl_prom_label_value(out, stats[s]);
+			if (*backend) {
+				fputs(",backend=", out);
+				pl_prom_label_value(out, backend);
+			}
+			fprintf(out, "} %.10g\n", json_number_value(v));
+		}
+	}
+	const json_t *runner = json_object_get(bench, "runner");
+	fputs("perflab_bench_runs{benchmark=", out);
+	pl_prom_label_value(out, name);
+	fprintf(out, "} %lld\n", (long long)json_integer_value(json_object_get(runner, "runs")));
+	fputs("perflab_bench_ok{benchmark=", out);
+	pl_prom_label_value(out, name);
+	fprintf(out, "} %d\n", strcmp(jstr(bench, "status"), "ok") == 0);
+	return ferror(out) ? -EIO : 0;
+}

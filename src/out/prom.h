@@ -13,6 +13,13 @@
  *  present) and perflab_check_finding{workload,id,severity,subject} 1 per finding.
  *  Returns 0 or -EIO. */
 int pl_prom_write_check(FILE *out, const json_t *check);
+/** Write one bench document (docs/schemas/bench.schema.json) as metrics:
+ *  perflab_bench_value{benchmark,metric,unit,stat[,backend]} for the stats best, median,
+ *  mean, p99 and stddev of every metric (backend from the metric's "backend" note when
+ *  present), perflab_bench_runs{benchmark} and perflab_bench_ok{benchmark} (1 when the
+ *  status is "ok"). Undefined values are left out. When @header, the # HELP/# TYPE lines
+ *  are written first (once per exposition). Returns 0 or -EIO. */
+int pl_prom_write_bench(FILE *out, const json_t *bench, int header);
 /** Write @s as a label value: backslash, double quote and newline escaped. */
 void pl_prom_label_value(FILE *out, const char *s);
 

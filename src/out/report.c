@@ -9,6 +9,7 @@
 #include "cmd/common.h"
 #include "config.h"
 #include "out/json.h"
+#include "out/svg.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -76,6 +77,8 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 	int r = 0;
 	const json_t *ver = json_object_get(doc, "schema_version");
 	const char *kind = jstr(doc, "kind");
+	if (!kind && jstr(doc, "benchmark"))
+		kind = "bench"; /* docs/schemas/bench.schema.json has no "kind" member */
 	if (!json_is_object(doc) || !json_is_integer(ver)) {
 		snprintf(err, errlen, "'%s' is not a perflab JSON document (no schema_version)", path);
 		r = -EINVAL;
@@ -163,6 +166,58 @@ static void md_cell(FILE *out, const char *s)
 	}
 }
 
+static void md_num(FILE *out, const json_t *v)
+{
+	char b[32];
+	fprintf(out, " %s |", json_is_number(v) ? pl_fmt_num(b, sizeof(b), json_number_value(v)) : "n/a");
+}
+
+void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
+{
+	if (json_array_size(benches) == 0)
+		return;
+	fprintf(out, "## Benchmarks\n\n");
+	size_t i;
+	json_t *b;
+	json_array_foreach(benches, i, b)
+	{
+		fprintf(out, "### bench %s\n\n", jstr(b, "benchmark"));
+		const char *status = jstr(b, "status");
+		if (status && strcmp(status, "ok") != 0) {
+			fprintf(out, "Status: %s", status);
+			if (jstr(b, "reason"))
+				fprintf(out, " (%s)", jstr(b, "reason"));
+			fprintf(out, ".\n\n");
+		}
+		const json_t *metrics = json_object_get(b, "metrics");
+		if (json_array_size(metrics) == 0)
+			continue;
+		const json_t *runner = json_object_get(b, "runner");
+		fprintf(out, "%s; %lld runs on CPUs %s.\n\n", jstr(b, "summary"),
+			(long long)json_integer_value(json_object_get(runner, "runs")),
+			jstr(runner, "cpus") ? jstr(runner, "cpus") : "?");
+		fprintf(out, "| metric | unit | best | median | mean | stddev | p99 | n |\n"
+			     "|---|---|--:|--:|--:|--:|--:|--:|\n");
+		size_t k;
+		json_t *m;
+		json_array_foreach(metrics, k, m)
+		{
+			fputs("| ", out);
+			md_cell(out, jstr(m, "name"));
+			fprintf(out, " | %s |", jstr(m, "unit"));
+			static const char *const cols[] = { "best", "median", "mean", "stddev", "p99" };
+			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+				md_num(out, json_object_get(m, cols[c]));
+			fprintf(out, " %lld |\n", (long long)json_integer_value(json_object_get(m, "n")));
+		}
+		size_t w;
+		json_t *x;
+		json_array_foreach(json_object_get(b, "warnings"), w, x)
+			fprintf(out, "%s- warning: %s\n", w == 0 ? "\n" : "", json_string_value(x));
+		fputc('\n', out);
+	}
+}
+
 int pl_report_write_markdown(FILE *out, const json_t *report)
 {
 	char *line = pl_report_machine_line(report);
@@ -215,6 +270,8 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		}
 		fputc('\n', out);
 	}
+
+	pl_report_markdown_benchmarks(out, json_object_get(report, "benchmarks"));
 
 	fprintf(out, "## Facts\n\n| fact | value | source |\n|---|---|---|\n");
 	const json_t *facts = json_object_get(report, "facts");

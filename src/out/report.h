@@ -26,6 +26,10 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 char *pl_report_machine_line(const json_t *report);
 /** Render the report document as Markdown to @out. Returns 0 or -EIO. */
 int pl_report_write_markdown(FILE *out, const json_t *report);
+/** Write the "## Benchmarks" Markdown section for an array of bench documents
+ *  (docs/schemas/bench.schema.json): a table of every metric per benchmark, with units.
+ *  Writes nothing for an empty array. */
+void pl_report_markdown_benchmarks(FILE *out, const json_t *benches);
 /** Print the short terminal summary (machine line, findings by severity with top fixes,
  *  where the files are) to @out. @dir is where the report was written. */
 void pl_report_print_summary(FILE *out, const json_t *report, const char *dir);

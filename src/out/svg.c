@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void pl_html_escape(struct pl_buf *out, const char *s)
 {
@@ -39,7 +40,14 @@ char *pl_fmt_num(char *buf, size_t len, double v)
 void pl_svg_bar_chart(struct pl_buf *out, const char *title, const struct pl_svg_bar *bars,
 		      size_t n, const char *unit, int lower_is_better)
 {
-	const int row = 26, label_w = 220, bar_w = 420, pad = 8, value_w = 150;
+	const int row = 26, bar_w = 420, pad = 8, value_w = 150;
+	/* wide enough for the longest label at ~7 px per character (12 px sans-serif) */
+	int label_w = 80;
+	for (size_t i = 0; i < n; i++) {
+		int w = (int)strlen(bars[i].label ? bars[i].label : "") * 7 + 8;
+		if (w > label_w)
+			label_w = w;
+	}
 	const int width = label_w + bar_w + value_w + 2 * pad;
 	const int height = (int)n * row + 2 * pad + 18;
 	double max = 0;

@@ -7,14 +7,22 @@ FX=$PERFLAB_SRCDIR/tests/report/fixtures
 export PERFLAB_TIMESTAMP=1780000000
 R=$TMP/r
 
-ok "report with --from check document" "$PERFLAB" report -o "$R" --from "$FX/check-2.json"
+ok "report with --from check and bench documents" "$PERFLAB" report -o "$R" \
+	--from "$FX/check-2.json" --from "$FX/bench-clock.json"
 for f in report.html report.md report.json; do
 	ok "$f written" test -s "$R/$f"
 done
 is "generation time from PERFLAB_TIMESTAMP" "$(jqv "$R/report.json" .generated)" "2026-05-28T20:26:40Z"
 is "merged findings" "$(jqv "$R/report.json" '[.check.findings[].id]|join(",")')" "clock.xen-tsc,sysctl.tcp-timestamps-off"
 is "inputs recorded" "$(jqv "$R/report.json" '.inputs[0].file')" "$FX/check-2.json"
+is "bench document merged" "$(jqv "$R/report.json" '.benchmarks[0].benchmark')" "clock"
+is "inputs lists both files" "$(jqv "$R/report.json" '.inputs|length')" "2"
+md=$(cat "$R/report.md")
+like "markdown has the bench table" "$md" '\| gettimeofday \| ns \|'
 html=$(cat "$R/report.html")
+like "html has a bar chart with units" "$html" '<svg class="chart" role="img".*'
+like "html bench table has right-aligned numbers" "$html" '<td class="num">'
+like "chart says which direction is better" "$html" 'ns \(lower is better\)' 
 like "html has the findings table" "$html" '<table id="findings-table">'
 like "html escapes rationale text" "$html" '&lt;b&gt;not html&lt;/b&gt;'
 like "severity is written as text, not only colour" "$html" '>CRIT</span>'
