@@ -9,6 +9,7 @@
 #include "cmd/check.h"
 #include "cmd/common.h"
 #include "out/json.h"
+#include "out/prom.h"
 #include "util/outfile.h"
 #include "util/str.h"
 
@@ -16,7 +17,11 @@ struct check_opts {
 	int workload;
 	int fail_on;
 	bool list;
+	int format;
 };
+
+enum { FMT_TEXT, FMT_JSON, FMT_PROM };
+static const char *const formats[] = { "text", "json", "prom", NULL };
 
 static const struct pl_opt check_opts[] = {
 	{ "workload", 'w', PL_OPT_ENUM, offsetof(struct check_opts, workload), "W",
@@ -25,12 +30,16 @@ static const struct pl_opt check_opts[] = {
 	  "exit 1 when a finding is at least this severe", pl_severity_names, .def = "crit" },
 	{ "list-rules", 0, PL_OPT_FLAG, offsetof(struct check_opts, list), NULL,
 	  "list every rule (id, severity, title, workloads; with --json everything) and exit" },
+	{ "format", 'f', PL_OPT_ENUM, offsetof(struct check_opts, format), "FMT",
+	  "output format; prom = Prometheus text format for node_exporter's textfile collector "
+	  "(--json is --format json)",
+	  formats, .def = "text" },
 	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
 	.name = "check",
-	.usage = "perflab check [--workload W] [--fail-on SEVERITY] [--json] [--sysroot DIR]",
+	.usage = "perflab check [--workload W] [--fail-on SEVERITY] [--json | --format prom] [--sysroot DIR]",
 	.summary = "Check the machine against tuning rules for a workload.",
 	.description = "Each finding says what was observed, what was expected, why (with a public\n"
 		       "source) and how to fix it: a command and the tuned-format profile line.\n"
@@ -239,9 +248,12 @@ int cmd_check(int argc, char **argv)
 		ret = PL_EXIT_USAGE;
 		goto done;
 	}
-	if (pl_g.json) {
+	if (pl_g.json || o.format != FMT_TEXT) {
 		json_t *doc = pl_findings_to_json(&fs, wname);
-		r = pl_json_write(out.fp, doc);
+		if (o.format == FMT_PROM)
+			r = pl_prom_write_check(out.fp, doc);
+		else
+			r = pl_json_write(out.fp, doc);
 		json_decref(doc);
 	} else {
 		pl_check_print(out.fp, &fs, wname);

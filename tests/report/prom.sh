@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# --format prom of check (and bench when its documents are available): the exposition
+# passes `promtool check metrics` when installed, and always our grammar check.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+FX=$PERFLAB_SRCDIR/tests/report/fixtures
+
+prom_valid() { # NAME FILE
+	if /usr/bin/python3 "$PERFLAB_SRCDIR/tests/report/promcheck.py" "$2" >"$TMP/pc" 2>&1; then
+		_report ok "$1: exposition grammar"
+	else
+		_report fail "$1: exposition grammar" "$(cat "$TMP/pc")"
+	fi
+	if command -v promtool >/dev/null; then
+		if promtool check metrics <"$2" >"$TMP/pt" 2>&1; then
+			_report ok "$1: promtool check metrics"
+		else
+			_report fail "$1: promtool check metrics" "$(cat "$TMP/pt")"
+		fi
+	else
+		skip "$1: promtool check metrics" "promtool not installed (Debian package prometheus)"
+	fi
+}
+
+for wl in general latency network hpc; do
+	expect_exit 0 "check --format prom -w $wl" "$PERFLAB" check --format prom -w "$wl" --fail-on crit
+	[ -s "$OUT" ] || true
+	cp "$OUT" "$TMP/check-$wl.prom"
+	prom_valid "check $wl" "$TMP/check-$wl.prom"
+	is "check $wl: three severity counts" "$(grep -c '^perflab_check_findings{' "$TMP/check-$wl.prom")" 3
+	n_json=$("$PERFLAB" check --json -w "$wl" | jq '.findings|length')
+	is "check $wl: one series per finding" "$(grep -c '^perflab_check_finding{' "$TMP/check-$wl.prom")" "$n_json"
+done
+like "workload label" "$(cat "$TMP/check-hpc.prom")" 'perflab_check_findings\{workload="hpc",severity="crit"\} [0-9]+'
+expect_exit 2 "unknown format" "$PERFLAB" check --format xml
+like "unknown format lists the choices" "$(cat "$ERR")" 'one of: text, json, prom'
+
+done_testing
