@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "profile/perf_event.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/str.h"
+#include "util/sysroot.h"
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			       unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+pl_perf_open_fn pl_perf_open_hook = sys_perf_event_open;
+
+/* x86-64 user registers for DWARF unwinding: AX BX CX DX SI DI BP SP IP and R8-R15
+ * (arch/x86/include/uapi/asm/perf_regs.h). */
+#define PL_REGS_MASK_X86_64 0xff0001ffull
+
+static bool is_missing_event(int e)
+{
+	return e == ENOENT || e == ENODEV || e == ENXIO || e == EOPNOTSUPP;
+}
+
+static void set_event(struct perf_event_attr *a, const char *name)
+{
+	if (strcmp(name, "cycles") == 0) {
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_CPU_CYCLES;
+	} else if (strcmp(name, "task-clock") == 0) {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_TASK_CLOCK;
+	} else {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+	}
+}
+
+static void fill_attr(struct perf_event_attr *a, const struct pl_pe_config *cfg)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	set_event(a, cfg->event ? cfg->event : "cycles");
+	if (cfg->period) {
+		a->sample_period = cfg->period;
+	} else {
+		a->freq = 1;
+		a->sample_freq = cfg->freq ? cfg->freq : 999;
+	}
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (cfg->cg != PL_CG_NONE)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (cfg->cg == PL_CG_DWARF) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = PL_REGS_MASK_X86_64;
+		a->sample_stack_user = cfg->stack_bytes ? cfg->stack_bytes : 8192;
+	}
+	a->disabled = 1;
+	a->enable_on_exec = cfg->enable_on_exec;
+	a->inherit = cfg->inherit;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->sample_id_all = 1;
+	a->exclude_hv = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->build_id = 1;
+	a->wakeup_watermark = 1;
+	a->watermark = 1;
+}
+
+static void close_fds(struct pl_pe_session *s)
+{
+	for (size_t i = 0; i < s->nfds; i++)
+		close(s->fds[i]);
+	s->nfds = 0;
+}
+
+/* Open the whole set with the current attr; on failure close what was opened. */
+static int open_all(struct pl_pe_session *s, const pid_t *pids, size_t npids, const int *cpus,
+		    size_t ncpus)
+{
+	s->fds = pl_xrealloc(s->fds, npids * ncpus * sizeof(int));
+	s->fd_cpu = pl_xrealloc(s->fd_cpu, npids * ncpus * sizeof(int));
+	for (size_t c = 0; c < ncpus; c++) {
+		for (size_t p = 0; p < npids; p++) {
+			int fd = pl_perf_open_hook(&s->attr, pids[p], cpus[c], -1,
+						   PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0) {
+				int e = errno ? errno : EIO;
+				/* A task that exited between listing and opening is fine. */
+				if (e == ESRCH && npids > 1)
+					continue;
+				close_fds(s);
+				return -e;
+			}
+			s->fd_cpu[s->nfds] = (int)c;
+			s->fds[s->nfds++] = fd;
+		}
+	}
+	return s->nfds ? 0 : -ESRCH;
+}
+
+int pl_pe_open(struct pl_pe_session *s, const struct pl_pe_config *cfg, const pid_t *pids,
+	       size_t npids, const int *cpus, size_t ncpus)
+{
+	memset(s, 0, sizeof(*s));
+	const char *ev = cfg->event ? cfg->event : "cycles";
+	fill_attr(&s->attr, cfg);
+	snprintf(s->event_name, sizeof(s->event_name), "%s", ev);
+	int r = open_all(s, pids, npids, cpus, ncpus);
+	if (r < 0 && is_missing_event(-r) && strcmp(ev, "cycles") == 0) {
+		s->fell_back = true;
+		s->fallback_errno = -r;
+		set_event(&s->attr, "cpu-clock");
+		snprintf(s->event_name, sizeof(s->event_name), "cpu-clock");
+		r = open_all(s, pids, npids, cpus, ncpus);
+	}
+	if (r == -EACCES || r == -EPERM) {
+		s->user_only = true;
+		s->attr.exclude_kernel = 1;
+		r = open_all(s, pids, npids, cpus, ncpus);
+		if (r < 0 && is_missing_event(-r) && !s->fell_back && strcmp(ev, "cycles") == 0) {
+			s->fell_back = true;
+			s->fallback_errno = -r;
+			set_event(&s->attr, "cpu-clock");
+			snprintf(s->event_name, sizeof(s->event_name), "cpu-clock");
+			r = open_all(s, pids, npids, cpus, ncpus);
+		}
+	}
+	if (r < 0) {
+		free(s->fds);
+		free(s->fd_cpu);
+		s->fds = NULL;
+		s->fd_cpu = NULL;
+		return r;
+	}
+	/* One ring per CPU: the first fd of each CPU owns it, the others are redirected. */
+	uint32_t pages = cfg->ring_pages ? cfg->ring_pages : 256;
+	long pg = sysconf(_SC_PAGESIZE);
+	s->rings = pl_xcalloc(ncpus, sizeof(*s->rings));
+	for (size_t c = 0; c < ncpus; c++) {
+		struct pl_pe_ring *rg = NULL;
+		for (size_t i = 0; i < s->nfds; i++) {
+			if (s->fd_cpu[i] != (int)c)
+				continue;
+			if (!rg) {
+				rg = &s->rings[s->nrings];
+				rg->cpu = cpus[c];
+				rg->fd = s->fds[i];
+				rg->map_len = (size_t)(pages + 1) * (size_t)pg;
+				rg->base = mmap(NULL, rg->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+						rg->fd, 0);
+				if (rg->base == MAP_FAILED) {
+					int e = errno;
+					rg->base = NULL;
+					pl_pe_close(s);
+					return -e;
+				}
+				rg->data = (uint8_t *)rg->base + pg;
+				rg->data_size = (uint64_t)pages * (uint64_t)pg;
+				s->nrings++;
+			} else if (ioctl(s->fds[i], PERF_EVENT_IOC_SET_OUTPUT, rg->fd) < 0) {
+				int e = errno;
+				pl_pe_close(s);
+				return -e;
+			}
+		}
+	}
+	return 0;
+}
+
+int pl_pe_enable(struct pl_pe_session *s)
+{
+	for (size_t i = 0; i < s->nfds; i++)
+		if (ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0)
+			return -errno;
+	return 0;
+}
+
+void pl_pe_disable(struct pl_pe_session *s)
+{
+	for (size_t i = 0; i < s->nfds; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void pl_pe_close(struct pl_pe_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nrings; i++)
+		if (s->rings[i].base)
+			munmap(s->rings[i].base, s->rings[i].map_len);
+	free(s->rings);
+	s->rings = NULL;
+	s->nrings = 0;
+	close_fds(s);
+	free(s->fds);
+	free(s->fd_cpu);
+	s->fds = NULL;
+	s->fd_cpu = NULL;
+}
+
+const char *pl_pe_strerror(int err)
+{
+	static char buf[768];
+	if (err == EACCES || err == EPERM) {
+		int64_t paranoid = 0;
+		char pv[32] = "unknown";
+		if (pl_read_i64("/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0)
+			snprintf(pv, sizeof(pv), "%lld", (long long)paranoid);
+		snprintf(buf, sizeof(buf),
+			 "permission denied: kernel.perf_event_paranoid is %s (2 = user space only "
+			 "for unprivileged users, 3+ = no perf_event_open at all); run as root, grant "
+			 "CAP_PERFMON (Linux 5.8+: setcap cap_perfmon+ep), or lower it with "
+			 "'sysctl kernel.perf_event_paranoid=1'; kernel addresses also need "
+			 "kernel.kptr_restrict=0 or CAP_SYSLOG. Without this there is no kernel share",
+			 pv);
+	} else if (is_missing_event(err)) {
+		snprintf(buf, sizeof(buf),
+			 "%s: the event is not supported here (no hardware PMU, e.g. in a VM); "
+			 "try -e cpu-clock",
+			 strerror(err));
+	} else if (err == EMFILE) {
+		snprintf(buf, sizeof(buf), "too many open files: raise 'ulimit -n' (one fd per CPU "
+					   "and task)");
+	} else if (err == ESRCH) {
+		snprintf(buf, sizeof(buf), "no such process");
+	} else {
+		snprintf(buf, sizeof(buf), "%s", strerror(err));
+	}
+	return buf;
+}
+
+uint64_t pl_pe_ring_head(const struct pl_pe_ring *r)
+{
+	const struct perf_event_mmap_page *m = r->base;
+	return __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+}
+
+uint64_t pl_pe_ring_tail(const struct pl_pe_ring *r)
+{
+	const struct perf_event_mmap_page *m = r->base;
+	return m->data_tail;
+}
+
+void pl_pe_ring_set_tail(struct pl_pe_ring *r, uint64_t tail)
+{
+	struct perf_event_mmap_page *m = r->base;
+	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+}

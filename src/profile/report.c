@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "profile/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+static uint64_t str_hash2(const char *a, const char *b)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *a; a++)
+		h = (h ^ (unsigned char)*a) * 1099511628211ull;
+	h = (h ^ 0xff) * 1099511628211ull;
+	for (; *b; b++)
+		h = (h ^ (unsigned char)*b) * 1099511628211ull;
+	return h;
+}
+
+static void fhash_insert(uint32_t *t, size_t cap, const struct pl_func *f, uint32_t id)
+{
+	size_t j = str_hash2(f->module, f->name) & (cap - 1);
+	while (t[j])
+		j = (j + 1) & (cap - 1);
+	t[j] = id + 1;
+}
+
+static uint32_t intern_func(struct pl_preport *r, const char *module, const char *name, bool kernel)
+{
+	if ((r->nfuncs + 1) * 2 > r->fhash_cap) {
+		size_t cap = r->fhash_cap ? r->fhash_cap * 2 : 256;
+		uint32_t *t = pl_xcalloc(cap, sizeof(uint32_t));
+		for (size_t i = 0; i < r->nfuncs; i++)
+			fhash_insert(t, cap, &r->funcs[i], (uint32_t)i);
+		free(r->fhash);
+		r->fhash = t;
+		r->fhash_cap = cap;
+	}
+	size_t j = str_hash2(module, name) & (r->fhash_cap - 1);
+	while (r->fhash[j]) {
+		struct pl_func *f = &r->funcs[r->fhash[j] - 1];
+		if (strcmp(f->name, name) == 0 && strcmp(f->module, module) == 0)
+			return r->fhash[j] - 1;
+		j = (j + 1) & (r->fhash_cap - 1);
+	}
+	if (r->nfuncs == r->capfuncs) {
+		r->capfuncs = r->capfuncs ? r->capfuncs * 2 : 256;
+		r->funcs = pl_xrealloc(r->funcs, r->capfuncs * sizeof(*r->funcs));
+	}
+	struct pl_func *f = &r->funcs[r->nfuncs];
+	memset(f, 0, sizeof(*f));
+	f->name = pl_xstrdup(name);
+	f->module = pl_xstrdup(module);
+	f->kernel = kernel;
+	r->fhash[j] = (uint32_t)r->nfuncs + 1;
+	return (uint32_t)r->nfuncs++;
+}
+
+/* Cache of resolved addresses: (address space, address) -> function id. */
+struct addr_cache {
+	struct ent {
+		const struct pl_aspace *as;
+		uint64_t addr;
+		uint32_t func;
+		uint32_t used;
+	} * e;
+	size_t cap, n;
+};
+
+static uint64_t addr_key(const struct pl_aspace *as, uint64_t a)
+{
+	uint64_t h = (uint64_t)(uintptr_t)as * 0x9e3779b97f4a7c15ull ^ a;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 32);
+}
+
+static struct ent *cache_slot(struct addr_cache *c, const struct pl_aspace *as, uint64_t a)
+{
+	if ((c->n + 1) * 2 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 4096;
+		struct ent *e = pl_xcalloc(cap, sizeof(*e));
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->e[i].used)
+				continue;
+			size_t j = addr_key(c->e[i].as, c->e[i].addr) & (cap - 1);
+			while (e[j].used)
+				j = (j + 1) & (cap - 1);
+			e[j] = c->e[i];
+		}
+		free(c->e);
+		c->e = e;
+		c->cap = cap;
+	}
+	size_t j = addr_key(as, a) & (c->cap - 1);
+	while (c->e[j].used && !(c->e[j].as == as && c->e[j].addr == a))
+		j = (j + 1) & (c->cap - 1);
+	return &c->e[j];
+}
+
+static uint32_t resolve(struct pl_preport *r, struct pl_profile *p, struct pl_aspace *as,
+			uint64_t addr)
+{
+	if (pl_is_kernel_addr(addr)) {
+		const char *mod = "";
+		const struct pl_sym *s = pl_kernel_resolve(&p->syms, addr, &mod);
+		if (p->syms.kernel_hidden) {
+			r->kernel_hidden = true;
+			return intern_func(r, "[kernel]", "[kernel]", true);
+		}
+		char mbuf[80];
+		if (*mod)
+			snprintf(mbuf, sizeof(mbuf), "[%s]", mod);
+		else
+			snprintf(mbuf, sizeof(mbuf), "[kernel.kallsyms]");
+		return intern_func(r, mbuf, s ? s->name : "[unknown]", true);
+	}
+	const struct pl_map *m = pl_aspace_find(as, addr);
+	if (!m)
+		return intern_func(r, "[unknown]", "[unknown]", false);
+	const struct pl_sym *s = NULL;
+	if (m->mod->jit)
+		s = pl_jit_resolve(&p->syms, (pid_t)as->pid, addr);
+	else
+		s = pl_module_resolve(&p->syms, m->mod, addr - m->start + m->pgoff, NULL);
+	return intern_func(r, m->mod->jit ? "[jit]" : m->mod->name, s ? s->name : "[unknown]",
+			   false);
+}
+
+/* Distinct (stack, address space, comm) combinations and their counts. */
+struct combo {
+	uint32_t stack;
+	uint32_t as;
+	const char *comm;
+	uint64_t count;
+};
+
+static int cmp_combo(const void *x, const void *y)
+{
+	const struct combo *a = x, *b = y;
+	if (a->stack != b->stack)
+		return a->stack < b->stack ? -1 : 1;
+	if (a->as != b->as)
+		return a->as < b->as ? -1 : 1;
+	return a->comm < b->comm ? -1 : a->comm > b->comm;
+}
+
+int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filter filter,
+		    void *fctx)
+{
+	memset(r, 0, sizeof(*r));
+	uint32_t maxcpu = 0;
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (p->samples[i].cpu > maxcpu)
+			maxcpu = p->samples[i].cpu;
+	r->ncpu = maxcpu + 1;
+	r->cpu_samples = pl_xcalloc(r->ncpu, sizeof(uint64_t));
+	r->thread_samples = pl_xcalloc(p->nthreads + 1, sizeof(uint64_t));
+	r->thread_kernel = pl_xcalloc(p->nthreads + 1, sizeof(uint64_t));
+	struct combo *cs = pl_xmalloc((p->nsamples + 1) * sizeof(*cs));
+	size_t nc = 0;
+	/* Address space per sample: cache the last lookup per pid (samples are mostly in
+	 * one process). */
+	uint32_t last_pid = UINT32_MAX;
+	uint64_t last_time = 0;
+	struct pl_aspace *last_as = NULL;
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct pl_psample *s = &p->samples[i];
+		if (filter && !filter(fctx, s))
+			continue;
+		r->nsamples++;
+		if (s->kernel)
+			r->kernel++;
+		r->cpu_samples[s->cpu]++;
+		struct pl_thread *t = pl_profile_thread(p, s->pid, s->tid);
+		size_t ti = (size_t)(t - p->threads);
+		r->thread_samples[ti]++;
+		if (s->kernel)
+			r->thread_kernel[ti]++;
+		if (s->pid != last_pid || s->time < last_time || !last_as ||
+		    p->nas > 1) {
+			last_as = pl_profile_aspace(p, s->pid, s->time);
+			last_pid = s->pid;
+			last_time = s->time;
+		}
+		cs[nc++] = (struct combo){ s->stack, last_as ? (uint32_t)(last_as - p->as) : UINT32_MAX,
+					   t->comm, 1 };
+	}
+	qsort(cs, nc, sizeof(*cs), cmp_combo);
+	size_t w = 0;
+	for (size_t i = 0; i < nc; i++) {
+		if (w && cmp_combo(&cs[w - 1], &cs[i]) == 0)
+			cs[w - 1].count++;
+		else
+			cs[w++] = cs[i];
+	}
+	nc = w;
+	struct addr_cache cache = { 0 };
+	r->chains = pl_xcalloc(nc + 1, sizeof(*r->chains));
+	uint8_t *seen = NULL;
+	size_t seen_cap = 0;
+	for (size_t i = 0; i < nc; i++) {
+		const struct pl_stack *st = &p->stacks[cs[i].stack];
+		struct pl_aspace *as = cs[i].as == UINT32_MAX ? NULL : &p->as[cs[i].as];
+		const uint64_t *ips = p->ips + st->off;
+		struct pl_chain *ch = &r->chains[r->nchains++];
+		ch->comm = cs[i].comm[0] ? cs[i].comm : "[unknown]";
+		ch->count = cs[i].count;
+		ch->frames = pl_xmalloc(st->n * sizeof(uint32_t));
+		ch->n = st->n;
+		for (uint32_t k = 0; k < st->n; k++) {
+			/* Return addresses point after the call: look up addr - 1 for callers. */
+			uint64_t a = k ? ips[k] - 1 : ips[k];
+			struct ent *e = cache_slot(&cache, as, a);
+			if (!e->used) {
+				uint32_t fid = resolve(r, p, as, a);
+				e = cache_slot(&cache, as, a); /* resolve() does not touch the cache */
+				*e = (struct ent){ as, a, fid, 1 };
+				cache.n++;
+			}
+			ch->frames[st->n - 1 - k] = e->func; /* root first */
+		}
+		if (seen_cap < r->nfuncs) {
+			seen_cap = r->nfuncs * 2;
+			seen = pl_xrealloc(seen, seen_cap);
+		}
+		r->funcs[ch->frames[ch->n - 1]].self += ch->count;
+		memset(seen, 0, seen_cap);
+		for (uint32_t k = 0; k < ch->n; k++) {
+			uint32_t f = ch->frames[k];
+			if (!seen[f]) {
+				seen[f] = 1;
+				r->funcs[f].total += ch->count;
+			}
+		}
+	}
+	free(seen);
+	free(cache.e);
+	free(cs);
+	return 0;
+}
+
+void pl_preport_free(struct pl_preport *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nfuncs; i++) {
+		free(r->funcs[i].name);
+		free(r->funcs[i].module);
+	}
+	free(r->funcs);
+	for (size_t i = 0; i < r->nchains; i++)
+		free(r->chains[i].frames);
+	free(r->chains);
+	free(r->cpu_samples);
+	free(r->thread_samples);
+	free(r->thread_kernel);
+	free(r->fhash);
+	memset(r, 0, sizeof(*r));
+}
+
+static const struct pl_preport *order_r;
+static bool order_total;
+
+static int cmp_order(const void *x, const void *y)
+{
+	const struct pl_func *a = &order_r->funcs[*(const uint32_t *)x];
+	const struct pl_func *b = &order_r->funcs[*(const uint32_t *)y];
+	uint64_t va = order_total ? a->total : a->self, vb = order_total ? b->total : b->self;
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	int c = strcmp(a->name, b->name);
+	return c ? c : strcmp(a->module, b->module);
+}
+
+uint32_t *pl_preport_order(const struct pl_preport *r, bool by_total)
+{
+	uint32_t *o = pl_xmalloc((r->nfuncs + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < r->nfuncs; i++)
+		o[i] = (uint32_t)i;
+	order_r = r;
+	order_total = by_total;
+	qsort(o, r->nfuncs, sizeof(uint32_t), cmp_order);
+	return o;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+int pl_preport_write_folded(const struct pl_preport *r, FILE *f)
+{
+	char **lines = pl_xmalloc((r->nchains + 1) * sizeof(char *));
+	for (size_t i = 0; i < r->nchains; i++) {
+		const struct pl_chain *c = &r->chains[i];
+		struct pl_buf b = { 0 };
+		pl_buf_puts(&b, c->comm);
+		for (uint32_t k = 0; k < c->n; k++) {
+			const struct pl_func *fn = &r->funcs[c->frames[k]];
+			pl_buf_puts(&b, ";");
+			for (const char *s = fn->name; *s; s++)
+				pl_buf_append(&b, *s == ';' ? ":" : s, 1);
+			if (fn->kernel)
+				pl_buf_puts(&b, "_[k]");
+		}
+		/* The count goes after a tab so equal stacks sort together; see below. */
+		pl_buf_printf(&b, "\t%llu", (unsigned long long)c->count);
+		lines[i] = pl_buf_steal(&b);
+	}
+	qsort(lines, r->nchains, sizeof(char *), cmp_str);
+	/* Different address spaces can resolve to the same names: merge equal stacks. */
+	for (size_t i = 0; i < r->nchains;) {
+		char *tab = strrchr(lines[i], '\t');
+		size_t klen = (size_t)(tab - lines[i]);
+		unsigned long long sum = 0;
+		size_t j = i;
+		while (j < r->nchains && strncmp(lines[j], lines[i], klen) == 0 &&
+		       lines[j][klen] == '\t') {
+			sum += strtoull(lines[j] + klen + 1, NULL, 10);
+			j++;
+		}
+		fprintf(f, "%.*s %llu\n", (int)klen, lines[i], sum);
+		i = j;
+	}
+	for (size_t i = 0; i < r->nchains; i++)
+		free(lines[i]);
+	free(lines);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* Call tree: a trie of function ids. */
+struct tnode {
+	uint32_t func;
+	uint64_t count;
+	size_t *kids;
+	size_t nkids, capkids;
+};
+
+struct tree {
+	struct tnode *n;
+	size_t len, cap;
+};
+
+static size_t tree_child(struct tree *t, size_t parent, uint32_t func)
+{
+	struct tnode *p = &t->n[parent];
+	for (size_t i = 0; i < p->nkids; i++)
+		if (t->n[p->kids[i]].func == func)
+			return p->kids[i];
+	if (t->len == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->n = pl_xrealloc(t->n, t->cap * sizeof(*t->n));
+	}
+	size_t id = t->len++;
+	t->n[id] = (struct tnode){ func, 0, NULL, 0, 0 };
+	p = &t->n[parent];
+	if (p->nkids == p->capkids) {
+		p->capkids = p->capkids ? p->capkids * 2 : 4;
+		p->kids = pl_xrealloc(p->kids, p->capkids * sizeof(size_t));
+	}
+	p->kids[p->nkids++] = id;
+	return id;
+}
+
+static struct tree *tree_sort_ctx;
+
+static int cmp_kid(const void *x, const void *y)
+{
+	const struct tnode *a = &tree_sort_ctx->n[*(const size_t *)x];
+	const struct tnode *b = &tree_sort_ctx->n[*(const size_t *)y];
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return a->func < b->func ? -1 : a->func > b->func;
+}
+
+static void tree_print(struct tree *t, const struct pl_preport *r, FILE *f, size_t node,
+		       int depth, uint64_t min)
+{
+	struct tnode *n = &t->n[node];
+	tree_sort_ctx = t;
+	qsort(n->kids, n->nkids, sizeof(size_t), cmp_kid);
+	for (size_t i = 0; i < n->nkids; i++) {
+		struct tnode *k = &t->n[n->kids[i]];
+		if (k->count < min)
+			break;
+		const struct pl_func *fn = &r->funcs[k->func];
+		fprintf(f, "%6.2f%%  %*s%s %s%s%s\n", 100.0 * (double)k->count / (double)r->nsamples,
+			depth * 2, "", fn->name, fn->module[0] == '[' ? "" : "[", fn->module,
+			fn->module[0] == '[' ? "" : "]");
+		tree_print(t, r, f, n->kids[i], depth + 1, min);
+		n = &t->n[node];
+	}
+}
+
+void pl_preport_write_tree(const struct pl_preport *r, FILE *f, double min_pct)
+{
+	struct tree t = { 0 };
+	t.cap = 256;
+	t.n = pl_xmalloc(t.cap * sizeof(*t.n));
+	t.n[t.len++] = (struct tnode){ UINT32_MAX, 0, NULL, 0, 0 };
+	for (size_t i = 0; i < r->nchains; i++) {
+		const struct pl_chain *c = &r->chains[i];
+		size_t cur = 0;
+		t.n[0].count += c->count;
+		for (uint32_t k = 0; k < c->n; k++) {
+			cur = tree_child(&t, cur, c->frames[k]);
+			t.n[cur].count += c->count;
+		}
+	}
+	uint64_t min = (uint64_t)((double)r->nsamples * min_pct / 100.0);
+	if (min < 1)
+		min = 1;
+	tree_print(&t, r, f, 0, 0, min);
+	for (size_t i = 0; i < t.len; i++)
+		free(t.n[i].kids);
+	free(t.n);
+}

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "profile/syscalls.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profile/decode.h"
+#include "profile/perf_event.h"
+#include "util/log.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+#define MAX_NR 1024
+
+/* One tracepoint hit, kept until the end so enter/exit pair in time order even when a
+ * thread migrated between the two (they are then in different per-CPU rings). */
+struct ev {
+	uint64_t time;
+	uint32_t tid;
+	int32_t nr;
+	int64_t ret;
+	bool exit;
+};
+
+struct row {
+	unsigned long long calls, errors;
+	uint64_t total_ns, max_ns, timed;
+};
+
+struct pl_syscalls {
+	struct pl_pe_session s; /* reuse of the session struct: fds + rings */
+	uint64_t enter_ids[8192];
+	size_t nenter;
+	int off_id_enter, off_id_exit, off_ret;
+	struct ev *evs;
+	size_t nev, capev;
+	uint64_t lost;
+	uint8_t *scratch;
+	/* results (computed lazily) */
+	bool done;
+	struct row rows[MAX_NR];
+	unsigned long long unpaired;
+};
+
+static const char *tracefs_dir(void)
+{
+	if (pl_exists("/sys/kernel/tracing/events/raw_syscalls"))
+		return "/sys/kernel/tracing";
+	if (pl_exists("/sys/kernel/debug/tracing/events/raw_syscalls"))
+		return "/sys/kernel/debug/tracing";
+	/* Not mounted: mount it where it belongs (allowed for root only). */
+	if (pl_sysroot_is_live() && pl_exists("/sys/kernel/tracing") &&
+	    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 &&
+	    pl_exists("/sys/kernel/tracing/events/raw_syscalls"))
+		return "/sys/kernel/tracing";
+	return NULL;
+}
+
+/* Offset of field @name in an events/.../format file ("field:long id;\toffset:8;"). */
+static int field_offset(const char *fmt, const char *name, int def)
+{
+	char pat[64];
+	snprintf(pat, sizeof(pat), " %s;", name);
+	const char *p = strstr(fmt, pat);
+	if (!p)
+		return def;
+	const char *o = strstr(p, "offset:");
+	if (!o)
+		return def;
+	return atoi(o + 7) >= 0 ? (int)strtol(o + 7, NULL, 10) : def;
+}
+
+static int tp_id(const char *dir, const char *ev, char **format, uint64_t *id)
+{
+	int r = pl_read_u64f(id, "%s/events/raw_syscalls/%s/id", dir, ev);
+	if (r < 0)
+		return r;
+	return pl_read_filef(format, NULL, "%s/events/raw_syscalls/%s/format", dir, ev);
+}
+
+int pl_syscalls_open(struct pl_syscalls **out, const pid_t *pids, size_t npids, const int *cpus,
+		     size_t ncpus, bool on_exec, bool inherit)
+{
+	const char *dir = tracefs_dir();
+	if (!dir)
+		return -ENOENT;
+	uint64_t id_enter, id_exit;
+	char *fe = NULL, *fx = NULL;
+	int r = tp_id(dir, "sys_enter", &fe, &id_enter);
+	if (r == 0)
+		r = tp_id(dir, "sys_exit", &fx, &id_exit);
+	if (r < 0) {
+		free(fe);
+		free(fx);
+		return r;
+	}
+	struct pl_syscalls *s = pl_xcalloc(1, sizeof(*s));
+	s->off_id_enter = field_offset(fe, "id", 8);
+	s->off_id_exit = field_offset(fx, "id", 8);
+	s->off_ret = field_offset(fx, "ret", 16);
+	free(fe);
+	free(fx);
+	struct perf_event_attr a = { 0 };
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	a.disabled = 1;
+	a.enable_on_exec = on_exec;
+	a.inherit = inherit;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.wakeup_watermark = 1;
+	a.watermark = 1;
+	size_t n = npids * ncpus * 2;
+	s->s.fds = pl_xcalloc(n, sizeof(int));
+	s->s.fd_cpu = pl_xcalloc(n, sizeof(int));
+	s->s.rings = pl_xcalloc(ncpus, sizeof(*s->s.rings));
+	long pg = sysconf(_SC_PAGESIZE);
+	const size_t pages = 4096; /* 16 MiB per CPU: 100k calls/s stay far from full */
+	for (size_t c = 0; c < ncpus; c++) {
+		int leader = -1;
+		for (size_t p = 0; p < npids; p++) {
+			for (int k = 0; k < 2; k++) {
+				a.config = k ? id_exit : id_enter;
+				int fd = pl_perf_open_hook(&a, pids[p], cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+				if (fd < 0) {
+					r = -errno;
+					if (r == -ESRCH && npids > 1)
+						continue;
+					pl_syscalls_close(s);
+					return r;
+				}
+				s->s.fd_cpu[s->s.nfds] = (int)c;
+				s->s.fds[s->s.nfds++] = fd;
+				if (!k && s->nenter < 8192) {
+					uint64_t id;
+					if (ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0)
+						s->enter_ids[s->nenter++] = id;
+				}
+				if (leader < 0) {
+					struct pl_pe_ring *rg = &s->s.rings[s->s.nrings];
+					rg->cpu = cpus[c];
+					rg->fd = fd;
+					rg->map_len = (pages + 1) * (size_t)pg;
+					rg->base = mmap(NULL, rg->map_len, PROT_READ | PROT_WRITE,
+							MAP_SHARED, fd, 0);
+					if (rg->base == MAP_FAILED) {
+						r = -errno;
+						rg->base = NULL;
+						pl_syscalls_close(s);
+						return r;
+					}
+					rg->data = (uint8_t *)rg->base + pg;
+					rg->data_size = pages * (uint64_t)pg;
+					s->s.nrings++;
+					leader = fd;
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, leader) < 0) {
+					r = -errno;
+					pl_syscalls_close(s);
+					return r;
+				}
+			}
+		}
+	}
+	s->scratch = pl_xmalloc(PL_REC_MAX);
+	*out = s;
+	return 0;
+}
+
+void pl_syscalls_enable(struct pl_syscalls *s)
+{
+	pl_pe_enable(&s->s);
+}
+
+void pl_syscalls_disable(struct pl_syscalls *s)
+{
+	pl_pe_disable(&s->s);
+}
+
+static bool is_enter(const struct pl_syscalls *s, uint64_t id)
+{
+	for (size_t i = 0; i < s->nenter; i++)
+		if (s->enter_ids[i] == id)
+			return true;
+	return false;
+}
+
+static int on_rec(void *ctx, const struct perf_event_header *h)
+{
+	struct pl_syscalls *s = ctx;
+	if (h->type == PERF_RECORD_LOST) {
+		uint64_t v;
+		if (h->size >= sizeof(*h) + 16) {
+			memcpy(&v, (const uint8_t *)(h + 1) + 8, 8);
+			s->lost += v;
+		}
+		return 0;
+	}
+	if (h->type != PERF_RECORD_SAMPLE)
+		return 0;
+	struct pl_sample sm;
+	if (pl_parse_sample(h, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				       PERF_SAMPLE_RAW,
+			    0, &sm) < 0 || !sm.raw)
+		return 0;
+	struct ev e = { .time = sm.time, .tid = sm.tid };
+	e.exit = !is_enter(s, sm.id);
+	int off = e.exit ? s->off_id_exit : s->off_id_enter;
+	int64_t nr = -1;
+	if ((uint32_t)off + 8 <= sm.raw_size)
+		memcpy(&nr, sm.raw + off, 8);
+	e.nr = (int32_t)nr;
+	if (e.exit && (uint32_t)s->off_ret + 8 <= sm.raw_size)
+		memcpy(&e.ret, sm.raw + s->off_ret, 8);
+	if (s->nev == s->capev) {
+		s->capev = s->capev ? s->capev * 2 : 65536;
+		s->evs = pl_xrealloc(s->evs, s->capev * sizeof(*s->evs));
+	}
+	s->evs[s->nev++] = e;
+	return 0;
+}
+
+void pl_syscalls_drain(struct pl_syscalls *s)
+{
+	for (size_t i = 0; i < s->s.nrings; i++) {
+		struct pl_pe_ring *r = &s->s.rings[i];
+		uint64_t head = pl_pe_ring_head(r), tail = pl_pe_ring_tail(r);
+		bool bad;
+		uint64_t nt = pl_ring_walk(r->data, r->data_size, tail, head, s->scratch, on_rec, s,
+					   &bad);
+		pl_pe_ring_set_tail(r, bad ? head : nt);
+	}
+}
+
+static int cmp_ev(const void *x, const void *y)
+{
+	const struct ev *a = x, *b = y;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	/* An enter and its exit never share a timestamp in practice; enter first if so. */
+	return (int)a->exit - (int)b->exit;
+}
+
+/* Pair enter/exit per thread: a thread is in at most one syscall at a time. */
+static void compute(struct pl_syscalls *cs)
+{
+	struct pl_syscalls *s = cs;
+	if (s->done)
+		return;
+	s->done = true;
+	qsort(s->evs, s->nev, sizeof(*s->evs), cmp_ev);
+	size_t cap = 1024;
+	while (cap < s->nev / 4 + 16 && cap < (1u << 22))
+		cap *= 2;
+	struct pend {
+		uint32_t tid;
+		int32_t nr;
+		uint64_t t;
+		bool used;
+	} *tab = pl_xcalloc(cap, sizeof(*tab));
+	for (size_t i = 0; i < s->nev; i++) {
+		const struct ev *e = &s->evs[i];
+		size_t j = (e->tid * 2654435761u) & (cap - 1);
+		while (tab[j].used && tab[j].tid != e->tid)
+			j = (j + 1) & (cap - 1);
+		if (e->nr < 0 || e->nr >= MAX_NR)
+			continue;
+		struct row *rw = &s->rows[e->nr];
+		if (!e->exit) {
+			if (tab[j].used && tab[j].nr >= 0) {
+				/* previous call never returned (exit_group, or lost exit) */
+				s->unpaired++;
+			}
+			/* exit and exit_group never return; strace -c does not count them */
+			if (e->nr != SCMP_SYS(exit) && e->nr != SCMP_SYS(exit_group))
+				rw->calls++;
+			tab[j] = (struct pend){ e->tid, e->nr, e->time, true };
+		} else {
+			if (tab[j].used && tab[j].nr == e->nr) {
+				uint64_t d = e->time - tab[j].t;
+				rw->total_ns += d;
+				rw->timed++;
+				if (d > rw->max_ns)
+					rw->max_ns = d;
+			} else {
+				/* exit without enter: the execve that enabled us */
+				rw->calls++;
+			}
+			if (e->ret < 0 && e->ret > -4096)
+				rw->errors++;
+			tab[j] = (struct pend){ e->tid, -1, 0, true };
+		}
+	}
+	free(tab);
+}
+
+static char *sc_name(int nr)
+{
+	char *n = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+	return n ? n : pl_xasprintf("syscall_%d", nr);
+}
+
+static int *sorted_rows(const struct pl_syscalls *s, size_t *n)
+{
+	int *v = pl_xmalloc(MAX_NR * sizeof(int));
+	*n = 0;
+	for (int i = 0; i < MAX_NR; i++)
+		if (s->rows[i].calls)
+			v[(*n)++] = i;
+	for (size_t i = 1; i < *n; i++) { /* insertion sort by calls desc, nr asc */
+		int x = v[i];
+		size_t j = i;
+		while (j && (s->rows[v[j - 1]].calls < s->rows[x].calls ||
+			     (s->rows[v[j - 1]].calls == s->rows[x].calls && v[j - 1] > x))) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+	return v;
+}
+
+void pl_syscalls_print(const struct pl_syscalls *cs, FILE *out)
+{
+	struct pl_syscalls *s = (struct pl_syscalls *)cs;
+	compute(s);
+	size_t n;
+	int *v = sorted_rows(s, &n);
+	unsigned long long calls = 0, errs = 0;
+	uint64_t tot = 0;
+	fprintf(out, "\n%ssyscalls%s (raw_syscalls tracepoints; time = enter to exit, wall)\n",
+		pl_style(out, "bold"), pl_style(out, "reset"));
+	fprintf(out, "  %-22s %10s %8s %12s %10s %10s\n", "syscall", "calls", "errors", "total ms",
+		"mean us", "max us");
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &s->rows[v[i]];
+		char *nm = sc_name(v[i]);
+		fprintf(out, "  %-22s %10llu %8llu %12.3f %10.3f %10.3f\n", nm, r->calls, r->errors,
+			(double)r->total_ns / 1e6,
+			r->timed ? (double)r->total_ns / (double)r->timed / 1e3 : 0.0,
+			(double)r->max_ns / 1e3);
+		free(nm);
+		calls += r->calls;
+		errs += r->errors;
+		tot += r->total_ns;
+	}
+	fprintf(out, "  %-22s %10llu %8llu %12.3f\n", "total", calls, errs, (double)tot / 1e6);
+	fprintf(out, "  lost events %llu%s\n", (unsigned long long)s->lost,
+		s->lost ? " (counts are low by at most this much)" : " (counts are exact)");
+	free(v);
+}
+
+json_t *pl_syscalls_json(const struct pl_syscalls *cs)
+{
+	struct pl_syscalls *s = (struct pl_syscalls *)cs;
+	compute(s);
+	size_t n;
+	int *v = sorted_rows(s, &n);
+	json_t *d = json_object();
+	json_object_set_new(d, "source", json_string("raw_syscalls tracepoints"));
+	json_object_set_new(d, "lost", json_integer((json_int_t)s->lost));
+	json_t *rows = json_array();
+	unsigned long long calls = 0, errs = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &s->rows[v[i]];
+		char *nm = sc_name(v[i]);
+		json_t *x = json_object();
+		json_object_set_new(x, "name", json_string(nm));
+		json_object_set_new(x, "nr", json_integer(v[i]));
+		json_object_set_new(x, "calls", json_integer((json_int_t)r->calls));
+		json_object_set_new(x, "errors", json_integer((json_int_t)r->errors));
+		json_object_set_new(x, "total_ms", json_real((double)r->total_ns / 1e6));
+		json_object_set_new(x, "mean_us",
+				    json_real(r->timed ? (double)r->total_ns / (double)r->timed / 1e3 : 0));
+		json_object_set_new(x, "max_us", json_real((double)r->max_ns / 1e3));
+		json_array_append_new(rows, x);
+		free(nm);
+		calls += r->calls;
+		errs += r->errors;
+	}
+	json_object_set_new(d, "calls", json_integer((json_int_t)calls));
+	json_object_set_new(d, "errors", json_integer((json_int_t)errs));
+	json_object_set_new(d, "rows", rows);
+	free(v);
+	return d;
+}
+
+unsigned long long pl_syscalls_count(const struct pl_syscalls *cs, const char *name)
+{
+	struct pl_syscalls *s = (struct pl_syscalls *)cs;
+	compute(s);
+	int nr = seccomp_syscall_resolve_name(name);
+	return nr >= 0 && nr < MAX_NR ? s->rows[nr].calls : 0;
+}
+
+const char *pl_syscalls_strerror(int err)
+{
+	if (err == -ENOENT)
+		return "tracefs with the raw_syscalls events is not available (mount it with "
+		       "'mount -t tracefs nodev /sys/kernel/tracing' as root)";
+	if (err == -EACCES || err == -EPERM)
+		return "no permission for tracepoints (needs root or CAP_PERFMON and a "
+		       "readable tracefs)";
+	return strerror(-err);
+}
+
+void pl_syscalls_close(struct pl_syscalls *s)
+{
+	if (!s)
+		return;
+	pl_pe_close(&s->s);
+	free(s->evs);
+	free(s->scratch);
+	free(s);
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab profile: usage errors and the flame-graph writer (golden SVG), no kernel needed.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+G=$PERFLAB_SRCDIR/tests/profile/golden
+
+ok "profile --help" "$PERFLAB" profile --help
+like "help shows the targets" "$(cat "$OUT")" 'CMD ARGS.*-p PID.*-a'
+expect_exit 2 "no target" "$PERFLAB" profile
+like "no target says what to give" "$(cat "$ERR")" "exactly one target"
+expect_exit 2 "two targets" "$PERFLAB" profile -a -p 1
+expect_exit 2 "bad pid" "$PERFLAB" profile -p abc
+like "bad pid names it" "$(cat "$ERR")" "-p 'abc'"
+expect_exit 2 "bad call-graph mode" "$PERFLAB" profile --call-graph lbr -- true
+expect_exit 2 "ring size not a power of two" "$PERFLAB" profile --ring-kb 100 -- true
+expect_exit 2 "sysroot cannot be profiled" "$PERFLAB" profile --sysroot / --sysroot "$TMP" -- true
+
+# Golden SVG: same folded input -> byte-identical file (colours from name hashes).
+ok "svg from folded" "$PERFLAB" profile --from-folded "$G/small.folded" --svg "$TMP/a.svg"
+if cmp -s "$TMP/a.svg" "$G/small.svg"; then _report ok "svg matches golden"; else
+	_report fail "svg matches golden" "$(diff "$G/small.svg" "$TMP/a.svg" | head -20)"; fi
+"$PERFLAB" profile --from-folded "$G/small.folded" --svg "$TMP/b.svg" >/dev/null 2>&1
+is "svg is reproducible" "$(cmp -s "$TMP/a.svg" "$TMP/b.svg" && echo same)" same
+like "svg escapes names" "$(cat "$TMP/a.svg")" 'a&amp;b'
+like "svg has the sample counts" "$(cat "$TMP/a.svg")" '<title>compute \(100 samples, 83.33%\)</title>'
+like "svg is interactive" "$(cat "$TMP/a.svg")" 'function zoom\(z\).*'
+printf 'a;b 3\nno count here\n' >"$TMP/bad.folded"
+expect_exit 2 "bad folded input" "$PERFLAB" profile --from-folded "$TMP/bad.folded" --svg "$TMP/c.svg"
+like "bad folded names the line" "$(cat "$ERR")" "line 2"
+is "no partial svg written" "$(ls "$TMP" | grep -c '^c.svg')" 0
+expect_exit 2 "from-folded needs --svg" "$PERFLAB" profile --from-folded "$G/small.folded"
+done_testing

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Live tests of perflab profile on a program of known shape (tests/profile/shape.c).
+# Need perf_event_open (skip with the reason otherwise); about 1-2 s each.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+: "${PROFILE_SHAPE:?}"
+
+if ! "$PERFLAB" profile -q -- true >"$OUT" 2>"$ERR"; then
+	skip "live profile tests" "perf_event_open unavailable: $(head -c 300 "$ERR")"
+	done_testing
+fi
+
+# Shares are compared within stated ranges: the 7:3 loop split -> 60-80% / 20-40% of the
+# compute region; noisy machine, so the bounds are generous but still fail when the
+# attribution is wrong.
+in_range() { # name value lo hi
+	if awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v >= lo && v <= hi) }'; then
+		_report ok "$1 ($2 in [$3, $4])"
+	else
+		_report fail "$1" "got $2, want [$3, $4]"
+	fi
+}
+fself() { jq -r --arg f "$2" '[.top_self[] | select(.function == $f) | .self_pct] | add // 0' "$1"; }
+ftotal() { jq -r --arg f "$2" '[.top_total[] | select(.function == $f) | .total_pct] | add // 0' "$1"; }
+
+J=$TMP/all.json
+ok "profile the shape program" "$PERFLAB" profile --json -o "$J" --top 200 --folded "$TMP/f.folded" \
+	--svg "$TMP/f.svg" --timeline 100 -- "$PROFILE_SHAPE" 1
+validate profile.schema.json "$J"
+like "enough samples" "$(jqv "$J" .samples)" '^[0-9]{3,}$'
+is "exit status recorded" "$(jqv "$J" .exit_status)" 0
+is "lost is reported" "$(jqv "$J" '.lost_records + .lost_samples')" 0
+is "two regions found" "$(jqv "$J" '[.regions[].name] | sort | join(",")')" "compute,kernel"
+is "compute ran in two threads" "$(jqv "$J" '.regions[] | select(.name=="compute") | .instances')" 2
+is "one point mark" "$(jqv "$J" .marker_points)" 1
+like "threads: main, worker and child" "$(jqv "$J" '[.threads[] | select(.comm=="profile-shape")] | length')" '^[34]$'
+is "the short-lived child was followed (a second pid)" "$(jqv "$J" '[.threads[].pid] | unique | length')" 2
+like "kernel symbols resolve" "$(cat "$TMP/f.folded")" '_\[k\]'
+like "folded format" "$(head -1 "$TMP/f.folded")" '^[^ ;]+(;[^;]+)* [0-9]+$'
+like "svg written" "$(head -c 300 "$TMP/f.svg")" '<svg '
+like "svg has the timeline" "$(cat "$TMP/f.svg")" 'id="timeline"'
+is "timeline buckets add up to the samples" \
+	"$(jqv "$J" '[.timeline.cpus[].counts[]] | add')" "$(jqv "$J" .samples)"
+
+R=$TMP/compute.json
+ok "region compute" "$PERFLAB" profile --json -o "$R" --region compute -- "$PROFILE_SHAPE" 1
+hot=$(fself "$R" shape_hot)
+cold=$(fself "$R" shape_cold)
+in_range "compute: shape_hot share" "$hot" 55 85
+in_range "compute: shape_cold share" "$cold" 15 45
+is "compute: no sample of the syscall phase" "$(ftotal "$R" shape_syscalls)" 0
+is "compute: no sample of the child" "$(ftotal "$R" shape_child)" 0
+K=$TMP/kernel.json
+ok "region kernel" "$PERFLAB" profile --json -o "$K" --region kernel -- "$PROFILE_SHAPE" 1
+in_range "kernel region: kernel share" "$(jqv "$K" .kernel_pct)" 40 100
+is "kernel region: no sample of the compute loops" "$(ftotal "$K" shape_hot)" 0
+# (the callers of libc's frameless open/close are skipped by frame-pointer unwinding, as
+# in perf; the libc wrappers themselves are on the stacks)
+in_range "kernel region: libc open/close on the stacks" \
+	"$(jqv "$K" '[.top_total[] | select(.module | test("libc")) | select(.function | test("open|close")) | .total_pct] | add // 0')" 80 100
+expect_exit 2 "unknown region" "$PERFLAB" profile --region nosuch -- "$PROFILE_SHAPE" 0.1
+like "unknown region says so" "$(cat "$ERR")" "no such region"
+
+# -p PID: a running process
+"$PROFILE_SHAPE" 3 &
+pid=$!
+sleep 0.2
+ok "-p PID" "$PERFLAB" profile --json -o "$TMP/p.json" --duration 0.5 -p "$pid"
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+like "-p: samples of the running process" "$(jqv "$TMP/p.json" '[.top_self[] | select(.function=="shape_hot" or .function=="shape_cold")] | length')" '^[12]$'
+expect_exit 2 "-p of a missing process" "$PERFLAB" profile -p 999999999
+
+# --syscalls must equal strace -c -f exactly: 100,000 open+close, every row compared.
+if command -v strace >/dev/null; then
+	S=$TMP/sc.json
+	if "$PERFLAB" profile --json -o "$S" --syscalls -- "$PROFILE_OPENCLOSE" 100000 >"$OUT" 2>"$ERR"; then
+		strace -c -f -o "$TMP/strace.txt" "$PROFILE_OPENCLOSE" 100000 >/dev/null 2>&1
+		# strace -c rows: % seconds usecs/call calls [errors] syscall
+		awk 'NF >= 5 && $1 ~ /^[0-9.]+$/ && $NF != "total" { print $NF, $4, (NF == 6 ? $5 : 0) }' \
+			"$TMP/strace.txt" | sort >"$TMP/want"
+		jq -r '.syscalls.rows[] | "\(.name) \(.calls) \(.errors)"' "$S" | sort >"$TMP/got"
+		is "syscalls: openat count equals strace -c" \
+			"$(jqv "$S" '.syscalls.rows[] | select(.name=="openat") | .calls')" \
+			"$(awk '$1 == "openat" { print $2 }' "$TMP/want")"
+		is "syscalls: close count is 100000 like strace -c" \
+			"$(jqv "$S" '.syscalls.rows[] | select(.name=="close") | .calls')" \
+			"$(awk '$1 == "close" { print $2 }' "$TMP/want")"
+		is "syscalls: every row (calls, errors) equals strace -c" "$(cat "$TMP/got")" "$(cat "$TMP/want")"
+		is "syscalls: nothing lost" "$(jqv "$S" .syscalls.lost)" 0
+	else
+		skip "syscalls vs strace" "tracepoints unavailable: $(head -c 200 "$ERR")"
+	fi
+else
+	skip "syscalls vs strace" "strace not installed"
+fi
+done_testing

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests without a kernel: ring-buffer decoding (records that wrap, a header split
+ * at the end of the ring, LOST and LOST_SAMPLES), the perf_event_open fallbacks through
+ * the fault shim (pl_perf_open_hook), and folded output from a synthetic profile whose
+ * frames resolve through a JIT map. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "profile/decode.h"
+#include "profile/perf_event.h"
+#include "profile/profile.h"
+#include "profile/report.h"
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+/* Byte builder for records as the kernel lays them out. */
+struct rb {
+	uint8_t b[4096];
+	size_t n;
+};
+
+static void u64(struct rb *r, uint64_t v)
+{
+	memcpy(r->b + r->n, &v, 8);
+	r->n += 8;
+}
+
+static void hdr(struct rb *r, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { type, misc, 0 };
+	memcpy(r->b + r->n, &h, sizeof(h));
+	r->n += sizeof(h);
+}
+
+static void fix_size(struct rb *r, size_t start)
+{
+	uint16_t sz = (uint16_t)(r->n - start);
+	memcpy(r->b + start + 6, &sz, 2);
+}
+
+/* sample_id trailer for non-sample records with ST: TID, TIME, CPU, IDENTIFIER */
+static void sid(struct rb *r, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	u64(r, (uint64_t)tid << 32 | pid);
+	u64(r, time);
+	u64(r, 0);
+	u64(r, 7);
+}
+
+static void sample(struct rb *r, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu,
+		   const uint64_t *chain, size_t n, bool kernel)
+{
+	size_t s = r->n;
+	hdr(r, PERF_RECORD_SAMPLE, kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+	u64(r, 7);          /* identifier */
+	u64(r, chain[0]);   /* ip */
+	u64(r, (uint64_t)tid << 32 | pid);
+	u64(r, time);
+	u64(r, cpu);
+	u64(r, 1001001);    /* period */
+	u64(r, n + 1);
+	u64(r, kernel ? (uint64_t)PERF_CONTEXT_KERNEL : (uint64_t)PERF_CONTEXT_USER);
+	for (size_t i = 0; i < n; i++)
+		u64(r, chain[i]);
+	fix_size(r, s);
+}
+
+static void lost(struct rb *r, uint64_t n)
+{
+	size_t s = r->n;
+	hdr(r, PERF_RECORD_LOST, 0);
+	u64(r, 7);
+	u64(r, n);
+	sid(r, 1, 1, 5);
+	fix_size(r, s);
+}
+
+static void lost_samples(struct rb *r, uint64_t n)
+{
+	size_t s = r->n;
+	hdr(r, PERF_RECORD_LOST_SAMPLES, 0);
+	u64(r, n);
+	sid(r, 1, 1, 5);
+	fix_size(r, s);
+}
+
+static void comm(struct rb *r, uint32_t pid, uint32_t tid, const char *name)
+{
+	size_t s = r->n;
+	hdr(r, PERF_RECORD_COMM, 0);
+	memcpy(r->b + r->n, &pid, 4);
+	memcpy(r->b + r->n + 4, &tid, 4);
+	r->n += 8;
+	memset(r->b + r->n, 0, 16);
+	strcpy((char *)r->b + r->n, name);
+	r->n += 16;
+	sid(r, pid, tid, 1);
+	fix_size(r, s);
+}
+
+static void mmap2(struct rb *r, uint32_t pid, uint64_t addr, uint64_t len, const char *path)
+{
+	size_t s = r->n;
+	hdr(r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	uint32_t v[2] = { pid, pid };
+	memcpy(r->b + r->n, v, 8);
+	r->n += 8;
+	u64(r, addr);
+	u64(r, len);
+	u64(r, 0);   /* pgoff */
+	u64(r, 0);   /* maj, min */
+	u64(r, 0);   /* ino */
+	u64(r, 0);   /* ino_generation */
+	uint32_t pf[2] = { 5 /* PROT_READ|PROT_EXEC */, 2 /* MAP_PRIVATE */ };
+	memcpy(r->b + r->n, pf, 8);
+	r->n += 8;
+	size_t l = (strlen(path) + 8) & ~(size_t)7;
+	memset(r->b + r->n, 0, l);
+	strcpy((char *)r->b + r->n, path);
+	r->n += l;
+	sid(r, pid, pid, 2);
+	fix_size(r, s);
+}
+
+/* Copy @r into a ring of @size bytes starting at byte counter @tail. */
+static void to_ring(uint8_t *ring, size_t size, uint64_t tail, const struct rb *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		ring[(tail + i) & (size - 1)] = r->b[i];
+}
+
+static void test_ring_wrap(void **state)
+{
+	(void)state;
+	struct rb r = { 0 };
+	uint64_t c1[] = { 0x401000, 0x401100, 0x401200 };
+	uint64_t c2[] = { 0xffffffff81000010ull };
+	sample(&r, 10, 11, 1000, 1, c1, 3, false); /* 88 bytes */
+	sample(&r, 10, 12, 2000, 0, c2, 1, true);
+	lost(&r, 5);
+	lost_samples(&r, 7);
+	sample(&r, 10, 11, 3000, 1, c1, 2, false);
+	uint8_t ring[512];
+	memset(ring, 0xee, sizeof(ring));
+	/* Start 40 bytes before the end: the first record wraps. Counters run freely:
+	 * start after several laps. */
+	uint64_t tail = 3 * 512 + 512 - 40;
+	to_ring(ring, sizeof(ring), tail, &r);
+	struct pl_profile p;
+	pl_profile_init(&p, ST, 0, NULL);
+	uint8_t scratch[PL_REC_MAX];
+	bool corrupt = true;
+	uint64_t nt = pl_ring_walk(ring, sizeof(ring), tail, tail + r.n, scratch, pl_profile_record,
+				   &p, &corrupt);
+	assert_false(corrupt);
+	assert_int_equal(nt, tail + r.n);
+	assert_int_equal(p.nrecords, 5);
+	assert_int_equal(p.nsamples, 3);
+	assert_int_equal(p.lost, 5);
+	assert_int_equal(p.lost_samples, 7);
+	assert_int_equal(p.samples[0].tid, 11);
+	assert_int_equal(p.samples[0].time, 1000);
+	assert_int_equal(p.samples[0].cpu, 1);
+	assert_false(p.samples[0].kernel);
+	assert_true(p.samples[1].kernel);
+	const struct pl_stack *s0 = &p.stacks[p.samples[0].stack];
+	assert_int_equal(s0->n, 3); /* the PERF_CONTEXT_USER marker is dropped */
+	assert_int_equal(p.ips[s0->off + 2], 0x401200);
+	/* the third sample has a different (shorter) chain: a new stack */
+	assert_int_not_equal(p.samples[2].stack, p.samples[0].stack);
+	pl_profile_free(&p);
+}
+
+static int count_cb(void *ctx, const struct perf_event_header *h)
+{
+	(void)h;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void test_header_split(void **state)
+{
+	(void)state;
+	struct rb r = { 0 };
+	lost(&r, 1);
+	lost(&r, 2);
+	uint8_t ring[256];
+	uint64_t tail = 256 - 4; /* the 8-byte header itself straddles the end */
+	to_ring(ring, sizeof(ring), tail, &r);
+	uint8_t scratch[PL_REC_MAX];
+	int n = 0;
+	bool corrupt;
+	assert_int_equal(pl_ring_walk(ring, sizeof(ring), tail, tail + r.n, scratch, count_cb, &n,
+				      &corrupt),
+			 tail + r.n);
+	assert_int_equal(n, 2);
+	/* A head that cuts the second record: walk stops at its start and says so. */
+	n = 0;
+	uint64_t half = tail + r.n - 8;
+	assert_int_equal(pl_ring_walk(ring, sizeof(ring), tail, half, scratch, count_cb, &n,
+				      &corrupt),
+			 tail + r.n / 2);
+	assert_int_equal(n, 1);
+	assert_true(corrupt);
+}
+
+static void test_parse_short(void **state)
+{
+	(void)state;
+	struct rb r = { 0 };
+	uint64_t c[] = { 1, 2, 3, 4 };
+	sample(&r, 1, 1, 1, 0, c, 4, false);
+	struct perf_event_header *h = (struct perf_event_header *)r.b;
+	h->size -= 16; /* callchain claims more than the record holds */
+	struct pl_sample s;
+	assert_int_equal(pl_parse_sample(h, ST, 0, &s), -EINVAL);
+}
+
+/* ---- the fault shim ---- */
+
+static int fail_errno;
+static int fail_when; /* 1: hardware events fail, 2: kernel sampling fails, 3: everything */
+static int opens;
+
+static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int g, unsigned long fl)
+{
+	(void)pid;
+	(void)cpu;
+	(void)g;
+	(void)fl;
+	opens++;
+	if ((fail_when == 1 && a->type == PERF_TYPE_HARDWARE) ||
+	    (fail_when == 2 && !a->exclude_kernel) || fail_when == 3) {
+		errno = fail_errno;
+		return -1;
+	}
+	/* A memfd stands in for the event fd: pl_pe_open only mmaps it. */
+	int fd = memfd_create("fake-perf", MFD_CLOEXEC);
+	if (fd >= 0 && ftruncate(fd, 8 << 20) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void open_with(int when, int err, struct pl_pe_session *s, int *rc)
+{
+	pl_perf_open_hook = fake_open;
+	fail_when = when;
+	fail_errno = err;
+	opens = 0;
+	struct pl_pe_config cfg = { .event = "cycles", .freq = 999, .cg = PL_CG_FP };
+	pid_t pid = 1;
+	int cpu = 0;
+	*rc = pl_pe_open(s, &cfg, &pid, 1, &cpu, 1);
+}
+
+static void test_fallback_enoent(void **state)
+{
+	(void)state;
+	int errs[] = { ENOENT, EOPNOTSUPP, ENODEV, ENXIO };
+	for (size_t i = 0; i < 4; i++) {
+		struct pl_pe_session s;
+		int rc;
+		open_with(1, errs[i], &s, &rc);
+		assert_int_equal(rc, 0);
+		assert_true(s.fell_back);
+		assert_int_equal(s.fallback_errno, errs[i]);
+		assert_false(s.user_only);
+		assert_string_equal(s.event_name, "cpu-clock");
+		assert_int_equal(s.attr.type, PERF_TYPE_SOFTWARE);
+		assert_int_equal(s.attr.config, PERF_COUNT_SW_CPU_CLOCK);
+		assert_true(s.attr.use_clockid);
+		assert_int_equal(s.nrings, 1);
+		pl_pe_close(&s);
+	}
+}
+
+static void test_fallback_eacces(void **state)
+{
+	(void)state;
+	int errs[] = { EACCES, EPERM };
+	for (size_t i = 0; i < 2; i++) {
+		struct pl_pe_session s;
+		int rc;
+		open_with(2, errs[i], &s, &rc);
+		assert_int_equal(rc, 0);
+		assert_true(s.user_only);
+		assert_true(s.attr.exclude_kernel);
+		assert_string_equal(s.event_name, "cycles");
+		pl_pe_close(&s);
+	}
+	const char *msg = pl_pe_strerror(EACCES);
+	assert_non_null(strstr(msg, "perf_event_paranoid"));
+	assert_non_null(strstr(msg, "CAP_PERFMON"));
+	assert_non_null(strstr(msg, "kptr_restrict"));
+}
+
+static void test_fallback_fails(void **state)
+{
+	(void)state;
+	struct pl_pe_session s;
+	int rc;
+	open_with(3, EACCES, &s, &rc);
+	assert_int_equal(rc, -EACCES);
+	assert_int_equal(opens, 2); /* as is, then user only */
+	open_with(3, ENOENT, &s, &rc);
+	assert_int_equal(rc, -ENOENT);
+	assert_int_equal(opens, 2); /* cycles, then cpu-clock */
+}
+
+/* ---- folded output from a synthetic profile with a JIT map ---- */
+
+static void test_folded_jit(void **state)
+{
+	(void)state;
+	const uint32_t pid = 3999999;
+	char path[64];
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("10000 100 jit_outer\n10100 80 jit;inner\n10200 40 jit leaf\n", f);
+	fclose(f);
+	struct rb r = { 0 };
+	comm(&r, pid, pid, "jitprog");
+	mmap2(&r, pid, 0x10000, 0x1000, "//anon");
+	uint64_t a[] = { 0x10110, 0x10010 };          /* inner <- outer */
+	uint64_t b[] = { 0x10210, 0x10150, 0x10020 }; /* leaf <- inner <- outer */
+	uint64_t c[] = { 0x10300, 0x10020 };          /* unknown <- outer */
+	sample(&r, pid, pid, 10, 0, a, 2, false);
+	sample(&r, pid, pid, 11, 0, a, 2, false);
+	sample(&r, pid, pid, 12, 1, b, 3, false);
+	sample(&r, pid, pid, 13, 1, c, 2, false);
+	struct pl_profile p;
+	pl_profile_init(&p, ST, 0, NULL);
+	uint8_t scratch[PL_REC_MAX];
+	pl_ring_walk(r.b, 4096, 0, r.n, scratch, pl_profile_record, &p, NULL);
+	struct pl_preport rep;
+	pl_preport_build(&rep, &p, NULL, NULL);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	pl_preport_write_folded(&rep, m);
+	fclose(m);
+	/* sorted, merged, ';' in names replaced by ':' */
+	assert_string_equal(buf, "jitprog;jit_outer;[unknown] 1\n"
+				 "jitprog;jit_outer;jit:inner 2\n"
+				 "jitprog;jit_outer;jit:inner;jit leaf 1\n");
+	assert_int_equal(rep.nsamples, 4);
+	uint32_t *ord = pl_preport_order(&rep, true);
+	assert_string_equal(rep.funcs[ord[0]].name, "jit_outer");
+	assert_int_equal(rep.funcs[ord[0]].total, 4);
+	assert_int_equal(rep.funcs[ord[0]].self, 0);
+	free(ord);
+	free(buf);
+	pl_preport_free(&rep);
+	pl_profile_free(&p);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_wrap),
+		cmocka_unit_test(test_header_split),
+		cmocka_unit_test(test_parse_short),
+		cmocka_unit_test(test_fallback_enoent),
+		cmocka_unit_test(test_fallback_eacces),
+		cmocka_unit_test(test_fallback_fails),
+		cmocka_unit_test(test_folded_jit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
