@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Accelerator rules (info): hardware that can take work off the CPU. The web-gateway
  * field report moved gzip to Intel QAT (CPU 48% -> 41% at ~10k QPS) and the GPU-instance
- * report tuned a GPU machine. Facts: accel.qat.devices, accel.gpu.devices (a count, a list
- * of model names, or an object {count, models}). */
+ * report tuned a GPU machine. Facts: accel.qat.devices, accel.gpu.devices: a list of
+ * {slot, name, id} (also accepted: a count, a list of names, an object {count, models}). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,12 @@ static bool accel_devices(const struct pl_facts *f, const char *key, int64_t *co
 	json_t *e;
 	json_array_foreach(list, i, e)
 	{
-		const json_t *name = json_is_object(e) ? json_object_get(e, "model") : e;
+		const json_t *name = e;
+		if (json_is_object(e)) {
+			name = json_object_get(e, "name");
+			if (!json_is_string(name))
+				name = json_object_get(e, "model");
+		}
 		if (json_is_string(name))
 			pl_buf_printf(models, "%s%s", models->len ? ", " : "", json_string_value(name));
 	}

@@ -40,7 +40,7 @@ static void eval_multi_node(const struct pl_rule *r, const struct pl_facts *f,
 static void eval_numad(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
 {
 	bool running;
-	if (!multi_node(f) || !pl_rf_running(f, "services.numad", &running) || !running)
+	if (!multi_node(f) || !pl_rf_running(f, "numad", &running) || !running)
 		return;
 	pl_finding_add(out, r, NULL, "numad running", "numad stopped when work is pinned explicitly");
 }
@@ -48,7 +48,7 @@ static void eval_numad(const struct pl_rule *r, const struct pl_facts *f, struct
 static const char *const remote_keys[] = { "numa.remote_ratio", "numa.nodes", NULL };
 static const char *const zone_reclaim_keys[] = { "sysctl.vm.zone_reclaim_mode", "numa.nodes", NULL };
 static const char *const balancing_keys[] = { "sysctl.kernel.numa_balancing", "numa.nodes", NULL };
-static const char *const numad_keys[] = { "services.numad", "numa.nodes", NULL };
+static const char *const numad_keys[] = { "services.numad.running", "numa.nodes", NULL };
 
 const struct pl_rule pl_rules_numa[] = {
 	{

@@ -47,9 +47,15 @@ bool pl_rf_vec(const struct pl_facts *f, const char *key, unsigned idx, int64_t 
 	return ok;
 }
 
-bool pl_rf_running(const struct pl_facts *f, const char *key, bool *out)
+bool pl_rf_running(const struct pl_facts *f, const char *service, bool *out)
 {
+	char key[128];
+	snprintf(key, sizeof(key), "services.%s.running", service);
 	const json_t *v = pl_facts_value(f, key);
+	if (!v) { /* also accept services.NAME as a bool or {"running": bool} */
+		snprintf(key, sizeof(key), "services.%s", service);
+		v = pl_facts_value(f, key);
+	}
 	if (json_is_object(v))
 		v = json_object_get(v, "running");
 	if (!json_is_boolean(v))

@@ -21,8 +21,9 @@ bool pl_rf_num(const struct pl_facts *f, const char *key, double *out);
 /** Field @idx (0-based) of a whitespace-separated integer vector such as
  *  net.ipv4.tcp_rmem ("4096 131072 6291456"), given as a string or a JSON array. */
 bool pl_rf_vec(const struct pl_facts *f, const char *key, unsigned idx, int64_t *out);
-/** The "running" state of a services.* fact: a bool, or an object with a bool "running". */
-bool pl_rf_running(const struct pl_facts *f, const char *key, bool *out);
+/** Whether @service ("irqbalance") runs: services.NAME.running (a bool), or else
+ *  services.NAME as a bool or an object with a bool "running". */
+bool pl_rf_running(const struct pl_facts *f, const char *service, bool *out);
 /** True when the JSON array @arr holds the string @s. */
 bool pl_json_list_has(const json_t *arr, const char *s);
 /** numa.nodes when known. */

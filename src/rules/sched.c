@@ -71,7 +71,7 @@ static void eval_irqbalance(const struct pl_rule *r, const struct pl_facts *f,
 			    struct pl_findings *out)
 {
 	bool running;
-	if (!pl_rf_running(f, "services.irqbalance", &running) || !running)
+	if (!pl_rf_running(f, "irqbalance", &running) || !running)
 		return;
 	pl_finding_add(out, r, NULL, "irqbalance running", "irqbalance stopped, IRQs pinned "
 							   "away from the compute CPUs");
@@ -79,7 +79,7 @@ static void eval_irqbalance(const struct pl_rule *r, const struct pl_facts *f,
 
 static const char *const nohz_keys[] = { "kernel.cmdline.params", NULL };
 static const char *const sched_latency_keys[] = { "sysctl.kernel.sched_latency_ns", NULL };
-static const char *const irqbalance_keys[] = { "services.irqbalance", NULL };
+static const char *const irqbalance_keys[] = { "services.irqbalance.running", NULL };
 
 const struct pl_rule pl_rules_sched[] = {
 	{

@@ -120,7 +120,9 @@ static const struct rcase cases[] = {
 	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":\"24000000\"}", 1 },
 	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":12000000}", 0 },
 	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":" UNAV "}", 0 },
-	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":{\"running\":true}}", 1, "irqbalance running" },
+	{ "sched.irqbalance-hpc", "{\"services.irqbalance.running\":true}", 1, "irqbalance running" },
+	{ "sched.irqbalance-hpc", "{\"services.irqbalance.running\":false}", 0 },
+	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":{\"running\":true}}", 1 },
 	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":true}", 1 },
 	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":{\"running\":false}}", 0 },
 	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":" UNAV "}", 0 },
@@ -173,6 +175,8 @@ static const struct rcase cases[] = {
 	{ "numa.balancing-pinned", "{\"numa.nodes\":2,\"sysctl.kernel.numa_balancing\":1}", 1 },
 	{ "numa.balancing-pinned", "{\"numa.nodes\":2,\"sysctl.kernel.numa_balancing\":0}", 0 },
 	{ "numa.balancing-pinned", "{\"numa.nodes\":1,\"sysctl.kernel.numa_balancing\":1}", 0 },
+	{ "numa.numad-hpc", "{\"numa.nodes\":2,\"services.numad.running\":true}", 1 },
+	{ "numa.numad-hpc", "{\"numa.nodes\":2,\"services.numad.running\":false}", 0 },
 	{ "numa.numad-hpc", "{\"numa.nodes\":2,\"services.numad\":{\"running\":true}}", 1,
 	  "numad running", NULL, "systemctl disable --now numad" },
 	{ "numa.numad-hpc", "{\"numa.nodes\":2,\"services.numad\":{\"running\":false}}", 0 },
@@ -271,6 +275,11 @@ static const struct rcase cases[] = {
 	{ "accel.qat", "{\"accel.qat.devices\":{\"count\":2,\"models\":[\"C62x\",\"C62x\"]}}", 1,
 	  "2 devices (C62x, C62x)" },
 	{ "accel.qat", "{\"accel.qat.devices\":[\"8970\"]}", 1, "1 device (8970)" },
+	{ "accel.qat",
+	  "{\"accel.qat.devices\":[{\"slot\":\"0000:3d:00.0\",\"name\":\"C62x Chipset QuickAssist "
+	  "Technology\",\"id\":\"8086:37c8\"}]}",
+	  1, "1 device (C62x Chipset QuickAssist Technology)" },
+	{ "accel.qat", "{\"accel.qat.devices\":[]}", 0 },
 	{ "accel.qat", "{\"accel.qat.devices\":{\"count\":0,\"models\":[]}}", 0 },
 	{ "accel.qat", "{\"accel.qat.devices\":" UNAV "}", 0 },
 	{ "accel.gpu", "{\"accel.gpu.devices\":{\"count\":1,\"models\":[\"GV100GL [Tesla V100]\"]}}", 1,
@@ -515,7 +524,8 @@ static void test_readers(void **state)
 	struct pl_facts f;
 	pl_facts_init(&f);
 	load_facts(&f, "{\"a\":\"12\",\"b\":\"12x\",\"c\":true,\"d\":0.25,\"e\":\"1 2 3\","
-		       "\"s\":{\"running\":true},\"t\":false,\"u\":{\"running\":\"yes\"}}");
+		       "\"services.s\":{\"running\":true},\"services.t\":false,"
+		       "\"services.u\":{\"running\":\"yes\"},\"services.v.running\":true}");
 	int64_t v;
 	double d;
 	bool b;
@@ -528,7 +538,9 @@ static void test_readers(void **state)
 	assert_false(pl_rf_vec(&f, "e", 3, &v));
 	assert_true(pl_rf_running(&f, "s", &b) && b);
 	assert_true(pl_rf_running(&f, "t", &b) && !b);
+	assert_true(pl_rf_running(&f, "v", &b) && b);
 	assert_false(pl_rf_running(&f, "u", &b));
+	assert_false(pl_rf_running(&f, "none", &b));
 	assert_string_equal(pl_rf_name("sysctl.vm.swappiness"), "vm.swappiness");
 	assert_string_equal(pl_rf_name("mem.thp.enabled"), "mem.thp.enabled");
 	pl_facts_free(&f);

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab check --json --sysroot over every fixture sysroot (tests/fixtures/sysroots/):
+# the exact findings per machine and workload, schema validation, exit codes, and "missing
+# is not bad" on the container whose /proc/sys is unreadable.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+S=$FIXTURES/sysroots
+
+# findings FIXTURE WORKLOAD: "id[:subject] ..." in report order (crit, warn, info; id)
+findings() {
+	"$PERFLAB" check --json --sysroot "$S/$1" --workload "$2" --fail-on crit >"$TMP/$1-$2.json" 2>"$ERR"
+	jq -r '[.findings[]|.id+(if .subject then ":"+.subject else "" end)]|join(" ")' "$TMP/$1-$2.json"
+}
+# expect FIXTURE WORKLOAD "ids"
+expect() {
+	if [ ! -d "$S/$1" ]; then
+		skip "$1 --workload $2" "fixture sysroot $1 not present"
+		return
+	fi
+	is "$1 --workload $2: findings" "$(findings "$1" "$2")" "$3"
+}
+# field FIXTURE WORKLOAD ID FIELD (from the file expect wrote)
+field() { jq -r --arg id "$3" "[.findings[]|select(.id==\$id)][0]|$4" "$TMP/$1-$2.json"; }
+
+# Xen HVM guest (the GPU-instance report): xen clocksource with an invariant TSC, the
+# report's risky sysctls, a GPU.
+expect xen-hvm general "clock.xen-tsc net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu"
+if [ -d "$S/xen-hvm" ]; then
+	is "xen-hvm: observed clocksource" "$(field xen-hvm general clock.xen-tsc .observed)" \
+		"clocksource xen (tsc available)"
+	is "xen-hvm: risky settings flagged" \
+		"$(jq -r '[.findings[]|select(.risky).id]|join(" ")' "$TMP/xen-hvm-general.json")" \
+		"net.icmp-echo-ignored net.tcp-timestamps-off"
+	like "xen-hvm: risk explained" "$(field xen-hvm general net.tcp-timestamps-off .rationale)" \
+		'^Risky: .*PAWS'
+fi
+expect xen-hvm latency "clock.xen-tsc net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu sched.latency-ns"
+
+# 2-socket Intel server (the SPEC CPU report): powersave, deep C-states, THP always,
+# irqbalance and numad running, nohz_full without isolcpus, an old kernel with
+# tcp_tw_recycle and sched_latency_ns, a QAT card, a rotational disk.
+expect intel-2s general "net.tcp-tw-recycle mem.thp-defrag sched.nohz-full-unisolated accel.qat"
+expect intel-2s latency "net.tcp-tw-recycle mem.thp-defrag mem.thp-latency numa.balancing-pinned power.cstates-deep power.governor sched.nohz-full-unisolated accel.qat mem.dirty-latency net.slow-start-after-idle sched.latency-ns"
+expect intel-2s hpc "net.tcp-tw-recycle numa.balancing-pinned numa.numad-hpc power.governor sched.nohz-full-unisolated accel.qat sched.irqbalance-hpc"
+expect intel-2s storage "net.tcp-tw-recycle power.governor sched.nohz-full-unisolated accel.qat block.nr-requests:sda block.read-ahead:sda mem.vfs-cache-pressure"
+if [ -d "$S/intel-2s" ]; then
+	is "intel-2s: governor observed" "$(field intel-2s latency power.governor .observed)" \
+		"governor powersave (intel_pstate active)"
+	like "intel-2s: deep C-states named with their latency" \
+		"$(field intel-2s latency power.cstates-deep .observed)" 'C6 \([0-9]+ us\)'
+	is "intel-2s: THP observed" "$(field intel-2s latency mem.thp-latency .observed)" \
+		"mem.thp.enabled = always"
+	is "intel-2s: THP profile line" "$(field intel-2s latency mem.thp-latency .fix.tune)" \
+		"[vm] transparent_hugepages=madvise"
+	is "intel-2s: nohz_full fix names the CPUs" \
+		"$(field intel-2s latency sched.nohz-full-unisolated .fix.tune)" \
+		"[bootloader] cmdline=nohz_full=1-7 isolcpus=1-7 rcu_nocbs=1-7"
+	is "intel-2s: per-device fix" "$(field intel-2s storage block.read-ahead .fix.command)" \
+		"echo 4096 > /sys/block/sda/queue/read_ahead_kb"
+	is "intel-2s: per-device facts" "$(field intel-2s storage block.read-ahead '.facts|join(",")')" \
+		"block.sda.queue.read_ahead_kb,block.sda.rotational"
+	expect_exit 1 "intel-2s: tcp_tw_recycle is crit: default --fail-on exits 1" \
+		"$PERFLAB" check --sysroot "$S/intel-2s"
+	like "intel-2s: human output starts with Critical" "$(cat "$OUT")" $'\nCritical\n  \\[CRIT\\] tcp_tw_recycle'
+fi
+
+# 2-node ARM64 server (the MLPerf Storage report): high remote-access ratio.
+expect arm64-2node general "numa.remote-ratio numa.zone-reclaim"
+expect arm64-2node hpc "numa.balancing-pinned numa.remote-ratio power.governor"
+if [ -d "$S/arm64-2node" ]; then
+	like "arm64-2node: remote ratio observed" "$(field arm64-2node general numa.remote-ratio .observed)" \
+		'^[0-9]+% of page allocations were remote'
+	expect_exit 0 "arm64-2node: warn findings, default --fail-on crit exits 0" \
+		"$PERFLAB" check --sysroot "$S/arm64-2node"
+	expect_exit 1 "arm64-2node: --fail-on warn exits 1" \
+		"$PERFLAB" check --sysroot "$S/arm64-2node" --fail-on warn
+fi
+
+# This VM, captured: KVM, kvm-clock, no cpufreq/cpuidle, one node, THP madvise, vda with
+# mq-deadline; BBR runs with pfifo_fast.
+expect this-vm general "net.bbr-qdisc"
+expect this-vm latency "mem.dirty-latency net.bbr-qdisc net.slow-start-after-idle"
+expect this-vm storage "mem.vfs-cache-pressure net.bbr-qdisc"
+
+# Container: /proc/sys unreadable. No crash, no findings, the sysctl rules reported as not
+# evaluated rather than passed or failed.
+for w in general latency throughput hpc network storage benchmark; do
+	expect container "$w" ""
+done
+if [ -d "$S/container" ]; then
+	expect_exit 0 "container: --fail-on info exits 0" "$PERFLAB" check --sysroot "$S/container" --fail-on info --json
+	like "container: sysctl rules not evaluated" \
+		"$(jq -r '.summary.unevaluated|join(" ")' "$OUT")" 'net.tcp-timestamps-off'
+	is "container: nothing on stderr" "$(cat "$ERR")" ""
+fi
+
+# Every document above against the schema, in one interpreter (jsonschema start-up is slow
+# on this shared machine): one TAP line per document.
+docs=("$TMP"/*-*.json)
+if [ -e "${docs[0]}" ]; then
+	/usr/bin/python3 - "$PERFLAB_SRCDIR/docs/schemas/check.schema.json" "${docs[@]}" >"$TMP/v" <<'PY'
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+cls = jsonschema.validators.validator_for(schema)
+for path in sys.argv[2:]:
+    errs = list(cls(schema).iter_errors(json.load(open(path))))
+    name = path.rsplit("/", 1)[-1]
+    print(("ok " if not errs else "bad ") + name + (" " + errs[0].message if errs else ""))
+PY
+	while read -r st name rest; do
+		if [ "$st" = ok ]; then _report ok "$name matches check.schema.json"; else
+			_report fail "$name matches check.schema.json" "$rest"
+		fi
+	done <"$TMP/v"
+	is "every document validated" "$(wc -l <"$TMP/v")" "${#docs[@]}"
+fi
+done_testing
