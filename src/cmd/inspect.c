@@ -17,52 +17,79 @@ struct inspect_opts {
 };
 
 static const struct pl_opt inspect_opts[] = {
-	{ "domain", 'd', PL_OPT_STR, offsetof(struct inspect_opts, domains), "LIST",
-	  "only these comma-separated domains (virt, kernel, cpu, ...)" },
-	{ "all", 'a', PL_OPT_FLAG, offsetof(struct inspect_opts, all), NULL,
-	  "also list unavailable facts with the reason (always in --json)" },
-	PL_OPT_END,
+    {"domain", 'd', PL_OPT_STR, offsetof(struct inspect_opts, domains), "LIST",
+     "only these comma-separated domains (virt, kernel, cpu, ...)"},
+    {"all", 'a', PL_OPT_FLAG, offsetof(struct inspect_opts, all), NULL,
+     "also list unavailable facts with the reason (always in --json)"},
+    PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
-	.name = "inspect",
-	.usage = "perflab inspect [--domain LIST] [--all] [--json] [--sysroot DIR]",
-	.summary = "Collect platform facts from /proc, /sys, /etc and cpuid.",
-	.description = "Facts have dotted keys (clocksource.current, cpu.model, ...), a typed\n"
-		       "value and the path they were read from, or are unavailable with a reason.\n"
-		       "--json prints {\"schema_version\":1,\"facts\":{KEY:{\"value\":V,\"source\":P}|\n"
-		       "{\"unavailable\":REASON}}} (docs/schemas/inspect.schema.json).",
+    .name = "inspect",
+    .usage = "perflab inspect [--domain LIST] [--all] [--json] [--sysroot DIR]",
+    .summary = "Collect platform facts from /proc, /sys, /etc and cpuid.",
+    .description =
+	"Facts have dotted keys (clocksource.current, cpu.model, ...), a typed\n"
+	"value and the path they were read from, or are unavailable with a reason.\n"
+	"--json prints {\"schema_version\":1,\"facts\":{KEY:{\"value\":V,\"source\":P}|\n"
+	"{\"unavailable\":REASON}}} (docs/schemas/inspect.schema.json).",
 };
 
-/** Print facts grouped by domain (first key component) for humans. */
+static bool same_domain(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+	return la == lb && strncmp(a, b, la) == 0;
+}
+
+/** Print facts grouped by domain (first key component, in order of first appearance:
+ *  cpu.N.cpufreq.governor from the cpufreq collector lands under "cpu") for humans. */
 static void print_human(FILE *out, const struct pl_facts *f, bool all)
 {
-	const char *last = NULL;
-	size_t lastlen = 0;
-	const char *b = pl_style(out, "bold"), *d = pl_style(out, "dim"), *r = pl_style(out, "reset");
+	const char *b = pl_style(out, "bold"), *d = pl_style(out, "dim"),
+		   *r = pl_style(out, "reset");
+	bool *done = pl_xcalloc(f->n ? f->n : 1, sizeof(*done));
+	bool first = true;
 	for (size_t i = 0; i < f->n; i++) {
-		const struct pl_fact *x = &f->v[i];
-		if (x->unavailable && !all)
+		if (done[i])
 			continue;
-		size_t dl = strcspn(x->key, ".");
-		if (!last || dl != lastlen || strncmp(last, x->key, dl) != 0) {
-			fprintf(out, "%s%s%.*s%s\n", last ? "\n" : "", b, (int)dl, x->key, r);
-			last = x->key;
-			lastlen = dl;
+		const char *dom = f->v[i].key;
+		int width = 0;
+		bool any = false;
+		for (size_t j = i; j < f->n; j++)
+			if (same_domain(dom, f->v[j].key) && (all || !f->v[j].unavailable)) {
+				int l = (int)strlen(f->v[j].key);
+				width = l > width ? l : width;
+				any = true;
+			}
+		width = width > 44 ? 44 : width;
+		if (any) {
+			fprintf(out, "%s%s%.*s%s\n", first ? "" : "\n", b, (int)strcspn(dom, "."),
+				dom, r);
+			first = false;
 		}
-		if (x->unavailable) {
-			fprintf(out, "  %-36s %sunavailable: %s%s\n", x->key, d, x->unavailable, r);
-		} else {
-			char *t = pl_fact_value_text(x->value);
-			fprintf(out, "  %-36s %s\n", x->key, t);
-			free(t);
+		for (size_t j = i; j < f->n; j++) {
+			const struct pl_fact *x = &f->v[j];
+			if (!same_domain(dom, x->key))
+				continue;
+			done[j] = true;
+			if (x->unavailable && !all)
+				continue;
+			if (x->unavailable) {
+				fprintf(out, "  %-*s  %sunavailable: %s%s\n", width, x->key, d,
+					x->unavailable, r);
+			} else {
+				char *t = pl_fact_value_text(x->value);
+				fprintf(out, "  %-*s  %s\n", width, x->key, *t ? t : "(none)");
+				free(t);
+			}
 		}
 	}
+	free(done);
 }
 
 int cmd_inspect(int argc, char **argv)
 {
-	struct inspect_opts o = { 0 };
+	struct inspect_opts o = {0};
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, inspect_opts, &o, &args);
 	if (rc >= 0)
@@ -88,7 +115,8 @@ int cmd_inspect(int argc, char **argv)
 		int r = pl_json_write_path(pl_g.output, doc);
 		json_decref(doc);
 		if (r < 0) {
-			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-", strerror(-r));
+			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-",
+				 strerror(-r));
 			ret = PL_EXIT_USAGE;
 		}
 	} else {

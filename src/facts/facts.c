@@ -73,15 +73,33 @@ void pl_fact_bool(struct pl_facts *f, const char *key, bool value, const char *s
 	pl_fact_set(f, key, json_boolean(value), source);
 }
 
-void pl_fact_unavailable(struct pl_facts *f, const char *key, const char *fmt, ...)
+static void vunavailable(struct pl_facts *f, const char *key, const char *fmt, va_list ap)
 {
 	struct pl_fact *x = slot(f, key);
-	struct pl_buf b = { 0 };
+	struct pl_buf b = {0};
+	pl_buf_vprintf(&b, fmt, ap);
+	x->unavailable = pl_buf_steal(&b);
+}
+
+void pl_fact_unavailable(struct pl_facts *f, const char *key, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	pl_buf_vprintf(&b, fmt, ap);
+	vunavailable(f, key, fmt, ap);
 	va_end(ap);
-	x->unavailable = pl_buf_steal(&b);
+}
+
+void pl_fact_str_or(struct pl_facts *f, const char *key, const char *value, const char *source,
+		    const char *fmt, ...)
+{
+	if (value) {
+		pl_fact_str(f, key, value, source);
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vunavailable(f, key, fmt, ap);
+	va_end(ap);
 }
 
 int pl_fact_from_file_str(struct pl_facts *f, const char *key, const char *path)
@@ -180,9 +198,10 @@ char *pl_fact_value_text(const json_t *v)
 		bool scalars = true;
 		size_t i;
 		json_t *e;
-		json_array_foreach(v, i, e) if (json_is_object(e) || json_is_array(e)) scalars = false;
+		json_array_foreach(v, i, e) if (json_is_object(e) || json_is_array(e)) scalars =
+		    false;
 		if (scalars) {
-			struct pl_buf b = { 0 };
+			struct pl_buf b = {0};
 			json_array_foreach(v, i, e)
 			{
 				char *t = pl_fact_value_text(e);

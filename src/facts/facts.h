@@ -14,9 +14,9 @@
 /** One fact. Exactly one of value / unavailable is non-NULL. All strings owned. */
 struct pl_fact {
 	char *key;
-	json_t *value;     /**< owned reference, or NULL when unavailable */
-	char *source;      /**< path read (sysroot-relative, e.g. "/proc/cmdline"), or a
-			        method name ("cpuid", "hwloc"); may be NULL */
+	json_t *value;	   /**< owned reference, or NULL when unavailable */
+	char *source;	   /**< path read (sysroot-relative, e.g. "/proc/cmdline"), or a
+				method name ("cpuid", "hwloc"); may be NULL */
 	char *unavailable; /**< reason, or NULL */
 };
 
@@ -38,7 +38,12 @@ void pl_fact_int(struct pl_facts *f, const char *key, int64_t value, const char 
 void pl_fact_bool(struct pl_facts *f, const char *key, bool value, const char *source);
 /** Mark @key unavailable with a printf-style reason ("/sys/...: not present"). */
 void pl_fact_unavailable(struct pl_facts *f, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
+
+/** Set @key to the string @value from @source when @value is non-NULL, else mark it
+ *  unavailable with the printf-style reason. */
+void pl_fact_str_or(struct pl_facts *f, const char *key, const char *value, const char *source,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /** Read the first line of @path into a string fact, or mark it unavailable with the
  *  path and the read error. Returns 0 or the -errno of the read. */

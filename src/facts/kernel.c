@@ -12,7 +12,7 @@ json_t *pl_cmdline_parse(const char *cmdline)
 {
 	json_t *o = json_object();
 	const char *p = cmdline ? cmdline : "";
-	struct pl_buf tok = { 0 };
+	struct pl_buf tok = {0};
 	while (*p) {
 		while (isspace((unsigned char)*p))
 			p++;
@@ -67,10 +67,40 @@ char *pl_parse_bracket_list(const char *s, json_t **all)
 	return active;
 }
 
+char *pl_kernel_release(const char **src)
+{
+	char *s;
+	if (pl_read_str("/proc/sys/kernel/osrelease", &s) == 0) {
+		if (src)
+			*src = "/proc/sys/kernel/osrelease";
+		return s;
+	}
+	/* "Linux version 6.1.0-18-amd64 (debian-kernel@...) ..." */
+	if (pl_read_str("/proc/version", &s) < 0)
+		return NULL;
+	char **w = pl_split(s, " ", NULL);
+	char *rel = NULL;
+	if (w[0] && w[1] && w[2] && strcmp(w[0], "Linux") == 0 && strcmp(w[1], "version") == 0)
+		rel = pl_xstrdup(w[2]);
+	pl_strv_free(w);
+	free(s);
+	if (rel && src)
+		*src = "/proc/version";
+	return rel;
+}
+
 void pl_collect_kernel(struct pl_facts *f)
 {
-	pl_fact_from_file_str(f, "kernel.release", "/proc/sys/kernel/osrelease");
+	const char *src = NULL;
+	char *rel = pl_kernel_release(&src);
+	pl_fact_str_or(f, "kernel.release", rel, src,
+		       "/proc/sys/kernel/osrelease and /proc/version: not readable");
+	free(rel);
 	pl_fact_from_file_str(f, "kernel.version", "/proc/sys/kernel/version");
+	if (pl_exists("/proc/sys/kernel/hostname") || !pl_exists("/etc/hostname"))
+		pl_fact_from_file_str(f, "kernel.hostname", "/proc/sys/kernel/hostname");
+	else
+		pl_fact_from_file_str(f, "kernel.hostname", "/etc/hostname");
 	char *cmd;
 	int r = pl_read_str("/proc/cmdline", &cmd);
 	if (r < 0) {

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cpu.*: identity and flags from /proc/cpuinfo, topology and caches through hwloc
+ * (HWLOC_FSROOT = the sysroot; the x86 cpuid component excluded there, DESIGN.md "two
+ * traps"), online CPUs, SMT control and the kernel's vulnerability report
+ * (Documentation/admin-guide/hw-vuln/, /sys/devices/system/cpu/vulnerabilities). */
+#include <errno.h>
+#include <hwloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/collectors.h"
+#include "util/cpuset.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+/* arm64 MIDR implementer and part codes: arch/arm64/include/asm/cputype.h. */
+static const struct {
+	unsigned code;
+	const char *name;
+} arm_implementers[] = {
+    {0x41, "ARM"},	 {0x42, "Broadcom"},  {0x43, "Cavium"}, {0x46, "Fujitsu"},
+    {0x48, "HiSilicon"}, {0x4e, "NVIDIA"},    {0x50, "APM"},	{0x51, "Qualcomm"},
+    {0x61, "Apple"},	 {0x6d, "Microsoft"}, {0xc0, "Ampere"},
+};
+
+static const struct {
+	unsigned impl, part;
+	const char *name;
+} arm_parts[] = {
+    {0x41, 0xd03, "Cortex-A53"},  {0x41, 0xd07, "Cortex-A57"},	{0x41, 0xd08, "Cortex-A72"},
+    {0x41, 0xd0b, "Cortex-A76"},  {0x41, 0xd0c, "Neoverse-N1"}, {0x41, 0xd40, "Neoverse-V1"},
+    {0x41, 0xd49, "Neoverse-N2"}, {0x41, 0xd4f, "Neoverse-V2"}, {0x41, 0xd8e, "Neoverse-N3"},
+    {0x41, 0xd84, "Neoverse-V3"}, {0x48, 0xd01, "Kunpeng-920"}, {0x46, 0x001, "A64FX"},
+    {0x43, 0x0af, "ThunderX2"},	  {0xc0, 0xac3, "Ampere-1"},	{0xc0, 0xac4, "Ampere-1a"},
+};
+
+/* Extensions worth a line in a report (x86 flag names and arm64 hwcap names). */
+static const char *const notable_isa[] = {
+    "sse4_2",	   "avx",	 "avx2",       "fma",	       "bmi2",	      "adx",
+    "aes",	   "vaes",	 "pclmulqdq",  "vpclmulqdq",   "sha_ni",      "gfni",
+    "rdrand",	   "rdseed",	 "avx512f",    "avx512dq",     "avx512cd",    "avx512bw",
+    "avx512vl",	   "avx512ifma", "avx512vbmi", "avx512_vbmi2", "avx512_vnni", "avx512_bf16",
+    "avx512_fp16", "avx_vnni",	 "amx_tile",   "amx_bf16",     "amx_int8",    "movdir64b",
+    "enqcmd",	   "asimd",	 "sve",	       "sve2",	       "sme",	      "pmull",
+    "sha1",	   "sha2",	 "sha3",       "sha512",       "crc32",	      "atomics",
+    "asimddp",	   "i8mm",	 "bf16",       "sm3",	       "sm4",	      NULL,
+};
+
+void pl_cpuinfo_free(struct pl_cpuinfo *ci)
+{
+	if (!ci)
+		return;
+	free(ci->vendor);
+	free(ci->model);
+	pl_strv_free(ci->flags);
+	memset(ci, 0, sizeof(*ci));
+}
+
+int pl_cpuinfo_parse(const char *text, struct pl_cpuinfo *out)
+{
+	memset(out, 0, sizeof(*out));
+	unsigned impl = 0, part = 0;
+	bool have_impl = false, have_part = false, in_first = true;
+	const char *p = text ? text : "";
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		const char *colon = memchr(p, ':', len);
+		if (colon) {
+			char *key = pl_xasprintf("%.*s", (int)(colon - p), p);
+			char *val =
+			    pl_xasprintf("%.*s", (int)(len - (size_t)(colon - p) - 1), colon + 1);
+			char *k = pl_trim(key), *v = pl_trim(val);
+			if (strcmp(k, "processor") == 0) {
+				uint64_t n;
+				/* arm32 has "Processor : ARMv7..." (capital P); only numbers count
+				 */
+				if (pl_parse_u64(v, &n) == 0) {
+					out->nprocessors++;
+					in_first = out->nprocessors == 1;
+				}
+			} else if (in_first) {
+				if (strcmp(k, "vendor_id") == 0 && !out->vendor)
+					out->vendor = pl_xstrdup(v);
+				else if (strcmp(k, "model name") == 0 && !out->model)
+					out->model = pl_xstrdup(v);
+				else if ((strcmp(k, "flags") == 0 || strcmp(k, "Features") == 0) &&
+					 !out->flags) {
+					out->flags = pl_split(v, " \t", NULL);
+					out->arm |= strcmp(k, "Features") == 0;
+				} else if (strcmp(k, "CPU implementer") == 0) {
+					uint64_t n;
+					if (pl_parse_u64(v, &n) == 0) {
+						impl = (unsigned)n;
+						have_impl = true;
+					}
+				} else if (strcmp(k, "CPU part") == 0) {
+					uint64_t n;
+					if (pl_parse_u64(v, &n) == 0) {
+						part = (unsigned)n;
+						have_part = true;
+					}
+				}
+			}
+			free(key);
+			free(val);
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	if (have_impl) {
+		out->arm = true;
+		if (!out->vendor) {
+			for (size_t i = 0;
+			     i < sizeof(arm_implementers) / sizeof(arm_implementers[0]); i++)
+				if (arm_implementers[i].code == impl)
+					out->vendor = pl_xstrdup(arm_implementers[i].name);
+			if (!out->vendor)
+				out->vendor = pl_xasprintf("0x%02x", impl);
+		}
+		if (!out->model && have_part) {
+			for (size_t i = 0; i < sizeof(arm_parts) / sizeof(arm_parts[0]); i++)
+				if (arm_parts[i].impl == impl && arm_parts[i].part == part)
+					out->model = pl_xstrdup(arm_parts[i].name);
+			if (!out->model)
+				out->model = pl_xasprintf("part 0x%03x", part);
+		}
+	}
+	if (!out->flags)
+		out->flags = pl_split("", " ", NULL);
+	return out->nprocessors ? 0 : -EINVAL;
+}
+
+bool pl_cpuinfo_has_flag(const struct pl_cpuinfo *ci, const char *flag)
+{
+	for (char **p = ci->flags; p && *p; p++)
+		if (strcmp(*p, flag) == 0)
+			return true;
+	return false;
+}
+
+int pl_cpulist_count(const char *s)
+{
+	struct pl_cpuset set;
+	if (pl_cpuset_parse(s, &set) < 0)
+		return -EINVAL;
+	return (int)pl_cpuset_count(&set);
+}
+
+static void collect_cpuinfo(struct pl_facts *f)
+{
+	static const char src[] = "/proc/cpuinfo";
+	static const char *const keys[] = {"cpu.vendor", "cpu.model",	      "cpu.flags",
+					   "cpu.isa",	 "cpu.tsc.invariant", NULL};
+	char *text;
+	int r = pl_read_file(src, &text, NULL);
+	struct pl_cpuinfo ci;
+	if (r == 0) {
+		r = pl_cpuinfo_parse(text, &ci);
+		free(text);
+		if (r < 0)
+			pl_cpuinfo_free(&ci);
+	}
+	if (r < 0) {
+		for (const char *const *k = keys; *k; k++)
+			pl_fact_unavailable(f, *k, "%s: %s", src,
+					    r == -EINVAL ? "no processor entries (malformed)"
+							 : pl_read_strerror(r));
+		return;
+	}
+	pl_fact_str_or(f, "cpu.vendor", ci.vendor, src, "%s: no vendor_id or CPU implementer", src);
+	pl_fact_str_or(f, "cpu.model", ci.model, src, "%s: no model name or CPU part", src);
+	pl_fact_int(f, "cpu.processors", ci.nprocessors, src);
+
+	json_t *flags = json_array(), *isa = json_array();
+	for (char **p = ci.flags; *p; p++)
+		json_array_append_new(flags, json_string(*p));
+	for (const char *const *n = notable_isa; *n; n++)
+		if (pl_cpuinfo_has_flag(&ci, *n))
+			json_array_append_new(isa, json_string(*n));
+	pl_fact_set(f, "cpu.flags", flags, src);
+	pl_fact_set(f, "cpu.isa", isa, src);
+
+	if (ci.arm) {
+		pl_fact_unavailable(f, "cpu.tsc.invariant",
+				    "not x86: arm64 has the generic timer, no TSC");
+	} else if (!ci.flags[0]) {
+		pl_fact_unavailable(f, "cpu.tsc.invariant", "%s: no flags line", src);
+	} else {
+		/* Linux sets both when CPUID.80000007H:EDX[8] (invariant TSC) is present:
+		 * arch/x86/kernel/cpu/{intel,amd}.c. */
+		bool inv = pl_cpuinfo_has_flag(&ci, "constant_tsc") &&
+			   pl_cpuinfo_has_flag(&ci, "nonstop_tsc");
+		pl_fact_bool(f, "cpu.tsc.invariant", inv, src);
+	}
+	pl_cpuinfo_free(&ci);
+}
+
+static void collect_online(struct pl_facts *f)
+{
+	static const char path[] = "/sys/devices/system/cpu/online";
+	char *s;
+	int r = pl_read_str(path, &s);
+	if (r < 0) {
+		pl_fact_unavailable(f, "cpu.online", "%s: %s", path, pl_read_strerror(r));
+		return;
+	}
+	int n = pl_cpulist_count(s);
+	if (n < 0)
+		pl_fact_unavailable(f, "cpu.online", "%s: not a CPU list: '%.40s'", path, s);
+	else
+		pl_fact_int(f, "cpu.online", n, path);
+	if (n >= 0)
+		pl_fact_str(f, "cpu.online.list", s, path);
+	free(s);
+}
+
+static const char *const topo_keys[] = {"cpu.sockets",
+					"cpu.cores",
+					"cpu.threads_per_core",
+					"cpu.cache.l1d_bytes",
+					"cpu.cache.l2_bytes",
+					"cpu.cache.l3_bytes",
+					NULL};
+
+static void topo_unavailable(struct pl_facts *f, const char *why)
+{
+	for (const char *const *k = topo_keys; *k; k++)
+		pl_fact_unavailable(f, *k, "%s", why);
+}
+
+/* Restores HWLOC_FSROOT (and friends) to what the user had after loading. */
+struct env_save {
+	const char *name;
+	char *old;
+};
+
+static void env_push(struct env_save *e, const char *name, const char *value)
+{
+	const char *o = getenv(name);
+	e->name = name;
+	e->old = o ? pl_xstrdup(o) : NULL;
+	if (value)
+		setenv(name, value, 1);
+	else
+		unsetenv(name);
+}
+
+static void env_pop(struct env_save *e)
+{
+	if (e->old)
+		setenv(e->name, e->old, 1);
+	else
+		unsetenv(e->name);
+	free(e->old);
+}
+
+static void cache_fact(struct pl_facts *f, hwloc_topology_t t, hwloc_obj_type_t type,
+		       const char *key, const char *src)
+{
+	hwloc_obj_t o = hwloc_get_obj_by_type(t, type, 0);
+	if (!o || !o->attr || !o->attr->cache.size)
+		pl_fact_unavailable(f, key, "not reported by %s", src);
+	else
+		pl_fact_int(f, key, (int64_t)o->attr->cache.size, src);
+}
+
+static void collect_topology(struct pl_facts *f)
+{
+	/* Without the sysfs topology directory hwloc invents one package with every PU
+	 * (and prints "failed to find sysfs cpu topology directory"): say so instead. */
+	if (!pl_exists("/sys/devices/system/cpu/cpu0/topology")) {
+		topo_unavailable(f, "/sys/devices/system/cpu/cpu0/topology: not present");
+		return;
+	}
+	hwloc_topology_t t;
+	if (hwloc_topology_init(&t) < 0) {
+		topo_unavailable(f, "hwloc: cannot initialise a topology");
+		return;
+	}
+	bool live = pl_sysroot_is_live();
+	struct env_save fsroot, hide;
+	env_push(&fsroot, "HWLOC_FSROOT", live ? NULL : pl_sysroot());
+	env_push(&hide, "HWLOC_HIDE_ERRORS", "2");
+	/* Never run cpuid against a fixture: the x86 backend would read this CPU. */
+	if (!live)
+		hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+	hwloc_topology_set_type_filter(t, HWLOC_OBJ_L1ICACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
+	int r = hwloc_topology_load(t);
+	env_pop(&hide);
+	env_pop(&fsroot);
+	if (r < 0) {
+		topo_unavailable(f, "hwloc: topology load failed");
+		hwloc_topology_destroy(t);
+		return;
+	}
+	int packages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+	int cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+	int pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+	const char *src = live ? "hwloc" : "hwloc:/sys/devices/system/cpu";
+	if (packages > 0)
+		pl_fact_int(f, "cpu.sockets", packages, src);
+	else
+		pl_fact_unavailable(f, "cpu.sockets", "hwloc found no package");
+	if (cores > 0) {
+		pl_fact_int(f, "cpu.cores", cores, src);
+		/* the largest SMT width (hybrid parts mix 1 and 2) */
+		int tpc = 1;
+		for (int i = 0; i < cores; i++) {
+			hwloc_obj_t c = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, (unsigned)i);
+			int n = hwloc_get_nbobjs_inside_cpuset_by_type(t, c->cpuset, HWLOC_OBJ_PU);
+			if (n > tpc)
+				tpc = n;
+		}
+		pl_fact_int(f, "cpu.threads_per_core", tpc, src);
+	} else {
+		pl_fact_unavailable(f, "cpu.cores", "hwloc found no core");
+		pl_fact_unavailable(f, "cpu.threads_per_core", "hwloc found no core");
+	}
+	if (pus > 0)
+		pl_fact_int(f, "cpu.pus", pus, src);
+
+	/* Caches: sysfs when the kernel exports them; otherwise (this VM) hwloc's x86
+	 * backend asks cpuid, and a hypervisor often passes the host's values through
+	 * (a 508 MB L3 here), so the source says which. */
+	const char *csrc;
+	if (pl_exists("/sys/devices/system/cpu/cpu0/cache/index0"))
+		csrc = "hwloc:/sys/devices/system/cpu/cpu0/cache";
+	else if (live)
+		csrc = "hwloc:cpuid (as reported by the CPU or hypervisor)";
+	else
+		csrc = "hwloc:/sys/devices/system/cpu/cpu0/cache (absent)";
+	cache_fact(f, t, HWLOC_OBJ_L1CACHE, "cpu.cache.l1d_bytes", csrc);
+	cache_fact(f, t, HWLOC_OBJ_L2CACHE, "cpu.cache.l2_bytes", csrc);
+	cache_fact(f, t, HWLOC_OBJ_L3CACHE, "cpu.cache.l3_bytes", csrc);
+	int l3 = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE);
+	if (l3 > 0)
+		pl_fact_int(f, "cpu.cache.l3_count", l3, csrc);
+	hwloc_topology_destroy(t);
+}
+
+static void collect_smt(struct pl_facts *f)
+{
+	static const char ctl[] = "/sys/devices/system/cpu/smt/control";
+	if (pl_exists(ctl))
+		pl_fact_from_file_str(f, "cpu.smt.control", ctl);
+}
+
+static void collect_vulnerabilities(struct pl_facts *f)
+{
+	static const char dir[] = "/sys/devices/system/cpu/vulnerabilities";
+	char **names;
+	int r = pl_list_dir(dir, &names, NULL);
+	if (r < 0) {
+		pl_fact_unavailable(f, "cpu.vulnerabilities", "%s: %s", dir, pl_read_strerror(r));
+		return;
+	}
+	for (char **n = names; *n; n++) {
+		char key[256], path[512];
+		snprintf(key, sizeof(key), "cpu.vulnerabilities.%s", *n);
+		snprintf(path, sizeof(path), "%s/%s", dir, *n);
+		pl_fact_from_file_str(f, key, path);
+	}
+	pl_strv_free(names);
+}
+
+void pl_collect_cpu(struct pl_facts *f)
+{
+	collect_cpuinfo(f);
+	collect_online(f);
+	collect_topology(f);
+	collect_smt(f);
+	collect_vulnerabilities(f);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* services.*: daemons that change performance behind the engineer's back (irqbalance
+ * moves interrupts, numad moves memory, tuned and power-profiles-daemon set governors),
+ * found by their /proc/PID/comm (at most 15 characters, proc(5)); and the active tuned
+ * profile (/etc/tuned/active_profile). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/collectors.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+static const struct {
+	const char *name; /* the service, the key component */
+	const char *comm; /* its comm, as the kernel truncates it */
+} daemons[] = {
+    {"irqbalance", "irqbalance"},
+    {"numad", "numad"},
+    {"tuned", "tuned"},
+    {"thermald", "thermald"},
+    {"power-profiles-daemon", "power-profiles-"},
+    {"cpupower", "cpupower"},
+};
+#define NDAEMONS (sizeof(daemons) / sizeof(daemons[0]))
+
+void pl_collect_services(struct pl_facts *f)
+{
+	char **pids;
+	int r = pl_list_dir("/proc", &pids, NULL);
+	bool running[NDAEMONS] = {false};
+	size_t seen = 0;
+	if (r == 0) {
+		for (char **p = pids; *p; p++) {
+			uint64_t pid;
+			if (pl_parse_u64(*p, &pid) < 0)
+				continue;
+			char *comm;
+			if (pl_read_strf(&comm, "/proc/%s/comm", *p) < 0)
+				continue; /* exited meanwhile */
+			seen++;
+			for (size_t i = 0; i < NDAEMONS; i++)
+				running[i] |= strcmp(comm, daemons[i].comm) == 0;
+			free(comm);
+		}
+		pl_strv_free(pids);
+	}
+	for (size_t i = 0; i < NDAEMONS; i++) {
+		char key[96];
+		snprintf(key, sizeof(key), "services.%s.running", daemons[i].name);
+		if (seen)
+			pl_fact_bool(f, key, running[i], "/proc/*/comm");
+		else
+			pl_fact_unavailable(f, key, "/proc/*/comm: %s",
+					    r < 0 ? pl_read_strerror(r) : "no process readable");
+	}
+	static const char prof[] = "/etc/tuned/active_profile";
+	char *s;
+	r = pl_read_str(prof, &s);
+	if (r == 0) {
+		pl_fact_str(f, "services.tuned.profile", s, prof);
+		free(s);
+	} else {
+		pl_fact_unavailable(f, "services.tuned.profile", "%s: %s%s", prof,
+				    pl_read_strerror(r),
+				    r == -ENODATA ? " (no profile active)" : "");
+	}
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab inspect over the fixture sysroots (tests/fixtures/sysroots/*), the live system,
+# bad input (garbage, unreadable files, missing sysroot) and the JSON schema.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+SR=$FIXTURES/sysroots
+
+# fact KEY FILE: the value of KEY compact (strings raw), or "unavailable: REASON"
+fact() {
+	jq -r --arg k "$1" '.facts[$k] | if . == null then "missing"
+		elif has("unavailable") then "unavailable: " + .unavailable
+		elif (.value | type) == "string" then .value else (.value | tojson) end' "$2"
+}
+
+inspect_json() { # NAME DIR -> $TMP/NAME.json
+	ok "inspect --json --sysroot $1" "$PERFLAB" inspect --json --sysroot "$2"
+	cp "$OUT" "$TMP/$1.json"
+	validate inspect.schema.json "$TMP/$1.json"
+	is "$1: nothing on stderr" "$(cat "$ERR")" ""
+}
+
+# --- xen-hvm: the GPU report's instance before the clocksource fix
+inspect_json xen "$SR/xen-hvm"
+J=$TMP/xen.json
+is "xen: virt.hypervisor" "$(fact virt.hypervisor "$J")" xen
+is "xen: hypervisor source" "$(jq -r '.facts["virt.hypervisor"].source' "$J")" /sys/hypervisor/type
+is "xen: clocksource.current" "$(fact clocksource.current "$J")" xen
+is "xen: clocksource.available" "$(fact clocksource.available "$J")" '["xen","tsc","hpet","acpi_pm"]'
+is "xen: cpu.tsc.invariant" "$(fact cpu.tsc.invariant "$J")" true
+is "xen: cpu.sockets/cores/threads" "$(fact cpu.sockets "$J") $(fact cpu.cores "$J") $(fact cpu.threads_per_core "$J")" "1 2 2"
+is "xen: L3 from the fixture's sysfs, not this CPU's cpuid" "$(fact cpu.cache.l3_bytes "$J")" 47185920
+like "xen: cache source is sysfs" "$(jq -r '.facts["cpu.cache.l3_bytes"].source' "$J")" '/sys/devices/system/cpu/cpu0/cache'
+is "xen: no cpuid on a sysroot" "$(fact virt.cpuid.signature "$J")" missing
+like "xen: no cpufreq in a guest" "$(fact cpufreq.governor "$J")" '^unavailable: no cpufreq driver'
+is "xen: sysctl tcp_timestamps (risky)" "$(fact sysctl.net.ipv4.tcp_timestamps "$J")" 0
+is "xen: sysctl icmp_echo_ignore_all (risky)" "$(fact sysctl.net.ipv4.icmp_echo_ignore_all "$J")" 1
+is "xen: tcp_rmem is a list" "$(fact sysctl.net.ipv4.tcp_rmem "$J")" '[4096,1048576,2097152]'
+is "xen: qdisc string" "$(fact sysctl.net.core.default_qdisc "$J")" fq
+is "xen: 5.10 still has sched_latency_ns" "$(fact sysctl.kernel.sched_latency_ns "$J")" 24000000
+like "xen: tcp_tw_recycle gone in 4.12" "$(fact sysctl.net.ipv4.tcp_tw_recycle "$J")" '^unavailable: not present: removed .* 4\.12'
+is "xen: GPU (Tesla K80 named by libpci; Cirrus VGA not counted)" "$(jq -r '.facts["accel.gpu.devices"].value | map(.id + " " + .name) | join(";")' "$J")" "10de:102d NVIDIA Corporation GK210GL [Tesla K80]"
+is "xen: accel.gpu.count" "$(fact accel.gpu.count "$J")" 1
+is "xen: net driver via device/driver link" "$(fact net.eth0.driver "$J")" vif
+like "xen: net speed unknown" "$(fact net.eth0.speed_mbps "$J")" '^unavailable: .*unknown'
+is "xen: net queues" "$(fact net.eth0.queues "$J")" 4
+is "xen: block xvda scheduler" "$(fact block.xvda.queue.scheduler "$J")" mq-deadline
+
+# --- intel-2s: 2-socket server from the SPEC report
+inspect_json intel "$SR/intel-2s"
+J=$TMP/intel.json
+is "intel: virt.hypervisor" "$(fact virt.hypervisor "$J")" none
+is "intel: cpu.sockets" "$(fact cpu.sockets "$J")" 2
+is "intel: cpu.cores" "$(fact cpu.cores "$J")" 8
+is "intel: cpu.threads_per_core" "$(fact cpu.threads_per_core "$J")" 2
+is "intel: cpu.online" "$(fact cpu.online "$J")" 16
+like "intel: cpu.isa has avx512f" "$(fact cpu.isa "$J")" '"avx512f"'
+is "intel: cpufreq.driver" "$(fact cpufreq.driver "$J")" intel_pstate
+is "intel: cpufreq.governor" "$(fact cpufreq.governor "$J")" powersave
+is "intel: cpu.15.cpufreq.governor" "$(fact cpu.15.cpufreq.governor "$J")" powersave
+is "intel: intel_pstate status" "$(fact cpufreq.intel_pstate.status "$J")" active
+is "intel: boost from no_turbo" "$(fact cpufreq.boost "$J") $(jq -r '.facts["cpufreq.boost"].source' "$J")" "true /sys/devices/system/cpu/intel_pstate/no_turbo"
+is "intel: cpuidle.driver" "$(fact cpuidle.driver "$J")" intel_idle
+is "intel: cpuidle.states" "$(jq -c '[.facts["cpuidle.states"].value[] | [.name, .latency_us, .disabled]]' "$J")" '[["POLL",0,false],["C1",2,false],["C1E",10,false],["C6",133,false]]'
+is "intel: THP always" "$(fact mem.thp.enabled "$J")" always
+is "intel: numa.nodes" "$(fact numa.nodes "$J")" 2
+is "intel: numa.distance" "$(fact numa.distance "$J")" '[[10,21],[21,10]]'
+is "intel: node 1 cpus" "$(fact numa.node.1.cpus "$J")" 4-7,12-15
+is "intel: node 0 memory" "$(fact numa.node.0.mem_bytes "$J")" $((98304000 * 1024))
+is "intel: remote ratio ~5%" "$(jq -r '.facts["numa.remote_ratio"].value * 1000 | floor' "$J")" 52
+is "intel: irqbalance running" "$(fact services.irqbalance.running "$J")" true
+is "intel: numad running" "$(fact services.numad.running "$J")" true
+is "intel: tuned running" "$(fact services.tuned.running "$J")" true
+is "intel: tuned profile" "$(fact services.tuned.profile "$J")" balanced
+is "intel: nohz_full param" "$(jq -r '.facts["kernel.cmdline.params"].value.nohz_full' "$J")" 1-7
+is "intel: 3.10 has sched_latency_ns" "$(fact sysctl.kernel.sched_latency_ns "$J")" 24000000
+is "intel: 3.10 has tcp_tw_recycle" "$(fact sysctl.net.ipv4.tcp_tw_recycle "$J")" 1
+is "intel: QAT C62x" "$(jq -r '.facts["accel.qat.devices"].value | map(.slot + " " + .name) | join(";")' "$J")" "0000:3d:00.0 Intel Corporation C62x Chipset QuickAssist Technology"
+is "intel: BMC VGA is not a GPU" "$(fact accel.gpu.count "$J")" 0
+is "intel: HDD rotational, legacy deadline" "$(fact block.sda.rotational "$J") $(fact block.sda.queue.scheduler "$J")" "true deadline"
+is "intel: nvme none, nr_requests" "$(fact block.nvme0n1.queue.scheduler "$J") $(fact block.nvme0n1.queue.nr_requests "$J")" "none 1023"
+is "intel: tmpfs mounts" "$(fact fs.tmpfs.mounts "$J")" '["/dev/shm","/run","/home/spec/cpu2006/tmp"]'
+is "intel: eno1" "$(fact net.eno1.driver "$J") $(fact net.eno1.speed_mbps "$J") $(fact net.eno1.queues "$J")" "i40e 10000 16"
+
+# --- arm64-2node: the storage report's ARM server, 80% remote accesses
+inspect_json arm "$SR/arm64-2node"
+J=$TMP/arm.json
+is "arm: vendor/model from MIDR" "$(fact cpu.vendor "$J") $(fact cpu.model "$J")" "ARM Neoverse-V2"
+like "arm: isa has sve and sve2" "$(fact cpu.isa "$J")" '"sve".*"sve2"'
+like "arm: no TSC on arm64" "$(fact cpu.tsc.invariant "$J")" '^unavailable: not x86'
+is "arm: 2 sockets, 8 cores, 1 thread" "$(fact cpu.sockets "$J") $(fact cpu.cores "$J") $(fact cpu.threads_per_core "$J")" "2 8 1"
+is "arm: numa.nodes" "$(fact numa.nodes "$J")" 2
+is "arm: numa.distance" "$(fact numa.distance "$J")" '[[10,40],[40,10]]'
+is "arm: remote ratio ~80%" "$(jq -r '.facts["numa.remote_ratio"].value * 100 | floor' "$J")" 79
+is "arm: mixed governors" "$(fact cpufreq.governor "$J") $(fact cpu.0.cpufreq.governor "$J") $(fact cpu.7.cpufreq.governor "$J")" "mixed performance schedutil"
+is "arm: boost" "$(fact cpufreq.boost "$J")" true
+like "arm: sched_latency_ns gone with EEVDF" "$(fact sysctl.kernel.sched_latency_ns "$J")" '^unavailable: not present: removed from this kernel, EEVDF since 6\.6'
+is "arm: zone_reclaim_mode" "$(fact sysctl.vm.zone_reclaim_mode "$J")" 1
+is "arm: hypervisor none" "$(fact virt.hypervisor "$J")" none
+is "arm: clocksource" "$(fact clocksource.current "$J")" arch_sys_counter
+is "arm: L3 per socket" "$(fact cpu.cache.l3_bytes "$J") $(fact cpu.cache.l3_count "$J")" "119537664 2"
+
+# --- container: no /proc/sys, no topology, garbage THP file
+inspect_json container "$SR/container"
+J=$TMP/container.json
+like "container: sysctls unavailable, saying why" "$(fact sysctl.vm.swappiness "$J")" '/proc/sys is not available'
+is "container: release from /proc/version" "$(fact kernel.release "$J") $(jq -r '.facts["kernel.release"].source' "$J")" "6.1.0-18-amd64 /proc/version"
+is "container: hostname from /etc/hostname" "$(fact kernel.hostname "$J")" 3f2a9c1d7e4b
+like "container: no topology, no invented socket" "$(fact cpu.sockets "$J")" '^unavailable: .*topology: not present'
+like "container: garbage THP file" "$(fact mem.thp.enabled "$J")" '^unavailable: /sys/kernel/mm/transparent_hugepage/enabled'
+is "container: services from its own pids" "$(fact services.irqbalance.running "$J")" false
+is "container: tmpfs" "$(fact fs.tmpfs.mounts "$J")" '["/dev","/dev/shm"]'
+like "container: no PCI" "$(fact accel.gpu.count "$J")" '^unavailable'
+
+# --- this-vm (captured): must match the live facts for what a sysroot can show
+inspect_json this-vm "$SR/this-vm"
+J=$TMP/this-vm.json
+is "this-vm: hypervisor from kvm-clock" "$(fact virt.hypervisor "$J")" kvm
+is "this-vm: clocksource" "$(fact clocksource.current "$J")" kvm-clock
+is "this-vm: 1 socket, 2 cores" "$(fact cpu.sockets "$J") $(fact cpu.cores "$J")" "1 2"
+like "this-vm: no cache sysfs, no cpuid in a sysroot" "$(fact cpu.cache.l3_bytes "$J")" '^unavailable'
+is "this-vm: cpuidle driver none" "$(fact cpuidle.driver "$J")" none
+is "this-vm: vda" "$(fact block.vda.queue.scheduler "$J")" mq-deadline
+like "this-vm: sched_latency_ns on 6.18" "$(fact sysctl.kernel.sched_latency_ns "$J")" 'EEVDF since 6\.6'
+
+# --- live system: cpuid names the hypervisor; cache facts say where they came from
+if [ -r /proc/cpuinfo ] && grep -qw hypervisor /proc/cpuinfo; then
+	inspect_json live /
+	J=$TMP/live.json
+	like "live: hypervisor named (not unknown)" "$(fact virt.hypervisor "$J")" '^(kvm|xen|vmware|hyperv|qemu|bhyve|parallels|acrn|virtualbox)$'
+	like "live: cpuid signature recorded" "$(jq -r '.facts["virt.cpuid.signature"].source' "$J")" '^cpuid:0x40000000$'
+	like "live: cache source named" "$(jq -r '.facts["cpu.cache.l3_bytes"].source // .facts["cpu.cache.l3_bytes"].unavailable' "$J")" '(cpuid|/sys/devices/system/cpu/cpu0/cache)'
+else
+	skip "live: hypervisor via cpuid" "not running under a hypervisor"
+fi
+
+# --- human output groups by domain
+ok "human output" "$PERFLAB" inspect --sysroot "$SR/intel-2s"
+is "domains in order, each once" "$(grep -E '^[a-z]' "$OUT" | tr '\n' ' ')" "virt kernel clocksource cpu cpufreq cpuidle mem numa sysctl block fs net services accel "
+like "per-CPU governors under cpu" "$(sed -n '/^cpu$/,/^$/p' "$OUT")" 'cpu\.15\.cpufreq\.governor +powersave'
+ok "--domain filter" "$PERFLAB" inspect --json --domain numa,services --sysroot "$SR/arm64-2node"
+is "--domain keeps only those" "$(jq -r '.facts | keys | map(split(".")[0]) | unique | join(",")' "$OUT")" numa,services
+expect_exit 2 "unknown domain" "$PERFLAB" inspect --domain gpu
+like "unknown domain named" "$(cat "$ERR")" "'gpu'"
+
+# --- bad input: garbage in sysfs files, unreadable files, missing sysroot
+G=$TMP/garbage
+cp -a "$SR/intel-2s" "$G"
+printf '\x00\xff\xfe garbage' >"$G/proc/cpuinfo"
+printf 'lots of words here\n' >"$G/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+printf '12 x\n' >"$G/sys/devices/system/node/node1/distance"
+printf 'local_node many\n' >"$G/sys/devices/system/node/node0/numastat"
+printf 'zz\n' >"$G/sys/devices/system/cpu/online"
+printf '\n' >"$G/proc/sys/vm/swappiness"
+printf 'MemTotal: lots kB\n' >"$G/proc/meminfo"
+printf 'notanumber\n' >"$G/sys/block/sda/queue/nr_requests"
+printf '0xZZ\n' >"$G/sys/devices/pci0000:00/0000:3d:00.0/vendor"
+printf '' >"$G/sys/devices/system/cpu/cpu0/cpuidle/state2/latency"
+expect_exit 0 "garbage: inspect still succeeds" "$PERFLAB" inspect --json --sysroot "$G"
+cp "$OUT" "$TMP/g.json"
+validate inspect.schema.json "$TMP/g.json"
+J=$TMP/g.json
+like "garbage cpuinfo -> unavailable" "$(fact cpu.model "$J")" '^unavailable: /proc/cpuinfo: no processor entries'
+is "garbage governor is kept as text (mixed)" "$(fact cpufreq.governor "$J")" mixed
+like "garbage distance -> unavailable" "$(fact numa.distance "$J")" '^unavailable: .*node1/distance: expected 2 numbers'
+like "garbage numastat -> unavailable" "$(fact numa.remote_ratio "$J")" '^unavailable: .*numastat: no local_node'
+like "garbage online list" "$(fact cpu.online "$J")" '^unavailable: .*not a CPU list'
+like "empty sysctl" "$(fact sysctl.vm.swappiness "$J")" '^unavailable: /proc/sys/vm/swappiness: empty'
+like "garbage meminfo" "$(fact mem.total_bytes "$J")" '^unavailable: /proc/meminfo: MemTotal not a number'
+like "garbage nr_requests" "$(fact block.sda.queue.nr_requests "$J")" '^unavailable: .*not a number'
+is "garbage PCI vendor: device skipped" "$(fact accel.qat.count "$J")" 0
+is "empty C-state latency -> null" "$(jq -c '.facts["cpuidle.states"].value[2].latency_us' "$J")" null
+
+# Unreadable files: root reads through mode 000, so use a directory where a file is
+# expected (EISDIR is what an unreadable sysfs attribute looks like to the reader).
+U=$TMP/unreadable
+cp -a "$SR/xen-hvm" "$U"
+rm "$U/sys/devices/system/clocksource/clocksource0/current_clocksource" "$U/proc/sys/vm/swappiness"
+mkdir "$U/sys/devices/system/clocksource/clocksource0/current_clocksource" "$U/proc/sys/vm/swappiness"
+chmod 000 "$U/proc/cmdline"
+expect_exit 0 "unreadable: inspect still succeeds" "$PERFLAB" inspect --json --sysroot "$U"
+cp "$OUT" "$TMP/u.json"
+J=$TMP/u.json
+like "unreadable clocksource -> unavailable" "$(fact clocksource.current "$J")" '^unavailable: .*current_clocksource: is a directory'
+like "unreadable sysctl -> unavailable" "$(fact sysctl.vm.swappiness "$J")" 'is a directory'
+if [ "$(id -u)" = 0 ]; then
+	skip "chmod 000 file -> permission denied" "running as root: mode 000 does not stop root (checked with a directory instead)"
+else
+	like "chmod 000 file -> permission denied" "$(fact kernel.cmdline "$J")" 'permission denied'
+fi
+
+expect_exit 2 "missing sysroot" "$PERFLAB" inspect --sysroot "$TMP/nope"
+like "missing sysroot named" "$(cat "$ERR")" "$TMP/nope"
+expect_exit 2 "sysroot is a file" "$PERFLAB" inspect --sysroot "$SR/intel-2s/proc/cmdline"
+done_testing
