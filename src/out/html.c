@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "facts/facts.h"
 #include "out/report.h"
 #include "out/svg.h"
+#include "profile/flame.h"
 #include "util/str.h"
 
 static const char css[] =
@@ -36,7 +39,8 @@ static const char css[] =
 	"details{margin:6px 0}summary{cursor:pointer}\n"
 	"svg.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}svg.chart .bar{fill:var(--bar)}"
 	"svg.chart .err{stroke:#000;stroke-width:1.5}svg.chart .axis{fill:var(--muted)}\n"
-	".env{font-size:13px;color:var(--muted)}\n"
+	".env{font-size:13px;color:var(--muted)}.verdict{font-size:13px}.verdict-changed{font-weight:700}\n"
+	"iframe.flame{display:block;margin:8px 0}\n"
 	"@media print{body{max-width:none;padding:0}button.copy{display:none}details{display:block}"
 	"h2{break-after:avoid}table,svg{break-inside:avoid}}\n";
 
@@ -163,29 +167,6 @@ static void section_facts(struct pl_buf *b, const json_t *facts)
 		pl_buf_puts(b, "</td></tr>\n");
 	}
 	pl_buf_puts(b, "</tbody></table></details>\n");
-}
-
-/* Sections merged from other commands' saved JSON (report --from); each item keeps its
- * document. Unknown shapes are shown as formatted JSON so nothing is silently lost. */
-static void section_generic(struct pl_buf *b, const json_t *report, const char *key,
-			    const char *title)
-{
-	const json_t *arr = json_object_get(report, key);
-	if (json_array_size(arr) == 0)
-		return;
-	pl_buf_printf(b, "<h2 id=\"%s\">%s</h2>\n", key, title);
-	size_t i;
-	json_t *x;
-	json_array_foreach(arr, i, x)
-	{
-		char *s = json_dumps(x, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-		pl_buf_puts(b, "<details><summary>");
-		esc(b, jstr(x, "name") ? jstr(x, "name") : title);
-		pl_buf_puts(b, "</summary><pre>");
-		esc(b, s);
-		pl_buf_puts(b, "</pre></details>\n");
-		free(s);
-	}
 }
 
 static double jnum(const json_t *o, const char *k)
@@ -342,12 +323,316 @@ static void section_benchmarks(struct pl_buf *b, const json_t *report)
 		bench_one(b, x);
 }
 
+static void td_text(struct pl_buf *b, const char *s)
+{
+	pl_buf_puts(b, "<td>");
+	esc(b, s);
+	pl_buf_puts(b, "</td>");
+}
+
+static const char *metric_unit(const json_t *doc, const char *metric)
+{
+	size_t i;
+	json_t *m;
+	json_array_foreach(json_object_get(doc, "metrics"), i, m)
+		if (jstr(m, "name") && strcmp(jstr(m, "name"), metric) == 0)
+			return jstr(m, "unit");
+	return NULL;
+}
+
+/* A [lo, hi] confidence interval as " [lo, hi]", or "" when undefined. */
+static void ci_text(struct pl_buf *b, const json_t *ci, double scale)
+{
+	const json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
+	if (!json_is_number(lo) || !json_is_number(hi))
+		return;
+	char a[32], c[32];
+	pl_buf_printf(b, " [%s, %s]", pl_fmt_num(a, sizeof(a), json_number_value(lo) * scale),
+		      pl_fmt_num(c, sizeof(c), json_number_value(hi) * scale));
+}
+
+/* perflab compare: metrics as rows, variants as columns; each cell the median with its
+ * distribution-free CI, the ratio to the baseline with its CI, and the verdict. */
+static void compare_one(struct pl_buf *b, const json_t *doc)
+{
+	const json_t *variants = json_object_get(doc, "variants");
+	pl_buf_puts(b, "<section class=\"compare\"><h3>compare: ");
+	size_t i;
+	json_t *v;
+	json_array_foreach(variants, i, v)
+	{
+		pl_buf_puts(b, i ? " vs " : "");
+		esc(b, jstr(v, "name"));
+	}
+	pl_buf_printf(b, "</h3><p>%lld interleaved rounds (+%lld warm-up), seed %lld, stopped: ",
+		      jint(doc, "rounds_measured"), jint(doc, "rounds_warmup"), jint(doc, "seed"));
+	esc(b, jstr(doc, "stop_reason"));
+	pl_buf_puts(b, ". Cells: median [95% CI]; below it the ratio to the baseline [CI] and "
+		       "the verdict.</p>\n<table class=\"comparison\"><thead><tr><th>metric</th>");
+	json_array_foreach(variants, i, v)
+	{
+		pl_buf_puts(b, "<th class=\"num\">");
+		esc(b, jstr(v, "name"));
+		pl_buf_puts(b, i == 0 ? " (baseline)</th>" : "</th>");
+	}
+	pl_buf_puts(b, "</tr></thead><tbody>\n");
+	json_t *st;
+	json_array_foreach(json_object_get(doc, "statistics"), i, st)
+	{
+		const char *metric = jstr(st, "metric");
+		const char *unit = metric_unit(doc, metric);
+		pl_buf_puts(b, "<tr><td>");
+		esc(b, metric);
+		if (unit && *unit) {
+			pl_buf_puts(b, " (");
+			esc(b, unit);
+			pl_buf_puts(b, ")");
+		}
+		pl_buf_puts(b, "</td>");
+		size_t k;
+		json_t *x;
+		json_array_foreach(json_object_get(st, "variants"), k, x)
+		{
+			char t[32];
+			pl_buf_printf(b, "<td class=\"num\">%s", pl_fmt_num(t, sizeof(t), jnum(x, "median")));
+			ci_text(b, json_object_get(x, "median_ci"), 1);
+			pl_buf_printf(b, " <span class=\"muted\">n=%lld</span>", jint(x, "n"));
+			const json_t *vs = json_object_get(x, "vs_baseline");
+			if (json_is_object(vs) && json_is_number(json_object_get(vs, "ratio"))) {
+				pl_buf_printf(b, "<br>&times;%.4f", jnum(vs, "ratio"));
+				ci_text(b, json_object_get(vs, "ci"), 1);
+			}
+			if (jstr(x, "verdict_text") && strcmp(jstr(x, "verdict"), "baseline") != 0) {
+				pl_buf_printf(b, "<br><span class=\"verdict verdict-%s\">", jstr(x, "verdict"));
+				esc(b, jstr(x, "verdict_text"));
+				pl_buf_puts(b, "</span>");
+			}
+			pl_buf_puts(b, "</td>");
+		}
+		pl_buf_puts(b, "</tr>\n");
+	}
+	pl_buf_puts(b, "</tbody></table>\n");
+	/* chart of the first metric (wall time) with the CI of each median as whiskers */
+	const json_t *first = json_array_get(json_object_get(doc, "statistics"), 0);
+	size_t n = json_array_size(json_object_get(first, "variants"));
+	if (n > 0) {
+		struct pl_svg_bar *bars = pl_xcalloc(n, sizeof(*bars));
+		json_t *x;
+		json_array_foreach(json_object_get(first, "variants"), i, x)
+		{
+			const json_t *ci = json_object_get(x, "median_ci");
+			const json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
+			bars[i] = (struct pl_svg_bar){ jstr(x, "variant"), jnum(x, "median"),
+						       json_is_number(lo) ? json_number_value(lo) : NAN,
+						       json_is_number(hi) ? json_number_value(hi) : NAN };
+		}
+		const char *metric = jstr(first, "metric");
+		bool hib = false;
+		json_array_foreach(json_object_get(doc, "metrics"), i, x)
+			if (jstr(x, "name") && metric && strcmp(jstr(x, "name"), metric) == 0)
+				hib = json_is_true(json_object_get(x, "higher_is_better"));
+		char *title = pl_xasprintf("compare: median %s per variant, whiskers 95%% CI",
+					   metric ? metric : "");
+		pl_svg_bar_chart(b, title, bars, n, metric_unit(doc, metric), !hib);
+		free(title);
+		free(bars);
+	}
+	pl_buf_puts(b, "</section>\n");
+}
+
+static void section_comparisons(struct pl_buf *b, const json_t *report)
+{
+	const json_t *arr = json_object_get(report, "comparisons");
+	if (json_array_size(arr) == 0)
+		return;
+	pl_buf_puts(b, "<h2 id=\"comparisons\">Comparisons</h2>\n");
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+		compare_one(b, x);
+}
+
+/* The flame graph of a profile document's folded stacks ({"stack","count"} items), with
+ * the per-thread timeline strip, written by the profiler's own SVG writer and embedded
+ * with iframe srcdoc so its script and ids stay separate from the page's. */
+static void profile_flame(struct pl_buf *b, const json_t *doc)
+{
+	const json_t *folded = json_object_get(doc, "folded");
+	if (json_array_size(folded) == 0)
+		return;
+	struct pl_flame *fl = pl_flame_new();
+	size_t i;
+	json_t *x;
+	json_array_foreach(folded, i, x)
+	{
+		char *line = pl_xasprintf("%s %lld", jstr(x, "stack") ? jstr(x, "stack") : "?",
+					  jint(x, "count"));
+		pl_flame_add_line(fl, line);
+		free(line);
+	}
+	/* timeline: one row per thread */
+	const json_t *tl = json_object_get(doc, "timeline");
+	const json_t *threads = json_object_get(tl, "threads");
+	size_t rows = json_array_size(threads), nb = (size_t)jint(tl, "buckets");
+	uint64_t *counts = NULL;
+	char **labels = NULL;
+	struct pl_flame_timeline strip = { 0 };
+	if (rows > 0 && nb > 0) {
+		counts = pl_xcalloc(rows * nb, sizeof(uint64_t));
+		labels = pl_xcalloc(rows, sizeof(char *));
+		json_array_foreach(threads, i, x)
+		{
+			labels[i] = pl_xstrdup(jstr(x, "label") ? jstr(x, "label") : "?");
+			const json_t *c = json_object_get(x, "counts");
+			for (size_t k = 0; k < nb && k < json_array_size(c); k++)
+				counts[i * nb + k] = (uint64_t)json_integer_value(json_array_get(c, k));
+		}
+		strip = (struct pl_flame_timeline){ rows, nb, counts, (const char *const *)labels,
+						    (double)jint(tl, "bucket_ms") };
+	}
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&svg, &len);
+	if (m) {
+		int r = pl_flame_write_svg(fl, m, "Flame graph", strip.nrows ? &strip : NULL);
+		fclose(m);
+		if (r == 0) {
+			pl_buf_puts(b, "<iframe class=\"flame\" title=\"flame graph: click a frame to "
+				       "zoom, hover for samples and %\" style=\"width:100%;height:");
+			pl_buf_printf(b, "%dpx;border:1px solid #d0d7de\" srcdoc=\"",
+				      480 + (int)rows * 14);
+			esc(b, svg);
+			pl_buf_puts(b, "\"></iframe>\n");
+		}
+		free(svg);
+	}
+	for (size_t k = 0; k < rows && labels; k++)
+		free(labels[k]);
+	free(labels);
+	free(counts);
+	pl_flame_free(fl);
+}
+
+static void profile_one(struct pl_buf *b, const json_t *doc)
+{
+	const json_t *ev = json_object_get(doc, "event");
+	pl_buf_puts(b, "<section class=\"profile\"><h3>profile: ");
+	esc(b, jstr(doc, "target"));
+	pl_buf_puts(b, "</h3>\n<div class=\"cards\">");
+	char t[32];
+	pl_buf_printf(b, "<div class=\"card\">samples<b>%lld</b></div>", jint(doc, "samples"));
+	pl_buf_printf(b, "<div class=\"card\">duration<b>%s s</b></div>",
+		      pl_fmt_num(t, sizeof(t), jnum(doc, "duration_s")));
+	pl_buf_printf(b, "<div class=\"card\">user<b>%s %%</b></div>",
+		      pl_fmt_num(t, sizeof(t), jnum(doc, "user_pct")));
+	pl_buf_printf(b, "<div class=\"card\">kernel<b>%s %%</b></div>",
+		      pl_fmt_num(t, sizeof(t), jnum(doc, "kernel_pct")));
+	pl_buf_printf(b, "<div class=\"card\">lost<b>%s %%</b></div></div>\n",
+		      pl_fmt_num(t, sizeof(t), jnum(doc, "lost_pct")));
+	pl_buf_puts(b, "<p>Event ");
+	esc(b, jstr(ev, "name"));
+	if (jstr(ev, "fallback")) {
+		pl_buf_puts(b, " (fallback from cycles: ");
+		esc(b, jstr(ev, "fallback"));
+		pl_buf_puts(b, ")");
+	}
+	if (json_is_true(json_object_get(ev, "user_only")))
+		pl_buf_puts(b, ", user space only (no permission for kernel samples)");
+	pl_buf_puts(b, ".</p>\n<table class=\"top\"><thead><tr><th>function</th><th>module</th>"
+		       "<th class=\"num\">self %</th><th class=\"num\">total %</th>"
+		       "<th class=\"num\">samples</th></tr></thead><tbody>\n");
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(doc, "top_self"), i, x)
+	{
+		if (i >= 15)
+			break;
+		pl_buf_puts(b, "<tr>");
+		td_text(b, jstr(x, "function"));
+		td_text(b, jstr(x, "module"));
+		td_num(b, jnum(x, "self_pct"));
+		td_num(b, jnum(x, "total_pct"));
+		pl_buf_printf(b, "<td class=\"num\">%lld</td></tr>\n", jint(x, "self"));
+	}
+	pl_buf_puts(b, "</tbody></table>\n");
+	profile_flame(b, doc);
+	pl_buf_puts(b, "</section>\n");
+}
+
+static void section_profiles(struct pl_buf *b, const json_t *report)
+{
+	const json_t *arr = json_object_get(report, "profiles");
+	if (json_array_size(arr) == 0)
+		return;
+	pl_buf_puts(b, "<h2 id=\"profiles\">Profiles</h2>\n");
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+		profile_one(b, x);
+}
+
+/* perflab tune diff/verify/apply: one row per profile item. */
+static void tune_one(struct pl_buf *b, const json_t *doc)
+{
+	pl_buf_puts(b, "<section class=\"tune\"><h3>tune ");
+	esc(b, jstr(doc, "command"));
+	pl_buf_puts(b, " ");
+	esc(b, jstr(doc, "profile"));
+	pl_buf_puts(b, "</h3>\n<table class=\"tune-items\"><thead><tr><th>plugin</th><th>item</th>"
+		       "<th>current</th><th>wanted</th><th>state</th></tr></thead><tbody>\n");
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(doc, "items"), i, x)
+	{
+		pl_buf_puts(b, "<tr>");
+		td_text(b, jstr(x, "plugin"));
+		pl_buf_puts(b, "<td><code>");
+		esc(b, jstr(x, "key"));
+		pl_buf_puts(b, "</code>");
+		if (jstr(x, "device")) {
+			pl_buf_puts(b, " (");
+			esc(b, jstr(x, "device"));
+			pl_buf_puts(b, ")");
+		}
+		pl_buf_puts(b, "</td>");
+		const json_t *cur = json_object_get(x, "current");
+		char *ct = cur && !json_is_null(cur) ? pl_fact_value_text(cur) : pl_xstrdup("");
+		td_text(b, ct);
+		free(ct);
+		const json_t *want = json_object_get(x, "wanted");
+		char *wt = want && !json_is_null(want) ? pl_fact_value_text(want) : pl_xstrdup("");
+		td_text(b, wt);
+		free(wt);
+		pl_buf_puts(b, "<td>");
+		esc(b, jstr(x, "state"));
+		if (jstr(x, "reason")) {
+			pl_buf_puts(b, ": <span class=\"muted\">");
+			esc(b, jstr(x, "reason"));
+			pl_buf_puts(b, "</span>");
+		}
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</tbody></table></section>\n");
+}
+
+static void section_tune(struct pl_buf *b, const json_t *report)
+{
+	const json_t *arr = json_object_get(report, "tune");
+	if (json_array_size(arr) == 0)
+		return;
+	pl_buf_puts(b, "<h2 id=\"tune\">Tuning</h2>\n");
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+		tune_one(b, x);
+}
+
 static void pl_report_html_sections(struct pl_buf *b, const json_t *report)
 {
 	section_benchmarks(b, report);
-	section_generic(b, report, "comparisons", "Comparisons");
-	section_generic(b, report, "profiles", "Profiles");
-	section_generic(b, report, "tune", "Tune");
+	section_comparisons(b, report);
+	section_profiles(b, report);
+	section_tune(b, report);
 }
 
 int pl_report_write_html(FILE *out, const json_t *report)

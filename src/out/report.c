@@ -77,8 +77,17 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 	int r = 0;
 	const json_t *ver = json_object_get(doc, "schema_version");
 	const char *kind = jstr(doc, "kind");
+	/* The documents of bench, compare, profile and tune have no "kind" member: recognise
+	 * them by their required members (docs/schemas/). */
 	if (!kind && jstr(doc, "benchmark"))
-		kind = "bench"; /* docs/schemas/bench.schema.json has no "kind" member */
+		kind = "bench";
+	else if (!kind && jstr(doc, "tool") && strcmp(jstr(doc, "tool"), "perflab compare") == 0)
+		kind = "compare";
+	else if (!kind && json_object_get(doc, "top_self") && json_object_get(doc, "samples"))
+		kind = "profile";
+	else if (!kind && jstr(doc, "command") && json_is_array(json_object_get(doc, "items")) &&
+		 jstr(doc, "profile"))
+		kind = "tune";
 	if (!json_is_object(doc) || !json_is_integer(ver)) {
 		snprintf(err, errlen, "'%s' is not a perflab JSON document (no schema_version)", path);
 		r = -EINVAL;
