@@ -58,6 +58,14 @@ struct pl_bench {
 	/** Can it run here (live system, kernel features, privileges)? Returns 0, or -errno
 	 *  (-ENOTSUP, -EPERM...) with a one-line reason in @reason. */
 	int (*supported)(const void *opts, char *reason, size_t len);
+	/** Optional: a mode that is not a measurement, such as a server waiting for
+	 *  clients (bench net --server). Called after option parsing, supported(), pinning
+	 *  and the SIGINT/SIGTERM handlers are in place, before setup(). Returns -ENOENT to
+	 *  run the benchmark normally with these options, or an exit code (log.h) when it
+	 *  handled the whole run itself (set the message of codes 2 and 3 with
+	 *  pl_bench_error()); it must return soon after pl_bench_stopped(). No result
+	 *  document is written. */
+	int (*standalone)(struct pl_bench_ctx *ctx, void *opts);
 	/** Declare metrics, allocate, validate option combinations. Returns 0 or -errno; on
 	 *  error set the message with pl_bench_error(). -EINVAL means bad input (exit 2),
 	 *  anything else a runtime failure (exit 3). *state is passed to run/teardown. */

@@ -11,13 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
+#include "bench/splitmix.h"
 #include "util/str.h"
 
 static double now_s(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)pl_now_ns() * 1e-9;
 }
 
 static double cpu_s(int who)
@@ -166,15 +166,6 @@ struct worker_msg {
 	double comp_s, cpu_s;
 };
 
-/* splitmix64 for the failure injection (independent of libc rand state). */
-static uint64_t mix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static int check_one(const struct pl_cz_backend *be, struct pl_cz_ctx *c, const void *out,
 		     size_t outlen, const void *src, size_t n, unsigned char *back, size_t cap)
 {
@@ -210,7 +201,7 @@ static void serve_worker(const struct pl_cz_serve_params *p, unsigned idx, const
 		size_t n = reqs_len(&q, i), ol = 0;
 		unsigned char *dst = q.out;
 		bool inject = p->inject_failure > 0 &&
-			      (double)(mix(&seed) >> 11) / 9007199254740992.0 < p->inject_failure;
+			      pl_splitmix_unit(&seed) < p->inject_failure;
 		double s0 = now_s();
 		int r = -EBUSY;
 		if (inject)

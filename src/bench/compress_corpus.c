@@ -8,21 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const pl_corpus_names[] = { "text", "json", "binary", NULL };
+#include "bench/splitmix.h"
 
-/* splitmix64 (Steele, Lea, Flood: "Fast splittable pseudorandom number generators",
- * OOPSLA 2014). */
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+const char *const pl_corpus_names[] = { "text", "json", "binary", NULL };
 
 static unsigned below(uint64_t *s, unsigned n)
 {
-	return (unsigned)(rnd(s) % n);
+	return (unsigned)(pl_splitmix64(s) % n);
 }
 
 /* A fixed vocabulary; ranks beyond it are made-up words built from syllables. */
@@ -46,7 +38,7 @@ static const char *const syll[] = { "ka", "lo", "mi", "ren", "tor", "sa", "vel",
  * like ln(k)/ln(n), the continuous form of Zipf's law with exponent 1. */
 static unsigned zipf(uint64_t *s, unsigned n)
 {
-	double u = (double)(rnd(s) >> 11) / 9007199254740992.0; /* [0,1) */
+	double u = pl_splitmix_unit(s);
 	unsigned k = (unsigned)(exp(u * log((double)n))) - 1;
 	return k >= n ? n - 1 : k;
 }
@@ -131,7 +123,7 @@ static void gen_json(uint64_t *s, struct out *o)
 				 (unsigned long long)ts, lvl[below(s, 6)], meth[below(s, 6)],
 				 path[below(s, 7)], below(s, 1000), status[below(s, 11)],
 				 below(s, 100000), below(s, 200), below(s, 1000), below(s, 4),
-				 below(s, 256), below(s, 256), (unsigned long long)rnd(s));
+				 below(s, 256), below(s, 256), (unsigned long long)pl_splitmix64(s));
 		if (!put(o, line, (size_t)n))
 			return;
 	}
@@ -150,7 +142,7 @@ static void gen_binary(uint64_t *s, struct out *o)
 		switch (kind) {
 		case 0: /* incompressible */
 			for (size_t i = 0; i < n; i++)
-				p[i] = (unsigned char)rnd(s);
+				p[i] = (unsigned char)pl_splitmix64(s);
 			break;
 		case 1: { /* table of small little-endian integers, as in a struct array */
 			uint32_t v = below(s, 1000);

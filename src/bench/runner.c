@@ -543,6 +543,20 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 
 	struct pl_env_snap s0, s1;
 	pl_env_snap(&s0, &c.cpus);
+	if (b->standalone) {
+		int sr = b->standalone(&c, a->opts);
+		if (sr != -ENOENT) {
+			sigaction(SIGINT, &old_int, NULL);
+			sigaction(SIGTERM, &old_term, NULL);
+			if (aff_saved)
+				sched_setaffinity(0, sizeof(saved_aff), &saved_aff);
+			if (membind)
+				numa_free_nodemask(membind);
+			snprintf(err, errlen, "%s", c.err[0] ? c.err : "failed");
+			ctx_free(&c);
+			return sr;
+		}
+	}
 	void *state = NULL;
 	int r = b->setup ? b->setup(&c, a->opts, &state) : 0;
 	size_t want = a->ro->runs > 0		 ? (size_t)a->ro->runs
@@ -941,7 +955,8 @@ int pl_bench_main(int argc, char **argv)
 	rc = run_bench(&ra, &doc, err, sizeof(err));
 	opts_free(b, opts);
 	if (!doc) {
-		pl_error("%s", err);
+		if (rc != PL_EXIT_OK) /* a standalone mode (a server) ended normally */
+			pl_error("%s", err);
 		return rc;
 	}
 	if (rc == PL_EXIT_RUNTIME) /* not supported here: say why; JSON users get it too */

@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* bench net: TCP/UDP round-trip latency with a message-size sweep, TCP stream throughput
+ * with 1..N streams, UDP receiver rate and loss, TCP connect/request/close rate; against
+ * `perflab bench net --server` on another host (--connect) or both ends in this process
+ * (--loopback, the default). The loops and the control protocol are in net_core.c and
+ * net_proto.c; methods follow netperf (TCP_RR, TCP_CRR, TCP_STREAM) and sockperf
+ * (ping-pong), with latencies always reported as full round trips. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "bench/net.h"
+#include "util/log.h"
+#include "util/str.h"
+
+struct net_opts {
+	bool server;
+	const char *bind;
+	const char *connect;
+	bool loopback;
+	const char *tests;
+	const char *sizes;
+	int streams;
+	uint64_t stream_size;
+	uint64_t udp_size;
+	double time;
+	double timeout;
+	bool no_nodelay;
+	int busy_poll;
+};
+
+static const struct net_opts net_defaults = {
+	.bind = ":5305",
+	.tests = "tcp_pp,udp_pp,tcp_stream,udp_stream,tcp_crr",
+	.sizes = "64,1k,16k",
+	.streams = 2,
+	.stream_size = 128 * 1024,
+	.udp_size = 1400,
+	.time = 0.5,
+	.timeout = 5,
+};
+
+static const struct pl_opt net_opt_table[] = {
+	{ "server", 0, PL_OPT_FLAG, offsetof(struct net_opts, server), NULL,
+	  "serve tests for clients until interrupted (one test at a time)" },
+	{ "bind", 0, PL_OPT_STR, offsetof(struct net_opts, bind), "ADDR:PORT",
+	  "with --server: control address to listen on", .def = ":5305" },
+	{ "connect", 0, PL_OPT_STR, offsetof(struct net_opts, connect), "HOST:PORT",
+	  "run the tests against a perflab server there" },
+	{ "loopback", 0, PL_OPT_FLAG, offsetof(struct net_opts, loopback), NULL,
+	  "run both ends in this process over 127.0.0.1 (the default)" },
+	{ "tests", 'T', PL_OPT_STR, offsetof(struct net_opts, tests), "LIST",
+	  "comma-separated: tcp_pp, udp_pp, tcp_stream, udp_stream, tcp_crr",
+	  .def = "all five" },
+	{ "sizes", 0, PL_OPT_STR, offsetof(struct net_opts, sizes), "LIST",
+	  "ping-pong message sizes to sweep (tcp_pp, udp_pp; tcp_crr uses the first)",
+	  .def = "64,1k,16k" },
+	{ "streams", 0, PL_OPT_INT, offsetof(struct net_opts, streams), "N",
+	  "tcp_stream with 1, 2, 4 ... N parallel connections", .min = 1,
+	  .max = PL_NET_MAX_STREAMS, .def = "2" },
+	{ "stream-size", 0, PL_OPT_SIZE, offsetof(struct net_opts, stream_size), "BYTES",
+	  "write size of tcp_stream", .min = 1, .max = PL_NET_MAX_SIZE, .def = "128KiB" },
+	{ "udp-size", 0, PL_OPT_SIZE, offsetof(struct net_opts, udp_size), "BYTES",
+	  "datagram size of udp_stream", .min = 8, .max = 65507, .def = "1400" },
+	{ "time", 't', PL_OPT_DURATION, offsetof(struct net_opts, time), "S",
+	  "duration of each test in each run", .min = 0.01, .max = 3600, .def = "0.5s" },
+	{ "timeout", 0, PL_OPT_DURATION, offsetof(struct net_opts, timeout), "S",
+	  "give up on a silent or dead peer after S", .min = 0.05, .max = 3600, .def = "5s" },
+	{ "no-nodelay", 0, PL_OPT_FLAG, offsetof(struct net_opts, no_nodelay), NULL,
+	  "leave Nagle's algorithm on (TCP_NODELAY is set by default)" },
+	{ "busy-poll", 0, PL_OPT_INT, offsetof(struct net_opts, busy_poll), "US",
+	  "SO_BUSY_POLL microseconds on every socket (0 = off; raising it needs CAP_NET_ADMIN)",
+	  .min = 0, .max = 1000000 },
+	PL_OPT_END,
+};
+
+/* One test variant measured in every run. */
+struct variant {
+	struct pl_net_req req;
+	int m_main; /* rtt (ns) / Gbit/s / transactions/s */
+	int m_rate; /* transactions/s or receiver datagrams/s, -1 none */
+	int m_loss; /* %, -1 none */
+	int m_retrans;
+	char label[64];
+};
+
+struct net_state {
+	struct variant *v;
+	size_t nv;
+	struct pl_net_client_opts co;
+	/* loopback server */
+	struct pl_net_server *srv;
+	pthread_t srv_th;
+	bool srv_running;
+	atomic_int srv_stop;
+	bool busy_poll_warned;
+};
+
+static const char *const net_quick[] = { "--sizes", "64", "--streams", "1", "--time", "0.2",
+					 "--runs", "1", NULL };
+
+/* --cpus: client on the first CPU of the set, the loopback server on the second (the
+ * same one when the set has one CPU); -1 when not pinned. */
+static void side_cpus(struct pl_bench_ctx *ctx, int *client, int *server)
+{
+	*client = *server = -1;
+	if (!pl_bench_pinned(ctx))
+		return;
+	const struct pl_cpuset *s = pl_bench_cpus(ctx);
+	*client = pl_cpuset_next(s, 0);
+	int second = *client >= 0 ? pl_cpuset_next(s, (unsigned)*client + 1) : -1;
+	*server = second >= 0 ? second : *client;
+}
+
+static void *srv_thread(void *arg)
+{
+	struct net_state *s = arg;
+	pl_net_server_serve(s->srv, &s->srv_stop, NULL, NULL);
+	return NULL;
+}
+
+static int open_server(struct pl_bench_ctx *ctx, const char *bind, double timeout, int cpu,
+		       struct pl_net_server **out)
+{
+	struct pl_net_server_opts so = { .timeout = timeout, .cpu = cpu };
+	int r = pl_net_server_open(bind, &so, out);
+	if (r == -EINVAL || r == -EADDRNOTAVAIL)
+		pl_bench_error(ctx, "--bind '%s' is not a local ADDR:PORT (e.g. :5305 or 127.0.0.1:5305)",
+			       bind);
+	else if (r == -EADDRINUSE)
+		pl_bench_error(ctx, "--bind '%s': address already in use (choose another port)", bind);
+	else if (r < 0)
+		pl_bench_error(ctx, "--bind '%s': %s", bind, strerror(-r));
+	return r < 0 ? (r == -EINVAL || r == -EADDRNOTAVAIL || r == -EADDRINUSE || r == -EACCES ?
+				-EINVAL : r) : 0;
+}
+
+/* `--server`: a mode, not a measurement (bench.h: standalone). */
+static int net_standalone(struct pl_bench_ctx *ctx, void *opts)
+{
+	struct net_opts *o = opts;
+	if (!o->server)
+		return -ENOENT;
+	if (o->connect || o->loopback) {
+		pl_bench_error(ctx, "--server cannot be combined with --connect or --loopback");
+		return PL_EXIT_USAGE;
+	}
+	int c, sv;
+	side_cpus(ctx, &c, &sv);
+	struct net_state s = { 0 };
+	if (open_server(ctx, o->bind, o->timeout, c, &s.srv) < 0)
+		return PL_EXIT_USAGE;
+	fprintf(stderr, "perflab bench net: serving on %s (port %d); Ctrl-C stops\n", o->bind,
+		pl_net_server_port(s.srv));
+	atomic_init(&s.srv_stop, 0);
+	pthread_t th;
+	if (pthread_create(&th, NULL, srv_thread, &s) != 0) {
+		pl_net_server_close(s.srv);
+		pl_bench_error(ctx, "cannot start the server thread");
+		return PL_EXIT_RUNTIME;
+	}
+	while (!pl_bench_stopped(ctx))
+		usleep(100000);
+	atomic_store(&s.srv_stop, 1);
+	pthread_join(th, NULL);
+	pl_net_server_close(s.srv);
+	return PL_EXIT_OK;
+}
+
+static int parse_list(struct pl_bench_ctx *ctx, const char *opt, const char *s,
+		      uint64_t *out, size_t max, size_t *n)
+{
+	size_t k = 0;
+	char **v = pl_split(s, ",", &k);
+	int r = 0;
+	if (k == 0 || k > max)
+		r = -EINVAL;
+	for (size_t i = 0; i < k && r == 0; i++) {
+		if (pl_parse_size(v[i], &out[i]) < 0 || out[i] == 0 || out[i] > PL_NET_MAX_SIZE)
+			r = -EINVAL;
+	}
+	pl_strv_free(v);
+	if (r < 0)
+		pl_bench_error(ctx, "--%s '%s': expected a comma-separated list of sizes 1..16MiB",
+			       opt, s);
+	*n = k;
+	return r;
+}
+
+static void add_variant(struct pl_bench_ctx *ctx, struct net_state *s, struct pl_net_req req)
+{
+	s->v = pl_xrealloc(s->v, (s->nv + 1) * sizeof(*s->v));
+	struct variant *v = &s->v[s->nv++];
+	memset(v, 0, sizeof(*v));
+	v->req = req;
+	v->m_rate = v->m_loss = v->m_retrans = -1;
+	char n[96];
+	switch (req.test) {
+	case PL_NET_TCP_PP:
+	case PL_NET_UDP_PP:
+		snprintf(v->label, sizeof(v->label), "%s %uB", pl_net_test_names[req.test], req.size);
+		snprintf(n, sizeof(n), "%s round-trip", v->label);
+		v->m_main = pl_bench_metric(ctx, n, "ns", PL_LOWER_IS_BETTER,
+					    "median round-trip time (send -> whole reply), not one-way");
+		pl_bench_hist(ctx, v->m_main);
+		snprintf(n, sizeof(n), "%s rate", v->label);
+		v->m_rate = pl_bench_metric(ctx, n, "1/s", PL_HIGHER_IS_BETTER,
+					    "round trips per second (one in flight)");
+		if (req.test == PL_NET_UDP_PP) {
+			snprintf(n, sizeof(n), "%s loss", v->label);
+			v->m_loss = pl_bench_metric(ctx, n, "%", PL_LOWER_IS_BETTER,
+						    "requests without a reply within 200 ms");
+		}
+		break;
+	case PL_NET_TCP_STREAM:
+		snprintf(v->label, sizeof(v->label), "tcp_stream x%u", req.streams);
+		v->m_main = pl_bench_metric(ctx, v->label, "Gbit/s", PL_HIGHER_IS_BETTER,
+					    "payload bits received by the server / s (10^9)");
+		snprintf(n, sizeof(n), "%s retransmits", v->label);
+		v->m_retrans = pl_bench_metric(ctx, n, "count", PL_LOWER_IS_BETTER,
+					       "TCP segments retransmitted (TCP_INFO), both ends");
+		break;
+	case PL_NET_UDP_STREAM:
+		snprintf(v->label, sizeof(v->label), "udp_stream %uB", req.size);
+		snprintf(n, sizeof(n), "%s received", v->label);
+		v->m_main = pl_bench_metric(ctx, n, "Gbit/s", PL_HIGHER_IS_BETTER,
+					    "payload the receiver got / s (10^9 bit/s)");
+		snprintf(n, sizeof(n), "%s receiver rate", v->label);
+		v->m_rate = pl_bench_metric(ctx, n, "1/s", PL_HIGHER_IS_BETTER,
+					    "datagrams received per second");
+		snprintf(n, sizeof(n), "%s loss", v->label);
+		v->m_loss = pl_bench_metric(ctx, n, "%", PL_LOWER_IS_BETTER,
+					    "sent datagrams the receiver never got");
+		break;
+	default:
+		snprintf(v->label, sizeof(v->label), "tcp_crr %uB", req.size);
+		snprintf(n, sizeof(n), "%s rate", v->label);
+		v->m_rate = pl_bench_metric(ctx, n, "1/s", PL_HIGHER_IS_BETTER,
+					    "connect + request + response + close per second");
+		snprintf(n, sizeof(n), "%s transaction", v->label);
+		v->m_main = pl_bench_metric(ctx, n, "ns", PL_LOWER_IS_BETTER,
+					    "median time of one connect/request/response/close");
+		pl_bench_hist(ctx, v->m_main);
+		break;
+	}
+}
+
+static void net_teardown(struct pl_bench_ctx *ctx, void *opts, void *state);
+
+static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
+{
+	struct net_opts *o = opts;
+	struct net_state *s = pl_xcalloc(1, sizeof(*s));
+	atomic_init(&s->srv_stop, 0);
+	int r = 0;
+	if (o->connect && o->loopback) {
+		pl_bench_error(ctx, "--connect and --loopback exclude each other");
+		r = -EINVAL;
+		goto fail;
+	}
+	int ccpu, scpu;
+	side_cpus(ctx, &ccpu, &scpu);
+	s->co.timeout = o->timeout;
+	s->co.cpu = ccpu;
+	json_t *info = pl_bench_info(ctx);
+	if (o->connect) {
+		r = pl_net_addr_parse(o->connect, false, &s->co.addr, &s->co.addrlen);
+		if (r < 0) {
+			pl_bench_error(ctx, "--connect '%s': %s (use HOST:PORT, e.g. 10.0.0.2:5305)",
+				       o->connect, r == -EADDRNOTAVAIL ? "host name does not resolve" :
+				       "not HOST:PORT");
+			r = -EINVAL;
+			goto fail;
+		}
+		json_object_set_new(info, "peer", json_string(o->connect));
+	} else {
+		if ((r = open_server(ctx, "127.0.0.1:0", o->timeout, scpu, &s->srv)) < 0)
+			goto fail;
+		char a[64];
+		snprintf(a, sizeof(a), "127.0.0.1:%d", pl_net_server_port(s->srv));
+		pl_net_addr_parse(a, false, &s->co.addr, &s->co.addrlen);
+		if (pthread_create(&s->srv_th, NULL, srv_thread, s) != 0) {
+			pl_bench_error(ctx, "cannot start the loopback server thread");
+			r = -EAGAIN;
+			goto fail;
+		}
+		s->srv_running = true;
+		json_object_set_new(info, "peer", json_string("loopback (127.0.0.1, this process)"));
+	}
+	json_object_set_new(info, "client_cpu_pinned", json_integer(ccpu));
+	if (!o->connect)
+		json_object_set_new(info, "server_cpu_pinned", json_integer(scpu));
+	json_object_set_new(info, "latency", json_string("round trip (RTT), not one-way"));
+
+	uint64_t sizes[32];
+	size_t nsz = 0;
+	if ((r = parse_list(ctx, "sizes", o->sizes, sizes, 32, &nsz)) < 0)
+		goto fail;
+	size_t nt = 0;
+	char **tv = pl_split(o->tests, ",", &nt);
+	bool want[PL_NET_NTESTS] = { false };
+	for (size_t i = 0; i < nt; i++) {
+		int t = -1;
+		for (int k = 0; k < PL_NET_NTESTS; k++)
+			if (strcmp(tv[i], pl_net_test_names[k]) == 0)
+				t = k;
+		if (t < 0) {
+			pl_bench_error(ctx, "--tests: unknown test '%s' (tcp_pp, udp_pp, tcp_stream, "
+					    "udp_stream, tcp_crr)", tv[i]);
+			pl_strv_free(tv);
+			r = -EINVAL;
+			goto fail;
+		}
+		want[t] = true;
+	}
+	pl_strv_free(tv);
+	struct pl_net_req base = { .seconds = o->time, .streams = 1, .nodelay = !o->no_nodelay,
+				   .busy_poll = (unsigned)o->busy_poll };
+	for (int t = 0; t < PL_NET_NTESTS; t++) {
+		if (!want[t])
+			continue;
+		struct pl_net_req q = base;
+		q.test = (enum pl_net_test)t;
+		if (t == PL_NET_TCP_PP || t == PL_NET_UDP_PP) {
+			for (size_t i = 0; i < nsz; i++) {
+				q.size = (uint32_t)sizes[i];
+				if (t == PL_NET_UDP_PP && (q.size > 65507 || q.size < 8)) {
+					pl_bench_note(ctx, "udp_pp skips size %u (datagrams: 8..65507)",
+						      q.size);
+					continue;
+				}
+				add_variant(ctx, s, q);
+			}
+		} else if (t == PL_NET_TCP_STREAM) {
+			q.size = (uint32_t)o->stream_size;
+			for (unsigned n = 1;; n *= 2) {
+				q.streams = n < (unsigned)o->streams ? n : (unsigned)o->streams;
+				add_variant(ctx, s, q);
+				if (q.streams >= (unsigned)o->streams)
+					break;
+			}
+		} else if (t == PL_NET_UDP_STREAM) {
+			q.size = (uint32_t)o->udp_size;
+			add_variant(ctx, s, q);
+		} else {
+			q.size = (uint32_t)sizes[0];
+			add_variant(ctx, s, q);
+		}
+	}
+	if (s->nv == 0) {
+		pl_bench_error(ctx, "nothing to run: --tests '%s' with --sizes '%s'", o->tests, o->sizes);
+		r = -EINVAL;
+		goto fail;
+	}
+	*state = s;
+	return 0;
+fail:
+	net_teardown(ctx, opts, s);
+	return r;
+}
+
+static void note_cpu(struct pl_bench_ctx *ctx, int m, const char *key, int cpu)
+{
+	char b[16];
+	snprintf(b, sizeof(b), "%d", cpu);
+	pl_bench_metric_note(ctx, m, key, cpu >= 0 ? b : "unknown");
+}
+
+static int net_run(struct pl_bench_ctx *ctx, void *opts, void *state)
+{
+	(void)opts;
+	struct net_state *s = state;
+	for (size_t i = 0; i < s->nv; i++) {
+		if (pl_bench_stopped(ctx))
+			return -EINTR;
+		struct variant *v = &s->v[i];
+		struct pl_hist *h = NULL;
+		if (v->req.test == PL_NET_TCP_PP || v->req.test == PL_NET_UDP_PP ||
+		    v->req.test == PL_NET_TCP_CRR)
+			h = pl_bench_hist(ctx, v->m_main);
+		struct pl_hist mine;
+		pl_hist_init(&mine, h ? h->bits : 0);
+		struct pl_net_result res;
+		char err[256];
+		int r = pl_net_run(&s->co, &v->req, &mine, &res, err, sizeof(err));
+		if (r < 0) {
+			pl_hist_free(&mine);
+			pl_bench_error(ctx, "%s: %s", v->label, err);
+			return r == -EINVAL ? -EIO : r;
+		}
+		if (res.busy_poll_denied && !s->busy_poll_warned) {
+			s->busy_poll_warned = true;
+			pl_bench_warn(ctx, "SO_BUSY_POLL refused (needs CAP_NET_ADMIN above "
+					   "net.core.busy_read); measured without busy polling");
+		}
+		double el = res.elapsed_s > 0 ? res.elapsed_s : 1;
+		switch (v->req.test) {
+		case PL_NET_TCP_PP:
+		case PL_NET_UDP_PP:
+			pl_bench_record(ctx, v->m_main, pl_hist_quantile(&mine, 0.5));
+			pl_bench_record(ctx, v->m_rate, (double)res.transactions / el);
+			if (v->m_loss >= 0)
+				pl_bench_record(ctx, v->m_loss,
+						res.tx_msgs ? 100.0 * (double)res.lost / (double)res.tx_msgs : 0);
+			break;
+		case PL_NET_TCP_STREAM:
+			pl_bench_record(ctx, v->m_main, (double)res.server.rx_bytes * 8 / el / 1e9);
+			pl_bench_record(ctx, v->m_retrans, (double)res.retrans);
+			break;
+		case PL_NET_UDP_STREAM:
+			pl_bench_record(ctx, v->m_main, (double)res.server.rx_bytes * 8 / el / 1e9);
+			pl_bench_record(ctx, v->m_rate, (double)res.server.rx_msgs / el);
+			pl_bench_record(ctx, v->m_loss,
+					res.tx_msgs ? 100.0 * (1.0 - (double)res.server.rx_msgs /
+								     (double)res.tx_msgs) : 0);
+			break;
+		default:
+			pl_bench_record(ctx, v->m_rate, (double)res.transactions / el);
+			pl_bench_record(ctx, v->m_main, pl_hist_quantile(&mine, 0.5));
+			break;
+		}
+		if (h)
+			pl_hist_merge(h, &mine);
+		pl_hist_free(&mine);
+		note_cpu(ctx, v->m_main, "client_cpu", res.client_cpu);
+		note_cpu(ctx, v->m_main, "server_cpu", res.server.cpu);
+	}
+	return 0;
+}
+
+static void net_teardown(struct pl_bench_ctx *ctx, void *opts, void *state)
+{
+	(void)ctx;
+	(void)opts;
+	struct net_state *s = state;
+	if (!s)
+		return;
+	if (s->srv_running) {
+		atomic_store(&s->srv_stop, 1);
+		pthread_join(s->srv_th, NULL);
+	}
+	pl_net_server_close(s->srv);
+	free(s->v);
+	free(s);
+}
+
+const struct pl_bench pl_bench_net = {
+	.name = "net",
+	.summary = "network round-trip latency, stream throughput, UDP loss, connection rate "
+		   "(loopback or against a perflab server)",
+	.description =
+		"Tests: tcp_pp and udp_pp (ping-pong round trip, a message-size sweep), tcp_stream\n"
+		"(1, 2, 4 ... --streams connections; Gbit/s counted by the receiver), udp_stream\n"
+		"(the receiver's rate and loss, never only the sender's), tcp_crr (connect,\n"
+		"request, response, close). Latencies are always full round trips (sockperf shows\n"
+		"RTT/2 without --full-rtt, qperf one-way). A control connection negotiates each\n"
+		"test, so `perflab bench net --server` on one host serves `--connect HOST:PORT`\n"
+		"from another; --loopback (default) runs both ends here. --cpus A,B pins the\n"
+		"client to A and the loopback server to B (same-core vs cross-core changes RTT\n"
+		"2-4x); each metric notes the CPU each side ran on. A silent or dead peer ends the\n"
+		"run with an error after --timeout.",
+	.opts = net_opt_table,
+	.opts_size = sizeof(struct net_opts),
+	.opts_defaults = &net_defaults,
+	.default_runs = 3,
+	.uses_all_cpus = true,
+	.quick_argv = net_quick,
+	.in_report = true,
+	.standalone = net_standalone,
+	.setup = net_setup,
+	.run = net_run,
+	.teardown = net_teardown,
+};

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The measuring core of `perflab bench net`: a server that serves one test at a time
+ * over the control protocol of net_proto.h, and a client that runs one test against it.
+ * Latencies are round trips (client send -> full reply received), CLOCK_MONOTONIC, ns;
+ * throughput in Gbit/s = 10^9 bit/s of payload counted by the *receiver*. */
+#ifndef PERFLAB_BENCH_NET_H
+#define PERFLAB_BENCH_NET_H
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "bench/net_proto.h"
+#include "stats/hist.h"
+
+/** Parse "HOST:PORT", "[V6ADDR]:PORT" or ":PORT" (any address, for --bind) into @ss.
+ *  Numeric addresses are parsed directly; names go through getaddrinfo(). @passive: an
+ *  empty host means "any" (else loopback). Returns 0, -EINVAL (syntax, port out of
+ *  range) or -EADDRNOTAVAIL (the name does not resolve). */
+int pl_net_addr_parse(const char *s, bool passive, struct sockaddr_storage *ss, socklen_t *len);
+
+/** Server settings. */
+struct pl_net_server_opts {
+	double timeout;  /**< seconds to wait for a peer before giving up on a test */
+	int cpu;         /**< pin the data threads to this CPU, -1 = no pinning */
+	bool verbose_log; /**< not used by the library (it never logs) */
+};
+
+struct pl_net_server;
+
+/** Open the control listener on @bind ("ADDR:PORT"; port 0 = ephemeral). Returns 0 or
+ *  -errno: -EINVAL bad address, -EADDRINUSE, -EACCES (privileged port). */
+int pl_net_server_open(const char *bind, const struct pl_net_server_opts *o,
+		       struct pl_net_server **out);
+/** The bound control port. */
+int pl_net_server_port(const struct pl_net_server *s);
+/** Serve tests one at a time until *@stop becomes non-zero (checked at least every
+ *  100 ms). A second client while a test runs gets "ERR busy"; a malformed request gets
+ *  "ERR <reason>"; a client that vanishes mid-test ends only that test. Returns 0 or
+ *  -errno on a fatal listener error. @served (optional) counts completed tests and
+ *  @rejected (optional) rejected requests. */
+int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_ulong *served,
+			atomic_ulong *rejected);
+/** Close the listener and free. NULL-safe. */
+void pl_net_server_close(struct pl_net_server *s);
+
+/** Client settings. */
+struct pl_net_client_opts {
+	struct sockaddr_storage addr; /**< server's control address */
+	socklen_t addrlen;
+	double timeout; /**< seconds: connect, control replies, and silence on the data path */
+	int cpu;        /**< pin the client's threads to this CPU, -1 = no pinning */
+};
+
+/** One test's result (client view plus the server's DONE). */
+struct pl_net_result {
+	double elapsed_s;      /**< time the client drove the test */
+	uint64_t transactions; /**< round trips (pp) or connect+request+close (crr) completed */
+	uint64_t tx_bytes, tx_msgs; /**< what the client sent */
+	uint64_t lost;         /**< udp_pp: requests without a reply in time */
+	uint64_t retrans;      /**< TCP retransmits, client + server sockets (TCP_INFO) */
+	int client_cpu;        /**< CPU the client thread ran on at the end, -1 unknown */
+	struct pl_net_done server; /**< the server's counters */
+	bool busy_poll_denied; /**< SO_BUSY_POLL was asked for but refused (EPERM) */
+};
+
+/** Run @req against the server at @o. Latency of every round trip (pp, crr) is recorded
+ *  in @lat (ns; may be NULL). Returns 0 or -errno with a one-line reason in @err:
+ *  -ECONNREFUSED (no server), -ETIMEDOUT (silent peer, after o->timeout), -EPROTO
+ *  (server said ERR: its reason is in @err), -EBADMSG (garbled reply), -ECONNRESET. */
+int pl_net_run(const struct pl_net_client_opts *o, const struct pl_net_req *req,
+	       struct pl_hist *lat, struct pl_net_result *res, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# bench io, net, compress through the command line: real values, JSON against the schema,
+# bad input (exit 2, one line, nothing left behind), SIGINT cleanup, net robustness.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+
+# A directory on the build tree's file system (a real disk here, O_DIRECT works).
+WORK=$(mktemp -d "$PERFLAB_BUILDDIR/bench2-cli.XXXXXX")
+cleanup() {
+	[ -n "${SRVPID:-}" ] && kill "$SRVPID" 2>/dev/null
+	[ -n "${SILENTPID:-}" ] && kill "$SILENTPID" 2>/dev/null
+	rm -rf "$WORK" "$TMP"
+}
+trap cleanup EXIT
+num() { jq -r --arg n "$2" '.metrics[] | select(.name == $n) | .median' "$1"; }
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# ---------------- compress ----------------
+ok "compress --quick --json" "$PERFLAB" bench compress --quick --json -o "$TMP/cz.json"
+validate bench.schema.json "$TMP/cz.json"
+r_isal=$(num "$TMP/cz.json" "isal-1 ratio")
+r_zlib9=$(num "$TMP/cz.json" "zlib-9 ratio")
+r_zlib1=$(num "$TMP/cz.json" "zlib-1 ratio")
+like "text corpus compresses 2-5x at zlib-1 ($r_zlib1)" "$r_zlib1" '^[2-4]\.'
+if gt "$r_zlib9" "$r_zlib1"; then _report ok "zlib-9 ratio > zlib-1"; else _report fail "zlib-9 ratio > zlib-1" "$r_zlib9 vs $r_zlib1"; fi
+is "isal, libdeflate, zlib, zstd all measured" \
+	"$(jq -r '[.metrics[].name | select(endswith(" compress")) | split("-")[0]] | unique | join(",")' "$TMP/cz.json")" \
+	"isal,libdeflate,zlib,zstd"
+like "qat reported with a reason" "$(jqv "$TMP/cz.json" .info.backends.qat)" '.'
+s_isal=$(num "$TMP/cz.json" "isal-1 compress")
+s_zlib=$(num "$TMP/cz.json" "zlib-1 compress")
+if gt "$s_isal" "$s_zlib"; then _report ok "isal-1 faster than zlib-1 ($s_isal vs $s_zlib MB/s)"; else
+	_report fail "isal-1 faster than zlib-1" "$s_isal vs $s_zlib"; fi
+
+ok "compress auto with injected failures" "$PERFLAB" bench compress --backend auto --inject-accel-failure 0.3 \
+	--workers 2 --size 1MiB --request-size 64KiB --time 0.3 --runs 1 --json -o "$TMP/auto.json"
+validate bench.schema.json "$TMP/auto.json"
+is "auto: zero failed requests" "$(jqv "$TMP/auto.json" .info.serve.failed)" 0
+req=$(jqv "$TMP/auto.json" .info.serve.requests)
+fb=$(jqv "$TMP/auto.json" .info.serve.fallbacks)
+like "auto: requests served ($req)" "$req" '^[1-9][0-9]+$'
+frac=$(awk -v a="$fb" -v b="$req" 'BEGIN { printf "%.2f", a / b }')
+if gt "$frac" 0.15 && gt 0.45 "$frac"; then _report ok "auto: ~30% fell back ($fb of $req)"; else
+	_report fail "auto: ~30% fell back" "$fb of $req"; fi
+
+expect_exit 2 "compress unreadable --input" "$PERFLAB" bench compress --input "$WORK/nope" --runs 1
+like "unreadable --input is named" "$(cat "$ERR")" "cannot read --input '.*nope'"
+is "unreadable --input: one line" "$(wc -l <"$ERR")" 1
+expect_exit 3 "compress --backend qat without a device" "$PERFLAB" bench compress --backend qat --runs 1
+like "qat unavailable says why" "$(cat "$ERR")" "qat"
+ok "compress --save-input and --input" "$PERFLAB" bench compress --backend zlib --level 1 --corpus json \
+	--size 200000 --time 0.01 --runs 1 --save-input "$TMP/corpus.json"
+is "saved corpus has --size bytes" "$(stat -c %s "$TMP/corpus.json")" 200000
+ok "compress --input FILE" "$PERFLAB" bench compress --input "$TMP/corpus.json" --backend isal --level 1 \
+	--time 0.01 --runs 1 --json -o "$TMP/in.json"
+is "input size recorded" "$(jqv "$TMP/in.json" .info.input_bytes)" 200000
+expect_exit 2 "compress --level out of range" "$PERFLAB" bench compress --backend isal --level 7 --runs 1
+
+# ---------------- io ----------------
+ok "io --quick --json" "$PERFLAB" bench io --quick --dir "$WORK" --json -o "$TMP/io.json"
+validate bench.schema.json "$TMP/io.json"
+bw=$(num "$TMP/io.json" bandwidth)
+if gt "$bw" 1; then _report ok "io read bandwidth > 1 MB/s ($bw)"; else _report fail "io bandwidth" "$bw"; fi
+like "io latency percentiles" "$(jq -r '.metrics[] | select(.name=="latency") | .latency_ns | [.p50,.p90,.p99,."p99.9",.max] | map(tostring) | join(" ")' "$TMP/io.json")" '^[0-9.e+]+ [0-9.e+]+ [0-9.e+]+ [0-9.e+]+ [0-9.e+]+$'
+like "cold cache: residency before the run is low" "$(num "$TMP/io.json" "residency before")" '^[0-9](\.|$)'
+ok "io hot cache" "$PERFLAB" bench io --quick --cache hot --dir "$WORK" --json -o "$TMP/hot.json"
+like "hot cache: residency 100%" "$(num "$TMP/hot.json" "residency before")" '^100'
+ok "io randread io_uring direct" "$PERFLAB" bench io --pattern randread --bs 4k --engine io_uring --iodepth 8 \
+	--direct --size 16MiB --time 0.2 --runs 1 --dir "$WORK" --json -o "$TMP/rr.json"
+like "io_uring iops" "$(num "$TMP/rr.json" iops)" '^[1-9]'
+ok "io buffered io_uring warns" "$PERFLAB" bench io --engine io_uring --iodepth 8 --size 8MiB --time 0.1 --runs 1 --dir "$WORK"
+like "async + buffered warning" "$(cat "$ERR")" "iodepth has little effect"
+ok "io smallfiles" "$PERFLAB" bench io --pattern smallfiles --files 100 --file-size 4k --runs 1 --dir "$WORK" --json -o "$TMP/sf.json"
+validate bench.schema.json "$TMP/sf.json"
+like "smallfiles cold files/s" "$(num "$TMP/sf.json" "open+read+close cold")" '^[1-9]'
+is "io leaves nothing behind" "$(ls -A "$WORK")" ""
+
+# default --dir: a temporary directory in the current directory, removed afterwards
+mkdir "$WORK/cwd"
+(cd "$WORK/cwd" && "$PERFLAB" bench io --size 4MiB --time 0.05 --runs 1 --json -o "$TMP/cwd.json" 2>/dev/null)
+like "default dir is a temporary directory under the cwd" "$(jqv "$TMP/cwd.json" .info.dir)" '^\./perflab-io\.'
+is "default dir removed" "$(ls -A "$WORK/cwd")" ""
+rmdir "$WORK/cwd"
+
+expect_exit 2 "io --dir missing" "$PERFLAB" bench io --dir "$WORK/missing" --runs 1
+like "missing --dir is named" "$(cat "$ERR")" "missing.*no such directory"
+is "missing --dir: one line" "$(wc -l <"$ERR")" 1
+expect_exit 2 "io --size larger than free space" "$PERFLAB" bench io --dir "$WORK" --size 900TiB --runs 1
+like "--size too large says so" "$(cat "$ERR")" "not enough free space"
+expect_exit 2 "io --dir on a file" "$PERFLAB" bench io --dir /etc/hostname --runs 1
+expect_exit 2 "io --direct with unaligned --bs" "$PERFLAB" bench io --dir "$WORK" --direct --bs 1000 --runs 1
+if [ "$(id -u)" -eq 0 ] && mkdir "$WORK/ro" && mount -t tmpfs -o ro,size=1m tmpfs "$WORK/ro" 2>/dev/null; then
+	expect_exit 2 "io --dir read-only" "$PERFLAB" bench io --dir "$WORK/ro" --runs 1
+	like "read-only --dir says not writable" "$(cat "$ERR")" "not writable"
+	umount "$WORK/ro"
+	rmdir "$WORK/ro"
+else
+	skip "io --dir read-only" "needs root to mount a read-only tmpfs"
+	rmdir "$WORK/ro" 2>/dev/null
+fi
+is "bad input leaves nothing behind" "$(ls -A "$WORK")" ""
+
+# SIGINT in the middle of a run: the file is removed
+"$PERFLAB" bench io --dir "$WORK" --size 32MiB --time 30 --runs 5 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+	[ -n "$(ls -A "$WORK" 2>/dev/null)" ] && break
+	sleep 0.1
+done
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+like "io SIGINT exit status ($rc)" "$rc" '^(0|130)$'
+is "io SIGINT leaves nothing behind" "$(ls -A "$WORK")" ""
+
+# ---------------- net ----------------
+ok "net --quick --json" "$PERFLAB" bench net --quick --json -o "$TMP/net.json"
+validate bench.schema.json "$TMP/net.json"
+rtt=$(num "$TMP/net.json" "tcp_pp 64B round-trip")
+if gt "$rtt" 1000 && gt 50000000 "$rtt"; then _report ok "loopback TCP RTT in 1 us..50 ms ($rtt ns)"; else
+	_report fail "loopback TCP RTT" "$rtt"; fi
+like "RTT labelled round trip" "$(jqv "$TMP/net.json" .info.latency)" "round trip"
+like "client CPU recorded" "$(jq -r '.metrics[] | select(.name=="tcp_pp 64B round-trip") | .notes.client_cpu' "$TMP/net.json")" '^[0-9]+$'
+like "server CPU recorded" "$(jq -r '.metrics[] | select(.name=="tcp_pp 64B round-trip") | .notes.server_cpu' "$TMP/net.json")" '^[0-9]+$'
+gb=$(num "$TMP/net.json" "tcp_stream x1")
+if gt "$gb" 0.01; then _report ok "tcp_stream Gbit/s ($gb)"; else _report fail "tcp_stream" "$gb"; fi
+like "udp receiver loss recorded" "$(num "$TMP/net.json" "udp_stream 1400B loss")" '^[0-9]'
+ok "net pinned to CPU 0 both sides" "$PERFLAB" bench net --tests tcp_pp --sizes 64 --time 0.1 --runs 1 --cpus 0 --json -o "$TMP/pin.json"
+is "pinned client CPU" "$(jq -r '.metrics[0].notes.client_cpu' "$TMP/pin.json")" 0
+is "pinned server CPU" "$(jq -r '.metrics[0].notes.server_cpu' "$TMP/pin.json")" 0
+
+expect_exit 2 "net bad --connect" "$PERFLAB" bench net --connect nohostport --runs 1
+like "bad address named" "$(cat "$ERR")" "--connect 'nohostport'"
+expect_exit 2 "net --tests unknown" "$PERFLAB" bench net --tests tcp_xx --runs 1
+
+PORT=$(free_port)
+"$PERFLAB" bench net --server --bind "127.0.0.1:$PORT" --timeout 1 2>"$TMP/srv.err" &
+SRVPID=$!
+for _ in $(seq 50); do grep -q serving "$TMP/srv.err" 2>/dev/null && break; sleep 0.1; done
+expect_exit 2 "net --server on a port in use" "$PERFLAB" bench net --server --bind "127.0.0.1:$PORT"
+like "port in use says so" "$(cat "$ERR")" "already in use"
+ok "net --connect to the server" "$PERFLAB" bench net --connect "127.0.0.1:$PORT" --tests tcp_pp,tcp_stream,udp_stream \
+	--sizes 64 --streams 1 --time 0.2 --runs 1 --json -o "$TMP/remote.json"
+validate bench.schema.json "$TMP/remote.json"
+like "remote RTT measured" "$(num "$TMP/remote.json" "tcp_pp 64B round-trip")" '^[1-9]'
+reply=$(/usr/bin/python3 - "$PORT" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+s.sendall(b"PLNET1 test=tcp_pp size=banana\n")
+print(s.recv(200).decode().strip())
+PY
+)
+like "malformed control message rejected" "$reply" "^ERR malformed request: bad value 'banana' for 'size'"
+# a client that connects, starts a test and disappears mid-test
+/usr/bin/python3 - "$PORT" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+s.sendall(b"PLNET1 test=tcp_stream size=65536 seconds=5 streams=1\n")
+port = int(s.recv(200).decode().split("=")[1])
+d = socket.create_connection(("127.0.0.1", port), timeout=3)
+d.sendall(b"x" * 1000000)
+d.close(); s.close()
+PY
+ok "server survives a client leaving mid-test" "$PERFLAB" bench net --connect "127.0.0.1:$PORT" --tests tcp_pp \
+	--sizes 64 --time 0.1 --runs 1
+kill -INT "$SRVPID"
+wait "$SRVPID"
+is "server exits 0 on SIGINT" "$?" 0
+SRVPID=
+
+expect_exit 3 "net dead peer" "$PERFLAB" bench net --connect "127.0.0.1:$PORT" --timeout 1 --runs 1
+like "dead peer: clear error" "$(cat "$ERR")" "connection refused"
+SPORT=$(free_port)
+/usr/bin/python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(4)
+c = s.accept(); time.sleep(30)' "$SPORT" &
+SILENTPID=$!
+sleep 0.3
+start=$(date +%s.%N)
+expect_exit 3 "net silent peer" "$PERFLAB" bench net --connect "127.0.0.1:$SPORT" --timeout 0.5 --runs 1
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+like "silent peer: clear error" "$(cat "$ERR")" "silent"
+if gt 10 "$took"; then _report ok "silent peer: no hang (${took}s)"; else _report fail "silent peer hang" "$took s"; fi
+kill "$SILENTPID" 2>/dev/null
+SILENTPID=
+
+# two hosts: network namespaces joined by a veth pair, created and removed here
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null; then
+	skip "net across two network namespaces" "needs root and iproute2"
+else
+	A=plA$$ B=plB$$
+	if ip netns add "$A" 2>/dev/null && ip netns add "$B" 2>/dev/null &&
+		ip link add "va$$" type veth peer name "vb$$" 2>/dev/null &&
+		ip link set "va$$" netns "$A" && ip link set "vb$$" netns "$B" &&
+		ip -n "$A" addr add 10.213.7.1/24 dev "va$$" && ip -n "$B" addr add 10.213.7.2/24 dev "vb$$" &&
+		ip -n "$A" link set "va$$" up && ip -n "$B" link set "vb$$" up &&
+		ip -n "$A" link set lo up && ip -n "$B" link set lo up; then
+		ip netns exec "$A" "$PERFLAB" bench net --server --bind 10.213.7.1:5305 2>"$TMP/ns.err" &
+		NSPID=$!
+		for _ in $(seq 50); do grep -q serving "$TMP/ns.err" 2>/dev/null && break; sleep 0.1; done
+		ok "net across two namespaces (veth)" ip netns exec "$B" "$PERFLAB" bench net --connect 10.213.7.1:5305 \
+			--sizes 64,1k --streams 1 --time 0.2 --runs 1 --json -o "$TMP/ns.json"
+		validate bench.schema.json "$TMP/ns.json"
+		like "veth TCP RTT measured" "$(num "$TMP/ns.json" "tcp_pp 64B round-trip")" '^[1-9]'
+		like "veth UDP receiver rate" "$(num "$TMP/ns.json" "udp_stream 1400B receiver rate")" '^[1-9]'
+		expect_exit 3 "unreachable peer in the namespace times out" ip netns exec "$B" "$PERFLAB" bench net \
+			--connect 10.213.7.99:5305 --timeout 0.5 --runs 1
+		kill -INT "$NSPID"
+		wait "$NSPID"
+	else
+		skip "net across two network namespaces" "cannot create namespaces or a veth pair here"
+	fi
+	ip netns del "$A" 2>/dev/null
+	ip netns del "$B" 2>/dev/null
+	is "namespaces removed" "$(ip netns list | grep -c "pl[AB]$$")" 0
+fi
+
+done_testing
