@@ -105,15 +105,13 @@ void pl_check_print(FILE *out, const struct pl_findings *fs, const char *workloa
 			const struct pl_finding *x = &fs->v[i];
 			if ((int)x->severity != s)
 				continue;
-			fprintf(out, "  %s[%s]%s %s%s%s%s%s  (%s)\n", col[s], label[s], r, b,
+			fprintf(out, "  %s[%s]%s %s%s%s%s%s%s  (%s)\n", col[s], label[s], r, b,
 				x->rule->title, x->subject ? ": " : "", x->subject ? x->subject : "",
-				r, x->rule->id);
+				r, x->rule->risky ? " [risky setting]" : "", x->rule->id);
 			if (pl_verbosity < 0)
 				continue;
 			print_field(out, "observed:", x->observed);
 			print_field(out, "expected:", x->expected);
-			if (x->rule->risky)
-				print_field(out, "risk:", "the observed setting is risky (see why)");
 			if (x->fix_command)
 				print_field(out, "fix:", x->fix_command);
 			if (x->fix_tune)
