@@ -168,5 +168,10 @@ int pl_bench_main(int argc, char **argv);
  *  of result documents (the --json shape of each, skipped ones with "status":"skipped").
  *  Nothing is printed. Live system only: with a sysroot returns an empty array. */
 json_t *pl_bench_quick_json(void);
+/** Run one benchmark for `perflab report`: with its quick_argv, or with its defaults when
+ *  @full. Returns its result document (status "interrupted" after SIGINT/SIGTERM, which
+ *  the runner catches during the run; "failed" or "skipped" with a reason). Nothing is
+ *  printed. Call on the live system only. */
+json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full);
 
 #endif

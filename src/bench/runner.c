@@ -978,38 +978,40 @@ int pl_bench_main(int argc, char **argv)
 	return rc;
 }
 
+json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full)
+{
+	int argc = 1;
+	char *argv[32] = { (char *)"bench" };
+	for (const char *const *p = b->quick_argv; !full && p && *p && argc < 31; p++)
+		argv[argc++] = (char *)*p;
+	argv[argc] = NULL;
+	struct runner_opts ro = { .warmup = -1 };
+	void *opts = opts_new(b);
+	struct pl_optset sets[2] = { { b->opts, opts, "Options" },
+				     { pl_bench_runner_opts, &ro, "Runner options" } };
+	struct pl_args args;
+	json_t *doc = NULL;
+	char err[512] = "bad quick arguments";
+	if (pl_opt_parse(argc, argv, sets, 2, "perflab report", &args) == 0) {
+		pl_args_free(&args);
+		struct run_args ra = { b, opts, &ro, !full, false };
+		run_bench(&ra, &doc, err, sizeof(err));
+	}
+	opts_free(b, opts);
+	if (!doc) {
+		doc = doc_new(b, "failed");
+		json_object_set_new(doc, "reason", json_string(err));
+	}
+	return doc;
+}
+
 json_t *pl_bench_quick_json(void)
 {
 	json_t *arr = json_array();
 	if (!pl_sysroot_is_live())
 		return arr;
-	for (size_t i = 0; i < pl_nbenches; i++) {
-		const struct pl_bench *b = pl_benches[i];
-		if (!b->in_report)
-			continue;
-		int argc = 1;
-		char *argv[32] = { (char *)"bench" };
-		for (const char *const *p = b->quick_argv; *p && argc < 31; p++)
-			argv[argc++] = (char *)*p;
-		argv[argc] = NULL;
-		struct runner_opts ro = { .warmup = -1 };
-		void *opts = opts_new(b);
-		struct pl_optset sets[2] = { { b->opts, opts, "Options" },
-					     { pl_bench_runner_opts, &ro, "Runner options" } };
-		struct pl_args args;
-		json_t *doc = NULL;
-		char err[512] = "bad quick arguments";
-		if (pl_opt_parse(argc, argv, sets, 2, "perflab report", &args) == 0) {
-			pl_args_free(&args);
-			struct run_args ra = { b, opts, &ro, true, false };
-			run_bench(&ra, &doc, err, sizeof(err));
-		}
-		opts_free(b, opts);
-		if (!doc) {
-			doc = doc_new(b, "failed");
-			json_object_set_new(doc, "reason", json_string(err));
-		}
-		json_array_append_new(arr, doc);
-	}
+	for (size_t i = 0; i < pl_nbenches; i++)
+		if (pl_benches[i]->in_report)
+			json_array_append_new(arr, pl_bench_run_for_report(pl_benches[i], false));
 	return arr;
 }

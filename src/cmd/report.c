@@ -7,8 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "bench/bench.h"
 #include "cmd/common.h"
 #include "facts/facts.h"
 #include "out/html.h"
@@ -16,11 +20,13 @@
 #include "out/report.h"
 #include "rules/rules.h"
 #include "util/outfile.h"
+#include "util/sysroot.h"
 #include "util/str.h"
 
 struct report_opts {
 	int workload;
 	char **from;
+	bool quick, full, no_bench;
 };
 
 static const struct pl_opt report_opts[] = {
@@ -29,18 +35,32 @@ static const struct pl_opt report_opts[] = {
 	{ "from", 0, PL_OPT_STRLIST, offsetof(struct report_opts, from), "FILE",
 	  "add a saved JSON result of bench, compare, profile, tune diff, check or report "
 	  "(repeatable)" },
+	{ "quick", 0, PL_OPT_FLAG, offsetof(struct report_opts, quick), NULL,
+	  "brief benchmarks, about 15 s in all (default: about 60 s)" },
+	{ "full", 0, PL_OPT_FLAG, offsetof(struct report_opts, full), NULL,
+	  "each benchmark with its own defaults, as long as it takes" },
+	{ "no-bench", 0, PL_OPT_FLAG, offsetof(struct report_opts, no_bench), NULL,
+	  "inspect and check only" },
 	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
 	.name = "report",
-	.usage = "perflab report [-o DIR] [--workload W] [--from FILE]... [--json] [--sysroot DIR]",
-	.summary = "Inspect and check this machine; write DIR/report.{json,md,html}.",
+	.usage = "perflab report [-o DIR] [--workload W] [--quick | --full | --no-bench]\n"
+		 "       [--from FILE]... [--json] [--sysroot DIR]",
+	.summary = "Inspect, check and benchmark this machine; write DIR/report.{json,md,html}.",
 	.description = "-o DIR names the report directory (default ./perflab-report; created when\n"
 		       "missing). All inputs are read before anything is written, and each file is\n"
 		       "written to a temporary name and renamed into place, so a bad input or a\n"
 		       "failure leaves an earlier report untouched. --json also prints report.json\n"
-		       "on stdout.",
+		       "on stdout.\n\n"
+		       "The quick benchmarks (clock, syscall, mem, io in the report directory, net on\n"
+		       "loopback, compress on a built-in corpus) run with their brief arguments within a\n"
+		       "time budget: about 60 s by default, 15 s with --quick (benchmarks that would\n"
+		       "start after the budget is used are listed as skipped, with that reason);\n"
+		       "--full runs each with its own defaults. Benchmarks need the live system: with\n"
+		       "--sysroot they are left out. A progress line per stage goes to stderr on a\n"
+		       "terminal. Ctrl-C stops the current stage and writes what is done (exit 130).",
 };
 
 /* The three report files, written to temporaries and renamed together at the end. */
@@ -72,6 +92,78 @@ static int write_all(const char *dir, const json_t *doc)
 	return r;
 }
 
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "[3/8] bench mem" on stderr, overwriting itself, only on a terminal. */
+static void progress(int k, int n, const char *what)
+{
+	if (!isatty(STDERR_FILENO) || pl_verbosity < 0)
+		return;
+	if (what)
+		fprintf(stderr, "\r\033[Kperflab report: [%d/%d] %s...", k, n, what);
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/* Run the report's benchmarks into report["benchmarks"] (before any --from ones), within
+ * @budget_s seconds (0 = no budget). Stops at SIGINT. */
+static void run_benchmarks(json_t *doc, bool full, double budget_s, int stage, int nstages)
+{
+	json_t *arr = json_array();
+	double t0 = now_s();
+	for (size_t i = 0; i < pl_nbenches; i++) {
+		const struct pl_bench *b = pl_benches[i];
+		if (!b->in_report)
+			continue;
+		if (interrupted)
+			break;
+		json_t *r;
+		if (budget_s > 0 && now_s() - t0 > budget_s) {
+			r = json_object();
+			json_object_set_new(r, "schema_version", json_integer(1));
+			json_object_set_new(r, "benchmark", json_string(b->name));
+			json_object_set_new(r, "summary", json_string(b->summary));
+			json_object_set_new(r, "status", json_string("skipped"));
+			char *why = pl_xasprintf("the report's time budget of %.0f s was used up "
+						 "(run 'perflab bench %s' or 'perflab report --full')",
+						 budget_s, b->name);
+			json_object_set_new(r, "reason", json_string(why));
+			free(why);
+		} else {
+			char what[64];
+			snprintf(what, sizeof(what), "bench %s", b->name);
+			progress(++stage, nstages, what);
+			r = pl_bench_run_for_report(b, full);
+			const char *st = json_string_value(json_object_get(r, "status"));
+			if (st && strcmp(st, "interrupted") == 0)
+				interrupted = 1;
+		}
+		json_array_append_new(arr, r);
+	}
+	progress(0, 0, NULL);
+	/* --from documents come after the ones measured now */
+	json_t *old = json_object_get(doc, "benchmarks");
+	size_t k;
+	json_t *x;
+	json_array_foreach(old, k, x)
+		json_array_append(arr, x);
+	json_object_set_new(doc, "benchmarks", arr);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -98,17 +190,68 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 
-	pl_facts_collect_all(&f);
-	pl_rules_eval(&f, 1u << o.workload, &fs);
-	doc = pl_report_build(&f, &fs, pl_workload_names[o.workload], pl_now_epoch());
+	if (o.quick && o.full) {
+		pl_error("--quick and --full exclude each other (pick one)");
+		ret = PL_EXIT_USAGE;
+		goto out;
+	}
+	/* Read every --from input before anything runs or is written. */
+	json_t *from = json_object();
 	for (char **p = o.from; p && *p; p++) {
 		char err[512];
-		if (pl_report_merge_file(doc, *p, err, sizeof(err)) < 0) {
+		if (pl_report_merge_file(from, *p, err, sizeof(err)) < 0) {
 			pl_error("--from: %s", err);
+			json_decref(from);
 			ret = PL_EXIT_USAGE;
 			goto out;
 		}
 	}
+
+	bool bench = !o.no_bench && pl_sysroot_is_live();
+	size_t nb = 0;
+	for (size_t i = 0; bench && i < pl_nbenches; i++)
+		nb += pl_benches[i]->in_report;
+	int nstages = 2 + (int)nb;
+	struct sigaction sa = { .sa_handler = on_sigint }, old_int;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	double t0 = now_s();
+
+	progress(1, nstages, "inspect");
+	pl_facts_collect_all(&f);
+	progress(2, nstages, "check");
+	pl_rules_eval(&f, 1u << o.workload, &fs);
+	doc = pl_report_build(&f, &fs, pl_workload_names[o.workload], pl_now_epoch());
+	/* merge the --from inputs: whole sections replace, result lists append */
+	const char *key;
+	json_t *val;
+	json_object_foreach(from, key, val)
+	{
+		if (json_is_array(val)) {
+			json_t *arr = json_object_get(doc, key);
+			if (!arr) {
+				arr = json_array();
+				json_object_set_new(doc, key, arr);
+			}
+			json_array_extend(arr, val);
+		} else {
+			json_object_set(doc, key, val);
+		}
+	}
+	json_decref(from);
+	if (bench && !interrupted)
+		run_benchmarks(doc, o.full, o.full ? 0 : o.quick ? 15 : 60, 2, nstages);
+	progress(0, 0, NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	json_t *meta = json_object();
+	json_object_set_new(meta, "mode", json_string(o.no_bench || !bench ? "no-bench"
+						     : o.full ? "full" : o.quick ? "quick" : "default"));
+	json_object_set_new(meta, "elapsed_s", json_real(now_s() - t0));
+	json_object_set_new(meta, "interrupted", json_boolean(interrupted));
+	if (!pl_sysroot_is_live())
+		json_object_set_new(meta, "note", json_string("benchmarks left out: --sysroot "
+							      "reads another machine's files"));
+	json_object_set_new(doc, "run", meta);
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)", dir,
@@ -126,6 +269,10 @@ int cmd_report(int argc, char **argv)
 			ret = PL_EXIT_RUNTIME;
 	} else {
 		pl_report_print_summary(stdout, doc, dir);
+	}
+	if (ret == PL_EXIT_OK && interrupted) {
+		pl_warn("interrupted: the report has what was done until Ctrl-C");
+		ret = PL_BENCH_EXIT_INTERRUPTED;
 	}
 out:
 	free(o.from);

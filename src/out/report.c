@@ -328,6 +328,25 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 			fprintf(out, "         fix: %s\n", jstr(fix, "command"));
 		shown++;
 	}
+	/* key numbers: the first metric of every benchmark that ran */
+	const json_t *benches = json_object_get(report, "benchmarks");
+	if (json_array_size(benches) > 0)
+		fprintf(out, "key numbers (median):\n");
+	json_array_foreach(benches, i, x)
+	{
+		const json_t *m = json_array_get(json_object_get(x, "metrics"), 0);
+		const char *st = jstr(x, "status");
+		if (!m || !st || strcmp(st, "ok") != 0) {
+			fprintf(out, "  %-10s %s%s%s\n", jstr(x, "benchmark"), st ? st : "?",
+				jstr(x, "reason") ? ": " : "", jstr(x, "reason") ? jstr(x, "reason") : "");
+			continue;
+		}
+		const json_t *v = json_object_get(m, "median");
+		char num[32];
+		fprintf(out, "  %-10s %s %s %s\n", jstr(x, "benchmark"), jstr(m, "name"),
+			json_is_number(v) ? pl_fmt_num(num, sizeof(num), json_number_value(v)) : "n/a",
+			jstr(m, "unit"));
+	}
 	if (dir)
 		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n", dir);
 }
