@@ -215,7 +215,6 @@ int cmd_report(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_sigint }, old_int;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
-	double t0 = now_s();
 
 	progress(1, nstages, "inspect");
 	pl_facts_collect_all(&f);
@@ -246,7 +245,6 @@ int cmd_report(int argc, char **argv)
 	json_t *meta = json_object();
 	json_object_set_new(meta, "mode", json_string(o.no_bench || !bench ? "no-bench"
 						     : o.full ? "full" : o.quick ? "quick" : "default"));
-	json_object_set_new(meta, "elapsed_s", json_real(now_s() - t0));
 	json_object_set_new(meta, "interrupted", json_boolean(interrupted));
 	if (!pl_sysroot_is_live())
 		json_object_set_new(meta, "note", json_string("benchmarks left out: --sysroot "
