@@ -217,7 +217,7 @@ static char *fix_names(struct pl_sym *syms, size_t *n, struct pl_buf *strs, size
 static size_t read_syms(Elf *e, struct pl_module *m)
 {
 	Elf_Scn *scn = NULL, *best = NULL;
-	GElf_Shdr bsh;
+	GElf_Shdr bsh = { 0 };
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
