@@ -168,6 +168,10 @@ int pl_bench_main(int argc, char **argv);
  *  of result documents (the --json shape of each, skipped ones with "status":"skipped").
  *  Nothing is printed. Live system only: with a sysroot returns an empty array. */
 json_t *pl_bench_quick_json(void);
+/** Directory on whose file system benchmarks that need files (io) create them when not
+ *  told otherwise; NULL = the current directory. `perflab report` points it at its
+ *  report directory (or, while that does not exist yet, the directory that will hold it). */
+extern const char *pl_bench_workdir;
 /** Run one benchmark for `perflab report`: with its quick_argv, or with its defaults when
  *  @full. Returns its result document (status "interrupted" after SIGINT/SIGTERM, which
  *  the runner catches during the run; "failed" or "skipped" with a reason). Nothing is

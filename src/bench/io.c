@@ -150,10 +150,11 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		goto fail;
 	}
 	if (!dir) {
-		r = pl_io_tmpdir_create(".", &s->tmpdir);
+		const char *parent = pl_bench_workdir ? pl_bench_workdir : ".";
+		r = pl_io_tmpdir_create(parent, &s->tmpdir);
 		if (r < 0) {
-			pl_bench_error(ctx, "cannot create a temporary directory in the current "
-					    "directory: %s (give --dir DIR)", io_err(r));
+			pl_bench_error(ctx, "cannot create a temporary directory in '%s': %s (give "
+					    "--dir DIR)", parent, io_err(r));
 			goto fail_input;
 		}
 		dir = s->tmpdir;

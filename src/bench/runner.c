@@ -1005,6 +1005,8 @@ json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full)
 	return doc;
 }
 
+const char *pl_bench_workdir;
+
 json_t *pl_bench_quick_json(void)
 {
 	json_t *arr = json_array();

@@ -238,8 +238,22 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	json_decref(from);
+	/* bench io works on the report's file system: in DIR, or beside it until it exists */
+	char *workdir = pl_xstrdup(dir);
+	if (stat(dir, &st) != 0) {
+		char *slash = strrchr(workdir, '/');
+		if (!slash)
+			strcpy(workdir, ".");
+		else if (slash == workdir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	pl_bench_workdir = workdir;
 	if (bench && !interrupted)
 		run_benchmarks(doc, o.full, o.full ? 0 : o.quick ? 15 : 60, 2, nstages);
+	pl_bench_workdir = NULL;
+	free(workdir);
 	progress(0, 0, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	json_t *meta = json_object();

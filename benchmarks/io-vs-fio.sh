@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab bench io vs fio with the same parameters on the same file system.
+#
+#   benchmarks/io-vs-fio.sh [PAIRS]     (env: PERFLAB, DIR=. , SIZE=1g, TIME=10)
+#
+# Two cases, the targets of issue 4 (each perflab >= 0.95x fio):
+#   seqread: --rw=read --bs=1m --direct=1 --ioengine=psync           -> bandwidth (B/s)
+#   randread: --rw=randread --bs=4k --direct=1 --ioengine=io_uring --iodepth=32 -> IOPS
+# fio runs time based with a 2 s ramp (PEERS.md); perflab runs one 2 s warm-up window and
+# one measured window of the same length. Each tool uses its own test file of SIZE in DIR.
+# Runs alternate A B A B; prints every pair, the median ratio perflab/fio and its spread.
+# The machine is shared with other work: expect noise, trust the median of several pairs.
+set -euo pipefail
+PAIRS=${1:-3}
+PERFLAB=${PERFLAB:-./build/perflab}
+DIR=${DIR:-.}
+SIZE=${SIZE:-1g}
+TIME=${TIME:-10}
+command -v fio >/dev/null || { echo "needs fio" >&2; exit 2; }
+command -v jq >/dev/null || { echo "needs jq" >&2; exit 2; }
+[ -x "$PERFLAB" ] || { echo "no perflab at $PERFLAB (make build, or set PERFLAB)" >&2; exit 2; }
+W=$(mktemp -d "$DIR/perflab-vs-fio.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+fio_run() { # rw bs engine depth -> value (bw_bytes for read, iops for randread)
+	fio --name=x --filename="$W/fio.dat" --size="$SIZE" --rw="$1" --bs="$2" --direct=1 \
+		--ioengine="$3" --iodepth="$4" --time_based --runtime="$TIME" --ramp_time=2 \
+		--output-format=json 2>/dev/null |
+		jq -r "if \"$1\" == \"read\" then .jobs[0].read.bw_bytes else .jobs[0].read.iops end"
+}
+perflab_run() { # pattern bs engine depth -> value (B/s for read, IOPS for randread)
+	"$PERFLAB" bench io --dir "$W" --size "$SIZE" --pattern "$1" --bs "$2" --direct \
+		--engine "$3" --iodepth "$4" --time "$TIME" --warmup 1 --runs 1 --json 2>/dev/null |
+		jq -r "if \"$1\" == \"read\" then (.metrics[] | select(.name == \"bandwidth\") | .median * 1e6)
+		       else (.metrics[] | select(.name == \"iops\") | .median) end"
+}
+stats() {
+	printf '%s\n' "${@:2}" | sort -g | awk -v n="$1" '{ v[NR] = $1 } END {
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%-40s ratio perflab/fio: median %.3f  spread %.3f..%.3f  (%d pairs; target >= 0.95)\n", n, m, v[1], v[NR], NR }'
+}
+
+echo "dir $W ($(df -P "$W" | awk 'NR == 2 { print $1 }')), size $SIZE, $TIME s per run, $PAIRS pairs"
+for spec in "read 1m psync 1 seqread-1MiB-direct-psync MB/s" "randread 4k io_uring 32 randread-4KiB-direct-io_uring-qd32 IOPS"; do
+	set -- $spec
+	rs=()
+	for i in $(seq "$PAIRS"); do
+		a=$(fio_run "$1" "$2" "$3" "$4")
+		b=$(perflab_run "$1" "$2" "$3" "$4")
+		r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
+		if [ "$1" = read ]; then
+			printf '  %s pair %d: fio %.1f MB/s  perflab %.1f MB/s  ratio %s\n' "$5" "$i" \
+				"$(awk -v x="$a" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$b" 'BEGIN { print x / 1e6 }')" "$r"
+		else
+			printf '  %s pair %d: fio %.0f IOPS  perflab %.0f IOPS  ratio %s\n' "$5" "$i" "$a" "$b" "$r"
+		fi
+		rs+=("$r")
+	done
+	stats "$5" "${rs[@]}"
+done
