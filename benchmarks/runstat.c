@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runstat CMD [ARGS...]: run CMD once with stdout/stderr to /dev/null and print
- * "WALL_NS MAXRSS_KIB EXIT" on stdout. WALL_NS is CLOCK_MONOTONIC around fork, exec and
- * wait; MAXRSS_KIB is the child's ru_maxrss from wait4(2). ru_maxrss also counts the
+ * "WALL_NS MAXRSS_KIB EXIT CPU_NS" on stdout. WALL_NS is CLOCK_MONOTONIC around fork, exec
+ * and wait; MAXRSS_KIB is the child's ru_maxrss and CPU_NS its user+system time, both from
+ * wait4(2). ru_maxrss also counts the
  * child's memory before exec (a copy of this tiny program, ~0.1-1 MiB), which is why the
  * benchmarks use this and not a Python parent (whose ~10 MiB would be counted). */
 #include <fcntl.h>
@@ -41,6 +42,9 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	long long ns = (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
-	printf("%lld %ld %d\n", ns, ru.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+	long long cpu = (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+			(long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+	printf("%lld %ld %d %lld\n", ns, ru.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : 128,
+	       cpu);
 	return 0;
 }

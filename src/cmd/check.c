@@ -8,6 +8,7 @@
 
 #include "cmd/check.h"
 #include "cmd/common.h"
+#include "facts/facts.h"
 #include "out/json.h"
 #include "out/prom.h"
 #include "util/outfile.h"
@@ -210,6 +211,19 @@ static int list_rules(FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
+/* Collect only the fact domains the workload's rules read (check prints no facts). */
+static void collect_for(struct pl_facts *f, unsigned workload)
+{
+	const char **names = pl_xcalloc(pl_ncollectors + 1, sizeof(*names));
+	for (size_t i = 0; i < pl_ncollectors; i++)
+		names[i] = pl_collectors[i].name;
+	char *domains = pl_rules_domains(workload, names);
+	if (*domains)
+		pl_facts_collect(f, domains);
+	free(domains);
+	free(names);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = { .workload = 0, .fail_on = PL_SEV_CRIT };
@@ -233,7 +247,7 @@ int cmd_check(int argc, char **argv)
 
 	struct pl_facts f;
 	pl_facts_init(&f);
-	pl_facts_collect_all(&f);
+	collect_for(&f, 1u << o.workload);
 	struct pl_findings fs = { 0 };
 	const char *wname = pl_workload_names[o.workload];
 	pl_rules_eval(&f, 1u << o.workload, &fs);

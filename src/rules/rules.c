@@ -2,6 +2,7 @@
 #include "rules/rules.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,26 @@ void pl_rules_eval(const struct pl_facts *f, unsigned workload, struct pl_findin
 	}
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_finding);
+}
+
+char *pl_rules_domains(unsigned workload, const char *const *known)
+{
+	struct pl_buf b = { 0 };
+	for (const char *const *d = known; d && *d; d++) {
+		size_t dl = strlen(*d);
+		bool used = false;
+		for (size_t t = 0; t < pl_nrule_tables && !used; t++)
+			for (size_t i = 0; i < *pl_rule_tables[t].n && !used; i++) {
+				const struct pl_rule *r = &pl_rule_tables[t].rules[i];
+				if (!(r->workloads & workload))
+					continue;
+				for (const char *const *k = r->keys; k && *k && !used; k++)
+					used = strncmp(*k, *d, dl) == 0 && (*k)[dl] == '.';
+			}
+		if (used)
+			pl_buf_printf(&b, "%s%s", b.len ? "," : "", *d);
+	}
+	return pl_buf_steal(&b);
 }
 
 const struct pl_rule *pl_rule_find(const char *id)

@@ -112,6 +112,11 @@ extern const size_t pl_nrule_tables;
  *  out->nrules and out->unevaluated. A rule whose facts are missing adds nothing: missing
  *  is not bad. */
 void pl_rules_eval(const struct pl_facts *f, unsigned workload, struct pl_findings *out);
+/** The fact domains (first key component: "sysctl", "cpufreq", ...) read by the rules
+ *  applying to @workload, comma-separated in registry order and limited to names in
+ *  @known (NULL-terminated, e.g. the collector names); malloc'd, "" when none. `check`
+ *  collects only these, which skips the costly collectors no rule reads. */
+char *pl_rules_domains(unsigned workload, const char *const *known);
 /** Find a rule by id, or NULL. */
 const struct pl_rule *pl_rule_find(const char *id);
 

@@ -518,6 +518,31 @@ static void test_eval_filter_and_order(void **state)
 	pl_facts_free(&f);
 }
 
+/* check collects only the domains its rules read. */
+static void test_domains(void **state)
+{
+	(void)state;
+	static const char *const known[] = { "virt", "kernel", "clocksource", "cpu", "cpufreq",
+					     "cpuidle", "mem", "numa", "sysctl", "block",
+					     "fs", "net", "services", "accel", NULL };
+	char *d = pl_rules_domains(PL_WL_GENERAL, known);
+	assert_string_equal(d, "kernel,clocksource,cpu,mem,numa,sysctl,block,accel");
+	free(d);
+	d = pl_rules_domains(PL_WL_HPC, known);
+	assert_non_null(strstr(d, "services")); /* irqbalance, numad */
+	assert_non_null(strstr(d, "cpufreq"));
+	assert_null(strstr(d, "virt"));
+	assert_null(strstr(d, ",net"));
+	free(d);
+	d = pl_rules_domains(PL_WL_LATENCY, known);
+	assert_non_null(strstr(d, "cpuidle"));
+	assert_non_null(strstr(d, "services")); /* tuned profile holding cpu_dma_latency */
+	free(d);
+	d = pl_rules_domains(PL_WL_GENERAL, NULL);
+	assert_string_equal(d, "");
+	free(d);
+}
+
 static void test_readers(void **state)
 {
 	(void)state;
@@ -548,7 +573,7 @@ static void test_readers(void **state)
 
 int main(void)
 {
-	size_t n = ncases + 5;
+	size_t n = ncases + 6;
 	struct CMUnitTest *tests = pl_xcalloc(n, sizeof(*tests));
 	char **names = pl_xcalloc(ncases, sizeof(*names));
 	for (size_t i = 0; i < ncases; i++) {
@@ -561,6 +586,7 @@ int main(void)
 	tests[ncases + 2] = (struct CMUnitTest)cmocka_unit_test(test_missing_is_not_bad);
 	tests[ncases + 3] = (struct CMUnitTest)cmocka_unit_test(test_eval_filter_and_order);
 	tests[ncases + 4] = (struct CMUnitTest)cmocka_unit_test(test_readers);
+	tests[ncases + 5] = (struct CMUnitTest)cmocka_unit_test(test_domains);
 	int rc = _cmocka_run_group_tests("rules", tests, n, NULL, NULL);
 	for (size_t i = 0; i < ncases; i++)
 		free(names[i]);
