@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# sysctl variants are applied before each of the variant's runs and restored after:
+# after a normal end, after a failing command and after SIGINT. Runs inside a fresh
+# network namespace (unshare -n), where net.* sysctls are private, so the host is never
+# touched.
+if [ -z "${PL_IN_NETNS:-}" ]; then
+	why=
+	if [ "$(id -u)" != 0 ]; then why="needs root to write sysctls"
+	elif ! unshare -n true 2>/dev/null; then why="network namespaces not allowed here (unshare -n failed)"
+	fi
+	if [ -n "$why" ]; then
+		. "$PERFLAB_SRCDIR/tests/lib.sh"
+		skip "sysctl variant in a network namespace" "$why"
+		done_testing
+	fi
+	PL_IN_NETNS=1 exec unshare -n "$BASH" "$0" "$@"
+fi
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+P=$PERFLAB
+K=/proc/sys/net/ipv4/ip_default_ttl
+orig=$(cat $K)
+new=$((orig == 99 ? 98 : 99))
+STATE=(--state-dir "$TMP/state")
+# until b's run has the value applied (up to 60 s: ASan builds on a loaded machine are slow)
+wait_applied() {
+	for _ in $(seq 1200); do [ "$(cat $K)" = "$new" ] && return; sleep 0.05; done
+}
+
+# during b's runs the value is $new; a's runs (interleaved) see the original again
+ok "applied for b, restored for a" "$P" compare --runs 5 --warmup 1 "${STATE[@]}" \
+	-n a -- /bin/sh -c "test \$(cat $K) = $orig" \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sh -c "test \$(cat $K) = $new"
+is "restored after a normal end" "$(cat $K)" "$orig"
+
+expect_exit 3 "failing command" "$P" compare --runs 5 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sh -c 'exit 4'
+like "failure reported" "$(cat "$ERR")" "variant 'b' .*exited with status 4"
+is "restored after a failing command" "$(cat $K)" "$orig"
+
+# SIGINT while b's command runs with the value applied
+"$P" compare --runs 5 --warmup 0 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sleep 30 >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+wait_applied
+is "applied while running" "$(cat $K)" "$new"
+t0=$(date +%s)
+kill -INT $pid
+wait $pid
+rc=$?
+is "SIGINT: exit 3" "$rc" 3
+like "SIGINT: says interrupted and restored" "$(cat "$TMP/int.err")" 'interrupted by signal 2 .*restored'
+is "restored after SIGINT" "$(cat $K)" "$orig"
+like "SIGINT stops the running command at once (sleep 30)" "$(( $(date +%s) - t0 ))" '^[0-9]$'
+is "nothing written on interruption" "$(wc -c <"$TMP/int.out")" 0
+
+# kill -9 while the value is applied: the journal has the old value on disk, and the
+# next compare puts it back before its first run
+"$P" compare --runs 5 --warmup 0 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sleep 30 >/dev/null 2>&1 &
+pid=$!
+wait_applied
+child=$(pgrep -P $pid || true)
+kill -9 $pid
+wait $pid 2>/dev/null
+[ -n "$child" ] && kill $child 2>/dev/null
+is "kill -9 leaves the value applied" "$(cat $K)" "$new"
+like "the journal recorded it" "$(cat "$TMP/state/tune-journal.jsonl")" '"profile": *"compare:b"'
+ok "next compare recovers first" "$P" compare --runs 2 --warmup 0 "${STATE[@]}" \
+	-n a -- /bin/sh -c "test \$(cat $K) = $orig" \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true
+like "recovery reported" "$(cat "$ERR")" 'restored 1 setting left by an interrupted perflab compare'
+is "restored after a crash" "$(cat $K)" "$orig"
+
+# the journal's own fault injection: die right after the first target write
+PERFLAB_TUNE_FAULT_AFTER=1 "$P" compare --runs 2 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true >/dev/null 2>&1
+is "fault injection: exit 137 with the value applied" "$? $(cat $K)" "137 $new"
+ok "recovered by the next compare" "$P" compare --runs 2 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true
+is "restored after the injected crash" "$(cat $K)" "$orig"
+
+expect_exit 2 "a refused value is an input error before any run" "$P" compare --runs 2 "${STATE[@]}" \
+	-n a -- /bin/true -n b --set sysctl.net.ipv4.ip_default_ttl=100000 -- /bin/true
+like "refusal names the key" "$(cat "$ERR")" 'net.ipv4.ip_default_ttl'
+is "still the original value" "$(cat $K)" "$orig"
+expect_exit 2 "missing sysctl" "$P" compare --runs 2 "${STATE[@]}" \
+	-n a -- /bin/true -n b --set sysctl.net.ipv4.no_such_knob=1 -- /bin/true
+like "missing sysctl explained" "$(cat "$ERR")" 'no_such_knob'
+done_testing
