@@ -467,6 +467,41 @@ static void test_missing_is_not_bad(void **state)
 	pl_facts_free(&empty);
 }
 
+/* Garbage values of the wrong type (a collector bug, a hand-edited report) never crash a
+ * predicate; objects and nulls never make a rule fire. Strings may: "garbage" is a
+ * governor that is not "performance". */
+static void test_garbage_values(void **state)
+{
+	(void)state;
+	static const char *const garbage[] = { "null", "{}", "[1,\"x\",{},null,[]]", "1.5", "-1",
+					       "\"garbage\"", "{\"running\":\"x\"}",
+					       "[{\"name\":1,\"latency_us\":\"x\"}]", NULL };
+	for (const char *const *g = garbage; *g; g++) {
+		struct pl_facts f;
+		pl_facts_init(&f);
+		FOREACH_RULE(r)
+		{
+			for (const char *const *k = r->keys; *k; k++) {
+				char *star = strchr(*k, '*');
+				char *key = star ? pl_xasprintf("%.*ssda%s", (int)(star - *k), *k, star + 1)
+						 : pl_xstrdup(*k);
+				pl_fact_set(&f, key, json_loads(*g, JSON_DECODE_ANY, NULL), "/test");
+				free(key);
+			}
+		}
+		for (unsigned w = 0; pl_workload_names[w]; w++) {
+			struct pl_findings fs = { 0 };
+			pl_rules_eval(&f, 1u << w, &fs);
+			for (size_t i = 0; i < fs.n; i++)
+				assert_true(fs.v[i].observed[0] && fs.v[i].expected[0]);
+			if ((strcmp(*g, "null") == 0 || strcmp(*g, "{}") == 0) && fs.n)
+				fail_msg("%s fired on %s values", fs.v[0].rule->id, *g);
+			pl_findings_free(&fs);
+		}
+		pl_facts_free(&f);
+	}
+}
+
 /* pl_rules_eval: workload filter, sort order (crit first, then id, then subject), counts. */
 static void test_eval_filter_and_order(void **state)
 {
@@ -573,7 +608,7 @@ static void test_readers(void **state)
 
 int main(void)
 {
-	size_t n = ncases + 6;
+	size_t n = ncases + 7;
 	struct CMUnitTest *tests = pl_xcalloc(n, sizeof(*tests));
 	char **names = pl_xcalloc(ncases, sizeof(*names));
 	for (size_t i = 0; i < ncases; i++) {
@@ -587,6 +622,7 @@ int main(void)
 	tests[ncases + 3] = (struct CMUnitTest)cmocka_unit_test(test_eval_filter_and_order);
 	tests[ncases + 4] = (struct CMUnitTest)cmocka_unit_test(test_readers);
 	tests[ncases + 5] = (struct CMUnitTest)cmocka_unit_test(test_domains);
+	tests[ncases + 6] = (struct CMUnitTest)cmocka_unit_test(test_garbage_values);
 	int rc = _cmocka_run_group_tests("rules", tests, n, NULL, NULL);
 	for (size_t i = 0; i < ncases; i++)
 		free(names[i]);
