@@ -50,24 +50,10 @@ static const struct pl_opt clock_opt_table[] = {
 	PL_OPT_END,
 };
 
-/* volatile sink so cycle counter reads are not optimised away */
-static volatile uint64_t sink;
+#define TIMED_LOOP PL_BENCH_TIMED_LOOP
 
-#define TIMED_LOOP(fn, stmt)                                   \
-	static uint64_t fn(void *arg, uint64_t n)              \
-	{                                                      \
-		(void)arg;                                     \
-		uint64_t acc = 0;                              \
-		uint64_t t0 = pl_now_ns();                     \
-		for (uint64_t i = 0; i < n; i++) {             \
-			stmt;                                  \
-		}                                              \
-		uint64_t t1 = pl_now_ns();                     \
-		sink = acc;                                    \
-		return t1 - t0;                                \
-	}
-
-#define CG_LOOP(fn, clk) TIMED_LOOP(fn, struct timespec ts; clock_gettime(clk, &ts); acc += (uint64_t)ts.tv_nsec)
+#define CG_LOOP(fn, clk)                                                                   \
+	TIMED_LOOP(fn, struct timespec ts; clock_gettime(clk, &ts); acc += (uint64_t)ts.tv_nsec)
 
 TIMED_LOOP(loop_gtod, struct timeval tv; gettimeofday(&tv, NULL); acc += (uint64_t)tv.tv_usec)
 CG_LOOP(loop_realtime, CLOCK_REALTIME)
