@@ -30,6 +30,7 @@ struct mem_opts {
 	int threads;   /* 0 = one per CPU of the run */
 	bool nt;
 	bool numa_matrix;
+	const char *only; /* comma-separated kernel names, NULL = all */
 };
 
 static const struct mem_opts mem_defaults = { 0 };
@@ -42,6 +43,8 @@ static const struct pl_opt mem_opt_table[] = {
 	  "threads, one per CPU of the run (default: all of them)", .min = 1, .max = 8192 },
 	{ "nt", 0, PL_OPT_FLAG, offsetof(struct mem_opts, nt), NULL,
 	  "also measure Copy/Scale/Add/Triad with non-temporal (streaming) stores" },
+	{ "only", 0, PL_OPT_STR, offsetof(struct mem_opts, only), "KERNELS",
+	  "run only these kernels: copy, scale, add, triad, memcpy, sum (comma-separated)" },
 	{ "numa-matrix", 0, PL_OPT_FLAG, offsetof(struct mem_opts, numa_matrix), NULL,
 	  "Copy and Triad for every (CPU node, memory node) pair (libnuma)" },
 	PL_OPT_END,
@@ -359,6 +362,7 @@ struct mem_state {
 	unsigned nars;
 	int metric[PL_STREAM_NOPS][2]; /* [op][nt] */
 	int *cell_metric;              /* matrix: [team][array][copy, triad] */
+	bool skip[PL_STREAM_NOPS];     /* not selected by --only */
 	bool nt, matrix;
 	bool ready; /* setup finished: the arrays hold STREAM values */
 };
@@ -431,6 +435,32 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	if (r < 0)
 		return r;
 	struct mem_state *s = pl_xcalloc(1, sizeof(*s));
+	if (o->only) {
+		if (o->numa_matrix) {
+			pl_bench_error(ctx, "--only does not apply to --numa-matrix (it measures copy "
+					    "and triad); drop one of them");
+			free(s);
+			return -EINVAL;
+		}
+		char **v = pl_split(o->only, ",", NULL);
+		for (int op = 0; op < PL_STREAM_NOPS; op++)
+			s->skip[op] = true;
+		for (char **p = v; *p; p++) {
+			int op = 0;
+			while (op < PL_STREAM_NOPS && strcmp(pl_stream_names[op], *p) != 0)
+				op++;
+			if (op == PL_STREAM_NOPS) {
+				pl_bench_error(ctx, "--only: no kernel named '%s' (one of: copy, scale, "
+						    "add, triad, memcpy, sum)",
+					       *p);
+				pl_strv_free(v);
+				free(s);
+				return -EINVAL;
+			}
+			s->skip[op] = false;
+		}
+		pl_strv_free(v);
+	}
 	*out = s;
 	s->nt = o->nt;
 	s->matrix = o->numa_matrix;
@@ -522,7 +552,7 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		for (int op = 0; op < PL_STREAM_NOPS; op++)
 			for (int nt = 0; nt < 2; nt++) {
 				s->metric[op][nt] = -1;
-				if (nt && (!o->nt || op > PL_STREAM_TRIAD))
+				if (s->skip[op] || (nt && (!o->nt || op > PL_STREAM_TRIAD)))
 					continue;
 				char name[32];
 				snprintf(name, sizeof(name), "%s%s", pl_stream_names[op], nt ? "_nt" : "");
@@ -600,12 +630,12 @@ static int mem_run(struct pl_bench_ctx *ctx, void *vo, void *vs)
 		if (nt && !s->nt)
 			break;
 		for (int op = PL_STREAM_COPY; op <= PL_STREAM_TRIAD && r == 0; op++)
-			r = run_op(ctx, t, ar, op, nt, s->metric[op][nt]);
+			if (!s->skip[op])
+				r = run_op(ctx, t, ar, op, nt, s->metric[op][nt]);
 	}
-	if (r == 0)
-		r = run_op(ctx, t, ar, PL_STREAM_MEMCPY, false, s->metric[PL_STREAM_MEMCPY][0]);
-	if (r == 0)
-		r = run_op(ctx, t, ar, PL_STREAM_SUM, false, s->metric[PL_STREAM_SUM][0]);
+	for (int op = PL_STREAM_MEMCPY; op <= PL_STREAM_SUM && r == 0; op++)
+		if (!s->skip[op])
+			r = run_op(ctx, t, ar, op, false, s->metric[op][0]);
 	return r;
 }
 

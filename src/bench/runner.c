@@ -716,8 +716,10 @@ static void fmt_num(char *buf, size_t len, const json_t *v)
 		return;
 	}
 	double x = json_number_value(v), ax = fabs(x);
-	if (ax >= 1e6 || (ax > 0 && ax < 0.001))
+	if (ax >= 1e12 || (ax > 0 && ax < 0.001))
 		snprintf(buf, len, "%.3g", x);
+	else if (ax >= 1e5)
+		snprintf(buf, len, "%.0f", x);
 	else if (ax >= 100)
 		snprintf(buf, len, "%.1f", x);
 	else if (ax >= 10)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench/bench.h"
 #include "cmd/common.h"
 #include "facts/facts.h"
 #include "out/html.h"
@@ -21,6 +22,7 @@
 struct report_opts {
 	int workload;
 	char **from;
+	bool no_bench;
 };
 
 static const struct pl_opt report_opts[] = {
@@ -29,6 +31,8 @@ static const struct pl_opt report_opts[] = {
 	{ "from", 0, PL_OPT_STRLIST, offsetof(struct report_opts, from), "FILE",
 	  "add a saved JSON result of bench, compare, profile, tune diff, check or report "
 	  "(repeatable)" },
+	{ "no-bench", 0, PL_OPT_FLAG, offsetof(struct report_opts, no_bench), NULL,
+	  "skip the quick benchmarks (clock, syscall, mem, ticks: a few seconds; live only)" },
 	PL_OPT_END,
 };
 
@@ -110,6 +114,13 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 
+	if (!o.no_bench) { /* the quick section: bench documents after the --from ones */
+		json_t *q = pl_bench_quick_json();
+		if (!json_object_get(doc, "benchmarks"))
+			json_object_set_new(doc, "benchmarks", json_array());
+		json_array_extend(json_object_get(doc, "benchmarks"), q);
+		json_decref(q);
+	}
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)", dir,
 			 strerror(errno));
