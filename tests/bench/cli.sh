@@ -72,6 +72,15 @@ tsc | kvm-clock | arch_sys_counter | hyperv_clocksource_tsc_page)
 esac
 
 
+
+# runner options: --min-time keeps repeating, --membind is recorded, --cpus pins
+ok "--min-time" "$PERFLAB" bench spin --work 10ms --min-time 300ms --warmup 0 --json -o "$TMP/mt.json"
+like "--min-time: at least 300 ms measured" "$(jq -r '.runner.elapsed_s >= 0.3' "$TMP/mt.json")" true
+like "--min-time: more than one run" "$(jq -r '.runner.runs >= 2' "$TMP/mt.json")" true
+ok "--membind 0 --cpus 0" "$PERFLAB" bench spin --quick --membind 0 --cpus 0 --json -o "$TMP/mb.json"
+is "--membind recorded" "$(jqv "$TMP/mb.json" .runner.membind)" 0
+is "--cpus recorded as pinned" "$(jqv "$TMP/mb.json" '"\(.runner.cpus) \(.runner.pinned) \(.environment.pinning)"')" "0 true pinned"
+
 # mem: bad input, and the STREAM result is validated
 expect_exit 2 "mem: array larger than memory" "$PERFLAB" bench mem --size 64TiB
 like "mem: too large names the size and the limit" "$(cat "$ERR")" "--size 64.00 TiB: the three arrays .* do not fit in available memory .*use --size"
