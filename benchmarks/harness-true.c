@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The true cost of bench spin's workload outside perflab: the same pl_spin_work() (from
  * src/bench/spin.h) run RUNS times, each timed with CLOCK_MONOTONIC; prints the median
- * in ns. Usage: harness-true ITERS [RUNS] (default 1000). */
+ * and the minimum in ns. Usage: harness-true ITERS [RUNS] (default 1000). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +45,8 @@ int main(int argc, char **argv)
 		t[i] = now() - t0;
 	}
 	qsort(t, (size_t)runs, sizeof(uint64_t), cmp);
-	printf("%.1f\n", runs % 2 ? (double)t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2.0);
+	printf("%.1f %.1f\n", runs % 2 ? (double)t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2.0,
+	       (double)t[0]);
 	free(t);
 	return 0;
 }

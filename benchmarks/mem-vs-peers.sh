@@ -8,15 +8,22 @@
 # perflab's figure is the median over its runs (best-of-N is printed too); likwid-bench's
 # is its own average over its iterations; sysbench's the total over --time.
 #
-# usage: benchmarks/mem-vs-peers.sh [N] [BYTES]   (N pairs, default 3; BYTES per array,
-#        default 1000000000 = 1 GB; likwid-bench gets 3x that as its total -w size)
+# likwid-bench allocates and first-touches its arrays in each invocation and has no
+# warm-up: on this VM the first pass over fresh memory is several times slower (host-side
+# faults), and that pass is inside likwid's average; perflab discards it (--warmup 1).
+#
+# usage: benchmarks/mem-vs-peers.sh [N] [BYTES]   (N pairs, default 3; BYTES per array, a
+#        power of two as sysbench requires, default 1 GiB; likwid-bench gets 3x that as
+#        its total -w size, in kB of 1000 B)
 #   PERFLAB=path  use this binary instead of the release build (make build -> build/perflab)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/common.sh
 bench_init mem-vs-peers 3 "$@"
-BYTES=${2:-1000000000}
+BYTES=${2:-1073741824}
 case $BYTES in '' | *[!0-9]*) echo "mem-vs-peers: BYTES must be a number of bytes, got '$BYTES'" >&2; exit 2 ;; esac
+[ $((BYTES & (BYTES - 1))) -eq 0 ] && [ "$BYTES" -ge 1048576 ] ||
+	{ echo "mem-vs-peers: BYTES must be a power of two >= 1 MiB (sysbench's block size), got $BYTES" >&2; exit 2; }
 for t in likwid-bench sysbench; do
 	command -v $t >/dev/null || { echo "mem-vs-peers: $t not found (make bench-deps)" >&2; exit 2; }
 done
@@ -48,7 +55,7 @@ def likwid(threads):
 
 def sysbench(threads):
     def run():
-        out = sh(["sysbench", "memory", f"--memory-block-size={size}", "--memory-total-size=1T",
+        out = sh(["sysbench", "memory", f"--memory-block-size={size // 1024}K", "--memory-total-size=1T",
                   "--memory-scope=local", "--memory-oper=read", "--memory-access-mode=seq",
                   f"--threads={threads}", "--time=3", "run"])
         mib = float(re.search(r"\(([0-9.]+) MiB/sec\)", out).group(1))

@@ -498,6 +498,29 @@ struct run_args {
 	bool quick, show_progress;
 };
 
+/* What run_bench() changes in the process and puts back. */
+struct saved {
+	cpu_set_t aff;
+	bool aff_saved;
+	struct bitmask *membind, *bind; /* --membind's mask; the policy before it */
+	struct sigaction old_int, old_term;
+};
+
+static void restore(struct saved *rs)
+{
+	pl_bench_set_emergency(NULL);
+	sigaction(SIGINT, &rs->old_int, NULL);
+	sigaction(SIGTERM, &rs->old_term, NULL);
+	if (rs->bind) {
+		numa_set_membind(rs->bind);
+		numa_free_nodemask(rs->bind);
+	}
+	if (rs->membind)
+		numa_free_nodemask(rs->membind);
+	if (rs->aff_saved)
+		sched_setaffinity(0, sizeof(rs->aff), &rs->aff);
+}
+
 /* Run @a->b; *out gets the result document (also for skips and after SIGINT, NULL after a
  * usage error). Returns an exit code; @err gets the message for codes 2 and 3. */
 static int run_bench(const struct run_args *a, json_t **out, char *err, size_t errlen)
@@ -532,8 +555,8 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	c.info = json_object();
 	c.notes = json_array();
 	c.warnings = json_array();
-	cpu_set_t saved_aff;
-	bool aff_saved = sched_getaffinity(0, sizeof(saved_aff), &saved_aff) == 0;
+	struct saved rs = { .membind = membind };
+	rs.aff_saved = sched_getaffinity(0, sizeof(rs.aff), &rs.aff) == 0;
 	if (!b->uses_all_cpus && c.pinned) {
 		cpu_set_t s;
 		CPU_ZERO(&s);
@@ -548,28 +571,22 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			return PL_EXIT_USAGE;
 		}
 	}
-	struct bitmask *saved_bind = NULL;
 	if (membind) {
-		saved_bind = numa_get_membind();
+		rs.bind = numa_get_membind();
 		numa_set_membind(membind);
 	}
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	g_stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGINT, &sa, &rs.old_int);
+	sigaction(SIGTERM, &sa, &rs.old_term);
 
 	struct pl_env_snap s0, s1;
 	pl_env_snap(&s0, &c.cpus);
 	if (b->standalone) {
 		int sr = b->standalone(&c, a->opts);
 		if (sr != -ENOENT) {
-			sigaction(SIGINT, &old_int, NULL);
-			sigaction(SIGTERM, &old_term, NULL);
-			if (aff_saved)
-				sched_setaffinity(0, sizeof(saved_aff), &saved_aff);
-			if (membind)
-				numa_free_nodemask(membind);
+			restore(&rs);
 			snprintf(err, errlen, "%s", c.err[0] ? c.err : "failed");
 			ctx_free(&c);
 			return sr;
@@ -620,17 +637,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			b->teardown(&c, a->opts, state);
 	}
 	pl_env_snap(&s1, &c.cpus);
-	pl_bench_set_emergency(NULL);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (saved_bind) {
-		numa_set_membind(saved_bind);
-		numa_free_nodemask(saved_bind);
-	}
-	if (membind)
-		numa_free_nodemask(membind);
-	if (aff_saved)
-		sched_setaffinity(0, sizeof(saved_aff), &saved_aff);
+	restore(&rs);
 
 	if (r < 0) {
 		snprintf(err, errlen, "%s", c.err[0] ? c.err : strerror(-r));
@@ -804,7 +811,13 @@ static void print_table(FILE *f, const json_t *d)
 					  "governor", "mitigations", NULL };
 	for (const char *const *p = ek; *p; p++) {
 		const json_t *x = json_object_get(e, *p);
-		char *t = (!x || json_is_null(x)) ? pl_xstrdup("unknown") : pl_fact_value_text(x);
+		const char *why = jstr(json_object_get(e, "unavailable"), *p);
+		int wl = why ? (int)strcspn(why, "(;") : 0; /* the reason without its details */
+		while (wl > 0 && why[wl - 1] == ' ')
+			wl--;
+		char *t = (x && !json_is_null(x)) ? pl_fact_value_text(x)
+			  : why			  ? pl_xasprintf("none (%.*s)", wl, why)
+						  : pl_xstrdup("unknown");
 		pl_buf_printf(&b, "%s%s %s", b.len ? ", " : "", *p, t);
 		free(t);
 	}
