@@ -107,6 +107,12 @@ void pl_bench_warn(struct pl_bench_ctx *ctx, const char *fmt, ...)
 void pl_bench_error(struct pl_bench_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/** Mark the measurements as wrong (a failed validation, e.g. STREAM's check): the result
+ *  is still printed, with "status":"failed" and this reason, and the command exits 3.
+ *  May be called from run() or teardown(). */
+void pl_bench_invalidate(struct pl_bench_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /** True once SIGINT/SIGTERM arrived: long loops should return -EINTR soon. */
 bool pl_bench_stopped(const struct pl_bench_ctx *ctx);
 /** True during warm-up repetitions. */
@@ -137,9 +143,31 @@ static inline uint64_t pl_now_ns(void)
 /** A timed loop: run @iters iterations of the operation under test and return the
  *  elapsed ns (CLOCK_MONOTONIC around the loop). */
 typedef uint64_t (*pl_bench_loop_fn)(void *arg, uint64_t iters);
-/** Choose the iteration count for which @loop takes about @target_ns: doubles from 1
- *  until a loop takes >= target/8, then scales (the approach of Google Benchmark's
- *  iteration growth). Returns >= 1. */
+/** A sink for results of timed loops, so the compiler keeps the work. */
+extern volatile uint64_t pl_bench_sink;
+
+/** Define `static uint64_t fn(void *arg, uint64_t n)`, a pl_bench_loop_fn that runs
+ *  @stmt n times between two pl_now_ns() reads. @stmt may use `arg` and add results into
+ *  the local `uint64_t acc` (stored into pl_bench_sink afterwards). The loop is a plain
+ *  for loop around @stmt, so a direct call in @stmt costs what it costs in a user's loop. */
+#define PL_BENCH_TIMED_LOOP(fn, ...)                        \
+	static uint64_t fn(void *arg, uint64_t n)           \
+	{                                                   \
+		(void)arg;                                  \
+		uint64_t acc = 0;                           \
+		uint64_t t0 = pl_now_ns();                  \
+		for (uint64_t i_ = 0; i_ < n; i_++) {       \
+			__VA_ARGS__;                        \
+		}                                           \
+		uint64_t t1 = pl_now_ns();                  \
+		pl_bench_sink = acc;                        \
+		return t1 - t0;                             \
+	}
+
+/** Choose the iteration count for which @loop takes about @target_ns: grows from 1
+ *  until a loop takes >= target/8, then scales by the fastest of three loops of that
+ *  count (the approach of Google Benchmark's iteration growth; the minimum discards
+ *  preemptions). Returns >= 1. */
 uint64_t pl_bench_calibrate(pl_bench_loop_fn loop, void *arg, uint64_t target_ns);
 
 /* ---- registry (registry.c) ---- */

@@ -33,6 +33,7 @@ struct clock_opts {
 	double batch;  /* seconds per timed loop of one metric */
 	uint64_t calls; /* calls per timed loop, 0 = from --batch */
 	bool all_clocksources;
+	const char *only; /* comma-separated call names, NULL = all */
 };
 
 static const struct clock_opts clock_defaults = { .batch = 0.04 };
@@ -44,30 +45,18 @@ static const struct pl_opt clock_opt_table[] = {
 	{ "calls", 0, PL_OPT_U64, offsetof(struct clock_opts, calls), "N",
 	  "calls per timed loop instead of --batch (e.g. 100000000 as the seed loop)", .min = 1,
 	  .max = 1e12 },
+	{ "only", 0, PL_OPT_STR, offsetof(struct clock_opts, only), "NAMES",
+	  "measure only these calls, comma-separated (e.g. gettimeofday,rdtsc)" },
 	{ "all-clocksources", 0, PL_OPT_FLAG, offsetof(struct clock_opts, all_clocksources), NULL,
 	  "as root: measure under every available clocksource in turn, then restore the "
 	  "original (also on SIGINT/SIGTERM and errors)" },
 	PL_OPT_END,
 };
 
-/* volatile sink so cycle counter reads are not optimised away */
-static volatile uint64_t sink;
+#define TIMED_LOOP PL_BENCH_TIMED_LOOP
 
-#define TIMED_LOOP(fn, stmt)                                   \
-	static uint64_t fn(void *arg, uint64_t n)              \
-	{                                                      \
-		(void)arg;                                     \
-		uint64_t acc = 0;                              \
-		uint64_t t0 = pl_now_ns();                     \
-		for (uint64_t i = 0; i < n; i++) {             \
-			stmt;                                  \
-		}                                              \
-		uint64_t t1 = pl_now_ns();                     \
-		sink = acc;                                    \
-		return t1 - t0;                                \
-	}
-
-#define CG_LOOP(fn, clk) TIMED_LOOP(fn, struct timespec ts; clock_gettime(clk, &ts); acc += (uint64_t)ts.tv_nsec)
+#define CG_LOOP(fn, clk)                                                                   \
+	TIMED_LOOP(fn, struct timespec ts; clock_gettime(clk, &ts); acc += (uint64_t)ts.tv_nsec)
 
 TIMED_LOOP(loop_gtod, struct timeval tv; gettimeofday(&tv, NULL); acc += (uint64_t)tv.tv_usec)
 CG_LOOP(loop_realtime, CLOCK_REALTIME)
@@ -242,6 +231,7 @@ static int write_clocksource(const char *name)
 static void clock_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs);
 
 struct clock_state {
+	bool skip[NCALLS]; /* not selected by --only */
 	char **cs;        /* clocksources measured in turn; NULL = the current one only */
 	size_t ncs;
 	uint64_t *iters;  /* per (clocksource, call) */
@@ -274,6 +264,28 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		return -EINVAL;
 	}
 	struct clock_state *s = pl_xcalloc(1, sizeof(*s));
+	if (o->only) {
+		char **v = pl_split(o->only, ",", NULL);
+		for (size_t i = 0; i < NCALLS; i++)
+			s->skip[i] = true;
+		for (char **p = v; *p; p++) {
+			size_t i = 0;
+			while (i < NCALLS && strcmp(calls[i].name, *p) != 0)
+				i++;
+			if (i == NCALLS) {
+				struct pl_buf b = { 0 };
+				for (size_t k = 0; k < NCALLS; k++)
+					pl_buf_printf(&b, "%s%s", k ? ", " : "", calls[k].name);
+				pl_bench_error(ctx, "--only: no call named '%s' (one of: %s)", *p, b.data);
+				pl_buf_free(&b);
+				pl_strv_free(v);
+				free(s);
+				return -EINVAL;
+			}
+			s->skip[i] = false;
+		}
+		pl_strv_free(v);
+	}
 	*out = s;
 	char *cur = NULL;
 	pl_read_str(CS_DIR "/current_clocksource", &cur);
@@ -316,6 +328,8 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		if (probe_vdso(via) < 0)
 			method_ok = 0;
 		for (size_t i = 0; i < NCALLS; i++) {
+			if (s->skip[i])
+				continue;
 			char name[128];
 			if (s->cs)
 				snprintf(name, sizeof(name), "%s: %s", s->cs[k], calls[i].name);
@@ -348,6 +362,8 @@ static int clock_run(struct pl_bench_ctx *ctx, void *vo, void *vs)
 		if (r < 0)
 			return r;
 		for (size_t i = 0; i < NCALLS; i++) {
+			if (s->skip[i])
+				continue;
 			if (pl_bench_stopped(ctx))
 				return -EINTR;
 			uint64_t n = s->iters[k * NCALLS + i];

@@ -101,15 +101,9 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(round(v * 100) / 100) : json_null();
 }
 
-static json_t *fact_copy(const struct pl_facts *f, const char *key)
-{
-	const json_t *v = pl_facts_value(f, key);
-	return v ? json_deep_copy(v) : json_null();
-}
-
 /* The domains the environment reads; others (pci, services...) are not needed and may be
  * slow. Collectors that do not exist (yet) are simply not run. */
-static const char *const env_domains[] = { "virt", "kernel", "clocksource", "cpu", "power", NULL };
+static const char *const env_domains[] = { "virt", "kernel", "clocksource", "cpu", "cpufreq", NULL };
 
 json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus, bool pinned)
 {
@@ -120,21 +114,27 @@ json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus,
 			if (strcmp(pl_collectors[i].name, *w) == 0)
 				pl_collectors[i].collect(&f);
 
-	json_t *o = json_object();
-	json_object_set_new(o, "kernel", fact_copy(&f, "kernel.release"));
-	json_object_set_new(o, "cpu_model", fact_copy(&f, "cpu.model"));
-	/* The governor's key differs between collector versions; take the first present. */
-	static const char *const gov_keys[] = { "cpu.governor", "cpu.cpufreq.governor",
-						"cpu.0.cpufreq.governor", "power.governor",
-						"cpufreq.governor", NULL };
-	json_t *gov = NULL;
-	for (const char *const *k = gov_keys; *k && !gov; k++)
-		if (pl_facts_value(&f, *k))
-			gov = fact_copy(&f, *k);
-	json_object_set_new(o, "governor", gov ? gov : json_null());
-	json_object_set_new(o, "clocksource", fact_copy(&f, "clocksource.current"));
-	json_object_set_new(o, "hypervisor", fact_copy(&f, "virt.hypervisor"));
-
+	json_t *o = json_object(), *unav = json_object();
+	/* The governor's key differs between collector versions: the first one collected. */
+	static const char *const gov_keys[] = { "cpufreq.governor", "cpu.governor",
+						"cpu.0.cpufreq.governor", NULL };
+	const char *gov = gov_keys[0];
+	for (const char *const *k = gov_keys; *k; k++)
+		if (pl_facts_get(&f, *k)) {
+			gov = *k;
+			break;
+		}
+	static const struct {
+		const char *name, *key;
+	} keys[] = { { "kernel", "kernel.release" },	       { "cpu_model", "cpu.model" },
+		     { "governor", NULL },		       { "clocksource", "clocksource.current" },
+		     { "hypervisor", "virt.hypervisor" } };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct pl_fact *x = pl_facts_get(&f, keys[i].key ? keys[i].key : gov);
+		json_object_set_new(o, keys[i].name, x && x->value ? json_deep_copy(x->value) : json_null());
+		if (x && x->unavailable)
+			json_object_set_new(unav, keys[i].name, json_string(x->unavailable));
+	}
 	/* mitigations= on the kernel command line (kernel-parameters.txt), "auto" when absent. */
 	const json_t *params = pl_facts_value(&f, "kernel.cmdline.params");
 	const json_t *mit = params ? json_object_get(params, "mitigations") : NULL;
@@ -170,6 +170,7 @@ json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus,
 	json_object_set_new(o, "steal_pct", num_or_null(d->steal_pct));
 	json_object_set_new(o, "others_busy_pct", num_or_null(d->others_busy_pct));
 	json_object_set_new(o, "perflab_version", json_string(PERFLAB_VERSION));
+	json_object_set_new(o, "unavailable", unav);
 	pl_facts_free(&f);
 	return o;
 }

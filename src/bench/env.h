@@ -49,8 +49,9 @@ void pl_env_during(const struct pl_env_snap *a, const struct pl_env_snap *b,
 
 /** The environment object of a result: {"kernel","cpu_model","governor","clocksource",
  *  "hypervisor","mitigations","vulnerabilities","pinning","cpus","load_avg":{"start",
- *  "end"},"steal_pct","others_busy_pct","perflab_version"}; facts that are missing or
- *  unavailable become null. New reference. */
+ *  "end"},"steal_pct","others_busy_pct","perflab_version","unavailable":{NAME:REASON}};
+ *  facts that are missing or unavailable become null (unavailable ones with the reason
+ *  under "unavailable"). New reference. */
 json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus, bool pinned);
 
 #endif

@@ -3,9 +3,13 @@
  * is also read by src/bench/meson.build, which compiles src/bench/<name>.c for every
  * line that starts with "PL_BENCH(". See registry.c for how to add a benchmark. */
 PL_BENCH(clock)
+PL_BENCH(syscall)
+PL_BENCH(mem)
+PL_BENCH(ticks)
+PL_BENCH(syscall)
+PL_BENCH(mem)
+PL_BENCH(ticks)
 PL_BENCH(io)
 PL_BENCH(net)
 PL_BENCH(compress)
-
-
-
+PL_BENCH(spin)

@@ -71,10 +71,55 @@ tsc | kvm-clock | arch_sys_counter | hyperv_clocksource_tsc_page)
 *) skip "vDSO expectation" "clocksource '$cs' may not have a vDSO clock" ;;
 esac
 
+
+
+# runner options: --min-time keeps repeating, --membind is recorded, --cpus pins
+ok "--min-time" "$PERFLAB" bench spin --work 10ms --min-time 300ms --warmup 0 --json -o "$TMP/mt.json"
+like "--min-time: at least 300 ms measured" "$(jq -r '.runner.elapsed_s >= 0.3' "$TMP/mt.json")" true
+like "--min-time: more than one run" "$(jq -r '.runner.runs >= 2' "$TMP/mt.json")" true
+ok "--membind 0 --cpus 0" "$PERFLAB" bench spin --quick --membind 0 --cpus 0 --json -o "$TMP/mb.json"
+is "--membind recorded" "$(jqv "$TMP/mb.json" .runner.membind)" 0
+is "--cpus recorded as pinned" "$(jqv "$TMP/mb.json" '"\(.runner.cpus) \(.runner.pinned) \(.environment.pinning)"')" "0 true pinned"
+
+# mem: bad input, and the STREAM result is validated
+expect_exit 2 "mem: array larger than memory" "$PERFLAB" bench mem --size 64TiB
+like "mem: too large names the size and the limit" "$(cat "$ERR")" "--size 64.00 TiB: the three arrays .* do not fit in available memory .*use --size"
+expect_exit 2 "mem: more threads than CPUs" "$PERFLAB" bench mem --quick --threads 8192
+like "mem: --threads names the CPUs" "$(cat "$ERR")" "more threads than CPUs of the run"
+expect_exit 2 "mem: bad size" "$PERFLAB" bench mem --size lots
+ok "mem --quick --nt --json" "$PERFLAB" bench mem --quick --nt --json -o "$TMP/mem.json"
+validate bench.schema.json "$TMP/mem.json"
+like "mem: validated as STREAM validates" "$(jqv "$TMP/mem.json" .info.validation)" checkSTREAMresults
+is "mem: STREAM kernels and the nt variants" "$(jq -r '[.metrics[].name] | join(" ")' "$TMP/mem.json")" \
+	"copy copy_nt scale scale_nt add add_nt triad triad_nt memcpy sum"
+is "mem: every rate is positive" "$(jq -r '[.metrics[] | select(.best > 0)] | length' "$TMP/mem.json")" 10
+is "mem: one thread per CPU" "$(jqv "$TMP/mem.json" .info.threads)" "$(nproc)"
+ok "mem --numa-matrix" "$PERFLAB" bench mem --quick --numa-matrix --runs 1 --json -o "$TMP/numa.json"
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+if [ "$nodes" -eq 1 ]; then
+	is "numa matrix: one node, one cell (copy and triad)" "$(jq -r '[.metrics[].name] | join(",")' "$TMP/numa.json")" "copy cpu0 mem0,triad cpu0 mem0"
+	like "numa matrix: says it is the single cell" "$(jqv "$TMP/numa.json" '.notes[]')" "one NUMA node"
+else
+	is "numa matrix: nodes x nodes x 2 cells" "$(jq -r '.metrics | length' "$TMP/numa.json")" "$((nodes * nodes * 2))"
+fi
+
+# ticks: bad input, and a real tick count on an ordinary CPU
+expect_exit 2 "ticks: --cpu outside the run" "$PERFLAB" bench ticks --cpus 0 --cpu 1
+like "ticks: --cpu names the CPUs of the run" "$(cat "$ERR")" "--cpu 1 is not one of the CPUs of the run \(0\)"
+ok "ticks --json" "$PERFLAB" bench ticks --quick --json -o "$TMP/ticks.json"
+validate bench.schema.json "$TMP/ticks.json"
+cpu=$(jqv "$TMP/ticks.json" .info.cpu)
+if [ "$(jqv "$TMP/ticks.json" .info.nohz_full)" = false ]; then
+	like "ticks: an ordinary busy CPU $cpu takes >= 20 ticks/s" \
+		"$(jq -r '.metrics[0].median >= 20' "$TMP/ticks.json")" true
+else
+	skip "ticks on an ordinary CPU" "CPU $cpu is nohz_full"
+fi
+
 # SIGINT: stops cleanly, prints what was measured, exit 130
-"$PERFLAB" bench clock --runs 100000 --batch 20ms --json -o "$TMP/int.json" 2>"$TMP/int.err" &
+"$PERFLAB" bench clock --runs 100000 --batch 5ms --json -o "$TMP/int.json" 2>"$TMP/int.err" &
 pid=$!
-sleep 1.5
+sleep 3
 kill -INT "$pid"
 wait "$pid"
 is "SIGINT exits 130" "$?" 130

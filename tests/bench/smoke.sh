@@ -35,4 +35,14 @@ done
 ok "bench clock table" "$PERFLAB" bench clock --quick --runs 1
 like "table has the column header" "$(cat "$OUT")" 'metric +unit +best +median +mean +stddev +p99 +n'
 like "table names the environment" "$(cat "$OUT")" 'environment: kernel'
+
+# perflab report: the quick section holds every in_report benchmark as a bench document
+ok "report runs the quick benchmarks" "$PERFLAB" report -o "$TMP/rep"
+is "report: four quick benchmarks" "$(jq -r '[.benchmarks[] | select(.runner.quick) | .benchmark] | join(",")' "$TMP/rep/report.json")" \
+	"clock,syscall,mem,ticks"
+jq '.benchmarks[0]' "$TMP/rep/report.json" >"$TMP/rep-b0.json"
+validate bench.schema.json "$TMP/rep-b0.json"
+like "report.md has the clock table" "$(cat "$TMP/rep/report.md")" '### bench clock'
+ok "report --no-bench" "$PERFLAB" report --no-bench -o "$TMP/rep2"
+is "report --no-bench: no benchmarks" "$(jq -r '.benchmarks // [] | length' "$TMP/rep2/report.json")" 0
 done_testing

@@ -16,6 +16,8 @@
 
 #include "bench/bench.h"
 #include "bench/env.h"
+#include "bench/stream.h"
+#include "bench/ticks.h"
 #include "cmd/common.h"
 #include "stats/hist.h"
 #include "stats/summary.h"
@@ -249,8 +251,8 @@ static void test_option_tables(void **state)
 					v = *(const double *)p;
 				else if (o->type == PL_OPT_INT)
 					v = *(const int *)p;
-				/* 0 means "not given" for U64/SIZE options with a range */
-				if (!isnan(v) && (v < o->min || v > o->max))
+				/* 0 or -1 in the defaults means "not given": automatic */
+				if (!isnan(v) && v != 0 && v != -1 && (v < o->min || v > o->max))
 					fail_msg("%s --%s default %g outside [%g, %g]", b->name, o->name, v,
 						 o->min, o->max);
 			}
@@ -301,13 +303,132 @@ static void test_calibrate(void **state)
 			 (unsigned long long)n20);
 }
 
+
+static char *fixture(const char *name)
+{
+	const char *src = getenv("PERFLAB_SRCDIR");
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/tests/bench/fixtures/%s", src ? src : ".", name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open fixture %s", path);
+	char *buf = calloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_irq_parse(void **state)
+{
+	(void)state;
+	struct pl_irq_counts c;
+	char *t = fixture("interrupts-x86-offline-cpu1.txt");
+	/* columns are CPU0, CPU2, CPU3: CPU1 is offline, CPU3 is the third column */
+	assert_int_equal(pl_irq_parse(t, 3, &c), 0);
+	assert_int_equal(c.timer, 987654);
+	assert_string_equal(c.timer_row, "LOC");
+	/* every row with a column per CPU: 0 + 1 + 0 + 10311 + 13 + 987654 + 0 + 90211 */
+	assert_int_equal(c.total, 1 + 10311 + 13 + 987654 + 90211);
+	assert_int_equal(pl_irq_parse(t, 2, &c), 0);
+	assert_int_equal(c.timer, 1012);
+	assert_int_equal(pl_irq_parse(t, 0, &c), 0);
+	assert_int_equal(c.timer, 4013221);
+	assert_int_equal(pl_irq_parse(t, 1, &c), -ENOENT);
+	assert_int_equal(pl_irq_parse(t, 4, &c), -ENOENT);
+	free(t);
+
+	t = fixture("interrupts-arm64-4cpu.txt");
+	assert_int_equal(pl_irq_parse(t, 1, &c), 0);
+	assert_int_equal(c.timer, 118935); /* arch_timer only, not "kvm guest vtimer" */
+	assert_string_equal(c.timer_row, "arch_timer");
+	assert_int_equal(c.total, 118935 + 0 + 0 + 0 + 2911 + 31 + 0);
+	free(t);
+
+	t = fixture("interrupts-kvm-2cpu.txt"); /* this VM, as captured */
+	assert_int_equal(pl_irq_parse(t, 1, &c), 0);
+	assert_string_equal(c.timer_row, "LOC");
+	assert_true(c.timer > 0 && c.total > c.timer);
+	free(t);
+
+	t = fixture("interrupts-no-timer.txt");
+	assert_int_equal(pl_irq_parse(t, 0, &c), -ENOENT);
+	free(t);
+	t = fixture("interrupts-garbage.txt");
+	assert_int_equal(pl_irq_parse(t, 0, &c), -EINVAL);
+	free(t);
+	assert_int_equal(pl_irq_parse("", 0, &c), -EINVAL);
+}
+
+static void test_isolation_cpus(void **state)
+{
+	(void)state;
+	struct pl_cpuset s;
+	char buf[64];
+	assert_int_equal(pl_isolation_cpus("2-3,6", 8, &s), 0);
+	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "2-3,6");
+	assert_int_equal(pl_isolation_cpus("nohz,domain,managed_irq,1-2", 8, &s), 0);
+	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "1-2");
+	assert_int_equal(pl_isolation_cpus("all", 4, &s), 0);
+	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "0-3");
+	assert_int_equal(pl_isolation_cpus(NULL, 4, &s), 0);
+	assert_int_equal(pl_cpuset_count(&s), 0);
+	assert_int_equal(pl_isolation_cpus("3-1", 4, &s), -EINVAL);
+}
+
+/* STREAM: the kernels give the values the expected-value tracker predicts, validation
+ * passes; one wrong element fails it and names the array. */
+static void test_stream_validation(void **state)
+{
+	(void)state;
+	const size_t n = 1003; /* not a multiple of the vector width: head and tail paths */
+	double *a = aligned_alloc(64, 1024 * sizeof(double));
+	double *b = aligned_alloc(64, 1024 * sizeof(double));
+	double *c = aligned_alloc(64, 1024 * sizeof(double));
+	struct pl_stream_expect e;
+	pl_stream_expect_init(&e);
+	pl_stream_init(a, b, c, 0, n);
+	for (int iter = 0; iter < 10; iter++)
+		for (int nt = 0; nt < 2; nt++)
+			for (int op = 0; op < PL_STREAM_NOPS; op++) {
+				/* two parts as two threads would, the second starting unaligned */
+				double s1 = pl_stream_kernel(op, nt, a, b, c, 0, 501);
+				double s2 = pl_stream_kernel(op, nt, a, b, c, 501, n);
+				pl_stream_expect_apply(&e, op);
+				if (op == PL_STREAM_SUM)
+					assert_int_equal(pl_stream_check_sum(s1 + s2, n, &e), 0);
+			}
+	/* after 20 STREAM iterations the values are large: STREAM's own check */
+	assert_true(e.a > 1e10);
+	double err[3] = { 0, 0, 0 };
+	char msg[256];
+	pl_stream_err_sums(a, b, c, 0, n, &e, err);
+	assert_int_equal(pl_stream_verdict(err, n, &e, PL_STREAM_EPSILON, msg, sizeof(msg)), 0);
+	assert_int_equal(pl_stream_check_sum((double)n * e.a * 1.01, n, &e), -EDOM);
+
+	b[700] *= 1.5;
+	memset(err, 0, sizeof(err));
+	pl_stream_err_sums(a, b, c, 0, n, &e, err);
+	assert_int_equal(pl_stream_verdict(err, n, &e, PL_STREAM_EPSILON, msg, sizeof(msg)), -EDOM);
+	assert_non_null(strstr(msg, "array b"));
+	/* byte counting as STREAM's */
+	assert_int_equal(pl_stream_bytes[PL_STREAM_COPY], 16);
+	assert_int_equal(pl_stream_bytes[PL_STREAM_TRIAD], 24);
+	assert_int_equal(pl_stream_bytes[PL_STREAM_SUM], 8);
+	assert_non_null(pl_stream_isa(false));
+	free(a);
+	free(b);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hist_exact_small),  cmocka_unit_test(test_hist_index_layout),
 		cmocka_unit_test(test_hist_relative_error), cmocka_unit_test(test_hist_merge_reset),
 		cmocka_unit_test(test_cpustat),            cmocka_unit_test(test_option_tables),
-		cmocka_unit_test(test_calibrate),
+		cmocka_unit_test(test_calibrate),          cmocka_unit_test(test_irq_parse),
+		cmocka_unit_test(test_isolation_cpus),     cmocka_unit_test(test_stream_validation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# `perflab bench clock` beside the field report's plain loop of 10^8 gettimeofday() calls
+# compiled with gcc -O2 (benchmarks/seed-gettimeofday.c), alternately A B A B.
+# Target (issue 3): perflab's gettimeofday median within 5% of the seed loop's ns/call.
+#
+# usage: benchmarks/clock-vs-seed.sh [N]    (N pairs, default 5; each pair ~5 s)
+#   PERFLAB=path  use this binary instead of the release build (make build -> build/perflab)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. benchmarks/common.sh
+bench_init clock-vs-seed 5 "$@"
+gcc -O2 -o "$tmp/seed" benchmarks/seed-gettimeofday.c
+echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" <<'PY'
+import json, sys
+sys.path.insert(0, "benchmarks")
+from pairs import alternate, describe, ratio, sh
+n, perflab, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+
+def seed():
+    out = sh([f"{tmp}/seed"])
+    return float(out.split("ns per call")[1])
+
+def bench():
+    sh([perflab, "bench", "clock", "--only", "gettimeofday", "--json", "-o", f"{tmp}/c.json", "-q"])
+    d = json.load(open(f"{tmp}/c.json"))
+    return d["metrics"][0]["median"]
+
+vals = alternate(n, [("perflab bench clock gettimeofday (median)", bench),
+                     ("seed loop 10^8 gettimeofday -O2", seed)])
+describe(vals, "ns/call")
+ratio(vals, "perflab bench clock gettimeofday (median)", "seed loop 10^8 gettimeofday -O2",
+      0.05, higher_is_better=False)
+PY

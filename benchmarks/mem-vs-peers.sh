@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# `perflab bench mem` beside likwid-bench and sysbench memory on the same array size and
+# threads, alternately A B A B. Targets (issue 3): perflab's Triad >= 0.98x likwid-bench's
+# STREAM triad (`-t stream_avx`: a = b + s*c, 24 B per element, no write-allocate counted,
+# MByte/s = 10^6 B/s), all threads and single thread; perflab's read-only sum >= 0.98x
+# `sysbench memory --memory-oper=read` (MiB/s converted to GB/s), where comparable.
+# perflab's figure is the median over its runs (best-of-N is printed too); likwid-bench's
+# is its own average over its iterations; sysbench's the total over --time.
+#
+# likwid-bench allocates and first-touches its arrays in each invocation and has no
+# warm-up: on this VM the first pass over fresh memory is several times slower (host-side
+# faults), and that pass is inside likwid's average; perflab discards it (--warmup 1).
+#
+# usage: benchmarks/mem-vs-peers.sh [N] [BYTES]   (N pairs, default 3; BYTES per array, a
+#        power of two as sysbench requires, default 1 GiB; likwid-bench gets 3x that as
+#        its total -w size, in kB of 1000 B)
+#   PERFLAB=path  use this binary instead of the release build (make build -> build/perflab)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. benchmarks/common.sh
+bench_init mem-vs-peers 3 "$@"
+BYTES=${2:-1073741824}
+case $BYTES in '' | *[!0-9]*) echo "mem-vs-peers: BYTES must be a number of bytes, got '$BYTES'" >&2; exit 2 ;; esac
+[ $((BYTES & (BYTES - 1))) -eq 0 ] && [ "$BYTES" -ge 1048576 ] ||
+	{ echo "mem-vs-peers: BYTES must be a power of two >= 1 MiB (sysbench's block size), got $BYTES" >&2; exit 2; }
+for t in likwid-bench sysbench; do
+	command -v $t >/dev/null || { echo "mem-vs-peers: $t not found (make bench-deps)" >&2; exit 2; }
+done
+T=$(nproc)
+echo "array size $BYTES B each (likwid-bench total $((3 * BYTES)) B), threads $T and 1"
+/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$BYTES" "$T" <<'PY'
+import json, re, sys
+sys.path.insert(0, "benchmarks")
+from pairs import alternate, describe, ratio, sh
+n, perflab, tmp, size, T = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+best = {}
+
+def perflab_mem(threads, metric):
+    def run():
+        cpus = ["--cpus", "0"] if threads == 1 else []
+        sh([perflab, "bench", "mem", "--size", str(size), "--only", "triad,sum", "--runs", "5",
+            *cpus, "--json", "-o", f"{tmp}/m.json", "-q"])
+        d = json.load(open(f"{tmp}/m.json"))
+        m = {x["name"]: x for x in d["metrics"]}
+        best.setdefault((threads, metric), []).append(m[metric]["best"])
+        return m[metric]["median"]
+    return run
+
+def likwid(threads):
+    def run():
+        out = sh(["likwid-bench", "-t", "stream_avx", "-w", f"S0:{3 * size // 1000}kB:{threads}"])
+        return float(re.search(r"MByte/s:\s+([0-9.]+)", out).group(1)) / 1000
+    return run
+
+def sysbench(threads):
+    def run():
+        out = sh(["sysbench", "memory", f"--memory-block-size={size // 1024}K", "--memory-total-size=1T",
+                  "--memory-scope=local", "--memory-oper=read", "--memory-access-mode=seq",
+                  f"--threads={threads}", "--time=3", "run"])
+        mib = float(re.search(r"\(([0-9.]+) MiB/sec\)", out).group(1))
+        return mib * 1048576 / 1e9
+    return run
+
+for threads in (T, 1):
+    print(f"\n== {threads} thread(s): triad vs likwid-bench stream_avx ==")
+    a, b = f"perflab mem triad ({threads} thr, median)", f"likwid-bench stream_avx ({threads} thr)"
+    v = alternate(n, [(a, perflab_mem(threads, "triad")), (b, likwid(threads))])
+    describe(v, "GB/s")
+    print(f"  (perflab best-of-N triad: {max(best[(threads, 'triad')]):.3f} GB/s)")
+    ratio(v, a, b, 0.98)
+    print(f"== {threads} thread(s): read-only sum vs sysbench memory read ==")
+    a, b = f"perflab mem sum ({threads} thr, median)", f"sysbench memory read ({threads} thr)"
+    v = alternate(n, [(a, perflab_mem(threads, "sum")), (b, sysbench(threads))])
+    describe(v, "GB/s")
+    ratio(v, a, b, 0.98)
+PY

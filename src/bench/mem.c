@@ -1,0 +1,694 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* bench mem: STREAM Copy, Scale, Add, Triad (McCalpin; kernels, byte counting and
+ * validation in stream.c), memcpy and a read-only sum, in GB/s = 10^9 B/s.
+ *
+ * As STREAM prescribes, each array is at least 4x the total last-level cache (from hwloc),
+ * capped by available memory; one thread per CPU of the run, pinned, each first-touching
+ * and then working on its own contiguous part of the arrays (STREAM's OpenMP static
+ * schedule); each kernel is timed from the start of the parallel step to the end of its
+ * slowest thread. The first repetition is a discarded warm-up and "best" is the maximum
+ * rate over the others, STREAM's best-of-N; the median is reported too.
+ *
+ * --numa-matrix measures Copy and Triad for every (CPU node, memory node) pair: threads
+ * on the node's CPUs, arrays bound to the memory node with libnuma (numa_alloc_onnode). */
+#include <errno.h>
+#include <hwloc.h>
+#include <numa.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "bench/bench.h"
+#include "bench/stream.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+struct mem_opts {
+	uint64_t size; /* bytes per array, 0 = automatic */
+	int threads;   /* 0 = one per CPU of the run */
+	bool nt;
+	bool numa_matrix;
+	const char *only; /* comma-separated kernel names, NULL = all */
+};
+
+static const struct mem_opts mem_defaults = { 0 };
+
+static const struct pl_opt mem_opt_table[] = {
+	{ "size", 's', PL_OPT_SIZE, offsetof(struct mem_opts, size), "BYTES",
+	  "bytes per array (three arrays), e.g. 1GiB; default: 4x the total last-level cache, "
+	  "capped by available memory" },
+	{ "threads", 't', PL_OPT_INT, offsetof(struct mem_opts, threads), "N",
+	  "threads, one per CPU of the run (default: all of them)", .min = 1, .max = 8192 },
+	{ "nt", 0, PL_OPT_FLAG, offsetof(struct mem_opts, nt), NULL,
+	  "also measure Copy/Scale/Add/Triad with non-temporal (streaming) stores" },
+	{ "only", 0, PL_OPT_STR, offsetof(struct mem_opts, only), "KERNELS",
+	  "run only these kernels: copy, scale, add, triad, memcpy, sum (comma-separated)" },
+	{ "numa-matrix", 0, PL_OPT_FLAG, offsetof(struct mem_opts, numa_matrix), NULL,
+	  "Copy and Triad for every (CPU node, memory node) pair (libnuma)" },
+	PL_OPT_END,
+};
+
+/* ---- sizing ---- */
+
+/* Total size of the last-level caches, from hwloc: the highest cache level present,
+ * summed over its instances. 0 when unknown. *level gets 1..5. */
+static uint64_t llc_total(int *level, unsigned *count)
+{
+	hwloc_topology_t topo;
+	uint64_t total = 0;
+	*level = 0;
+	*count = 0;
+	if (hwloc_topology_init(&topo) < 0)
+		return 0;
+	if (hwloc_topology_load(topo) == 0) {
+		static const hwloc_obj_type_t types[] = { HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
+							  HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
+							  HWLOC_OBJ_L1CACHE };
+		for (int i = 0; i < 5 && !total; i++) {
+			int n = hwloc_get_nbobjs_by_type(topo, types[i]);
+			for (int k = 0; k < n; k++) {
+				hwloc_obj_t o = hwloc_get_obj_by_type(topo, types[i], (unsigned)k);
+				total += o->attr->cache.size;
+			}
+			if (total) {
+				*level = 5 - i;
+				*count = (unsigned)n;
+			}
+		}
+	}
+	hwloc_topology_destroy(topo);
+	return total;
+}
+
+/* MemAvailable of /proc/meminfo in bytes, 0 when unreadable. */
+static uint64_t mem_available(void)
+{
+	char *text;
+	unsigned long long kb = 0;
+	if (pl_read_file("/proc/meminfo", &text, NULL) < 0)
+		return 0;
+	const char *p = strstr(text, "MemAvailable:");
+	if (p && sscanf(p, "MemAvailable: %llu kB", &kb) != 1)
+		kb = 0;
+	free(text);
+	return (uint64_t)kb * 1024;
+}
+
+/* Share of available memory the three arrays may take by default. */
+#define MEM_SHARE 0.6
+
+/* Choose the array size; explains the choice in info/notes. -EINVAL with a message when
+ * an explicit --size does not fit. */
+static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint64_t avail,
+		       uint64_t *out)
+{
+	char b1[32], b2[32], b3[32];
+	int level;
+	unsigned count;
+	uint64_t llc = llc_total(&level, &count);
+	json_t *info = pl_bench_info(ctx);
+	json_object_set_new(info, "llc_total_bytes", json_integer((json_int_t)llc));
+	json_object_set_new(info, "mem_available_bytes", json_integer((json_int_t)avail));
+	if (o->size) {
+		if (avail && 3 * o->size > avail) {
+			pl_bench_error(ctx,
+				       "--size %s: the three arrays (%s) do not fit in available memory "
+				       "(%s MemAvailable); use --size %s or less",
+				       pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
+				       pl_fmt_bytes(b2, sizeof(b2), 3.0 * (double)o->size),
+				       pl_fmt_bytes(b3, sizeof(b3), (double)avail),
+				       pl_fmt_bytes(b1, sizeof(b1), (double)avail * MEM_SHARE / 3));
+			return -EINVAL;
+		}
+		*out = o->size;
+		json_object_set_new(info, "size_reason", json_string("--size"));
+		if (llc && o->size < 4 * llc && pl_bench_is_quick(ctx))
+			pl_bench_note(ctx, "quick run: arrays smaller than 4x the last-level cache (%s); "
+					   "the figures may include cache bandwidth",
+				      pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
+		else if (llc && o->size < 4 * llc)
+			pl_bench_warn(ctx,
+				      "--size %s is less than 4x the last-level cache (%s): the figures "
+				      "may include cache bandwidth (STREAM's rule is >= 4x)",
+				      pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
+				      pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
+		return 0;
+	}
+	uint64_t want = llc ? 4 * llc : (uint64_t)256 << 20;
+	struct pl_buf why = { 0 };
+	if (llc)
+		pl_buf_printf(&why, "4x the total last-level cache (%u x L%d = %s, from hwloc)", count,
+			      level, pl_fmt_bytes(b1, sizeof(b1), (double)llc));
+	else
+		pl_buf_printf(&why, "256 MiB (the last-level cache size is unknown)");
+	uint64_t cap = (uint64_t)((double)avail * MEM_SHARE / 3);
+	if (avail && want > cap) {
+		want = cap;
+		pl_buf_printf(&why, ", capped so the three arrays take %.0f%% of available memory (%s)",
+			      MEM_SHARE * 100, pl_fmt_bytes(b2, sizeof(b2), (double)avail));
+	}
+	want &= ~(uint64_t)4095;
+	*out = want;
+	json_object_set_new(info, "size_reason", json_string(why.data));
+	pl_bench_note(ctx, "array size %s each: %s", pl_fmt_bytes(b3, sizeof(b3), (double)want),
+		      why.data);
+	pl_buf_free(&why);
+	char *cpuinfo;
+	if (pl_read_file("/proc/cpuinfo", &cpuinfo, NULL) == 0) {
+		if (strstr(cpuinfo, " hypervisor"))
+			pl_bench_note(ctx, "in a virtual machine the reported last-level cache is often "
+					   "the host socket's; choose the size with --size if so");
+		free(cpuinfo);
+	}
+	return 0;
+}
+
+/* ---- arrays ---- */
+
+struct arrays {
+	double *a, *b, *c;
+	size_t len;   /* elements per array */
+	size_t bytes; /* per array, as allocated */
+	int node;     /* -1: process policy (mmap) */
+	struct pl_stream_expect e;
+	bool touched;
+};
+
+static int arrays_alloc(struct arrays *ar, uint64_t bytes, int node)
+{
+	memset(ar, 0, sizeof(*ar));
+	ar->node = node;
+	ar->len = bytes / sizeof(double);
+	ar->bytes = ar->len * sizeof(double);
+	double **p[3] = { &ar->a, &ar->b, &ar->c };
+	for (int k = 0; k < 3; k++) {
+		void *m;
+		if (node >= 0) {
+			m = numa_alloc_onnode(ar->bytes, node);
+		} else {
+			m = mmap(NULL, ar->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				 -1, 0);
+			if (m == MAP_FAILED)
+				m = NULL;
+		}
+		if (!m)
+			return -ENOMEM;
+		*p[k] = m;
+	}
+	pl_stream_expect_init(&ar->e);
+	return 0;
+}
+
+static void arrays_free(struct arrays *ar)
+{
+	double *p[3] = { ar->a, ar->b, ar->c };
+	for (int k = 0; k < 3; k++) {
+		if (!p[k])
+			continue;
+		if (ar->node >= 0)
+			numa_free(p[k], ar->bytes);
+		else
+			munmap(p[k], ar->bytes);
+	}
+	memset(ar, 0, sizeof(*ar));
+}
+
+/* ---- the thread team ---- */
+
+enum { OP_INIT = PL_STREAM_NOPS, OP_CHECK, OP_EXIT };
+
+struct team;
+struct worker {
+	struct team *t;
+	unsigned idx, cpu;
+	pthread_t tid;
+	double partial;
+	double err[3];
+	int pin_err;
+};
+
+struct team {
+	unsigned n;
+	struct worker *w;
+	pthread_mutex_t mu; /* start gate: workers wait until all exist (or the start failed) */
+	pthread_cond_t cv;
+	int gate; /* 0 closed, 1 open, -1 give up */
+	pthread_barrier_t go, done;
+	int op;
+	bool nt;
+	struct arrays *ar;
+	bool started;
+};
+
+/* Elements [lo, hi) of worker i: contiguous parts, boundaries on 64-byte multiples. */
+static void part(size_t len, unsigned n, unsigned i, size_t *lo, size_t *hi)
+{
+	size_t per = (len / n) & ~(size_t)7;
+	*lo = per * i;
+	*hi = i + 1 == n ? len : per * (i + 1);
+}
+
+static void work(struct team *t, struct worker *w)
+{
+	size_t lo, hi;
+	part(t->ar->len, t->n, w->idx, &lo, &hi);
+	struct arrays *ar = t->ar;
+	if (t->op == OP_INIT)
+		pl_stream_init(ar->a, ar->b, ar->c, lo, hi);
+	else if (t->op == OP_CHECK) {
+		memset(w->err, 0, sizeof(w->err));
+		pl_stream_err_sums(ar->a, ar->b, ar->c, lo, hi, &ar->e, w->err);
+	} else
+		w->partial = pl_stream_kernel((enum pl_stream_op)t->op, t->nt, ar->a, ar->b, ar->c,
+					      lo, hi);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct team *t = w->t;
+	w->pin_err = pl_bench_pin_thread(w->cpu);
+	pthread_mutex_lock(&t->mu);
+	while (t->gate == 0)
+		pthread_cond_wait(&t->cv, &t->mu);
+	int gate = t->gate;
+	pthread_mutex_unlock(&t->mu);
+	if (gate < 0)
+		return NULL;
+	for (;;) {
+		pthread_barrier_wait(&t->go);
+		if (t->op == OP_EXIT)
+			break;
+		work(t, w);
+		pthread_barrier_wait(&t->done);
+	}
+	return NULL;
+}
+
+static void open_gate(struct team *t, int how)
+{
+	pthread_mutex_lock(&t->mu);
+	t->gate = how;
+	pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Start a team on @cpus[0..n-1]; the calling thread is worker 0. Returns 0 or -errno
+ * (then nothing is left running). */
+static int team_start(struct team *t, const unsigned *cpus, unsigned n)
+{
+	memset(t, 0, sizeof(*t));
+	t->n = n;
+	t->w = pl_xcalloc(n, sizeof(*t->w));
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	pthread_barrier_init(&t->go, NULL, n);
+	pthread_barrier_init(&t->done, NULL, n);
+	for (unsigned i = 0; i < n; i++) {
+		t->w[i] = (struct worker){ .t = t, .idx = i, .cpu = cpus[i] };
+		if (i == 0)
+			continue;
+		int r = pthread_create(&t->w[i].tid, NULL, worker_main, &t->w[i]);
+		if (r) {
+			open_gate(t, -1);
+			for (unsigned k = 1; k < i; k++)
+				pthread_join(t->w[k].tid, NULL);
+			return -r;
+		}
+	}
+	open_gate(t, 1);
+	t->started = true;
+	return pl_bench_pin_thread(cpus[0]);
+}
+
+/* Run one step on every worker; returns the elapsed seconds. */
+static double team_run(struct team *t, int op)
+{
+	t->op = op;
+	uint64_t t0 = pl_now_ns();
+	pthread_barrier_wait(&t->go);
+	work(t, &t->w[0]);
+	pthread_barrier_wait(&t->done);
+	return (double)(pl_now_ns() - t0) / 1e9;
+}
+
+static void team_stop(struct team *t)
+{
+	if (!t->w)
+		return;
+	if (t->started) {
+		t->op = OP_EXIT;
+		pthread_barrier_wait(&t->go);
+		for (unsigned i = 1; i < t->n; i++)
+			pthread_join(t->w[i].tid, NULL);
+	}
+	pthread_barrier_destroy(&t->go);
+	pthread_barrier_destroy(&t->done);
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->cv);
+	free(t->w);
+	t->w = NULL;
+}
+
+/* ---- the benchmark ---- */
+
+struct mem_state {
+	struct team *teams; /* one, or one per CPU node with --numa-matrix */
+	int *team_node;
+	unsigned nteams;
+	struct arrays *ars; /* one, or one per memory node */
+	unsigned nars;
+	int metric[PL_STREAM_NOPS][2]; /* [op][nt] */
+	int *cell_metric;              /* matrix: [team][array][copy, triad] */
+	bool skip[PL_STREAM_NOPS];     /* not selected by --only */
+	bool nt, matrix;
+	bool ready; /* setup finished: the arrays hold STREAM values */
+};
+
+static void mem_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs);
+
+/* The CPUs of the run on NUMA node @node (all of them for node -1), at most @max. */
+static unsigned node_cpus(struct pl_bench_ctx *ctx, int node, unsigned *out, unsigned max)
+{
+	const struct pl_cpuset *set = pl_bench_cpus(ctx);
+	struct bitmask *bm = NULL;
+	if (node >= 0) {
+		bm = numa_allocate_cpumask();
+		if (numa_node_to_cpus(node, bm) < 0) {
+			numa_free_cpumask(bm);
+			return 0;
+		}
+	}
+	unsigned n = 0;
+	for (int c = pl_cpuset_next(set, 0); c >= 0 && n < max; c = pl_cpuset_next(set, (unsigned)c + 1))
+		if (!bm || numa_bitmask_isbitset(bm, (unsigned)c))
+			out[n++] = (unsigned)c;
+	if (bm)
+		numa_free_cpumask(bm);
+	return n;
+}
+
+static int start_team(struct pl_bench_ctx *ctx, struct mem_state *s, unsigned k, int node,
+		      int threads)
+{
+	unsigned cpus[PL_MAX_CPUS];
+	unsigned n = node_cpus(ctx, node, cpus, PL_MAX_CPUS);
+	if (threads > 0 && (unsigned)threads < n)
+		n = (unsigned)threads;
+	if (n == 0)
+		return -ENOENT;
+	s->team_node[k] = node;
+	int r = team_start(&s->teams[k], cpus, n);
+	if (r < 0)
+		pl_bench_error(ctx, "cannot start %u threads: %s", n, strerror(-r));
+	return r;
+}
+
+static void stream_validate(struct pl_bench_ctx *ctx, struct team *t, struct arrays *ar,
+			    const char *where)
+{
+	t->ar = ar;
+	team_run(t, OP_CHECK);
+	double err[3] = { 0, 0, 0 };
+	for (unsigned i = 0; i < t->n; i++)
+		for (int k = 0; k < 3; k++)
+			err[k] += t->w[i].err[k];
+	char msg[256];
+	if (pl_stream_verdict(err, ar->len, &ar->e, PL_STREAM_EPSILON, msg, sizeof(msg)) < 0)
+		pl_bench_invalidate(ctx, "STREAM validation failed%s: %s", where, msg);
+}
+
+static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
+{
+	struct mem_opts *o = vo;
+	unsigned ncpus = pl_cpuset_count(pl_bench_cpus(ctx));
+	if (o->threads > 0 && (unsigned)o->threads > ncpus) {
+		pl_bench_error(ctx, "--threads %d: more threads than CPUs of the run (%u); use --cpus "
+				    "to choose CPUs, one thread each",
+			       o->threads, ncpus);
+		return -EINVAL;
+	}
+	uint64_t size;
+	int r = choose_size(ctx, o, mem_available(), &size);
+	if (r < 0)
+		return r;
+	struct mem_state *s = pl_xcalloc(1, sizeof(*s));
+	if (o->only) {
+		if (o->numa_matrix) {
+			pl_bench_error(ctx, "--only does not apply to --numa-matrix (it measures copy "
+					    "and triad); drop one of them");
+			free(s);
+			return -EINVAL;
+		}
+		char **v = pl_split(o->only, ",", NULL);
+		for (int op = 0; op < PL_STREAM_NOPS; op++)
+			s->skip[op] = true;
+		for (char **p = v; *p; p++) {
+			int op = 0;
+			while (op < PL_STREAM_NOPS && strcmp(pl_stream_names[op], *p) != 0)
+				op++;
+			if (op == PL_STREAM_NOPS) {
+				pl_bench_error(ctx, "--only: no kernel named '%s' (one of: copy, scale, "
+						    "add, triad, memcpy, sum)",
+					       *p);
+				pl_strv_free(v);
+				free(s);
+				return -EINVAL;
+			}
+			s->skip[op] = false;
+		}
+		pl_strv_free(v);
+	}
+	*out = s;
+	s->nt = o->nt;
+	s->matrix = o->numa_matrix;
+	json_t *info = pl_bench_info(ctx);
+	json_object_set_new(info, "array_bytes", json_integer((json_int_t)size));
+	json_object_set_new(info, "isa", json_string(pl_stream_isa(false)));
+	if (o->nt)
+		json_object_set_new(info, "isa_nt", json_string(pl_stream_isa(true)));
+
+	if (o->numa_matrix) {
+		if (numa_available() < 0) {
+			pl_bench_error(ctx, "--numa-matrix: NUMA is not available on this kernel");
+			free(s);
+			return -ENOTSUP;
+		}
+		int maxn = numa_max_node();
+		s->teams = pl_xcalloc((size_t)maxn + 1, sizeof(*s->teams));
+		s->team_node = pl_xcalloc((size_t)maxn + 1, sizeof(int));
+		s->ars = pl_xcalloc((size_t)maxn + 1, sizeof(*s->ars));
+		for (int nd = 0; nd <= maxn; nd++) {
+			long long freeb = 0;
+			if (numa_node_size64(nd, &freeb) <= 0)
+				continue; /* no memory on this node */
+			if ((uint64_t)freeb < 3 * size) {
+				char b1[32], b2[32];
+				pl_bench_error(ctx,
+					       "--numa-matrix: node %d has %s free, the three arrays "
+					       "need %s; use a smaller --size",
+					       nd, pl_fmt_bytes(b1, sizeof(b1), (double)freeb),
+					       pl_fmt_bytes(b2, sizeof(b2), 3.0 * (double)size));
+				mem_teardown(ctx, vo, s);
+				return -EINVAL;
+			}
+			if (arrays_alloc(&s->ars[s->nars], size, nd) < 0) {
+				pl_bench_error(ctx, "cannot allocate the arrays on node %d", nd);
+				mem_teardown(ctx, vo, s);
+				return -ENOMEM;
+			}
+			s->nars++;
+		}
+		for (int nd = 0; nd <= maxn; nd++) {
+			r = start_team(ctx, s, s->nteams, nd, o->threads);
+			if (r == -ENOENT)
+				continue; /* no CPU of the run on this node */
+			s->nteams++;
+			if (r < 0) {
+				mem_teardown(ctx, vo, s);
+				return r;
+			}
+		}
+		if (s->nars == 1 && s->nteams == 1)
+			pl_bench_note(ctx, "one NUMA node: the matrix is its single (local) cell");
+		s->cell_metric = pl_xcalloc((size_t)s->nteams * s->nars * 2, sizeof(int));
+		for (unsigned t = 0; t < s->nteams; t++)
+			for (unsigned m = 0; m < s->nars; m++)
+				for (int k = 0; k < 2; k++) {
+					char name[64];
+					snprintf(name, sizeof(name), "%s cpu%d mem%d",
+						 k ? "triad" : "copy", s->team_node[t], s->ars[m].node);
+					s->cell_metric[(t * s->nars + m) * 2 + k] = pl_bench_metric(
+						ctx, name, "GB/s", PL_HIGHER_IS_BETTER,
+						t == 0 && m == 0 && k == 0
+							? "threads on the CPUs of the first node, arrays "
+							  "on the memory of the second"
+							: NULL);
+				}
+		json_object_set_new(info, "numa_nodes", json_integer(maxn + 1));
+	} else {
+		s->teams = pl_xcalloc(1, sizeof(*s->teams));
+		s->team_node = pl_xcalloc(1, sizeof(int));
+		s->ars = pl_xcalloc(1, sizeof(*s->ars));
+		if (arrays_alloc(&s->ars[0], size, -1) < 0) {
+			pl_bench_error(ctx, "cannot allocate 3 x %llu bytes", (unsigned long long)size);
+			mem_teardown(ctx, vo, s);
+			return -ENOMEM;
+		}
+		s->nars = 1;
+		r = start_team(ctx, s, 0, -1, o->threads);
+		s->nteams = 1;
+		if (r < 0) {
+			mem_teardown(ctx, vo, s);
+			return r;
+		}
+		static const char *const help[PL_STREAM_NOPS] = {
+			"STREAM Copy c=a, 16 B/element", "STREAM Scale b=s*c, 16 B/element",
+			"STREAM Add c=a+b, 24 B/element", "STREAM Triad a=b+s*c, 24 B/element",
+			"libc memcpy of a to c, 16 B/element", "read-only sum of a, 8 B/element",
+		};
+		for (int op = 0; op < PL_STREAM_NOPS; op++)
+			for (int nt = 0; nt < 2; nt++) {
+				s->metric[op][nt] = -1;
+				if (s->skip[op] || (nt && (!o->nt || op > PL_STREAM_TRIAD)))
+					continue;
+				char name[32];
+				snprintf(name, sizeof(name), "%s%s", pl_stream_names[op], nt ? "_nt" : "");
+				s->metric[op][nt] = pl_bench_metric(
+					ctx, name, "GB/s", PL_HIGHER_IS_BETTER,
+					nt ? "with non-temporal stores" : help[op]);
+			}
+	}
+	json_object_set_new(info, "threads", json_integer(s->teams[0].n));
+	/* first touch by the threads that will use each part (STREAM's parallel init) */
+	for (unsigned m = 0; m < s->nars; m++) {
+		s->teams[0].ar = &s->ars[m];
+		team_run(&s->teams[0], OP_INIT);
+	}
+	/* the workers pinned themselves before the first step */
+	for (unsigned t = 0; t < s->nteams; t++)
+		for (unsigned i = 1; i < s->teams[t].n; i++)
+			if (s->teams[t].w[i].pin_err < 0) {
+				pl_bench_error(ctx, "cannot pin a thread to CPU %u: %s",
+					       s->teams[t].w[i].cpu, strerror(-s->teams[t].w[i].pin_err));
+				mem_teardown(ctx, vo, s);
+				return -EPERM;
+			}
+	s->ready = true;
+	return 0;
+}
+
+static double gbps(const struct arrays *ar, enum pl_stream_op op, double secs)
+{
+	return (double)pl_stream_bytes[op] * (double)ar->len / secs / 1e9;
+}
+
+static int run_op(struct pl_bench_ctx *ctx, struct team *t, struct arrays *ar, int op, bool nt,
+		  int metric)
+{
+	if (pl_bench_stopped(ctx))
+		return -EINTR;
+	t->ar = ar;
+	t->nt = nt;
+	double secs = team_run(t, op);
+	pl_stream_expect_apply(&ar->e, (enum pl_stream_op)op);
+	if (op == PL_STREAM_SUM) {
+		double sum = 0;
+		for (unsigned i = 0; i < t->n; i++)
+			sum += t->w[i].partial;
+		if (pl_stream_check_sum(sum, ar->len, &ar->e) < 0) {
+			pl_bench_invalidate(ctx, "sum validation failed: %.17g, expected %zu x %.17g",
+					    sum, ar->len, ar->e.a);
+		}
+	}
+	if (metric >= 0)
+		pl_bench_record(ctx, metric, gbps(ar, (enum pl_stream_op)op, secs));
+	return 0;
+}
+
+static int mem_run(struct pl_bench_ctx *ctx, void *vo, void *vs)
+{
+	(void)vo;
+	struct mem_state *s = vs;
+	int r = 0;
+	if (s->matrix) {
+		for (unsigned t = 0; t < s->nteams && r == 0; t++)
+			for (unsigned m = 0; m < s->nars && r == 0; m++) {
+				int *cm = &s->cell_metric[(t * s->nars + m) * 2];
+				r = run_op(ctx, &s->teams[t], &s->ars[m], PL_STREAM_COPY, false, cm[0]);
+				if (r == 0)
+					r = run_op(ctx, &s->teams[t], &s->ars[m], PL_STREAM_TRIAD, false,
+						   cm[1]);
+			}
+		return r;
+	}
+	struct team *t = &s->teams[0];
+	struct arrays *ar = &s->ars[0];
+	for (int nt = 0; nt < 2 && r == 0; nt++) {
+		if (nt && !s->nt)
+			break;
+		for (int op = PL_STREAM_COPY; op <= PL_STREAM_TRIAD && r == 0; op++)
+			if (!s->skip[op])
+				r = run_op(ctx, t, ar, op, nt, s->metric[op][nt]);
+	}
+	for (int op = PL_STREAM_MEMCPY; op <= PL_STREAM_SUM && r == 0; op++)
+		if (!s->skip[op])
+			r = run_op(ctx, t, ar, op, false, s->metric[op][0]);
+	return r;
+}
+
+static void mem_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
+{
+	(void)vo;
+	struct mem_state *s = vs;
+	/* STREAM validates once, after all repetitions */
+	if (s->ready) {
+		for (unsigned m = 0; m < s->nars; m++) {
+			char where[32] = "";
+			if (s->matrix)
+				snprintf(where, sizeof(where), " on node %d", s->ars[m].node);
+			stream_validate(ctx, &s->teams[0], &s->ars[m], where);
+		}
+		if (s->nars)
+			json_object_set_new(pl_bench_info(ctx), "validation",
+					    json_string("STREAM checkSTREAMresults: average relative "
+							"error of a, b, c <= 1e-13; sum checked"));
+	}
+	for (unsigned t = 0; t < s->nteams; t++)
+		team_stop(&s->teams[t]);
+	for (unsigned m = 0; m < s->nars; m++)
+		arrays_free(&s->ars[m]);
+	free(s->teams);
+	free(s->team_node);
+	free(s->ars);
+	free(s->cell_metric);
+	free(s);
+}
+
+static const char *const mem_quick[] = { "--size", "64MiB", "--runs", "2", "--warmup", "1", NULL };
+
+const struct pl_bench pl_bench_mem = {
+	.name = "mem",
+	.summary = "memory bandwidth: STREAM Copy/Scale/Add/Triad, memcpy, read-only sum (GB/s)",
+	.description =
+		"McCalpin's STREAM kernels with STREAM's byte counting (GB/s = 10^9 B/s) and\n"
+		"validation, plus memcpy and a read-only sum. Arrays default to 4x the total\n"
+		"last-level cache (hwloc), capped by available memory; the size and the reason are\n"
+		"printed. One pinned thread per CPU of the run; best (STREAM's best-of-N) and\n"
+		"median over the repetitions after a warm-up. Kernels are dispatched at run time\n"
+		"to the best instruction set (GCC target_clones); --nt adds streaming stores.\n"
+		"--numa-matrix gives the (CPU node, memory node) bandwidth table.",
+	.opts = mem_opt_table,
+	.opts_size = sizeof(struct mem_opts),
+	.opts_defaults = &mem_defaults,
+	.default_runs = 5,
+	.default_warmup = 1,
+	.uses_all_cpus = true,
+	.quick_argv = mem_quick,
+	.in_report = true,
+	.setup = mem_setup,
+	.run = mem_run,
+	.teardown = mem_teardown,
+};

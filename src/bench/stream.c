@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "bench/stream.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+const char *const pl_stream_names[PL_STREAM_NOPS] = { "copy", "scale", "add",
+						      "triad", "memcpy", "sum" };
+const unsigned pl_stream_bytes[PL_STREAM_NOPS] = { 16, 16, 24, 24, 16, 8 };
+
+void pl_stream_expect_init(struct pl_stream_expect *e)
+{
+	e->a = 1.0;
+	e->b = 2.0;
+	e->c = 0.0;
+}
+
+void pl_stream_expect_apply(struct pl_stream_expect *e, enum pl_stream_op op)
+{
+	const double s = PL_STREAM_SCALAR;
+	switch (op) {
+	case PL_STREAM_COPY:
+	case PL_STREAM_MEMCPY:
+		e->c = e->a;
+		break;
+	case PL_STREAM_SCALE:
+		e->b = s * e->c;
+		break;
+	case PL_STREAM_ADD:
+		e->c = e->a + e->b;
+		break;
+	case PL_STREAM_TRIAD:
+		e->a = e->b + s * e->c;
+		break;
+	case PL_STREAM_SUM:
+	case PL_STREAM_NOPS:
+		break;
+	}
+}
+
+/* Runtime ISA dispatch without -march=native: GCC builds one clone per target and an
+ * ifunc resolver picks the best at load time (GCC manual, "target_clones" attribute). */
+#if defined(__x86_64__) && !defined(__clang__)
+#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONES
+#endif
+
+CLONES static void k_copy(double *restrict c, const double *restrict a, size_t lo, size_t hi)
+{
+	for (size_t j = lo; j < hi; j++)
+		c[j] = a[j];
+}
+
+CLONES static void k_scale(double *restrict b, const double *restrict c, size_t lo, size_t hi)
+{
+	const double s = PL_STREAM_SCALAR;
+	for (size_t j = lo; j < hi; j++)
+		b[j] = s * c[j];
+}
+
+CLONES static void k_add(double *restrict c, const double *restrict a, const double *restrict b,
+			 size_t lo, size_t hi)
+{
+	for (size_t j = lo; j < hi; j++)
+		c[j] = a[j] + b[j];
+}
+
+CLONES static void k_triad(double *restrict a, const double *restrict b, const double *restrict c,
+			   size_t lo, size_t hi)
+{
+	const double s = PL_STREAM_SCALAR;
+	for (size_t j = lo; j < hi; j++)
+		a[j] = b[j] + s * c[j];
+}
+
+/* Eight independent accumulators: a floating-point sum cannot be reordered by the
+ * compiler, so this gives it the parallelism to vectorise and hide the add latency. */
+CLONES static double k_sum(const double *restrict a, size_t lo, size_t hi)
+{
+	double s[8] = { 0 };
+	size_t j = lo;
+	for (; j + 8 <= hi; j += 8)
+		for (int k = 0; k < 8; k++)
+			s[k] += a[j + k];
+	double t = 0;
+	for (; j < hi; j++)
+		t += a[j];
+	return t + ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+void pl_stream_init(double *a, double *b, double *c, size_t lo, size_t hi)
+{
+	for (size_t j = lo; j < hi; j++) {
+		a[j] = 1.0;
+		b[j] = 2.0;
+		c[j] = 0.0;
+	}
+}
+
+/* Scalar head/tail of the streaming variants, and their fallback. */
+static void scalar_op(enum pl_stream_op op, double *a, double *b, double *c, size_t lo, size_t hi)
+{
+	const double s = PL_STREAM_SCALAR;
+	for (size_t j = lo; j < hi; j++)
+		switch (op) {
+		case PL_STREAM_COPY:
+			c[j] = a[j];
+			break;
+		case PL_STREAM_SCALE:
+			b[j] = s * c[j];
+			break;
+		case PL_STREAM_ADD:
+			c[j] = a[j] + b[j];
+			break;
+		case PL_STREAM_TRIAD:
+			a[j] = b[j] + s * c[j];
+			break;
+		default:
+			return;
+		}
+}
+
+#if defined(__x86_64__)
+/* Streaming (non-temporal) stores bypass the caches and avoid the read-for-ownership of
+ * the destination line (Intel SDM vol. 1, 10.4.6.2 "Caching of Temporal vs. Non-Temporal
+ * Data"); likwid-bench's *_mem kernels use them. One body per vector width. */
+#define NT_BODY(W, VT, LOAD, STREAM, ADD, MUL, SET1)                                         \
+	{                                                                                   \
+		const VT vs = SET1(PL_STREAM_SCALAR);                                       \
+		size_t j = lo;                                                              \
+		while (j < hi && ((uintptr_t)(a + j) % (W * 8) || (uintptr_t)(b + j) % (W * 8) || \
+				  (uintptr_t)(c + j) % (W * 8)))                            \
+			j++;                                                                \
+		scalar_op(op, a, b, c, lo, j);                                              \
+		size_t end = j + (hi - j) / W * W;                                          \
+		switch (op) {                                                               \
+		case PL_STREAM_COPY:                                                        \
+			for (; j < end; j += W)                                             \
+				STREAM(c + j, LOAD(a + j));                                 \
+			break;                                                              \
+		case PL_STREAM_SCALE:                                                       \
+			for (; j < end; j += W)                                             \
+				STREAM(b + j, MUL(vs, LOAD(c + j)));                        \
+			break;                                                              \
+		case PL_STREAM_ADD:                                                         \
+			for (; j < end; j += W)                                             \
+				STREAM(c + j, ADD(LOAD(a + j), LOAD(b + j)));               \
+			break;                                                              \
+		case PL_STREAM_TRIAD:                                                       \
+			for (; j < end; j += W)                                             \
+				STREAM(a + j, ADD(LOAD(b + j), MUL(vs, LOAD(c + j))));      \
+			break;                                                              \
+		default:                                                                    \
+			break;                                                              \
+		}                                                                           \
+		scalar_op(op, a, b, c, j, hi);                                              \
+		_mm_sfence();                                                               \
+	}
+
+__attribute__((target("avx512f"))) static void nt_avx512(enum pl_stream_op op, double *a,
+							  double *b, double *c, size_t lo, size_t hi)
+	NT_BODY(8, __m512d, _mm512_load_pd, _mm512_stream_pd, _mm512_add_pd, _mm512_mul_pd,
+		_mm512_set1_pd)
+
+__attribute__((target("avx"))) static void nt_avx(enum pl_stream_op op, double *a, double *b,
+						  double *c, size_t lo, size_t hi)
+	NT_BODY(4, __m256d, _mm256_load_pd, _mm256_stream_pd, _mm256_add_pd, _mm256_mul_pd,
+		_mm256_set1_pd)
+
+static void nt_sse2(enum pl_stream_op op, double *a, double *b, double *c, size_t lo, size_t hi)
+	NT_BODY(2, __m128d, _mm_load_pd, _mm_stream_pd, _mm_add_pd, _mm_mul_pd, _mm_set1_pd)
+#endif
+
+const char *pl_stream_isa(bool nt)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		return "avx512f";
+	if (__builtin_cpu_supports("avx2"))
+		return "avx2";
+	if (nt && __builtin_cpu_supports("avx"))
+		return "avx";
+	return nt ? "sse2" : "default";
+#else
+	(void)nt;
+	return "default";
+#endif
+}
+
+static void nt_op(enum pl_stream_op op, double *a, double *b, double *c, size_t lo, size_t hi)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		nt_avx512(op, a, b, c, lo, hi);
+	else if (__builtin_cpu_supports("avx"))
+		nt_avx(op, a, b, c, lo, hi);
+	else
+		nt_sse2(op, a, b, c, lo, hi);
+#else
+	scalar_op(op, a, b, c, lo, hi);
+#endif
+}
+
+double pl_stream_kernel(enum pl_stream_op op, bool nt, double *a, double *b, double *c, size_t lo,
+			size_t hi)
+{
+	if (nt && op <= PL_STREAM_TRIAD) {
+		nt_op(op, a, b, c, lo, hi);
+		return 0;
+	}
+	switch (op) {
+	case PL_STREAM_COPY:
+		k_copy(c, a, lo, hi);
+		break;
+	case PL_STREAM_SCALE:
+		k_scale(b, c, lo, hi);
+		break;
+	case PL_STREAM_ADD:
+		k_add(c, a, b, lo, hi);
+		break;
+	case PL_STREAM_TRIAD:
+		k_triad(a, b, c, lo, hi);
+		break;
+	case PL_STREAM_MEMCPY:
+		if (hi > lo)
+			memcpy(c + lo, a + lo, (hi - lo) * sizeof(double));
+		break;
+	case PL_STREAM_SUM:
+		return k_sum(a, lo, hi);
+	case PL_STREAM_NOPS:
+		break;
+	}
+	return 0;
+}
+
+void pl_stream_err_sums(const double *a, const double *b, const double *c, size_t lo, size_t hi,
+			const struct pl_stream_expect *e, double err[3])
+{
+	double ea = 0, eb = 0, ec = 0;
+	for (size_t j = lo; j < hi; j++) {
+		ea += fabs(a[j] - e->a);
+		eb += fabs(b[j] - e->b);
+		ec += fabs(c[j] - e->c);
+	}
+	err[0] += ea;
+	err[1] += eb;
+	err[2] += ec;
+}
+
+int pl_stream_verdict(const double err[3], size_t n, const struct pl_stream_expect *e, double eps,
+		      char *msg, size_t len)
+{
+	const double expect[3] = { e->a, e->b, e->c };
+	static const char *const names[3] = { "a", "b", "c" };
+	for (int k = 0; k < 3; k++) {
+		double avg = n ? err[k] / (double)n : 0;
+		/* STREAM divides by the expected value; an expected 0 compares absolutely */
+		double rel = expect[k] != 0 ? fabs(avg / expect[k]) : avg;
+		if (!(rel <= eps)) {
+			snprintf(msg, len,
+				 "array %s: average relative error %.3g exceeds %.0e (expected %.17g "
+				 "in every element)",
+				 names[k], rel, eps, expect[k]);
+			return -EDOM;
+		}
+	}
+	return 0;
+}
+
+int pl_stream_check_sum(double sum, size_t n, const struct pl_stream_expect *e)
+{
+	double want = (double)n * e->a;
+	if (want == 0)
+		return sum == 0 ? 0 : -EDOM;
+	return fabs(sum - want) / fabs(want) <= 1e-6 ? 0 : -EDOM;
+}
