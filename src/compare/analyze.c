@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "compare/analyze.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/robust.h"
+#include "stats/summary.h"
+#include "stats/ttest.h"
+#include "util/str.h"
+
+const char *pl_cmp_verdict_name(enum pl_cmp_verdict v)
+{
+	static const char *const names[] = { "baseline",	"no-verdict",	 "changed",
+					      "below-threshold", "no-difference", "equivalent" };
+	return names[v];
+}
+
+/* Values of @x that are not NaN, in a new array. */
+static double *present(const double *x, size_t n, size_t *k)
+{
+	double *y = pl_xmalloc((n ? n : 1) * sizeof(double));
+	*k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			y[(*k)++] = x[i];
+	return y;
+}
+
+static void vstat(const double *x, size_t nr, struct pl_cmp_vstat *s)
+{
+	memset(s, 0, sizeof(*s));
+	size_t n;
+	double *y = present(x, nr, &n);
+	struct pl_summary sum;
+	pl_summary_compute(&sum, y, n);
+	s->n = n;
+	s->median = sum.median;
+	s->min = sum.min;
+	s->max = sum.max;
+	s->mean = sum.mean;
+	s->sd = sum.stddev;
+	s->modes = 1;
+	s->med_lo = s->med_hi = s->mad = s->iqr = NAN;
+	if (n == 0) {
+		free(y);
+		return;
+	}
+	double *sorted = pl_xmalloc(n * sizeof(double));
+	memcpy(sorted, y, n * sizeof(double));
+	pl_sort_doubles(sorted, n);
+	pl_median_ci(sorted, n, 0.95, &s->med_lo, &s->med_hi);
+	s->mad = pl_mad_sorted(sorted, n);
+	s->iqr = pl_iqr_sorted(sorted, n);
+	free(sorted);
+	bool *out = pl_xcalloc(nr ? nr : 1, sizeof(bool));
+	bool *outy = pl_xcalloc(n, sizeof(bool));
+	s->noutliers = pl_outliers_mad(y, n, outy);
+	/* map back to round indices */
+	s->outliers = pl_xcalloc(s->noutliers ? s->noutliers : 1, sizeof(size_t));
+	for (size_t i = 0, k = 0, j = 0; i < nr; i++) {
+		if (isnan(x[i]))
+			continue;
+		if (outy[k++])
+			s->outliers[j++] = i;
+	}
+	free(out);
+	free(outy);
+	s->modes = pl_mode_count(y, n);
+	free(y);
+}
+
+static bool all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return false;
+	return true;
+}
+
+static double pct(double ratio)
+{
+	return (ratio - 1) * 100;
+}
+
+/* Compare b against a (baseline); fills everything but p_holm and the verdict. */
+static void cstat(const double *xa, const double *xb, size_t nr, const struct pl_cmp_aopts *o,
+		  struct pl_cmp_cstat *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ratio = c->lo = c->hi = c->p_welch = c->median_ratio = NAN;
+	c->hl_ratio = c->hl_lo = c->hl_hi = c->p_holm = NAN;
+	c->mw.p = c->wsr.p = NAN;
+	size_t na, nb;
+	double *a = present(xa, nr, &na), *b = present(xb, nr, &nb);
+	if (na < 2 || nb < 2)
+		goto done;
+	c->ok = true;
+	c->log_scale = all_positive(a, na) && all_positive(b, nb);
+	struct pl_summary sa, sb;
+	pl_summary_compute(&sa, a, na);
+	pl_summary_compute(&sb, b, nb);
+	c->median_ratio = sa.median != 0 ? sb.median / sa.median : NAN;
+	double sd_rel;
+	if (c->log_scale) {
+		pl_ratio_geomean(a, na, b, nb, o->level, &c->ratio, &c->lo, &c->hi, &c->p_welch);
+		double *la = pl_xmalloc(na * sizeof(double)), *lb = pl_xmalloc(nb * sizeof(double));
+		for (size_t i = 0; i < na; i++)
+			la[i] = log(a[i]);
+		for (size_t i = 0; i < nb; i++)
+			lb[i] = log(b[i]);
+		double est, lo, hi;
+		if (pl_hodges_lehmann(la, na, lb, nb, o->level, &est, &lo, &hi) == 0) {
+			c->hl_ratio = exp(est);
+			c->hl_lo = exp(lo);
+			c->hl_hi = exp(hi);
+		} else {
+			c->hl_ratio = exp(est);
+		}
+		struct pl_summary ls_a, ls_b;
+		pl_summary_compute(&ls_a, la, na);
+		pl_summary_compute(&ls_b, lb, nb);
+		sd_rel = sqrt((ls_a.stddev * ls_a.stddev * (double)(na - 1) +
+			       ls_b.stddev * ls_b.stddev * (double)(nb - 1)) /
+			      (double)(na + nb - 2));
+		free(la);
+		free(lb);
+	} else {
+		struct pl_tinterval t;
+		pl_ttest_welch(a, na, b, nb, o->level, &t);
+		double base = sa.mean;
+		if (base != 0) {
+			c->ratio = 1 + t.diff / fabs(base);
+			c->lo = 1 + t.lo / fabs(base);
+			c->hi = 1 + t.hi / fabs(base);
+		}
+		c->p_welch = t.p;
+		double est, lo, hi;
+		if (base != 0 &&
+		    pl_hodges_lehmann(a, na, b, nb, o->level, &est, &lo, &hi) == 0) {
+			c->hl_ratio = 1 + est / fabs(base);
+			c->hl_lo = 1 + lo / fabs(base);
+			c->hl_hi = 1 + hi / fabs(base);
+		}
+		sd_rel = base != 0 ? sqrt((sa.stddev * sa.stddev * (double)(na - 1) +
+					   sb.stddev * sb.stddev * (double)(nb - 1)) /
+					  (double)(na + nb - 2)) /
+					     fabs(base) :
+				     NAN;
+	}
+	pl_mann_whitney(a, na, b, nb, &c->mw);
+	c->runs_needed = pl_runs_needed(sd_rel, o->threshold, o->alpha, 0.8);
+	c->rules_out = fmax(fabs(c->hi - 1), fabs(c->lo - 1));
+	/* per-round pairs: log ratio (or difference) of the two runs of the same round */
+	double *d = pl_xmalloc((nr ? nr : 1) * sizeof(double));
+	size_t np = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (!isnan(xa[i]) && !isnan(xb[i])) {
+			if (c->log_scale)
+				d[np++] = log(xb[i] / xa[i]);
+			else
+				d[np++] = xb[i] - xa[i];
+		}
+	c->pairs = np;
+	if (np > 0)
+		c->wsr_ok = pl_signed_rank(d, np, &c->wsr) == 0;
+	free(d);
+done:
+	free(a);
+	free(b);
+}
+
+static const char *fmt_p(char *buf, size_t len, double p)
+{
+	if (p < 0.0001)
+		snprintf(buf, len, "p<0.0001");
+	else
+		snprintf(buf, len, "p=%.2g", p);
+	return buf;
+}
+
+static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb,
+		    const char *name_b, const struct pl_cmp_aopts *o, struct pl_cmp_cstat *c)
+{
+	(void)name_b;
+	char pb[32];
+	double thr = o->threshold * 100;
+	if (va->n < PL_CMP_MIN_VERDICT_RUNS || vb->n < PL_CMP_MIN_VERDICT_RUNS) {
+		c->verdict = PL_CMP_NO_VERDICT;
+		c->text = pl_xasprintf("no verdict: fewer than %d runs per variant (baseline %zu, "
+				       "this variant %zu); add runs with --runs or --precision",
+				       PL_CMP_MIN_VERDICT_RUNS, va->n, vb->n);
+		c->brief = pl_xstrdup("no verdict (n<5)");
+		return;
+	}
+	if (!c->ok || isnan(c->ratio) || isnan(c->mw.p)) {
+		c->verdict = PL_CMP_NO_VERDICT;
+		c->text = pl_xstrdup("no verdict: the metric is undefined or zero for the baseline");
+		c->brief = pl_xstrdup("no verdict");
+		return;
+	}
+	double eff = pct(c->ratio), lo = pct(c->lo), hi = pct(c->hi);
+	bool detected = c->p_holm < o->alpha;
+	const char *word = c->ratio >= 1 ? o->up : o->down;
+	char ci[96];
+	snprintf(ci, sizeof(ci), "%.0f%% CI %+.2f%% to %+.2f%%", o->level * 100, lo, hi);
+	if (detected && fabs(eff) >= thr) {
+		c->verdict = PL_CMP_CHANGED;
+		c->text = pl_xasprintf("%s by %.2f%% (%s, %s, n=%zu/%zu)", word, fabs(eff), ci,
+				       fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
+		c->brief = pl_xasprintf("%s %.1f%%", word, fabs(eff));
+	} else if (detected) {
+		c->verdict = PL_CMP_BELOW;
+		c->text = pl_xasprintf("difference detected but below the %g%% threshold: %+.2f%% "
+				       "(%s, %s, n=%zu/%zu)",
+				       thr, eff, ci, fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
+		c->brief = pl_xasprintf("%+.1f%% (< %g%%)", eff, thr);
+	} else if (c->lo > 1 - o->threshold && c->hi < 1 + o->threshold) {
+		c->verdict = PL_CMP_EQUIVALENT;
+		c->text = pl_xasprintf("equivalent within +-%g%% (%s, %s, n=%zu/%zu)", thr, ci,
+				       fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
+		c->brief = pl_xasprintf("equivalent +-%g%%", thr);
+	} else {
+		c->verdict = PL_CMP_NO_DIFF;
+		char need[96];
+		if (c->runs_needed > 0)
+			snprintf(need, sizeof(need), "about %zu runs per variant", c->runs_needed);
+		else
+			snprintf(need, sizeof(need), "more runs");
+		c->text = pl_xasprintf("no difference detected: the CI rules out effects beyond "
+				       "%.2f%%; detecting %g%% would need %s (%s, %s, n=%zu/%zu)",
+				       c->rules_out * 100, thr, need, ci,
+				       fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
+		c->brief = pl_xasprintf("no difference (+-%.1f%%)", c->rules_out * 100);
+	}
+}
+
+void pl_cmp_analyze_metric(double *const *x, size_t nv, size_t nr, const struct pl_cmp_aopts *o,
+			   struct pl_cmp_vstat *vs, struct pl_cmp_cstat *cs)
+{
+	for (size_t v = 0; v < nv; v++)
+		vstat(x[v], nr, &vs[v]);
+	memset(&cs[0], 0, sizeof(cs[0]));
+	cs[0].verdict = PL_CMP_BASELINE;
+	cs[0].ratio = 1;
+	double *p = pl_xmalloc(nv * sizeof(double)), *adj = pl_xmalloc(nv * sizeof(double));
+	size_t k = 0;
+	for (size_t v = 1; v < nv; v++) {
+		cstat(x[0], x[v], nr, o, &cs[v]);
+		p[k++] = isnan(cs[v].mw.p) ? 1 : cs[v].mw.p;
+	}
+	pl_holm(p, k, adj);
+	for (size_t v = 1; v < nv; v++) {
+		cs[v].p_holm = isnan(cs[v].mw.p) ? NAN : adj[v - 1];
+		verdict(&vs[0], &vs[v], NULL, o, &cs[v]);
+	}
+	free(p);
+	free(adj);
+}
+
+void pl_cmp_stats_free(struct pl_cmp_vstat *vs, struct pl_cmp_cstat *cs, size_t nv)
+{
+	for (size_t v = 0; v < nv; v++) {
+		if (vs)
+			free(vs[v].outliers);
+		if (cs) {
+			free(cs[v].text);
+			free(cs[v].brief);
+		}
+	}
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Statistics and verdicts of a compare experiment, per metric:
+ *  - per variant: n, median with a distribution-free CI, MAD, IQR, min, max, mean, sd,
+ *    MAD outliers (reported, never dropped) and the number of modes;
+ *  - per variant against the baseline: the ratio of geometric means with a CI from Welch's
+ *    t on log values (additive Welch relative to the baseline mean when a value is <= 0),
+ *    the ratio of medians, the Hodges-Lehmann ratio with its CI, the Mann-Whitney U
+ *    p-value, Holm-adjusted over the k-1 comparisons, and the Wilcoxon signed-rank test
+ *    of the per-round log ratios;
+ *  - a verdict: a change is "detected" when the Holm-adjusted Mann-Whitney p < alpha; it
+ *    is reported as slower/faster when the point estimate is at least the threshold, as
+ *    "below the threshold" otherwise; without detection the result is "equivalent" only
+ *    when the whole CI lies within +-threshold, else "no difference detected" with what
+ *    the CI rules out and the runs needed to detect the threshold (80% power). */
+#ifndef PERFLAB_COMPARE_ANALYZE_H
+#define PERFLAB_COMPARE_ANALYZE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats/rank.h"
+
+/** Fewest runs per variant for a verdict. */
+#define PL_CMP_MIN_VERDICT_RUNS 5
+
+/** Per-variant statistics of one metric (units of the metric). */
+struct pl_cmp_vstat {
+	size_t n;
+	double median, med_lo, med_hi; /**< median and its CI (NaN when n is too small) */
+	double mad, iqr, min, max, mean, sd;
+	size_t noutliers;  /**< MAD outliers (modified z > 3.5) */
+	size_t *outliers;  /**< their measured-round indices (noutliers entries, owned) */
+	int modes;         /**< 1 normally; >= 2 when the distribution looks multimodal */
+};
+
+/** Verdicts. */
+enum pl_cmp_verdict {
+	PL_CMP_BASELINE = 0, /**< the baseline itself */
+	PL_CMP_NO_VERDICT,   /**< too few runs or an undefined metric: see text */
+	PL_CMP_CHANGED,      /**< slower/faster by at least the threshold */
+	PL_CMP_BELOW,        /**< difference detected but below the threshold */
+	PL_CMP_NO_DIFF,      /**< no difference detected (CI wider than the threshold) */
+	PL_CMP_EQUIVALENT,   /**< the whole CI lies within +-threshold */
+};
+
+/** A variant compared with the baseline on one metric. Ratios are variant/baseline. */
+struct pl_cmp_cstat {
+	bool ok;            /**< enough values to compute anything */
+	bool log_scale;     /**< ratio of geometric means (false: additive Welch / baseline mean) */
+	double ratio, lo, hi; /**< estimate and CI at the confidence level */
+	double p_welch;     /**< Welch t p-value */
+	double median_ratio;
+	double hl_ratio, hl_lo, hl_hi; /**< Hodges-Lehmann (on logs when log_scale) */
+	struct pl_rank_test mw; /**< Mann-Whitney U of the variant against the baseline */
+	double p_holm;      /**< Holm-adjusted Mann-Whitney p */
+	struct pl_rank_test wsr; /**< Wilcoxon signed-rank of the per-round log ratios */
+	bool wsr_ok;
+	size_t pairs;       /**< rounds with both values */
+	size_t runs_needed; /**< runs per variant to detect the threshold at 80% power */
+	double rules_out;   /**< the CI excludes changes beyond this fraction (max |CI - 1|) */
+	enum pl_cmp_verdict verdict;
+	char *text;         /**< the full verdict sentence (owned) */
+	char *brief;        /**< a short form for table cells (owned) */
+};
+
+/** Options of the analysis. */
+struct pl_cmp_aopts {
+	double level;     /**< confidence level (0.95) */
+	double alpha;     /**< significance level (0.05) */
+	double threshold; /**< fraction (0.01) */
+	const char *up, *down; /**< words for larger/smaller values ("slower", "faster") */
+	bool higher_better;
+};
+
+/** Analyse one metric: @x[v] holds @nr values of variant v (index = measured round, NaN
+ *  where missing); variant 0 is the baseline. Fills @vs[0..nv-1] and @cs[0..nv-1]
+ *  (cs[0] is the baseline entry). Free with pl_cmp_stats_free. */
+void pl_cmp_analyze_metric(double *const *x, size_t nv, size_t nr, const struct pl_cmp_aopts *o,
+			   struct pl_cmp_vstat *vs, struct pl_cmp_cstat *cs);
+/** Free what pl_cmp_analyze_metric allocated in @nv entries of each array. NULL-safe. */
+void pl_cmp_stats_free(struct pl_cmp_vstat *vs, struct pl_cmp_cstat *cs, size_t nv);
+
+/** Name of a verdict for JSON ("baseline", "no-verdict", "slower"/"faster" are reported as
+ *  "changed", "below-threshold", "no-difference", "equivalent"). */
+const char *pl_cmp_verdict_name(enum pl_cmp_verdict v);
+
+#endif

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "compare/exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* MPOL_BIND from <numaif.h>; the raw syscall keeps the child free of libnuma state. */
+#include <numaif.h>
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t running_child;
+
+static void on_signal(int sig)
+{
+	if (!got_signal)
+		got_signal = sig;
+	pid_t c = running_child;
+	if (c > 0)
+		kill(c, sig);
+}
+
+void pl_cmp_exec_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: wait4 and read return EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int pl_cmp_exec_interrupted(void)
+{
+	return got_signal;
+}
+
+double pl_cmp_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int devnull_fd(void)
+{
+	static int fd = -1;
+	if (fd < 0)
+		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	return fd;
+}
+
+/* In the child between fork and exec: only report failures through @errfd. */
+static void child(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
+		  const struct pl_cmp_exec_opts *o, int outfd, int errfd)
+{
+	int e = 0;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (!o->show_output) {
+		int nul = devnull_fd();
+		int out = outfd >= 0 ? outfd : nul;
+		if (nul < 0 || dup2(nul, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) {
+			e = errno ? errno : EBADF;
+			goto fail;
+		}
+	} else if (outfd >= 0) {
+		if (dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0) {
+			e = errno;
+			goto fail;
+		}
+	}
+	if (v && v->workdir && chdir(v->workdir) < 0) {
+		e = errno;
+		goto fail;
+	}
+	for (size_t i = 0; v && i < v->nenv; i++)
+		if (putenv(v->env[i]) != 0) {
+			e = errno;
+			goto fail;
+		}
+	if (v && v->has_cpus) {
+		cpu_set_t *set = CPU_ALLOC(PL_MAX_CPUS);
+		size_t sz = CPU_ALLOC_SIZE(PL_MAX_CPUS);
+		if (!set) {
+			e = ENOMEM;
+			goto fail;
+		}
+		CPU_ZERO_S(sz, set);
+		for (int c = pl_cpuset_next(&v->cpuset, 0); c >= 0;
+		     c = pl_cpuset_next(&v->cpuset, (unsigned)c + 1))
+			CPU_SET_S((size_t)c, sz, set);
+		if (sched_setaffinity(0, sz, set) < 0) {
+			e = errno;
+			goto fail;
+		}
+	}
+	if (v && v->has_membind) {
+		unsigned long mask[PL_MAX_CPUS / (8 * sizeof(unsigned long))];
+		memset(mask, 0, sizeof(mask));
+		int maxnode = 0;
+		for (int n = pl_cpuset_next(&v->nodes, 0); n >= 0;
+		     n = pl_cpuset_next(&v->nodes, (unsigned)n + 1)) {
+			mask[n / (8 * sizeof(unsigned long))] |= 1ul << (n % (8 * sizeof(unsigned long)));
+			maxnode = n;
+		}
+		if (syscall(SYS_set_mempolicy, MPOL_BIND, mask, (unsigned long)maxnode + 2) < 0) {
+			e = errno;
+			goto fail;
+		}
+	}
+	execv(exe, argv);
+	e = errno;
+fail:
+	if (write(errfd, &e, sizeof(e)) < 0) {
+		/* nothing left to report to */
+	}
+	_exit(127);
+}
+
+int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
+		const struct pl_cmp_exec_opts *o, struct pl_buf *output, struct pl_cmp_usage *u)
+{
+	int errp[2], outp[2] = { -1, -1 };
+	if (pipe2(errp, O_CLOEXEC) < 0)
+		return -errno;
+	if (o->capture && pipe2(outp, O_CLOEXEC) < 0) {
+		int r = -errno;
+		close(errp[0]);
+		close(errp[1]);
+		return r;
+	}
+	if (!o->show_output && devnull_fd() < 0) {
+		int r = -errno;
+		close(errp[0]);
+		close(errp[1]);
+		return r;
+	}
+	double t0 = pl_cmp_now();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		close(errp[0]);
+		close(errp[1]);
+		if (outp[0] >= 0) {
+			close(outp[0]);
+			close(outp[1]);
+		}
+		return r;
+	}
+	if (pid == 0)
+		child(v, exe, argv, o, outp[1], errp[1]);
+	running_child = pid;
+	if (got_signal)
+		kill(pid, got_signal);
+	close(errp[1]);
+	if (outp[1] >= 0)
+		close(outp[1]);
+	if (outp[0] >= 0) {
+		char buf[65536];
+		for (;;) {
+			ssize_t k = read(outp[0], buf, sizeof(buf));
+			if (k > 0) {
+				if (output)
+					pl_buf_append(output, buf, (size_t)k);
+			} else if (k == 0 || errno != EINTR) {
+				break;
+			}
+		}
+		close(outp[0]);
+	}
+	int status = 0;
+	struct rusage ru;
+	for (;;) {
+		pid_t w = wait4(pid, &status, 0, &ru);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			int r = -errno;
+			running_child = 0;
+			close(errp[0]);
+			return r;
+		}
+	}
+	double t1 = pl_cmp_now();
+	running_child = 0;
+	int cerr = 0;
+	ssize_t k;
+	do
+		k = read(errp[0], &cerr, sizeof(cerr));
+	while (k < 0 && errno == EINTR);
+	close(errp[0]);
+	if (k == (ssize_t)sizeof(cerr) && cerr)
+		return -cerr;
+	memset(u, 0, sizeof(*u));
+	u->wall_s = t1 - t0;
+	u->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
+	u->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	u->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+	u->minor_faults = (uint64_t)ru.ru_minflt;
+	u->major_faults = (uint64_t)ru.ru_majflt;
+	u->vol_ctxsw = (uint64_t)ru.ru_nvcsw;
+	u->invol_ctxsw = (uint64_t)ru.ru_nivcsw;
+	if (WIFEXITED(status)) {
+		u->exit_code = WEXITSTATUS(status);
+	} else {
+		u->exit_code = -1;
+		u->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	}
+	if (got_signal)
+		return -EINTR;
+	return 0;
+}
+
+int pl_cmp_exec_helper(const struct pl_cmp_variant *v, const char *cmd, bool shell, bool show,
+		       int *status)
+{
+	char **argv;
+	if (shell) {
+		argv = pl_xcalloc(4, sizeof(char *));
+		argv[0] = pl_xstrdup("/bin/sh");
+		argv[1] = pl_xstrdup("-c");
+		argv[2] = pl_xstrdup(cmd);
+	} else {
+		argv = pl_cmp_split_words(cmd);
+		if (!argv || !argv[0]) {
+			pl_strv_free(argv);
+			return -EINVAL;
+		}
+	}
+	char *exe = pl_cmp_which(argv[0]);
+	int r;
+	if (!exe) {
+		r = -ENOENT;
+	} else {
+		struct pl_cmp_exec_opts o = { .capture = false, .show_output = show };
+		struct pl_cmp_usage u;
+		r = pl_cmp_exec(v, exe, argv, &o, NULL, &u);
+		if (r == 0) {
+			*status = u.exit_code;
+			if (u.exit_code != 0)
+				r = -ECHILD;
+		}
+	}
+	free(exe);
+	pl_strv_free(argv);
+	return r;
+}

@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "compare/output.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "util/log.h"
+#include "util/str.h"
+
+void pl_cmp_report_build(struct pl_cmp_report *r, const struct pl_cmp_session *s)
+{
+	memset(r, 0, sizeof(*r));
+	r->s = s;
+	r->nm = s->nm;
+	r->nv = s->exp->n;
+	r->vs = pl_xcalloc(r->nm * r->nv, sizeof(*r->vs));
+	r->cs = pl_xcalloc(r->nm * r->nv, sizeof(*r->cs));
+	for (size_t m = 0; m < r->nm; m++) {
+		double **x = pl_xmalloc(r->nv * sizeof(double *));
+		for (size_t v = 0; v < r->nv; v++)
+			x[v] = pl_cmp_values(s, m, v);
+		struct pl_cmp_aopts o = {
+			.level = s->cfg->level,
+			.alpha = s->cfg->alpha,
+			.threshold = s->cfg->threshold,
+			.up = s->m[m].up,
+			.down = s->m[m].down,
+			.higher_better = s->m[m].higher_better,
+		};
+		pl_cmp_analyze_metric(x, r->nv, s->measured, &o, &r->vs[m * r->nv],
+				      &r->cs[m * r->nv]);
+		for (size_t v = 0; v < r->nv; v++)
+			free(x[v]);
+		free(x);
+	}
+	for (size_t i = 0; i < s->nruns; i++)
+		r->failed_runs += s->runs[i].u.exit_code != 0;
+}
+
+void pl_cmp_report_free(struct pl_cmp_report *r)
+{
+	if (!r)
+		return;
+	for (size_t m = 0; m < r->nm; m++)
+		pl_cmp_stats_free(&r->vs[m * r->nv], &r->cs[m * r->nv], r->nv);
+	free(r->vs);
+	free(r->cs);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A value with its unit: seconds scaled to ns..s, bytes to KiB..GiB, else %.4g. */
+static char *fmt_val(char *buf, size_t len, double x, const char *unit)
+{
+	if (isnan(x)) {
+		snprintf(buf, len, "-");
+	} else if (strcmp(unit, "s") == 0) {
+		double a = fabs(x);
+		if (a >= 1 || a == 0)
+			snprintf(buf, len, "%.4g s", x);
+		else if (a >= 1e-3)
+			snprintf(buf, len, "%.4g ms", x * 1e3);
+		else if (a >= 1e-6)
+			snprintf(buf, len, "%.4g us", x * 1e6);
+		else
+			snprintf(buf, len, "%.4g ns", x * 1e9);
+	} else if (strcmp(unit, "B") == 0) {
+		pl_fmt_bytes(buf, len, x);
+	} else {
+		snprintf(buf, len, "%.4g", x);
+	}
+	return buf;
+}
+
+static char *fmt_ci(char *buf, size_t len, double lo, double hi, const char *unit)
+{
+	char a[48], b[48];
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, len, "CI n/a (n<6)");
+	else
+		snprintf(buf, len, "[%s, %s]", fmt_val(a, sizeof(a), lo, unit),
+			 fmt_val(b, sizeof(b), hi, unit));
+	return buf;
+}
+
+static char *fmt_ratio(char *buf, size_t len, const struct pl_cmp_cstat *c)
+{
+	if (!c->ok || isnan(c->ratio))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.2f%% [%+.2f, %+.2f]", (c->ratio - 1) * 100,
+			 (c->lo - 1) * 100, (c->hi - 1) * 100);
+	return buf;
+}
+
+/* Metrics shown in the table: all of them. */
+void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
+{
+	const struct pl_cmp_session *s = r->s;
+	const char *b = pl_style(f, "bold"), *z = pl_style(f, "reset");
+	fprintf(f, "%sperflab compare%s: %zu variants, %zu rounds measured (+%zu warm-up), seed %llu, "
+		   "stopped by %s after %.1f s\n",
+		b, z, r->nv, s->measured, s->nrounds - s->measured, (unsigned long long)s->cfg->seed,
+		s->stop_reason ? s->stop_reason : "interruption", s->elapsed_s);
+	fprintf(f, "medians with %.0f%% CIs; vs baseline: ratio of geometric means, %.0f%% CI "
+		   "(Welch t on logs); verdicts: Mann-Whitney, Holm-adjusted, threshold %g%%\n\n",
+		s->cfg->level * 100, s->cfg->level * 100, s->cfg->threshold * 100);
+	/* column widths */
+	size_t w0 = 20, wc = 26;
+	for (size_t v = 0; v < r->nv; v++)
+		if (strlen(s->exp->v[v].name) + 2 > wc)
+			wc = strlen(s->exp->v[v].name) + 2;
+	fprintf(f, "%-*s", (int)w0, "");
+	for (size_t v = 0; v < r->nv; v++) {
+		char h[256];
+		snprintf(h, sizeof(h), "%s%s", s->exp->v[v].name, v == 0 ? " (base)" : "");
+		fprintf(f, "%s%-*s%s", b, (int)wc, h, z);
+	}
+	fputc('\n', f);
+	for (size_t m = 0; m < r->nm; m++) {
+		const struct pl_cmp_metric *mt = &s->m[m];
+		const char *lab[4] = { "median", "CI", "vs base", "verdict" };
+		for (int row = 0; row < 4; row++) {
+			char head[64];
+			snprintf(head, sizeof(head), "%-10s %s", row == 0 ? mt->name : "", lab[row]);
+			fprintf(f, "%-*s", (int)w0, head);
+			for (size_t v = 0; v < r->nv; v++) {
+				const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
+				const struct pl_cmp_cstat *cs = &r->cs[m * r->nv + v];
+				char cell[160];
+				switch (row) {
+				case 0:
+					fmt_val(cell, sizeof(cell), vs->median, mt->unit);
+					break;
+				case 1:
+					fmt_ci(cell, sizeof(cell), vs->med_lo, vs->med_hi, mt->unit);
+					break;
+				case 2:
+					if (v == 0)
+						snprintf(cell, sizeof(cell), "-");
+					else
+						fmt_ratio(cell, sizeof(cell), cs);
+					break;
+				default:
+					snprintf(cell, sizeof(cell), "%s", v == 0 ? "baseline" : cs->brief);
+				}
+				fprintf(f, "%-*s", (int)wc, cell);
+			}
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "\n%sVerdicts%s (vs %s)\n", b, z, s->exp->v[0].name);
+	for (size_t m = 0; m < r->nm; m++)
+		for (size_t v = 1; v < r->nv; v++)
+			fprintf(f, "  %s, %s: %s\n", s->m[m].name, s->exp->v[v].name,
+				r->cs[m * r->nv + v].text);
+	bool notes = false;
+	for (size_t m = 0; m < r->nm; m++)
+		for (size_t v = 0; v < r->nv; v++) {
+			const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
+			/* CPU times come in scheduler ticks and RSS in pages: their modes are
+			 * quantisation, not behaviour (JSON has them all) */
+			bool coarse = s->m[m].src == PL_CMP_SRC_USER || s->m[m].src == PL_CMP_SRC_SYS ||
+				      s->m[m].src == PL_CMP_SRC_RSS;
+			if (coarse || (!vs->noutliers && vs->modes < 2))
+				continue;
+			if (!notes)
+				fprintf(f, "\n%sNotes%s\n", b, z);
+			notes = true;
+			if (vs->noutliers)
+				fprintf(f, "  %s, %s: %zu outlier%s (MAD rule), kept in the statistics\n",
+					s->m[m].name, s->exp->v[v].name, vs->noutliers,
+					vs->noutliers > 1 ? "s" : "");
+			if (vs->modes >= 2)
+				fprintf(f, "  %s, %s: the distribution looks %s (%d modes): a median "
+					   "hides that\n",
+					s->m[m].name, s->exp->v[v].name,
+					vs->modes == 2 ? "bimodal" : "multimodal", vs->modes);
+		}
+	if (r->failed_runs)
+		fprintf(f, "%s  %zu runs exited non-zero (kept: --ignore-failure)\n",
+			notes ? "" : "\nNotes\n", r->failed_runs);
+}
+
+static json_t *jreal(double x)
+{
+	return isnan(x) || isinf(x) ? json_null() : json_real(x);
+}
+
+static json_t *variant_json(const struct pl_cmp_variant *v, size_t i)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(v->name));
+	json_object_set_new(o, "baseline", json_boolean(i == 0));
+	json_t *argv = json_array();
+	for (size_t k = 0; v->argv && v->argv[k]; k++)
+		json_array_append_new(argv, json_string(v->argv[k]));
+	json_object_set_new(o, "argv", argv);
+	json_t *env = json_object();
+	for (size_t k = 0; k < v->nenv; k++) {
+		const char *eq = strchr(v->env[k], '=');
+		char *name = pl_xasprintf("%.*s", (int)(eq - v->env[k]), v->env[k]);
+		json_object_set_new(env, name, json_string(eq + 1));
+		free(name);
+	}
+	json_object_set_new(o, "env", env);
+	json_object_set_new(o, "cwd", v->cwd ? json_string(v->cwd) : json_null());
+	json_object_set_new(o, "cpus", v->cpus ? json_string(v->cpus) : json_null());
+	json_object_set_new(o, "membind", v->membind ? json_string(v->membind) : json_null());
+	json_object_set_new(o, "profile", v->profile ? json_string(v->profile) : json_null());
+	json_t *set = json_array();
+	for (size_t k = 0; k < v->nsettings; k++) {
+		json_t *x = json_object();
+		json_object_set_new(x, "key", json_string(v->settings[k].key));
+		json_object_set_new(x, "path", json_string(v->settings[k].path));
+		json_object_set_new(x, "value", json_string(v->settings[k].value));
+		json_array_append_new(set, x);
+	}
+	json_object_set_new(o, "settings", set);
+	const char *hk[] = { "prepare", "cleanup", "setup", "teardown" };
+	const char *hv[] = { v->prepare, v->cleanup, v->setup, v->teardown };
+	for (size_t k = 0; k < 4; k++)
+		json_object_set_new(o, hk[k], hv[k] ? json_string(hv[k]) : json_null());
+	return o;
+}
+
+static const char *src_name(enum pl_cmp_src s)
+{
+	static const char *const n[] = { "wait4", "wait4", "wait4", "wait4", "regex", "geomean" };
+	return n[s];
+}
+
+static json_t *ci_json(double lo, double hi)
+{
+	json_t *a = json_array();
+	json_array_append_new(a, jreal(lo));
+	json_array_append_new(a, jreal(hi));
+	return a;
+}
+
+static json_t *rank_json(const struct pl_rank_test *t, bool ok)
+{
+	if (!ok)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "statistic", jreal(t->stat));
+	json_object_set_new(o, "p", jreal(t->p));
+	json_object_set_new(o, "exact", json_boolean(t->exact));
+	json_object_set_new(o, "n", json_integer((json_int_t)t->n));
+	return o;
+}
+
+json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
+{
+	const struct pl_cmp_session *s = r->s;
+	const struct pl_cmp_config *c = s->cfg;
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "tool", json_string("perflab compare"));
+	json_object_set_new(doc, "perflab_version", json_string(PERFLAB_VERSION));
+	json_object_set_new(doc, "seed", json_integer((json_int_t)c->seed));
+	json_t *cfg = json_object();
+	json_object_set_new(cfg, "runs", c->runs ? json_integer((json_int_t)c->runs) : json_null());
+	json_object_set_new(cfg, "warmup", json_integer((json_int_t)c->warmup));
+	json_object_set_new(cfg, "precision", c->runs ? json_null() : jreal(c->precision));
+	json_object_set_new(cfg, "max_runs", json_integer((json_int_t)c->max_runs));
+	json_object_set_new(cfg, "max_time_s", c->max_time > 0 ? jreal(c->max_time) : json_null());
+	json_object_set_new(cfg, "threshold", jreal(c->threshold));
+	json_object_set_new(cfg, "alpha", jreal(c->alpha));
+	json_object_set_new(cfg, "confidence", jreal(c->level));
+	json_object_set_new(cfg, "shell", json_boolean(c->shell));
+	json_object_set_new(cfg, "ignore_failure", json_boolean(c->ignore_failure));
+	json_object_set_new(doc, "config", cfg);
+	struct utsname u;
+	json_t *mach = json_object();
+	if (uname(&u) == 0) {
+		json_object_set_new(mach, "kernel", json_string(u.release));
+		json_object_set_new(mach, "arch", json_string(u.machine));
+	}
+	json_object_set_new(mach, "online_cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(doc, "machine", mach);
+	json_t *vars = json_array();
+	for (size_t v = 0; v < r->nv; v++)
+		json_array_append_new(vars, variant_json(&s->exp->v[v], v));
+	json_object_set_new(doc, "variants", vars);
+	json_t *mets = json_array();
+	for (size_t m = 0; m < r->nm; m++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "name", json_string(s->m[m].name));
+		json_object_set_new(o, "unit", json_string(s->m[m].unit));
+		json_object_set_new(o, "source", json_string(src_name(s->m[m].src)));
+		json_object_set_new(o, "regex", s->m[m].regex ? json_string(s->m[m].regex) : json_null());
+		json_object_set_new(o, "higher_is_better", json_boolean(s->m[m].higher_better));
+		json_array_append_new(mets, o);
+	}
+	json_object_set_new(doc, "metrics", mets);
+	json_object_set_new(doc, "rounds_measured", json_integer((json_int_t)s->measured));
+	json_object_set_new(doc, "rounds_warmup",
+			    json_integer((json_int_t)(s->nrounds - s->measured)));
+	json_object_set_new(doc, "stop_reason",
+			    s->stop_reason ? json_string(s->stop_reason) : json_null());
+	json_object_set_new(doc, "elapsed_s", jreal(s->elapsed_s));
+	json_t *rounds = json_array();
+	for (size_t k = 0; k < s->nrounds; k++) {
+		json_t *ord = json_array();
+		for (size_t i = 0; i < r->nv; i++)
+			json_array_append_new(ord, json_string(s->exp->v[s->order[k * r->nv + i]].name));
+		json_array_append_new(rounds, ord);
+	}
+	json_object_set_new(doc, "round_order", rounds);
+	json_t *runs = json_array();
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct pl_cmp_run *run = &s->runs[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "variant", json_string(s->exp->v[run->variant].name));
+		json_object_set_new(o, "round", json_integer((json_int_t)run->round));
+		json_object_set_new(o, "slot", json_integer((json_int_t)run->slot));
+		json_object_set_new(o, "warmup", json_boolean(run->warmup));
+		json_object_set_new(o, "exit_code", json_integer(run->u.exit_code));
+		json_object_set_new(o, "signal", json_integer(run->u.term_signal));
+		json_t *res = json_object();
+		json_object_set_new(res, "wall_s", jreal(run->u.wall_s));
+		json_object_set_new(res, "user_s", jreal(run->u.user_s));
+		json_object_set_new(res, "sys_s", jreal(run->u.sys_s));
+		json_object_set_new(res, "max_rss_bytes", json_integer((json_int_t)run->u.max_rss_bytes));
+		json_object_set_new(res, "minor_faults", json_integer((json_int_t)run->u.minor_faults));
+		json_object_set_new(res, "major_faults", json_integer((json_int_t)run->u.major_faults));
+		json_object_set_new(res, "voluntary_ctxsw", json_integer((json_int_t)run->u.vol_ctxsw));
+		json_object_set_new(res, "involuntary_ctxsw",
+				    json_integer((json_int_t)run->u.invol_ctxsw));
+		json_object_set_new(o, "resources", res);
+		json_t *mv = json_object();
+		for (size_t m = 0; m < s->nm; m++)
+			if (s->m[m].src == PL_CMP_SRC_REGEX || s->m[m].src == PL_CMP_SRC_GEOMEAN)
+				json_object_set_new(mv, s->m[m].name, jreal(run->val[m]));
+		json_object_set_new(o, "metrics", mv);
+		json_array_append_new(runs, o);
+	}
+	json_object_set_new(doc, "runs", runs);
+	json_t *stats = json_array();
+	for (size_t m = 0; m < r->nm; m++) {
+		json_t *so = json_object();
+		json_object_set_new(so, "metric", json_string(s->m[m].name));
+		json_object_set_new(so, "source", json_string(src_name(s->m[m].src)));
+		json_t *va = json_array();
+		for (size_t v = 0; v < r->nv; v++) {
+			const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
+			const struct pl_cmp_cstat *cs = &r->cs[m * r->nv + v];
+			json_t *o = json_object();
+			json_object_set_new(o, "variant", json_string(s->exp->v[v].name));
+			json_object_set_new(o, "n", json_integer((json_int_t)vs->n));
+			json_object_set_new(o, "median", jreal(vs->median));
+			json_object_set_new(o, "median_ci", ci_json(vs->med_lo, vs->med_hi));
+			json_object_set_new(o, "mad", jreal(vs->mad));
+			json_object_set_new(o, "iqr", jreal(vs->iqr));
+			json_object_set_new(o, "min", jreal(vs->min));
+			json_object_set_new(o, "max", jreal(vs->max));
+			json_object_set_new(o, "mean", jreal(vs->mean));
+			json_object_set_new(o, "sd", jreal(vs->sd));
+			json_t *out = json_array();
+			for (size_t k = 0; k < vs->noutliers; k++)
+				json_array_append_new(out, json_integer((json_int_t)vs->outliers[k]));
+			json_object_set_new(o, "outlier_rounds", out);
+			json_object_set_new(o, "modes", json_integer(vs->modes));
+			if (v == 0) {
+				json_object_set_new(o, "verdict", json_string("baseline"));
+				json_array_append_new(va, o);
+				continue;
+			}
+			json_t *cmp = json_object();
+			json_object_set_new(cmp, "method", json_string(cs->log_scale ? "geomean-ratio-welch-log" :
+									       "welch-relative-to-baseline-mean"));
+			json_object_set_new(cmp, "ratio", jreal(cs->ratio));
+			json_object_set_new(cmp, "ci", ci_json(cs->lo, cs->hi));
+			json_object_set_new(cmp, "p_welch", jreal(cs->p_welch));
+			json_object_set_new(cmp, "median_ratio", jreal(cs->median_ratio));
+			json_object_set_new(cmp, "hodges_lehmann_ratio", jreal(cs->hl_ratio));
+			json_object_set_new(cmp, "hodges_lehmann_ci", ci_json(cs->hl_lo, cs->hl_hi));
+			json_object_set_new(cmp, "mann_whitney", rank_json(&cs->mw, cs->ok));
+			json_object_set_new(cmp, "p_holm", jreal(cs->p_holm));
+			json_object_set_new(cmp, "wilcoxon_signed_rank", rank_json(&cs->wsr, cs->wsr_ok));
+			json_object_set_new(cmp, "pairs", json_integer((json_int_t)cs->pairs));
+			json_object_set_new(cmp, "runs_needed", json_integer((json_int_t)cs->runs_needed));
+			json_object_set_new(o, "vs_baseline", cmp);
+			json_object_set_new(o, "verdict", json_string(pl_cmp_verdict_name(cs->verdict)));
+			json_object_set_new(o, "verdict_text", json_string(cs->text));
+			json_array_append_new(va, o);
+		}
+		json_object_set_new(so, "variants", va);
+		json_array_append_new(stats, so);
+	}
+	json_object_set_new(doc, "statistics", stats);
+	return doc;
+}
+
+static void md_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void pl_cmp_write_markdown(FILE *f, const struct pl_cmp_report *r)
+{
+	const struct pl_cmp_session *s = r->s;
+	fprintf(f, "## perflab compare\n\n%zu rounds measured (+%zu warm-up), seed %llu. Cells: "
+		   "median [%.0f%% CI]; vs baseline: ratio of geometric means with %.0f%% CI; "
+		   "threshold %g%%.\n\n| metric |",
+		s->measured, s->nrounds - s->measured, (unsigned long long)s->cfg->seed,
+		s->cfg->level * 100, s->cfg->level * 100, s->cfg->threshold * 100);
+	for (size_t v = 0; v < r->nv; v++) {
+		fputc(' ', f);
+		md_escape(f, s->exp->v[v].name);
+		fputs(v == 0 ? " (baseline) |" : " |", f);
+	}
+	fputs("\n|---|", f);
+	for (size_t v = 0; v < r->nv; v++)
+		fputs("---|", f);
+	fputc('\n', f);
+	for (size_t m = 0; m < r->nm; m++) {
+		fprintf(f, "| %s |", s->m[m].name);
+		for (size_t v = 0; v < r->nv; v++) {
+			const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
+			const struct pl_cmp_cstat *cs = &r->cs[m * r->nv + v];
+			char a[64], ci[128], rt[96];
+			fprintf(f, " %s %s", fmt_val(a, sizeof(a), vs->median, s->m[m].unit),
+				fmt_ci(ci, sizeof(ci), vs->med_lo, vs->med_hi, s->m[m].unit));
+			if (v > 0) {
+				fprintf(f, "<br>%s<br>", fmt_ratio(rt, sizeof(rt), cs));
+				md_escape(f, cs->brief);
+			}
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fputs("\n", f);
+	for (size_t m = 0; m < r->nm; m++)
+		for (size_t v = 1; v < r->nv; v++) {
+			fprintf(f, "- **%s**, ", s->m[m].name);
+			md_escape(f, s->exp->v[v].name);
+			fprintf(f, ": %s\n", r->cs[m * r->nv + v].text);
+		}
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+}
+
+static void csv_num(FILE *f, double x)
+{
+	if (isnan(x))
+		fputs(",", f);
+	else
+		fprintf(f, ",%.10g", x);
+}
+
+void pl_cmp_write_csv(FILE *f, const struct pl_cmp_report *r)
+{
+	const struct pl_cmp_session *s = r->s;
+	fputs("metric,unit,variant,n,median,median_ci_lo,median_ci_hi,mad,iqr,min,max,mean,sd,"
+	      "outliers,modes,ratio,ratio_ci_lo,ratio_ci_hi,p_mann_whitney,p_holm,"
+	      "p_wilcoxon_signed_rank,verdict,verdict_text\n",
+	      f);
+	for (size_t m = 0; m < r->nm; m++)
+		for (size_t v = 0; v < r->nv; v++) {
+			const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
+			const struct pl_cmp_cstat *cs = &r->cs[m * r->nv + v];
+			csv_field(f, s->m[m].name);
+			fputc(',', f);
+			csv_field(f, s->m[m].unit);
+			fputc(',', f);
+			csv_field(f, s->exp->v[v].name);
+			fprintf(f, ",%zu", vs->n);
+			csv_num(f, vs->median);
+			csv_num(f, vs->med_lo);
+			csv_num(f, vs->med_hi);
+			csv_num(f, vs->mad);
+			csv_num(f, vs->iqr);
+			csv_num(f, vs->min);
+			csv_num(f, vs->max);
+			csv_num(f, vs->mean);
+			csv_num(f, vs->sd);
+			fprintf(f, ",%zu,%d", vs->noutliers, vs->modes);
+			bool base = v == 0;
+			csv_num(f, base ? NAN : cs->ratio);
+			csv_num(f, base ? NAN : cs->lo);
+			csv_num(f, base ? NAN : cs->hi);
+			csv_num(f, base ? NAN : cs->mw.p);
+			csv_num(f, base ? NAN : cs->p_holm);
+			csv_num(f, base || !cs->wsr_ok ? NAN : cs->wsr.p);
+			fprintf(f, ",%s,", pl_cmp_verdict_name(cs->verdict));
+			csv_field(f, base ? "" : cs->text);
+			fputc('\n', f);
+		}
+}

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "stats/rank.h"
+
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/summary.h"
+#include "util/str.h"
+
+/* Counts of U = 0..na*nb: multiply by (1 - q^(nb+i)) and divide by (1 - q^i) for
+ * i = 1..na; each step leaves the non-negative coefficients of [nb+i choose i]_q. */
+static double *mw_counts(size_t na, size_t nb)
+{
+	size_t len = na * nb + 1;
+	double *c = pl_xcalloc(len, sizeof(double));
+	c[0] = 1;
+	for (size_t i = 1; i <= na; i++) {
+		size_t top = i * nb; /* degree after this step */
+		for (size_t k = top; k >= nb + i && k < len; k--)
+			c[k] -= c[k - nb - i];
+		for (size_t k = i; k <= top; k++)
+			c[k] += c[k - i];
+		for (size_t k = 0; k <= top; k++)
+			if (c[k] < 0.5)
+				c[k] = 0; /* clean rounding noise of the integer counts */
+			else
+				c[k] = nearbyint(c[k]);
+	}
+	return c;
+}
+
+static double cdf_from_counts(const double *c, size_t len, double x)
+{
+	if (x < 0)
+		return 0;
+	double tot = 0, below = 0;
+	for (size_t k = 0; k < len; k++) {
+		tot += c[k];
+		if ((double)k <= x + 1e-9)
+			below += c[k];
+	}
+	return below / tot;
+}
+
+double pl_mw_cdf_exact(size_t na, size_t nb, double u)
+{
+	if (na + nb > PL_RANK_EXACT_MAX || na == 0 || nb == 0)
+		return NAN;
+	double *c = mw_counts(na, nb);
+	double r = cdf_from_counts(c, na * nb + 1, u);
+	free(c);
+	return r;
+}
+
+static double *signrank_counts(size_t n)
+{
+	size_t len = n * (n + 1) / 2 + 1;
+	double *c = pl_xcalloc(len, sizeof(double));
+	c[0] = 1;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t k = len - 1; k >= i; k--)
+			c[k] += c[k - i];
+	return c;
+}
+
+double pl_signrank_cdf_exact(size_t n, double w)
+{
+	if (n > PL_RANK_EXACT_MAX)
+		return NAN;
+	double *c = signrank_counts(n);
+	double r = cdf_from_counts(c, n * (n + 1) / 2 + 1, w);
+	free(c);
+	return r;
+}
+
+struct ranked {
+	double v;
+	size_t idx;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+	double a = ((const struct ranked *)x)->v, b = ((const struct ranked *)y)->v;
+	return (a > b) - (a < b);
+}
+
+/* Mid-ranks (1-based) of v[0..n-1] into rank[]; returns sum over tie groups of t^3 - t. */
+static double midranks(const double *v, size_t n, double *rank)
+{
+	struct ranked *r = pl_xmalloc(n * sizeof(*r));
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct ranked){ v[i], i };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	double ties = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && r[j + 1].v == r[i].v)
+			j++;
+		double mid = (double)(i + j + 2) / 2, t = (double)(j - i + 1);
+		for (size_t k = i; k <= j; k++)
+			rank[r[k].idx] = mid;
+		ties += t * t * t - t;
+		i = j + 1;
+	}
+	free(r);
+	return ties;
+}
+
+static double two_sided(double lower, double upper)
+{
+	return fmin(1.0, 2 * fmin(lower, upper));
+}
+
+static double normal_p(double stat, double mu, double var, double *z)
+{
+	if (!(var > 0)) {
+		*z = 0;
+		return 1;
+	}
+	double d = stat - mu;
+	double cc = d > 0 ? 0.5 : d < 0 ? -0.5 : 0;
+	*z = (d - cc) / sqrt(var);
+	return fmin(1.0, 2 * gsl_cdf_ugaussian_Q(fabs(*z)));
+}
+
+int pl_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		    struct pl_rank_test *out)
+{
+	if (na == 0 || nb == 0)
+		return -EDOM;
+	size_t n = na + nb;
+	double *all = pl_xmalloc(n * sizeof(double)), *rank = pl_xmalloc(n * sizeof(double));
+	memcpy(all, a, na * sizeof(double));
+	memcpy(all + na, b, nb * sizeof(double));
+	double ties = midranks(all, n, rank);
+	double rb = 0;
+	for (size_t i = na; i < n; i++)
+		rb += rank[i];
+	free(all);
+	free(rank);
+	double u = rb - (double)nb * (double)(nb + 1) / 2;
+	out->stat = u;
+	out->n = n;
+	double mn = (double)na * (double)nb;
+	if (ties == 0 && n <= PL_RANK_EXACT_MAX) {
+		double *c = mw_counts(na, nb);
+		size_t len = na * nb + 1;
+		out->exact = true;
+		out->z = NAN;
+		out->p = two_sided(cdf_from_counts(c, len, u),
+				   1 - cdf_from_counts(c, len, u - 1));
+		free(c);
+		return 0;
+	}
+	double N = (double)n;
+	double var = mn / 12 * ((N + 1) - ties / (N * (N - 1)));
+	out->exact = false;
+	out->p = normal_p(u, mn / 2, var, &out->z);
+	return 0;
+}
+
+int pl_signed_rank(const double *d, size_t n, struct pl_rank_test *out)
+{
+	double *abs_d = pl_xmalloc((n ? n : 1) * sizeof(double));
+	double *sign = pl_xmalloc((n ? n : 1) * sizeof(double));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0 && !isnan(d[i])) {
+			abs_d[m] = fabs(d[i]);
+			sign[m++] = d[i] > 0 ? 1 : -1;
+		}
+	out->n = m;
+	out->stat = 0;
+	out->z = NAN;
+	out->exact = false;
+	out->p = 1;
+	if (m == 0) {
+		free(abs_d);
+		free(sign);
+		return -EDOM;
+	}
+	double *rank = pl_xmalloc(m * sizeof(double));
+	double ties = midranks(abs_d, m, rank);
+	double w = 0;
+	for (size_t i = 0; i < m; i++)
+		if (sign[i] > 0)
+			w += rank[i];
+	free(abs_d);
+	free(sign);
+	free(rank);
+	out->stat = w;
+	if (ties == 0 && m <= PL_RANK_EXACT_MAX) {
+		double *c = signrank_counts(m);
+		size_t len = m * (m + 1) / 2 + 1;
+		out->exact = true;
+		out->p = two_sided(cdf_from_counts(c, len, w), 1 - cdf_from_counts(c, len, w - 1));
+		free(c);
+		return 0;
+	}
+	double M = (double)m;
+	double var = M * (M + 1) * (2 * M + 1) / 24 - ties / 48;
+	out->p = normal_p(w, M * (M + 1) / 4, var, &out->z);
+	return 0;
+}
+
+int pl_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double level,
+		      double *est, double *lo, double *hi)
+{
+	*est = *lo = *hi = NAN;
+	if (na == 0 || nb == 0)
+		return -EDOM;
+	size_t mn = na * nb;
+	double *d = pl_xmalloc(mn * sizeof(double));
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			d[i * nb + j] = b[j] - a[i];
+	pl_sort_doubles(d, mn);
+	*est = pl_quantile_sorted(d, mn, 0.5);
+	double tail = (1 - level) / 2;
+	/* qu: the smallest u with P(U <= u) >= tail (R's qwilcox), at least 1 */
+	size_t qu = 0;
+	if (na + nb <= PL_RANK_EXACT_MAX) {
+		double *c = mw_counts(na, nb);
+		double tot = 0, acc = 0;
+		for (size_t k = 0; k <= mn; k++)
+			tot += c[k];
+		for (qu = 0; qu <= mn; qu++) {
+			acc += c[qu];
+			if (acc / tot >= tail)
+				break;
+		}
+		free(c);
+	} else {
+		double sd = sqrt((double)mn * (double)(na + nb + 1) / 12);
+		double q = (double)mn / 2 - gsl_cdf_ugaussian_Pinv(1 - tail) * sd;
+		qu = q > 0 ? (size_t)floor(q) : 0;
+	}
+	int r = 0;
+	if (qu == 0 && tail > 0) {
+		/* the sample cannot reach the level: even the extreme differences do not */
+		double p0 = na + nb <= PL_RANK_EXACT_MAX ? pl_mw_cdf_exact(na, nb, 0) : 0;
+		if (p0 > tail)
+			r = -EDOM;
+		qu = 1;
+	}
+	if (r == 0 && qu <= mn) {
+		*lo = d[qu - 1];
+		*hi = d[mn - qu];
+	} else {
+		r = -EDOM;
+	}
+	free(d);
+	return r;
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+	if (a->p != b->p)
+		return (a->p > b->p) - (a->p < b->p);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+void pl_holm(const double *p, size_t k, double *adj)
+{
+	if (k == 0)
+		return;
+	struct pidx *s = pl_xmalloc(k * sizeof(*s));
+	for (size_t i = 0; i < k; i++)
+		s[i] = (struct pidx){ p[i], i };
+	qsort(s, k, sizeof(*s), cmp_pidx);
+	double run = 0;
+	for (size_t j = 0; j < k; j++) {
+		double v = fmin(1.0, (double)(k - j) * s[j].p);
+		run = fmax(run, v);
+		adj[s[j].i] = run;
+	}
+	free(s);
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "stats/robust.h"
+
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/summary.h"
+#include "util/str.h"
+
+int pl_median_ci(const double *s, size_t n, double level, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	double tail = (1 - level) / 2;
+	/* l = largest rank with P(B <= l-1) <= tail; P(B <= -1) = 0 so l >= 0 always */
+	size_t l = 0;
+	while (l < n / 2 && gsl_cdf_binomial_P((unsigned)l, 0.5, (unsigned)n) <= tail)
+		l++;
+	if (l == 0)
+		return -EDOM;
+	*lo = s[l - 1];
+	*hi = s[n - l];
+	return 0;
+}
+
+double pl_mad_sorted(const double *s, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	double med = pl_quantile_sorted(s, n, 0.5);
+	double *d = pl_xmalloc(n * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(s[i] - med);
+	pl_sort_doubles(d, n);
+	double mad = pl_quantile_sorted(d, n, 0.5);
+	free(d);
+	return mad;
+}
+
+double pl_iqr_sorted(const double *s, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	return pl_quantile_sorted(s, n, 0.75) - pl_quantile_sorted(s, n, 0.25);
+}
+
+size_t pl_outliers_mad(const double *v, size_t n, bool *is_out)
+{
+	if (n == 0)
+		return 0;
+	double *s = pl_xmalloc(n * sizeof(double));
+	memcpy(s, v, n * sizeof(double));
+	pl_sort_doubles(s, n);
+	double med = pl_quantile_sorted(s, n, 0.5);
+	double mad = pl_mad_sorted(s, n);
+	free(s);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool out;
+		if (mad > 0)
+			out = fabs(0.6745 * (v[i] - med) / mad) > 3.5;
+		else
+			out = v[i] != med;
+		if (is_out)
+			is_out[i] = out;
+		k += out;
+	}
+	return k;
+}
+
+int pl_mode_count(const double *v, size_t n)
+{
+	enum { GRID = 512 };
+	if (n < 10)
+		return 1;
+	double *s = pl_xmalloc(n * sizeof(double));
+	memcpy(s, v, n * sizeof(double));
+	pl_sort_doubles(s, n);
+	struct pl_summary sum;
+	pl_summary_compute(&sum, s, n);
+	double iqr = pl_iqr_sorted(s, n);
+	double spread = fmin(sum.stddev, iqr / 1.34);
+	if (!(spread > 0))
+		spread = sum.stddev;
+	if (!(spread > 0)) {
+		free(s);
+		return 1;
+	}
+	double h = 0.9 * spread * pow((double)n, -0.2);
+	double a = s[0] - 3 * h, b = s[n - 1] + 3 * h;
+	double dens[GRID];
+	for (int g = 0; g < GRID; g++) {
+		double x = a + (b - a) * g / (GRID - 1), acc = 0;
+		for (size_t i = 0; i < n; i++) {
+			double z = (x - s[i]) / h;
+			if (z > -8 && z < 8)
+				acc += exp(-0.5 * z * z);
+		}
+		dens[g] = acc;
+	}
+	free(s);
+	double top = 0;
+	for (int g = 0; g < GRID; g++)
+		top = fmax(top, dens[g]);
+	/* walk the peaks left to right, merging a peak into the previous one when the valley
+	 * between them is shallow */
+	int modes = 0;
+	double last_peak = 0, valley = INFINITY;
+	for (int g = 1; g < GRID - 1; g++) {
+		valley = fmin(valley, dens[g]);
+		if (!(dens[g] >= dens[g - 1] && dens[g] > dens[g + 1]) || dens[g] < 0.1 * top)
+			continue;
+		if (modes == 0 || valley < 0.8 * fmin(last_peak, dens[g])) {
+			modes++;
+			last_peak = dens[g];
+		} else {
+			last_peak = fmax(last_peak, dens[g]);
+		}
+		valley = dens[g];
+	}
+	return modes ? modes : 1;
+}

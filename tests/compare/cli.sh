@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab compare end to end with small real commands: verdicts, JSON (schema and
+# byte-identity for a seed), exports, variant keys (env, cwd=tmpfs, cpus, helpers,
+# params), adaptive stopping, and bad input (exit 2 before any run).
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+P=$PERFLAB
+SCORE=(--metric 'score=score: ([0-9.]+)')
+
+# constant scores: 10 vs 10.5, higher is better -> "faster by 5.00%"; all values tie within
+# a variant, so U = 36 uses the normal approximation with the tie correction:
+# var = 36/12 (13 - 2 (6^3-6) / (12 11)) = 29.4545, z = (36 - 18 - 0.5) / sqrt(var), p = 0.001262
+ok "two variants, a parsed metric" "$P" compare --json --runs 6 --warmup 1 --seed 7 \
+	"${SCORE[@]}" --higher-is-better -n base -- /bin/echo score: 10 -n new -- /bin/echo score: 10.5
+cp "$OUT" "$TMP/a.json"
+validate compare.schema.json "$TMP/a.json"
+is "seed recorded" "$(jqv "$TMP/a.json" .seed)" 7
+is "6 measured + 1 warm-up rounds" "$(jqv "$TMP/a.json" '[.rounds_measured, .rounds_warmup, (.runs|length)] | @csv')" "6,1,14"
+is "warm-up runs marked" "$(jqv "$TMP/a.json" '[.runs[] | select(.warmup)] | length')" 2
+is "each round runs every variant once" \
+	"$(jqv "$TMP/a.json" '[.round_order[] | sort | join(",")] | unique | join(";")')" "base,new"
+is "score verdict" "$(jqv "$TMP/a.json" '.statistics[] | select(.metric=="score") | .variants[1].verdict')" changed
+is "score verdict text" "$(jqv "$TMP/a.json" '.statistics[] | select(.metric=="score") | .variants[1].verdict_text | split(" (")[0]')" "faster by 5.00%"
+is "Mann-Whitney with ties: normal, p = 0.001262" \
+	"$(jqv "$TMP/a.json" '.statistics[] | select(.metric=="score") | .variants[1].vs_baseline.mann_whitney | "\(.exact) \(.statistic) \(.p * 1e6 | round)"')" "false 36 1262"
+is "ratio 1.05" "$(jqv "$TMP/a.json" '.statistics[] | select(.metric=="score") | .variants[1].vs_baseline.ratio')" 1.05
+is "wait4 resources recorded" "$(jqv "$TMP/a.json" '[.runs[] | select(.resources.wall_s > 0 and .resources.max_rss_bytes > 0)] | length')" 14
+
+# byte-identical apart from timings for the same seed; another seed changes the order
+ok "same seed again" "$P" compare --json --runs 6 --warmup 1 --seed 7 "${SCORE[@]}" --higher-is-better \
+	-n base -- /bin/echo score: 10 -n new -- /bin/echo score: 10.5
+cp "$OUT" "$TMP/b.json"
+STRIP='del(.elapsed_s, .runs[].resources) | .statistics |= map(select(.source != "wait4"))'
+is "same seed: identical JSON apart from timings" "$(jq -S "$STRIP" "$TMP/a.json" | md5sum)" "$(jq -S "$STRIP" "$TMP/b.json" | md5sum)"
+ok "another seed" "$P" compare --json --runs 6 --seed 8 "${SCORE[@]}" -n base -- /bin/echo score: 10 -n new -- /bin/echo score: 10.5
+like "another seed: another order" "$(jq -c .round_order "$OUT") vs $(jq -c .round_order "$TMP/a.json")" '^(.+) vs (.+)$'
+if [ "$(jq -c .round_order "$OUT")" != "$(jq -c .round_order "$TMP/a.json")" ]; then _report ok "orders differ"; else _report fail "orders differ"; fi
+
+# fewer than 5 runs: no verdict, says why
+ok "3 runs" "$P" compare --runs 3 "${SCORE[@]}" -n a -- /bin/echo score: 1 -n b -- /bin/echo score: 2
+like "no verdict below 5 runs" "$(cat "$OUT")" 'score, b: no verdict: fewer than 5 runs per variant \(baseline 3, this variant 3\)'
+like "table has variants as columns" "$(head -4 "$OUT" | tail -1)" '^ +a \(base\) +b'
+
+# equal commands: not 'slower'; text table and exports
+ok "A/A with exports" "$P" compare --runs 5 --seed 1 "${SCORE[@]}" --export-markdown "$TMP/r.md" \
+	--export-csv "$TMP/r.csv" -n a -- /bin/echo score: 3 -n b -- /bin/echo score: 3
+like "A/A score: equivalent" "$(cat "$OUT")" 'score, b: equivalent within \+-1%'
+like "markdown table" "$(cat "$TMP/r.md")" '^\| metric \| a \(baseline\) \| b \|'
+is "csv rows: header + 5 metrics x 2 variants" "$(wc -l <"$TMP/r.csv")" 11
+like "csv header" "$(head -1 "$TMP/r.csv")" '^metric,unit,variant,n,median,median_ci_lo'
+
+# geomean of sub-benchmark scores (SPEC style)
+ok "geomean aggregate" "$P" compare --json --runs 5 --metric 'x=x=([0-9]+)' --metric 'y=y=([0-9]+)' \
+	--aggregate geomean --higher-is-better -n a -- /bin/echo x=2 y=8 -n b -- /bin/echo x=4 y=16
+is "geomean per run" "$(jqv "$OUT" '.runs[] | select(.variant=="b") | .metrics.geomean' | sort -u)" 8
+is "geomean ratio" "$(jqv "$OUT" '.statistics[] | select(.metric=="geomean") | .variants[1].vs_baseline.ratio')" 2
+
+# variant keys applied in the child: env, cpus, cwd=tmpfs (removed afterwards)
+ok "env.X applied" "$P" compare --runs 2 --warmup 0 -n a -- /bin/sh -c 'test -z "$PLX"' \
+	-n b --set env.PLX=hello -- /bin/sh -c 'test "$PLX" = hello'
+ok "cpus=0 applied before exec" "$P" compare --runs 2 --warmup 0 -n a -- /bin/true \
+	-n b --set cpus=0 -- /bin/sh -c 'grep -q "^Cpus_allowed_list:[[:space:]]*0$" /proc/self/status'
+ok "cwd=tmpfs" "$P" compare --runs 2 --warmup 0 -n a -- /bin/true \
+	-n b --set cwd=tmpfs -- /bin/sh -c "pwd >>'$TMP/pwds'; touch junk"
+like "ran in a private /dev/shm directory" "$(sort -u "$TMP/pwds")" '^/dev/shm/perflab-compare\.[A-Za-z0-9]{6}$'
+if [ ! -e "$(head -1 "$TMP/pwds")" ]; then _report ok "tmpfs directory removed"; else _report fail "tmpfs directory removed"; fi
+
+# helpers from an INI file: setup/teardown once per variant, prepare/cleanup per run
+cat >"$TMP/exp.ini" <<INI
+command = /bin/true
+[base]
+[other]
+setup = /bin/sh -c "echo setup >>'$TMP/log'"
+prepare = /bin/sh -c "echo prepare >>'$TMP/log'"
+cleanup = /bin/sh -c "echo cleanup >>'$TMP/log'"
+teardown = /bin/sh -c "echo teardown >>'$TMP/log'"
+INI
+ok "--experiment with helpers" "$P" compare --runs 5 --warmup 1 --experiment "$TMP/exp.ini"
+is "helper counts" "$(sort "$TMP/log" | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' ')" "cleanup=6 prepare=6 setup=1 teardown=1 "
+
+# parameter scan: cartesian product
+ok "--param expansion" "$P" compare --json --runs 1 --warmup 0 --param n=1,2 --param m=a,b \
+	-n base -- /bin/true -n 'v{n}{m}' -- /bin/echo {n} {m}
+is "4 expanded variants + base" "$(jqv "$OUT" '[.variants[].name] | join(",")')" "base,v1a,v1b,v2a,v2b"
+is "expanded argv" "$(jqv "$OUT" '.variants[4].argv | join(" ")')" "/bin/echo 2 b"
+
+# adaptive: stops on precision or at --max-runs, never before 5 rounds
+ok "--precision" "$P" compare --json --precision 50% --max-runs 12 "${SCORE[@]}" \
+	-n a -- /bin/echo score: 1 -n b -- /bin/echo score: 1
+is "precision reached at the minimum of 5 rounds" "$(jqv "$OUT" '"\(.stop_reason) \(.rounds_measured)"')" "precision 5"
+
+# failures: exit 3 with the status; --ignore-failure keeps going
+expect_exit 3 "failing command stops the experiment" "$P" compare --runs 3 -n a -- /bin/true -n b -- /bin/false
+like "failure names variant and status" "$(cat "$ERR")" "variant 'b' \(round [0-9]+\): command exited with status 1"
+expect_exit 0 "--ignore-failure" "$P" compare --runs 3 --ignore-failure -n a -- /bin/true -n b -- /bin/false
+like "failed runs noted" "$(cat "$OUT")" 'runs exited non-zero'
+
+# bad input: exit 2, one clear line, nothing run
+expect_exit 2 "fewer than 2 variants" "$P" compare --runs 3 -n a -- /bin/true
+like "fewer than 2 variants says so" "$(cat "$ERR")" 'need at least 2 variants'
+expect_exit 2 "command not found" "$P" compare --runs 3 -n a -- /usr/bin/touch "$TMP/ran" -n b -- perflab-no-such-cmd
+like "command not found names it" "$(cat "$ERR")" "command 'perflab-no-such-cmd' not found"
+if [ ! -e "$TMP/ran" ]; then _report ok "error before any run"; else _report fail "error before any run"; fi
+printf '[a]\ncommand = /bin/true\n[b]\ncommand = /bin/true\nenv_FOO = 1\n' >"$TMP/bad.ini"
+expect_exit 2 "unknown variant key" "$P" compare --experiment "$TMP/bad.ini"
+like "unknown key: file, line, key, known keys" "$(cat "$ERR")" "bad.ini:5: unknown variant key 'env_FOO' \(known: command, env.NAME"
+expect_exit 2 "unknown --set key" "$P" compare -n a -- /bin/true -n b --set nice=5 -- /bin/true
+expect_exit 2 "metric regex never matches" "$P" compare --runs 3 --metric 'ops=ops/s: ([0-9]+)' \
+	-n a -- /bin/echo hello world -n b -- /bin/echo hello world
+like "metric error quotes a line of output" "$(cat "$ERR")" "matches no line of the output of variant '[ab]' .*starts with 'hello world'"
+expect_exit 2 "--runs with --precision" "$P" compare --runs 3 --precision 1% -n a -- /bin/true -n b -- /bin/true
+expect_exit 2 "bad threshold" "$P" compare --threshold abc -n a -- /bin/true -n b -- /bin/true
+expect_exit 2 "regex without a group" "$P" compare --metric 'x=[0-9]+' -n a -- /bin/true -n b -- /bin/true
+ok "--help" "$P" compare --help
+like "--help documents variants" "$(cat "$OUT")" '-n, --name NAME'
+done_testing

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# sysctl variants are applied before each of the variant's runs and restored after:
+# after a normal end, after a failing command and after SIGINT. Runs inside a fresh
+# network namespace (unshare -n), where net.* sysctls are private, so the host is never
+# touched.
+if [ -z "${PL_IN_NETNS:-}" ]; then
+	why=
+	if [ "$(id -u)" != 0 ]; then why="needs root to write sysctls"
+	elif ! unshare -n true 2>/dev/null; then why="network namespaces not allowed here (unshare -n failed)"
+	fi
+	if [ -n "$why" ]; then
+		. "$PERFLAB_SRCDIR/tests/lib.sh"
+		skip "sysctl variant in a network namespace" "$why"
+		done_testing
+	fi
+	PL_IN_NETNS=1 exec unshare -n "$BASH" "$0" "$@"
+fi
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+P=$PERFLAB
+K=/proc/sys/net/ipv4/ip_default_ttl
+orig=$(cat $K)
+new=$((orig == 99 ? 98 : 99))
+STATE=(--state-dir "$TMP/state")
+
+# during b's runs the value is $new; a's runs (interleaved) see the original again
+ok "applied for b, restored for a" "$P" compare --runs 5 --warmup 1 "${STATE[@]}" \
+	-n a -- /bin/sh -c "test \$(cat $K) = $orig" \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sh -c "test \$(cat $K) = $new"
+is "restored after a normal end" "$(cat $K)" "$orig"
+
+expect_exit 3 "failing command" "$P" compare --runs 5 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sh -c 'exit 4'
+like "failure reported" "$(cat "$ERR")" "variant 'b' .*exited with status 4"
+is "restored after a failing command" "$(cat $K)" "$orig"
+
+# SIGINT while b's command runs with the value applied
+"$P" compare --runs 5 --warmup 0 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sleep 30 >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 100); do [ "$(cat $K)" = "$new" ] && break; sleep 0.05; done
+is "applied while running" "$(cat $K)" "$new"
+t0=$(date +%s)
+kill -INT $pid
+wait $pid
+rc=$?
+is "SIGINT: exit 3" "$rc" 3
+like "SIGINT: says interrupted and restored" "$(cat "$TMP/int.err")" 'interrupted by signal 2 .*restored'
+is "restored after SIGINT" "$(cat $K)" "$orig"
+like "SIGINT stops the running command at once" "$(( $(date +%s) - t0 ))" '^[0-5]$'
+is "nothing written on interruption" "$(wc -c <"$TMP/int.out")" 0
+
+expect_exit 2 "a refused value is an input error before any run" "$P" compare --runs 2 "${STATE[@]}" \
+	-n a -- /bin/true -n b --set sysctl.net.ipv4.ip_default_ttl=100000 -- /bin/true
+like "refusal names the key" "$(cat "$ERR")" 'net.ipv4.ip_default_ttl'
+is "still the original value" "$(cat $K)" "$orig"
+expect_exit 2 "missing sysctl" "$P" compare --runs 2 "${STATE[@]}" \
+	-n a -- /bin/true -n b --set sysctl.net.ipv4.no_such_knob=1 -- /bin/true
+like "missing sysctl explained" "$(cat "$ERR")" 'no_such_knob'
+done_testing
