@@ -61,70 +61,95 @@ static int devnull_fd(void)
 	return fd;
 }
 
-/* In the child between fork and exec: only report failures through @errfd. */
-static void child(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
-		  const struct pl_cmp_exec_opts *o, int outfd, int errfd)
+/* What the child needs, built in the parent: the vfork child shares our memory, so it
+ * may only make system calls (no malloc, no putenv) before execve. */
+struct child_plan {
+	char **envp;
+	cpu_set_t *cpus;
+	size_t cpus_size;
+	unsigned long nodes[PL_MAX_CPUS / (8 * sizeof(unsigned long))];
+	unsigned long maxnode; /* set_mempolicy's maxnode argument, 0 = no binding */
+};
+
+extern char **environ;
+
+static void plan_build(struct child_plan *p, const struct pl_cmp_variant *v)
 {
-	int e = 0;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	if (!o->show_output) {
-		int nul = devnull_fd();
-		int out = outfd >= 0 ? outfd : nul;
-		if (nul < 0 || dup2(nul, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) {
-			e = errno ? errno : EBADF;
-			goto fail;
+	memset(p, 0, sizeof(*p));
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	size_t nenv = v ? v->nenv : 0;
+	p->envp = pl_xcalloc(n + nenv + 1, sizeof(char *));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool over = false;
+		for (size_t j = 0; j < nenv && !over; j++) {
+			size_t len = (size_t)(strchr(v->env[j], '=') - v->env[j]) + 1;
+			over = strncmp(environ[i], v->env[j], len) == 0;
 		}
-	} else if (outfd >= 0) {
-		if (dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0) {
-			e = errno;
-			goto fail;
-		}
+		if (!over)
+			p->envp[k++] = environ[i];
 	}
-	if (v && v->workdir && chdir(v->workdir) < 0) {
-		e = errno;
-		goto fail;
-	}
-	for (size_t i = 0; v && i < v->nenv; i++)
-		if (putenv(v->env[i]) != 0) {
-			e = errno;
-			goto fail;
-		}
+	for (size_t j = 0; j < nenv; j++)
+		p->envp[k++] = v->env[j];
 	if (v && v->has_cpus) {
-		cpu_set_t *set = CPU_ALLOC(PL_MAX_CPUS);
-		size_t sz = CPU_ALLOC_SIZE(PL_MAX_CPUS);
-		if (!set) {
-			e = ENOMEM;
-			goto fail;
-		}
-		CPU_ZERO_S(sz, set);
+		p->cpus = CPU_ALLOC(PL_MAX_CPUS);
+		p->cpus_size = CPU_ALLOC_SIZE(PL_MAX_CPUS);
+		if (!p->cpus)
+			abort();
+		CPU_ZERO_S(p->cpus_size, p->cpus);
 		for (int c = pl_cpuset_next(&v->cpuset, 0); c >= 0;
 		     c = pl_cpuset_next(&v->cpuset, (unsigned)c + 1))
-			CPU_SET_S((size_t)c, sz, set);
-		if (sched_setaffinity(0, sz, set) < 0) {
-			e = errno;
-			goto fail;
-		}
+			CPU_SET_S((size_t)c, p->cpus_size, p->cpus);
 	}
 	if (v && v->has_membind) {
-		unsigned long mask[PL_MAX_CPUS / (8 * sizeof(unsigned long))];
-		memset(mask, 0, sizeof(mask));
-		int maxnode = 0;
-		for (int n = pl_cpuset_next(&v->nodes, 0); n >= 0;
-		     n = pl_cpuset_next(&v->nodes, (unsigned)n + 1)) {
-			mask[n / (8 * sizeof(unsigned long))] |= 1ul << (n % (8 * sizeof(unsigned long)));
-			maxnode = n;
-		}
-		if (syscall(SYS_set_mempolicy, MPOL_BIND, mask, (unsigned long)maxnode + 2) < 0) {
-			e = errno;
-			goto fail;
+		const size_t bits = 8 * sizeof(unsigned long);
+		for (int n2 = pl_cpuset_next(&v->nodes, 0); n2 >= 0;
+		     n2 = pl_cpuset_next(&v->nodes, (unsigned)n2 + 1)) {
+			p->nodes[(size_t)n2 / bits] |= 1ul << ((size_t)n2 % bits);
+			p->maxnode = (unsigned long)n2 + 2;
 		}
 	}
-	execv(exe, argv);
-	e = errno;
+}
+
+static void plan_free(struct child_plan *p)
+{
+	free(p->envp);
+	if (p->cpus)
+		CPU_FREE(p->cpus);
+}
+
+/* In the child between vfork and exec: system calls only; failures go back through
+ * @errfd as an errno. Never returns. */
+static void child(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
+		  const struct pl_cmp_exec_opts *o, const struct child_plan *p, int nul,
+		  int outfd, int errfd)
+{
+	int e = 0;
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGHUP, &dfl, NULL);
+	if (!o->show_output) {
+		int out = outfd >= 0 ? outfd : nul;
+		if (dup2(nul, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+			goto fail;
+	} else if (outfd >= 0) {
+		if (dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0)
+			goto fail;
+	}
+	if (v && v->workdir && chdir(v->workdir) < 0)
+		goto fail;
+	if (p->cpus && sched_setaffinity(0, p->cpus_size, p->cpus) < 0)
+		goto fail;
+	if (p->maxnode && syscall(SYS_set_mempolicy, MPOL_BIND, p->nodes, p->maxnode) < 0)
+		goto fail;
+	execve(exe, argv, p->envp);
 fail:
+	e = errno ? errno : EINVAL;
 	if (write(errfd, &e, sizeof(e)) < 0) {
 		/* nothing left to report to */
 	}
@@ -149,8 +174,16 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 		close(errp[1]);
 		return r;
 	}
+	struct child_plan plan;
+	plan_build(&plan, v);
+	int nul = devnull_fd(); /* opened here: the child makes no library calls */
 	double t0 = pl_cmp_now();
-	pid_t pid = fork();
+	/* vfork: no copy of our page tables, so the harness costs what posix_spawn costs
+	 * (hyperfine's way) while the child can still apply affinity, NUMA policy and cwd */
+	pid_t pid = vfork();
+	if (pid == 0)
+		child(v, exe, argv, o, &plan, nul, outp[1], errp[1]);
+	plan_free(&plan);
 	if (pid < 0) {
 		int r = -errno;
 		close(errp[0]);
@@ -161,8 +194,6 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 		}
 		return r;
 	}
-	if (pid == 0)
-		child(v, exe, argv, o, outp[1], errp[1]);
 	running_child = pid;
 	if (got_signal)
 		kill(pid, got_signal);
