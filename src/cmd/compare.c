@@ -392,10 +392,17 @@ int cmd_compare(int argc, char **argv)
 	/* from here on, failures are runtime failures, and everything is restored */
 	ret = PL_EXIT_RUNTIME;
 	pl_cmp_exec_signals();
-	if (settings && pl_cmp_sys_open(o.state_dir, &live.sys, err, sizeof(err)) < 0) {
-		pl_error("%s", err);
-		ret = PL_EXIT_USAGE;
-		goto out;
+	size_t recovered = 0;
+	if (settings) {
+		int k = pl_cmp_sys_open(o.state_dir, &live.sys, &recovered, err, sizeof(err));
+		if (k < 0) {
+			pl_error("%s", err);
+			ret = k == -EROFS ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
+			goto out;
+		}
+		if (recovered)
+			pl_warn("restored %zu setting%s left by an interrupted perflab compare",
+				recovered, recovered > 1 ? "s" : "");
 	}
 	/* check every setting once (write, restore) so a refused or missing one is an input
 	 * error before any run */

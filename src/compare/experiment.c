@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tune/safepath.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -47,25 +48,6 @@ static void add_setting(struct pl_cmp_variant *v, const char *key, const char *p
 	v->settings = pl_xrealloc(v->settings, (v->nsettings + 1) * sizeof(*v->settings));
 	v->settings[v->nsettings++] = (struct pl_cmp_setting){ pl_xstrdup(key), pl_xstrdup(path),
 							       pl_xstrdup(value) };
-}
-
-/* sysctl(8) naming: dots separate components unless the name contains a slash. */
-static int sysctl_path(const char *name, char **out)
-{
-	if (!*name || name[0] == '.' || name[0] == '/' || strstr(name, ".."))
-		return -EINVAL;
-	for (const char *p = name; *p; p++)
-		if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') ||
-		      ('0' <= *p && *p <= '9') || strchr("_.:@+-/", *p)))
-			return -EINVAL;
-	bool slash = strchr(name, '/') != NULL;
-	char *s = pl_xasprintf("/proc/sys/%s", name);
-	if (!slash)
-		for (char *p = s + 10; *p; p++)
-			if (*p == '.')
-				*p = '/';
-	*out = s;
-	return 0;
 }
 
 static void add_env(struct pl_cmp_variant *v, const char *name, const char *value)
@@ -112,7 +94,7 @@ int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *va
 	}
 	if (pl_startswith(key, "sysctl.")) {
 		char *path;
-		if (sysctl_path(key + 7, &path) < 0) {
+		if (pl_tune_sysctl_path(key + 7, &path) < 0) {
 			pl_cmp_seterr(err, errlen, "'%s' is not a sysctl name (e.g. sysctl.vm.swappiness)",
 			       key);
 			return -EINVAL;
@@ -123,7 +105,7 @@ int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *va
 	}
 	if (pl_startswith(key, "sysfs.")) {
 		const char *path = key + 6;
-		if (!pl_startswith(path, "/sys/") || strstr(path, "/../") || strstr(path, "/./")) {
+		if (!pl_startswith(path, "/sys/") || pl_tune_target_check(path) < 0) {
 			pl_cmp_seterr(err, errlen,
 			       "'%s': a sysfs key names an absolute path under /sys (e.g. "
 			       "sysfs./sys/kernel/mm/transparent_hugepage/enabled)",

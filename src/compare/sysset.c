@@ -1,27 +1,28 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Fallback until the tune journal is available: old values are kept in memory and
- * restored on every orderly way out (normal end, failing command, SIGINT/SIGTERM). */
+/* Settings go through the tune journal (tune/journal.h): every old value is on disk
+ * (fsync'd) before the new one is written, so a crash or kill -9 during a run leaves a
+ * record that the next `perflab compare` (or `perflab tune rollback`) undoes. */
 #include "compare/sysset.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "tune/journal.h"
+#include "tune/safepath.h"
+#include "tune/value.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
-struct change {
-	char *path;
-	char *old;
-};
+/* Entries of a compare are tagged "compare:VARIANT". */
+#define WHO_PREFIX "compare:"
 
 struct pl_cmp_sys {
-	struct change *c;
-	size_t n;
+	struct pl_journal *j;
+	unsigned long mark; /* last step before the current variant's values */
+	bool applied;
 };
 
 char *pl_cmp_sys_read(const char *path)
@@ -29,85 +30,117 @@ char *pl_cmp_sys_read(const char *path)
 	char *raw;
 	if (pl_read_file(path, &raw, NULL) < 0)
 		return NULL;
-	char *open = strchr(raw, '['), *close = open ? strchr(open, ']') : NULL;
-	char *v;
-	if (open && close)
-		v = pl_xasprintf("%.*s", (int)(close - open - 1), open + 1);
-	else
-		v = pl_xstrdup(pl_trim(raw));
+	char *v = pl_tune_value_current(raw);
 	free(raw);
 	return v;
 }
 
-static int write_value(const char *path, const char *value)
+/* Undo what an earlier compare left live (it crashed or was killed mid-run), when those
+ * entries are the newest ones; anything else is left to `perflab tune rollback`. */
+static int recover(struct pl_journal *j, size_t *restored, char *err, size_t errlen)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t len = strlen(value);
-	ssize_t k = write(fd, value, len);
-	int r = k < 0 ? -errno : (size_t)k != len ? -EIO : 0;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
+	size_t n;
+	const struct pl_journal_entry *e = pl_journal_entries(j, &n);
+	unsigned long first = 0;
+	*restored = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!e[i].undone && pl_startswith(e[i].profile, WHO_PREFIX) &&
+		    (first == 0 || e[i].step < first))
+			first = e[i].step;
+	if (first == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!e[i].undone && e[i].step > first && !pl_startswith(e[i].profile, WHO_PREFIX)) {
+			pl_cmp_seterr(err, errlen,
+				      "the journal %s holds settings of an interrupted compare below "
+				      "newer tune changes: run 'perflab tune rollback' first",
+				      pl_journal_path(j));
+			return -EBUSY;
+		}
+	for (size_t i = 0; i < n; i++)
+		*restored += !e[i].undone && e[i].step >= first;
+	int r = pl_journal_rollback(j, first - 1, NULL, NULL);
+	if (r < 0)
+		pl_cmp_seterr(err, errlen, "cannot restore the settings an interrupted compare left "
+			      "(journal %s): %s", pl_journal_path(j), strerror(-r));
 	return r;
 }
 
-int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, char *err, size_t errlen)
+int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *recovered,
+		    char *err, size_t errlen)
 {
-	(void)state_dir;
+	*recovered = 0;
 	if (!pl_sysroot_is_live()) {
-		pl_cmp_seterr(err, errlen, "sysctl/sysfs variants change the live system: run without --sysroot");
+		pl_cmp_seterr(err, errlen,
+			      "sysctl/sysfs variants change the live system: run without --sysroot");
 		return -EROFS;
 	}
+	struct pl_journal *j;
+	int r = pl_journal_open(state_dir, PL_JOURNAL_WRITE, &j);
+	if (r < 0) {
+		const char *dir = state_dir ? state_dir : PL_JOURNAL_DEFAULT_DIR;
+		if (r == -EBUSY)
+			pl_cmp_seterr(err, errlen, "another perflab holds the journal in %s (wait for it)",
+				      dir);
+		else
+			pl_cmp_seterr(err, errlen, "cannot open the journal in %s: %s%s", dir,
+				      strerror(-r),
+				      r == -EACCES || r == -EPERM ? " (run as root, or --state-dir DIR)" :
+								    "");
+		return r;
+	}
+	r = recover(j, recovered, err, errlen);
+	if (r < 0) {
+		pl_journal_close(j);
+		return r;
+	}
 	*out = pl_xcalloc(1, sizeof(**out));
+	(*out)->j = j;
 	return 0;
 }
 
 int pl_cmp_sys_apply(struct pl_cmp_sys *s, const struct pl_cmp_variant *v, char *err,
 		     size_t errlen)
 {
-	for (size_t i = 0; i < v->nsettings; i++) {
+	if (!s->applied) {
+		s->mark = pl_journal_last_step(s->j);
+		s->applied = true;
+	}
+	char *who = pl_xasprintf(WHO_PREFIX "%s", v->name);
+	int r = 0;
+	for (size_t i = 0; i < v->nsettings && r == 0; i++) {
 		const struct pl_cmp_setting *st = &v->settings[i];
-		char *old = pl_cmp_sys_read(st->path);
-		if (!old) {
-			int r = access(st->path, F_OK) == 0 ? -EACCES : -ENOENT;
-			pl_cmp_seterr(err, errlen, "variant '%s': cannot read %s (%s): %s", v->name, st->key,
-			       st->path, r == -ENOENT ? "no such setting on this kernel" : strerror(-r));
-			pl_cmp_sys_restore(s, NULL, 0);
-			return r;
-		}
-		s->c = pl_xrealloc(s->c, (s->n + 1) * sizeof(*s->c));
-		s->c[s->n++] = (struct change){ pl_xstrdup(st->path), old };
-		int r = write_value(st->path, st->value);
+		const struct pl_journal_entry *e = NULL;
+		r = pl_journal_write(s->j, st->path, st->value, who, &e);
 		if (r < 0) {
-			pl_cmp_seterr(err, errlen, "variant '%s': cannot set %s=%s: %s%s", v->name, st->key,
-			       st->value, strerror(-r),
-			       r == -EACCES || r == -EPERM ? " (run as root)" : "");
-			pl_cmp_sys_restore(s, NULL, 0);
-			return r;
+			pl_cmp_seterr(err, errlen, "variant '%s': cannot set %s (%s): %s%s", v->name,
+				      st->key, st->path,
+				      r == -ENOENT ? "no such setting on this kernel" :
+						     pl_tune_path_strerror(r),
+				      r == -EACCES || r == -EPERM ? " (run as root)" : "");
+		} else if (e && e->status == PL_JS_REFUSED) {
+			r = e->error ? -e->error : -EINVAL;
+			pl_cmp_seterr(err, errlen, "variant '%s': the kernel refused %s=%s: %s", v->name,
+				      st->key, st->value, strerror(-r));
 		}
 	}
-	return 0;
+	free(who);
+	if (r < 0)
+		pl_cmp_sys_restore(s, NULL, 0);
+	return r;
 }
 
 int pl_cmp_sys_restore(struct pl_cmp_sys *s, char *err, size_t errlen)
 {
-	int first = 0;
-	if (!s)
+	if (!s || !s->applied)
 		return 0;
-	while (s->n > 0) {
-		struct change *c = &s->c[--s->n];
-		int r = write_value(c->path, c->old);
-		if (r < 0 && first == 0) {
-			first = r;
-			if (err)
-				pl_cmp_seterr(err, errlen, "cannot restore %s to '%s': %s", c->path, c->old,
-				       strerror(-r));
-		}
-		free(c->path);
-		free(c->old);
-	}
-	return first;
+	int r = pl_journal_rollback(s->j, s->mark, NULL, NULL);
+	if (r < 0)
+		pl_cmp_seterr(err, errlen, "cannot restore the settings (journal %s): %s; run "
+			      "'perflab tune rollback'", pl_journal_path(s->j), strerror(-r));
+	else
+		s->applied = false;
+	return r;
 }
 
 void pl_cmp_sys_close(struct pl_cmp_sys *s)
@@ -115,6 +148,6 @@ void pl_cmp_sys_close(struct pl_cmp_sys *s)
 	if (!s)
 		return;
 	pl_cmp_sys_restore(s, NULL, 0);
-	free(s->c);
+	pl_journal_close(s->j);
 	free(s);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Applying a variant's sysctl/sysfs values around each of its runs and putting the old
- * values back afterwards, also after a failing command or a signal (the command calls
- * pl_cmp_sys_restore on every way out). */
+ * values back afterwards, through the tune journal (tune/journal.h): the old value is on
+ * disk before the new one is written, so a failing command or a signal (the command calls
+ * pl_cmp_sys_restore on every way out) and even a crash (the next compare, or `perflab
+ * tune rollback`, undoes what is left) restore them. Entries are tagged "compare:VARIANT". */
 #ifndef PERFLAB_COMPARE_SYSSET_H
 #define PERFLAB_COMPARE_SYSSET_H
 #include <stddef.h>
@@ -11,17 +13,21 @@
 /** Open state (opaque). */
 struct pl_cmp_sys;
 
-/** Prepare to change system settings, keeping state under @state_dir (NULL = default).
- *  Only needed when a variant has settings. Returns 0 or -errno with a reason in @err
- *  (-EROFS when a sysroot other than / is set). */
-int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, char *err, size_t errlen);
-/** Write every setting of @v, remembering the old values first. On failure the settings
- *  written so far are restored before returning -errno with a reason in @err (the target
- *  and the fix, e.g. run as root). */
+/** Open the journal in @state_dir (NULL = PL_JOURNAL_DEFAULT_DIR) for writing (locked)
+ *  and undo the live entries an interrupted compare left, when they are the newest
+ *  (*recovered gets their number). Only needed when a variant has settings. Returns 0 or
+ *  -errno with a reason in @err: -EROFS with a sysroot other than /, -EACCES (not root),
+ *  -EBUSY (another perflab holds the journal, or tune changes sit above a crashed
+ *  compare's entries). */
+int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *recovered,
+		    char *err, size_t errlen);
+/** Write every setting of @v, journaling the old values first. On failure (cannot write,
+ *  missing target, the kernel refused the value) the settings written so far are restored
+ *  before returning -errno with a reason in @err naming the key and the fix. */
 int pl_cmp_sys_apply(struct pl_cmp_sys *s, const struct pl_cmp_variant *v, char *err,
 		     size_t errlen);
-/** Put back every value changed since pl_cmp_sys_open, newest first. Returns 0 or the
- *  first -errno (with a reason in @err); keeps going after an error. */
+/** Put back every value changed since the last restore, newest first (journal rollback).
+ *  Returns 0 or the first -errno (with a reason in @err); keeps going after an error. */
 int pl_cmp_sys_restore(struct pl_cmp_sys *s, char *err, size_t errlen);
 /** Restore what is left and free. NULL-safe. */
 void pl_cmp_sys_close(struct pl_cmp_sys *s);

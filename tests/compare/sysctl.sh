@@ -50,6 +50,32 @@ is "restored after SIGINT" "$(cat $K)" "$orig"
 like "SIGINT stops the running command at once" "$(( $(date +%s) - t0 ))" '^[0-5]$'
 is "nothing written on interruption" "$(wc -c <"$TMP/int.out")" 0
 
+# kill -9 while the value is applied: the journal has the old value on disk, and the
+# next compare puts it back before its first run
+"$P" compare --runs 5 --warmup 0 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sleep 30 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ "$(cat $K)" = "$new" ] && break; sleep 0.05; done
+child=$(pgrep -P $pid || true)
+kill -9 $pid
+wait $pid 2>/dev/null
+[ -n "$child" ] && kill $child 2>/dev/null
+is "kill -9 leaves the value applied" "$(cat $K)" "$new"
+like "the journal recorded it" "$(cat "$TMP/state/tune-journal.jsonl")" '"profile": *"compare:b"'
+ok "next compare recovers first" "$P" compare --runs 2 --warmup 0 "${STATE[@]}" \
+	-n a -- /bin/sh -c "test \$(cat $K) = $orig" \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true
+like "recovery reported" "$(cat "$ERR")" 'restored 1 setting left by an interrupted perflab compare'
+is "restored after a crash" "$(cat $K)" "$orig"
+
+# the journal's own fault injection: die right after the first target write
+PERFLAB_TUNE_FAULT_AFTER=1 "$P" compare --runs 2 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true >/dev/null 2>&1
+is "fault injection: exit 137 with the value applied" "$? $(cat $K)" "137 $new"
+ok "recovered by the next compare" "$P" compare --runs 2 "${STATE[@]}" -n a -- /bin/true \
+	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true
+is "restored after the injected crash" "$(cat $K)" "$orig"
+
 expect_exit 2 "a refused value is an input error before any run" "$P" compare --runs 2 "${STATE[@]}" \
 	-n a -- /bin/true -n b --set sysctl.net.ipv4.ip_default_ttl=100000 -- /bin/true
 like "refusal names the key" "$(cat "$ERR")" 'net.ipv4.ip_default_ttl'
