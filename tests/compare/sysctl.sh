@@ -22,6 +22,10 @@ K=/proc/sys/net/ipv4/ip_default_ttl
 orig=$(cat $K)
 new=$((orig == 99 ? 98 : 99))
 STATE=(--state-dir "$TMP/state")
+# until b's run has the value applied (up to 60 s: ASan builds on a loaded machine are slow)
+wait_applied() {
+	for _ in $(seq 1200); do [ "$(cat $K)" = "$new" ] && return; sleep 0.05; done
+}
 
 # during b's runs the value is $new; a's runs (interleaved) see the original again
 ok "applied for b, restored for a" "$P" compare --runs 5 --warmup 1 "${STATE[@]}" \
@@ -38,7 +42,7 @@ is "restored after a failing command" "$(cat $K)" "$orig"
 "$P" compare --runs 5 --warmup 0 "${STATE[@]}" -n a -- /bin/true \
 	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sleep 30 >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-for _ in $(seq 100); do [ "$(cat $K)" = "$new" ] && break; sleep 0.05; done
+wait_applied
 is "applied while running" "$(cat $K)" "$new"
 t0=$(date +%s)
 kill -INT $pid
@@ -47,7 +51,7 @@ rc=$?
 is "SIGINT: exit 3" "$rc" 3
 like "SIGINT: says interrupted and restored" "$(cat "$TMP/int.err")" 'interrupted by signal 2 .*restored'
 is "restored after SIGINT" "$(cat $K)" "$orig"
-like "SIGINT stops the running command at once" "$(( $(date +%s) - t0 ))" '^[0-5]$'
+like "SIGINT stops the running command at once (sleep 30)" "$(( $(date +%s) - t0 ))" '^[0-9]$'
 is "nothing written on interruption" "$(wc -c <"$TMP/int.out")" 0
 
 # kill -9 while the value is applied: the journal has the old value on disk, and the
@@ -55,7 +59,7 @@ is "nothing written on interruption" "$(wc -c <"$TMP/int.out")" 0
 "$P" compare --runs 5 --warmup 0 "${STATE[@]}" -n a -- /bin/true \
 	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sleep 30 >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 100); do [ "$(cat $K)" = "$new" ] && break; sleep 0.05; done
+wait_applied
 child=$(pgrep -P $pid || true)
 kill -9 $pid
 wait $pid 2>/dev/null
