@@ -14,6 +14,7 @@
 
 #include "bench/bench.h"
 #include "cmd/common.h"
+#include "config.h"
 #include "facts/facts.h"
 #include "out/html.h"
 #include "out/json.h"
@@ -133,11 +134,15 @@ static void run_benchmarks(json_t *doc, bool full, double budget_s, int stage, i
 			break;
 		json_t *r;
 		if (budget_s > 0 && now_s() - t0 > budget_s) {
+			char ts[32];
 			r = json_object();
 			json_object_set_new(r, "schema_version", json_integer(1));
 			json_object_set_new(r, "benchmark", json_string(b->name));
 			json_object_set_new(r, "summary", json_string(b->summary));
 			json_object_set_new(r, "status", json_string("skipped"));
+			json_object_set_new(r, "generated",
+					    json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
+			json_object_set_new(r, "perflab_version", json_string(PERFLAB_VERSION));
 			char *why = pl_xasprintf("the report's time budget of %.0f s was used up "
 						 "(run 'perflab bench %s' or 'perflab report --full')",
 						 budget_s, b->name);
