@@ -294,10 +294,17 @@ static void test_calibrate(void **state)
 {
 	(void)state;
 	volatile uint64_t x = 0;
-	uint64_t n1 = pl_bench_calibrate(spin_loop, (void *)&x, 1000 * 1000);
-	uint64_t n20 = pl_bench_calibrate(spin_loop, (void *)&x, 20 * 1000 * 1000);
-	assert_true(n1 >= 1);
-	/* 20x the target gives many more iterations (4x leaves room for a noisy machine) */
+	uint64_t n1 = 0, n20 = 0;
+	/* 20x the target gives many more iterations (4x leaves room for a noisy machine).
+	 * A preemption during one calibration can break that on a loaded machine, so the
+	 * check passes when one of three attempts holds; a broken calibration fails all. */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		n1 = pl_bench_calibrate(spin_loop, (void *)&x, 1000 * 1000);
+		n20 = pl_bench_calibrate(spin_loop, (void *)&x, 20 * 1000 * 1000);
+		assert_true(n1 >= 1);
+		if (n20 >= 4 * n1)
+			break;
+	}
 	if (n20 < 4 * n1)
 		fail_msg("calibrate: %llu iterations for 1 ms, %llu for 20 ms", (unsigned long long)n1,
 			 (unsigned long long)n20);
