@@ -225,6 +225,15 @@ static void kill_child(struct target *t)
 	}
 }
 
+/* -p: stop when every profiled process has exited (like perf record -p). */
+static bool any_alive(const struct target *t)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (kill(t->procs[i], 0) == 0 || errno != ESRCH)
+			return true;
+	return false;
+}
+
 /* -p LIST: every thread of every listed process. */
 static int list_tasks(struct target *t, const char *list)
 {
@@ -905,6 +914,8 @@ int cmd_profile(int argc, char **argv)
 			t.exited = true;
 			break;
 		}
+		if (t.nprocs && !any_alive(&t))
+			break;
 		if (deadline && now_ns() >= deadline) {
 			if (cmdv) {
 				kill(t.child, SIGTERM);
@@ -930,6 +941,8 @@ int cmd_profile(int argc, char **argv)
 	}
 
 	/* ---- report ---- */
+	/* (/proc/kallsyms is read here, not in a thread during the run: reading it costs
+	 * 50-200 ms of CPU that the target would lose on a busy machine.) */
 	uint64_t rep0 = now_ns();
 	pl_markers_collect(&mk, ri.t1);
 	struct region_filter rf = { &mk, -1 };

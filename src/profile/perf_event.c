@@ -78,8 +78,10 @@ static void fill_attr(struct perf_event_attr *a, const struct pl_pe_config *cfg)
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
 	a->build_id = 1;
-	a->wakeup_watermark = 1;
+	/* Wake the reader when a quarter of the ring is full, not per record: a wakeup per
+	 * sample costs the target a context switch on a busy CPU. */
 	a->watermark = 1;
+	a->wakeup_watermark = (cfg->ring_pages ? cfg->ring_pages : 256) * 4096u / 4;
 }
 
 static void close_fds(struct pl_pe_session *s)

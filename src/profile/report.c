@@ -99,22 +99,40 @@ static struct ent *cache_slot(struct addr_cache *c, const struct pl_aspace *as, 
 	return &c->e[j];
 }
 
+/* Kernel addresses of the report, resolved in one pass over kallsyms. */
+struct ktab {
+	uint64_t *addrs;
+	char **names, **mods;
+	size_t n;
+};
+
 static uint32_t resolve(struct pl_preport *r, struct pl_profile *p, struct pl_aspace *as,
-			uint64_t addr)
+			uint64_t addr, const struct ktab *kt)
 {
 	if (pl_is_kernel_addr(addr)) {
-		const char *mod = "";
-		const struct pl_sym *s = pl_kernel_resolve(&p->syms, addr, &mod);
 		if (p->syms.kernel_hidden) {
 			r->kernel_hidden = true;
 			return intern_func(r, "[kernel]", "[kernel]", true);
+		}
+		size_t lo = 0, hi = kt->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (kt->addrs[mid] < addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		const char *name = NULL, *mod = "";
+		if (lo < kt->n && kt->addrs[lo] == addr && kt->names[lo]) {
+			name = kt->names[lo];
+			mod = kt->mods[lo];
 		}
 		char mbuf[80];
 		if (*mod)
 			snprintf(mbuf, sizeof(mbuf), "[%s]", mod);
 		else
 			snprintf(mbuf, sizeof(mbuf), "[kernel.kallsyms]");
-		return intern_func(r, mbuf, s ? s->name : "[unknown]", true);
+		return intern_func(r, mbuf, name ? name : "[unknown]", true);
 	}
 	const struct pl_map *m = pl_aspace_find(as, addr);
 	if (!m)
@@ -135,6 +153,12 @@ struct combo {
 	const char *comm;
 	uint64_t count;
 };
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
 
 static int cmp_combo(const void *x, const void *y)
 {
@@ -196,6 +220,35 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 			cs[w++] = cs[i];
 	}
 	nc = w;
+	/* All kernel addresses first (as looked up below: callers at addr - 1). */
+	struct ktab kt = { 0 };
+	size_t kcap = 0;
+	for (size_t i = 0; i < nc; i++) {
+		const struct pl_stack *st = &p->stacks[cs[i].stack];
+		const uint64_t *ips = p->ips + st->off;
+		for (uint32_t k = 0; k < st->n; k++) {
+			uint64_t a = k ? ips[k] - 1 : ips[k];
+			if (!pl_is_kernel_addr(a))
+				continue;
+			if (kt.n == kcap) {
+				kcap = kcap ? kcap * 2 : 256;
+				kt.addrs = pl_xrealloc(kt.addrs, kcap * sizeof(uint64_t));
+			}
+			kt.addrs[kt.n++] = a;
+		}
+	}
+	if (kt.n) {
+		qsort(kt.addrs, kt.n, sizeof(uint64_t), cmp_u64);
+		size_t u = 0;
+		for (size_t i = 0; i < kt.n; i++)
+			if (!u || kt.addrs[u - 1] != kt.addrs[i])
+				kt.addrs[u++] = kt.addrs[i];
+		kt.n = u;
+		kt.names = pl_xcalloc(kt.n, sizeof(char *));
+		kt.mods = pl_xcalloc(kt.n, sizeof(char *));
+		if (pl_kernel_resolve_many(&p->syms, kt.addrs, kt.n, kt.names, kt.mods) < 0)
+			p->syms.kernel_hidden = true;
+	}
 	struct addr_cache cache = { 0 };
 	r->chains = pl_xcalloc(nc + 1, sizeof(*r->chains));
 	uint8_t *seen = NULL;
@@ -214,7 +267,7 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 			uint64_t a = k ? ips[k] - 1 : ips[k];
 			struct ent *e = cache_slot(&cache, as, a);
 			if (!e->used) {
-				uint32_t fid = resolve(r, p, as, a);
+				uint32_t fid = resolve(r, p, as, a, &kt);
 				e = cache_slot(&cache, as, a); /* resolve() does not touch the cache */
 				*e = (struct ent){ as, a, fid, 1 };
 				cache.n++;
@@ -238,6 +291,13 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 	free(seen);
 	free(cache.e);
 	free(cs);
+	for (size_t i = 0; i < kt.n; i++) {
+		free(kt.names[i]);
+		free(kt.mods[i]);
+	}
+	free(kt.names);
+	free(kt.mods);
+	free(kt.addrs);
 	return 0;
 }
 

@@ -628,3 +628,110 @@ const struct pl_sym *pl_kernel_resolve(struct pl_symtab *st, uint64_t addr, cons
 		*mod = st->kmods[s - st->ksyms];
 	return s;
 }
+
+/* One kallsyms line "ADDR T name\t[mod]": fill @best at the slot of its address. */
+struct kbest {
+	uint64_t start;
+	char name[128];
+	char mod[64];
+	bool set;
+};
+
+static void kline(char *line, const uint64_t *addrs, size_t n, struct kbest *best,
+		  size_t *nonzero)
+{
+	char *e;
+	unsigned long long a = strtoull(line, &e, 16);
+	if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
+		return;
+	if (a)
+		(*nonzero)++;
+	char t = e[1];
+	if (t != 't' && t != 'T' && t != 'w' && t != 'W')
+		return;
+	/* first address >= a: the symbol may be the best for it and the ones after */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (addrs[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || (best[lo].set && best[lo].start >= a))
+		return;
+	/* Most lines land here once (kallsyms is mostly sorted): copy, do not format. */
+	const char *nm = e + 3;
+	size_t nl = strcspn(nm, "\t");
+	const char *mod = nm[nl] ? nm + nl + 1 : "";
+	if (*mod == '[')
+		mod++;
+	size_t ml = strcspn(mod, "]");
+	best[lo].start = a;
+	best[lo].set = true;
+	if (nl >= sizeof(best[lo].name))
+		nl = sizeof(best[lo].name) - 1;
+	if (ml >= sizeof(best[lo].mod))
+		ml = sizeof(best[lo].mod) - 1;
+	memcpy(best[lo].name, nm, nl);
+	best[lo].name[nl] = '\0';
+	memcpy(best[lo].mod, mod, ml);
+	best[lo].mod[ml] = '\0';
+}
+
+int pl_kernel_resolve_many(struct pl_symtab *st, const uint64_t *addrs, size_t n, char **names,
+			   char **mods)
+{
+	for (size_t i = 0; i < n; i++)
+		names[i] = mods[i] = NULL;
+	if (!n)
+		return 0;
+	char path[4096];
+	int r = pl_sysroot_path(path, sizeof(path), "/proc/kallsyms");
+	if (r < 0)
+		return r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		st->kernel_hidden = true;
+		return -errno;
+	}
+	struct kbest *best = pl_xcalloc(n, sizeof(*best));
+	size_t cap = 1 << 18, len = 0, nonzero = 0;
+	char *buf = pl_xmalloc(cap + 1);
+	for (;;) {
+		ssize_t got = read(fd, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+		buf[len] = '\0';
+		char *s = buf, *nl;
+		while ((nl = memchr(s, '\n', len - (size_t)(s - buf)))) {
+			*nl = '\0';
+			kline(s, addrs, n, best, &nonzero);
+			s = nl + 1;
+		}
+		len -= (size_t)(s - buf);
+		memmove(buf, s, len);
+	}
+	close(fd);
+	free(buf);
+	if (!nonzero) {
+		st->kernel_hidden = true;
+		free(best);
+		return 0;
+	}
+	/* best for address i = the greatest start among slots 0..i (prefix maximum) */
+	const struct kbest *cur = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (best[i].set && (!cur || best[i].start > cur->start))
+			cur = &best[i];
+		if (cur) {
+			names[i] = pl_xstrdup(cur->name);
+			mods[i] = pl_xstrdup(cur->mod);
+		}
+	}
+	free(best);
+	return 0;
+}

@@ -101,6 +101,14 @@ const struct pl_sym *pl_jit_resolve(struct pl_symtab *st, pid_t pid, uint64_t ad
  *  vmlinux or the module name. st->kernel_hidden tells whether addresses are hidden. */
 const struct pl_sym *pl_kernel_resolve(struct pl_symtab *st, uint64_t addr, const char **mod);
 
+/** Resolve the sorted, distinct kernel addresses @addrs (@n of them) in one streaming
+ *  pass over /proc/kallsyms, without loading the whole table (122k symbols here): for each
+ *  address the text symbol with the greatest start <= it. names[i] and mods[i] get
+ *  malloc'd strings ("" module = vmlinux) or NULL when no symbol precedes the address.
+ *  Sets st->kernel_hidden when all addresses in kallsyms are 0. Returns 0 or -errno. */
+int pl_kernel_resolve_many(struct pl_symtab *st, const uint64_t *addrs, size_t n, char **names,
+			   char **mods);
+
 /** True for a kernel-space address on x86-64 (upper half). */
 static inline bool pl_is_kernel_addr(uint64_t a)
 {

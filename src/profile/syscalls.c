@@ -118,8 +118,8 @@ int pl_syscalls_open(struct pl_syscalls **out, const pid_t *pids, size_t npids, 
 	a.inherit = inherit;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
-	a.wakeup_watermark = 1;
 	a.watermark = 1;
+	a.wakeup_watermark = 4096u * 4096u / 4; /* a quarter of the 16 MiB ring */
 	size_t n = npids * ncpus * 2;
 	s->s.fds = pl_xcalloc(n, sizeof(int));
 	s->s.fd_cpu = pl_xcalloc(n, sizeof(int));

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab profile beside `perf record -F 999 -g` / `perf report --stdio` on the same
+# workload (benchmarks/profile-workload.c), run alternately A B A B. Targets (issue 5):
+#   1. overhead at -F 999 with callchains no higher than perf record's: the workload's own
+#      CLOCK_MONOTONIC elapsed time under each tool vs alone (median slowdown, %);
+#   2. report time per sample >= 2x faster than perf report --stdio: perflab's report phase
+#      (aggregate + symbolize + print, from `perflab -v`; its ring decoding happens during
+#      the run) vs the wall time of `perf report --stdio` over the perf.data of the same
+#      run (which includes reading and decoding the file), each divided by its samples;
+#   3. top-10 functions by self agree with perf report's (same set, shares within 2 points):
+#      both attach with -p to the *same* run of the workload at the same time, so they
+#      sample the same execution (separate runs differ by more than 2 points on this
+#      noisy machine).
+#
+# usage: benchmarks/profile-vs-perf.sh [N] [SCALE]   (N pairs, default 5; SCALE of the
+#   workload, default 1 = about 1 s of CPU). PERFLAB=path uses that binary.
+# The machine is shared with other builds: numbers are noisy; read medians and spread.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-5}
+SCALE=${2:-1}
+case $N in '' | *[!0-9]*) echo "profile-vs-perf: N must be a positive integer, got '$N'" >&2; exit 2 ;; esac
+if [ -z "${PERFLAB:-}" ]; then
+	make build >/dev/null
+	PERFLAB=$PWD/build/perflab
+fi
+command -v perf >/dev/null || { echo "profile-vs-perf: perf not found (make bench-deps)" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/profile-vs-perf.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cc -O1 -fno-omit-frame-pointer -o "$tmp/workload" benchmarks/profile-workload.c
+
+/usr/bin/python3 - "$N" "$SCALE" "$PERFLAB" "$tmp" <<'PY'
+import json, os, re, statistics as st, subprocess as sp, sys, time
+
+n, scale, perflab, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+wl = [f"{tmp}/workload", scale]
+
+def elapsed(err):
+    m = re.search(r"elapsed_ns (\d+)", err)
+    if not m:
+        sys.exit("workload did not report its time:\n" + err[-2000:])
+    return int(m.group(1)) / 1e9
+
+def alone():
+    r = sp.run(wl, capture_output=True, text=True, check=True)
+    return elapsed(r.stderr)
+
+def perflab_run():
+    j = f"{tmp}/pl.json"
+    r = sp.run([perflab, "profile", "-v", "-F", "999", "-g", "--json", "-o", j, "--top", "50",
+                "--"] + wl, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("perflab profile failed:\n" + r.stderr[-2000:])
+    m = re.search(r"report: ([0-9.]+) ms for (\d+) samples", r.stderr)
+    doc = json.load(open(j))
+    return elapsed(r.stderr), float(m.group(1)) / 1e3, int(m.group(2)), doc
+
+def perf_run():
+    data = f"{tmp}/perf.data"
+    r = sp.run(["perf", "record", "-q", "-F", "999", "-g", "-o", data, "--"] + wl,
+               capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("perf record failed:\n" + r.stderr[-2000:])
+    e = elapsed(r.stderr)
+    t0 = time.monotonic()
+    sp.run(["perf", "report", "-i", data, "--stdio"], stdout=sp.DEVNULL, stderr=sp.DEVNULL,
+           check=True)
+    rep = time.monotonic() - t0
+    nsamp = int(sp.run(f"perf script -i {data} -F time 2>/dev/null | wc -l", shell=True,
+                       capture_output=True, text=True).stdout)
+    return e, rep, nsamp
+
+def perf_top(data):
+    out = sp.run(["perf", "report", "-i", data, "--stdio", "--no-children", "-g", "none",
+                  "--sort", "sym"], capture_output=True, text=True).stdout
+    top = {}
+    for line in out.splitlines():
+        m = re.match(r"\s+([0-9.]+)%\s+\[[.k]\]\s+(\S+)", line)
+        if m:
+            top.setdefault(m.group(2), float(m.group(1)))
+    return top
+
+base, pl_el, pf_el, pl_rep, pf_rep, agree = [], [], [], [], [], []
+for i in range(n):
+    base.append(alone())
+    e, rep, ns, doc = perflab_run()
+    pl_el.append(e); pl_rep.append(rep / max(ns, 1))
+    e2, rep2, ns2 = perf_run()
+    pf_el.append(e2); pf_rep.append(rep2 / max(ns2, 1))
+    print(f"pair {i+1}: alone {base[-1]:.3f}s  perflab {pl_el[-1]:.3f}s  perf {pf_el[-1]:.3f}s  "
+          f"report/sample perflab {pl_rep[-1]*1e6:.1f}us ({ns} samples) perf {pf_rep[-1]*1e6:.1f}us "
+          f"({ns2} samples)", flush=True)
+
+for i in range(n):
+    w = sp.Popen(wl, stdout=sp.DEVNULL, stderr=sp.DEVNULL)
+    time.sleep(0.05)
+    data, j = f"{tmp}/perf-p.data", f"{tmp}/pl-p.json"
+    a = sp.Popen(["perf", "record", "-q", "-F", "999", "-g", "-o", data, "-p", str(w.pid)],
+                 stdout=sp.DEVNULL, stderr=sp.DEVNULL)
+    b = sp.Popen([perflab, "profile", "-F", "999", "-g", "--json", "-o", j, "--top", "50",
+                  "-p", str(w.pid)], stdout=sp.DEVNULL, stderr=sp.DEVNULL)
+    w.wait()
+    b.wait(timeout=60)
+    a.wait(timeout=60)
+    ptop = perf_top(data)
+    doc = json.load(open(j))
+    ours = {f["function"]: f["self_pct"] for f in doc["top_self"]}
+    t10o = sorted(ours, key=lambda k: -ours[k])[:10]
+    t10p = sorted(ptop, key=lambda k: -ptop[k])[:10]
+    diff = max(abs(ours.get(k, 0) - ptop.get(k, 0)) for k in set(t10o) | set(t10p))
+    agree.append((set(t10o) == set(t10p), diff, t10o, t10p, ours, ptop))
+    print(f"attach {i+1}: perflab {doc['samples']} samples, top-10 same set: {agree[-1][0]}, "
+          f"max share difference {diff:.2f} points", flush=True)
+
+def med(v): return st.median(v)
+def spread(v): return f"[{min(v):.3f} .. {max(v):.3f}]"
+b = med(base)
+print()
+print(f"workload alone     median {b:.3f}s {spread(base)}")
+print(f"under perflab      median {med(pl_el):.3f}s {spread(pl_el)}  overhead {100*(med(pl_el)/b-1):+.1f}%")
+print(f"under perf record  median {med(pf_el):.3f}s {spread(pf_el)}  overhead {100*(med(pf_el)/b-1):+.1f}%")
+print(f"report per sample  perflab median {med(pl_rep)*1e6:.1f}us {spread([x*1e6 for x in pl_rep])}, "
+      f"perf report --stdio median {med(pf_rep)*1e6:.1f}us {spread([x*1e6 for x in pf_rep])}: "
+      f"perflab {med(pf_rep)/med(pl_rep):.1f}x faster (target >= 2x)")
+same = sum(1 for a in agree if a[0])
+print(f"top-10 by self     same set in {same}/{n} pairs; max share difference median "
+      f"{med([a[1] for a in agree]):.2f} points (target: same set, <= 2)")
+last = agree[-1]
+print("last pair, self %:   function              perflab    perf")
+for k in sorted(set(last[2]) | set(last[3]), key=lambda k: -last[5].get(k, 0)):
+    print(f"                     {k:<20} {last[4].get(k, 0):7.2f} {last[5].get(k, 0):7.2f}")
+PY
