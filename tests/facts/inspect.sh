@@ -133,6 +133,14 @@ else
 	skip "live: hypervisor via cpuid" "not running under a hypervisor"
 fi
 
+# --- the schema has teeth: wrongly typed known facts are rejected
+jq '.facts["cpu.sockets"].value = "two"' "$TMP/intel.json" >"$TMP/bad1.json"
+expect_exit 1 "schema rejects a string socket count" /usr/bin/python3 "$PERFLAB_SRCDIR/tests/validate-json.py" "$PERFLAB_SRCDIR/docs/schemas/inspect.schema.json" "$TMP/bad1.json"
+jq '.facts["cpuidle.states"].value[0] = {"name":"C1"}' "$TMP/intel.json" >"$TMP/bad2.json"
+expect_exit 1 "schema rejects a C-state without latency" /usr/bin/python3 "$PERFLAB_SRCDIR/tests/validate-json.py" "$PERFLAB_SRCDIR/docs/schemas/inspect.schema.json" "$TMP/bad2.json"
+jq '.facts["numa.remote_ratio"].value = 1.5' "$TMP/intel.json" >"$TMP/bad3.json"
+expect_exit 1 "schema rejects a ratio above 1" /usr/bin/python3 "$PERFLAB_SRCDIR/tests/validate-json.py" "$PERFLAB_SRCDIR/docs/schemas/inspect.schema.json" "$TMP/bad3.json"
+
 # --- human output groups by domain
 ok "human output" "$PERFLAB" inspect --sysroot "$SR/intel-2s"
 is "domains in order, each once" "$(grep -E '^[a-z]' "$OUT" | tr '\n' ' ')" "virt kernel clocksource cpu cpufreq cpuidle mem numa sysctl block fs net services accel "
