@@ -65,6 +65,9 @@ struct pl_cpuinfo {
 /** Parse /proc/cpuinfo text. Returns 0, or -EINVAL when it has no "processor" entry
  *  (garbage or truncated); @out is zeroed first and always safe to free. */
 int pl_cpuinfo_parse(const char *text, struct pl_cpuinfo *out);
+/** The text of /proc/cpuinfo (of the current sysroot) as a malloc'd copy in *out; read
+ *  once per process and sysroot. Returns 0 or the -errno of the read. */
+int pl_cpuinfo_read(char **out);
 /** True when @flag is one of ci->flags. */
 bool pl_cpuinfo_has_flag(const struct pl_cpuinfo *ci, const char *flag);
 /** Free the strings of @ci. NULL-safe. */

@@ -140,6 +140,26 @@ bool pl_cpuinfo_has_flag(const struct pl_cpuinfo *ci, const char *flag)
 	return false;
 }
 
+int pl_cpuinfo_read(char **out)
+{
+	/* One read per process and sysroot: on x86 every read of /proc/cpuinfo samples each
+	 * CPU's frequency (an IPI per CPU), which costs milliseconds on a busy host. */
+	static char *cached;
+	static char *cached_root;
+	static int cached_err;
+	if (!cached_root || strcmp(cached_root, pl_sysroot()) != 0) {
+		free(cached);
+		free(cached_root);
+		cached = NULL;
+		cached_root = pl_xstrdup(pl_sysroot());
+		cached_err = pl_read_file("/proc/cpuinfo", &cached, NULL);
+	}
+	if (cached_err < 0)
+		return cached_err;
+	*out = pl_xstrdup(cached);
+	return 0;
+}
+
 int pl_cpulist_count(const char *s)
 {
 	struct pl_cpuset set;
@@ -154,7 +174,7 @@ static void collect_cpuinfo(struct pl_facts *f)
 	static const char *const keys[] = {"cpu.vendor", "cpu.model",	      "cpu.flags",
 					   "cpu.isa",	 "cpu.tsc.invariant", NULL};
 	char *text;
-	int r = pl_read_file(src, &text, NULL);
+	int r = pl_cpuinfo_read(&text);
 	struct pl_cpuinfo ci;
 	if (r == 0) {
 		r = pl_cpuinfo_parse(text, &ci);
@@ -256,14 +276,107 @@ static void env_pop(struct env_save *e)
 	free(e->old);
 }
 
-static void cache_fact(struct pl_facts *f, hwloc_topology_t t, hwloc_obj_type_t type,
-		       const char *key, const char *src)
+/* Cache sizes in bytes by level (index 1..3; [1] is L1 data), 0 when unknown. */
+struct cache_sizes {
+	uint64_t level[4];
+	const char *src;
+};
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+/* Deterministic cache parameters of the CPU this runs on: leaf 4 (Intel) or 0x8000001D
+ * (AMD topology extensions), size = ways * partitions * line size * sets (Intel SDM vol. 2
+ * "CPUID leaf 04H"; AMD APM vol. 3 "Fn8000_001D"). No binding to other CPUs: hwloc's x86
+ * backend binds to every PU in turn, and on a busy host each migration waits for a time
+ * slice (19 ms measured here), which alone would break the 20 ms budget of `check`. */
+static bool cpuid_caches(struct cache_sizes *cs)
 {
-	hwloc_obj_t o = hwloc_get_obj_by_type(t, type, 0);
-	if (!o || !o->attr || !o->attr->cache.size)
-		pl_fact_unavailable(f, key, "not reported by %s", src);
-	else
-		pl_fact_int(f, key, (int64_t)o->attr->cache.size, src);
+	unsigned a, b, c, d;
+	unsigned maxext = __get_cpuid_max(0x80000000, NULL);
+	unsigned leaves[2] = {4, 0x8000001d};
+	for (int li = 0; li < 2; li++) {
+		unsigned leaf = leaves[li];
+		if (leaf == 4 && __get_cpuid_max(0, NULL) < 4)
+			continue;
+		if (leaf == 0x8000001d && maxext < 0x8000001d)
+			continue;
+		bool any = false;
+		for (unsigned sub = 0; sub < 16; sub++) {
+			__cpuid_count(leaf, sub, a, b, c, d);
+			unsigned type = a & 0x1f, level = (a >> 5) & 0x7;
+			if (type == 0)
+				break;
+			if (type == 2 || level < 1 || level > 3)
+				continue; /* instruction cache, or a level we do not report */
+			uint64_t size = (uint64_t)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) *
+					((b & 0xfff) + 1) * ((uint64_t)c + 1);
+			cs->level[level] = size;
+			any = true;
+		}
+		if (any) {
+			cs->src =
+			    leaf == 4
+				? "cpuid:4 (this CPU, or what the hypervisor reports)"
+				: "cpuid:0x8000001d (this CPU, or what the hypervisor reports)";
+			return true;
+		}
+	}
+	/* AMD's legacy leaves (AMD APM vol. 3 "Fn8000_0005", "Fn8000_0006"): L1d KB in
+	 * 5:ECX[31:24], L2 KB in 6:ECX[31:16], L3 in 512 KB units in 6:EDX[31:18]. This VM's
+	 * PVM hypervisor fills only these. */
+	if (maxext < 0x80000006)
+		return false;
+	__cpuid(0x80000005, a, b, c, d);
+	cs->level[1] = (uint64_t)(c >> 24) << 10;
+	__cpuid(0x80000006, a, b, c, d);
+	cs->level[2] = (uint64_t)(c >> 16) << 10;
+	cs->level[3] = (uint64_t)(d >> 18) * (512u << 10);
+	cs->src = "cpuid:0x80000005/0x80000006 (this CPU, or what the hypervisor reports)";
+	return cs->level[1] || cs->level[2] || cs->level[3];
+}
+#else
+static bool cpuid_caches(struct cache_sizes *cs)
+{
+	(void)cs;
+	return false;
+}
+#endif
+
+static void cache_facts(struct pl_facts *f, hwloc_topology_t t, bool live)
+{
+	static const char *const keys[] = {NULL, "cpu.cache.l1d_bytes", "cpu.cache.l2_bytes",
+					   "cpu.cache.l3_bytes"};
+	static const hwloc_obj_type_t types[] = {HWLOC_OBJ_PU, HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
+						 HWLOC_OBJ_L3CACHE};
+	struct cache_sizes cs = {{0}, NULL};
+	bool sysfs = pl_exists("/sys/devices/system/cpu/cpu0/cache/index0");
+	if (sysfs) {
+		cs.src = "hwloc:/sys/devices/system/cpu/cpu0/cache";
+		for (int l = 1; l <= 3; l++) {
+			hwloc_obj_t o = hwloc_get_obj_by_type(t, types[l], 0);
+			cs.level[l] = o && o->attr ? o->attr->cache.size : 0;
+		}
+		int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE);
+		if (n > 0)
+			pl_fact_int(f, "cpu.cache.l3_count", n, cs.src);
+	} else if (!live || !cpuid_caches(&cs)) {
+		for (int l = 1; l <= 3; l++)
+			pl_fact_unavailable(f, keys[l],
+					    "/sys/devices/system/cpu/cpu0/cache: not "
+					    "present%s",
+					    live ? " and cpuid has no cache leaf" : "");
+		return;
+	}
+	/* In a VM cpuid often passes the host's values through (this machine: a 508 MB L3
+	 * of the host socket): the source says where the number came from. */
+	for (int l = 1; l <= 3; l++) {
+		if (cs.level[l])
+			pl_fact_int(f, keys[l], (int64_t)cs.level[l], cs.src);
+		else
+			pl_fact_unavailable(f, keys[l], "no level-%d cache reported by %s", l,
+					    cs.src);
+	}
 }
 
 static void collect_topology(struct pl_facts *f)
@@ -283,9 +396,10 @@ static void collect_topology(struct pl_facts *f)
 	struct env_save fsroot, hide;
 	env_push(&fsroot, "HWLOC_FSROOT", live ? NULL : pl_sysroot());
 	env_push(&hide, "HWLOC_HIDE_ERRORS", "2");
-	/* Never run cpuid against a fixture: the x86 backend would read this CPU. */
-	if (!live)
-		hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+	/* Never run hwloc's x86 backend: against a fixture it would read this CPU's cpuid
+	 * (DESIGN.md "two traps"), and live it binds to every PU (see cpuid_caches()). The
+	 * Linux backend reads the sysfs topology either way. */
+	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	hwloc_topology_set_type_filter(t, HWLOC_OBJ_L1ICACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
 	int r = hwloc_topology_load(t);
 	env_pop(&hide);
@@ -298,7 +412,7 @@ static void collect_topology(struct pl_facts *f)
 	int packages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
 	int cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
 	int pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
-	const char *src = live ? "hwloc" : "hwloc:/sys/devices/system/cpu";
+	const char *src = "hwloc:/sys/devices/system/cpu";
 	if (packages > 0)
 		pl_fact_int(f, "cpu.sockets", packages, src);
 	else
@@ -321,22 +435,7 @@ static void collect_topology(struct pl_facts *f)
 	if (pus > 0)
 		pl_fact_int(f, "cpu.pus", pus, src);
 
-	/* Caches: sysfs when the kernel exports them; otherwise (this VM) hwloc's x86
-	 * backend asks cpuid, and a hypervisor often passes the host's values through
-	 * (a 508 MB L3 here), so the source says which. */
-	const char *csrc;
-	if (pl_exists("/sys/devices/system/cpu/cpu0/cache/index0"))
-		csrc = "hwloc:/sys/devices/system/cpu/cpu0/cache";
-	else if (live)
-		csrc = "hwloc:cpuid (as reported by the CPU or hypervisor)";
-	else
-		csrc = "hwloc:/sys/devices/system/cpu/cpu0/cache (absent)";
-	cache_fact(f, t, HWLOC_OBJ_L1CACHE, "cpu.cache.l1d_bytes", csrc);
-	cache_fact(f, t, HWLOC_OBJ_L2CACHE, "cpu.cache.l2_bytes", csrc);
-	cache_fact(f, t, HWLOC_OBJ_L3CACHE, "cpu.cache.l3_bytes", csrc);
-	int l3 = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE);
-	if (l3 > 0)
-		pl_fact_int(f, "cpu.cache.l3_count", l3, csrc);
+	cache_facts(f, t, live);
 	hwloc_topology_destroy(t);
 }
 

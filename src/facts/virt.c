@@ -147,7 +147,7 @@ void pl_collect_virt(struct pl_facts *f)
 	if (pl_read_str("/sys/class/dmi/id/product_name", &product) == 0)
 		pl_fact_str(f, "virt.dmi.product_name", product, "/sys/class/dmi/id/product_name");
 	bool flag = false, have_cpuinfo = false;
-	if (pl_read_file("/proc/cpuinfo", &cpuinfo, NULL) == 0) {
+	if (pl_cpuinfo_read(&cpuinfo) == 0) {
 		struct pl_cpuinfo ci;
 		have_cpuinfo = pl_cpuinfo_parse(cpuinfo, &ci) == 0;
 		flag = pl_cpuinfo_has_flag(&ci, "hypervisor");

@@ -129,6 +129,16 @@ if [ -r /proc/cpuinfo ] && grep -qw hypervisor /proc/cpuinfo; then
 	like "live: hypervisor named (not unknown)" "$(fact virt.hypervisor "$J")" '^(kvm|xen|vmware|hyperv|qemu|bhyve|parallels|acrn|virtualbox)$'
 	like "live: cpuid signature recorded" "$(jq -r '.facts["virt.cpuid.signature"].source' "$J")" '^cpuid:0x40000000$'
 	like "live: cache source named" "$(jq -r '.facts["cpu.cache.l3_bytes"].source // .facts["cpu.cache.l3_bytes"].unavailable' "$J")" '(cpuid|/sys/devices/system/cpu/cpu0/cache)'
+	# glibc's getconf reads the same cpuid leaves (or sysfs): an independent reading
+	for l in "l1d_bytes LEVEL1_DCACHE_SIZE" "l2_bytes LEVEL2_CACHE_SIZE" "l3_bytes LEVEL3_CACHE_SIZE"; do
+		set -- $l
+		g=$(getconf "$2" 2>/dev/null || true)
+		if [ -n "$g" ] && [ "$g" != 0 ]; then
+			is "live: cpu.cache.$1 matches getconf $2" "$(fact "cpu.cache.$1" "$J")" "$g"
+		else
+			skip "live: cpu.cache.$1 matches getconf" "getconf $2 reports nothing here"
+		fi
+	done
 else
 	skip "live: hypervisor via cpuid" "not running under a hypervisor"
 fi
