@@ -17,6 +17,9 @@
 # (user+system: less sensitive to other load than wall time) and peak RSS of each, and the
 # median ratios.
 # The machine is shared with other builds: expect noise; compare medians, not single runs.
+# On a loaded host (load average far above the CPU count) run it as root under
+# `chrt -f 10 benchmarks/check-speed.sh` so both tools (and the floor) get the CPU first;
+# the policy is inherited by every measured process, so the comparison stays fair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-30}
