@@ -12,10 +12,14 @@
 # is CLOCK_MONOTONIC around fork+exec+wait, peak RSS the child's ru_maxrss from wait4()
 # (KiB), so both tools are measured the same way. (A Python parent would not do: ru_maxrss
 # counts the forked child's memory before exec, ~10 MiB of interpreter.)
+# /bin/true runs in the same rotation as the floor: what any process costs here right now.
 # Prints median, min, max and the interquartile range of the wall time, the median CPU time
 # (user+system: less sensitive to other load than wall time) and peak RSS of each, and the
 # median ratios.
 # The machine is shared with other builds: expect noise; compare medians, not single runs.
+# On a loaded host (load average far above the CPU count) run it as root under
+# `chrt -f 10 benchmarks/check-speed.sh` so both tools (and the floor) get the CPU first;
+# the policy is inherited by every measured process, so the comparison stays fair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-30}
@@ -56,6 +60,7 @@ runstat = sys.argv[4]
 cmds = {
     "perflab check": [perflab, "check", *extra],
     "tuned-adm recommend": ["tuned-adm", "recommend"],
+    "floor: /bin/true": ["/bin/true"],  # process start-up on this host, for scale
 }
 
 def run(argv):
@@ -71,7 +76,7 @@ for argv in cmds.values():  # warm the page cache once, not measured
     run(argv)
 res = {k: ([], [], []) for k in cmds}
 for i in range(n):
-    order = list(cmds) if i % 2 == 0 else list(reversed(cmds))  # A B, B A, ...
+    order = list(cmds) if i % 2 == 0 else list(reversed(cmds))  # A B C, C B A, ...
     for k in order:
         ms, rss, cpu = run(cmds[k])
         res[k][0].append(ms)

@@ -14,8 +14,9 @@
  * windows over the samples (`perflab profile --region NAME`). Without the profiler each
  * call is a cheap no-op (one predictable branch after the first call).
  *
- * Names: any NUL-terminated string; at most PL_MARK_NAME_MAX - 1 bytes are kept, at most
- * PL_MARK_NAMES distinct names per run. Thread-safe and async-signal-safe after the first
+ * Names: any NUL-terminated string that stays unchanged at its address (string literals
+ * are ideal: the name's id is cached per address and thread); at most PL_MARK_NAME_MAX - 1
+ * bytes are kept, at most PL_MARK_NAMES distinct names per run. Thread-safe and async-signal-safe after the first
  * call. Regions nest and may be entered by several threads at once (they pair per thread).
  * Cost: under 100 ns per call under the profiler (vDSO clock_gettime + an atomic add),
  * under 5 ns without (benchmarks/profile-marks.sh). */

@@ -143,6 +143,39 @@ else
 	skip "live: hypervisor via cpuid" "not running under a hypervisor"
 fi
 
+# --- capture-sysroot.sh round trip: every file-derived live fact reads the same from the
+# captured tree (proves the collectors read only through the sysroot helper and the
+# capture copies everything they read). Skipped: cpuid-derived facts and counters that
+# move between the two runs (memory balloons here, allocation counters).
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+	C=$TMP/captured
+	ok "capture-sysroot.sh on this machine" env ASAN_OPTIONS=detect_leaks=0 "$PERFLAB_SRCDIR/tests/fixtures/capture-sysroot.sh" "$PERFLAB" "$C"
+	"$PERFLAB" inspect --json >"$TMP/l.json"
+	"$PERFLAB" inspect --json --sysroot "$C" >"$TMP/c.json"
+	diffs=$(jq -r -n --slurpfile l "$TMP/l.json" --slurpfile c "$TMP/c.json" '$l[0].facts | to_entries
+		| map(select((.value | has("value")) and (.value.source | test("^cpuid") | not)
+			and (.key | test("^(virt\\.cpuid|mem\\.(available_bytes|hugepages\\.free)|numa\\.(local_pages|other_pages|remote_ratio|node\\.[0-9]+\\.mem_bytes))") | not)))
+		| map(select(.value.value != $c[0].facts[.key].value)) | map(.key) | join(" ")')
+	is "captured tree gives the live facts" "$diffs" ""
+	n=$(jq '[.facts[] | select(has("value"))] | length' "$TMP/c.json")
+	like "captured tree has many facts ($n)" "$n" '^[1-9][0-9]{2,}$'
+else
+	skip "capture-sysroot.sh round trip" "strace missing or ptrace not permitted"
+	skip "captured tree fact count" "strace missing or ptrace not permitted"
+fi
+
+# --- hwloc's own tool agrees with the topology facts of every fixture
+if command -v hwloc-calc >/dev/null; then
+	for pair in xen-hvm:xen intel-2s:intel arm64-2node:arm this-vm:this-vm; do
+		m=${pair%%:*} j=$TMP/${pair#*:}.json
+		p=$(HWLOC_COMPONENTS=-x86 hwloc-calc --input "$SR/$m" --number-of package all 2>/dev/null)
+		c=$(HWLOC_COMPONENTS=-x86 hwloc-calc --input "$SR/$m" --number-of core all 2>/dev/null)
+		is "$m: sockets/cores match hwloc-calc --input" "$(fact cpu.sockets "$j") $(fact cpu.cores "$j")" "$p $c"
+	done
+else
+	skip "sockets/cores match hwloc-calc" "hwloc-calc not installed"
+fi
+
 # --- the schema has teeth: wrongly typed known facts are rejected
 jq '.facts["cpu.sockets"].value = "two"' "$TMP/intel.json" >"$TMP/bad1.json"
 expect_exit 1 "schema rejects a string socket count" /usr/bin/python3 "$PERFLAB_SRCDIR/tests/validate-json.py" "$PERFLAB_SRCDIR/docs/schemas/inspect.schema.json" "$TMP/bad1.json"
