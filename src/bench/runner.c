@@ -19,6 +19,7 @@
 #include "config.h"
 #include "facts/facts.h"
 #include "out/json.h"
+#include "out/prom.h"
 #include "stats/summary.h"
 #include "util/log.h"
 #include "util/outfile.h"
@@ -35,7 +36,11 @@ struct runner_opts {
 	const char *membind;
 	bool list;
 	bool quick;
+	int format; /* index into bench_formats */
 };
+
+static const char *const bench_formats[] = { "text", "json", "prom", NULL };
+enum { BENCH_FMT_TEXT, BENCH_FMT_JSON, BENCH_FMT_PROM };
 
 const struct pl_opt pl_bench_runner_opts[] = {
 	{ "runs", 'n', PL_OPT_INT, offsetof(struct runner_opts, runs), "N",
@@ -53,6 +58,10 @@ const struct pl_opt pl_bench_runner_opts[] = {
 	  "list the benchmarks and whether they run here" },
 	{ "quick", 0, PL_OPT_FLAG, offsetof(struct runner_opts, quick), NULL,
 	  "a brief run with the benchmark's quick arguments (later options override them)" },
+	{ "format", 'f', PL_OPT_ENUM, offsetof(struct runner_opts, format), "FMT",
+	  "output format; prom = Prometheus text format for node_exporter's textfile collector "
+	  "(--json is --format json)",
+	  bench_formats, .def = "text" },
 	PL_OPT_END,
 };
 
@@ -897,16 +906,19 @@ static int find_name(int argc, char **argv)
 	return 0;
 }
 
-static int write_doc(const json_t *d)
+static int write_doc(const json_t *d, int format)
 {
-	if (pl_g.json)
+	if (pl_g.json || format == BENCH_FMT_JSON)
 		return pl_json_write_path(pl_g.output, d);
 	struct pl_outfile o;
 	int r = pl_outfile_open(&o, pl_g.output);
 	if (r < 0)
 		return r;
-	print_table(o.fp, d);
-	return pl_outfile_close(&o, !ferror(o.fp));
+	if (format == BENCH_FMT_PROM)
+		r = pl_prom_write_bench(o.fp, d, 1);
+	else
+		print_table(o.fp, d);
+	return pl_outfile_close(&o, r == 0 && !ferror(o.fp));
 }
 
 static void opts_free(const struct pl_bench *b, void *o)
@@ -1001,7 +1013,7 @@ int pl_bench_main(int argc, char **argv)
 	if (rc == PL_EXIT_RUNTIME) /* skipped or failed validation: say why */
 		pl_error("%s", err);
 	if (!skipped || pl_g.json) {
-		int w = write_doc(doc);
+		int w = write_doc(doc, ro.format);
 		if (w < 0) {
 			pl_error("cannot write '%s': %s (choose another -o FILE)",
 				 pl_g.output ? pl_g.output : "-", strerror(-w));

@@ -32,6 +32,13 @@ for wl in general latency network hpc; do
 	is "check $wl: one series per finding" "$(grep -c '^perflab_check_finding{' "$TMP/check-$wl.prom")" "$n_json"
 done
 like "workload label" "$(cat "$TMP/check-hpc.prom")" 'perflab_check_findings\{workload="hpc",severity="crit"\} [0-9]+'
+ok "bench clock --quick --format prom" "$PERFLAB" bench clock --quick --runs 2 --format prom
+cp "$OUT" "$TMP/bench.prom"
+prom_valid "bench clock" "$TMP/bench.prom"
+like "bench: median of gettimeofday in ns" "$(cat "$TMP/bench.prom")" \
+	'perflab_bench_value\{benchmark="clock",metric="gettimeofday",unit="ns",stat="median"\} [0-9.e+]+'
+like "bench: runs" "$(cat "$TMP/bench.prom")" 'perflab_bench_runs\{benchmark="clock"\} 2'
+like "bench: ok" "$(cat "$TMP/bench.prom")" 'perflab_bench_ok\{benchmark="clock"\} 1'
 expect_exit 2 "unknown format" "$PERFLAB" check --format xml
 like "unknown format lists the choices" "$(cat "$ERR")" 'one of: text, json, prom'
 
