@@ -23,6 +23,7 @@
 #include "profile/profile.h"
 #include "profile/report.h"
 #include "profile/syscalls.h"
+#include "profile/unwind.h"
 #include "util/cpuset.h"
 #include "util/outfile.h"
 #include "util/str.h"
@@ -863,6 +864,8 @@ int cmd_profile(int argc, char **argv)
 	}
 	pl_profile_init(&p, s.attr.sample_type, s.attr.sample_regs_user, o.debug_root);
 	p.live = true;
+	if (cfg.cg == PL_CG_DWARF)
+		p.unwinder = pl_unwind_new();
 	for (size_t i = 0; i < t.nprocs; i++)
 		pl_profile_synth_proc(&p, t.procs[i]);
 	if (o.all) {

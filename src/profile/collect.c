@@ -8,6 +8,7 @@
 
 #include "profile/decode.h"
 #include "profile/profile.h"
+#include "profile/unwind.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -35,6 +36,7 @@ void pl_profile_free(struct pl_profile *p)
 	free(p->as);
 	free(p->threads);
 	free(p->thread_hash);
+	pl_unwind_free(p->unwinder);
 	pl_symtab_free(&p->syms);
 	memset(p, 0, sizeof(*p));
 }
@@ -233,6 +235,37 @@ const struct pl_map *pl_aspace_find(struct pl_aspace *as, uint64_t addr)
 	return NULL;
 }
 
+/* --call-graph dwarf: keep the kernel part of the frame-pointer chain, put the libdwfl
+ * user frames after it, and when the DWARF unwind stops at a pc the frame-pointer chain
+ * also has, continue with the frame-pointer chain from there. */
+static uint32_t join_dwarf(struct pl_profile *p, const struct pl_sample *s, uint64_t *buf,
+			   uint32_t n)
+{
+	uint64_t user[256];
+	struct pl_aspace *as = pl_profile_aspace(p, s->pid, s->time);
+	size_t nu = pl_unwind(p->unwinder, p, as, s, user, 256);
+	if (nu < 2)
+		return n;
+	p->dwarf_unwound++;
+	uint32_t k = 0;
+	while (k < n && pl_is_kernel_addr(buf[k]))
+		k++;
+	uint64_t fp[512];
+	uint32_t nfp = n - k;
+	memcpy(fp, buf + k, nfp * 8);
+	uint32_t w = k;
+	for (size_t i = 0; i < nu && w < 512; i++)
+		buf[w++] = user[i];
+	uint64_t last = user[nu - 1];
+	for (uint32_t j = 1; j < nfp; j++)
+		if (fp[j] == last) {
+			for (uint32_t q = j + 1; q < nfp && w < 512; q++)
+				buf[w++] = fp[q];
+			break;
+		}
+	return w;
+}
+
 static void on_sample(struct pl_profile *p, const struct perf_event_header *rec)
 {
 	struct pl_sample s;
@@ -251,6 +284,8 @@ static void on_sample(struct pl_profile *p, const struct perf_event_header *rec)
 	}
 	if (!n)
 		buf[n++] = s.ip;
+	if (p->unwinder && s.regs)
+		n = join_dwarf(p, &s, buf, n);
 	GROW(p->samples, p->nsamples, p->capsamples);
 	p->samples[p->nsamples++] = (struct pl_psample){
 		.time = s.time,

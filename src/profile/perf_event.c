@@ -24,7 +24,7 @@ pl_perf_open_fn pl_perf_open_hook = sys_perf_event_open;
 
 /* x86-64 user registers for DWARF unwinding: AX BX CX DX SI DI BP SP IP and R8-R15
  * (arch/x86/include/uapi/asm/perf_regs.h). */
-#define PL_REGS_MASK_X86_64 0xff0001ffull
+#define PL_REGS_MASK_X86_64 0x00ff01ffull
 
 static bool is_missing_event(int e)
 {

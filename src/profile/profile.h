@@ -82,6 +82,8 @@ struct pl_profile {
 	uint64_t t_first, t_last; /**< ns of the first and last sample */
 
 	struct pl_symtab syms;
+	struct pl_unwinder *unwinder; /**< set for --call-graph dwarf (owned), else NULL */
+	uint64_t dwarf_unwound;       /**< samples whose user stack libdwfl unwound */
 };
 
 /** Initialise for @sample_type and @regs_mask (the attr used), @debug_root as in

@@ -61,6 +61,15 @@ in_range "kernel region: libc open/close on the stacks" \
 expect_exit 2 "unknown region" "$PERFLAB" profile --region nosuch -- "$PROFILE_SHAPE" 0.1
 like "unknown region says so" "$(cat "$ERR")" "no such region"
 
+# --call-graph dwarf on a program without frame pointers: libdwfl unwinds the copied user
+# stacks, so main (the caller of the compute loops) is on their stacks.
+D=$TMP/dwarf.json
+ok "call-graph dwarf" "$PERFLAB" profile --json -o "$D" --top 200 --call-graph dwarf --region compute \
+	-- "$PROFILE_SHAPE_NOFP" 1
+is "dwarf: callchains mode recorded" "$(jqv "$D" .event.callchains)" dwarf
+in_range "dwarf: main on the compute stacks" \
+	"$(jqv "$D" '[.top_total[] | select(.function=="main" or .function=="worker") | .total_pct] | add // 0')" 90 100
+
 # -p PID: a running process
 "$PROFILE_SHAPE" 10 &
 pid=$!
