@@ -612,24 +612,25 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		json_object_set_new(w, "status", json_string(pl_journal_status_name(e->status)));
 		json_object_set_new(w, "accepted", jstr_or_null(grub ? NULL : e->accepted));
 		json_array_append_new(written, w);
+		char *cur = pl_tune_value_norm(it->current ? it->current : "-");
+		char *acc = pl_tune_value_norm(e->accepted ? e->accepted : "?");
 		if (grub) {
 			fprintf(f, "step %lu: %s GRUB_CMDLINE_LINUX updated\n", e->step,
 				it->target);
 		} else if (e->status == PL_JS_OK) {
-			fprintf(f, "step %lu: %-44s %s -> %s\n", e->step, label,
-				it->current ? it->current : "-", value);
+			fprintf(f, "step %lu: %-44s %s -> %s\n", e->step, label, cur, value);
 		} else if (e->status == PL_JS_CHANGED) {
 			fprintf(f,
 				"step %lu: %-44s %s -> %s: the kernel kept '%s' (rounded or "
 				"rewritten)\n",
-				e->step, label, it->current ? it->current : "-", value,
-				e->accepted ? e->accepted : "?");
+				e->step, label, cur, value, acc);
 		} else {
 			fprintf(f, "step %lu: %-44s refused by the kernel: %s (value stays '%s')\n",
-				e->step, label, strerror(e->error),
-				e->accepted ? e->accepted : "?");
+				e->step, label, strerror(e->error), acc);
 			ret = PL_EXIT_RUNTIME;
 		}
+		free(cur);
+		free(acc);
 	}
 	for (size_t i = 0; i < plan.n; i++)
 		if (plan.v[i].state == PL_TI_MANUAL && !plan.v[i].match)

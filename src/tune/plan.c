@@ -1059,13 +1059,21 @@ int pl_tune_hold_latency(int usec, void (*ready)(int usec))
 		close(fd);
 		return e ? e : -EIO;
 	}
+	/* Block the signals, then wait for them atomically with sigsuspend(): a signal that
+	 * arrives before we sleep is not lost. */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	struct sigaction sa = {.sa_handler = on_sig};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (ready)
 		ready(usec);
 	while (!stop)
-		pause();
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fd);
 	return 0;
 }
