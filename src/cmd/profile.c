@@ -513,6 +513,37 @@ static json_t *u64a(const uint64_t *v, size_t n)
 	return a;
 }
 
+
+/* The folded stacks as [{"stack":"comm;f1;f2","count":N}], the same lines as --folded, so
+ * `perflab report --from` can draw the flame graph of a saved profile. */
+static json_t *folded_json(const struct pl_preport *r)
+{
+	json_t *a = json_array();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		return a;
+	pl_preport_write_folded(r, mem);
+	fclose(mem);
+	for (char *line = buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *sp = strrchr(line, ' ');
+		uint64_t n;
+		if (!sp || pl_parse_u64(sp + 1, &n) < 0)
+			continue;
+		*sp = '\0';
+		json_t *x = json_object();
+		json_object_set_new(x, "stack", json_string(line));
+		json_object_set_new(x, "count", json_integer((json_int_t)n));
+		json_array_append_new(a, x);
+	}
+	free(buf);
+	return a;
+}
+
 static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 		       const struct pl_profile *p, const struct pl_preport *r,
 		       const struct pl_markers *mk, const struct timeline *tl,
@@ -638,6 +669,7 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 	}
 	if (sc)
 		json_object_set_new(d, "syscalls", pl_syscalls_json(sc));
+	json_object_set_new(d, "folded", folded_json(r));
 	return d;
 }
 

@@ -39,6 +39,7 @@ static const char css[] =
 	"details{margin:6px 0}summary{cursor:pointer}\n"
 	"svg.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}svg.chart .bar{fill:var(--bar)}"
 	"svg.chart .err{stroke:#000;stroke-width:1.5}svg.chart .axis{fill:var(--muted)}\n"
+	"td.cmp{min-width:220px;text-align:right}td.cmp span.num{font-variant-numeric:tabular-nums;white-space:nowrap}"
 	".env{font-size:13px;color:var(--muted)}.verdict{font-size:13px}.verdict-changed{font-weight:700}\n"
 	"iframe.flame{display:block;margin:8px 0}\n"
 	"@media print{body{max-width:none;padding:0}button.copy{display:none}details{display:block}"
@@ -371,7 +372,7 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		       "the verdict.</p>\n<table class=\"comparison\"><thead><tr><th>metric</th>");
 	json_array_foreach(variants, i, v)
 	{
-		pl_buf_puts(b, "<th class=\"num\">");
+		pl_buf_puts(b, "<th>");
 		esc(b, jstr(v, "name"));
 		pl_buf_puts(b, i == 0 ? " (baseline)</th>" : "</th>");
 	}
@@ -394,13 +395,14 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		json_array_foreach(json_object_get(st, "variants"), k, x)
 		{
 			char t[32];
-			pl_buf_printf(b, "<td class=\"num\">%s", pl_fmt_num(t, sizeof(t), jnum(x, "median")));
+			pl_buf_printf(b, "<td class=\"cmp\"><span class=\"num\">%s", pl_fmt_num(t, sizeof(t), jnum(x, "median")));
 			ci_text(b, json_object_get(x, "median_ci"), 1);
-			pl_buf_printf(b, " <span class=\"muted\">n=%lld</span>", jint(x, "n"));
+			pl_buf_printf(b, " <span class=\"muted\">n=%lld</span></span>", jint(x, "n"));
 			const json_t *vs = json_object_get(x, "vs_baseline");
 			if (json_is_object(vs) && json_is_number(json_object_get(vs, "ratio"))) {
-				pl_buf_printf(b, "<br>&times;%.4f", jnum(vs, "ratio"));
+				pl_buf_printf(b, "<br><span class=\"num\">&times;%.4f", jnum(vs, "ratio"));
 				ci_text(b, json_object_get(vs, "ci"), 1);
+				pl_buf_puts(b, "</span>");
 			}
 			if (jstr(x, "verdict_text") && strcmp(jstr(x, "verdict"), "baseline") != 0) {
 				pl_buf_printf(b, "<br><span class=\"verdict verdict-%s\">", jstr(x, "verdict"));

@@ -168,7 +168,7 @@ static void md_cell(FILE *out, const char *s)
 	for (const char *p = s ? s : ""; *p; p++) {
 		if (*p == '|')
 			fputs("\\|", out);
-		else if (*p == '\n')
+		else if (*p == '\n' || *p == '\t')
 			fputc(' ', out);
 		else
 			fputc(*p, out);
@@ -227,6 +227,160 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 	}
 }
 
+static void md_ci(FILE *out, const json_t *ci)
+{
+	const json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
+	char a[32], b[32];
+	if (json_is_number(lo) && json_is_number(hi))
+		fprintf(out, " [%s, %s]", pl_fmt_num(a, sizeof(a), json_number_value(lo)),
+			pl_fmt_num(b, sizeof(b), json_number_value(hi)));
+}
+
+/* Comparisons: metrics as rows, variants as columns (median [CI], ratio, verdict). */
+static void md_comparisons(FILE *out, const json_t *arr)
+{
+	if (json_array_size(arr) == 0)
+		return;
+	fprintf(out, "## Comparisons\n\n");
+	size_t i;
+	json_t *doc;
+	json_array_foreach(arr, i, doc)
+	{
+		const json_t *variants = json_object_get(doc, "variants");
+		size_t k;
+		json_t *v;
+		fprintf(out, "%lld interleaved rounds, seed %lld. Cells: median [95%% CI]; ratio to the "
+			     "baseline [CI]; verdict.\n\n| metric |",
+			(long long)json_integer_value(json_object_get(doc, "rounds_measured")),
+			(long long)json_integer_value(json_object_get(doc, "seed")));
+		json_array_foreach(variants, k, v)
+		{
+			fputc(' ', out);
+			md_cell(out, jstr(v, "name"));
+			fputs(k == 0 ? " (baseline) |" : " |", out);
+		}
+		fputs("\n|---|", out);
+		for (k = 0; k < json_array_size(variants); k++)
+			fputs("--:|", out);
+		fputc('\n', out);
+		json_t *st;
+		json_array_foreach(json_object_get(doc, "statistics"), k, st)
+		{
+			fputs("| ", out);
+			md_cell(out, jstr(st, "metric"));
+			fputs(" |", out);
+			size_t j;
+			json_t *x;
+			json_array_foreach(json_object_get(st, "variants"), j, x)
+			{
+				char num[32];
+				const json_t *med = json_object_get(x, "median");
+				fprintf(out, " %s", json_is_number(med) ? pl_fmt_num(num, sizeof(num), json_number_value(med)) : "n/a");
+				md_ci(out, json_object_get(x, "median_ci"));
+				const json_t *vs = json_object_get(x, "vs_baseline");
+				const json_t *ratio = json_object_get(vs, "ratio");
+				if (json_is_number(ratio)) {
+					fprintf(out, "; x%.4f", json_number_value(ratio));
+					md_ci(out, json_object_get(vs, "ci"));
+				}
+				if (jstr(x, "verdict_text")) {
+					fputs("; ", out);
+					md_cell(out, jstr(x, "verdict_text"));
+				}
+				fputs(" |", out);
+			}
+			fputc('\n', out);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* Profiles: shares and the top functions by self samples. */
+static void md_profiles(FILE *out, const json_t *arr)
+{
+	if (json_array_size(arr) == 0)
+		return;
+	fprintf(out, "## Profiles\n\n");
+	size_t i;
+	json_t *doc;
+	json_array_foreach(arr, i, doc)
+	{
+		char a[32], b[32], c[32];
+		fputs("### profile ", out);
+		md_cell(out, jstr(doc, "target"));
+		fprintf(out, "\n\n%lld samples, user %s %%, kernel %s %%, lost %s %%.\n\n",
+			(long long)json_integer_value(json_object_get(doc, "samples")),
+			pl_fmt_num(a, sizeof(a), json_number_value(json_object_get(doc, "user_pct"))),
+			pl_fmt_num(b, sizeof(b), json_number_value(json_object_get(doc, "kernel_pct"))),
+			pl_fmt_num(c, sizeof(c), json_number_value(json_object_get(doc, "lost_pct"))));
+		fputs("| function | module | self % | total % |\n|---|---|--:|--:|\n", out);
+		size_t k;
+		json_t *x;
+		json_array_foreach(json_object_get(doc, "top_self"), k, x)
+		{
+			if (k >= 10)
+				break;
+			fputs("| ", out);
+			md_cell(out, jstr(x, "function"));
+			fputs(" | ", out);
+			md_cell(out, jstr(x, "module"));
+			fputs(" |", out);
+			md_num(out, json_object_get(x, "self_pct"));
+			md_num(out, json_object_get(x, "total_pct"));
+			fputc('\n', out);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* tune diff/verify/apply: the items that differ or are pending, and the counts. */
+static void md_tune(FILE *out, const json_t *arr)
+{
+	if (json_array_size(arr) == 0)
+		return;
+	fprintf(out, "## Tuning\n\n");
+	size_t i;
+	json_t *doc;
+	json_array_foreach(arr, i, doc)
+	{
+		fprintf(out, "### tune %s %s\n\n", jstr(doc, "command"), jstr(doc, "profile"));
+		const json_t *sum = json_object_get(doc, "summary");
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)sum, k, v)
+			fprintf(out, "%s: %lld. ", k, (long long)json_integer_value(v));
+		fputs("\n\n| plugin | item | current | wanted | state |\n|---|---|---|---|---|\n", out);
+		size_t j;
+		json_t *x;
+		json_array_foreach(json_object_get(doc, "items"), j, x)
+		{
+			const char *state = jstr(x, "state");
+			if (state && strcmp(state, "not-applicable") == 0)
+				continue;
+			char *cur = json_is_null(json_object_get(x, "current")) || !json_object_get(x, "current")
+					    ? pl_xstrdup("")
+					    : pl_fact_value_text(json_object_get(x, "current"));
+			char *want = json_is_null(json_object_get(x, "wanted")) || !json_object_get(x, "wanted")
+					     ? pl_xstrdup("")
+					     : pl_fact_value_text(json_object_get(x, "wanted"));
+			fputs("| ", out);
+			md_cell(out, jstr(x, "plugin"));
+			fputs(" | `", out);
+			md_cell(out, jstr(x, "key"));
+			fputs("` | ", out);
+			md_cell(out, cur);
+			fputs(" | ", out);
+			md_cell(out, want);
+			fputs(" | ", out);
+			md_cell(out, state);
+			fputs(" |\n", out);
+			free(cur);
+			free(want);
+		}
+		fputs("\nItems not applicable on the machine are listed in report.json and report.html.\n\n", out);
+	}
+}
+
 int pl_report_write_markdown(FILE *out, const json_t *report)
 {
 	char *line = pl_report_machine_line(report);
@@ -281,6 +435,9 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 	}
 
 	pl_report_markdown_benchmarks(out, json_object_get(report, "benchmarks"));
+	md_comparisons(out, json_object_get(report, "comparisons"));
+	md_profiles(out, json_object_get(report, "profiles"));
+	md_tune(out, json_object_get(report, "tune"));
 
 	fprintf(out, "## Facts\n\n| fact | value | source |\n|---|---|---|\n");
 	const json_t *facts = json_object_get(report, "facts");

@@ -91,13 +91,25 @@ def main():
                  ".map(function(e){return e.src||e.href})")
         tap(ext == [], "no external resources (self-contained page)", ext)
         if want_flame:
-            before = ex("var f=document.querySelector('.flame');return f?f.getAttribute('data-zoom'):null")
-            tap(before is not None, "flame graph present", before)
-            if before is not None:
-                ex("var r=document.querySelector('.flame rect.frame[data-depth=\"1\"]');"
-                   "r.dispatchEvent(new MouseEvent('click',{bubbles:true}));")
-                after = ex("return document.querySelector('.flame').getAttribute('data-zoom')")
-                tap(after != before, "flame graph zooms on click", f"{before} -> {after}")
+            n_frames = ex("return document.querySelectorAll('iframe.flame').length")
+            tap(n_frames >= 1, "flame graph present", n_frames)
+            if n_frames >= 1:
+                call(base, "POST", s + "/frame", {"id": 0})
+                js_w = ("var g=document.querySelector('g.f[data-d=\"1\"]');"
+                        "return g?+g.querySelector('rect').getAttribute('width'):null")
+                before = ex(js_w)
+                tap(before is not None, "flame graph has frames", before)
+                if before is not None:
+                    hover = ex("var g=document.querySelector('g.f[data-d=\"1\"]');"
+                               "g.dispatchEvent(new MouseEvent('mouseover',{bubbles:true}));"
+                               "return document.getElementById('det').textContent")
+                    tap("samples" in hover, "hover shows the function and its samples", hover)
+                    ex("document.querySelector('g.f[data-d=\"1\"]')"
+                       ".dispatchEvent(new MouseEvent('click',{bubbles:true}))")
+                    after = ex(js_w)
+                    tap(after is not None and after > before, "flame graph zooms on click",
+                        f"width {before} -> {after}")
+                call(base, "POST", s + "/frame/parent", {})
         png = call(base, "GET", s + "/screenshot")
         with open(shot, "wb") as f:
             f.write(base64.b64decode(png))
