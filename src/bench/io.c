@@ -168,6 +168,10 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 				   "in flight per job)");
 	if (sf) {
 		r = pl_io_sf_create(dir, (unsigned)o->nfiles, o->file_size, &s->sf, stopped_cb, ctx);
+		if (r == -EINTR) {
+			pl_bench_error(ctx, "interrupted while creating the small files (removed)");
+			goto fail;
+		}
 		if (r < 0) {
 			pl_bench_error(ctx, "--dir '%s': cannot create %d files of %llu bytes: %s", dir,
 				       o->nfiles, (unsigned long long)o->file_size, io_err(r));
@@ -198,8 +202,10 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	}
 	r = pl_io_file_create(dir, o->size, &s->f, stopped_cb, ctx);
 	if (r < 0) {
-		if (r == -EINTR)
+		if (r == -EINTR) {
+			pl_bench_error(ctx, "interrupted while creating the test file (removed)");
 			goto fail;
+		}
 		pl_bench_error(ctx, "--dir '%s': cannot create a %llu-byte test file: %s", dir,
 			       (unsigned long long)o->size, io_err(r));
 		goto fail_input;

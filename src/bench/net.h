@@ -25,7 +25,6 @@ int pl_net_addr_parse(const char *s, bool passive, struct sockaddr_storage *ss, 
 struct pl_net_server_opts {
 	double timeout;  /**< seconds to wait for a peer before giving up on a test */
 	int cpu;         /**< pin the data threads to this CPU, -1 = no pinning */
-	bool verbose_log; /**< not used by the library (it never logs) */
 };
 
 struct pl_net_server;
