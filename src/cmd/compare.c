@@ -428,6 +428,8 @@ int cmd_compare(int argc, char **argv)
 			       sizeof(err));
 	if (prog.on)
 		fputs("\r\033[K", stderr);
+	/* teardown= still runs after Ctrl-C (a second one interrupts it) */
+	int sig = pl_cmp_exec_clear_interrupt();
 	char ferr[512] = "";
 	int fr = pl_cmp_live_finish(&live, &s, ferr, sizeof(ferr));
 	pl_cmp_sys_close(live.sys);
@@ -437,7 +439,7 @@ int cmd_compare(int argc, char **argv)
 		if (r == -EINTR)
 			pl_error("interrupted by signal %d after %zu rounds: system settings restored, "
 				 "nothing written",
-				 pl_cmp_exec_interrupted(), s.measured);
+				 sig, s.measured);
 		else
 			pl_error("%s", err);
 		if (fr < 0)

@@ -46,6 +46,13 @@ int pl_cmp_exec_interrupted(void)
 	return got_signal;
 }
 
+int pl_cmp_exec_clear_interrupt(void)
+{
+	int sig = got_signal;
+	got_signal = 0;
+	return sig;
+}
+
 double pl_cmp_now(void)
 {
 	struct timespec ts;

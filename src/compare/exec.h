@@ -49,6 +49,9 @@ int pl_cmp_exec_helper(const struct pl_cmp_variant *v, const char *cmd, bool she
 void pl_cmp_exec_signals(void);
 /** The first signal received since pl_cmp_exec_signals(), or 0. */
 int pl_cmp_exec_interrupted(void);
+/** Forget a received signal and return it, so teardown commands can still run after an
+ *  interruption (a second signal interrupts them again). */
+int pl_cmp_exec_clear_interrupt(void);
 
 /** CLOCK_MONOTONIC now, in seconds. */
 double pl_cmp_now(void);

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tune/plan.h"
+#include "tune/profile.h"
 #include "tune/safepath.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -520,127 +522,52 @@ static int check_helper(const struct pl_cmp_experiment *e, const struct pl_cmp_v
 	return 0;
 }
 
-/* tuned profiles: /etc/tuned (sysroot), the tuned package, then perflab's own. */
-static char *find_profile(const char *name)
+/* profile=NAME: tune's loader and planner (includes, variables, modifiers, plugins) turn
+ * the profile into targets and values on this machine; the items to write become
+ * settings of the variant, the rest is named in the note. */
+static int load_profile(struct pl_cmp_variant *v, const char *name, char *err, size_t errlen)
 {
-	char *cands[] = {
-		pl_xasprintf("/etc/tuned/%s/tuned.conf", name),
-		pl_xasprintf("/etc/tuned/profiles/%s/tuned.conf", name),
-		pl_xasprintf("/usr/lib/tuned/%s/tuned.conf", name),
-		pl_xasprintf("/usr/lib/tuned/profiles/%s/tuned.conf", name),
-		pl_xasprintf("%s/profiles/%s/tuned.conf", PERFLAB_DATADIR, name),
-		pl_xasprintf("%s/profiles/%s/tuned.conf", PERFLAB_SRCDATADIR, name),
-		pl_xasprintf("%s/profiles/%s.conf", PERFLAB_SRCDATADIR, name),
-	};
-	char *found = NULL;
-	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
-		char buf[4096];
-		if (!found) {
-			if (pl_startswith(cands[i], "/etc/")) {
-				if (pl_sysroot_path(buf, sizeof(buf), cands[i]) == 0 &&
-				    access(buf, R_OK) == 0)
-					found = pl_xstrdup(buf);
-			} else if (access(cands[i], R_OK) == 0) {
-				found = pl_xstrdup(cands[i]);
+	struct pl_tune_path path;
+	pl_tune_path_default(&path, NULL);
+	struct pl_tune_profile *pr = NULL;
+	char why[512] = "";
+	int r = pl_tune_profile_load(&path, name, &pr, why, sizeof(why));
+	if (r < 0) {
+		pl_cmp_seterr(err, errlen, "variant '%s': profile '%s': %s (see 'perflab tune list')",
+			      v->name, name, why);
+		return r;
+	}
+	struct pl_tune_plan plan = { 0 };
+	r = pl_tune_plan_build(pr, &plan, why, sizeof(why));
+	if (r < 0) {
+		pl_cmp_seterr(err, errlen, "variant '%s': profile '%s': %s", v->name, name, why);
+	} else {
+		struct pl_buf skipped = { 0 };
+		for (size_t i = 0; i < plan.n; i++) {
+			const struct pl_tune_item *it = &plan.v[i];
+			if (it->state == PL_TI_APPLY && it->target && it->want &&
+			    strcmp(it->plugin, "bootloader") != 0) {
+				char *key = pl_xasprintf("profile.%s.%s%s%s", it->plugin, it->key,
+							 it->device ? "." : "", it->device ? it->device : "");
+				add_setting(v, key, it->target, it->want);
+				free(key);
+			} else if (it->state != PL_TI_APPLY || strcmp(it->plugin, "bootloader") == 0) {
+				pl_buf_printf(&skipped, "%s[%s] %s (%s)", skipped.len ? ", " : "",
+					      it->unit, it->key,
+					      strcmp(it->plugin, "bootloader") == 0 ? "needs a reboot" :
+					      it->reason ? it->reason : pl_tune_state_name(it->state));
 			}
 		}
-		free(cands[i]);
-	}
-	return found;
-}
-
-struct prof_ctx {
-	struct pl_cmp_variant *v;
-	struct pl_buf skipped;
-	char *include;
-	char err[256];
-};
-
-static int prof_handler(void *user, const char *section, const char *name, const char *value)
-{
-	struct prof_ctx *c = user;
-	if (strcmp(section, "main") == 0) {
-		if (strcmp(name, "include") == 0)
-			replace_str(&c->include, value);
-		return 1;
-	}
-	if (strstr(value, "${")) {
-		pl_buf_printf(&c->skipped, "%s[%s] %s (uses a variable)", c->skipped.len ? ", " : "",
-			      section, name);
-		return 1;
-	}
-	if (strcmp(section, "sysctl") == 0) {
-		char *key = pl_xasprintf("sysctl.%s", name);
-		int r = pl_cmp_variant_set(c->v, key, value, c->err, sizeof(c->err));
-		free(key);
-		return r == 0;
-	}
-	if (strcmp(section, "sysfs") == 0 && pl_startswith(name, "/sys/")) {
-		char *key = pl_xasprintf("sysfs.%s", name);
-		int r = pl_cmp_variant_set(c->v, key, value, c->err, sizeof(c->err));
-		free(key);
-		return r == 0;
-	}
-	if (!strstr(c->skipped.data ? c->skipped.data : "", section))
-		pl_buf_printf(&c->skipped, "%s[%s]", c->skipped.len ? ", " : "", section);
-	return 1;
-}
-
-static int load_profile(struct pl_cmp_variant *v, const char *name, int depth, char *err,
-			size_t errlen)
-{
-	if (depth > 8) {
-		pl_cmp_seterr(err, errlen, "variant '%s': profile includes nest too deep at '%s'", v->name,
-		       name);
-		return -EINVAL;
-	}
-	char *path = find_profile(name);
-	if (!path) {
-		pl_cmp_seterr(err, errlen,
-		       "variant '%s': profile '%s' not found (looked in /etc/tuned, "
-		       "/usr/lib/tuned and perflab's data/profiles; see 'tuned-adm list')",
-		       v->name, name);
-		return -ENOENT;
-	}
-	struct prof_ctx c = { .v = v };
-	/* the included profile is applied first, then overridden */
-	FILE *f = fopen(path, "r");
-	int line = f ? ini_parse_file(f, prof_handler, &c) : -1;
-	if (f)
-		fclose(f);
-	int r = 0;
-	if (line != 0) {
-		pl_cmp_seterr(err, errlen, "variant '%s': profile %s:%d: %s", v->name, path, line,
-		       c.err[0] ? c.err : "cannot parse");
-		r = -EINVAL;
-	} else if (c.include) {
-		/* apply the include first: reparse this profile over it afterwards */
-		char **incs = pl_split(c.include, ", ", NULL);
-		for (size_t i = 0; incs[i] && r == 0; i++)
-			r = load_profile(v, incs[i], depth + 1, err, errlen);
-		pl_strv_free(incs);
-		if (r == 0) {
-			f = fopen(path, "r");
-			struct prof_ctx c2 = { .v = v };
-			if (f) {
-				ini_parse_file(f, prof_handler, &c2);
-				fclose(f);
-			}
-			pl_buf_free(&c2.skipped);
-			free(c2.include);
+		if (skipped.len) {
+			char *n = pl_xasprintf("%s%sprofile '%s': not applied: %s", v->note ? v->note : "",
+					       v->note ? "; " : "", name, skipped.data);
+			free(v->note);
+			v->note = n;
 		}
+		pl_buf_free(&skipped);
 	}
-	if (r == 0 && c.skipped.len) {
-		char *n = pl_xasprintf("%s%sprofile '%s': not applied by compare (only [sysctl] and "
-				       "[sysfs] are): %s",
-				       v->note ? v->note : "", v->note ? "; " : "", name,
-				       c.skipped.data);
-		free(v->note);
-		v->note = n;
-	}
-	pl_buf_free(&c.skipped);
-	free(c.include);
-	free(path);
+	pl_tune_plan_free(&plan);
+	pl_tune_profile_free(pr);
 	return r;
 }
 
@@ -746,7 +673,7 @@ int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 			replace_str(&v->workdir, v->cwd);
 		}
 		if (v->profile) {
-			r = load_profile(v, v->profile, 0, err, errlen);
+			r = load_profile(v, v->profile, err, errlen);
 			if (r < 0)
 				return r;
 		}

@@ -78,6 +78,25 @@ INI
 ok "--experiment with helpers" "$P" compare --runs 5 --warmup 1 --experiment "$TMP/exp.ini"
 is "helper counts" "$(sort "$TMP/log" | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' ')" "cleanup=6 prepare=6 setup=1 teardown=1 "
 
+# Ctrl-C: the running command stops, teardown still runs, the tmpfs directory goes
+cat >"$TMP/int.ini" <<INI
+[base]
+command = /bin/true
+[slow]
+command = /bin/sh -c "pwd >'$TMP/int.pwd'; exec sleep 30"
+cwd = tmpfs
+setup = /bin/sh -c "echo setup >>'$TMP/int.log'"
+teardown = /bin/sh -c "echo teardown >>'$TMP/int.log'"
+INI
+"$P" compare --runs 5 --experiment "$TMP/int.ini" >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 1200); do [ -s "$TMP/int.pwd" ] && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+is "SIGINT: exit 3" "$?" 3
+is "SIGINT: teardown ran" "$(cat "$TMP/int.log" | tr '\n' ' ')" "setup teardown "
+if [ -s "$TMP/int.pwd" ] && [ ! -e "$(cat "$TMP/int.pwd")" ]; then _report ok "SIGINT: tmpfs directory removed"; else _report fail "SIGINT: tmpfs directory removed"; fi
+
 # parameter scan: cartesian product
 ok "--param expansion" "$P" compare --json --runs 1 --warmup 0 --param n=1,2 --param m=a,b \
 	-n base -- /bin/true -n 'v{n}{m}' -- /bin/echo {n} {m}

@@ -80,6 +80,20 @@ ok "recovered by the next compare" "$P" compare --runs 2 "${STATE[@]}" -n a -- /
 	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true
 is "restored after the injected crash" "$(cat $K)" "$orig"
 
+# profile=NAME: a tuned-format profile's [sysctl] items become settings of the variant;
+# what cannot be applied per run is named
+mkdir -p "$TMP/profiles/pltest"
+printf '[main]\nsummary=compare test\n[variables]\nttl=77\n[sysctl]\nnet.ipv4.ip_default_ttl=${ttl}\n[cpu]\ngovernor=performance\n' \
+	>"$TMP/profiles/pltest/tuned.conf"
+ok "profile variant" env PERFLAB_PROFILEDIR="$TMP/profiles" "$P" compare --runs 3 "${STATE[@]}" \
+	-n a -- /bin/sh -c "test \$(cat $K) = $orig" \
+	-n b --set profile=pltest -- /bin/sh -c "test \$(cat $K) = 77"
+like "profile: what is not applied is named" "$(cat "$ERR")" "profile 'pltest': not applied: \[cpu\] governor"
+is "restored after a profile variant" "$(cat $K)" "$orig"
+expect_exit 2 "unknown profile" env PERFLAB_PROFILEDIR="$TMP/profiles" "$P" compare --runs 3 "${STATE[@]}" \
+	-n a -- /bin/true -n b --set profile=no-such-profile -- /bin/true
+like "unknown profile named" "$(cat "$ERR")" "profile 'no-such-profile'"
+
 expect_exit 2 "a refused value is an input error before any run" "$P" compare --runs 2 "${STATE[@]}" \
 	-n a -- /bin/true -n b --set sysctl.net.ipv4.ip_default_ttl=100000 -- /bin/true
 like "refusal names the key" "$(cat "$ERR")" 'net.ipv4.ip_default_ttl'
