@@ -299,7 +299,8 @@ static void ctx_free(struct pl_bench_ctx *c)
 
 /* ---- JSON of a result ---- */
 
-static json_t *jnum(double v)
+/* A finite number, or null when undefined (schema: "num"). */
+static json_t *num_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
@@ -322,18 +323,18 @@ static json_t *metric_json(const struct metric *m)
 	double best = m->better == PL_HIGHER_IS_BETTER ? s.max
 		      : m->better == PL_LOWER_IS_BETTER ? s.min
 							  : s.median;
-	json_object_set_new(o, "best", jnum(best));
-	json_object_set_new(o, "median", jnum(s.median));
-	json_object_set_new(o, "mean", jnum(s.mean));
-	json_object_set_new(o, "stddev", jnum(s.stddev));
-	json_object_set_new(o, "min", jnum(s.min));
-	json_object_set_new(o, "max", jnum(s.max));
-	json_object_set_new(o, "p99", jnum(s.p99));
-	json_object_set_new(o, "cv", jnum(s.cv));
+	json_object_set_new(o, "best", num_or_null(best));
+	json_object_set_new(o, "median", num_or_null(s.median));
+	json_object_set_new(o, "mean", num_or_null(s.mean));
+	json_object_set_new(o, "stddev", num_or_null(s.stddev));
+	json_object_set_new(o, "min", num_or_null(s.min));
+	json_object_set_new(o, "max", num_or_null(s.max));
+	json_object_set_new(o, "p99", num_or_null(s.p99));
+	json_object_set_new(o, "cv", num_or_null(s.cv));
 	json_object_set_new(o, "n", json_integer((json_int_t)s.n));
 	json_t *arr = json_array();
 	for (size_t i = 0; i < m->n; i++)
-		json_array_append_new(arr, jnum(m->v[i]));
+		json_array_append_new(arr, num_or_null(m->v[i]));
 	json_object_set_new(o, "samples", arr);
 	if (m->notes)
 		json_object_set(o, "notes", m->notes);
@@ -719,12 +720,6 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 
 /* ---- human output ---- */
 
-static const char *jstr(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 static void fmt_num(char *buf, size_t len, const json_t *v)
 {
 	if (!json_is_number(v)) {
@@ -748,13 +743,13 @@ static void print_table(FILE *f, const json_t *d)
 {
 	const char *B = pl_style(f, "bold"), *D = pl_style(f, "dim"), *R = pl_style(f, "reset");
 	const json_t *rj = json_object_get(d, "runner");
-	fprintf(f, "%sbench %s%s: %s\n", B, jstr(d, "benchmark"), R, jstr(d, "summary"));
+	fprintf(f, "%sbench %s%s: %s\n", B, pl_json_str(d, "benchmark"), R, pl_json_str(d, "summary"));
 	fprintf(f, "%lld runs (+%lld warm-up) in %.2f s on CPUs %s (%s)%s\n",
 		(long long)json_integer_value(json_object_get(rj, "runs")),
 		(long long)json_integer_value(json_object_get(rj, "warmup")),
-		json_number_value(json_object_get(rj, "elapsed_s")), jstr(rj, "cpus"),
+		json_number_value(json_object_get(rj, "elapsed_s")), pl_json_str(rj, "cpus"),
 		json_is_true(json_object_get(rj, "pinned")) ? "pinned" : "unpinned",
-		strcmp(jstr(d, "status"), "interrupted") == 0 ? ", INTERRUPTED" : "");
+		strcmp(pl_json_str(d, "status"), "interrupted") == 0 ? ", INTERRUPTED" : "");
 	const json_t *info = json_object_get(d, "info");
 	const char *k;
 	json_t *v;
@@ -769,7 +764,7 @@ static void print_table(FILE *f, const json_t *d)
 	json_t *m;
 	json_array_foreach(ms, i, m)
 	{
-		size_t l = strlen(jstr(m, "name"));
+		size_t l = strlen(pl_json_str(m, "name"));
 		if (l > w)
 			w = l;
 	}
@@ -782,8 +777,8 @@ static void print_table(FILE *f, const json_t *d)
 		static const char *const cols[] = { "best", "median", "mean", "stddev", "p99" };
 		for (int j = 0; j < 5; j++)
 			fmt_num(c[j], sizeof(c[j]), json_object_get(m, cols[j]));
-		fprintf(f, "  %-*s %-6s %10s %10s %10s %9s %10s %4lld  ", (int)w, jstr(m, "name"),
-			jstr(m, "unit"), c[0], c[1], c[2], c[3], c[4],
+		fprintf(f, "  %-*s %-6s %10s %10s %10s %9s %10s %4lld  ", (int)w, pl_json_str(m, "name"),
+			pl_json_str(m, "unit"), c[0], c[1], c[2], c[3], c[4],
 			(long long)json_integer_value(json_object_get(m, "n")));
 		const json_t *notes = json_object_get(m, "notes");
 		json_object_foreach((json_t *)notes, k, v)
@@ -804,7 +799,7 @@ static void print_table(FILE *f, const json_t *d)
 			static const char *const cols[] = { "p50", "p90", "p99", "p99.9", "max" };
 			for (int j = 0; j < 5; j++)
 				fmt_num(c[j], sizeof(c[j]), json_object_get(l, cols[j]));
-			fprintf(f, "  %-*s %10s %10s %10s %10s %10s %10lld\n", (int)w, jstr(m, "name"),
+			fprintf(f, "  %-*s %10s %10s %10s %10s %10s %10lld\n", (int)w, pl_json_str(m, "name"),
 				c[0], c[1], c[2], c[3], c[4],
 				(long long)json_integer_value(json_object_get(l, "n")));
 		}
@@ -820,7 +815,7 @@ static void print_table(FILE *f, const json_t *d)
 					  "governor", "mitigations", NULL };
 	for (const char *const *p = ek; *p; p++) {
 		const json_t *x = json_object_get(e, *p);
-		const char *why = jstr(json_object_get(e, "unavailable"), *p);
+		const char *why = pl_json_str(json_object_get(e, "unavailable"), *p);
 		int wl = why ? (int)strcspn(why, "(;") : 0; /* the reason without its details */
 		while (wl > 0 && why[wl - 1] == ' ')
 			wl--;
@@ -838,7 +833,7 @@ static void print_table(FILE *f, const json_t *d)
 	fmt_num(ob, sizeof(ob), json_object_get(e, "others_busy_pct"));
 	fprintf(f, "\n%senvironment:%s %s; during the run: load %s -> %s, steal %s%%, other tasks "
 		   "%s%% of the CPUs; perflab %s\n",
-		D, R, b.data, l0, l1, st, ob, jstr(e, "perflab_version"));
+		D, R, b.data, l0, l1, st, ob, pl_json_str(e, "perflab_version"));
 	pl_buf_free(&b);
 }
 
@@ -1009,7 +1004,7 @@ int pl_bench_main(int argc, char **argv)
 			pl_error("%s", err);
 		return rc;
 	}
-	bool skipped = strcmp(jstr(doc, "status"), "skipped") == 0;
+	bool skipped = strcmp(pl_json_str(doc, "status"), "skipped") == 0;
 	if (rc == PL_EXIT_RUNTIME) /* skipped or failed validation: say why */
 		pl_error("%s", err);
 	if (!skipped || pl_g.json) {

@@ -11,6 +11,7 @@
 
 #include "facts/facts.h"
 #include "out/report.h"
+#include "out/json.h"
 #include "out/svg.h"
 #include "profile/flame.h"
 #include "util/str.h"
@@ -53,17 +54,6 @@ static const char js_copy[] =
 	"var s=window.getSelection();s.removeAllRanges();s.addRange(r);try{document.execCommand('copy');"
 	"done()}catch(e){}}}\n";
 
-static const char *jstr(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static long long jint(const json_t *o, const char *k)
-{
-	return (long long)json_integer_value(json_object_get(o, k));
-}
-
 static void esc(struct pl_buf *b, const char *s)
 {
 	pl_html_escape(b, s);
@@ -73,9 +63,9 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 {
 	const json_t *sum = json_object_get(check, "summary");
 	pl_buf_puts(b, "<h2 id=\"findings\">Findings</h2>\n<p>Workload <b>");
-	esc(b, jstr(check, "workload"));
-	pl_buf_printf(b, "</b>: %lld critical, %lld warnings, %lld info.</p>\n", jint(sum, "crit"),
-		      jint(sum, "warn"), jint(sum, "info"));
+	esc(b, pl_json_str(check, "workload"));
+	pl_buf_printf(b, "</b>: %lld critical, %lld warnings, %lld info.</p>\n", pl_json_int(sum, "crit"),
+		      pl_json_int(sum, "warn"), pl_json_int(sum, "info"));
 	const json_t *arr = json_object_get(check, "findings");
 	if (json_array_size(arr) == 0) {
 		pl_buf_puts(b, "<p>No findings: every rule for this workload passed.</p>\n");
@@ -87,26 +77,26 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 	json_t *x;
 	json_array_foreach(arr, i, x)
 	{
-		const char *sev = jstr(x, "severity"), *id = jstr(x, "id");
+		const char *sev = pl_json_str(x, "severity"), *id = pl_json_str(x, "id");
 		pl_buf_printf(b, "<tr class=\"finding\" data-id=\"%s\"><td><span class=\"sev sev-%s\">",
 			      id ? id : "", sev ? sev : "");
 		for (const char *p = sev; p && *p; p++)
 			pl_buf_printf(b, "%c", *p - 32);
 		pl_buf_puts(b, "</span></td><td><b>");
-		esc(b, jstr(x, "title"));
-		if (jstr(x, "subject")) {
+		esc(b, pl_json_str(x, "title"));
+		if (pl_json_str(x, "subject")) {
 			pl_buf_puts(b, ": ");
-			esc(b, jstr(x, "subject"));
+			esc(b, pl_json_str(x, "subject"));
 		}
 		pl_buf_puts(b, "</b>");
 		if (json_is_true(json_object_get(x, "risky")))
 			pl_buf_puts(b, " <i>(risky setting)</i>");
 		pl_buf_puts(b, "<br><span class=\"muted\">");
-		esc(b, jstr(x, "id"));
+		esc(b, pl_json_str(x, "id"));
 		pl_buf_puts(b, "</span><details><summary>why</summary>");
-		esc(b, jstr(x, "rationale"));
+		esc(b, pl_json_str(x, "rationale"));
 		pl_buf_puts(b, "<br>Source: ");
-		const char *src = jstr(x, "source");
+		const char *src = pl_json_str(x, "source");
 		if (src && pl_startswith(src, "https://")) {
 			size_t n = strcspn(src, " ;");
 			char *url = pl_xasprintf("%.*s", (int)n, src);
@@ -120,20 +110,20 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 			esc(b, src);
 		}
 		pl_buf_puts(b, "</details></td><td>");
-		esc(b, jstr(x, "observed"));
+		esc(b, pl_json_str(x, "observed"));
 		pl_buf_puts(b, "</td><td>");
-		esc(b, jstr(x, "expected"));
+		esc(b, pl_json_str(x, "expected"));
 		pl_buf_puts(b, "</td><td>");
 		const json_t *fix = json_object_get(x, "fix");
-		if (jstr(fix, "command")) {
+		if (pl_json_str(fix, "command")) {
 			pl_buf_puts(b, "<code>");
-			esc(b, jstr(fix, "command"));
+			esc(b, pl_json_str(fix, "command"));
 			pl_buf_puts(b, "</code><button class=\"copy\" type=\"button\" "
 				       "onclick=\"plCopy(this)\">copy</button>");
 		}
-		if (jstr(fix, "tune")) {
+		if (pl_json_str(fix, "tune")) {
 			pl_buf_puts(b, "<br><span class=\"muted\">profile:</span> <code>");
-			esc(b, jstr(fix, "tune"));
+			esc(b, pl_json_str(fix, "tune"));
 			pl_buf_puts(b, "</code>");
 		}
 		pl_buf_puts(b, "</td></tr>\n");
@@ -159,21 +149,15 @@ static void section_facts(struct pl_buf *b, const json_t *facts)
 			esc(b, t);
 			free(t);
 			pl_buf_puts(b, "</td><td>");
-			esc(b, jstr(e, "source"));
+			esc(b, pl_json_str(e, "source"));
 		} else {
 			pl_buf_puts(b, "<span class=\"muted\">unavailable: ");
-			esc(b, jstr(e, "unavailable"));
+			esc(b, pl_json_str(e, "unavailable"));
 			pl_buf_puts(b, "</span></td><td>");
 		}
 		pl_buf_puts(b, "</td></tr>\n");
 	}
 	pl_buf_puts(b, "</tbody></table></details>\n");
-}
-
-static double jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static void td_num(struct pl_buf *b, double v)
@@ -186,22 +170,22 @@ static void td_num(struct pl_buf *b, double v)
  * table, the environment and the warnings. */
 static void bench_one(struct pl_buf *b, const json_t *doc)
 {
-	const char *name = jstr(doc, "benchmark");
+	const char *name = pl_json_str(doc, "benchmark");
 	pl_buf_puts(b, "<section class=\"bench\" data-benchmark=\"");
 	esc(b, name);
 	pl_buf_puts(b, "\"><h3>bench ");
 	esc(b, name);
 	pl_buf_puts(b, "</h3><p>");
-	esc(b, jstr(doc, "summary"));
-	const char *status = jstr(doc, "status");
+	esc(b, pl_json_str(doc, "summary"));
+	const char *status = pl_json_str(doc, "status");
 	const json_t *runner = json_object_get(doc, "runner");
 	if (status && strcmp(status, "ok") != 0) {
 		pl_buf_puts(b, ". <b>Status: ");
 		esc(b, status);
 		pl_buf_puts(b, "</b>");
-		if (jstr(doc, "reason")) {
+		if (pl_json_str(doc, "reason")) {
 			pl_buf_puts(b, " (");
-			esc(b, jstr(doc, "reason"));
+			esc(b, pl_json_str(doc, "reason"));
 			pl_buf_puts(b, ")");
 		}
 	}
@@ -209,8 +193,8 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 		pl_buf_printf(b, ". %lld runs (+%lld warm-up) in %.2f s on CPUs ",
 			      (long long)json_integer_value(json_object_get(runner, "runs")),
 			      (long long)json_integer_value(json_object_get(runner, "warmup")),
-			      jnum(runner, "elapsed_s"));
-		esc(b, jstr(runner, "cpus"));
+			      pl_json_num(runner, "elapsed_s"));
+		esc(b, pl_json_str(runner, "cpus"));
 		pl_buf_puts(b, json_is_true(json_object_get(runner, "pinned")) ? " (pinned)" : " (unpinned)");
 	}
 	pl_buf_puts(b, ".</p>\n");
@@ -227,20 +211,20 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 		if (done[i])
 			continue;
 		const json_t *mi = json_array_get(metrics, i);
-		const char *unit = jstr(mi, "unit");
+		const char *unit = pl_json_str(mi, "unit");
 		size_t nb = 0;
 		for (size_t k = i; k < n; k++) {
 			const json_t *mk = json_array_get(metrics, k);
-			const char *u = jstr(mk, "unit");
+			const char *u = pl_json_str(mk, "unit");
 			if (done[k] || !u || !unit || strcmp(u, unit) != 0)
 				continue;
 			done[k] = true;
-			bars[nb++] = (struct pl_svg_bar){ jstr(mk, "name"), jnum(mk, "median"),
-							  jnum(mk, "min"), jnum(mk, "max") };
+			bars[nb++] = (struct pl_svg_bar){ pl_json_str(mk, "name"), pl_json_num(mk, "median"),
+							  pl_json_num(mk, "min"), pl_json_num(mk, "max") };
 		}
 		char *title = pl_xasprintf("bench %s: median per metric, whiskers min to max", name);
 		pl_svg_bar_chart(b, title, bars, nb, unit,
-				 strcmp(jstr(mi, "better") ? jstr(mi, "better") : "", "lower") == 0);
+				 strcmp(pl_json_str(mi, "better") ? pl_json_str(mi, "better") : "", "lower") == 0);
 		free(title);
 	}
 	free(done);
@@ -254,15 +238,15 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 	json_array_foreach(metrics, i, m)
 	{
 		pl_buf_puts(b, "<tr><td>");
-		esc(b, jstr(m, "name"));
+		esc(b, pl_json_str(m, "name"));
 		pl_buf_puts(b, "</td><td>");
-		esc(b, jstr(m, "unit"));
+		esc(b, pl_json_str(m, "unit"));
 		pl_buf_puts(b, "</td>");
-		td_num(b, jnum(m, "best"));
-		td_num(b, jnum(m, "median"));
-		td_num(b, jnum(m, "mean"));
-		td_num(b, jnum(m, "stddev"));
-		td_num(b, jnum(m, "p99"));
+		td_num(b, pl_json_num(m, "best"));
+		td_num(b, pl_json_num(m, "median"));
+		td_num(b, pl_json_num(m, "mean"));
+		td_num(b, pl_json_num(m, "stddev"));
+		td_num(b, pl_json_num(m, "p99"));
 		pl_buf_printf(b, "<td class=\"num\">%lld</td><td>",
 			      (long long)json_integer_value(json_object_get(m, "n")));
 		const char *k;
@@ -312,18 +296,6 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 	pl_buf_puts(b, "</section>\n");
 }
 
-static void section_benchmarks(struct pl_buf *b, const json_t *report)
-{
-	const json_t *arr = json_object_get(report, "benchmarks");
-	if (json_array_size(arr) == 0)
-		return;
-	pl_buf_puts(b, "<h2 id=\"benchmarks\">Benchmarks</h2>\n");
-	size_t i;
-	json_t *x;
-	json_array_foreach(arr, i, x)
-		bench_one(b, x);
-}
-
 static void td_text(struct pl_buf *b, const char *s)
 {
 	pl_buf_puts(b, "<td>");
@@ -336,8 +308,8 @@ static const char *metric_unit(const json_t *doc, const char *metric)
 	size_t i;
 	json_t *m;
 	json_array_foreach(json_object_get(doc, "metrics"), i, m)
-		if (jstr(m, "name") && strcmp(jstr(m, "name"), metric) == 0)
-			return jstr(m, "unit");
+		if (pl_json_str(m, "name") && strcmp(pl_json_str(m, "name"), metric) == 0)
+			return pl_json_str(m, "unit");
 	return NULL;
 }
 
@@ -363,24 +335,24 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 	json_array_foreach(variants, i, v)
 	{
 		pl_buf_puts(b, i ? " vs " : "");
-		esc(b, jstr(v, "name"));
+		esc(b, pl_json_str(v, "name"));
 	}
 	pl_buf_printf(b, "</h3><p>%lld interleaved rounds (+%lld warm-up), seed %lld, stopped: ",
-		      jint(doc, "rounds_measured"), jint(doc, "rounds_warmup"), jint(doc, "seed"));
-	esc(b, jstr(doc, "stop_reason"));
+		      pl_json_int(doc, "rounds_measured"), pl_json_int(doc, "rounds_warmup"), pl_json_int(doc, "seed"));
+	esc(b, pl_json_str(doc, "stop_reason"));
 	pl_buf_puts(b, ". Cells: median [95% CI]; below it the ratio to the baseline [CI] and "
 		       "the verdict.</p>\n<table class=\"comparison\"><thead><tr><th>metric</th>");
 	json_array_foreach(variants, i, v)
 	{
 		pl_buf_puts(b, "<th>");
-		esc(b, jstr(v, "name"));
+		esc(b, pl_json_str(v, "name"));
 		pl_buf_puts(b, i == 0 ? " (baseline)</th>" : "</th>");
 	}
 	pl_buf_puts(b, "</tr></thead><tbody>\n");
 	json_t *st;
 	json_array_foreach(json_object_get(doc, "statistics"), i, st)
 	{
-		const char *metric = jstr(st, "metric");
+		const char *metric = pl_json_str(st, "metric");
 		const char *unit = metric_unit(doc, metric);
 		pl_buf_puts(b, "<tr><td>");
 		esc(b, metric);
@@ -395,18 +367,18 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		json_array_foreach(json_object_get(st, "variants"), k, x)
 		{
 			char t[32];
-			pl_buf_printf(b, "<td class=\"cmp\"><span class=\"num\">%s", pl_fmt_num(t, sizeof(t), jnum(x, "median")));
+			pl_buf_printf(b, "<td class=\"cmp\"><span class=\"num\">%s", pl_fmt_num(t, sizeof(t), pl_json_num(x, "median")));
 			ci_text(b, json_object_get(x, "median_ci"), 1);
-			pl_buf_printf(b, " <span class=\"muted\">n=%lld</span></span>", jint(x, "n"));
+			pl_buf_printf(b, " <span class=\"muted\">n=%lld</span></span>", pl_json_int(x, "n"));
 			const json_t *vs = json_object_get(x, "vs_baseline");
 			if (json_is_object(vs) && json_is_number(json_object_get(vs, "ratio"))) {
-				pl_buf_printf(b, "<br><span class=\"num\">&times;%.4f", jnum(vs, "ratio"));
+				pl_buf_printf(b, "<br><span class=\"num\">&times;%.4f", pl_json_num(vs, "ratio"));
 				ci_text(b, json_object_get(vs, "ci"), 1);
 				pl_buf_puts(b, "</span>");
 			}
-			if (jstr(x, "verdict_text") && strcmp(jstr(x, "verdict"), "baseline") != 0) {
-				pl_buf_printf(b, "<br><span class=\"verdict verdict-%s\">", jstr(x, "verdict"));
-				esc(b, jstr(x, "verdict_text"));
+			if (pl_json_str(x, "verdict_text") && strcmp(pl_json_str(x, "verdict"), "baseline") != 0) {
+				pl_buf_printf(b, "<br><span class=\"verdict verdict-%s\">", pl_json_str(x, "verdict"));
+				esc(b, pl_json_str(x, "verdict_text"));
 				pl_buf_puts(b, "</span>");
 			}
 			pl_buf_puts(b, "</td>");
@@ -424,14 +396,14 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		{
 			const json_t *ci = json_object_get(x, "median_ci");
 			const json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
-			bars[i] = (struct pl_svg_bar){ jstr(x, "variant"), jnum(x, "median"),
+			bars[i] = (struct pl_svg_bar){ pl_json_str(x, "variant"), pl_json_num(x, "median"),
 						       json_is_number(lo) ? json_number_value(lo) : NAN,
 						       json_is_number(hi) ? json_number_value(hi) : NAN };
 		}
-		const char *metric = jstr(first, "metric");
+		const char *metric = pl_json_str(first, "metric");
 		bool hib = false;
 		json_array_foreach(json_object_get(doc, "metrics"), i, x)
-			if (jstr(x, "name") && metric && strcmp(jstr(x, "name"), metric) == 0)
+			if (pl_json_str(x, "name") && metric && strcmp(pl_json_str(x, "name"), metric) == 0)
 				hib = json_is_true(json_object_get(x, "higher_is_better"));
 		char *title = pl_xasprintf("compare: median %s per variant, whiskers 95%% CI",
 					   metric ? metric : "");
@@ -440,18 +412,6 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		free(bars);
 	}
 	pl_buf_puts(b, "</section>\n");
-}
-
-static void section_comparisons(struct pl_buf *b, const json_t *report)
-{
-	const json_t *arr = json_object_get(report, "comparisons");
-	if (json_array_size(arr) == 0)
-		return;
-	pl_buf_puts(b, "<h2 id=\"comparisons\">Comparisons</h2>\n");
-	size_t i;
-	json_t *x;
-	json_array_foreach(arr, i, x)
-		compare_one(b, x);
 }
 
 /* The flame graph of a profile document's folded stacks ({"stack","count"} items), with
@@ -467,15 +427,15 @@ static void profile_flame(struct pl_buf *b, const json_t *doc)
 	json_t *x;
 	json_array_foreach(folded, i, x)
 	{
-		char *line = pl_xasprintf("%s %lld", jstr(x, "stack") ? jstr(x, "stack") : "?",
-					  jint(x, "count"));
+		char *line = pl_xasprintf("%s %lld", pl_json_str(x, "stack") ? pl_json_str(x, "stack") : "?",
+					  pl_json_int(x, "count"));
 		pl_flame_add_line(fl, line);
 		free(line);
 	}
 	/* timeline: one row per thread */
 	const json_t *tl = json_object_get(doc, "timeline");
 	const json_t *threads = json_object_get(tl, "threads");
-	size_t rows = json_array_size(threads), nb = (size_t)jint(tl, "buckets");
+	size_t rows = json_array_size(threads), nb = (size_t)pl_json_int(tl, "buckets");
 	uint64_t *counts = NULL;
 	char **labels = NULL;
 	struct pl_flame_timeline strip = { 0 };
@@ -484,13 +444,13 @@ static void profile_flame(struct pl_buf *b, const json_t *doc)
 		labels = pl_xcalloc(rows, sizeof(char *));
 		json_array_foreach(threads, i, x)
 		{
-			labels[i] = pl_xstrdup(jstr(x, "label") ? jstr(x, "label") : "?");
+			labels[i] = pl_xstrdup(pl_json_str(x, "label") ? pl_json_str(x, "label") : "?");
 			const json_t *c = json_object_get(x, "counts");
 			for (size_t k = 0; k < nb && k < json_array_size(c); k++)
 				counts[i * nb + k] = (uint64_t)json_integer_value(json_array_get(c, k));
 		}
 		strip = (struct pl_flame_timeline){ rows, nb, counts, (const char *const *)labels,
-						    (double)jint(tl, "bucket_ms") };
+						    (double)pl_json_int(tl, "bucket_ms") };
 	}
 	char *svg = NULL;
 	size_t len = 0;
@@ -519,23 +479,23 @@ static void profile_one(struct pl_buf *b, const json_t *doc)
 {
 	const json_t *ev = json_object_get(doc, "event");
 	pl_buf_puts(b, "<section class=\"profile\"><h3>profile: ");
-	esc(b, jstr(doc, "target"));
+	esc(b, pl_json_str(doc, "target"));
 	pl_buf_puts(b, "</h3>\n<div class=\"cards\">");
 	char t[32];
-	pl_buf_printf(b, "<div class=\"card\">samples<b>%lld</b></div>", jint(doc, "samples"));
+	pl_buf_printf(b, "<div class=\"card\">samples<b>%lld</b></div>", pl_json_int(doc, "samples"));
 	pl_buf_printf(b, "<div class=\"card\">duration<b>%s s</b></div>",
-		      pl_fmt_num(t, sizeof(t), jnum(doc, "duration_s")));
+		      pl_fmt_num(t, sizeof(t), pl_json_num(doc, "duration_s")));
 	pl_buf_printf(b, "<div class=\"card\">user<b>%s %%</b></div>",
-		      pl_fmt_num(t, sizeof(t), jnum(doc, "user_pct")));
+		      pl_fmt_num(t, sizeof(t), pl_json_num(doc, "user_pct")));
 	pl_buf_printf(b, "<div class=\"card\">kernel<b>%s %%</b></div>",
-		      pl_fmt_num(t, sizeof(t), jnum(doc, "kernel_pct")));
+		      pl_fmt_num(t, sizeof(t), pl_json_num(doc, "kernel_pct")));
 	pl_buf_printf(b, "<div class=\"card\">lost<b>%s %%</b></div></div>\n",
-		      pl_fmt_num(t, sizeof(t), jnum(doc, "lost_pct")));
+		      pl_fmt_num(t, sizeof(t), pl_json_num(doc, "lost_pct")));
 	pl_buf_puts(b, "<p>Event ");
-	esc(b, jstr(ev, "name"));
-	if (jstr(ev, "fallback")) {
+	esc(b, pl_json_str(ev, "name"));
+	if (pl_json_str(ev, "fallback")) {
 		pl_buf_puts(b, " (fallback from cycles: ");
-		esc(b, jstr(ev, "fallback"));
+		esc(b, pl_json_str(ev, "fallback"));
 		pl_buf_puts(b, ")");
 	}
 	if (json_is_true(json_object_get(ev, "user_only")))
@@ -550,36 +510,24 @@ static void profile_one(struct pl_buf *b, const json_t *doc)
 		if (i >= 15)
 			break;
 		pl_buf_puts(b, "<tr>");
-		td_text(b, jstr(x, "function"));
-		td_text(b, jstr(x, "module"));
-		td_num(b, jnum(x, "self_pct"));
-		td_num(b, jnum(x, "total_pct"));
-		pl_buf_printf(b, "<td class=\"num\">%lld</td></tr>\n", jint(x, "self"));
+		td_text(b, pl_json_str(x, "function"));
+		td_text(b, pl_json_str(x, "module"));
+		td_num(b, pl_json_num(x, "self_pct"));
+		td_num(b, pl_json_num(x, "total_pct"));
+		pl_buf_printf(b, "<td class=\"num\">%lld</td></tr>\n", pl_json_int(x, "self"));
 	}
 	pl_buf_puts(b, "</tbody></table>\n");
 	profile_flame(b, doc);
 	pl_buf_puts(b, "</section>\n");
 }
 
-static void section_profiles(struct pl_buf *b, const json_t *report)
-{
-	const json_t *arr = json_object_get(report, "profiles");
-	if (json_array_size(arr) == 0)
-		return;
-	pl_buf_puts(b, "<h2 id=\"profiles\">Profiles</h2>\n");
-	size_t i;
-	json_t *x;
-	json_array_foreach(arr, i, x)
-		profile_one(b, x);
-}
-
 /* perflab tune diff/verify/apply: one row per profile item. */
 static void tune_one(struct pl_buf *b, const json_t *doc)
 {
 	pl_buf_puts(b, "<section class=\"tune\"><h3>tune ");
-	esc(b, jstr(doc, "command"));
+	esc(b, pl_json_str(doc, "command"));
 	pl_buf_puts(b, " ");
-	esc(b, jstr(doc, "profile"));
+	esc(b, pl_json_str(doc, "profile"));
 	pl_buf_puts(b, "</h3>\n<table class=\"tune-items\"><thead><tr><th>plugin</th><th>item</th>"
 		       "<th>current</th><th>wanted</th><th>state</th></tr></thead><tbody>\n");
 	size_t i;
@@ -587,13 +535,13 @@ static void tune_one(struct pl_buf *b, const json_t *doc)
 	json_array_foreach(json_object_get(doc, "items"), i, x)
 	{
 		pl_buf_puts(b, "<tr>");
-		td_text(b, jstr(x, "plugin"));
+		td_text(b, pl_json_str(x, "plugin"));
 		pl_buf_puts(b, "<td><code>");
-		esc(b, jstr(x, "key"));
+		esc(b, pl_json_str(x, "key"));
 		pl_buf_puts(b, "</code>");
-		if (jstr(x, "device")) {
+		if (pl_json_str(x, "device")) {
 			pl_buf_puts(b, " (");
-			esc(b, jstr(x, "device"));
+			esc(b, pl_json_str(x, "device"));
 			pl_buf_puts(b, ")");
 		}
 		pl_buf_puts(b, "</td>");
@@ -606,10 +554,10 @@ static void tune_one(struct pl_buf *b, const json_t *doc)
 		td_text(b, wt);
 		free(wt);
 		pl_buf_puts(b, "<td>");
-		esc(b, jstr(x, "state"));
-		if (jstr(x, "reason")) {
+		esc(b, pl_json_str(x, "state"));
+		if (pl_json_str(x, "reason")) {
 			pl_buf_puts(b, ": <span class=\"muted\">");
-			esc(b, jstr(x, "reason"));
+			esc(b, pl_json_str(x, "reason"));
 			pl_buf_puts(b, "</span>");
 		}
 		pl_buf_puts(b, "</td></tr>\n");
@@ -617,24 +565,27 @@ static void tune_one(struct pl_buf *b, const json_t *doc)
 	pl_buf_puts(b, "</tbody></table></section>\n");
 }
 
-static void section_tune(struct pl_buf *b, const json_t *report)
+/* A section made of the documents in report[@key], each drawn by @one; left out when
+ * there are none. */
+static void section_list(struct pl_buf *b, const json_t *report, const char *key,
+			 const char *title, void (*one)(struct pl_buf *, const json_t *))
 {
-	const json_t *arr = json_object_get(report, "tune");
+	const json_t *arr = json_object_get(report, key);
 	if (json_array_size(arr) == 0)
 		return;
-	pl_buf_puts(b, "<h2 id=\"tune\">Tuning</h2>\n");
+	pl_buf_printf(b, "<h2 id=\"%s\">%s</h2>\n", key, title);
 	size_t i;
 	json_t *x;
 	json_array_foreach(arr, i, x)
-		tune_one(b, x);
+		one(b, x);
 }
 
 static void pl_report_html_sections(struct pl_buf *b, const json_t *report)
 {
-	section_benchmarks(b, report);
-	section_comparisons(b, report);
-	section_profiles(b, report);
-	section_tune(b, report);
+	section_list(b, report, "benchmarks", "Benchmarks", bench_one);
+	section_list(b, report, "comparisons", "Comparisons", compare_one);
+	section_list(b, report, "profiles", "Profiles", profile_one);
+	section_list(b, report, "tune", "Tuning", tune_one);
 }
 
 int pl_report_write_html(FILE *out, const json_t *report)
@@ -651,9 +602,9 @@ int pl_report_write_html(FILE *out, const json_t *report)
 	pl_buf_puts(&b, js_copy);
 	pl_buf_puts(&b, "</script>\n</head><body>\n<h1>perflab report</h1>\n<div class=\"muted\">"
 			"Generated ");
-	esc(&b, jstr(report, "generated"));
+	esc(&b, pl_json_str(report, "generated"));
 	pl_buf_puts(&b, " by perflab ");
-	esc(&b, jstr(report, "perflab_version"));
+	esc(&b, pl_json_str(report, "perflab_version"));
 	pl_buf_puts(&b, "</div>\n<div class=\"machine\" id=\"machine\"><b>Machine:</b> ");
 	esc(&b, line);
 	pl_buf_puts(&b, "</div>\n");

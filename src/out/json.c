@@ -2,6 +2,7 @@
 #include "out/json.h"
 
 #include <errno.h>
+#include <math.h>
 
 #include "util/outfile.h"
 
@@ -33,4 +34,21 @@ json_t *pl_json_read_path(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read JSON from '%s': %s (line %d, column %d)", path,
 			 je.text, je.line, je.column);
 	return doc;
+}
+
+const char *pl_json_str(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+double pl_json_num(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+long long pl_json_int(const json_t *o, const char *k)
+{
+	return (long long)json_integer_value(json_object_get(o, k));
 }

@@ -15,4 +15,12 @@ int pl_json_write_path(const char *path, const json_t *doc);
  *  reason in @err (size @errlen) naming the file, line and column. */
 json_t *pl_json_read_path(const char *path, char *err, size_t errlen);
 
+/** Member @k of object @o as a string: borrowed, NULL when @o is not an object or the
+ *  member is missing or not a string. */
+const char *pl_json_str(const json_t *o, const char *k);
+/** Member @k as a double: NaN when missing or not a number (integer or real). */
+double pl_json_num(const json_t *o, const char *k);
+/** Member @k as an integer: 0 when missing or not an integer. */
+long long pl_json_int(const json_t *o, const char *k);
+
 #endif

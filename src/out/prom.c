@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "out/json.h"
 #include "rules/rules.h"
 
 void pl_prom_label_value(FILE *out, const char *s)
@@ -23,10 +24,11 @@ void pl_prom_label_value(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Label values: a missing member is the empty string. */
 static const char *jstr(const json_t *o, const char *k)
 {
-	const json_t *v = json_object_get(o, k);
-	return json_is_string(v) ? json_string_value(v) : "";
+	const char *s = pl_json_str(o, k);
+	return s ? s : "";
 }
 
 int pl_prom_write_check(FILE *out, const json_t *check)

@@ -43,12 +43,6 @@ json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
 	return doc;
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 /* Append @doc (borrowed) to the array @key of @report, creating it. */
 static void append_to(json_t *report, const char *key, json_t *doc)
 {
@@ -76,17 +70,17 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 		return -EINVAL;
 	int r = 0;
 	const json_t *ver = json_object_get(doc, "schema_version");
-	const char *kind = jstr(doc, "kind");
+	const char *kind = pl_json_str(doc, "kind");
 	/* The documents of bench, compare, profile and tune have no "kind" member: recognise
 	 * them by their required members (docs/schemas/). */
-	if (!kind && jstr(doc, "benchmark"))
+	if (!kind && pl_json_str(doc, "benchmark"))
 		kind = "bench";
-	else if (!kind && jstr(doc, "tool") && strcmp(jstr(doc, "tool"), "perflab compare") == 0)
+	else if (!kind && pl_json_str(doc, "tool") && strcmp(pl_json_str(doc, "tool"), "perflab compare") == 0)
 		kind = "compare";
 	else if (!kind && json_object_get(doc, "top_self") && json_object_get(doc, "samples"))
 		kind = "profile";
-	else if (!kind && jstr(doc, "command") && json_is_array(json_object_get(doc, "items")) &&
-		 jstr(doc, "profile"))
+	else if (!kind && pl_json_str(doc, "command") && json_is_array(json_object_get(doc, "items")) &&
+		 pl_json_str(doc, "profile"))
 		kind = "tune";
 	if (!json_is_object(doc) || !json_is_integer(ver)) {
 		snprintf(err, errlen, "'%s' is not a perflab JSON document (no schema_version)", path);
@@ -139,9 +133,9 @@ char *pl_report_machine_line(const json_t *report)
 {
 	const json_t *m = json_object_get(report, "machine");
 	struct pl_buf b = { 0 };
-	const char *host = jstr(m, "hostname");
+	const char *host = pl_json_str(m, "hostname");
 	pl_buf_printf(&b, "%s: ", host ? host : "this machine");
-	const char *model = jstr(m, "cpu_model");
+	const char *model = pl_json_str(m, "cpu_model");
 	pl_buf_puts(&b, model ? model : "unknown CPU");
 	const json_t *cpus = json_object_get(m, "cpus");
 	if (json_is_integer(cpus))
@@ -151,12 +145,12 @@ char *pl_report_machine_line(const json_t *report)
 		char t[32];
 		pl_buf_printf(&b, ", %s", pl_fmt_bytes(t, sizeof(t), (double)json_integer_value(mem)));
 	}
-	const char *hv = jstr(m, "hypervisor");
+	const char *hv = pl_json_str(m, "hypervisor");
 	pl_buf_printf(&b, ", %s", hv && strcmp(hv, "none") != 0 ? hv : "bare metal");
-	const char *k = jstr(m, "kernel");
+	const char *k = pl_json_str(m, "kernel");
 	if (k)
 		pl_buf_printf(&b, ", Linux %s", k);
-	const char *cs = jstr(m, "clocksource");
+	const char *cs = pl_json_str(m, "clocksource");
 	if (cs)
 		pl_buf_printf(&b, ", clocksource %s", cs);
 	return pl_buf_steal(&b);
@@ -190,21 +184,21 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 	json_t *b;
 	json_array_foreach(benches, i, b)
 	{
-		fprintf(out, "### bench %s\n\n", jstr(b, "benchmark"));
-		const char *status = jstr(b, "status");
+		fprintf(out, "### bench %s\n\n", pl_json_str(b, "benchmark"));
+		const char *status = pl_json_str(b, "status");
 		if (status && strcmp(status, "ok") != 0) {
 			fprintf(out, "Status: %s", status);
-			if (jstr(b, "reason"))
-				fprintf(out, " (%s)", jstr(b, "reason"));
+			if (pl_json_str(b, "reason"))
+				fprintf(out, " (%s)", pl_json_str(b, "reason"));
 			fprintf(out, ".\n\n");
 		}
 		const json_t *metrics = json_object_get(b, "metrics");
 		if (json_array_size(metrics) == 0)
 			continue;
 		const json_t *runner = json_object_get(b, "runner");
-		fprintf(out, "%s; %lld runs on CPUs %s.\n\n", jstr(b, "summary"),
+		fprintf(out, "%s; %lld runs on CPUs %s.\n\n", pl_json_str(b, "summary"),
 			(long long)json_integer_value(json_object_get(runner, "runs")),
-			jstr(runner, "cpus") ? jstr(runner, "cpus") : "?");
+			pl_json_str(runner, "cpus") ? pl_json_str(runner, "cpus") : "?");
 		fprintf(out, "| metric | unit | best | median | mean | stddev | p99 | n |\n"
 			     "|---|---|--:|--:|--:|--:|--:|--:|\n");
 		size_t k;
@@ -212,8 +206,8 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 		json_array_foreach(metrics, k, m)
 		{
 			fputs("| ", out);
-			md_cell(out, jstr(m, "name"));
-			fprintf(out, " | %s |", jstr(m, "unit"));
+			md_cell(out, pl_json_str(m, "name"));
+			fprintf(out, " | %s |", pl_json_str(m, "unit"));
 			static const char *const cols[] = { "best", "median", "mean", "stddev", "p99" };
 			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 				md_num(out, json_object_get(m, cols[c]));
@@ -256,7 +250,7 @@ static void md_comparisons(FILE *out, const json_t *arr)
 		json_array_foreach(variants, k, v)
 		{
 			fputc(' ', out);
-			md_cell(out, jstr(v, "name"));
+			md_cell(out, pl_json_str(v, "name"));
 			fputs(k == 0 ? " (baseline) |" : " |", out);
 		}
 		fputs("\n|---|", out);
@@ -267,7 +261,7 @@ static void md_comparisons(FILE *out, const json_t *arr)
 		json_array_foreach(json_object_get(doc, "statistics"), k, st)
 		{
 			fputs("| ", out);
-			md_cell(out, jstr(st, "metric"));
+			md_cell(out, pl_json_str(st, "metric"));
 			fputs(" |", out);
 			size_t j;
 			json_t *x;
@@ -283,9 +277,9 @@ static void md_comparisons(FILE *out, const json_t *arr)
 					fprintf(out, "; x%.4f", json_number_value(ratio));
 					md_ci(out, json_object_get(vs, "ci"));
 				}
-				if (jstr(x, "verdict_text")) {
+				if (pl_json_str(x, "verdict_text")) {
 					fputs("; ", out);
-					md_cell(out, jstr(x, "verdict_text"));
+					md_cell(out, pl_json_str(x, "verdict_text"));
 				}
 				fputs(" |", out);
 			}
@@ -307,7 +301,7 @@ static void md_profiles(FILE *out, const json_t *arr)
 	{
 		char a[32], b[32], c[32];
 		fputs("### profile ", out);
-		md_cell(out, jstr(doc, "target"));
+		md_cell(out, pl_json_str(doc, "target"));
 		fprintf(out, "\n\n%lld samples, user %s %%, kernel %s %%, lost %s %%.\n\n",
 			(long long)json_integer_value(json_object_get(doc, "samples")),
 			pl_fmt_num(a, sizeof(a), json_number_value(json_object_get(doc, "user_pct"))),
@@ -321,9 +315,9 @@ static void md_profiles(FILE *out, const json_t *arr)
 			if (k >= 10)
 				break;
 			fputs("| ", out);
-			md_cell(out, jstr(x, "function"));
+			md_cell(out, pl_json_str(x, "function"));
 			fputs(" | ", out);
-			md_cell(out, jstr(x, "module"));
+			md_cell(out, pl_json_str(x, "module"));
 			fputs(" |", out);
 			md_num(out, json_object_get(x, "self_pct"));
 			md_num(out, json_object_get(x, "total_pct"));
@@ -343,7 +337,7 @@ static void md_tune(FILE *out, const json_t *arr)
 	json_t *doc;
 	json_array_foreach(arr, i, doc)
 	{
-		fprintf(out, "### tune %s %s\n\n", jstr(doc, "command"), jstr(doc, "profile"));
+		fprintf(out, "### tune %s %s\n\n", pl_json_str(doc, "command"), pl_json_str(doc, "profile"));
 		const json_t *sum = json_object_get(doc, "summary");
 		const char *k;
 		json_t *v;
@@ -354,7 +348,7 @@ static void md_tune(FILE *out, const json_t *arr)
 		json_t *x;
 		json_array_foreach(json_object_get(doc, "items"), j, x)
 		{
-			const char *state = jstr(x, "state");
+			const char *state = pl_json_str(x, "state");
 			if (state && strcmp(state, "not-applicable") == 0)
 				continue;
 			char *cur = json_is_null(json_object_get(x, "current")) || !json_object_get(x, "current")
@@ -364,9 +358,9 @@ static void md_tune(FILE *out, const json_t *arr)
 					     ? pl_xstrdup("")
 					     : pl_fact_value_text(json_object_get(x, "wanted"));
 			fputs("| ", out);
-			md_cell(out, jstr(x, "plugin"));
+			md_cell(out, pl_json_str(x, "plugin"));
 			fputs(" | `", out);
-			md_cell(out, jstr(x, "key"));
+			md_cell(out, pl_json_str(x, "key"));
 			fputs("` | ", out);
 			md_cell(out, cur);
 			fputs(" | ", out);
@@ -385,14 +379,14 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 {
 	char *line = pl_report_machine_line(report);
 	fprintf(out, "# perflab report\n\n");
-	fprintf(out, "Generated %s by perflab %s.\n\n", jstr(report, "generated"),
-		jstr(report, "perflab_version"));
+	fprintf(out, "Generated %s by perflab %s.\n\n", pl_json_str(report, "generated"),
+		pl_json_str(report, "perflab_version"));
 	fprintf(out, "**Machine:** %s\n\n", line);
 	free(line);
 
 	const json_t *check = json_object_get(report, "check");
 	const json_t *sum = json_object_get(check, "summary");
-	fprintf(out, "## Findings (workload: %s)\n\n", jstr(check, "workload"));
+	fprintf(out, "## Findings (workload: %s)\n\n", pl_json_str(check, "workload"));
 	fprintf(out, "%lld critical, %lld warnings, %lld info.\n\n",
 		(long long)json_integer_value(json_object_get(sum, "crit")),
 		(long long)json_integer_value(json_object_get(sum, "warn")),
@@ -405,21 +399,21 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		json_t *x;
 		json_array_foreach(arr, i, x)
 		{
-			fprintf(out, "| %s | ", jstr(x, "severity"));
-			md_cell(out, jstr(x, "title"));
-			if (jstr(x, "subject")) {
+			fprintf(out, "| %s | ", pl_json_str(x, "severity"));
+			md_cell(out, pl_json_str(x, "title"));
+			if (pl_json_str(x, "subject")) {
 				fputs(": ", out);
-				md_cell(out, jstr(x, "subject"));
+				md_cell(out, pl_json_str(x, "subject"));
 			}
-			fprintf(out, " (`%s`) | ", jstr(x, "id"));
-			md_cell(out, jstr(x, "observed"));
+			fprintf(out, " (`%s`) | ", pl_json_str(x, "id"));
+			md_cell(out, pl_json_str(x, "observed"));
 			fputs(" | ", out);
-			md_cell(out, jstr(x, "expected"));
+			md_cell(out, pl_json_str(x, "expected"));
 			fputs(" | ", out);
 			const json_t *fix = json_object_get(x, "fix");
-			if (jstr(fix, "command")) {
+			if (pl_json_str(fix, "command")) {
 				fputc('`', out);
-				md_cell(out, jstr(fix, "command"));
+				md_cell(out, pl_json_str(fix, "command"));
 				fputc('`', out);
 			}
 			fputs(" |\n", out);
@@ -427,9 +421,9 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		fputs("\n### Why\n\n", out);
 		json_array_foreach(arr, i, x)
 		{
-			fprintf(out, "- **%s**: ", jstr(x, "id"));
-			md_cell(out, jstr(x, "rationale"));
-			fprintf(out, " Source: %s\n", jstr(x, "source"));
+			fprintf(out, "- **%s**: ", pl_json_str(x, "id"));
+			md_cell(out, pl_json_str(x, "rationale"));
+			fprintf(out, " Source: %s\n", pl_json_str(x, "source"));
 		}
 		fputc('\n', out);
 	}
@@ -452,7 +446,7 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		fprintf(out, "| `%s` | ", key);
 		md_cell(out, t);
 		fputs(" | ", out);
-		md_cell(out, jstr(e, "source"));
+		md_cell(out, pl_json_str(e, "source"));
 		fputs(" |\n", out);
 		free(t);
 	}
@@ -467,7 +461,7 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 	free(line);
 	const json_t *check = json_object_get(report, "check");
 	const json_t *sum = json_object_get(check, "summary");
-	fprintf(out, "findings (%s): %lld crit, %lld warn, %lld info\n", jstr(check, "workload"),
+	fprintf(out, "findings (%s): %lld crit, %lld warn, %lld info\n", pl_json_str(check, "workload"),
 		(long long)json_integer_value(json_object_get(sum, "crit")),
 		(long long)json_integer_value(json_object_get(sum, "warn")),
 		(long long)json_integer_value(json_object_get(sum, "info")));
@@ -476,13 +470,13 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 	json_t *x;
 	json_array_foreach(arr, i, x)
 	{
-		if (strcmp(jstr(x, "severity"), "info") == 0 || shown >= 5)
+		if (strcmp(pl_json_str(x, "severity"), "info") == 0 || shown >= 5)
 			continue;
 		const json_t *fix = json_object_get(x, "fix");
-		fprintf(out, "  [%s] %s%s%s\n", jstr(x, "severity"), jstr(x, "title"),
-			jstr(x, "subject") ? ": " : "", jstr(x, "subject") ? jstr(x, "subject") : "");
-		if (jstr(fix, "command"))
-			fprintf(out, "         fix: %s\n", jstr(fix, "command"));
+		fprintf(out, "  [%s] %s%s%s\n", pl_json_str(x, "severity"), pl_json_str(x, "title"),
+			pl_json_str(x, "subject") ? ": " : "", pl_json_str(x, "subject") ? pl_json_str(x, "subject") : "");
+		if (pl_json_str(fix, "command"))
+			fprintf(out, "         fix: %s\n", pl_json_str(fix, "command"));
 		shown++;
 	}
 	/* key numbers: the first metric of every benchmark that ran */
@@ -492,17 +486,17 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 	json_array_foreach(benches, i, x)
 	{
 		const json_t *m = json_array_get(json_object_get(x, "metrics"), 0);
-		const char *st = jstr(x, "status");
+		const char *st = pl_json_str(x, "status");
 		if (!m || !st || strcmp(st, "ok") != 0) {
-			fprintf(out, "  %-10s %s%s%s\n", jstr(x, "benchmark"), st ? st : "?",
-				jstr(x, "reason") ? ": " : "", jstr(x, "reason") ? jstr(x, "reason") : "");
+			fprintf(out, "  %-10s %s%s%s\n", pl_json_str(x, "benchmark"), st ? st : "?",
+				pl_json_str(x, "reason") ? ": " : "", pl_json_str(x, "reason") ? pl_json_str(x, "reason") : "");
 			continue;
 		}
 		const json_t *v = json_object_get(m, "median");
 		char num[32];
-		fprintf(out, "  %-10s %s %s %s\n", jstr(x, "benchmark"), jstr(m, "name"),
+		fprintf(out, "  %-10s %s %s %s\n", pl_json_str(x, "benchmark"), pl_json_str(m, "name"),
 			json_is_number(v) ? pl_fmt_num(num, sizeof(num), json_number_value(v)) : "n/a",
-			jstr(m, "unit"));
+			pl_json_str(m, "unit"));
 	}
 	if (dir)
 		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n", dir);
