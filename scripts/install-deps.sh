@@ -9,10 +9,10 @@ BUILD_PKGS=(
   gcc make meson ninja-build pkg-config
   libhwloc-dev libnuma-dev libdw-dev libelf-dev zlib1g-dev libdeflate-dev libisal-dev
   liburing-dev libjansson-dev libinih-dev libgsl-dev libpci-dev libseccomp-dev
-  libzstd-dev scdoc
+  libzstd-dev libiberty-dev scdoc
 )
 TEST_PKGS=(
-  libcmocka-dev python3 python3-jsonschema strace iproute2 binutils tuned
+  libcmocka-dev python3 python3-jsonschema strace iproute2 binutils g++ tuned
   util-linux procps hwloc jq chromium chromium-driver prometheus
 )
 PEER_PKGS=(

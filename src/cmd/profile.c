@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +53,7 @@ struct profile_opts {
 	const char *from_folded;
 	const char *debug_root;
 	int ring_kb;
+	bool no_demangle;
 };
 
 static const struct pl_opt profile_optv[] = {
@@ -94,6 +96,8 @@ static const struct pl_opt profile_optv[] = {
 	  "do not profile: turn folded stacks from FILE into --svg" },
 	{ "debug-root", 0, PL_OPT_STR, offsetof(struct profile_opts, debug_root), "DIR",
 	  "separate debug files (build-id, debuglink) under DIR", .def = "/usr/lib/debug" },
+	{ "no-demangle", 0, PL_OPT_FLAG, offsetof(struct profile_opts, no_demangle), NULL,
+	  "print C++ and Rust names as in the symbol table (mangled)" },
 	{ "ring-kb", 0, PL_OPT_INT, offsetof(struct profile_opts, ring_kb), "KB",
 	  "ring buffer per CPU in KiB (power of two)", .min = 8, .max = 1048576, .def = "1024" },
 	PL_OPT_END,
@@ -103,7 +107,7 @@ static const struct pl_cmd_info info = {
 	.name = "profile",
 	.usage = "perflab profile [-F HZ | -c N] [-e EVENT] [-g | --call-graph fp|dwarf|none]\n"
 		 "       [--syscalls] [--duration S] [--cpus LIST] [--region NAME] [--tree]\n"
-		 "       [--folded FILE] [--svg FILE] [--timeline MS] [--json]\n"
+		 "       [--folded FILE] [--svg FILE] [--timeline MS] [--no-demangle] [--json]\n"
 		 "       (-- CMD ARGS... | -p PID[,PID] | -a)",
 	.summary = "Sample where CPU time goes (user and kernel), with callchains, markers and "
 		   "flame graphs.",
@@ -115,6 +119,9 @@ static const struct pl_cmd_info info = {
 		"Samples use CLOCK_MONOTONIC, the clock of the region markers (pl_region_begin/\n"
 		"pl_region_end from libperflab-mark), so --region NAME keeps the samples taken\n"
 		"while the sampled thread was inside NAME.\n"
+		"C++ and Rust names are demangled (libiberty, as c++filt prints them); the JSON\n"
+		"keeps the symbol table's name as \"mangled\". In the tables on a terminal, long\n"
+		"names are shortened to the width (templates to <...>, then parameters to (...)).\n"
 		"--json prints docs/schemas/profile.schema.json. Exit: 0 ok, 2 bad usage or a\n"
 		"command that cannot be run, 3 perf_event_open unavailable.",
 };
@@ -468,6 +475,12 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		if (r->cpu_samples[c])
 			fprintf(out, "  cpu%-4zu %9llu %6.1f%%\n", c, (unsigned long long)r->cpu_samples[c],
 				pct(r->cpu_samples[c], r->nsamples));
+	/* On a terminal, long (C++) names are shortened so a row fits the width; to a file
+	 * or pipe they are printed whole, like perf report. */
+	struct winsize ws;
+	size_t cols = isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col
+			      ? ws.ws_col
+			      : 0;
 	for (int pass = 0; pass < 2; pass++) {
 		uint32_t *ord = pl_preport_order(r, pass == 1);
 		fprintf(out, "\n%stop functions by %s%s\n  %7s %7s %9s  %s\n", b,
@@ -478,9 +491,15 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 			uint64_t v = pass ? f->total : f->self;
 			if (!v)
 				break;
+			/* 29 columns of numbers, then "name [module]" */
+			size_t room = cols > 29 + strlen(f->module) + 3 + 40
+					      ? cols - 29 - strlen(f->module) - 3
+					      : 40;
+			char *nm = cols ? pl_name_abbrev(f->name, room) : NULL;
 			fprintf(out, "  %6.2f%% %6.2f%% %9llu  %s %s%s%s\n", pct(f->self, r->nsamples),
-				pct(f->total, r->nsamples), (unsigned long long)v, f->name,
+				pct(f->total, r->nsamples), (unsigned long long)v, nm ? nm : f->name,
 				f->module[0] == '[' ? "" : "[", f->module, f->module[0] == '[' ? "" : "]");
+			free(nm);
 		}
 		free(ord);
 	}
@@ -633,6 +652,8 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 				break;
 			json_t *x = json_object();
 			json_object_set_new(x, "function", json_string(f->name));
+			if (f->mangled)
+				json_object_set_new(x, "mangled", json_string(f->mangled));
 			json_object_set_new(x, "module", json_string(f->module));
 			json_object_set_new(x, "kernel", json_boolean(f->kernel));
 			json_object_set_new(x, "self", json_integer((json_int_t)f->self));
@@ -896,6 +917,7 @@ int cmd_profile(int argc, char **argv)
 	}
 	pl_profile_init(&p, s.attr.sample_type, s.attr.sample_regs_user, o.debug_root);
 	p.live = true;
+	p.no_demangle = o.no_demangle;
 	if (cfg.cg == PL_CG_DWARF)
 		p.unwinder = pl_unwind_new();
 	for (size_t i = 0; i < t.nprocs; i++)

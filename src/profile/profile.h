@@ -57,6 +57,7 @@ struct pl_profile {
 	uint64_t sample_type;
 	uint64_t regs_mask;
 	bool live; /**< the tasks are alive while records arrive (open map_files) */
+	bool no_demangle; /**< report names as in the symbol table (--no-demangle) */
 
 	struct pl_psample *samples;
 	size_t nsamples, capsamples;

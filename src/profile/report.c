@@ -18,15 +18,25 @@ static uint64_t str_hash2(const char *a, const char *b)
 	return h;
 }
 
+/* Functions are keyed by (module, name in the symbol table): two symbols that demangle
+ * to the same text (a constructor's C1 and C2 variants) stay two functions, as in perf. */
+static const char *func_key(const struct pl_func *f)
+{
+	return f->mangled ? f->mangled : f->name;
+}
+
 static void fhash_insert(uint32_t *t, size_t cap, const struct pl_func *f, uint32_t id)
 {
-	size_t j = str_hash2(f->module, f->name) & (cap - 1);
+	size_t j = str_hash2(f->module, func_key(f)) & (cap - 1);
 	while (t[j])
 		j = (j + 1) & (cap - 1);
 	t[j] = id + 1;
 }
 
-static uint32_t intern_func(struct pl_preport *r, const char *module, const char *name, bool kernel)
+/* The id of function @name (as in the symbol table) of @module, created on first sight;
+ * the name is demangled then, once per function, unless @demangle is false. */
+static uint32_t intern_func(struct pl_preport *r, const char *module, const char *name, bool kernel,
+			    bool demangle)
 {
 	if ((r->nfuncs + 1) * 2 > r->fhash_cap) {
 		size_t cap = r->fhash_cap ? r->fhash_cap * 2 : 256;
@@ -40,7 +50,7 @@ static uint32_t intern_func(struct pl_preport *r, const char *module, const char
 	size_t j = str_hash2(module, name) & (r->fhash_cap - 1);
 	while (r->fhash[j]) {
 		struct pl_func *f = &r->funcs[r->fhash[j] - 1];
-		if (strcmp(f->name, name) == 0 && strcmp(f->module, module) == 0)
+		if (strcmp(func_key(f), name) == 0 && strcmp(f->module, module) == 0)
 			return r->fhash[j] - 1;
 		j = (j + 1) & (r->fhash_cap - 1);
 	}
@@ -50,7 +60,14 @@ static uint32_t intern_func(struct pl_preport *r, const char *module, const char
 	}
 	struct pl_func *f = &r->funcs[r->nfuncs];
 	memset(f, 0, sizeof(*f));
-	f->name = pl_xstrdup(name);
+	char *d = demangle ? pl_demangle(name) : NULL;
+	if (d && strcmp(d, name) != 0) {
+		f->name = d;
+		f->mangled = pl_xstrdup(name);
+	} else {
+		free(d);
+		f->name = pl_xstrdup(name);
+	}
 	f->module = pl_xstrdup(module);
 	f->kernel = kernel;
 	r->fhash[j] = (uint32_t)r->nfuncs + 1;
@@ -112,7 +129,7 @@ static uint32_t resolve(struct pl_preport *r, struct pl_profile *p, struct pl_as
 	if (pl_is_kernel_addr(addr)) {
 		if (p->syms.kernel_hidden) {
 			r->kernel_hidden = true;
-			return intern_func(r, "[kernel]", "[kernel]", true);
+			return intern_func(r, "[kernel]", "[kernel]", true, false);
 		}
 		size_t lo = 0, hi = kt->n;
 		while (lo < hi) {
@@ -132,18 +149,18 @@ static uint32_t resolve(struct pl_preport *r, struct pl_profile *p, struct pl_as
 			snprintf(mbuf, sizeof(mbuf), "[%s]", mod);
 		else
 			snprintf(mbuf, sizeof(mbuf), "[kernel.kallsyms]");
-		return intern_func(r, mbuf, name ? name : "[unknown]", true);
+		return intern_func(r, mbuf, name ? name : "[unknown]", true, !p->no_demangle);
 	}
 	const struct pl_map *m = pl_aspace_find(as, addr);
 	if (!m)
-		return intern_func(r, "[unknown]", "[unknown]", false);
+		return intern_func(r, "[unknown]", "[unknown]", false, false);
 	const struct pl_sym *s = NULL;
 	if (m->mod->jit)
 		s = pl_jit_resolve(&p->syms, (pid_t)as->pid, addr);
 	else
 		s = pl_module_resolve(&p->syms, m->mod, addr - m->start + m->pgoff, NULL);
 	return intern_func(r, m->mod->jit ? "[jit]" : m->mod->name, s ? s->name : "[unknown]",
-			   false);
+			   false, s && !p->no_demangle);
 }
 
 /* Distinct (stack, address space, comm) combinations and their counts. */
@@ -307,6 +324,7 @@ void pl_preport_free(struct pl_preport *r)
 		return;
 	for (size_t i = 0; i < r->nfuncs; i++) {
 		free(r->funcs[i].name);
+		free(r->funcs[i].mangled);
 		free(r->funcs[i].module);
 	}
 	free(r->funcs);
@@ -348,6 +366,78 @@ uint32_t *pl_preport_order(const struct pl_preport *r, bool by_total)
 static int cmp_str(const void *x, const void *y)
 {
 	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Length of the operator token at @s when @s follows "operator" (the brackets in
+ * "operator<<", "operator->", "operator()" are part of the name), else 0. */
+static size_t operator_len(const char *start, const char *s)
+{
+	if ((size_t)(s - start) < 8 || strncmp(s - 8, "operator", 8) != 0)
+		return 0;
+	if (s - start > 8 && (s[-9] == '_' || (s[-9] >= 'a' && s[-9] <= 'z') ||
+			      (s[-9] >= 'A' && s[-9] <= 'Z') || (s[-9] >= '0' && s[-9] <= '9')))
+		return 0;
+	static const char *const ops[] = { "<=>", "<<=", ">>=", "->*", "<<", ">>", "<=",
+					   ">=", "->", "()", "<", ">", NULL };
+	for (int i = 0; ops[i]; i++)
+		if (strncmp(s, ops[i], strlen(ops[i])) == 0)
+			return strlen(ops[i]);
+	return 0;
+}
+
+/* Copy @in with every outermost @open ... @close group replaced by "@open...@close". */
+static char *collapse(const char *in, char open, char close)
+{
+	struct pl_buf b = { 0 };
+	int depth = 0;
+	for (const char *s = in; *s;) {
+		size_t op = operator_len(in, s);
+		if (op) {
+			if (!depth)
+				pl_buf_append(&b, s, op);
+			s += op;
+			continue;
+		}
+		if (*s == open && !depth && open == '(' &&
+		    strncmp(s, "(anonymous namespace)", 21) == 0) {
+			pl_buf_append(&b, s, 21);
+			s += 21;
+			continue;
+		}
+		if (*s == open) {
+			if (!depth++) {
+				char o[5] = { open, '.', '.', '.', close };
+				pl_buf_append(&b, o, sizeof(o));
+			}
+		} else if (*s == close && depth) {
+			depth--;
+		} else if (!depth) {
+			pl_buf_append(&b, s, 1);
+		}
+		s++;
+	}
+	return pl_buf_steal(&b);
+}
+
+char *pl_name_abbrev(const char *name, size_t max)
+{
+	if (max < 8)
+		max = 8;
+	if (strlen(name) <= max)
+		return pl_xstrdup(name);
+	char *t = collapse(name, '<', '>');
+	if (strlen(t) > max) {
+		char *u = collapse(t, '(', ')');
+		free(t);
+		t = u;
+	}
+	size_t len = strlen(t);
+	if (len > max) {
+		char *u = pl_xasprintf("...%s", t + len - (max - 3));
+		free(t);
+		t = u;
+	}
+	return t;
 }
 
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f)

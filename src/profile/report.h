@@ -14,7 +14,10 @@
 
 /** A function (symbol in a module). */
 struct pl_func {
-	char *name;   /**< "main", "[unknown]", "[kernel]"; owned */
+	char *name;   /**< "main", "ns::f(int)" (demangled, pl_demangle), "[unknown]",
+		       *   "[kernel]"; owned */
+	char *mangled; /**< the symbol table's name when it differs from @name, else NULL;
+			*   owned */
 	char *module; /**< "perflab", "libc.so.6", "[kernel.kallsyms]"; owned */
 	bool kernel;
 	uint64_t self;  /**< samples with this function as the leaf */
@@ -52,7 +55,8 @@ struct pl_preport {
 };
 
 /** Aggregate and symbolize @p, keeping the samples @filter accepts (NULL = all).
- *  Returns 0. */
+ *  Function names are demangled (pl_demangle) once per function unless
+ *  p->no_demangle. Returns 0. */
 int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filter filter,
 		    void *fctx);
 /** Free. NULL-safe. */
@@ -61,6 +65,14 @@ void pl_preport_free(struct pl_preport *r);
 /** Function ids sorted by self (by_total false) or total, descending, ties by name;
  *  malloc'd array of r->nfuncs entries. */
 uint32_t *pl_preport_order(const struct pl_preport *r, bool by_total);
+
+/** @name shortened to at most @max bytes (@max >= 8) for a table column, in steps that
+ *  keep what identifies a C++ function longest: first template argument lists become
+ *  "<...>", then parenthesised groups (parameter lists, lambda signatures; not
+ *  "(anonymous namespace)") become "(...)", and only then is the front cut to "..." plus
+ *  the tail. "operator<", "operator<<", "operator()" and friends are names, not brackets.
+ *  Returns a malloc'd string (a copy when @name fits). */
+char *pl_name_abbrev(const char *name, size_t max);
 
 /** Write folded stacks ("comm;root;...;leaf count\n", Brendan Gregg's flamegraph.pl
  *  format, also read by speedscope), lines sorted, kernel frames suffixed "_[k]".

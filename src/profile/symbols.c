@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -734,4 +735,13 @@ int pl_kernel_resolve_many(struct pl_symtab *st, const uint64_t *addrs, size_t n
 	}
 	free(best);
 	return 0;
+}
+
+char *pl_demangle(const char *name)
+{
+	/* Every mangling libiberty knows starts with '_' ("_Z", "_R", "_D"); skip the rest
+	 * (C names, kernel symbols) without a call. */
+	if (!name || name[0] != '_')
+		return NULL;
+	return cplus_demangle(name, DMGL_AUTO | DMGL_PARAMS | DMGL_ANSI);
 }

@@ -109,6 +109,16 @@ const struct pl_sym *pl_kernel_resolve(struct pl_symtab *st, uint64_t addr, cons
 int pl_kernel_resolve_many(struct pl_symtab *st, const uint64_t *addrs, size_t n, char **names,
 			   char **mods);
 
+/** Demangle symbol name @name: C++ (Itanium ABI, as g++ and clang emit it, including
+ *  clone suffixes like ".cold" -> " [clone .cold]") and Rust (legacy "_ZN..17h<hash>E"
+ *  and v0 "_R..."), with libiberty's cplus_demangle (DMGL_AUTO | DMGL_PARAMS |
+ *  DMGL_ANSI: parameter lists and cv-qualifiers as `c++filt` prints them; without
+ *  DMGL_VERBOSE, so the standard abbreviations stay short ("std::string" where
+ *  c++filt writes "std::basic_string<char, ...>") and Rust hashes are dropped, like
+ *  perf report and rustc-demangle's "{:#}"). Returns a malloc'd string the caller frees,
+ *  or NULL when @name is not mangled or not a valid mangling. */
+char *pl_demangle(const char *name);
+
 /** True for a kernel-space address on x86-64 (upper half). */
 static inline bool pl_is_kernel_addr(uint64_t a)
 {

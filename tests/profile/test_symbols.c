@@ -2,7 +2,8 @@
 /* Symbolizer tests on ELF fixtures built here with cc, objcopy and strip; expected
  * addresses come from nm. Cases: a PIE executable, a shared library, a stripped binary
  * with its debug file found by build-id, one found by .gnu_debuglink, and a binary
- * deleted while its process runs (opened through /proc/PID/map_files). */
+ * deleted while its process runs (opened through /proc/PID/map_files), and C++ names
+ * (mangled in the table, demangled by pl_demangle as c++filt prints them). */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -266,6 +267,62 @@ static void test_deleted_while_running(void **state)
 	pl_symtab_free(&ref);
 }
 
+/* C++: the symbol table keeps the mangled names (the cache holds what the file has);
+ * pl_demangle turns each into what binutils' c++filt prints. */
+static void test_cxx_names(void **state)
+{
+	(void)state;
+	if (system("command -v g++ >/dev/null && command -v c++filt >/dev/null"))
+		skip(); /* g++ or c++filt missing: scripts/install-deps.sh test installs them */
+	char src[600], bin[600];
+	snprintf(src, sizeof(src), "%s/cx.cpp", dir);
+	snprintf(bin, sizeof(bin), "%s/cx", dir);
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("namespace ns { __attribute__((noinline)) int twice(int x) { return 2 * x; } }\n"
+	      "template <class T> __attribute__((noinline)) T add(T a, T b) { return a + b; }\n"
+	      "__attribute__((noinline)) long over(long x) { return x + 1; }\n"
+	      "__attribute__((noinline)) long over(double x) { return (long)x; }\n"
+	      "int main(int c, char **) { auto l = [](int x) __attribute__((noinline)) {\n"
+	      "  return x * 3; }; return ns::twice(c) + add<short>(1, 2) + (int)over(1L)\n"
+	      "  + (int)over(1.0) + l(c); }\n",
+	      f);
+	fclose(f);
+	assert_int_equal(sh("g++ -O1 -o %s %s", bin, src), 0);
+	char cmd[1400], line[512];
+	snprintf(cmd, sizeof(cmd),
+		 "nm --defined-only %s | awk '$2 ~ /^[TtWw]$/ && $3 ~ /^_Z/ { print $1, $3 }' | "
+		 "while read a m; do printf '%%s %%s %%s\\n' \"$a\" \"$m\" \"$(c++filt \"$m\")\"; done",
+		 bin);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	struct pl_symtab st;
+	pl_symtab_init(&st, "/nonexistent");
+	struct pl_module *m = module_of(&st, bin);
+	size_t n = 0;
+	bool lambda = false, tmpl = false;
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		unsigned long long a;
+		char mangled[256];
+		int off = 0;
+		assert_int_equal(sscanf(line, "%llx %255s %n", &a, mangled, &off), 2);
+		const char *want = line + off;
+		expect_sym(&st, m, a, mangled, 0);
+		char *d = pl_demangle(mangled);
+		assert_non_null(d);
+		assert_string_equal(d, want);
+		lambda |= strstr(d, "{lambda(int)#1}") != NULL;
+		tmpl |= strcmp(d, "short add<short>(short, short)") == 0;
+		free(d);
+		n++;
+	}
+	pclose(p);
+	pl_symtab_free(&st);
+	assert_int_equal(n, 5); /* ns::twice, add<short>, two over, the lambda */
+	assert_true(lambda && tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_stripped_build_id),
 		cmocka_unit_test(test_stripped_debuglink),
 		cmocka_unit_test(test_deleted_while_running),
+		cmocka_unit_test(test_cxx_names),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
