@@ -34,6 +34,16 @@ int qzDecompress(QzSession_T *sess, const unsigned char *src, unsigned int *src_
 int qzTeardownSession(QzSession_T *sess);
 int qzClose(QzSession_T *sess);
 
+/* Point @z at the caller's buffers. */
+static void zbufs(z_stream *z, const unsigned char *src, unsigned int n, unsigned char *dest,
+		  unsigned int cap)
+{
+	z->next_in = (unsigned char *)src;
+	z->avail_in = n;
+	z->next_out = dest;
+	z->avail_out = cap;
+}
+
 int qzInit(QzSession_T *sess, unsigned char sw_backup)
 {
 	(void)sw_backup;
@@ -64,10 +74,7 @@ int qzCompress(QzSession_T *sess, const unsigned char *src, unsigned int *src_le
 	memset(&z, 0, sizeof(z));
 	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return QZ_FAIL;
-	z.next_in = (unsigned char *)src;
-	z.avail_in = *src_len;
-	z.next_out = dest;
-	z.avail_out = *dest_len;
+	zbufs(&z, src, *src_len, dest, *dest_len);
 	int r = deflate(&z, Z_FINISH);
 	*dest_len = (unsigned int)z.total_out;
 	sess->total_in += z.total_in;
@@ -85,10 +92,7 @@ int qzDecompress(QzSession_T *sess, const unsigned char *src, unsigned int *src_
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 15 + 16) != Z_OK)
 		return QZ_FAIL;
-	z.next_in = (unsigned char *)src;
-	z.avail_in = *src_len;
-	z.next_out = dest;
-	z.avail_out = *dest_len;
+	zbufs(&z, src, *src_len, dest, *dest_len);
 	int r = inflate(&z, Z_FINISH);
 	*dest_len = (unsigned int)z.total_out;
 	inflateEnd(&z);
