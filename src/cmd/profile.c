@@ -120,8 +120,9 @@ static const struct pl_cmd_info info = {
 		"pl_region_end from libperflab-mark), so --region NAME keeps the samples taken\n"
 		"while the sampled thread was inside NAME.\n"
 		"C++ and Rust names are demangled (libiberty, as c++filt prints them); the JSON\n"
-		"keeps the symbol table's name as \"mangled\". In the tables on a terminal, long\n"
-		"names are shortened to the width (templates to <...>, then parameters to (...)).\n"
+		"keeps the symbol table's name as \"mangled\". In the tables and --tree on a\n"
+		"terminal, long names are shortened to the width (templates to <...>, then\n"
+		"parameters to (...)); to a file or pipe they are printed whole.\n"
 		"--json prints docs/schemas/profile.schema.json. Exit: 0 ok, 2 bad usage or a\n"
 		"command that cannot be run, 3 perf_event_open unavailable.",
 };
@@ -475,8 +476,8 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		if (r->cpu_samples[c])
 			fprintf(out, "  cpu%-4zu %9llu %6.1f%%\n", c, (unsigned long long)r->cpu_samples[c],
 				pct(r->cpu_samples[c], r->nsamples));
-	/* On a terminal, long (C++) names are shortened so a row fits the width; to a file
-	 * or pipe they are printed whole, like perf report. */
+	/* On a terminal, long (C++) names in the tables and the tree are shortened so a row
+	 * fits the width; to a file or pipe they are printed whole, like perf report. */
 	struct winsize ws;
 	size_t cols = isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col
 			      ? ws.ws_col
@@ -505,7 +506,7 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 	}
 	if (o->tree) {
 		fprintf(out, "\n%scall tree%s (top-down, branches under 1%% pruned)\n", b, z);
-		pl_preport_write_tree(r, out, 1.0);
+		pl_preport_write_tree(r, out, 1.0, cols);
 	}
 	if (tl) {
 		fprintf(out, "\n%stimeline%s (%d ms buckets; samples per bucket)\n", b, z,

@@ -2,6 +2,7 @@
 #include "profile/report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -526,25 +527,31 @@ static int cmp_kid(const void *x, const void *y)
 }
 
 static void tree_print(struct tree *t, const struct pl_preport *r, FILE *f, size_t node,
-		       int depth, uint64_t min)
+		       int depth, uint64_t min, size_t width)
 {
 	struct tnode *n = &t->n[node];
 	tree_sort_ctx = t;
-	qsort(n->kids, n->nkids, sizeof(size_t), cmp_kid);
+	if (n->nkids)
+		qsort(n->kids, n->nkids, sizeof(size_t), cmp_kid);
 	for (size_t i = 0; i < n->nkids; i++) {
 		struct tnode *k = &t->n[n->kids[i]];
 		if (k->count < min)
 			break;
 		const struct pl_func *fn = &r->funcs[k->func];
+		/* 9 columns of share, the indent, then "name [module]" */
+		size_t used = 9 + (size_t)depth * 2 + strlen(fn->module) + 3;
+		char *nm = width ? pl_name_abbrev(fn->name, width > used + 40 ? width - used : 40)
+				 : NULL;
 		fprintf(f, "%6.2f%%  %*s%s %s%s%s\n", 100.0 * (double)k->count / (double)r->nsamples,
-			depth * 2, "", fn->name, fn->module[0] == '[' ? "" : "[", fn->module,
+			depth * 2, "", nm ? nm : fn->name, fn->module[0] == '[' ? "" : "[", fn->module,
 			fn->module[0] == '[' ? "" : "]");
-		tree_print(t, r, f, n->kids[i], depth + 1, min);
+		free(nm);
+		tree_print(t, r, f, n->kids[i], depth + 1, min, width);
 		n = &t->n[node];
 	}
 }
 
-void pl_preport_write_tree(const struct pl_preport *r, FILE *f, double min_pct)
+void pl_preport_write_tree(const struct pl_preport *r, FILE *f, double min_pct, size_t width)
 {
 	struct tree t = { 0 };
 	t.cap = 256;
@@ -559,10 +566,11 @@ void pl_preport_write_tree(const struct pl_preport *r, FILE *f, double min_pct)
 			t.n[cur].count += c->count;
 		}
 	}
-	uint64_t min = (uint64_t)((double)r->nsamples * min_pct / 100.0);
+	/* "under min_pct pruned": keep branches with count >= min_pct % of the samples */
+	uint64_t min = (uint64_t)ceil((double)r->nsamples * min_pct / 100.0);
 	if (min < 1)
 		min = 1;
-	tree_print(&t, r, f, 0, 0, min);
+	tree_print(&t, r, f, 0, 0, min, width);
 	for (size_t i = 0; i < t.len; i++)
 		free(t.n[i].kids);
 	free(t.n);

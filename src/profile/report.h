@@ -80,7 +80,9 @@ char *pl_name_abbrev(const char *name, size_t max);
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f);
 
 /** Print the call tree of the hottest paths (top-down, children sorted by samples,
- *  branches under @min_pct % of all samples pruned). */
-void pl_preport_write_tree(const struct pl_preport *r, FILE *f, double min_pct);
+ *  branches under @min_pct % of all samples pruned). @width > 0 (terminal columns)
+ *  shortens long names with pl_name_abbrev so rows fit (at least 40 bytes of name);
+ *  0 prints them whole. */
+void pl_preport_write_tree(const struct pl_preport *r, FILE *f, double min_pct, size_t width);
 
 #endif

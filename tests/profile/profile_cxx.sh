@@ -59,6 +59,15 @@ like "svg has the template name, XML-escaped" "$(cat "$TMP/cxx.svg")" \
 like "text table (not a terminal) has the whole name" "$(cat "$TMP/cxx.txt")" \
 	'main::\{lambda\(long\)#1\}::operator\(\)\(long\) const \[cxx-shape\]'
 
+# --tree: demangled names too, and no branch under the 1% it prunes
+"$PERFLAB" profile --tree -o "$TMP/tree.txt" -- "$X" 3 >"$OUT" 2>"$ERR"
+sed -n '/^call tree/,$p' "$TMP/tree.txt" >"$TMP/tree"
+like "--tree shows the demangled template" "$(cat "$TMP/tree")" \
+	'^ *[0-9.]+%  +double geo::accumulate<double>\(long\) \[cxx-shape\]'
+is "--tree prunes branches under 1%" \
+	"$(awk 'NR > 1 && $1 + 0 < 1 { n++ } END { print n + 0 }' "$TMP/tree")" 0
+like "--tree has branches" "$(wc -l <"$TMP/tree")" '^([6-9]|[1-9][0-9]+)$'
+
 N=$TMP/nodm.json
 ok "--no-demangle" "$PERFLAB" profile --no-demangle --json -o "$N" --top 50 \
 	--folded "$TMP/nodm.folded" -- "$X" 3
