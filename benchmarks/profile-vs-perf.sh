@@ -19,6 +19,12 @@
 #      sd of one share at 10% for comparison with the 2-point target. The binomial sd is
 #      an upper bound here: both profilers sample the same run at the same period, so
 #      their counts per function differ by much less than independent samples would.
+#      When the machine is very busy, a kernel function (pvm_irq_enable, where this VM's
+#      samples land after preemption) can reach 15% and push one of the workload's 9%
+#      functions to rank 11 next to another 9% one: then ranks 10 and 11 are a tie that
+#      neither the workload nor the profiler decides. Such runs (gap < 2 sd in perflab's
+#      or perf's shares) are counted apart as "tie at rank 10/11", never as agreement;
+#      a different set with a clear gap is a real disagreement.
 #
 # usage: benchmarks/profile-vs-perf.sh [N] [SCALE]   (N pairs, default 5; SCALE of the
 #   workload, default 1 = about 1 s of CPU). PERFLAB=path uses that binary.
@@ -120,14 +126,24 @@ for i in range(n):
     diff = max(abs(ours.get(k, 0) - ptop.get(k, 0)) for k in set(t10o) | set(t10p))
     # separation of ranks 10 and 11 in perflab's profile, in binomial sd
     ns = max(doc["samples"], 1)
-    ranked = sorted(ours.values(), reverse=True) + [0.0, 0.0]
-    p10, p11 = ranked[9] / 100, ranked[10] / 100
-    sd_gap = 100 * ((p10 + p11 - (p10 - p11) ** 2) / ns) ** 0.5
-    gap_sd = (ranked[9] - ranked[10]) / sd_gap if sd_gap else float("inf")
-    agree.append((set(t10o) == set(t10p), diff, t10o, t10p, ours, ptop, ns, gap_sd))
-    print(f"attach {i+1}: load {load:.1f}, perflab {ns} samples, top-10 same set: "
-          f"{agree[-1][0]}, max share difference {diff:.2f} points; rank 10 "
-          f"{ranked[9]:.1f}% vs rank 11 {ranked[10]:.1f}%: gap {gap_sd:.1f} sd", flush=True)
+    def gap(shares):  # (rank 10 %, rank 11 %, gap in binomial sd of the difference)
+        ranked = sorted(shares.values(), reverse=True) + [0.0, 0.0]
+        p10, p11 = ranked[9] / 100, ranked[10] / 100
+        sd = 100 * ((p10 + p11 - (p10 - p11) ** 2) / ns) ** 0.5
+        return ranked[9], ranked[10], (ranked[9] - ranked[10]) / sd if sd else float("inf")
+    r10, r11, gap_sd = gap(ours)
+    gap_perf = gap(ptop)[2]  # perf's shares over about the same number of samples
+    same = set(t10o) == set(t10p)
+    tie = not same and min(gap_sd, gap_perf) < 2
+    agree.append((same, diff, t10o, t10p, ours, ptop, ns, gap_sd, tie))
+    verdict = "yes" if same else "no, tie at rank 10/11" if tie else "NO"
+    print(f"attach {i+1}: load {load:.1f}, perflab {ns} samples, top-10 same set: {verdict}, "
+          f"max share difference {diff:.2f} points; rank 10 {r10:.1f}% vs rank 11 {r11:.1f}%: "
+          f"gap {gap_sd:.1f} sd (perf's {gap_perf:.1f})", flush=True)
+    if not same:
+        for k in sorted(set(t10o) ^ set(t10p), key=lambda k: -ours.get(k, 0)):
+            print(f"          only in {'perflab' if k in t10o else 'perf'}'s top 10: {k} "
+                  f"perflab {ours.get(k, 0):.2f}% perf {ptop.get(k, 0):.2f}%", flush=True)
 
 def med(v): return st.median(v)
 def spread(v): return f"[{min(v):.3f} .. {max(v):.3f}]"
@@ -144,9 +160,12 @@ nmed = med([a[6] for a in agree])
 print(f"top-10 by self     same set in {same}/{n} pairs; max share difference median "
       f"{med([a[1] for a in agree]):.2f} points, max {max(a[1] for a in agree):.2f} "
       f"(target: same set, <= 2)")
+ties = sum(1 for a in agree if a[8])
+print(f"                   {ties}/{n} ties at rank 10/11 (gap < 2 sd), "
+      f"{n - same - ties}/{n} different sets with a clear gap")
 print(f"                   {nmed:.0f} samples per run (median): binomial sd of a 10% share "
-      f"{100 * (0.1 * 0.9 / nmed) ** 0.5:.2f} points; ranks 10 and 11 apart by "
-      f"{min(a[7] for a in agree):.1f} sd or more")
+      f"{100 * (0.1 * 0.9 / nmed) ** 0.5:.2f} points; gap of ranks 10 and 11 median "
+      f"{med([a[7] for a in agree]):.1f} sd, min {min(a[7] for a in agree):.1f} sd")
 last = agree[-1]
 print("last pair, self %:   function              perflab    perf")
 for k in sorted(set(last[2]) | set(last[3]), key=lambda k: -last[5].get(k, 0)):
