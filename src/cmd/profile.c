@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +33,8 @@
 
 static const char *const cg_choices[] = { "fp", "dwarf", "none", NULL };
 static const char *const event_choices[] = { "cycles", "cpu-clock", "task-clock", NULL };
+enum { VIA_AUTO, VIA_TRACEPOINT, VIA_PTRACE };
+static const char *const via_choices[] = { "auto", "tracepoint", "ptrace", NULL };
 
 struct profile_opts {
 	int freq;
@@ -40,6 +43,7 @@ struct profile_opts {
 	bool g;
 	int cg;
 	bool syscalls;
+	int via;
 	double duration;
 	const char *cpus;
 	const char *pids;
@@ -71,6 +75,10 @@ static const struct pl_opt profile_optv[] = {
 	  .def = "fp" },
 	{ "syscalls", 0, PL_OPT_FLAG, offsetof(struct profile_opts, syscalls), NULL,
 	  "count syscalls exactly with time and errors per name (like strace -c)" },
+	{ "syscalls-via", 0, PL_OPT_ENUM, offsetof(struct profile_opts, via), "METHOD",
+	  "--syscalls by tracepoint (root), ptrace (slower, like strace; not -a) or auto "
+	  "(tracepoints, else ptrace); implies --syscalls",
+	  via_choices, .def = "auto" },
 	{ "duration", 'd', PL_OPT_DURATION, offsetof(struct profile_opts, duration), "S",
 	  "stop after S (-p/-a: default until Ctrl-C; -- CMD: stop the command)" },
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct profile_opts, cpus), "LIST",
@@ -106,8 +114,9 @@ static const struct pl_opt profile_optv[] = {
 static const struct pl_cmd_info info = {
 	.name = "profile",
 	.usage = "perflab profile [-F HZ | -c N] [-e EVENT] [-g | --call-graph fp|dwarf|none]\n"
-		 "       [--syscalls] [--duration S] [--cpus LIST] [--region NAME] [--tree]\n"
-		 "       [--folded FILE] [--svg FILE] [--timeline MS] [--no-demangle] [--json]\n"
+		 "       [--syscalls [--syscalls-via auto|tracepoint|ptrace]] [--duration S]\n"
+		 "       [--cpus LIST] [--region NAME] [--tree] [--folded FILE] [--svg FILE]\n"
+		 "       [--timeline MS] [--no-demangle] [--json]\n"
 		 "       (-- CMD ARGS... | -p PID[,PID] | -a)",
 	.summary = "Sample where CPU time goes (user and kernel), with callchains, markers and "
 		   "flame graphs.",
@@ -123,6 +132,9 @@ static const struct pl_cmd_info info = {
 		"keeps the symbol table's name as \"mangled\". In the tables and --tree on a\n"
 		"terminal, long names are shortened to the width (templates to <...>, then\n"
 		"parameters to (...)); to a file or pipe they are printed whole.\n"
+		"--syscalls counts every call through the raw_syscalls tracepoints (root); when\n"
+		"they are not usable it falls back to ptrace syscall stops like strace -f (exact\n"
+		"counts, but the program runs slower, so times are inflated) and says so.\n"
 		"--json prints docs/schemas/profile.schema.json. Exit: 0 ok, 2 bad usage or a\n"
 		"command that cannot be run, 3 perf_event_open unavailable.",
 };
@@ -206,19 +218,35 @@ static int start_child(struct target *t, char **argv)
 	return 0;
 }
 
-static int release_child(struct target *t)
+/* With --syscalls via ptrace (@pt) the child stops at every syscall: drive it through
+ * its stops up to the execve (or its exit when the exec failed) before reading the
+ * result, which is there once the exec closed the pipe. */
+static int release_child(struct target *t, struct pl_syscalls *pt)
 {
 	char c = 'g';
 	if (write(t->go_fd, &c, 1) != 1)
 		return -errno;
 	close(t->go_fd);
 	t->go_fd = -1;
+	while (pt && !pl_syscalls_execed(pt) && !pl_syscalls_leader_exited(pt, NULL)) {
+		int r = pl_syscalls_wait(pt);
+		if (r == 0)
+			break;
+		if (r < 0 && r != -EINTR)
+			return r;
+	}
 	int e = 0;
 	ssize_t n = read(t->err_fd, &e, sizeof(e));
 	close(t->err_fd);
 	t->err_fd = -1;
 	if (n == (ssize_t)sizeof(e)) {
-		waitpid(t->child, &t->status, 0);
+		if (pt) {
+			while (!pl_syscalls_leader_exited(pt, &t->status))
+				if (pl_syscalls_wait(pt) == 0)
+					break;
+		} else {
+			waitpid(t->child, &t->status, 0);
+		}
 		t->exited = true;
 		return -e;
 	}
@@ -785,6 +813,105 @@ static int from_folded(const struct profile_opts *o)
 	return rc;
 }
 
+/* --syscalls: the tracepoints, or ptrace when asked or when the tracepoints are not
+ * usable (no tracefs, no permission: the non-root case). Logs its error once. */
+static int open_syscalls(struct pl_syscalls **sc, const struct profile_opts *o,
+			 const struct target *t, bool command, const int *cpus, size_t ncpus)
+{
+	char *why = NULL;
+	if (o->via != VIA_PTRACE) {
+		int r = pl_syscalls_open(sc, t->pids, t->npids, cpus, ncpus, command, !o->all);
+		if (r == 0)
+			return 0;
+		bool unusable = r == -ENOENT || r == -EACCES || r == -EPERM;
+		if (o->via == VIA_TRACEPOINT || !unusable || o->all) {
+			pl_error("--syscalls: %s%s", pl_syscalls_strerror(r),
+				 o->all && unusable && o->via == VIA_AUTO
+					 ? "; the ptrace fallback cannot trace -a (system-wide)"
+					 : "");
+			return r;
+		}
+		why = pl_xasprintf("tracepoints not usable: %s", pl_syscalls_strerror(r));
+	}
+	int r = command ? pl_syscalls_open_ptrace(sc, &t->child, 1, true)
+			: pl_syscalls_open_ptrace(sc, t->procs, t->nprocs, false);
+	if (r < 0) {
+		pl_error("--syscalls: ptrace: %s", pl_syscalls_ptrace_strerror(r));
+		free(why);
+		return r;
+	}
+	if (why) {
+		pl_warn("--syscalls: %s; counting with ptrace instead (exact counts, but the "
+			"program runs slower)",
+			why);
+		pl_syscalls_set_fallback(*sc, why);
+		free(why);
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t tick_flag;
+
+static void on_tick(int sig)
+{
+	(void)sig;
+	tick_flag = 1;
+}
+
+/* --syscalls via ptrace: every stop of the tracees must be answered at once, so the
+ * blocking wait for the next stop is the main loop; a 50 ms interval timer interrupts
+ * it (SIGALRM without SA_RESTART) to drain the sample rings and check the deadline
+ * and Ctrl-C. A command is asked to stop at the deadline (SIGTERM, as without ptrace)
+ * and killed 2 s later or on SIGTERM to perflab, with every traced child it started (so
+ * none runs on untraced after perflab); -p targets are detached. Returns 0
+ * or -errno from the backend (logged by the caller). */
+static int ptrace_loop(struct target *t, struct pl_syscalls *sc, struct pl_pe_session *s,
+		       struct pl_profile *p, uint8_t *scratch, uint64_t deadline, bool command)
+{
+	struct sigaction sa = { 0 }, old;
+	sa.sa_handler = on_tick;
+	sigaction(SIGALRM, &sa, &old);
+	struct itimerval it = { { 0, 50000 }, { 0, 50000 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+	uint64_t term_at = 0;
+	int r;
+	for (;;) {
+		r = pl_syscalls_wait(sc);
+		if (r == 0)
+			break; /* no tracee left */
+		if (r < 0 && r != -EINTR)
+			break;
+		r = 0;
+		if (command && pl_syscalls_leader_exited(sc, &t->status)) {
+			t->exited = true;
+			break;
+		}
+		if (!tick_flag && !stop_flag)
+			continue;
+		tick_flag = 0;
+		drain(s, p, scratch);
+		uint64_t now = now_ns();
+		if (!command) {
+			if (stop_flag || (deadline && now >= deadline))
+				break;
+			continue;
+		}
+		if (deadline && now >= deadline && !term_at) {
+			pl_syscalls_kill(sc, SIGTERM);
+			term_at = now;
+		}
+		if (stop_flag || (term_at && now >= term_at + 2000000000u))
+			pl_syscalls_kill(sc, SIGKILL);
+	}
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	int d = pl_syscalls_detach(sc);
+	if (d < 0)
+		pl_debug("--syscalls: ptrace detach: %s", strerror(-d));
+	return r;
+}
+
 int cmd_profile(int argc, char **argv)
 {
 	struct profile_opts o = { .freq = 999, .top = 20, .ring_kb = 1024 };
@@ -821,6 +948,14 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (o.g)
 		o.cg = 0;
+	if (o.via != VIA_AUTO)
+		o.syscalls = true;
+	if (o.syscalls && o.via == VIA_PTRACE && o.all) {
+		pl_error("--syscalls-via ptrace cannot trace -a (system-wide): use tracepoints (root) "
+			 "or give '-- CMD' or '-p PID'");
+		pl_args_free(&args);
+		return PL_EXIT_USAGE;
+	}
 	/* CPUs */
 	struct pl_cpuset cs;
 	pl_cpuset_clear(&cs);
@@ -907,9 +1042,8 @@ int cmd_profile(int argc, char **argv)
 	if (s.user_only)
 		pl_warn("%s; sampling user space only", pl_pe_strerror(EACCES));
 	if (o.syscalls) {
-		r = pl_syscalls_open(&sc, t.pids, t.npids, cpus, ncpus, cmdv != NULL, !o.all);
+		r = open_syscalls(&sc, &o, &t, cmdv != NULL, cpus, ncpus);
 		if (r < 0) {
-			pl_error("--syscalls: %s", pl_syscalls_strerror(r));
 			pl_pe_close(&s);
 			kill_child(&t);
 			ret = PL_EXIT_RUNTIME;
@@ -946,9 +1080,15 @@ int cmd_profile(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 	}
 	scratch = pl_xmalloc(PL_REC_MAX);
+	bool ptraced = sc && pl_syscalls_method(sc) == PL_SYSCALLS_PTRACE;
 	ri.t0 = now_ns();
 	if (cmdv) {
-		r = release_child(&t);
+		r = release_child(&t, ptraced ? sc : NULL);
+		if (r == -ENOSYS && ptraced) {
+			pl_error("--syscalls: ptrace: %s", pl_syscalls_ptrace_strerror(r));
+			ret = PL_EXIT_RUNTIME;
+			goto close;
+		}
 		if (r < 0) {
 			pl_error("cannot run '%s': %s", cmdv[0], strerror(-r));
 			ret = r == -ENOENT || r == -EACCES ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
@@ -963,7 +1103,16 @@ int cmd_profile(int argc, char **argv)
 	for (size_t i = 0; i < s.nrings; i++)
 		pf[i] = (struct pollfd){ .fd = s.rings[i].fd, .events = POLLIN };
 	uint64_t deadline = o.duration > 0 ? ri.t0 + (uint64_t)(o.duration * 1e9) : 0;
-	while (!stop_flag) {
+	if (ptraced) {
+		r = ptrace_loop(&t, sc, &s, &p, scratch, deadline, cmdv != NULL);
+		if (r < 0) {
+			pl_error("--syscalls: ptrace: %s", pl_syscalls_ptrace_strerror(r));
+			kill_child(&t);
+			ret = PL_EXIT_RUNTIME;
+			goto close;
+		}
+	}
+	while (!ptraced && !stop_flag) {
 		poll(pf, s.nrings, 50);
 		drain(&s, &p, scratch);
 		if (sc)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --syscalls: exact per-syscall counts, latency (paired sys_enter/sys_exit of the same
- * thread) and errors, from the raw_syscalls tracepoints sampled at period 1, like
- * `strace -c` without stopping the tracee. Names from libseccomp. tracefs is mounted at
- * /sys/kernel/tracing when it is not (root only). */
+ * thread) and errors, like `strace -c`. Two methods behind one API, sharing the table
+ * and JSON: the raw_syscalls tracepoints sampled at period 1 (no stopping of the
+ * tracee; tracefs is mounted at /sys/kernel/tracing when it is not, root only), or,
+ * when those are not usable (non-root), ptrace syscall stops like strace -f
+ * (profile/syscalls_ptrace.h; exact counts, inflated times). Names from libseccomp. */
 #ifndef PERFLAB_PROFILE_SYSCALLS_H
 #define PERFLAB_PROFILE_SYSCALLS_H
 #include <jansson.h>
@@ -13,12 +15,47 @@
 
 struct pl_syscalls;
 
+/** How the calls are counted. */
+enum pl_syscalls_method {
+	PL_SYSCALLS_TRACEPOINT, /**< raw_syscalls tracepoints through perf_event_open */
+	PL_SYSCALLS_PTRACE,     /**< ptrace syscall stops (the program runs slower) */
+};
+
 /** Open sys_enter and sys_exit for @pids (-1 = all tasks) on @cpus, disabled, with
  *  enable_on_exec when @on_exec and inherit when @inherit. Returns 0 or -errno:
  *  -ENOENT tracefs or the raw_syscalls events are missing, -EACCES/-EPERM no permission. */
 int pl_syscalls_open(struct pl_syscalls **out, const pid_t *pids, size_t npids, const int *cpus,
 		     size_t ncpus, bool on_exec, bool inherit);
-/** Enable / disable the events. */
+/** Count with ptrace instead (see profile/syscalls_ptrace.h): @command true: @pids[0]
+ *  is a forked child that has not exec'd yet (counted from its execve on); false:
+ *  @pids are running processes (every thread attached, -p). The caller must then drive
+ *  the tracees with pl_syscalls_wait() and end with pl_syscalls_detach(). Returns 0 or
+ *  -errno (-EPERM, -ESRCH; pl_syscalls_ptrace_strerror explains). */
+int pl_syscalls_open_ptrace(struct pl_syscalls **out, const pid_t *pids, size_t npids,
+			    bool command);
+/** The method of @s. */
+enum pl_syscalls_method pl_syscalls_method(const struct pl_syscalls *s);
+/** Record why the tracepoints were not used (printed and in the JSON "fallback";
+ *  copied). */
+void pl_syscalls_set_fallback(struct pl_syscalls *s, const char *why);
+/** ptrace: handle the next stop or exit of any tracee (blocking; a signal handler
+ *  installed without SA_RESTART interrupts it). Returns 1 handled, 0 no tracee left,
+ *  -EINTR, or -errno (-ENOSYS: kernel before 5.3). Tracepoints: returns 0. */
+int pl_syscalls_wait(struct pl_syscalls *s);
+/** ptrace, command: true once the command's execve has succeeded. */
+bool pl_syscalls_execed(const struct pl_syscalls *s);
+/** ptrace, command: true once the command has exited; its wait status (reaped by
+ *  pl_syscalls_wait) in *status (optional). */
+bool pl_syscalls_leader_exited(const struct pl_syscalls *s, int *status);
+/** ptrace: send @sig to every traced process (the command's whole tree). No-op for
+ *  tracepoints. */
+void pl_syscalls_kill(struct pl_syscalls *s, int sig);
+/** ptrace: detach from every remaining tracee so none is left stopped or traced.
+ *  Returns 0 or -ETIMEDOUT (see pl_sc_ptrace_detach). No-op for tracepoints; NULL-safe. */
+int pl_syscalls_detach(struct pl_syscalls *s);
+/** Advice line for a -errno from pl_syscalls_open_ptrace/pl_syscalls_wait. Static. */
+const char *pl_syscalls_ptrace_strerror(int err);
+/** Enable / disable the events (tracepoints; no-op for ptrace). */
 void pl_syscalls_enable(struct pl_syscalls *s);
 void pl_syscalls_disable(struct pl_syscalls *s);
 /** Move the records in the rings into memory (call often; a full ring loses events,
@@ -27,8 +64,9 @@ void pl_syscalls_drain(struct pl_syscalls *s);
 /** Print the table: per syscall calls, errors, total ms, mean and max us, sorted by
  *  calls; then lost events. Pairs are formed on first use. */
 void pl_syscalls_print(const struct pl_syscalls *s, FILE *out);
-/** The same as JSON: {"source", "lost", "calls", "errors", "rows":[{name, nr, calls,
- *  errors, total_ms, mean_us, max_us}]}. */
+/** The same as JSON: {"method": "tracepoint"|"ptrace", "source", "fallback": why the
+ *  tracepoints were not used or null, "lost", "calls", "errors", "rows":[{name, nr,
+ *  calls, errors, total_ms, mean_us, max_us}]}. */
 json_t *pl_syscalls_json(const struct pl_syscalls *s);
 /** Calls counted for syscall @name (e.g. "openat"), or 0. */
 unsigned long long pl_syscalls_count(const struct pl_syscalls *s, const char *name);

@@ -101,6 +101,8 @@ if command -v strace >/dev/null; then
 			"$(awk '$1 == "close" { print $2 }' "$TMP/want")"
 		is "syscalls: every row (calls, errors) equals strace -c" "$(cat "$TMP/got")" "$(cat "$TMP/want")"
 		is "syscalls: nothing lost" "$(jqv "$S" .syscalls.lost)" 0
+		is "syscalls: counted by the tracepoints" "$(jqv "$S" .syscalls.method)" tracepoint
+		validate profile.schema.json "$S"
 	else
 		skip "syscalls vs strace" "tracepoints unavailable: $(head -c 200 "$ERR")"
 	fi

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab profile --syscalls through ptrace (the fallback when the tracepoints are not
+# usable): counts equal strace -c -f's, the automatic fallback for a non-root user, the
+# errors column, threads, a forked child and an exec from a thread, group-stop and signal
+# re-injection, Ctrl-C and a killed perflab leave nothing stopped or traced, -a refused.
+# Needs perf_event_open and ptrace (skips with the reason otherwise); ~1-2 min here,
+# most of it the 100,000 open+close run under ptrace and under strace.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+: "${PROFILE_OPENCLOSE:?}" "${PROFILE_SCTHREADS:?}"
+
+# `-a` is impossible with ptrace: one line, exit 2, before anything is opened.
+expect_exit 2 "--syscalls-via ptrace -a is a usage error" "$PERFLAB" profile --syscalls-via ptrace -a
+is "-a refusal is one line" "$(wc -l <"$ERR")" 1
+like "-a refusal names the fix" "$(cat "$ERR")" "cannot trace -a.*'-- CMD' or '-p PID'"
+expect_exit 2 "unknown --syscalls-via" "$PERFLAB" profile --syscalls-via dtrace -- true
+
+if ! "$PERFLAB" profile -q --syscalls-via ptrace -- true >"$OUT" 2>"$ERR"; then
+	skip "ptrace syscall tests" "perf_event_open or ptrace unavailable: $(head -c 300 "$ERR")"
+	done_testing
+fi
+if ! command -v strace >/dev/null; then
+	skip "ptrace syscall tests" "strace not installed (scripts/install-deps.sh test)"
+	done_testing
+fi
+
+# strace -c -f table -> "name calls errors" lines, sorted; drop rows matching $2 (regex).
+strace_rows() { # file [exclude]
+	awk -v ex="${2:-^$}" 'NF >= 5 && $1 ~ /^[0-9.]+$/ && $NF != "total" && $NF !~ ex {
+		print $NF, $4, (NF == 6 ? $5 : 0) }' "$1" | sort
+}
+our_rows() { # json [exclude]
+	jq -r --arg ex "${2:-^$}" '.syscalls.rows[] | select(.name | test($ex) | not) |
+		"\(.name) \(.calls) \(.errors)"' "$1" | sort
+}
+row() { jq -r --arg n "$2" "[.syscalls.rows[] | select(.name == \$n) | .$3] | add // 0" "$1"; }
+
+# (1) 100,000 open+close counted via ptrace equal strace -c -f exactly, every row.
+S=$TMP/oc.json
+ok "ptrace: 100,000 open+close" "$PERFLAB" profile --json -o "$S" --syscalls-via ptrace \
+	-- "$PROFILE_OPENCLOSE" 100000
+validate profile.schema.json "$S"
+is "ptrace: method recorded" "$(jqv "$S" .syscalls.method)" ptrace
+is "ptrace: no fallback when asked for" "$(jqv "$S" .syscalls.fallback)" null
+strace -c -f -o "$TMP/oc.strace" "$PROFILE_OPENCLOSE" 100000 >/dev/null 2>&1
+strace_rows "$TMP/oc.strace" >"$TMP/want"
+our_rows "$S" >"$TMP/got"
+is "ptrace: openat equals strace -c" "$(row "$S" openat calls)" \
+	"$(awk '$1 == "openat" { print $2 }' "$TMP/want")"
+is "ptrace: close is 100,000 like strace -c" "$(row "$S" close calls)" \
+	"$(awk '$1 == "close" { print $2 }' "$TMP/want")"
+is "ptrace: every row (name, calls, errors) equals strace -c -f" "$(cat "$TMP/got")" "$(cat "$TMP/want")"
+is "ptrace: the command's exit status" "$(jqv "$S" .exit_status)" 0
+like "ptrace: samples were taken in parallel" "$(jqv "$S" .samples)" '^[1-9][0-9]*$'
+"$PERFLAB" profile --syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 10 >"$OUT" 2>"$ERR"
+like "text: says ptrace syscall stops" "$(cat "$OUT")" '^syscalls \(ptrace syscall stops'
+like "text: says the program ran slower, times inflated, counts exact" "$(cat "$OUT")" \
+	'ran slower under ptrace.*times are inflated, counts are exact'
+# close calls beyond the program's own (the dynamic loader's), for the runs below
+extra_close=$(( $(awk '$1 == "close" { print $2 }' "$TMP/want") - 100000 ))
+
+# (2) a non-root user: the tracepoints are not usable, the automatic fallback says so and
+# counts exactly. The build must be readable by uid 65534 (it is when checked out under
+# a world-readable directory).
+NR=$TMP/nonroot.json
+if [ "$(id -u)" -ne 0 ]; then
+	skip "non-root fallback" "the tests do not run as root (cannot switch to uid 65534)"
+elif ! command -v setpriv >/dev/null; then
+	skip "non-root fallback" "setpriv (util-linux) not installed"
+elif ! setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFLAB" --version >/dev/null 2>&1 ||
+	! setpriv --reuid=65534 --regid=65534 --clear-groups "$PROFILE_OPENCLOSE" 0 0 2>/dev/null; then
+	skip "non-root fallback" "uid 65534 cannot run $PERFLAB or $PROFILE_OPENCLOSE (build dir not readable)"
+else
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFLAB" profile --json --syscalls \
+		-- "$PROFILE_OPENCLOSE" 10000 >"$NR" 2>"$ERR"
+	rc=$?
+	is "non-root: --syscalls exits 0" "$rc" 0
+	if [ "$(jq -r .syscalls.method "$NR" 2>/dev/null)" = tracepoint ]; then
+		skip "non-root fallback" "tracepoints are usable by uid 65534 on this machine"
+	else
+		validate profile.schema.json "$NR"
+		is "non-root: fell back to ptrace" "$(jqv "$NR" .syscalls.method)" ptrace
+		like "non-root: the JSON says why" "$(jqv "$NR" .syscalls.fallback)" 'tracepoints not usable: .*(permission|tracefs)'
+		like "non-root: stderr says so" "$(cat "$ERR")" 'counting with ptrace instead'
+		strace -c -f -o "$TMP/nr.strace" "$PROFILE_OPENCLOSE" 10000 >/dev/null 2>&1
+		is "non-root: every row equals strace -c -f" "$(our_rows "$NR")" "$(strace_rows "$TMP/nr.strace")"
+		is "non-root: close is 10,000 + the loader's" "$(row "$NR" close calls)" $((10000 + extra_close))
+	fi
+fi
+
+# (3) errors column: 1000 open() of a missing file fail with ENOENT, exactly.
+E=$TMP/err.json
+ok "ptrace: 1000 failing opens" "$PERFLAB" profile --json -o "$E" --syscalls-via ptrace \
+	-- "$PROFILE_OPENCLOSE" 0 1000
+strace -c -f -o "$TMP/err.strace" "$PROFILE_OPENCLOSE" 0 1000 >/dev/null 2>&1
+is "errors: openat errors are 1000" "$(row "$E" openat errors)" 1000
+is "errors: equal strace -c's" "$(row "$E" openat errors)" \
+	"$(strace_rows "$TMP/err.strace" | awk '$1 == "openat" { print $3 }')"
+is "errors: total errors add up" "$(jqv "$E" .syscalls.errors)" "$(jqv "$E" '[.syscalls.rows[].errors] | add')"
+
+# (4) threads, a forked child and an exec from a non-leader thread (the pid change):
+# every row equals strace -c -f's except futex, whose count depends on thread timing.
+T=$TMP/thr.json
+ok "ptrace: threads + fork + exec in a thread" "$PERFLAB" profile --json -o "$T" \
+	--syscalls-via ptrace -- "$PROFILE_SCTHREADS" 3 2000 exec
+strace -c -f -o "$TMP/thr.strace" "$PROFILE_SCTHREADS" 3 2000 exec >/dev/null 2>&1
+is "threads: getppid of 3 threads and the child" "$(row "$T" getppid calls)" 8000
+is "threads: failing opens of 3 threads and the child" "$(row "$T" openat errors)" 800
+is "threads: two execve (the start and the one from a thread)" "$(row "$T" execve calls)" 2
+is "threads: every row but futex equals strace -c -f" "$(our_rows "$T" '^futex$')" \
+	"$(strace_rows "$TMP/thr.strace" '^futex$')"
+
+# group-stop and signal re-injection: SIGSTOP/SIGCONT to the traced command, which then
+# finishes with exact counts.
+G=$TMP/stop.json
+"$PERFLAB" profile --json -o "$G" --syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 30000 >"$OUT" 2>"$ERR" &
+pf=$!
+child=
+for _ in $(seq 100); do
+	child=$(pgrep -P "$pf" 2>/dev/null | head -1)
+	[ -n "$child" ] && break
+	sleep 0.05
+done
+sleep 0.3
+if [ -n "$child" ] && kill -STOP "$child" 2>/dev/null; then
+	sleep 0.3
+	st=$(awk '{ print $3 }' "/proc/$child/stat" 2>/dev/null)
+	kill -CONT "$child" 2>/dev/null
+	wait "$pf"
+	rc=$?
+	is "group-stop: perflab exits 0" "$rc" 0
+	like "group-stop: the command was stopped (state $st)" "$st" '^[tT]$'
+	is "group-stop: close count exact after SIGSTOP/SIGCONT" "$(row "$G" close calls)" \
+		$((30000 + extra_close))
+	is "group-stop: the command exited 0 (SIGCONT re-injected, not a kill)" "$(jqv "$G" .exit_status)" 0
+else
+	wait "$pf"
+	skip "group-stop" "the command finished before it could be stopped"
+fi
+
+# (5) Ctrl-C leaves no stopped or traced process behind.
+# alive_in_group PGID: processes of the group that are not zombies (PID 1 of a container
+# may not reap the orphans quickly).
+alive_in_group() {
+	ps -o pid=,stat= -g "$1" 2>/dev/null | awk '$2 !~ /^Z/ { printf "%s(%s) ", $1, $2 }'
+}
+# nothing_traced PID...: every task of the listed live processes has TracerPid 0 and is
+# not in a tracing stop.
+nothing_traced() {
+	local bad=
+	for p in "$@"; do
+		for s in /proc/"$p"/task/*/status; do
+			[ -r "$s" ] || continue
+			awk '/^TracerPid:/ && $2 != 0 { exit 1 } /^State:/ && $2 == "t" { exit 1 }' "$s" ||
+				bad="$bad $s"
+		done
+	done
+	echo "${bad:-none}"
+}
+# -p: SIGINT to perflab detaches; the process goes on, untraced.
+setsid "$PROFILE_SCTHREADS" 2 1000000000 >/dev/null 2>&1 &
+tgt=$!
+sleep 0.3
+"$PERFLAB" profile --json -o "$TMP/p.json" --syscalls-via ptrace -p "$tgt" >"$OUT" 2>"$ERR" &
+pf=$!
+sleep 1.5
+kill -INT "$pf"
+wait "$pf"
+rc=$?
+is "-p, SIGINT: perflab exits 0" "$rc" 0
+like "-p, SIGINT: getppid was counted" "$(row "$TMP/p.json" getppid calls)" '^[1-9][0-9]*$'
+is "-p, SIGINT: no task left traced or stopped" "$(nothing_traced "$tgt" $(pgrep -g "$tgt"))" none
+is "-p, SIGINT: the process still runs" "$(kill -0 "$tgt" 2>/dev/null && echo alive)" alive
+kill -KILL -- -"$tgt" 2>/dev/null
+wait "$tgt" 2>/dev/null
+
+# -- CMD: Ctrl-C goes to the whole foreground group; the command dies of SIGINT (the
+# signal is re-injected) and perflab reports it; no process of the group is left.
+setsid "$PERFLAB" profile --json -o "$TMP/c.json" --syscalls-via ptrace \
+	-- "$PROFILE_SCTHREADS" 2 1000000000 >"$OUT" 2>"$ERR" &
+pf=$!
+sleep 1.5
+kill -INT -- -"$pf"
+wait "$pf"
+rc=$?
+is "-- CMD, Ctrl-C: perflab exits 0" "$rc" 0
+is "-- CMD, Ctrl-C: the command died of SIGINT" "$(jqv "$TMP/c.json" .exit_status)" 130
+sleep 0.2
+is "-- CMD, Ctrl-C: no process of the group is left" "$(alive_in_group "$pf")" ""
+
+# --duration ends the command (SIGTERM) and the child it forked, both traced: none runs on.
+setsid "$PERFLAB" profile --json -o "$TMP/d.json" --syscalls-via ptrace -d 1 \
+	-- "$PROFILE_SCTHREADS" 2 1000000000 >"$OUT" 2>"$ERR" &
+pf=$!
+wait "$pf"
+rc=$?
+is "-- CMD, --duration: perflab exits 0" "$rc" 0
+is "-- CMD, --duration: the command was stopped with SIGTERM" "$(jqv "$TMP/d.json" .exit_status)" 143
+sleep 0.2
+left=$(alive_in_group "$pf")
+is "-- CMD, --duration: neither the command nor its child runs on" "$left" ""
+[ -n "$left" ] && kill -KILL -- -"$pf" 2>/dev/null
+
+# perflab killed outright: PTRACE_O_EXITKILL takes the command and its child with it.
+setsid "$PERFLAB" profile --syscalls-via ptrace -- "$PROFILE_SCTHREADS" 2 1000000000 >/dev/null 2>&1 &
+pf=$!
+sleep 1.5
+kill -KILL "$pf"
+wait "$pf" 2>/dev/null
+sleep 0.3
+left=$(alive_in_group "$pf")
+is "SIGKILL to perflab: no traced process survives it" "$left" ""
+[ -n "$left" ] && kill -KILL -- -"$pf" 2>/dev/null
+
+done_testing
