@@ -15,6 +15,7 @@
  * Link it the way the library's own tool is linked (Debian's libdeflate-gzip uses
  * libdeflate.a; igzip uses libisal.so) so the code measured is the tool's code.
  */
+#include <errno.h>
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <stdio.h>
@@ -76,6 +77,40 @@ static size_t isal_gz(const unsigned char *in, size_t n, unsigned char *out, siz
 	return isal_deflate_stateless(&s) == COMP_OK ? s.total_out : 0;
 }
 
+/* Strict number parsing: the whole string, in range; exits 2 naming the argument. */
+static double num(const char *what, const char *v, double lo, double hi)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	if (errno || end == v || *end || x < lo || x > hi) {
+		fprintf(stderr, "compress-ref: %s '%s' is not a number in %g..%g\n", what, v, lo, hi);
+		exit(2);
+	}
+	return x;
+}
+
+/* The first output must inflate with zlib to the input: a wrong stream is not measured. */
+static int inflates_to(const unsigned char *gz, size_t len, const unsigned char *orig, size_t n)
+{
+	unsigned char *back = malloc(n + 1);
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (!back || inflateInit2(&z, 15 + 16) != Z_OK) {
+		free(back);
+		return 0;
+	}
+	z.next_in = (unsigned char *)gz;
+	z.avail_in = (uInt)len;
+	z.next_out = back;
+	z.avail_out = (uInt)(n + 1);
+	int ok = inflate(&z, Z_FINISH) == Z_STREAM_END && z.total_out == n &&
+		 memcmp(back, orig, n) == 0;
+	inflateEnd(&z);
+	free(back);
+	return ok;
+}
+
 static unsigned char *slurp(const char *path, size_t *n)
 {
 	FILE *f = fopen(path, "rb");
@@ -100,15 +135,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	size_t (*gz)(const unsigned char *, size_t, unsigned char *, size_t);
-	level = atoi(argv[2]);
-	double secs = atof(argv[4]);
-	if (strcmp(argv[1], "zlib") == 0) {
+	level = (int)num("LEVEL", argv[2], 0, 12);
+	double secs = num("SECONDS", argv[4], 0.01, 3600);
+	if (strcmp(argv[1], "zlib") == 0 && level <= 9) {
 		gz = zlib_gz;
 	} else if (strcmp(argv[1], "libdeflate") == 0) {
 		ldc = libdeflate_alloc_compressor(level);
 		gz = libdeflate_gz;
 	} else if (strcmp(argv[1], "isal") == 0 && level >= 0 && level <= 3) {
 		isal_lvlbuf = malloc(ISAL_DEF_LVL3_LARGE);
+		if (!isal_lvlbuf) {
+			fprintf(stderr, "compress-ref: out of memory\n");
+			return 3;
+		}
 		gz = isal_gz;
 	} else {
 		fprintf(stderr, "compress-ref: unknown backend or level '%s %s'\n", argv[1], argv[2]);
@@ -121,22 +160,25 @@ int main(int argc, char **argv)
 	double u0, s0, u1, s1;
 	size_t n;
 	unsigned char *in = slurp(argv[3], &n);
-	if (!in) {
-		fprintf(stderr, "compress-ref: cannot read '%s'\n", argv[3]);
+	if (!in || n > (1u << 30)) {
+		fprintf(stderr, "compress-ref: cannot read '%s' (or larger than 1 GiB)\n", argv[3]);
 		return 2;
 	}
 	size_t cap = n + n / 100 + (1 << 16); /* above every library's bound for this input */
 	unsigned char *out = malloc(cap);
 	size_t len = out ? gz(in, n, out, cap) : 0;
-	if (len == 0) {
-		fprintf(stderr, "compress-ref: compression failed\n");
+	if (len == 0 || !inflates_to(out, len, in, n)) {
+		fprintf(stderr, "compress-ref: %s level %d wrote no valid gzip stream for '%s'\n",
+			argv[1], level, argv[3]);
 		return 3;
 	}
 	unsigned long k = 0;
 	cpu(&u0, &s0);
 	do {
-		if (gz(in, n, out, cap) != len)
+		if (gz(in, n, out, cap) != len) {
+			fprintf(stderr, "compress-ref: output size changed between calls\n");
 			return 3;
+		}
 		k++;
 		cpu(&u1, &s1);
 	} while ((u1 - u0) + (s1 - s0) < secs);

@@ -11,13 +11,15 @@
 #            /dev/null; the whole process: start-up, reading and first touch included);
 #   ref      benchmarks/compress-ref.c, an independent in-memory loop over the library's
 #            one-shot gzip call on reused buffers, linked like the tool (libdeflate.a as
-#            Debian's libdeflate-gzip, libisal.so as igzip, libz.so);
+#            Debian's libdeflate-gzip, libisal.so as igzip, libz.so); for libdeflate
+#            also linked with the shared libdeflate.so, to show what that build costs;
 #   perflab  `bench compress --input` the same file, one request of the whole input.
 # Throughput = uncompressed MB (10^6 B) per CPU second (user+sys: getrusage of the child
 # for the tool, perflab's "cpu" metric, the reference's own getrusage); CPU time is the
 # fair clock on a shared, loaded machine (all three are single-threaded).
 # Ratios printed (median and spread of the rounds):
-#   perflab / ref        the target: perflab measures the library within 5%;
+#   perflab / ref        the target: perflab measures the library within 5% (PASS/MISS
+#                        on the median);
 #   perflab / tool       the raw side-by-side: > 1 at fast levels because a one-shot
 #                        tool also pays start-up, reading and first-touch page faults
 #                        (expensive in a VM; the tool's sys share is printed) that a loop
@@ -41,6 +43,7 @@ BYTES=$(stat -c %s "$IN")
 LIBDIR=$(dirname "$(cc -print-file-name=libdeflate.a)")
 [ -f "$LIBDIR/libdeflate.a" ] || { echo "needs libdeflate.a (libdeflate-dev)" >&2; exit 2; }
 cc -O2 -o "$SHM/ref" "$(dirname "$0")/compress-ref.c" "$LIBDIR/libdeflate.a" -lisal -lz
+cc -O2 -o "$SHM/ref-so" "$(dirname "$0")/compress-ref.c" -ldeflate -lisal -lz
 
 # tool_run CMD... : "CPU_MBPS SYS_PERCENT" of one run of a CLI tool on $IN (bash's
 # `time` gives the child's user and sys from getrusage)
@@ -56,10 +59,11 @@ perflab_run() {
 		--time 1 --runs 1 --json 2>/dev/null |
 		jq -r --arg u "$1-$2 cpu" '.metrics[] | select(.name == $u) | 1000 / .median'
 }
-stats() { # name values... -> median and spread of ratios
-	printf '%s\n' "${@:2}" | sort -g | awk -v n="$1" '{ v[NR] = $1 } END {
+stats() { # name lo hi values... -> median and spread of ratios; PASS/MISS when lo < hi
+	printf '%s\n' "${@:4}" | sort -g | awk -v n="$1" -v lo="$2" -v hi="$3" '{ v[NR] = $1 } END {
 		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "  %-34s median %.3f  spread %.3f..%.3f  (%d rounds)\n", n, m, v[1], v[NR], NR }'
+		verdict = lo < hi ? (m >= lo && m <= hi ? "  PASS" : "  MISS") : ""
+		printf "  %-34s median %.3f  spread %.3f..%.3f  (%d rounds)%s\n", n, m, v[1], v[NR], NR, verdict }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
@@ -74,20 +78,27 @@ for spec in "isal 1 igzip -1 -c" "libdeflate 1 libdeflate-gzip -1 -c" "zlib 1 gz
 		echo "$be-$lv: $1 not installed, skipped"
 		continue
 	fi
-	pw=() pt=()
+	pw=() pt=() ss=()
 	for i in $(seq "$PAIRS"); do
 		read -r tool sys <<<"$(tool_run "$@")"
 		ref=$("$SHM/ref" "$be" "$lv" "$IN" 1)
 		pf=$(perflab_run "$be" "$lv")
-		printf '  %-13s round %d: tool %8.2f (sys %4.1f%%) | ref %8.2f | perflab %8.2f\n' \
-			"$be-$lv" "$i" "$tool" "$sys" "$ref" "$pf"
+		so=""
+		if [ "$be" = libdeflate ]; then
+			so=$("$SHM/ref-so" "$be" "$lv" "$IN" 1)
+			ss+=("$(ratio "$so" "$ref")")
+			so=" | ref .so $so"
+		fi
+		printf '  %-13s round %d: tool %8.2f (sys %4.1f%%) | ref %8.2f%s | perflab %8.2f\n' \
+			"$be-$lv" "$i" "$tool" "$sys" "$ref" "$so" "$pf"
 		pw+=("$(ratio "$pf" "$ref")")
 		pt+=("$(ratio "$pf" "$tool")")
 		PF[$be-$lv]="${PF[$be-$lv]:-} $pf"
 	done
 	echo "$be-$lv vs $*:"
-	stats "perflab / ref (target 0.95-1.05)" "${pw[@]}"
-	stats "perflab / tool" "${pt[@]}"
+	stats "perflab / ref (target 0.95-1.05)" 0.95 1.05 "${pw[@]}"
+	stats "perflab / tool" 0 0 "${pt[@]}"
+	[ ${#ss[@]} -eq 0 ] || stats "ref libdeflate.so / libdeflate.a" 0 0 "${ss[@]}"
 done
 
 # ISA-L level 1 vs zlib level 1, both measured by perflab on the same corpus

@@ -204,7 +204,7 @@ static void ld_close(struct pl_cz_ctx *c)
 
 static const struct pl_cz_backend be_libdeflate = {
 	.name = "libdeflate",
-	.library = "libdeflate",
+	.library = "libdeflate " LIBDEFLATE_VERSION_STRING " (static, as libdeflate-gzip)",
 	.cli = "libdeflate-gzip",
 	.levels = ld_levels,
 	.min_level = 0,
@@ -310,8 +310,9 @@ static const struct pl_cz_backend be_isal = {
 };
 
 /* ---- QAT through QATzip, loaded at run time ----
- * QATzip's qatzip.h: QzSession_T is { int hw_session_stat; int thd_sess_stat;
- * void *internal; unsigned long total_in, total_out; }; qzInit(sess, sw_backup),
+ * QATzip's qatzip.h: QzSession_T is { signed long hw_session_stat; int thd_sess_stat;
+ * void *internal; unsigned long total_in, total_out; } (40 bytes on LP64; QATzip writes
+ * total_in/total_out on every call, so the layout must match); qzInit(sess, sw_backup),
  * qzSetupSession(sess, NULL = defaults), qzCompress/qzDecompress(sess, src, &srclen, dst,
  * &dstlen, last), qzTeardownSession, qzClose. QZ_OK = 0, QZ_NO_INST_ATTACH /
  * QZ_NOSW_NO_INST_ATTACH mean "no free instance". With NULL params QATzip uses its
@@ -319,11 +320,13 @@ static const struct pl_cz_backend be_isal = {
  * is reported to us and the fallback is ours, measurable. */
 
 struct qz_session {
-	int hw_session_stat;
+	signed long hw_session_stat;
 	int thd_sess_stat;
 	void *internal;
 	unsigned long total_in, total_out;
 };
+_Static_assert(sizeof(void *) != 8 || sizeof(struct qz_session) == 40,
+	       "struct qz_session must match QATzip's QzSession_T");
 
 static struct {
 	bool tried;

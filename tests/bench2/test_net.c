@@ -188,6 +188,9 @@ static void test_loopback_tests(void **state)
 	struct pl_hist h;
 	pl_hist_init(&h, 0);
 
+	/* > 10 round trips in 0.2 s (20 ms each): loopback does thousands on a quiet machine,
+	 * but at load average 15-20 on 2 vCPUs a higher floor failed; the exact checks are the
+	 * equalities below */
 	struct pl_net_req q = { PL_NET_TCP_PP, 64, 0.2, 1, true, 0 };
 	assert_int_equal(pl_net_run(&o, &q, &h, &res, err, sizeof(err)), 0);
 	assert_true(res.transactions > 10);

@@ -41,14 +41,18 @@ static int mkdirs(const char *base, const char *rel)
 	return mkdir(p, 0755);
 }
 
+static int group_teardown(void **state);
+
 static int group_setup(void **state)
 {
-	(void)state;
-	if (!mkdtemp(root) || mkdirs(root, "sys/bus/pci/drivers/c6xx/0000:3d:00.0") < 0)
-		return -1;
-	if (pl_sysroot_set(root) < 0)
+	if (!mkdtemp(root))
 		return -1;
 	in = malloc(LEN);
+	if (!in || mkdirs(root, "sys/bus/pci/drivers/c6xx/0000:3d:00.0") < 0 ||
+	    pl_sysroot_set(root) < 0) {
+		group_teardown(state);
+		return -1;
+	}
 	pl_corpus_generate(PL_CORPUS_TEXT, PL_CORPUS_SEED, in, LEN);
 	return 0;
 }
@@ -90,10 +94,21 @@ static void test_qat_available_and_verified(void **state)
 
 /* A device with no free instance on every 4th request: every such request is served by
  * the software fallback, none fails, and the count is exactly one in four per worker. */
+static int busy_setup(void **state)
+{
+	(void)state;
+	return setenv("FAKE_QZ_BUSY_EVERY", "4", 1);
+}
+
+static int busy_teardown(void **state)
+{
+	(void)state;
+	return unsetenv("FAKE_QZ_BUSY_EVERY");
+}
+
 static void test_qat_busy_falls_back(void **state)
 {
 	(void)state;
-	setenv("FAKE_QZ_BUSY_EVERY", "4", 1);
 	struct pl_cz_serve_params p = { .primary = pl_cz_find("qat"),
 					.fallback = pl_cz_find("zlib"),
 					.level = 1,
@@ -103,13 +118,13 @@ static void test_qat_busy_falls_back(void **state)
 					.seed = 42 };
 	struct pl_cz_serve_result r;
 	assert_int_equal(pl_cz_serve(&p, in, LEN, &r), 0);
-	unsetenv("FAKE_QZ_BUSY_EVERY");
 	print_message("# %llu requests, %llu fell back\n", (unsigned long long)r.requests,
 		      (unsigned long long)r.fallbacks);
 	assert_true(r.requests >= 8);
 	assert_int_equal(r.failed, 0);
 	assert_int_equal(r.injected, 0);
-	/* each worker: floor(requests_w / 4); summed over 2 workers */
+	/* each worker is a forked process with its own call counter in the fake:
+	 * floor(requests_w / 4) each, summed over 2 workers */
 	assert_true(r.fallbacks <= r.requests / 4);
 	assert_true(r.fallbacks + 2 >= r.requests / 4);
 }
@@ -137,7 +152,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qat_available_and_verified),
-		cmocka_unit_test(test_qat_busy_falls_back),
+		cmocka_unit_test_setup_teardown(test_qat_busy_falls_back, busy_setup, busy_teardown),
 		cmocka_unit_test(test_qat_injected_failures),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
