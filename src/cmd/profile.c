@@ -515,21 +515,37 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		fprintf(out, "\n%stop functions by %s%s\n  %7s %7s %9s  %s\n", b,
 			pass ? "total (with callees)" : "self", z, "self%", "total%", "samples",
 			"function [module]");
-		for (size_t i = 0; i < r->nfuncs && (int)i < o->top; i++) {
+		size_t rows = 0;
+		while (rows < r->nfuncs && (int)rows < o->top &&
+		       (pass ? r->funcs[ord[rows]].total : r->funcs[ord[rows]].self))
+			rows++;
+		/* the rows' names shortened together, so different names stay apart */
+		char **nm = NULL;
+		if (cols) {
+			const char **names = pl_xmalloc((rows + 1) * sizeof(char *));
+			size_t *room = pl_xmalloc((rows + 1) * sizeof(size_t));
+			for (size_t i = 0; i < rows; i++) {
+				const struct pl_func *f = &r->funcs[ord[i]];
+				names[i] = f->name;
+				/* 29 columns of numbers, then "name [module]" */
+				room[i] = cols > 29 + strlen(f->module) + 3 + 40
+						  ? cols - 29 - strlen(f->module) - 3
+						  : 40;
+			}
+			nm = pl_names_abbrev(names, room, rows);
+			free(room);
+			free(names);
+		}
+		for (size_t i = 0; i < rows; i++) {
 			const struct pl_func *f = &r->funcs[ord[i]];
 			uint64_t v = pass ? f->total : f->self;
-			if (!v)
-				break;
-			/* 29 columns of numbers, then "name [module]" */
-			size_t room = cols > 29 + strlen(f->module) + 3 + 40
-					      ? cols - 29 - strlen(f->module) - 3
-					      : 40;
-			char *nm = cols ? pl_name_abbrev(f->name, room) : NULL;
 			fprintf(out, "  %6.2f%% %6.2f%% %9llu  %s %s%s%s\n", pct(f->self, r->nsamples),
-				pct(f->total, r->nsamples), (unsigned long long)v, nm ? nm : f->name,
+				pct(f->total, r->nsamples), (unsigned long long)v, nm ? nm[i] : f->name,
 				f->module[0] == '[' ? "" : "[", f->module, f->module[0] == '[' ? "" : "]");
-			free(nm);
+			if (nm)
+				free(nm[i]);
 		}
+		free(nm);
 		free(ord);
 	}
 	if (o->tree) {

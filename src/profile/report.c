@@ -386,59 +386,285 @@ static size_t operator_len(const char *start, const char *s)
 	return 0;
 }
 
-/* Copy @in with every outermost @open ... @close group replaced by "@open...@close". */
-static char *collapse(const char *in, char open, char close)
+/* Length of a token at @s whose brackets are not group brackets: an operator name,
+ * "->" anywhere (Rust's "Fn(&str) -> bool", C++'s "decltype(a->b)") and
+ * "(anonymous namespace)"; else 0. */
+static size_t token_len(const char *start, const char *s)
 {
-	struct pl_buf b = { 0 };
-	int depth = 0;
-	for (const char *s = in; *s;) {
-		size_t op = operator_len(in, s);
-		if (op) {
-			if (!depth)
-				pl_buf_append(&b, s, op);
-			s += op;
+	size_t op = operator_len(start, s);
+	if (op)
+		return op;
+	if (strncmp(s, "->", 2) == 0)
+		return s[2] == '*' ? 3 : 2;
+	if (strncmp(s, "(anonymous namespace)", 21) == 0)
+		return 21;
+	return 0;
+}
+
+/* A bracket group of a name: byte offsets of '<' or '(' and of its match. */
+struct agroup {
+	size_t open, close;
+	int cls;   /* collapse order, 0 first; -1: never (collapsing would not shorten) */
+	int depth; /* groups around it */
+};
+
+/* A name parsed for shortening. */
+struct aname {
+	const char *s;
+	size_t len;
+	struct agroup *g; /* in collapse order */
+	size_t ng;
+	bool *top;  /* top[i]: byte i is outside every group and brace */
+	size_t fin; /* open of the final parameter list, or SIZE_MAX */
+	bool *keep; /* keep[i]: byte i must stay (it tells the name from a look-alike) */
+};
+
+static int cmp_agroup(const void *x, const void *y)
+{
+	const struct agroup *a = x, *b = y;
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	if (a->depth != b->depth)
+		return a->depth > b->depth ? -1 : 1; /* innermost first */
+	return a->open > b->open ? -1 : a->open < b->open; /* then the last first */
+}
+
+/* Groups and their collapse order: template argument lists outside the final parameter
+ * list (0), other parenthesised groups outside it (1: a lambda's signature, decltype),
+ * template arguments inside it (2), parenthesised groups inside it (3), the final
+ * parameter list (4). */
+static void aname_parse(struct aname *a, const char *s)
+{
+	*a = (struct aname){ .s = s, .len = strlen(s), .fin = SIZE_MAX };
+	a->top = pl_xcalloc(a->len + 1, sizeof(bool));
+	a->keep = pl_xcalloc(a->len + 1, sizeof(bool));
+	size_t *stack = pl_xmalloc((a->len + 1) * sizeof(size_t));
+	size_t sp = 0, cap = 0;
+	int braces = 0;
+	for (size_t i = 0; i < a->len;) {
+		size_t t = token_len(s, s + i);
+		for (size_t k = i; k < i + (t ? t : 1); k++)
+			a->top[k] = !sp && !braces;
+		if (t) {
+			i += t;
 			continue;
 		}
-		if (*s == open && !depth && open == '(' &&
-		    strncmp(s, "(anonymous namespace)", 21) == 0) {
-			pl_buf_append(&b, s, 21);
-			s += 21;
-			continue;
-		}
-		if (*s == open) {
-			if (!depth++) {
-				char o[5] = { open, '.', '.', '.', close };
-				pl_buf_append(&b, o, sizeof(o));
+		char c = s[i];
+		if (c == '<' || c == '(') {
+			stack[sp++] = i;
+		} else if ((c == '>' || c == ')') && sp &&
+			   s[stack[sp - 1]] == (c == '>' ? '<' : '(')) {
+			if (a->ng == cap) {
+				cap = cap ? cap * 2 : 16;
+				a->g = pl_xrealloc(a->g, cap * sizeof(*a->g));
 			}
-		} else if (*s == close && depth) {
-			depth--;
-		} else if (!depth) {
-			pl_buf_append(&b, s, 1);
+			sp--;
+			a->g[a->ng++] = (struct agroup){ stack[sp], i, 0, (int)sp };
+		} else if (c == '{') {
+			braces++;
+		} else if (c == '}' && braces) {
+			braces--;
 		}
-		s++;
+		i++;
 	}
-	return pl_buf_steal(&b);
+	free(stack);
+	for (size_t k = 0; k < a->ng; k++)
+		if (s[a->g[k].open] == '(' && a->top[a->g[k].open])
+			a->fin = a->g[k].open; /* groups are in order of their close */
+	for (size_t k = 0; k < a->ng; k++) {
+		struct agroup *g = &a->g[k];
+		bool paren = s[g->open] == '(';
+		bool in_fin = false;
+		for (size_t j = 0; j < a->ng; j++)
+			if (a->g[j].open == a->fin && g->open > a->fin && g->close < a->g[j].close)
+				in_fin = true;
+		if (g->close - g->open - 1 <= 3)
+			g->cls = -1;
+		else if (g->open == a->fin)
+			g->cls = 4;
+		else
+			g->cls = (in_fin ? 2 : 0) + paren;
+	}
+	if (a->ng)
+		qsort(a->g, a->ng, sizeof(*a->g), cmp_agroup);
+}
+
+static void aname_free(struct aname *a)
+{
+	free(a->g);
+	free(a->top);
+	free(a->keep);
+}
+
+/* Does collapsing group @g hide a byte that must stay? */
+static bool aname_hides_kept(const struct aname *a, const struct agroup *g)
+{
+	for (size_t i = g->open + 1; i < g->close; i++)
+		if (a->keep[i])
+			return true;
+	return false;
+}
+
+/* The name with the groups @coll marks collapsed to "<...>" / "(...)"; pos[i] (when
+ * @pos) gets the output offset of byte i, SIZE_MAX when hidden. Returns the length;
+ * writes to @out (room for the name's length + 1) when not NULL. */
+static size_t aname_render(const struct aname *a, const bool *coll, char *out, size_t *pos)
+{
+	size_t n = 0;
+	size_t *endat = pl_xmalloc((a->len + 1) * sizeof(size_t));
+	for (size_t i = 0; i < a->len; i++)
+		endat[i] = SIZE_MAX;
+	for (size_t k = 0; k < a->ng; k++)
+		if (coll[k])
+			endat[a->g[k].open] = a->g[k].close; /* one group opens at a byte */
+	for (size_t i = 0; i < a->len;) {
+		size_t end = endat[i];
+		if (pos)
+			pos[i] = n;
+		if (out)
+			out[n] = a->s[i];
+		n++;
+		if (end == SIZE_MAX) {
+			i++;
+			continue;
+		}
+		if (out)
+			memcpy(out + n, "...", 3);
+		n += 3;
+		for (size_t k = i + 1; k < end && pos; k++)
+			pos[k] = SIZE_MAX;
+		i = end;
+	}
+	if (out)
+		out[n] = 0;
+	free(endat);
+	return n;
+}
+
+/* Is byte @i of the name the start of a component ("::" or a space before it, outside
+ * every group and brace, and not a bracket)? */
+static bool aname_boundary(const struct aname *a, size_t i)
+{
+	if (a->s[i] == '(' || a->s[i] == '<')
+		return false; /* "decltype (...)": the group belongs to the word before */
+	return (i >= 2 && a->s[i - 1] == ':' && a->s[i - 2] == ':' && a->top[i - 2]) ||
+	       (i >= 1 && a->s[i - 1] == ' ' && a->top[i - 1]);
+}
+
+/* Shorten @a to at most @max bytes (see pl_names_abbrev). */
+static char *aname_abbrev(const struct aname *a, size_t max)
+{
+	if (a->len <= max)
+		return pl_xstrdup(a->s);
+	bool *coll = pl_xcalloc(a->ng + 1, sizeof(bool));
+	/* sav[k]: bytes that collapsed group k saves, 0 once a collapsed group holds it */
+	size_t *sav = pl_xcalloc(a->ng + 1, sizeof(size_t));
+	size_t cur = a->len;
+	for (size_t k = 0; k < a->ng && cur > max; k++) {
+		const struct agroup *g = &a->g[k];
+		if (g->cls < 0 || aname_hides_kept(a, g))
+			continue;
+		size_t inner = 0;
+		bool hidden = false;
+		for (size_t j = 0; j < a->ng; j++) {
+			if (!coll[j])
+				continue;
+			if (a->g[j].open < g->open && a->g[j].close > g->close)
+				hidden = true; /* inside a collapsed group: no gain */
+			else if (a->g[j].open > g->open && a->g[j].close < g->close)
+				inner += sav[j];
+		}
+		if (hidden)
+			continue;
+		for (size_t j = 0; j < a->ng; j++)
+			if (coll[j] && a->g[j].open > g->open && a->g[j].close < g->close)
+				sav[j] = 0;
+		coll[k] = true;
+		sav[k] = g->close - g->open - 1 - 3;
+		cur = cur + inner - sav[k];
+	}
+	free(sav);
+	char *out = pl_xmalloc(a->len + 1);
+	size_t *pos = pl_xmalloc((a->len + 1) * sizeof(size_t));
+	cur = aname_render(a, coll, out, pos);
+	free(coll);
+	if (cur > max) {
+		/* Cut the front: at the first component boundary from which the rest fits and
+		 * that keeps the final parameter list and the protected bytes; else the tail. */
+		size_t limit = a->fin != SIZE_MAX ? pos[a->fin] : cur;
+		for (size_t i = 0; i < a->len; i++)
+			if (a->keep[i] && pos[i] < limit)
+				limit = pos[i];
+		size_t c = cur - (max - 3);
+		for (size_t i = 1; i < a->len; i++)
+			if (pos[i] != SIZE_MAX && pos[i] <= limit && cur - pos[i] + 3 <= max &&
+			    aname_boundary(a, i)) {
+				c = pos[i];
+				break;
+			}
+		char *t = pl_xasprintf("...%s", out + c);
+		free(out);
+		out = t;
+	}
+	free(pos);
+	return out;
+}
+
+char **pl_names_abbrev(const char *const *names, const size_t *max, size_t n)
+{
+	struct aname *a = pl_xcalloc(n + 1, sizeof(*a));
+	char **out = pl_xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		aname_parse(&a[i], names[i]);
+		out[i] = aname_abbrev(&a[i], max[i] < 8 ? 8 : max[i]);
+	}
+	/* Different names that came out the same: each keeps the last byte where it differs
+	 * from the other (the tails agree after it), then also the first, and is shortened
+	 * again; repeat while that changes something. */
+	bool *redo = pl_xcalloc(n + 1, sizeof(bool));
+	for (int round = 0; round < 8; round++) {
+		bool changed = false;
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++) {
+				if (i == j || redo[i] || strcmp(out[i], out[j]) != 0 ||
+				    strcmp(names[i], names[j]) == 0)
+					continue;
+				size_t li = a[i].len, lj = a[j].len, p = 0, q = 0;
+				while (p < li && p < lj && names[i][p] == names[j][p])
+					p++;
+				while (q < li - p && q < lj - p &&
+				       names[i][li - 1 - q] == names[j][lj - 1 - q])
+					q++;
+				if (li - q == p)
+					continue; /* all of @i is in @j: @j keeps what differs */
+				size_t k = !a[i].keep[li - q - 1] ? li - q - 1 : p;
+				if (a[i].keep[k])
+					continue;
+				a[i].keep[k] = true;
+				redo[i] = changed = true;
+			}
+		if (!changed)
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (redo[i]) {
+				free(out[i]);
+				out[i] = aname_abbrev(&a[i], max[i] < 8 ? 8 : max[i]);
+				redo[i] = false;
+			}
+	}
+	for (size_t i = 0; i < n; i++)
+		aname_free(&a[i]);
+	free(a);
+	free(redo);
+	return out;
 }
 
 char *pl_name_abbrev(const char *name, size_t max)
 {
-	if (max < 8)
-		max = 8;
-	if (strlen(name) <= max)
-		return pl_xstrdup(name);
-	char *t = collapse(name, '<', '>');
-	if (strlen(t) > max) {
-		char *u = collapse(t, '(', ')');
-		free(t);
-		t = u;
-	}
-	size_t len = strlen(t);
-	if (len > max) {
-		char *u = pl_xasprintf("...%s", t + len - (max - 3));
-		free(t);
-		t = u;
-	}
-	return t;
+	char **v = pl_names_abbrev(&name, &max, 1);
+	char *s = v[0];
+	free(v);
+	return s;
 }
 
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f)
@@ -526,8 +752,11 @@ static int cmp_kid(const void *x, const void *y)
 	return a->func < b->func ? -1 : a->func > b->func;
 }
 
-static void tree_print(struct tree *t, const struct pl_preport *r, FILE *f, size_t node,
-		       int depth, uint64_t min, size_t width)
+/* Walk the printed (unpruned) nodes under @node: with @room set, record for each
+ * function the name room of its narrowest row; else print the rows, with the names in
+ * @nm (NULL entries: whole). */
+static void tree_walk(struct tree *t, const struct pl_preport *r, FILE *f, size_t node,
+		      int depth, uint64_t min, size_t width, size_t *room, char **nm)
 {
 	struct tnode *n = &t->n[node];
 	tree_sort_ctx = t;
@@ -538,15 +767,20 @@ static void tree_print(struct tree *t, const struct pl_preport *r, FILE *f, size
 		if (k->count < min)
 			break;
 		const struct pl_func *fn = &r->funcs[k->func];
-		/* 9 columns of share, the indent, then "name [module]" */
-		size_t used = 9 + (size_t)depth * 2 + strlen(fn->module) + 3;
-		char *nm = width ? pl_name_abbrev(fn->name, width > used + 40 ? width - used : 40)
-				 : NULL;
-		fprintf(f, "%6.2f%%  %*s%s %s%s%s\n", 100.0 * (double)k->count / (double)r->nsamples,
-			depth * 2, "", nm ? nm : fn->name, fn->module[0] == '[' ? "" : "[", fn->module,
-			fn->module[0] == '[' ? "" : "]");
-		free(nm);
-		tree_print(t, r, f, n->kids[i], depth + 1, min, width);
+		if (room) {
+			/* 9 columns of share, the indent, then "name [module]" */
+			size_t used = 9 + (size_t)depth * 2 + strlen(fn->module) + 3;
+			size_t w = width > used + 40 ? width - used : 40;
+			if (w < room[k->func])
+				room[k->func] = w;
+		} else {
+			const char *name = nm && nm[k->func] ? nm[k->func] : fn->name;
+			bool br = fn->module[0] != '[';
+			fprintf(f, "%6.2f%%  %*s%s %s%s%s\n",
+				100.0 * (double)k->count / (double)r->nsamples, depth * 2, "", name,
+				br ? "[" : "", fn->module, br ? "]" : "");
+		}
+		tree_walk(t, r, f, n->kids[i], depth + 1, min, width, room, nm);
 		n = &t->n[node];
 	}
 }
@@ -570,7 +804,37 @@ void pl_preport_write_tree(const struct pl_preport *r, FILE *f, double min_pct, 
 	uint64_t min = (uint64_t)ceil((double)r->nsamples * min_pct / 100.0);
 	if (min < 1)
 		min = 1;
-	tree_print(&t, r, f, 0, 0, min, width);
+	char **nm = NULL;
+	if (width) {
+		/* one shortened text per function, different names kept apart */
+		size_t *room = pl_xmalloc((r->nfuncs + 1) * sizeof(size_t));
+		for (size_t i = 0; i < r->nfuncs; i++)
+			room[i] = SIZE_MAX;
+		tree_walk(&t, r, f, 0, 0, min, width, room, NULL);
+		const char **names = pl_xmalloc((r->nfuncs + 1) * sizeof(char *));
+		size_t *max = pl_xmalloc((r->nfuncs + 1) * sizeof(size_t));
+		uint32_t *id = pl_xmalloc((r->nfuncs + 1) * sizeof(uint32_t));
+		size_t n = 0;
+		for (size_t i = 0; i < r->nfuncs; i++)
+			if (room[i] != SIZE_MAX) {
+				names[n] = r->funcs[i].name;
+				max[n] = room[i];
+				id[n++] = (uint32_t)i;
+			}
+		char **sh = pl_names_abbrev(names, max, n);
+		nm = pl_xcalloc(r->nfuncs + 1, sizeof(char *));
+		for (size_t i = 0; i < n; i++)
+			nm[id[i]] = sh[i];
+		free(sh);
+		free(id);
+		free(max);
+		free(names);
+		free(room);
+	}
+	tree_walk(&t, r, f, 0, 0, min, width, NULL, nm);
+	for (size_t i = 0; nm && i < r->nfuncs; i++)
+		free(nm[i]);
+	free(nm);
 	for (size_t i = 0; i < t.len; i++)
 		free(t.n[i].kids);
 	free(t.n);

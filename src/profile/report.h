@@ -66,13 +66,29 @@ void pl_preport_free(struct pl_preport *r);
  *  malloc'd array of r->nfuncs entries. */
 uint32_t *pl_preport_order(const struct pl_preport *r, bool by_total);
 
-/** @name shortened to at most @max bytes (@max >= 8) for a table column, in steps that
- *  keep what identifies a C++ function longest: first template argument lists become
- *  "<...>", then parenthesised groups (parameter lists, lambda signatures; not
- *  "(anonymous namespace)") become "(...)", and only then is the front cut to "..." plus
- *  the tail. "operator<", "operator<<", "operator()" and friends are names, not brackets.
- *  Returns a malloc'd string (a copy when @name fits). */
+/** @name shortened to at most @max bytes (@max >= 8; smaller counts as 8) for a table
+ *  column. Groups are collapsed one at a time, only until the name fits, in an order that
+ *  keeps what identifies a C++ function longest: template argument lists outside the
+ *  final parameter list become "<...>", then other parenthesised groups outside it (a
+ *  lambda's signature, decltype) "(...)", then template arguments inside it, then groups
+ *  inside it, and last the final parameter list itself; within each step the innermost
+ *  group first, then the last. Groups of 3 bytes or less stay (no gain). If it is still
+ *  too long, the front is cut to "..." at the first "::" or space boundary (outside
+ *  brackets and braces) from which the rest fits and that keeps the final parameter list,
+ *  else to "..." plus the last @max - 3 bytes. "operator<", "operator<<", "operator()"
+ *  and friends, "->" anywhere (Rust's "Fn(&str) -> bool", "decltype(a->b)") and
+ *  "(anonymous namespace)" are not brackets. Returns a malloc'd string (a copy when
+ *  @name fits). */
 char *pl_name_abbrev(const char *name, size_t max);
+
+/** pl_name_abbrev of @n names, names[i] to at most max[i] bytes, such that two different
+ *  names do not come out as the same text: when they would, each keeps the bytes from the
+ *  first to the last byte where it differs from the other (groups over them stay whole,
+ *  a front cut stays before them) and is shortened again, up to 8 rounds. Two different
+ *  names still share a text only when that span cannot be kept within max[i] (e.g. two
+ *  names differing in their first and last bytes that are both longer than max[i]).
+ *  Equal names give equal texts. Returns a malloc'd array of @n malloc'd strings. */
+char **pl_names_abbrev(const char *const *names, const size_t *max, size_t n);
 
 /** Write folded stacks ("comm;root;...;leaf count\n", Brendan Gregg's flamegraph.pl
  *  format, also read by speedscope), lines sorted, kernel frames suffixed "_[k]".
@@ -80,9 +96,11 @@ char *pl_name_abbrev(const char *name, size_t max);
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f);
 
 /** Print the call tree of the hottest paths (top-down, children sorted by samples,
- *  branches under @min_pct % of all samples pruned). @width > 0 (terminal columns)
- *  shortens long names with pl_name_abbrev so rows fit (at least 40 bytes of name);
- *  0 prints them whole. */
+ *  branches with fewer than ceil(@min_pct % of r->nsamples) samples pruned), one row per
+ *  node: "%6.2f%%  " share, two spaces of indent per level, "name [module]". @width > 0
+ *  (terminal columns) shortens long names with pl_names_abbrev so rows fit (at least 40
+ *  bytes of name; one text per function, for its deepest row; different names stay
+ *  apart); 0 prints them whole. */
 void pl_preport_write_tree(const struct pl_preport *r, FILE *f, double min_pct, size_t width);
 
 #endif

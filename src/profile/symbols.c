@@ -739,7 +739,8 @@ int pl_kernel_resolve_many(struct pl_symtab *st, const uint64_t *addrs, size_t n
 
 char *pl_demangle(const char *name)
 {
-	/* Every mangling libiberty knows starts with '_' ("_Z", "_R", "_D"); skip the rest
+	/* Every mangling DMGL_AUTO demangles starts with '_' ("_Z": C++ and legacy Rust,
+	 * "_R": Rust v0; D's "_D" needs DMGL_DLANG, which we do not pass); skip the rest
 	 * (C names, kernel symbols) without a call. */
 	if (!name || name[0] != '_')
 		return NULL;

@@ -115,8 +115,12 @@ int pl_kernel_resolve_many(struct pl_symtab *st, const uint64_t *addrs, size_t n
  *  DMGL_ANSI: parameter lists and cv-qualifiers as `c++filt` prints them; without
  *  DMGL_VERBOSE, so the standard abbreviations stay short ("std::string" where
  *  c++filt writes "std::basic_string<char, ...>") and Rust hashes are dropped, like
- *  perf report and rustc-demangle's "{:#}"). Returns a malloc'd string the caller frees,
- *  or NULL when @name is not mangled or not a valid mangling. */
+ *  perf report and rustc-demangle's "{:#}"). D names ("_D...") are not demangled
+ *  (DMGL_AUTO does not include DMGL_DLANG). Returns a malloc'd string the caller frees,
+ *  or NULL when @name is not mangled or not a valid mangling. Out of memory: libiberty
+ *  allocates with xmalloc, which prints a message and exit()s the process (status 1)
+ *  instead of returning NULL, so this is the one call in the profile library that can
+ *  end the process on OOM (as perf and c++filt do). */
 char *pl_demangle(const char *name);
 
 /** True for a kernel-space address on x86-64 (upper half). */

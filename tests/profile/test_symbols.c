@@ -3,7 +3,7 @@
  * addresses come from nm. Cases: a PIE executable, a shared library, a stripped binary
  * with its debug file found by build-id, one found by .gnu_debuglink, and a binary
  * deleted while its process runs (opened through /proc/PID/map_files), and C++ names
- * (mangled in the table, demangled by pl_demangle as c++filt prints them). */
+ * (mangled in the table). */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -267,13 +267,14 @@ static void test_deleted_while_running(void **state)
 	pl_symtab_free(&ref);
 }
 
-/* C++: the symbol table keeps the mangled names (the cache holds what the file has);
- * pl_demangle turns each into what binutils' c++filt prints. */
+/* C++: the symbol table keeps the mangled names (the cache holds what the file has), at
+ * nm's addresses. Demangling is tested once each: fixed strings in test_names.c, the
+ * profiler's output against c++filt in profile_cxx.sh. */
 static void test_cxx_names(void **state)
 {
 	(void)state;
-	if (system("command -v g++ >/dev/null && command -v c++filt >/dev/null"))
-		skip(); /* g++ or c++filt missing: scripts/install-deps.sh test installs them */
+	if (system("command -v g++ >/dev/null"))
+		skip(); /* g++ missing: scripts/install-deps.sh test installs it */
 	char src[600], bin[600];
 	snprintf(src, sizeof(src), "%s/cx.cpp", dir);
 	snprintf(bin, sizeof(bin), "%s/cx", dir);
@@ -291,9 +292,7 @@ static void test_cxx_names(void **state)
 	assert_int_equal(sh("g++ -O1 -o %s %s", bin, src), 0);
 	char cmd[1400], line[512];
 	snprintf(cmd, sizeof(cmd),
-		 "nm --defined-only %s | awk '$2 ~ /^[TtWw]$/ && $3 ~ /^_Z/ { print $1, $3 }' | "
-		 "while read a m; do printf '%%s %%s %%s\\n' \"$a\" \"$m\" \"$(c++filt \"$m\")\"; done",
-		 bin);
+		 "nm --defined-only %s | awk '$2 ~ /^[TtWw]$/ && $3 ~ /^_Z/ { print $1, $3 }'", bin);
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	struct pl_symtab st;
@@ -305,16 +304,10 @@ static void test_cxx_names(void **state)
 		line[strcspn(line, "\n")] = '\0';
 		unsigned long long a;
 		char mangled[256];
-		int off = 0;
-		assert_int_equal(sscanf(line, "%llx %255s %n", &a, mangled, &off), 2);
-		const char *want = line + off;
+		assert_int_equal(sscanf(line, "%llx %255s", &a, mangled), 2);
 		expect_sym(&st, m, a, mangled, 0);
-		char *d = pl_demangle(mangled);
-		assert_non_null(d);
-		assert_string_equal(d, want);
-		lambda |= strstr(d, "{lambda(int)#1}") != NULL;
-		tmpl |= strcmp(d, "short add<short>(short, short)") == 0;
-		free(d);
+		lambda |= strcmp(mangled, "_ZZ4mainENKUliE_clEi") == 0;
+		tmpl |= strcmp(mangled, "_Z3addIsET_S0_S0_") == 0;
 		n++;
 	}
 	pclose(p);
