@@ -70,6 +70,22 @@ like "svg has the template name, XML-escaped" "$(cat "$TMP/cxx.svg")" \
 like "text table (not a terminal) has the whole name" "$(cat "$TMP/cxx.txt")" \
 	'main::\{lambda\(long\)#1\}::operator\(\)\(long\) const \[cxx-shape\]'
 
+# On a terminal (a pty from script(1), 70 columns) the tables shorten long names to the
+# room (here the minimum, 40 bytes): the 46-byte lambda is cut at a "::".
+if command -v script >/dev/null; then
+	script -qec "stty cols 70; '$PERFLAB' profile --top 50 -- '$X' 3" /dev/null |
+		tr -d '\r' | sed 's/\x1b\[[0-9;]*m//g' >"$TMP/tty.txt"
+	like "terminal: the lambda row is shortened" "$(cat "$TMP/tty.txt")" \
+		'^ +[0-9.]+% +[0-9.]+% +[0-9]+  \.\.\.operator\(\)\(\.\.\.\) const \[cxx-shape\]$'
+	like "terminal: the overloads keep their parameters" "$(cat "$TMP/tty.txt")" \
+		'  work\(double\) \[cxx-shape\]$'
+	is "terminal: no name in the tables longer than its 40 bytes" \
+		"$(awk '/^ +[0-9.]+% +[0-9.]+% / { sub(/^ +[0-9.]+% +[0-9.]+% +[0-9]+  /, "");
+			sub(/ [^ ]+$/, ""); if (length > 40) n++ } END { print n + 0 }' "$TMP/tty.txt")" 0
+else
+	skip "terminal tables" "script(1) (util-linux) not installed"
+fi
+
 N=$TMP/nodm.json
 ok "--no-demangle" "$PERFLAB" profile --no-demangle --json -o "$N" --top 50 \
 	--folded "$TMP/nodm.folded" -- "$X" 3
