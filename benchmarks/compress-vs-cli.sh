@@ -3,7 +3,8 @@
 # perflab bench compress vs each library's own command-line tool, and vs an independent
 # in-memory loop over the same library, on the same bytes.
 #
-#   benchmarks/compress-vs-cli.sh [PAIRS]      (env: PERFLAB, SIZE=64MiB, CORPUS=text)
+#   benchmarks/compress-vs-cli.sh [PAIRS]      (env: PERFLAB, SIZE=64MiB, CORPUS=text,
+#                                              ONLY="libdeflate-1 zlib-6": those only)
 #
 # The corpus is generated once by perflab (--save-input) into /dev/shm, so every reader
 # reads it from memory. Each round runs, alternately:
@@ -74,6 +75,7 @@ for spec in "isal 1 igzip -1 -c" "libdeflate 1 libdeflate-gzip -1 -c" "zlib 1 gz
 	set -- $spec
 	be=$1 lv=$2
 	shift 2
+	case " ${ONLY:-$be-$lv} " in *" $be-$lv "*) ;; *) continue ;; esac
 	if ! command -v "$1" >/dev/null; then
 		echo "$be-$lv: $1 not installed, skipped"
 		continue
