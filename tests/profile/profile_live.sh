@@ -60,8 +60,12 @@ in_range "kernel region: kernel share" "$(jqv "$K" .kernel_pct)" 40 100
 is "kernel region: no sample of the compute loops" "$(ftotal "$K" shape_hot)" 0
 # (the callers of libc's frameless open/close are skipped by frame-pointer unwinding, as
 # in perf; the libc wrappers themselves are on the stacks)
-in_range "kernel region: libc open/close on the stacks" \
-	"$(jqv "$K" '[.top_total[] | select(.module | test("libc")) | select(.function | test("open|close")) | .total_pct] | add // 0')" 80 100
+libc_oc=$(jqv "$K" '[.top_total[] | select(.module | test("libc")) | select(.function | test("open|close")) | .total_pct] | add // 0')
+in_range "kernel region: libc open/close on the stacks" "$libc_oc" 80 100
+# (failed once in a loaded full run with 0; keep what the profile saw for the next time)
+awk -v v="$libc_oc" 'BEGIN { exit !(v < 80) }' &&
+	jq -r '"# samples \(.samples), kernel \(.kernel_pct)%, lost \(.lost_records + .lost_samples); top by total:",
+		(.top_total[:8][] | "#   \(.total_pct)% \(.function) [\(.module)]")' "$K"
 expect_exit 2 "unknown region" "$PERFLAB" profile --region nosuch -- "$PROFILE_SHAPE" 0.1
 like "unknown region says so" "$(cat "$ERR")" "no such region"
 
