@@ -135,7 +135,9 @@ static const struct pl_cmd_info info = {
 		"front), different names kept apart; to a file or pipe they are printed whole.\n"
 		"--syscalls counts every call through the raw_syscalls tracepoints (root); when\n"
 		"they are not usable it falls back to ptrace syscall stops like strace -f (exact\n"
-		"counts, but the program runs slower, so times are inflated) and says so.\n"
+		"counts, but the program runs slower, so times are inflated) and says so; a\n"
+		"command is then followed until no traced task is left (like strace -f), and\n"
+		"times are wall entry-to-exit, like strace -c -w (strace -c: system time).\n"
 		"--json prints docs/schemas/profile.schema.json. Exit: 0 ok, 2 bad usage or a\n"
 		"command that cannot be run, 3 perf_event_open unavailable.",
 };
@@ -146,13 +148,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Drain every ring into the profile. */
@@ -221,20 +216,27 @@ static int start_child(struct target *t, char **argv)
 
 /* With --syscalls via ptrace (@pt) the child stops at every syscall: drive it through
  * its stops up to the execve (or its exit when the exec failed) before reading the
- * result, which is there once the exec closed the pipe. */
-static int release_child(struct target *t, struct pl_syscalls *pt)
+ * result, which is there once the exec closed the pipe. Logs its error once (@cmd: the
+ * command's name). Returns 0 or -errno (-ENOENT/-EACCES: the exec failed). */
+static int release_child(struct target *t, struct pl_syscalls *pt, const char *cmd)
 {
 	char c = 'g';
-	if (write(t->go_fd, &c, 1) != 1)
-		return -errno;
+	if (write(t->go_fd, &c, 1) != 1) {
+		int r = -errno;
+		pl_error("cannot start '%s': writing to its start pipe failed: %s", cmd, strerror(-r));
+		return r;
+	}
 	close(t->go_fd);
 	t->go_fd = -1;
 	while (pt && !pl_syscalls_execed(pt) && !pl_syscalls_leader_exited(pt, NULL)) {
-		int r = pl_syscalls_wait(pt);
+		int r = pl_syscalls_wait(pt, true);
 		if (r == 0)
 			break;
-		if (r < 0 && r != -EINTR)
+		if (r < 0 && r != -EINTR) {
+			pl_error("--syscalls: ptrace while starting '%s': %s", cmd,
+				 pl_syscalls_ptrace_strerror(r));
 			return r;
+		}
 	}
 	int e = 0;
 	ssize_t n = read(t->err_fd, &e, sizeof(e));
@@ -243,12 +245,13 @@ static int release_child(struct target *t, struct pl_syscalls *pt)
 	if (n == (ssize_t)sizeof(e)) {
 		if (pt) {
 			while (!pl_syscalls_leader_exited(pt, &t->status))
-				if (pl_syscalls_wait(pt) == 0)
+				if (pl_syscalls_wait(pt, true) == 0)
 					break;
 		} else {
 			waitpid(t->child, &t->status, 0);
 		}
 		t->exited = true;
+		pl_error("cannot run '%s': %s", cmd, strerror(e));
 		return -e;
 	}
 	return 0;
@@ -853,7 +856,11 @@ static int open_syscalls(struct pl_syscalls **sc, const struct profile_opts *o,
 	int r = command ? pl_syscalls_open_ptrace(sc, &t->child, 1, true)
 			: pl_syscalls_open_ptrace(sc, t->procs, t->nprocs, false);
 	if (r < 0) {
-		pl_error("--syscalls: ptrace: %s", pl_syscalls_ptrace_strerror(r));
+		if (why)
+			pl_error("--syscalls: %s, and the ptrace fallback failed too: %s", why,
+				 pl_syscalls_ptrace_strerror(r));
+		else
+			pl_error("--syscalls: ptrace: %s", pl_syscalls_ptrace_strerror(r));
 		free(why);
 		return r;
 	}
@@ -867,21 +874,48 @@ static int open_syscalls(struct pl_syscalls **sc, const struct profile_opts *o,
 	return 0;
 }
 
-static volatile sig_atomic_t tick_flag;
+static volatile sig_atomic_t tick_flag; /* SIGALRM ticks not yet handled */
 
 static void on_tick(int sig)
 {
 	(void)sig;
-	tick_flag = 1;
+	if (tick_flag < 100)
+		tick_flag++;
+}
+
+/* ptrace: detach what is left; warn (once) about tasks that could not be detached. */
+static void end_ptrace(struct pl_syscalls *sc, bool command)
+{
+	static bool warned;
+	if (pl_syscalls_detach(sc) == 0 || warned)
+		return;
+	warned = true;
+	pid_t tids[8];
+	size_t n = pl_syscalls_undetached(sc, tids, 8);
+	char list[8 * 12] = "";
+	for (size_t i = 0; i < n && i < 8; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d", i ? "," : "",
+			 (int)tids[i]);
+	pl_warn("--syscalls: %zu tasks (%s%s) could not be detached within 2 s (a task in a "
+		"killable wait, such as a vfork parent, cannot be stopped); the kernel detaches "
+		"them when perflab exits%s",
+		n, list, n > 8 ? ",..." : "",
+		command ? " and kills them (PTRACE_O_EXITKILL: the command's tree does not run on "
+			  "untraced)"
+			: "");
 }
 
 /* --syscalls via ptrace: every stop of the tracees must be answered at once, so the
- * blocking wait for the next stop is the main loop; a 50 ms interval timer interrupts
- * it (SIGALRM without SA_RESTART) to drain the sample rings and check the deadline
- * and Ctrl-C. A command is asked to stop at the deadline (SIGTERM, as without ptrace)
- * and killed 2 s later or on SIGTERM to perflab, with every traced child it started (so
- * none runs on untraced after perflab); -p targets are detached. Returns 0
- * or -errno from the backend (logged by the caller). */
+ * wait for the next stop is the main loop; a 50 ms interval timer interrupts it (SIGALRM
+ * without SA_RESTART) to drain the sample rings and check the deadline and Ctrl-C. The
+ * rings are drained only when no stop is pending (or after 150 ms without such a
+ * moment), so a tracee does not wait at a stop while perflab drains (which would add to
+ * its call times). A command is followed, like strace -f, until no traced task is left
+ * (children it left running included); at the deadline all are asked to stop (SIGTERM,
+ * as without ptrace) and killed 2 s later; on SIGTERM to perflab, or Ctrl-C once the
+ * command itself has exited, all are killed (so none runs on untraced after perflab).
+ * -p targets are detached at the deadline or on Ctrl-C. Returns 0 or -errno from the
+ * backend (logged by the caller). */
 static int ptrace_loop(struct target *t, struct pl_syscalls *sc, struct pl_pe_session *s,
 		       struct pl_profile *p, uint8_t *scratch, uint64_t deadline, bool command)
 {
@@ -891,23 +925,32 @@ static int ptrace_loop(struct target *t, struct pl_syscalls *sc, struct pl_pe_se
 	struct itimerval it = { { 0, 50000 }, { 0, 50000 } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	uint64_t term_at = 0;
+	bool killed = false;
 	int r;
 	for (;;) {
-		r = pl_syscalls_wait(sc);
+		bool pending = tick_flag || (stop_flag && !killed);
+		r = pl_syscalls_wait(sc, !pending);
 		if (r == 0)
 			break; /* no tracee left */
-		if (r < 0 && r != -EINTR)
+		if (r < 0 && r != -EINTR && r != -EAGAIN)
 			break;
+		bool quiet = r == -EAGAIN;
 		r = 0;
-		if (command && pl_syscalls_leader_exited(sc, &t->status)) {
+		if (command && !t->exited && pl_syscalls_leader_exited(sc, &t->status)) {
+			/* the command is done; what it left running is still followed, and
+			 * Ctrl-C (ignored so far: the command got it) now ends that */
 			t->exited = true;
-			break;
+			struct sigaction si = { 0 };
+			si.sa_handler = on_signal;
+			sigaction(SIGINT, &si, NULL);
 		}
-		if (!tick_flag && !stop_flag)
+		if (!tick_flag && !(stop_flag && !killed))
 			continue;
+		if (!quiet && tick_flag < 3 && !stop_flag)
+			continue; /* answer the pending stops first */
 		tick_flag = 0;
 		drain(s, p, scratch);
-		uint64_t now = now_ns();
+		uint64_t now = pl_mono_ns();
 		if (!command) {
 			if (stop_flag || (deadline && now >= deadline))
 				break;
@@ -917,21 +960,26 @@ static int ptrace_loop(struct target *t, struct pl_syscalls *sc, struct pl_pe_se
 			pl_syscalls_kill(sc, SIGTERM);
 			term_at = now;
 		}
-		if (stop_flag || (term_at && now >= term_at + 2000000000u))
-			pl_syscalls_kill(sc, SIGKILL);
+		if (killed || stop_flag || (term_at && now >= term_at + 2000000000u)) {
+			/* again at every tick: a child forked meanwhile goes too */
+			size_t n = pl_syscalls_kill(sc, SIGKILL);
+			if (!killed && stop_flag && t->exited && n)
+				pl_warn("--syscalls: killed %zu traced tasks the command left running", n);
+			killed = true;
+		}
 	}
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
 	sigaction(SIGALRM, &old, NULL);
-	int d = pl_syscalls_detach(sc);
-	if (d < 0)
-		pl_debug("--syscalls: ptrace detach: %s", strerror(-d));
+	if (r < 0 && command)
+		pl_syscalls_kill(sc, SIGKILL); /* (error) the tree ends with perflab */
+	end_ptrace(sc, command);
 	return r;
 }
 
 int cmd_profile(int argc, char **argv)
 {
-	struct profile_opts o = { .freq = 999, .top = 20, .ring_kb = 1024 };
+	struct profile_opts o = { .freq = 999, .top = 20, .ring_kb = 1024, .via = -1 };
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, profile_optv, &o, &args);
 	if (rc >= 0)
@@ -965,8 +1013,10 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (o.g)
 		o.cg = 0;
-	if (o.via != VIA_AUTO)
-		o.syscalls = true;
+	if (o.via >= 0)
+		o.syscalls = true; /* --syscalls-via given (auto too) */
+	else
+		o.via = VIA_AUTO;
 	if (o.syscalls && o.via == VIA_PTRACE && o.all) {
 		pl_error("--syscalls-via ptrace cannot trace -a (system-wide): use tracepoints (root) "
 			 "or give '-- CMD' or '-p PID'");
@@ -1098,16 +1148,10 @@ int cmd_profile(int argc, char **argv)
 	}
 	scratch = pl_xmalloc(PL_REC_MAX);
 	bool ptraced = sc && pl_syscalls_method(sc) == PL_SYSCALLS_PTRACE;
-	ri.t0 = now_ns();
+	ri.t0 = pl_mono_ns();
 	if (cmdv) {
-		r = release_child(&t, ptraced ? sc : NULL);
-		if (r == -ENOSYS && ptraced) {
-			pl_error("--syscalls: ptrace: %s", pl_syscalls_ptrace_strerror(r));
-			ret = PL_EXIT_RUNTIME;
-			goto close;
-		}
+		r = release_child(&t, ptraced ? sc : NULL, cmdv[0]);
 		if (r < 0) {
-			pl_error("cannot run '%s': %s", cmdv[0], strerror(-r));
 			ret = r == -ENOENT || r == -EACCES ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
 			goto close;
 		}
@@ -1124,7 +1168,6 @@ int cmd_profile(int argc, char **argv)
 		r = ptrace_loop(&t, sc, &s, &p, scratch, deadline, cmdv != NULL);
 		if (r < 0) {
 			pl_error("--syscalls: ptrace: %s", pl_syscalls_ptrace_strerror(r));
-			kill_child(&t);
 			ret = PL_EXIT_RUNTIME;
 			goto close;
 		}
@@ -1140,7 +1183,7 @@ int cmd_profile(int argc, char **argv)
 		}
 		if (t.nprocs && !any_alive(&t))
 			break;
-		if (deadline && now_ns() >= deadline) {
+		if (deadline && pl_mono_ns() >= deadline) {
 			if (cmdv) {
 				kill(t.child, SIGTERM);
 				waitpid(t.child, &t.status, 0);
@@ -1149,7 +1192,7 @@ int cmd_profile(int argc, char **argv)
 			break;
 		}
 	}
-	ri.t1 = now_ns();
+	ri.t1 = pl_mono_ns();
 	ri.wall_ns = ri.t1 - ri.t0;
 	pl_pe_disable(&s);
 	drain(&s, &p, scratch);
@@ -1167,7 +1210,7 @@ int cmd_profile(int argc, char **argv)
 	/* ---- report ---- */
 	/* (/proc/kallsyms is read here, not in a thread during the run: reading it costs
 	 * 50-200 ms of CPU that the target would lose on a busy machine.) */
-	uint64_t rep0 = now_ns();
+	uint64_t rep0 = pl_mono_ns();
 	pl_markers_collect(&mk, ri.t1);
 	struct region_filter rf = { &mk, -1 };
 	pl_sample_filter filter = NULL;
@@ -1220,13 +1263,20 @@ int cmd_profile(int argc, char **argv)
 			(unsigned long long)p.lost, (unsigned long long)p.lost_samples,
 			pct(p.lost + p.lost_samples, p.nsamples + p.lost + p.lost_samples));
 	pl_debug("report: %.3f ms for %zu samples (%.0f ns per sample)",
-		 (double)(now_ns() - rep0) / 1e6, p.nsamples,
-		 p.nsamples ? (double)(now_ns() - rep0) / (double)p.nsamples : 0.0);
+		 (double)(pl_mono_ns() - rep0) / 1e6, p.nsamples,
+		 p.nsamples ? (double)(pl_mono_ns() - rep0) / (double)p.nsamples : 0.0);
 	if (have_tl)
 		timeline_free(&tl);
 	pl_preport_free(&rep);
 close:
 	free(scratch);
+	if (sc && cmdv && pl_syscalls_kill(sc, SIGKILL)) {
+		/* (an error) the command's traced tree ends with perflab: none runs on
+		 * untraced; the killed tasks are reaped by the detach */
+		end_ptrace(sc, true);
+		if (pl_syscalls_leader_exited(sc, &t.status))
+			t.exited = true;
+	}
 	pl_syscalls_close(sc);
 	pl_profile_free(&p);
 	pl_pe_close(&s);

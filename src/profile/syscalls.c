@@ -334,6 +334,16 @@ static int *sorted_rows(const struct pl_syscalls *s, size_t *n)
 	return v;
 }
 
+/* Every call of the traced tasks counted: nothing lost or left uncounted, no task left
+ * attached, and in command mode none detached alive (-p: the calls while attached). */
+static bool exact(const struct pl_syscalls *s)
+{
+	if (!s->pt)
+		return s->lost == 0;
+	return !pl_sc_ptrace_uncounted(s->pt) && !pl_sc_ptrace_undetached(s->pt, NULL, 0) &&
+	       !(pl_sc_ptrace_is_command(s->pt) && pl_sc_ptrace_detached(s->pt));
+}
+
 void pl_syscalls_print(const struct pl_syscalls *cs, FILE *out)
 {
 	struct pl_syscalls *s = (struct pl_syscalls *)cs;
@@ -344,12 +354,13 @@ void pl_syscalls_print(const struct pl_syscalls *cs, FILE *out)
 	uint64_t tot = 0;
 	if (s->method == PL_SYSCALLS_PTRACE) {
 		fprintf(out, "\n%ssyscalls%s (ptrace syscall stops, like strace -c -f; time = entry to "
-			"exit stop, wall)\n",
+			"exit stop as seen by perflab, wall, like strace -c -w)\n",
 			pl_style(out, "bold"), pl_style(out, "reset"));
 		if (s->fallback)
 			fprintf(out, "  method ptrace: %s\n", s->fallback);
-		fprintf(out, "  note: the program ran slower under ptrace (two stops per call, ~10x on "
-			"syscall-heavy code, like strace): times are inflated, counts are exact\n");
+		fprintf(out, "  note: the program ran slower under ptrace (two stops per call, ~20x on "
+			"syscall-heavy code, like strace): times are inflated%s\n",
+			exact(s) ? ", counts are exact" : "");
 	} else {
 		fprintf(out, "\n%ssyscalls%s (raw_syscalls tracepoints; time = enter to exit, wall)\n",
 			pl_style(out, "bold"), pl_style(out, "reset"));
@@ -370,13 +381,21 @@ void pl_syscalls_print(const struct pl_syscalls *cs, FILE *out)
 	}
 	fprintf(out, "  %-22s %10llu %8llu %12.3f\n", "total", calls, errs, (double)tot / 1e6);
 	if (s->method == PL_SYSCALLS_PTRACE)
-		fprintf(out, "  lost events 0 (ptrace stops every call; counts are exact)\n");
+		fprintf(out, "  lost events 0 (ptrace stops every call)\n");
 	else
 		fprintf(out, "  lost events %llu%s\n", (unsigned long long)s->lost,
 			s->lost ? " (counts are low by at most this much)" : " (counts are exact)");
 	if (s->pt && pl_sc_ptrace_uncounted(s->pt))
-		fprintf(out, "  %llu calls not counted (exit without a seen entry, or a 32-bit ABI)\n",
+		fprintf(out, "  %llu calls not counted (exit without a seen entry, or a 32-bit ABI): "
+			"counts are low by this much\n",
 			pl_sc_ptrace_uncounted(s->pt));
+	if (s->pt && pl_sc_ptrace_detached(s->pt))
+		fprintf(out, "  %zu tasks were detached alive: their calls after that are not counted\n",
+			pl_sc_ptrace_detached(s->pt));
+	size_t und = s->pt ? pl_sc_ptrace_undetached(s->pt, NULL, 0) : 0;
+	if (und)
+		fprintf(out, "  %zu tasks could not be detached (still traced until perflab exits)\n",
+			und);
 	free(v);
 }
 
@@ -393,6 +412,14 @@ json_t *pl_syscalls_json(const struct pl_syscalls *cs)
 			    json_string(pt ? "ptrace syscall stops" : "raw_syscalls tracepoints"));
 	json_object_set_new(d, "fallback", s->fallback ? json_string(s->fallback) : json_null());
 	json_object_set_new(d, "lost", json_integer((json_int_t)s->lost));
+	json_object_set_new(d, "uncounted",
+			    json_integer(s->pt ? (json_int_t)pl_sc_ptrace_uncounted(s->pt) : 0));
+	json_object_set_new(d, "detached",
+			    json_integer(s->pt ? (json_int_t)pl_sc_ptrace_detached(s->pt) : 0));
+	json_object_set_new(d, "undetached",
+			    json_integer(s->pt ? (json_int_t)pl_sc_ptrace_undetached(s->pt, NULL, 0)
+					       : 0));
+	json_object_set_new(d, "exact", json_boolean(exact(s)));
 	json_t *rows = json_array();
 	unsigned long long calls = 0, errs = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -463,9 +490,9 @@ void pl_syscalls_set_fallback(struct pl_syscalls *s, const char *why)
 	s->fallback = why ? pl_xstrdup(why) : NULL;
 }
 
-int pl_syscalls_wait(struct pl_syscalls *s)
+int pl_syscalls_wait(struct pl_syscalls *s, bool block)
 {
-	return s->pt ? pl_sc_ptrace_wait(s->pt) : 0;
+	return s->pt ? pl_sc_ptrace_wait(s->pt, block) : 0;
 }
 
 bool pl_syscalls_execed(const struct pl_syscalls *s)
@@ -478,10 +505,14 @@ bool pl_syscalls_leader_exited(const struct pl_syscalls *s, int *status)
 	return s->pt && pl_sc_ptrace_leader_exited(s->pt, status);
 }
 
-void pl_syscalls_kill(struct pl_syscalls *s, int sig)
+size_t pl_syscalls_kill(struct pl_syscalls *s, int sig)
 {
-	if (s->pt)
-		pl_sc_ptrace_kill(s->pt, sig);
+	return s && s->pt ? pl_sc_ptrace_kill(s->pt, sig) : 0;
+}
+
+size_t pl_syscalls_undetached(const struct pl_syscalls *s, pid_t *tids, size_t max)
+{
+	return s->pt ? pl_sc_ptrace_undetached(s->pt, tids, max) : 0;
 }
 
 int pl_syscalls_detach(struct pl_syscalls *s)
@@ -492,9 +523,10 @@ int pl_syscalls_detach(struct pl_syscalls *s)
 const char *pl_syscalls_ptrace_strerror(int err)
 {
 	if (err == -EPERM)
-		return "not allowed to ptrace (another tracer such as strace or gdb is attached, "
-		       "or the process belongs to another user: needs CAP_SYS_PTRACE; see also "
-		       "kernel.yama.ptrace_scope)";
+		return "not allowed to ptrace (EPERM; the kernel does not say why: another tracer "
+		       "such as strace or gdb may be attached, the process may belong to another "
+		       "user or be set-user-ID (needs CAP_SYS_PTRACE), or kernel.yama.ptrace_scope "
+		       "may forbid it)";
 	if (err == -ENOSYS)
 		return "the kernel lacks PTRACE_GET_SYSCALL_INFO (needs Linux 5.3 or later)";
 	if (err == -ESRCH)

@@ -38,21 +38,25 @@ enum pl_syscalls_method pl_syscalls_method(const struct pl_syscalls *s);
 /** Record why the tracepoints were not used (printed and in the JSON "fallback";
  *  copied). */
 void pl_syscalls_set_fallback(struct pl_syscalls *s, const char *why);
-/** ptrace: handle the next stop or exit of any tracee (blocking; a signal handler
- *  installed without SA_RESTART interrupts it). Returns 1 handled, 0 no tracee left,
- *  -EINTR, or -errno (-ENOSYS: kernel before 5.3). Tracepoints: returns 0. */
-int pl_syscalls_wait(struct pl_syscalls *s);
+/** ptrace: handle the next stop or exit of any tracee (blocking when @block; a signal
+ *  handler installed without SA_RESTART interrupts it). Returns 1 handled, 0 no tracee
+ *  left, -EAGAIN (!@block, nothing pending), -EINTR, or -errno (-ENOSYS: kernel before
+ *  5.3). Tracepoints: returns 0. */
+int pl_syscalls_wait(struct pl_syscalls *s, bool block);
 /** ptrace, command: true once the command's execve has succeeded. */
 bool pl_syscalls_execed(const struct pl_syscalls *s);
 /** ptrace, command: true once the command has exited; its wait status (reaped by
  *  pl_syscalls_wait) in *status (optional). */
 bool pl_syscalls_leader_exited(const struct pl_syscalls *s, int *status);
-/** ptrace: send @sig to every traced process (the command's whole tree). No-op for
- *  tracepoints. */
-void pl_syscalls_kill(struct pl_syscalls *s, int sig);
+/** ptrace: send @sig to every traced process (the command's whole tree). Returns how
+ *  many tasks were signalled; 0 for tracepoints. NULL-safe. */
+size_t pl_syscalls_kill(struct pl_syscalls *s, int sig);
 /** ptrace: detach from every remaining tracee so none is left stopped or traced.
  *  Returns 0 or -ETIMEDOUT (see pl_sc_ptrace_detach). No-op for tracepoints; NULL-safe. */
 int pl_syscalls_detach(struct pl_syscalls *s);
+/** ptrace, after pl_syscalls_detach: the tasks that could not be detached (count; up to
+ *  @max thread ids in @tids). See pl_sc_ptrace_undetached. 0 for tracepoints. */
+size_t pl_syscalls_undetached(const struct pl_syscalls *s, pid_t *tids, size_t max);
 /** Advice line for a -errno from pl_syscalls_open_ptrace/pl_syscalls_wait. Static. */
 const char *pl_syscalls_ptrace_strerror(int err);
 /** Enable / disable the events (tracepoints; no-op for ptrace). */
@@ -65,8 +69,11 @@ void pl_syscalls_drain(struct pl_syscalls *s);
  *  calls; then lost events. Pairs are formed on first use. */
 void pl_syscalls_print(const struct pl_syscalls *s, FILE *out);
 /** The same as JSON: {"method": "tracepoint"|"ptrace", "source", "fallback": why the
- *  tracepoints were not used or null, "lost", "calls", "errors", "rows":[{name, nr,
- *  calls, errors, total_ms, mean_us, max_us}]}. */
+ *  tracepoints were not used or null, "lost", "uncounted" (ptrace: calls seen but not
+ *  counted), "detached" (ptrace: tasks detached alive, whose later calls are not
+ *  counted), "undetached" (ptrace: tasks that could not be detached), "exact" (no call
+ *  lost or left uncounted), "calls", "errors", "rows":[{name, nr, calls, errors,
+ *  total_ms, mean_us, max_us}]}. */
 json_t *pl_syscalls_json(const struct pl_syscalls *s);
 /** Calls counted for syscall @name (e.g. "openat"), or 0. */
 unsigned long long pl_syscalls_count(const struct pl_syscalls *s, const char *name);

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "profile/perf_event.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -33,20 +34,18 @@ struct pl_sc_ptrace {
 	bool execed;
 	bool leader_exited;
 	int leader_status;
-	int err;       /* sticky: -ENOSYS without PTRACE_GET_SYSCALL_INFO */
-	uint32_t arch; /* AUDIT_ARCH_* of perflab itself (= libseccomp's token) */
+	bool finished;   /* pl_sc_ptrace_detach ran (done, or timed out: not repeated) */
+	pid_t *gone;     /* tids detached (so a late fork event does not add them again) */
+	size_t ngone, capgone;
+	size_t detached; /* tasks detached alive (their later calls are not counted) */
+	int err;         /* sticky: -ENOSYS without PTRACE_GET_SYSCALL_INFO */
+	uint32_t arch;   /* AUDIT_ARCH_* of perflab itself (= libseccomp's token) */
 	unsigned long long uncounted;
 };
 
 static const long trace_opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |
 			       PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- the tracee table ---- */
 
@@ -112,17 +111,36 @@ static void del(struct pl_sc_ptrace *p, pid_t tid)
 
 /* ---- attach ---- */
 
-/* True when @tid is already traced by us (auto-attached as a new thread of a seized
- * one before we saw its first stop): PTRACE_SEIZE then fails with EPERM. */
-static bool traced_by_us(pid_t tid)
+/* From /proc/TID/status: whether @tid is a zombie (State: Z, e.g. a leader after
+ * pthread_exit: PTRACE_SEIZE fails with EPERM) and whether it is already traced by us
+ * (auto-attached as a new thread of a seized one before we saw its first stop: EPERM
+ * too). */
+static void task_state(pid_t tid, bool *zombie, bool *ours)
 {
 	char *st = NULL;
+	*zombie = *ours = false;
 	if (pl_read_filef(&st, NULL, "/proc/%d/status", (int)tid) < 0)
-		return false;
-	const char *l = strstr(st, "\nTracerPid:");
-	bool ours = l && strtol(l + 11, NULL, 10) == (long)getpid();
+		return;
+	const char *l = strstr(st, "\nState:");
+	if (l) {
+		l += 7;
+		l += strspn(l, " \t");
+		*zombie = *l == 'Z';
+	}
+	l = strstr(st, "\nTracerPid:");
+	if (l) {
+		l += 11;
+		l += strspn(l, " \t");
+		char num[24];
+		size_t k = strcspn(l, "\n");
+		int64_t v;
+		if (k < sizeof(num)) {
+			memcpy(num, l, k);
+			num[k] = 0;
+			*ours = pl_parse_i64(num, &v) == 0 && v == (int64_t)getpid();
+		}
+	}
 	free(st);
-	return ours;
 }
 
 /* Seize and interrupt every thread of @pid; re-read the task list until no new thread
@@ -147,14 +165,20 @@ static int attach_process(struct pl_sc_ptrace *p, pid_t pid)
 			if (find(p, tid))
 				continue;
 			if (ptrace(PTRACE_SEIZE, tid, 0, trace_opts) < 0) {
-				if (errno == ESRCH)
+				int e = errno;
+				if (e == ESRCH)
 					continue;
-				if (errno == EPERM && any && traced_by_us(tid)) {
+				bool zombie = false, ours = false;
+				if (e == EPERM)
+					task_state(tid, &zombie, &ours);
+				if (zombie)
+					continue; /* exited thread (leader after pthread_exit) */
+				if (ours && any) {
 					add(p, tid); /* its first stop is on its way */
 					added = true;
 					continue;
 				}
-				r = -errno;
+				r = -e;
 				pl_strv_free(tasks);
 				return r;
 			}
@@ -262,21 +286,29 @@ static void on_exec(struct pl_sc_ptrace *p, pid_t tid)
 	}
 }
 
-int pl_sc_ptrace_wait(struct pl_sc_ptrace *p)
+/* A tracee exited (reaped by waitpid): forget it; the command's status is kept. */
+static void reaped(struct pl_sc_ptrace *p, pid_t tid, int st)
+{
+	del(p, tid);
+	if (tid == p->leader) {
+		p->leader_exited = true;
+		p->leader_status = st;
+	}
+}
+
+int pl_sc_ptrace_wait(struct pl_sc_ptrace *p, bool block)
 {
 	if (p->err)
 		return p->err;
 	int st;
-	pid_t tid = waitpid(-1, &st, __WALL);
+	pid_t tid = waitpid(-1, &st, __WALL | (block ? 0 : WNOHANG));
 	if (tid < 0)
 		return errno == ECHILD ? 0 : -errno;
-	uint64_t now = mono_ns();
+	if (tid == 0)
+		return -EAGAIN;
+	uint64_t now = pl_mono_ns();
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
-		del(p, tid);
-		if (tid == p->leader) {
-			p->leader_exited = true;
-			p->leader_status = st;
-		}
+		reaped(p, tid, st);
 		return 1;
 	}
 	if (!WIFSTOPPED(st))
@@ -306,6 +338,11 @@ int pl_sc_ptrace_wait(struct pl_sc_ptrace *p)
 	return p->err ? p->err : 1;
 }
 
+bool pl_sc_ptrace_is_command(const struct pl_sc_ptrace *p)
+{
+	return p->leader != 0;
+}
+
 bool pl_sc_ptrace_execed(const struct pl_sc_ptrace *p)
 {
 	return p->execed;
@@ -332,31 +369,42 @@ size_t pl_sc_ptrace_kill(struct pl_sc_ptrace *p, int sig)
 	return n;
 }
 
+static bool was_detached(const struct pl_sc_ptrace *p, pid_t tid)
+{
+	for (size_t i = 0; i < p->ngone; i++)
+		if (p->gone[i] == tid)
+			return true;
+	return false;
+}
+
 int pl_sc_ptrace_detach(struct pl_sc_ptrace *p)
 {
+	if (p->finished)
+		return p->n ? -ETIMEDOUT : 0;
+	p->finished = true;
 	for (size_t i = 0; i < p->cap; i++)
 		if (p->tab[i].tid)
 			ptrace(PTRACE_INTERRUPT, p->tab[i].tid, 0, 0);
-	uint64_t deadline = mono_ns() + 2000000000u;
+	uint64_t deadline = pl_mono_ns() + 2000000000u;
 	while (p->n) {
 		int st;
 		pid_t tid = waitpid(-1, &st, __WALL | WNOHANG);
 		if (tid < 0 && errno == EINTR)
 			continue;
-		if (tid < 0)
-			break; /* ECHILD: nothing left */
+		if (tid < 0) {
+			/* ECHILD: nothing left to wait for */
+			memset(p->tab, 0, p->cap * sizeof(*p->tab));
+			p->n = 0;
+			break;
+		}
 		if (tid == 0) {
-			if (mono_ns() >= deadline)
+			if (pl_mono_ns() >= deadline)
 				return -ETIMEDOUT;
 			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 			continue;
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			del(p, tid);
-			if (tid == p->leader) {
-				p->leader_exited = true;
-				p->leader_status = st;
-			}
+			reaped(p, tid, st);
 			continue;
 		}
 		if (!WIFSTOPPED(st))
@@ -366,26 +414,52 @@ int pl_sc_ptrace_detach(struct pl_sc_ptrace *p)
 		if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
 		    event == PTRACE_EVENT_CLONE) {
 			unsigned long child = 0;
-			/* the new task is traced too: wait for its first stop and detach it */
-			if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &child) == 0 && child)
+			/* the new task is traced too: wait for its first stop and detach it,
+			 * unless that stop came first and it is already detached */
+			if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &child) == 0 && child &&
+			    !was_detached(p, (pid_t)child))
 				add(p, (pid_t)child);
 		}
 		if (sig != (SIGTRAP | 0x80) && !event)
 			inject = sig;
-		ptrace(PTRACE_DETACH, tid, 0, (void *)(long)inject);
-		if (!find(p, tid))
-			continue;
+		if (ptrace(PTRACE_DETACH, tid, 0, (void *)(long)inject) == 0) {
+			if (p->ngone == p->capgone) {
+				p->capgone = p->capgone ? p->capgone * 2 : 64;
+				p->gone = pl_xrealloc(p->gone, p->capgone * sizeof(*p->gone));
+			}
+			p->gone[p->ngone++] = tid;
+			p->detached++;
+		}
 		del(p, tid);
 	}
 	return 0;
+}
+
+size_t pl_sc_ptrace_detached(const struct pl_sc_ptrace *p)
+{
+	return p->detached;
+}
+
+size_t pl_sc_ptrace_undetached(const struct pl_sc_ptrace *p, pid_t *tids, size_t max)
+{
+	if (!p->finished)
+		return 0;
+	size_t k = 0;
+	for (size_t i = 0; i < p->cap; i++)
+		if (p->tab[i].tid) {
+			if (k < max)
+				tids[k] = p->tab[i].tid;
+			k++;
+		}
+	return k;
 }
 
 void pl_sc_ptrace_close(struct pl_sc_ptrace *p)
 {
 	if (!p)
 		return;
-	if (p->n)
-		pl_sc_ptrace_detach(p);
+	pl_sc_ptrace_detach(p);
+	free(p->gone);
 	free(p->tab);
 	free(p);
 }

@@ -15,14 +15,25 @@ is "-a refusal is one line" "$(wc -l <"$ERR")" 1
 like "-a refusal names the fix" "$(cat "$ERR")" "cannot trace -a.*'-- CMD' or '-p PID'"
 expect_exit 2 "unknown --syscalls-via" "$PERFLAB" profile --syscalls-via dtrace -- true
 
-if ! "$PERFLAB" profile -q --syscalls-via ptrace -- true >"$OUT" 2>"$ERR"; then
-	skip "ptrace syscall tests" "perf_event_open or ptrace unavailable: $(head -c 300 "$ERR")"
-	done_testing
-fi
+# The prerequisites are probed on their own (perf_event_open through a plain profile,
+# ptrace through strace); past them a failure of perflab is a test failure, not a skip.
 if ! command -v strace >/dev/null; then
 	skip "ptrace syscall tests" "strace not installed (scripts/install-deps.sh test)"
 	done_testing
 fi
+if ! "$PERFLAB" profile -q -- true >"$OUT" 2>"$ERR"; then
+	skip "ptrace syscall tests" "perf_event_open unavailable: $(head -c 300 "$ERR")"
+	done_testing
+fi
+if ! strace -o /dev/null true 2>"$ERR"; then
+	skip "ptrace syscall tests" "ptrace unavailable (strace fails): $(head -c 300 "$ERR")"
+	done_testing
+fi
+ok "ptrace: the simplest command" "$PERFLAB" profile -q --syscalls-via ptrace -- true
+
+# --syscalls-via auto implies --syscalls (the table is printed).
+"$PERFLAB" profile --syscalls-via auto -- true >"$OUT" 2>"$ERR"
+like "--syscalls-via auto alone prints the syscall table" "$(grep -c '^syscalls (' "$OUT")" '^1$'
 
 # strace -c -f table -> "name calls errors" lines, sorted; drop rows matching $2 (regex).
 strace_rows() { # file [exclude]
@@ -33,6 +44,16 @@ our_rows() { # json [exclude]
 	jq -r --arg ex "${2:-^$}" '.syscalls.rows[] | select(.name | test($ex) | not) |
 		"\(.name) \(.calls) \(.errors)"' "$1" | sort
 }
+# first_child PID: poll (10 s at most) for a child of PID; prints its pid (or nothing).
+first_child() {
+	local c
+	for _ in $(seq 200); do
+		c=$(pgrep -P "$1" 2>/dev/null | head -1)
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		sleep 0.05
+	done
+	return 1
+}
 row() { jq -r --arg n "$2" "[.syscalls.rows[] | select(.name == \$n) | .$3] | add // 0" "$1"; }
 
 # (1) 100,000 open+close counted via ptrace equal strace -c -f exactly, every row.
@@ -42,6 +63,9 @@ ok "ptrace: 100,000 open+close" "$PERFLAB" profile --json -o "$S" --syscalls-via
 validate profile.schema.json "$S"
 is "ptrace: method recorded" "$(jqv "$S" .syscalls.method)" ptrace
 is "ptrace: no fallback when asked for" "$(jqv "$S" .syscalls.fallback)" null
+is "ptrace: no call uncounted" "$(jqv "$S" .syscalls.uncounted)" 0
+is "ptrace: no task detached alive" "$(jqv "$S" .syscalls.detached)" 0
+is "ptrace: counts flagged exact" "$(jqv "$S" .syscalls.exact)" true
 strace -c -f -o "$TMP/oc.strace" "$PROFILE_OPENCLOSE" 100000 >/dev/null 2>&1
 strace_rows "$TMP/oc.strace" >"$TMP/want"
 our_rows "$S" >"$TMP/got"
@@ -112,26 +136,41 @@ is "threads: two execve (the start and the one from a thread)" "$(row "$T" execv
 is "threads: every row but futex equals strace -c -f" "$(our_rows "$T" '^futex$')" \
 	"$(strace_rows "$TMP/thr.strace" '^futex$')"
 
+# A command that leaves a child running: followed until no traced task is left, like
+# strace -f (the child's 2000 open+close after the shell has exited are counted).
+B=$TMP/bg.json
+ok "ptrace: sh -c 'CHILD & echo x'" "$PERFLAB" profile --json -o "$B" --syscalls-via ptrace \
+	-- sh -c 'sleep 0.3 && "$0" 2000 & echo x' "$PROFILE_OPENCLOSE"
+strace -c -f -o "$TMP/bg.strace" sh -c 'sleep 0.3 && "$0" 2000 & echo x' "$PROFILE_OPENCLOSE" >/dev/null 2>&1
+is "background child: its 2000 closes were counted" "$(( $(row "$B" close calls) >= 2000 ))" 1
+is "background child: every row (name, calls, errors) equals strace -c -f" "$(our_rows "$B")" \
+	"$(strace_rows "$TMP/bg.strace")"
+is "background child: exact" "$(jqv "$B" .syscalls.exact)" true
+
 # group-stop and signal re-injection: SIGSTOP/SIGCONT to the traced command, which then
 # finishes with exact counts.
 G=$TMP/stop.json
 "$PERFLAB" profile --json -o "$G" --syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 30000 >"$OUT" 2>"$ERR" &
 pf=$!
-child=
-for _ in $(seq 100); do
-	child=$(pgrep -P "$pf" 2>/dev/null | head -1)
-	[ -n "$child" ] && break
-	sleep 0.05
-done
+child=$(first_child "$pf")
 sleep 0.3
+# progress PID: utime+stime ticks and context switches; both stand still while stopped
+progress() {
+	echo "$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null)" \
+		"$(awk '/ctxt_switches/ { n += $2 } END { print n }' "/proc/$1/status" 2>/dev/null)"
+}
 if [ -n "$child" ] && kill -STOP "$child" 2>/dev/null; then
 	sleep 0.3
 	st=$(awk '{ print $3 }' "/proc/$child/stat" 2>/dev/null)
+	p1=$(progress "$child")
+	sleep 0.3
+	p2=$(progress "$child")
 	kill -CONT "$child" 2>/dev/null
 	wait "$pf"
 	rc=$?
 	is "group-stop: perflab exits 0" "$rc" 0
 	like "group-stop: the command was stopped (state $st)" "$st" '^[tT]$'
+	is "group-stop: no progress while stopped (cpu ticks, context switches)" "$p2" "$p1"
 	is "group-stop: close count exact after SIGSTOP/SIGCONT" "$(row "$G" close calls)" \
 		$((30000 + extra_close))
 	is "group-stop: the command exited 0 (SIGCONT re-injected, not a kill)" "$(jqv "$G" .exit_status)" 0
@@ -159,13 +198,37 @@ nothing_traced() {
 	done
 	echo "${bad:-none}"
 }
+# wait_traced PID TRACER: poll (10 s at most) until PID's TracerPid is TRACER.
+wait_traced() {
+	for _ in $(seq 200); do
+		[ "$(awk '/^TracerPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# wait_execed PERFLAB_PID: poll (10 s at most) until perflab's child runs the program
+# (has exec'd $PROFILE_SCTHREADS) and is traced; prints the child's pid.
+wait_execed() {
+	local c
+	for _ in $(seq 200); do
+		c=$(pgrep -P "$1" 2>/dev/null | head -1)
+		if [ -n "$c" ] && [ "$(readlink "/proc/$c/exe" 2>/dev/null)" = "$(readlink -f "$PROFILE_SCTHREADS")" ] &&
+			wait_traced "$c" "$1"; then
+			echo "$c"
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
 # -p: SIGINT to perflab detaches; the process goes on, untraced.
 setsid "$PROFILE_SCTHREADS" 2 1000000000 >/dev/null 2>&1 &
 tgt=$!
 sleep 0.3
 "$PERFLAB" profile --json -o "$TMP/p.json" --syscalls-via ptrace -p "$tgt" >"$OUT" 2>"$ERR" &
 pf=$!
-sleep 1.5
+wait_traced "$tgt" "$pf"
+sleep 0.2
 kill -INT "$pf"
 wait "$pf"
 rc=$?
@@ -176,12 +239,46 @@ is "-p, SIGINT: the process still runs" "$(kill -0 "$tgt" 2>/dev/null && echo al
 kill -KILL -- -"$tgt" 2>/dev/null
 wait "$tgt" 2>/dev/null
 
+# -p of a process whose main thread has exited (a zombie leader, which cannot be seized):
+# the zombie is skipped, the live thread traced.
+"$PROFILE_SCTHREADS" 0 0 zleader &
+z=$!
+for _ in $(seq 200); do
+	[ "$(awk '/^State:/ { print $2 }' "/proc/$z/status" 2>/dev/null)" = Z ] && break
+	sleep 0.05
+done
+ok "-p, zombie leader: traced" "$PERFLAB" profile --json -o "$TMP/z.json" --syscalls-via ptrace \
+	-d 0.5 -p "$z"
+like "-p, zombie leader: the live thread's getppid was counted" "$(row "$TMP/z.json" getppid calls)" \
+	'^[1-9][0-9]*$'
+kill -KILL "$z" 2>/dev/null
+wait "$z" 2>/dev/null
+
+# -p of a vfork parent (in a killable wait for 5 s, which PTRACE_INTERRUPT cannot end):
+# it cannot be detached in 2 s; perflab says so (warning, JSON) and it is not killed.
+"$PROFILE_SCTHREADS" 0 0 vfork &
+v=$!
+first_child "$v" >/dev/null
+"$PERFLAB" profile --json -o "$TMP/v.json" --syscalls-via ptrace -d 0.2 -p "$v" >"$OUT" 2>"$ERR"
+rc=$?
+is "-p, vfork parent: perflab exits 0" "$rc" 0
+like "-p, vfork parent: warns it could not be detached" "$(cat "$ERR")" \
+	"1 tasks \\($v\\) could not be detached within 2 s"
+is "-p, vfork parent: the JSON counts it" "$(jqv "$TMP/v.json" .syscalls.undetached)" 1
+is "-p, vfork parent: not flagged exact" "$(jqv "$TMP/v.json" .syscalls.exact)" false
+sleep 0.1
+is "-p, vfork parent: untraced after perflab" "$(nothing_traced "$v")" none
+is "-p, vfork parent: still alive" "$(kill -0 "$v" 2>/dev/null && echo alive)" alive
+kill -KILL "$v" 2>/dev/null
+wait "$v" 2>/dev/null
+
 # -- CMD: Ctrl-C goes to the whole foreground group; the command dies of SIGINT (the
 # signal is re-injected) and perflab reports it; no process of the group is left.
 setsid "$PERFLAB" profile --json -o "$TMP/c.json" --syscalls-via ptrace \
 	-- "$PROFILE_SCTHREADS" 2 1000000000 >"$OUT" 2>"$ERR" &
 pf=$!
-sleep 1.5
+wait_execed "$pf" >/dev/null
+sleep 0.2
 kill -INT -- -"$pf"
 wait "$pf"
 rc=$?
@@ -206,7 +303,8 @@ is "-- CMD, --duration: neither the command nor its child runs on" "$left" ""
 # perflab killed outright: PTRACE_O_EXITKILL takes the command and its child with it.
 setsid "$PERFLAB" profile --syscalls-via ptrace -- "$PROFILE_SCTHREADS" 2 1000000000 >/dev/null 2>&1 &
 pf=$!
-sleep 1.5
+wait_execed "$pf" >/dev/null
+sleep 0.2
 kill -KILL "$pf"
 wait "$pf" 2>/dev/null
 sleep 0.3
