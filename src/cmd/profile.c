@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/time.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1149,6 +1150,10 @@ int cmd_profile(int argc, char **argv)
 	scratch = pl_xmalloc(PL_REC_MAX);
 	bool ptraced = sc && pl_syscalls_method(sc) == PL_SYSCALLS_PTRACE;
 	ri.t0 = pl_mono_ns();
+	/* --syscalls with the tracepoints counts the command's whole tree, like strace -f:
+	 * as a child subreaper perflab inherits the processes the command leaves running
+	 * and keeps counting until they have exited too (Ctrl-C or --duration stop it). */
+	bool reap_tree = cmdv && sc && !ptraced && prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 	if (cmdv) {
 		r = release_child(&t, ptraced ? sc : NULL, cmdv[0]);
 		if (r < 0) {
@@ -1172,19 +1177,33 @@ int cmd_profile(int argc, char **argv)
 			goto close;
 		}
 	}
+	bool left_running = false;
 	while (!ptraced && !stop_flag) {
 		poll(pf, s.nrings, 50);
 		drain(&s, &p, scratch);
 		if (sc)
 			pl_syscalls_drain(sc);
-		if (cmdv && waitpid(t.child, &t.status, WNOHANG) == t.child) {
+		if (cmdv && !t.exited && waitpid(t.child, &t.status, WNOHANG) == t.child) {
 			t.exited = true;
-			break;
+			if (!reap_tree)
+				break;
+		}
+		if (t.exited && reap_tree) {
+			pid_t orphan;
+			while ((orphan = waitpid(-1, NULL, WNOHANG)) > 0)
+				; /* reap what the command left running, as it exits */
+			if (orphan < 0 && errno == ECHILD)
+				break;
+			if (!left_running) {
+				left_running = true;
+				pl_warn("'%s' exited; counting the processes it left running until they "
+					"exit (like strace -f; Ctrl-C or --duration to stop)", cmdv[0]);
+			}
 		}
 		if (t.nprocs && !any_alive(&t))
 			break;
 		if (deadline && pl_mono_ns() >= deadline) {
-			if (cmdv) {
+			if (cmdv && !t.exited) {
 				kill(t.child, SIGTERM);
 				waitpid(t.child, &t.status, 0);
 				t.exited = true;

@@ -255,7 +255,48 @@ static int cmp_ev(const void *x, const void *y)
 	return (int)a->exit - (int)b->exit;
 }
 
-/* Pair enter/exit per thread: a thread is in at most one syscall at a time. */
+/* True for the calls that return twice, in the parent and (with 0) in the new task. */
+static bool is_fork_like(int nr)
+{
+	return nr == SCMP_SYS(clone) || nr == SCMP_SYS(clone3) || nr == SCMP_SYS(fork) ||
+	       nr == SCMP_SYS(vfork);
+}
+
+/* -ERESTARTSYS, -ERESTARTNOINTR, -ERESTARTNOHAND, -ERESTART_RESTARTBLOCK (kernel-internal
+ * codes, include/linux/errno.h): the call was interrupted by a signal. */
+static bool is_restart(int64_t ret)
+{
+	return ret == -512 || ret == -513 || ret == -514 || ret == -516;
+}
+
+/* One thread's state while pairing: the call it is in (nr >= 0, entered at t), and an
+ * interrupted call's result held back until the thread is seen again (dnr >= 0). */
+struct pend {
+	uint32_t tid;
+	int32_t nr, dnr;
+	uint64_t t;
+	bool used, derr;
+};
+
+static void commit_deferred(struct pl_syscalls *s, struct pend *p)
+{
+	if (p->dnr >= 0) {
+		s->rows[p->dnr].calls++;
+		if (p->derr)
+			s->rows[p->dnr].errors++;
+	}
+	p->dnr = -1;
+}
+
+/* Pair enter/exit per thread (a thread is in at most one syscall at a time) and count a
+ * call when it returns, as strace -c counts syscall-exit stops: exit and exit_group,
+ * which never return, and a call whose task was killed inside it (an interrupted call
+ * that is the task's last event) are not counted; the child side of clone/fork/vfork
+ * (a new task's first event, returning 0) is not a second call; an execve entered by a
+ * non-leader thread returns in the leader's tid (the thread takes over the pid, and the
+ * old leader's interrupted call is not counted); an execve exit with no entry at all is
+ * the one that started the command; rt_sigreturn's value is the interrupted code's
+ * register, never an error. */
 static void compute(struct pl_syscalls *cs)
 {
 	struct pl_syscalls *s = cs;
@@ -266,44 +307,65 @@ static void compute(struct pl_syscalls *cs)
 	size_t cap = 1024;
 	while (cap < s->nev / 4 + 16 && cap < (1u << 22))
 		cap *= 2;
-	struct pend {
-		uint32_t tid;
-		int32_t nr;
-		uint64_t t;
-		bool used;
-	} *tab = pl_xcalloc(cap, sizeof(*tab));
+	struct pend *tab = pl_xcalloc(cap, sizeof(*tab));
 	for (size_t i = 0; i < s->nev; i++) {
 		const struct ev *e = &s->evs[i];
 		size_t j = (e->tid * 2654435761u) & (cap - 1);
 		while (tab[j].used && tab[j].tid != e->tid)
 			j = (j + 1) & (cap - 1);
-		if (e->nr < 0 || e->nr >= MAX_NR)
+		if (!tab[j].used)
+			tab[j] = (struct pend){ e->tid, -1, -1, 0, true, false };
+		/* rt_sigreturn restores orig_ax: its exit carries id -1 */
+		int nr = e->exit && e->nr < 0 && tab[j].nr >= 0 ? tab[j].nr : e->nr;
+		if (nr < 0 || nr >= MAX_NR)
 			continue;
-		struct pl_sc_row *rw = &s->rows[e->nr];
+		bool execve = nr == SCMP_SYS(execve) || nr == SCMP_SYS(execveat);
+		if (e->exit && execve && tab[j].nr != nr)
+			tab[j].dnr = -1; /* another thread's execve took over this tid: it died */
+		commit_deferred(s, &tab[j]); /* the thread lived on after its interrupted call */
+		struct pl_sc_row *rw = &s->rows[nr];
 		if (!e->exit) {
-			if (tab[j].used && tab[j].nr >= 0) {
-				/* previous call never returned (exit_group, or lost exit) */
-				s->unpaired++;
-			}
-			/* exit and exit_group never return; strace -c does not count them */
-			if (e->nr != SCMP_SYS(exit) && e->nr != SCMP_SYS(exit_group))
-				rw->calls++;
-			tab[j] = (struct pend){ e->tid, e->nr, e->time, true };
-		} else {
-			if (tab[j].used && tab[j].nr == e->nr) {
-				uint64_t d = e->time - tab[j].t;
-				rw->total_ns += d;
-				rw->timed++;
-				if (d > rw->max_ns)
-					rw->max_ns = d;
-			} else {
-				/* exit without enter: the execve that enabled us */
-				rw->calls++;
-			}
-			if (e->ret < 0 && e->ret > -4096)
-				rw->errors++;
-			tab[j] = (struct pend){ e->tid, -1, 0, true };
+			if (tab[j].nr >= 0)
+				s->unpaired++; /* previous call never returned (exit_group, or lost exit) */
+			tab[j].nr = nr;
+			tab[j].t = e->time;
+			continue;
 		}
+		uint64_t t0 = 0;
+		bool paired = tab[j].nr == nr;
+		if (paired) {
+			t0 = tab[j].t;
+		} else if (e->ret == 0 && is_fork_like(nr)) {
+			tab[j].nr = -1; /* the child side: counted at the parent's return */
+			continue;
+		} else if (execve) {
+			for (size_t k = 0; k < cap && !paired; k++) {
+				if (tab[k].used && k != j && tab[k].nr == nr) {
+					paired = true; /* entered by a thread that took over this tid */
+					t0 = tab[k].t;
+					tab[k].nr = -1;
+				}
+			}
+		}
+		tab[j].nr = -1;
+		if (paired) {
+			uint64_t d = e->time - t0;
+			rw->total_ns += d;
+			rw->timed++;
+			if (d > rw->max_ns)
+				rw->max_ns = d;
+		}
+		/* rt_sigreturn "returns" the interrupted code's register, not a result */
+		bool sigret = nr == SCMP_SYS(rt_sigreturn);
+		bool err = !sigret && e->ret < 0 && e->ret > -4096;
+		if (!sigret && is_restart(e->ret)) {
+			tab[j].dnr = nr; /* counted if the thread is seen again */
+			tab[j].derr = err;
+			continue;
+		}
+		rw->calls++;
+		if (err)
+			rw->errors++;
 	}
 	free(tab);
 }

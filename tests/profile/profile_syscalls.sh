@@ -135,6 +135,16 @@ is "threads: failing opens of 40 threads and the child" "$(row "$T" openat error
 is "threads: two execve (the start and the one from a thread)" "$(row "$T" execve calls)" 2
 is "threads: every row but futex equals strace -c -f" "$(our_rows "$T" '^futex$')" \
 	"$(strace_rows "$TMP/thr.strace" '^futex$')"
+# the same through the tracepoints: a new task's first event is the 0 return of the
+# clone/fork that made it, which is not a second call
+TT=$TMP/thr-tp.json
+if "$PERFLAB" profile --json -o "$TT" --syscalls-via tracepoint \
+	-- "$PROFILE_SCTHREADS" 40 500 exec >"$OUT" 2>"$ERR"; then
+	is "tracepoints, threads: every row but futex equals strace -c -f" \
+		"$(our_rows "$TT" '^futex$')" "$(strace_rows "$TMP/thr.strace" '^futex$')"
+else
+	skip "tracepoints, threads" "tracepoints unavailable: $(head -c 200 "$ERR")"
+fi
 
 # A command that leaves a child running: followed until no traced task is left, like
 # strace -f (the child's 2000 open+close after the shell has exited are counted).
@@ -146,6 +156,17 @@ is "background child: its 2000 closes were counted" "$(( $(row "$B" close calls)
 is "background child: every row (name, calls, errors) equals strace -c -f" "$(our_rows "$B")" \
 	"$(strace_rows "$TMP/bg.strace")"
 is "background child: exact" "$(jqv "$B" .syscalls.exact)" true
+# ... and the same through the tracepoints (perflab is a child subreaper for that)
+BT=$TMP/bg-tp.json
+if "$PERFLAB" profile --json -o "$BT" --syscalls-via tracepoint \
+	-- sh -c 'sleep 0.3 && "$0" 2000 & echo x' "$PROFILE_OPENCLOSE" >"$OUT" 2>"$ERR"; then
+	is "tracepoints, background child: every row equals strace -c -f" "$(our_rows "$BT")" \
+		"$(strace_rows "$TMP/bg.strace")"
+	like "tracepoints, background child: says it waits for what was left running" \
+		"$(cat "$ERR")" "left running"
+else
+	skip "tracepoints, background child" "tracepoints unavailable: $(head -c 200 "$ERR")"
+fi
 
 # group-stop and signal re-injection: SIGSTOP/SIGCONT to the traced command, which then
 # finishes with exact counts.
