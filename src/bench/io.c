@@ -73,7 +73,7 @@ static const struct pl_opt io_opt_table[] = {
 	  "length of each measured run (time based, as fio --time_based)", .min = 0.01,
 	  .max = 86400, .def = "2s" },
 	{ "cache", 0, PL_OPT_ENUM, offsetof(struct io_opts, cache), "C",
-	  "cold: drop the file's cached pages before each run; hot: read it into the cache",
+	  "cold: drop the file's cached pages before each run and after each pass over it; hot: read it into the cache",
 	  cache_choices, .def = "cold" },
 	{ "drop-caches", 0, PL_OPT_FLAG, offsetof(struct io_opts, drop_caches), NULL,
 	  "with --cache cold, as root: also write 3 to /proc/sys/vm/drop_caches (all files, "
@@ -228,6 +228,10 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	if (o->direct)
 		pl_bench_note(ctx, "O_DIRECT: the page cache is bypassed; residency is shown for "
 				   "the record");
+	else if (o->cache != CACHE_HOT && (o->pattern == PL_IO_READ || o->pattern == PL_IO_RANDREAD))
+		pl_bench_note(ctx, "cache cold: the file's pages are dropped before each run and "
+				   "after every pass over it within the run, so reads come from the "
+				   "device, not from the cache an earlier pass filled");
 	*state = s;
 	return 0;
 fail_input:
@@ -305,6 +309,7 @@ static int io_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 		.jobs = (unsigned)o->jobs,
 		.iodepth = o->engine == PL_IO_URING ? (unsigned)o->iodepth : 1,
 		.direct = o->direct,
+		.cold = o->cache != CACHE_HOT,
 		.seconds = o->time,
 		.seed = 0x10 + (uint64_t)time(NULL),
 		.first_cpu = -1,
@@ -359,7 +364,8 @@ const struct pl_bench pl_bench_io = {
 		"Each run is --time of fio-like I/O (time based): --pattern read|write|randread|\n"
 		"randwrite, --bs, --jobs threads, --engine psync or io_uring with --iodepth,\n"
 		"buffered or --direct. --cache cold (default) drops the file's pages with\n"
-		"posix_fadvise before every run, --cache hot reads it into the cache first; the\n"
+		"posix_fadvise before every run and after every pass over the file within it\n"
+		"(buffered reads), --cache hot reads it into the cache first; the\n"
 		"residency measured with mincore is reported, because hot, cold and direct reads\n"
 		"answer three different questions. --pattern smallfiles creates --files N files\n"
 		"of --file-size and measures stat and open+read+close (files/s, latency), cold\n"

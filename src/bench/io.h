@@ -66,6 +66,11 @@ struct pl_io_params {
 	unsigned jobs;     /**< threads, each with its own descriptor, >= 1 */
 	unsigned iodepth;  /**< in-flight operations per job (io_uring; psync is always 1) */
 	bool direct;       /**< O_DIRECT with 4096-aligned buffers */
+	bool cold;         /**< buffered reads: each job drops its range's cached pages
+			    *   (posix_fadvise DONTNEED) after every range-size of reads, so a
+			    *   time-based run that wraps around still reads from the device,
+			    *   not from the cache its first pass filled; the drops' time counts
+			    *   in the window */
 	double seconds;    /**< length of the window (time based, like fio --time_based) */
 	uint64_t seed;     /**< random offsets */
 	int first_cpu;     /**< pin job i to CPU first_cpu + i (mod ncpus), -1 = no pinning */
@@ -81,6 +86,7 @@ struct pl_io_result {
 	double mbps;   /**< bytes / elapsed / 10^6 */
 	double iops;   /**< ops / elapsed */
 	double user_s, sys_s; /**< CPU time of the process during the window (getrusage) */
+	uint64_t drops;       /**< cold: page-cache drops done inside the window, all jobs */
 	bool interrupted;
 };
 

@@ -327,6 +327,7 @@ struct job {
 	uint64_t ops, bytes;
 	uint64_t seed;
 	uint64_t next_seq, region_lo, region_hi; /* sequential cursor and region */
+	uint64_t since_drop, drops; /* cold: bytes read since the last drop of the range */
 	uint64_t nblocks;
 	uint64_t deadline;
 	int err;
@@ -361,6 +362,24 @@ static bool is_write(const struct pl_io_params *p)
 	return p->rw == PL_IO_WRITE || p->rw == PL_IO_RANDWRITE;
 }
 
+/* Cold buffered reads: once the job has read as many bytes as its range holds (a pass,
+ * sequential; about that much, random), drop the range's cached pages so the next pass
+ * reads from the device again. Random jobs use the whole file as their range. */
+static void keep_cold(struct job *j, uint64_t n)
+{
+	const struct pl_io_params *p = j->p;
+	if (!p->cold || p->direct || is_write(p))
+		return;
+	bool rnd = p->rw == PL_IO_RANDREAD;
+	uint64_t lo = rnd ? 0 : j->region_lo, hi = rnd ? j->nblocks * p->bs : j->region_hi;
+	j->since_drop += n;
+	if (j->since_drop < hi - lo)
+		return;
+	posix_fadvise(j->fd, (off_t)lo, (off_t)(hi - lo), POSIX_FADV_DONTNEED);
+	j->since_drop = 0;
+	j->drops++;
+}
+
 static void job_psync(struct job *j, char *buf)
 {
 	const struct pl_io_params *p = j->p;
@@ -385,6 +404,7 @@ static void job_psync(struct job *j, char *buf)
 		j->bytes += (uint64_t)n;
 		if (b >= j->deadline)
 			break;
+		keep_cold(j, (uint64_t)n);
 	}
 }
 
@@ -450,6 +470,7 @@ static void job_uring(struct job *j, char *bufs)
 				pl_hist_record(&j->hist, now - t_sub[i]);
 				j->ops++;
 				j->bytes += (uint64_t)cqe->res;
+				keep_cold(j, (uint64_t)cqe->res);
 			}
 			t_sub[i] = 0;
 			inflight--;
@@ -558,6 +579,7 @@ int pl_io_run(const struct pl_io_file *f, const struct pl_io_params *p, struct p
 			ret = j->err == -EINVAL && p->direct ? -EOPNOTSUPP : j->err;
 		r->ops += j->ops;
 		r->bytes += j->bytes;
+		r->drops += j->drops;
 		if (lat)
 			pl_hist_merge(lat, &j->hist);
 		pl_hist_free(&j->hist);

@@ -145,6 +145,37 @@ static void test_windows(void **state)
 	pl_io_file_remove(&f);
 }
 
+/* Cold buffered reads stay cold: a time-based run wraps around a small file many times;
+ * each job drops its range after every pass (one drop per pass: bytes / range; the
+ * residency after the run is that of the last, unfinished pass, so it is only printed).
+ * Without cold, no drop and the file ends up cached. */
+static void test_cold_passes(void **state)
+{
+	(void)state;
+	struct pl_io_file f;
+	assert_int_equal(pl_io_file_create(dir, 4 << 20, &f, NULL, NULL), 0);
+	assert_int_equal(pl_io_drop_file_cache(f.path), 0);
+	struct pl_io_params p = { .rw = PL_IO_READ, .engine = PL_IO_PSYNC, .bs = 1 << 20,
+				  .jobs = 1, .iodepth = 1, .cold = true, .seconds = 0.3,
+				  .seed = 1, .first_cpu = -1 };
+	struct pl_io_result r;
+	assert_int_equal(pl_io_run(&f, &p, NULL, &r), 0);
+	double res = -1;
+	assert_int_equal(pl_io_residency(f.path, &res), 0);
+	print_message("# cold: %llu bytes, %llu drops, residency after %.0f%%\n",
+		      (unsigned long long)r.bytes, (unsigned long long)r.drops, res);
+	assert_true(r.bytes >= 2 * (4u << 20)); /* wrapped at least once */
+	assert_true(r.drops >= 1);
+	/* a drop after every full pass, except a pass cut short by the deadline */
+	assert_true(r.drops == r.bytes / (4u << 20) || r.drops + 1 == r.bytes / (4u << 20));
+	p.cold = false;
+	assert_int_equal(pl_io_run(&f, &p, NULL, &r), 0);
+	assert_int_equal(r.drops, 0);
+	assert_int_equal(pl_io_residency(f.path, &res), 0);
+	assert_true(res > 99.0); /* a warm pass leaves the whole file cached */
+	pl_io_file_remove(&f);
+}
+
 static void test_smallfiles(void **state)
 {
 	(void)state;
@@ -178,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_create_remove),
 		cmocka_unit_test(test_residency),
 		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_cold_passes),
 		cmocka_unit_test(test_smallfiles),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
