@@ -2,6 +2,7 @@
 #include "util/opt.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,17 @@ static const struct pl_opt *find_short(const struct pl_optset *sets, size_t nset
 	return NULL;
 }
 
+/* "CMD: " before a message, or "" when CMD is already the program name pl_error prints
+ * (commands set pl_progname to "perflab NAME"). */
+static const char *pfx(const char *cmd)
+{
+	static char b[96];
+	if (!cmd || strcmp(cmd, pl_progname) == 0)
+		return "";
+	snprintf(b, sizeof(b), "%s: ", cmd);
+	return b;
+}
+
 static bool takes_arg(const struct pl_opt *o)
 {
 	return o->type != PL_OPT_FLAG && o->type != PL_OPT_COUNT;
@@ -41,7 +53,7 @@ static bool takes_arg(const struct pl_opt *o)
 static int range_ok(const char *cmd, const struct pl_opt *o, double v)
 {
 	if (o->max > o->min && (v < o->min || v > o->max)) {
-		pl_error("%s: --%s must be between %g and %g, got %g", cmd, o->name, o->min,
+		pl_error("%s--%s must be between %.15g and %.15g, got %.15g", pfx(cmd), o->name, o->min,
 			 o->max, v);
 		return -EINVAL;
 	}
@@ -96,7 +108,7 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 		uint64_t v;
 		r = pl_parse_size(val, &v);
 		if (r < 0) {
-			pl_error("%s: --%s: '%s' is not a size (use e.g. 4096, 64k, 1GiB)", cmd,
+			pl_error("%s--%s: '%s' is not a size (use e.g. 4096, 64k, 1GiB)", pfx(cmd),
 				 o->name, val);
 			return -EINVAL;
 		}
@@ -109,7 +121,7 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 		double v;
 		r = pl_parse_duration(val, &v);
 		if (r < 0) {
-			pl_error("%s: --%s: '%s' is not a duration (use e.g. 500ms, 10s, 2m)", cmd,
+			pl_error("%s--%s: '%s' is not a duration (use e.g. 500ms, 10s, 2m)", pfx(cmd),
 				 o->name, val);
 			return -EINVAL;
 		}
@@ -128,7 +140,7 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 			struct pl_buf b = { 0 };
 			for (int i = 0; o->choices && o->choices[i]; i++)
 				pl_buf_printf(&b, "%s%s", i ? ", " : "", o->choices[i]);
-			pl_error("%s: --%s: unknown value '%s' (one of: %s)", cmd, o->name, val,
+			pl_error("%s--%s: unknown value '%s' (one of: %s)", pfx(cmd), o->name, val,
 				 b.data ? b.data : "");
 			pl_buf_free(&b);
 		}
@@ -136,7 +148,7 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 	case PL_OPT_CPUS: {
 		struct pl_cpuset set;
 		if (pl_cpuset_parse(val, &set) < 0 || pl_cpuset_count(&set) == 0) {
-			pl_error("%s: --%s: '%s' is not a CPU list (use e.g. 0-3,8)", cmd, o->name,
+			pl_error("%s--%s: '%s' is not a CPU list (use e.g. 0-3,8)", pfx(cmd), o->name,
 				 val);
 			return -EINVAL;
 		}
@@ -154,7 +166,7 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 		return 0;
 	}
 	}
-	pl_error("%s: --%s: '%s' is not a valid %s", cmd, o->name, val,
+	pl_error("%s--%s: '%s' is not a valid %s", pfx(cmd), o->name, val,
 		 r == -ERANGE ? "number (out of range)" : "number");
 	return -EINVAL;
 }
@@ -181,7 +193,7 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 			o = find_long(sets, nsets, name, len, &base);
 			if (!o) {
-				pl_error("%s: unknown option '--%.*s' (see '%s --help')", cmd, (int)len,
+				pl_error("%sunknown option '--%.*s' (see '%s --help')", pfx(cmd), (int)len,
 					 name, cmd);
 				goto fail;
 			}
@@ -192,12 +204,12 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 				else if (i + 1 < argc)
 					val = argv[++i];
 				else {
-					pl_error("%s: option '--%s' needs a value %s", cmd, o->name,
+					pl_error("%soption '--%s' needs a value %s", pfx(cmd), o->name,
 						 o->arg ? o->arg : "");
 					goto fail;
 				}
 			} else if (eq) {
-				pl_error("%s: option '--%s' takes no value", cmd, o->name);
+				pl_error("%soption '--%s' takes no value", pfx(cmd), o->name);
 				goto fail;
 			}
 			if (store(cmd, o, base, val) < 0)
@@ -206,7 +218,7 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 			for (const char *p = a + 1; *p; p++) {
 				o = find_short(sets, nsets, *p, &base);
 				if (!o) {
-					pl_error("%s: unknown option '-%c' (see '%s --help')", cmd, *p,
+					pl_error("%sunknown option '-%c' (see '%s --help')", pfx(cmd), *p,
 						 cmd);
 					goto fail;
 				}
@@ -217,7 +229,7 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 					else if (i + 1 < argc)
 						val = argv[++i];
 					else {
-						pl_error("%s: option '-%c' needs a value %s", cmd, *p,
+						pl_error("%soption '-%c' needs a value %s", pfx(cmd), *p,
 							 o->arg ? o->arg : "");
 						goto fail;
 					}

@@ -12,6 +12,9 @@ expect_exit 2 "unknown command" "$PERFLAB" frobnicate
 like "unknown command names it" "$(cat "$ERR")" "unknown command 'frobnicate'"
 expect_exit 2 "unknown option" "$PERFLAB" inspect --frobnicate
 like "unknown option names it" "$(cat "$ERR")" "unknown option '--frobnicate'"
+expect_exit 2 "out-of-range number" "$PERFLAB" bench spin --runs 0
+is "range error: the program named once, whole numbers in full" "$(cat "$ERR")" \
+	"perflab bench spin: error: --runs must be between 1 and 1000000, got 0"
 ok "help inspect" "$PERFLAB" help inspect
 like "help inspect shows usage" "$(cat "$OUT")" '^usage: perflab inspect'
 ok "inspect --help" "$PERFLAB" inspect --help
