@@ -149,8 +149,10 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		r = -EINVAL;
 		goto fail;
 	}
+	/* the directory the user named (or the default), not the temporary one inside it */
+	const char *shown = dir ? dir : pl_bench_workdir ? pl_bench_workdir : ".";
 	if (!dir) {
-		const char *parent = pl_bench_workdir ? pl_bench_workdir : ".";
+		const char *parent = shown;
 		r = pl_io_tmpdir_create(parent, &s->tmpdir);
 		if (r < 0) {
 			pl_bench_error(ctx, "cannot create a temporary directory in '%s': %s (give "
@@ -173,7 +175,7 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			goto fail;
 		}
 		if (r < 0) {
-			pl_bench_error(ctx, "--dir '%s': cannot create %d files of %llu bytes: %s", dir,
+			pl_bench_error(ctx, "--dir '%s': cannot create %d files of %llu bytes: %s", shown,
 				       o->nfiles, (unsigned long long)o->file_size, io_err(r));
 			goto fail_input;
 		}
@@ -206,7 +208,7 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			pl_bench_error(ctx, "interrupted while creating the test file (removed)");
 			goto fail;
 		}
-		pl_bench_error(ctx, "--dir '%s': cannot create a %llu-byte test file: %s", dir,
+		pl_bench_error(ctx, "--dir '%s': cannot create a %llu-byte test file: %s", shown,
 			       (unsigned long long)o->size, io_err(r));
 		goto fail_input;
 	}

@@ -89,7 +89,7 @@ static const struct pl_opt profile_optv[] = {
 	{ "all-cpus", 'a', PL_OPT_FLAG, offsetof(struct profile_opts, all), NULL,
 	  "profile everything on the CPUs (system-wide)" },
 	{ "top", 'n', PL_OPT_INT, offsetof(struct profile_opts, top), "N",
-	  "functions listed in the top tables", .min = 1, .max = 100000, .def = "20" },
+	  "rows of the top-function and threads tables (the rest is summed; --json has all)", .min = 1, .max = 100000, .def = "20" },
 	{ "folded", 0, PL_OPT_STR, offsetof(struct profile_opts, folded), "FILE",
 	  "write folded stacks (flamegraph.pl, speedscope)" },
 	{ "svg", 0, PL_OPT_STR, offsetof(struct profile_opts, svg), "FILE",
@@ -494,16 +494,38 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 			fprintf(out, "  %llu marker records dropped (ring full)\n",
 				(unsigned long long)mk->dropped);
 	}
+	if (!r->nsamples)
+		fprintf(out, "\nno samples: the target used no CPU while it was profiled%s\n",
+			o->pids ? " (an idle process)" : "");
+	/* threads with samples, most first, at most --top of them (all are in --json) */
+	size_t *ti = pl_xcalloc(p->nthreads + 1, sizeof(size_t)), nt = 0;
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (r->thread_samples[i])
+			ti[nt++] = i;
+	for (size_t i = 1; i < nt; i++) /* insertion sort: stable, by samples descending */
+		for (size_t k = i; k > 0 && r->thread_samples[ti[k]] > r->thread_samples[ti[k - 1]]; k--) {
+			size_t x = ti[k];
+			ti[k] = ti[k - 1];
+			ti[k - 1] = x;
+		}
 	fprintf(out, "\n%sthreads%s\n  %8s %8s %-16s %9s %7s %8s\n", b, z, "pid", "tid", "comm",
 		"samples", "%", "kernel%");
-	for (size_t i = 0; i < p->nthreads; i++) {
-		if (!r->thread_samples[i])
+	uint64_t rest = 0;
+	for (size_t n = 0; n < nt; n++) {
+		size_t i = ti[n];
+		if ((int)n >= o->top) {
+			rest += r->thread_samples[i];
 			continue;
+		}
 		const struct pl_thread *t = &p->threads[i];
 		fprintf(out, "  %8u %8u %-16s %9llu %6.1f%% %7.1f%%\n", t->pid, t->tid, t->comm,
 			(unsigned long long)r->thread_samples[i], pct(r->thread_samples[i], r->nsamples),
 			pct(r->thread_kernel[i], r->thread_samples[i]));
 	}
+	if (nt > (size_t)o->top)
+		fprintf(out, "  ... %zu more threads with %llu samples (%.1f%%; all in --json)\n",
+			nt - (size_t)o->top, (unsigned long long)rest, pct(rest, r->nsamples));
+	free(ti);
 	fprintf(out, "\n%scpus%s\n", b, z);
 	for (size_t c = 0; c < r->ncpu; c++)
 		if (r->cpu_samples[c])

@@ -113,4 +113,8 @@ if command -v strace >/dev/null; then
 else
 	skip "syscalls vs strace" "strace not installed"
 fi
+# the text threads table shows --top threads, most samples first, and sums the rest
+ok "threads table limited by --top" "$PERFLAB" profile --top 1 -- "$PROFILE_SHAPE" 0.3
+is "one thread row" "$(sed -n '/^threads/,/^$/p' "$OUT" | grep -cE '^ +[0-9]+ +[0-9]+ ')" 1
+like "the other threads summed" "$(cat "$OUT")" '\.\.\. [0-9]+ more threads with [0-9]+ samples'
 done_testing
