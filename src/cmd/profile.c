@@ -1074,6 +1074,23 @@ int cmd_profile(int argc, char **argv)
 		return PL_EXIT_USAGE;
 	}
 
+	/* output paths are checked before the program runs, not after */
+	const char *outs[][2] = { { "--folded", o.folded }, { "--svg", o.svg },
+				  { "-o", pl_g.output } };
+	for (size_t i = 0; i < 3; i++) {
+		struct pl_outfile of;
+		int e = outs[i][1] ? pl_outfile_open(&of, outs[i][1]) : 0;
+		if (e < 0) {
+			pl_error("%s '%s': cannot write there: %s (choose another path)", outs[i][0],
+				 outs[i][1], strerror(-e));
+			free(cpus);
+			pl_args_free(&args);
+			return PL_EXIT_USAGE;
+		}
+		if (outs[i][1])
+			pl_outfile_close(&of, false);
+	}
+
 	struct target t = { .child = -1, .go_fd = -1, .err_fd = -1 };
 	struct pl_markers mk = { .fd = -1 };
 	struct run_info ri = { .freq = o.freq, .period = o.period, .cg = cg_choices[o.cg] };

@@ -117,4 +117,9 @@ fi
 ok "threads table limited by --top" "$PERFLAB" profile --top 1 -- "$PROFILE_SHAPE" 0.3
 is "one thread row" "$(sed -n '/^threads/,/^$/p' "$OUT" | grep -cE '^ +[0-9]+ +[0-9]+ ')" 1
 like "the other threads summed" "$(cat "$OUT")" '\.\.\. [0-9]+ more threads with [0-9]+ samples'
+# an unwritable output path is refused before the program runs
+expect_exit 2 "unwritable --svg refused" "$PERFLAB" profile --svg "$TMP/no/such/dir/f.svg" \
+	-- sh -c 'touch "$0"' "$TMP/ran"
+like "unwritable --svg: says which and why" "$(cat "$ERR")" "--svg '.*': cannot write there"
+is "unwritable --svg: the program did not run" "$([ -e "$TMP/ran" ] && echo ran || echo no)" no
 done_testing
