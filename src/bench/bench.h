@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "stats/hist.h"
+#include "util/clock.h"
 #include "util/cpuset.h"
 #include "util/opt.h"
 
@@ -132,13 +133,6 @@ void pl_bench_set_emergency(void (*fn)(void));
 /** Pin the calling thread to one CPU. Returns 0 or -errno. */
 int pl_bench_pin_thread(unsigned cpu);
 
-/** CLOCK_MONOTONIC in ns (the runner's only clock; never gettimeofday). */
-static inline uint64_t pl_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /** A timed loop: run @iters iterations of the operation under test and return the
  *  elapsed ns (CLOCK_MONOTONIC around the loop). */

@@ -27,6 +27,7 @@
 #include "profile/report.h"
 #include "profile/syscalls.h"
 #include "profile/unwind.h"
+#include "util/clock.h"
 #include "util/cpuset.h"
 #include "util/outfile.h"
 #include "util/str.h"
@@ -973,7 +974,7 @@ static int ptrace_loop(struct target *t, struct pl_syscalls *sc, struct pl_pe_se
 			continue; /* answer the pending stops first */
 		tick_flag = 0;
 		drain(s, p, scratch);
-		uint64_t now = pl_mono_ns();
+		uint64_t now = pl_now_ns();
 		if (!command) {
 			if (stop_flag || (deadline && now >= deadline))
 				break;
@@ -1188,7 +1189,7 @@ int cmd_profile(int argc, char **argv)
 	}
 	scratch = pl_xmalloc(PL_REC_MAX);
 	bool ptraced = sc && pl_syscalls_method(sc) == PL_SYSCALLS_PTRACE;
-	ri.t0 = pl_mono_ns();
+	ri.t0 = pl_now_ns();
 	/* --syscalls with the tracepoints counts the command's whole tree, like strace -f:
 	 * as a child subreaper perflab inherits the processes the command leaves running
 	 * and keeps counting until they have exited too (Ctrl-C or --duration stop it). */
@@ -1241,7 +1242,7 @@ int cmd_profile(int argc, char **argv)
 		}
 		if (t.nprocs && !any_alive(&t))
 			break;
-		if (deadline && pl_mono_ns() >= deadline) {
+		if (deadline && pl_now_ns() >= deadline) {
 			if (cmdv && !t.exited) {
 				kill(t.child, SIGTERM);
 				waitpid(t.child, &t.status, 0);
@@ -1250,7 +1251,7 @@ int cmd_profile(int argc, char **argv)
 			break;
 		}
 	}
-	ri.t1 = pl_mono_ns();
+	ri.t1 = pl_now_ns();
 	ri.wall_ns = ri.t1 - ri.t0;
 	pl_pe_disable(&s);
 	drain(&s, &p, scratch);
@@ -1268,7 +1269,7 @@ int cmd_profile(int argc, char **argv)
 	/* ---- report ---- */
 	/* (/proc/kallsyms is read here, not in a thread during the run: reading it costs
 	 * 50-200 ms of CPU that the target would lose on a busy machine.) */
-	uint64_t rep0 = pl_mono_ns();
+	uint64_t rep0 = pl_now_ns();
 	pl_markers_collect(&mk, ri.t1);
 	struct region_filter rf = { &mk, -1 };
 	pl_sample_filter filter = NULL;
@@ -1321,8 +1322,8 @@ int cmd_profile(int argc, char **argv)
 			(unsigned long long)p.lost, (unsigned long long)p.lost_samples,
 			pct(p.lost + p.lost_samples, p.nsamples + p.lost + p.lost_samples));
 	pl_debug("report: %.3f ms for %zu samples (%.0f ns per sample)",
-		 (double)(pl_mono_ns() - rep0) / 1e6, p.nsamples,
-		 p.nsamples ? (double)(pl_mono_ns() - rep0) / (double)p.nsamples : 0.0);
+		 (double)(pl_now_ns() - rep0) / 1e6, p.nsamples,
+		 p.nsamples ? (double)(pl_now_ns() - rep0) / (double)p.nsamples : 0.0);
 	if (have_tl)
 		timeline_free(&tl);
 	pl_preport_free(&rep);

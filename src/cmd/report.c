@@ -103,9 +103,7 @@ static void on_sigint(int sig)
 
 static double now_s(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)pl_now_ns() / 1e9;
 }
 
 /* "[3/8] bench mem" on stderr, overwriting itself, only on a terminal. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "compare/exec.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,9 +56,7 @@ int pl_cmp_exec_clear_interrupt(void)
 
 double pl_cmp_now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)pl_now_ns() * 1e-9;
 }
 
 static int devnull_fd(void)

@@ -216,12 +216,6 @@ void pl_pe_close(struct pl_pe_session *s)
 	s->fd_cpu = NULL;
 }
 
-uint64_t pl_mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 const char *pl_pe_strerror(int err)
 {

@@ -76,8 +76,6 @@ void pl_pe_close(struct pl_pe_session *s);
  *  kptr_restrict and CAP_PERFMON for EACCES/EPERM. Static buffer. */
 const char *pl_pe_strerror(int err);
 
-/** CLOCK_MONOTONIC now, in ns (the clock the sessions ask perf to stamp samples with). */
-uint64_t pl_mono_ns(void);
 
 /** Read the ring's head (acquire) and tail. */
 uint64_t pl_pe_ring_head(const struct pl_pe_ring *r);

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "profile/perf_event.h"
+#include "util/clock.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -306,7 +307,7 @@ int pl_sc_ptrace_wait(struct pl_sc_ptrace *p, bool block)
 		return errno == ECHILD ? 0 : -errno;
 	if (tid == 0)
 		return -EAGAIN;
-	uint64_t now = pl_mono_ns();
+	uint64_t now = pl_now_ns();
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
 		reaped(p, tid, st);
 		return 1;
@@ -385,7 +386,7 @@ int pl_sc_ptrace_detach(struct pl_sc_ptrace *p)
 	for (size_t i = 0; i < p->cap; i++)
 		if (p->tab[i].tid)
 			ptrace(PTRACE_INTERRUPT, p->tab[i].tid, 0, 0);
-	uint64_t deadline = pl_mono_ns() + 2000000000u;
+	uint64_t deadline = pl_now_ns() + 2000000000u;
 	while (p->n) {
 		int st;
 		pid_t tid = waitpid(-1, &st, __WALL | WNOHANG);
@@ -398,7 +399,7 @@ int pl_sc_ptrace_detach(struct pl_sc_ptrace *p)
 			break;
 		}
 		if (tid == 0) {
-			if (pl_mono_ns() >= deadline)
+			if (pl_now_ns() >= deadline)
 				return -ETIMEDOUT;
 			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 			continue;
