@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/time.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -898,6 +899,25 @@ static int open_syscalls(struct pl_syscalls **sc, const struct profile_opts *o,
 	return 0;
 }
 
+/* Whether @path can be written, without writing it: an existing device, FIFO or symlink
+ * (written in place by pl_outfile) is only checked for access, since opening a FIFO
+ * would block for a reader and then hand it an early end of file; a new or regular file
+ * by creating and removing the temporary file pl_outfile would write. 0 or -errno. */
+static int check_writable(const char *path)
+{
+	struct stat st;
+	if (strcmp(path, "-") != 0 && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return -EISDIR;
+		return access(path, W_OK) == 0 || errno == ENOENT ? 0 : -errno;
+	}
+	struct pl_outfile of;
+	int e = pl_outfile_open(&of, path);
+	if (e == 0)
+		pl_outfile_close(&of, false);
+	return e;
+}
+
 static volatile sig_atomic_t tick_flag; /* SIGALRM ticks not yet handled */
 
 static void on_tick(int sig)
@@ -1079,8 +1099,7 @@ int cmd_profile(int argc, char **argv)
 	const char *outs[][2] = { { "--folded", o.folded }, { "--svg", o.svg },
 				  { "-o", pl_g.output } };
 	for (size_t i = 0; i < 3; i++) {
-		struct pl_outfile of;
-		int e = outs[i][1] ? pl_outfile_open(&of, outs[i][1]) : 0;
+		int e = outs[i][1] ? check_writable(outs[i][1]) : 0;
 		if (e < 0) {
 			pl_error("%s '%s': cannot write there: %s (choose another path)", outs[i][0],
 				 outs[i][1], strerror(-e));
@@ -1088,8 +1107,6 @@ int cmd_profile(int argc, char **argv)
 			pl_args_free(&args);
 			return PL_EXIT_USAGE;
 		}
-		if (outs[i][1])
-			pl_outfile_close(&of, false);
 	}
 
 	struct target t = { .child = -1, .go_fd = -1, .err_fd = -1 };

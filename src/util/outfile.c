@@ -17,6 +17,23 @@ int pl_outfile_open(struct pl_outfile *o, const char *path)
 		o->fp = stdout;
 		return 0;
 	}
+	/* A device, FIFO or socket (-o /dev/null, /dev/stdout, a pipe) and a symlink are
+	 * written in place: a temporary file renamed over them would replace /dev/null
+	 * with a regular file (as root) or the link with a copy. */
+	struct stat lst;
+	if (lstat(path, &lst) == 0 && !S_ISREG(lst.st_mode)) {
+		int dfd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+		if (dfd < 0)
+			return -errno;
+		o->fp = fdopen(dfd, "w");
+		if (!o->fp) {
+			int e = -errno;
+			close(dfd);
+			return e;
+		}
+		o->path = pl_xstrdup(path); /* tmp NULL: written in place */
+		return 0;
+	}
 	char *tmp = pl_xasprintf("%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -53,12 +70,20 @@ int pl_outfile_close(struct pl_outfile *o, bool commit)
 		return r;
 	}
 	if (commit) {
-		if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0)
+		/* (fsync only where there is a file to sync: /dev/null and pipes refuse it) */
+		struct stat st;
+		bool reg = fstat(fileno(o->fp), &st) == 0 && S_ISREG(st.st_mode);
+		if (fflush(o->fp) != 0 || ferror(o->fp) || (reg && fsync(fileno(o->fp)) != 0))
 			r = -(errno ? errno : EIO);
 	}
 	if (fclose(o->fp) != 0 && r == 0 && commit)
 		r = -errno;
 	o->fp = NULL;
+	if (!o->tmp) { /* written in place */
+		free(o->path);
+		o->path = NULL;
+		return r;
+	}
 	if (commit && r == 0) {
 		if (rename(o->tmp, o->path) != 0)
 			r = -errno;

@@ -11,11 +11,13 @@
 struct pl_outfile {
 	FILE *fp;
 	char *path; /**< final path, or NULL for stdout; owned */
-	char *tmp;  /**< temporary path while open; owned */
+	char *tmp;  /**< temporary path while open (NULL: written in place); owned */
 };
 
-/** Open @path (NULL or "-" = stdout) for writing. Returns 0 or -errno (e.g. -ENOENT when
- *  the directory does not exist, -EACCES when it cannot be written). */
+/** Open @path (NULL or "-" = stdout) for writing. An existing device, FIFO, socket or
+ *  symlink (/dev/null, /dev/stdout, a pipe) is opened and written in place, not
+ *  replaced (tmp stays NULL). Returns 0 or -errno (e.g. -ENOENT when the directory does
+ *  not exist, -EACCES when it cannot be written). */
 int pl_outfile_open(struct pl_outfile *o, const char *path);
 /** Finish: when @commit, flush, fsync and rename into place (stdout: flush and check for
  *  write errors); otherwise remove the temporary file. Returns 0 or -errno. Safe to call

@@ -24,6 +24,26 @@ is "svg is reproducible" "$(cmp -s "$TMP/a.svg" "$TMP/b.svg" && echo same)" same
 like "svg escapes names" "$(cat "$TMP/a.svg")" 'a&amp;b'
 like "svg has the sample counts" "$(cat "$TMP/a.svg")" '<title>compute \(100 samples, 83.33%\)</title>'
 like "svg is interactive" "$(cat "$TMP/a.svg")" 'function zoom\(z\).*'
+# Outputs that are not regular files are written in place, never replaced by a renamed
+# temporary file (which turned /dev/null into a regular file when run as root).
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/from-fifo" &
+ok "svg into a FIFO" "$PERFLAB" profile --from-folded "$G/small.folded" --svg "$TMP/fifo"
+wait
+is "FIFO: the reader got the whole svg" "$(cmp -s "$TMP/from-fifo" "$TMP/a.svg" && echo same)" same
+is "FIFO: still a FIFO" "$([ -p "$TMP/fifo" ] && echo fifo)" fifo
+ln -s "$TMP/target.svg" "$TMP/link.svg"
+ok "svg through a symlink" "$PERFLAB" profile --from-folded "$G/small.folded" --svg "$TMP/link.svg"
+is "symlink: still a symlink" "$([ -L "$TMP/link.svg" ] && echo link)" link
+is "symlink: the target has the svg" "$(cmp -s "$TMP/target.svg" "$TMP/a.svg" && echo same)" same
+if mknod "$TMP/null" c 1 3 2>/dev/null; then
+	ok "svg to a character device (a /dev/null of our own)" "$PERFLAB" profile \
+		--from-folded "$G/small.folded" --svg "$TMP/null"
+	is "character device: still one" "$([ -c "$TMP/null" ] && echo chr)" chr
+	is "character device: no temporary file left" "$(ls "$TMP" | grep -c '^null\.tmp')" 0
+else
+	skip "svg to a character device" "mknod needs root"
+fi
 printf 'a;b 3\nno count here\n' >"$TMP/bad.folded"
 expect_exit 2 "bad folded input" "$PERFLAB" profile --from-folded "$TMP/bad.folded" --svg "$TMP/c.svg"
 like "bad folded names the line" "$(cat "$ERR")" "line 2"
