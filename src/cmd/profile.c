@@ -61,7 +61,15 @@ struct profile_opts {
 	const char *debug_root;
 	int ring_kb;
 	bool no_demangle;
+	uint64_t stack_size;
+	bool samples;
 };
+
+/* perf's limit for --call-graph dwarf,SIZE (tools/perf/util/callchain.c get_stack_size:
+ * rounded up to a multiple of 8, at most USHRT_MAX rounded down to one); the kernel
+ * refuses sample_stack_user values that are not multiples of 8 or >= USHRT_MAX. */
+#define STACK_SIZE_MAX 65528
+#define STACK_SIZE_DEFAULT 8192
 
 static const struct pl_opt profile_optv[] = {
 	{ "freq", 'F', PL_OPT_INT, offsetof(struct profile_opts, freq), "HZ",
@@ -76,8 +84,16 @@ static const struct pl_opt profile_optv[] = {
 	{ "call-graph", 0, PL_OPT_ENUM, offsetof(struct profile_opts, cg), "MODE",
 	  "callchains: fp (frame pointers), dwarf (copy user stacks) or none", cg_choices,
 	  .def = "fp" },
+	{ "stack-size", 0, PL_OPT_SIZE, offsetof(struct profile_opts, stack_size), "BYTES",
+	  "user stack bytes copied per sample for dwarf (perf's dwarf,SIZE; rounded up to a "
+	  "multiple of 8); implies --call-graph dwarf",
+	  .min = 1, .max = STACK_SIZE_MAX, .def = "8192" },
 	{ "syscalls", 0, PL_OPT_FLAG, offsetof(struct profile_opts, syscalls), NULL,
-	  "count syscalls exactly with time and errors per name (like strace -c)" },
+	  "count syscalls exactly with time and errors per name (like strace -c); the text "
+	  "report is then the syscall summary (--samples adds the sampling tables)" },
+	{ "samples", 0, PL_OPT_FLAG, offsetof(struct profile_opts, samples), NULL,
+	  "with --syscalls: print the sampling tables too, after the summary (--tree, "
+	  "--timeline and --region imply it)" },
 	{ "syscalls-via", 0, PL_OPT_ENUM, offsetof(struct profile_opts, via), "METHOD",
 	  "--syscalls by tracepoint (root), ptrace (slower, like strace; not -a) or auto "
 	  "(tracepoints, else ptrace); implies --syscalls",
@@ -117,7 +133,8 @@ static const struct pl_opt profile_optv[] = {
 static const struct pl_cmd_info info = {
 	.name = "profile",
 	.usage = "perflab profile [-F HZ | -c N] [-e EVENT] [-g | --call-graph fp|dwarf|none]\n"
-		 "       [--syscalls [--syscalls-via auto|tracepoint|ptrace]] [--duration S]\n"
+		 "       [--stack-size BYTES] [--syscalls [--syscalls-via auto|tracepoint|ptrace]\n"
+		 "       [--samples]] [--duration S]\n"
 		 "       [--cpus LIST] [--region NAME] [--tree] [--folded FILE] [--svg FILE]\n"
 		 "       [--timeline MS] [--no-demangle] [--json]\n"
 		 "       (-- CMD ARGS... | -p PID[,PID] | -a)",
@@ -141,8 +158,19 @@ static const struct pl_cmd_info info = {
 		"counts, but the program runs slower, so times are inflated) and says so; a\n"
 		"command is then followed until no traced task is left (like strace -f), and\n"
 		"times are wall entry-to-exit, like strace -c -w (strace -c: system time).\n"
+		"With --syscalls the text report is the syscall summary; the sampling tables\n"
+		"(which then show mostly the tracing's own cost) follow it with --samples.\n"
+		"--call-graph dwarf copies --stack-size bytes (default 8192, at most 65528, as\n"
+		"perf's dwarf,SIZE) of user stack per sample; the report says how many samples\n"
+		"had a deeper stack than the copy (their outer callers are missing).\n"
+		"Output: the report (text or --json) goes to stdout, except with '-- CMD': the\n"
+		"command keeps stdout and stderr, and the report goes to stderr (like strace -c\n"
+		"and time), so 'perflab profile -- CMD >/dev/null' keeps it; -o FILE writes it to\n"
+		"FILE, and '--json -o FILE' is one valid JSON document whatever CMD prints.\n"
 		"--json prints docs/schemas/profile.schema.json. Exit: 0 ok, 2 bad usage or a\n"
-		"command that cannot be run, 3 perf_event_open unavailable.",
+		"command that cannot be run, 3 perf_event_open unavailable or refused (the\n"
+		"message says by what: perf_event_paranoid, a missing capability, or a seccomp\n"
+		"filter or security module).",
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -439,6 +467,17 @@ static void region_stats(const struct pl_markers *mk, const struct pl_profile *p
 			(*smp)++;
 }
 
+/* "command    exited with status 3" when the command did not exit 0. */
+static void print_status(FILE *out, const struct run_info *ri)
+{
+	if (!ri->have_child)
+		return;
+	if (WIFEXITED(ri->child_status) && WEXITSTATUS(ri->child_status))
+		fprintf(out, "command    exited with status %d\n", WEXITSTATUS(ri->child_status));
+	else if (WIFSIGNALED(ri->child_status))
+		fprintf(out, "command    killed by signal %d\n", WTERMSIG(ri->child_status));
+}
+
 static void print_text(FILE *out, const struct profile_opts *o, const struct run_info *ri,
 		       const struct pl_profile *p, const struct pl_preport *r,
 		       const struct pl_markers *mk, const struct timeline *tl,
@@ -447,6 +486,18 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 	const char *b = pl_style(out, "bold"), *z = pl_style(out, "reset");
 	const struct pl_pe_session *s = ri->s;
 	fprintf(out, "%sprofile of %s%s\n", b, ri->what, z);
+	/* --syscalls asks for the syscall summary: it comes first, and the sampling part
+	 * (mostly the tracing's own cost then) only on request */
+	bool samples = !sc || o->samples || o->tree || o->timeline_ms || o->region;
+	if (!samples) {
+		fprintf(out, "duration   %.3f s\n", (double)ri->wall_ns / 1e9);
+		print_status(out, ri);
+		pl_syscalls_print(sc, out);
+		fprintf(out, "\n%llu samples taken in parallel are not shown: --samples prints the "
+			"sampling tables (they show mostly the cost of the syscall tracing)\n",
+			(unsigned long long)p->nsamples);
+		return;
+	}
 	fprintf(out, "event      %s", s->event_name);
 	if (s->fell_back)
 		fprintf(out, " (no hardware cycles event here: %s; fell back to cpu-clock)",
@@ -457,6 +508,21 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		fprintf(out, ", %d Hz", ri->freq);
 	fprintf(out, ", callchains %s%s\n", ri->cg, s->user_only ? ", user space only" : "");
 	fprintf(out, "duration   %.3f s\n", (double)ri->wall_ns / 1e9);
+	if (p->unwinder) {
+		fprintf(out, "stacks     %u bytes of user stack copied per sample; ",
+			(unsigned)s->attr.sample_stack_user);
+		if (p->dwarf_truncated)
+			fprintf(out, "%llu of %zu samples (%.1f%%) truncated: their stack went on past "
+				"the copy, so outer callers are missing%s\n",
+				(unsigned long long)p->dwarf_truncated, p->nsamples,
+				pct(p->dwarf_truncated, p->nsamples),
+				s->attr.sample_stack_user < STACK_SIZE_MAX
+					? " (raise --stack-size, at most 65528)"
+					: " (65528 is the most perf_event_open copies; use frame "
+					  "pointers: -fno-omit-frame-pointer and --call-graph fp)");
+		else
+			fprintf(out, "no stack was truncated\n");
+	}
 	uint64_t all = p->nsamples;
 	fprintf(out, "samples    %llu", (unsigned long long)all);
 	if (o->region)
@@ -471,12 +537,9 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		r->kernel_hidden ? "  (kernel symbols hidden: kernel.kptr_restrict or no "
 				   "CAP_SYSLOG; kernel samples are one [kernel] bucket)"
 				 : "");
-	if (ri->have_child) {
-		if (WIFEXITED(ri->child_status) && WEXITSTATUS(ri->child_status))
-			fprintf(out, "command    exited with status %d\n", WEXITSTATUS(ri->child_status));
-		else if (WIFSIGNALED(ri->child_status))
-			fprintf(out, "command    killed by signal %d\n", WTERMSIG(ri->child_status));
-	}
+	print_status(out, ri);
+	if (sc)
+		pl_syscalls_print(sc, out);
 	if (mk && mk->nnames) {
 		fprintf(out, "\n%sregions%s (per thread, CLOCK_MONOTONIC windows)\n", b, z);
 		fprintf(out, "  %-24s %10s %10s %9s %7s\n", "name", "time ms", "instances", "samples",
@@ -594,8 +657,6 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 			fputc('\n', out);
 		}
 	}
-	if (sc)
-		pl_syscalls_print(sc, out);
 }
 
 static json_t *u64a(const uint64_t *v, size_t n)
@@ -657,6 +718,15 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 		json_object_set_new(ev, "freq_hz", json_integer(ri->freq));
 	json_object_set_new(ev, "callchains", json_string(ri->cg));
 	json_object_set_new(d, "event", ev);
+	if (p->unwinder) {
+		json_t *dw = json_object();
+		json_object_set_new(dw, "stack_size",
+				    json_integer((json_int_t)s->attr.sample_stack_user));
+		json_object_set_new(dw, "unwound", json_integer((json_int_t)p->dwarf_unwound));
+		json_object_set_new(dw, "truncated", json_integer((json_int_t)p->dwarf_truncated));
+		json_object_set_new(dw, "truncated_pct", json_real(pct(p->dwarf_truncated, p->nsamples)));
+		json_object_set_new(d, "dwarf", dw);
+	}
 	json_object_set_new(d, "duration_s", json_real((double)ri->wall_ns / 1e9));
 	json_object_set_new(d, "samples_total", json_integer((json_int_t)p->nsamples));
 	json_object_set_new(d, "samples", json_integer((json_int_t)r->nsamples));
@@ -1023,7 +1093,7 @@ static int ptrace_loop(struct target *t, struct pl_syscalls *sc, struct pl_pe_se
 
 int cmd_profile(int argc, char **argv)
 {
-	struct profile_opts o = { .freq = 999, .top = 20, .ring_kb = 1024, .via = -1 };
+	struct profile_opts o = { .freq = 999, .top = 20, .ring_kb = 1024, .via = -1, .cg = -1 };
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, profile_optv, &o, &args);
 	if (rc >= 0)
@@ -1055,8 +1125,18 @@ int cmd_profile(int argc, char **argv)
 		pl_args_free(&args);
 		return PL_EXIT_USAGE;
 	}
-	if (o.g)
+	if (o.stack_size && (o.g || (o.cg >= 0 && o.cg != 1))) {
+		pl_error("--stack-size is for --call-graph dwarf, not --call-graph %s (drop one of "
+			 "them)", o.g ? "fp (-g)" : cg_choices[o.cg]);
+		pl_args_free(&args);
+		return PL_EXIT_USAGE;
+	}
+	if (o.g || o.cg < 0)
 		o.cg = 0;
+	if (o.stack_size) {
+		o.cg = 1; /* implies --call-graph dwarf, as perf's dwarf,SIZE */
+		o.stack_size = (o.stack_size + 7) & ~(uint64_t)7;
+	}
 	if (o.via >= 0)
 		o.syscalls = true; /* --syscalls-via given (auto too) */
 	else
@@ -1155,17 +1235,24 @@ int cmd_profile(int argc, char **argv)
 		.enable_on_exec = cmdv != NULL,
 		.inherit = !o.all,
 		.ring_pages = (uint32_t)o.ring_kb / 4,
+		.stack_bytes = (uint32_t)(o.stack_size ? o.stack_size : STACK_SIZE_DEFAULT),
 	};
 	int r = pl_pe_open(&s, &cfg, t.pids, t.npids, cpus, ncpus);
+	struct pl_pe_request rq = { .event = s.event_name, .system_wide = o.all,
+				    .user_only = s.user_only, .mmap = s.mmap_failed };
 	if (r < 0) {
-		pl_error("perf_event_open: %s", pl_pe_strerror(-r));
+		pl_error("%s: %s", s.mmap_failed ? "perf_event mmap" : "perf_event_open",
+			 pl_pe_strerror(-r, &rq));
 		kill_child(&t);
 		ret = PL_EXIT_RUNTIME;
 		goto out;
 	}
 	ri.s = &s;
-	if (s.user_only)
-		pl_warn("%s; sampling user space only", pl_pe_strerror(EACCES));
+	if (s.user_only) {
+		rq.user_only = false; /* what was refused: kernel samples */
+		pl_warn("kernel samples: %s; sampling user space only",
+			pl_pe_strerror(s.user_only_errno, &rq));
+	}
 	if (o.syscalls) {
 		r = open_syscalls(&sc, &o, &t, cmdv != NULL, cpus, ncpus);
 		if (r < 0) {
@@ -1307,14 +1394,23 @@ int cmd_profile(int argc, char **argv)
 	bool have_tl = o.timeline_ms > 0;
 	if (have_tl)
 		timeline_build(&tl, &p, &rep, &ri, o.timeline_ms, filter, &rf);
+	/* The output rule (README "Output"): a command keeps stdout and stderr; without -o
+	 * the report then goes to stderr, like strace -c and time, so the command's output
+	 * can be redirected without losing it. -o - asks for stdout explicitly. */
+	bool to_stderr = cmdv && !pl_g.output;
 	if (pl_g.json) {
 		json_t *doc = to_json(&o, &ri, &p, &rep, mk.hdr ? &mk : NULL, have_tl ? &tl : NULL, sc);
-		int e = pl_json_write_path(pl_g.output, doc);
+		int e = to_stderr ? pl_json_write(stderr, doc) : pl_json_write_path(pl_g.output, doc);
 		json_decref(doc);
 		if (e < 0) {
-			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-", strerror(-e));
+			pl_error("cannot write '%s': %s",
+				 pl_g.output ? pl_g.output : to_stderr ? "stderr" : "-", strerror(-e));
 			ret = PL_EXIT_USAGE;
 		}
+	} else if (to_stderr) {
+		print_text(stderr, &o, &ri, &p, &rep, mk.hdr ? &mk : NULL, have_tl ? &tl : NULL, sc);
+		if (fflush(stderr) != 0 || ferror(stderr))
+			ret = PL_EXIT_RUNTIME;
 	} else {
 		struct pl_outfile out;
 		int e = pl_outfile_open(&out, pl_g.output);
@@ -1333,6 +1429,15 @@ int cmd_profile(int argc, char **argv)
 		ret = write_outputs(&o, &rep, have_tl ? &tl : NULL, title);
 		free(title);
 	}
+	if (p.dwarf_truncated)
+		pl_warn("--call-graph dwarf: %llu of %zu samples (%.1f%%) had a deeper user stack "
+			"than the %u bytes copied, so their outer callers are missing; %s",
+			(unsigned long long)p.dwarf_truncated, p.nsamples,
+			pct(p.dwarf_truncated, p.nsamples), (unsigned)s.attr.sample_stack_user,
+			s.attr.sample_stack_user < STACK_SIZE_MAX
+				? "raise --stack-size (at most 65528)"
+				: "65528 is the most the kernel copies: build with "
+				  "-fno-omit-frame-pointer and use --call-graph fp");
 	if (p.lost || p.lost_samples)
 		pl_warn("%llu records and %llu samples lost (%.2f%%): the ring filled up; raise "
 			"--ring-kb or lower -F",

@@ -243,9 +243,12 @@ static uint32_t join_dwarf(struct pl_profile *p, const struct pl_sample *s, uint
 {
 	uint64_t user[256];
 	struct pl_aspace *as = pl_profile_aspace(p, s->pid, s->time);
-	size_t nu = pl_unwind(p->unwinder, p, as, s, user, 256);
-	if (nu < 2)
+	bool cut;
+	size_t nu = pl_unwind(p->unwinder, p, as, s, user, 256, &cut);
+	if (nu < 2) {
+		p->dwarf_truncated += cut;
 		return n;
+	}
 	p->dwarf_unwound++;
 	uint32_t k = 0;
 	while (k < n && pl_is_kernel_addr(buf[k]))
@@ -261,8 +264,10 @@ static uint32_t join_dwarf(struct pl_profile *p, const struct pl_sample *s, uint
 		if (fp[j] == last) {
 			for (uint32_t q = j + 1; q < nfp && w < 512; q++)
 				buf[w++] = fp[q];
+			cut = false; /* the frame-pointer chain went on from there */
 			break;
 		}
+	p->dwarf_truncated += cut;
 	return w;
 }
 

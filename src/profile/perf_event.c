@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -133,6 +134,7 @@ int pl_pe_open(struct pl_pe_session *s, const struct pl_pe_config *cfg, const pi
 	}
 	if (r == -EACCES || r == -EPERM) {
 		s->user_only = true;
+		s->user_only_errno = -r;
 		s->attr.exclude_kernel = 1;
 		r = open_all(s, pids, npids, cpus, ncpus);
 		if (r < 0 && is_missing_event(-r) && !s->fell_back && strcmp(ev, "cycles") == 0) {
@@ -170,6 +172,7 @@ int pl_pe_open(struct pl_pe_session *s, const struct pl_pe_config *cfg, const pi
 					int e = errno;
 					rg->base = NULL;
 					pl_pe_close(s);
+					s->mmap_failed = true;
 					return -e;
 				}
 				rg->data = (uint8_t *)rg->base + pg;
@@ -217,35 +220,139 @@ void pl_pe_close(struct pl_pe_session *s)
 }
 
 
-const char *pl_pe_strerror(int err)
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38 /* Linux 5.8 */
+#endif
+
+void pl_pe_privs_read(struct pl_pe_privs *pv)
 {
-	static char buf[768];
-	if (err == EACCES || err == EPERM) {
-		int64_t paranoid = 0;
-		char pv[32] = "unknown";
-		if (pl_read_i64("/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0)
-			snprintf(pv, sizeof(pv), "%lld", (long long)paranoid);
-		snprintf(buf, sizeof(buf),
-			 "permission denied: kernel.perf_event_paranoid is %s (2 = user space only "
-			 "for unprivileged users, 3+ = no perf_event_open at all); run as root, grant "
-			 "CAP_PERFMON (Linux 5.8+: setcap cap_perfmon+ep), or lower it with "
-			 "'sysctl kernel.perf_event_paranoid=1'; kernel addresses also need "
-			 "kernel.kptr_restrict=0 or CAP_SYSLOG. Without this there is no kernel share",
-			 pv);
+	memset(pv, 0, sizeof(*pv));
+	pv->have_paranoid =
+		pl_read_i64("/proc/sys/kernel/perf_event_paranoid", &pv->paranoid) == 0;
+	pv->root = geteuid() == 0;
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) == 0) {
+		uint64_t eff = (uint64_t)data[0].effective | (uint64_t)data[1].effective << 32;
+		pv->perfmon = (eff >> CAP_PERFMON & 1) || (eff >> CAP_SYS_ADMIN & 1);
+	}
+}
+
+/* The request in words: "cpu-clock sampling (user and kernel, system-wide)". */
+static void describe(char *buf, size_t len, const struct pl_pe_request *rq)
+{
+	snprintf(buf, len, "%s%s%s (%s%s)", rq->mmap ? "the ring buffer of " : "",
+		 rq->event ? rq->event : "event", rq->event ? " sampling" : "",
+		 rq->user_only ? "user space only" : "user and kernel",
+		 rq->system_wide ? ", system-wide" : ", per task");
+}
+
+/* The perf_event_paranoid value at or below which an unprivileged user may open @rq
+ * (Documentation/admin-guide/perf-security.rst; Debian's 3 forbids everything). */
+static int64_t paranoid_needed(const struct pl_pe_request *rq)
+{
+	if (rq->system_wide)
+		return 0;
+	return rq->user_only ? 2 : 1;
+}
+
+static const char seccomp_lsm_checks[] =
+	"check the container's seccomp profile (the default profiles of Docker and Podman "
+	"refuse perf_event_open: run with a profile that allows it, e.g. --security-opt "
+	"seccomp=PROFILE.json, or --privileged), a systemd SystemCallFilter= on the service, "
+	"and LSM denials (SELinux: 'ausearch -m avc -c perflab', the perf_event class; "
+	"AppArmor: 'dmesg | grep -i apparmor'; kernel lockdown: /sys/kernel/security/lockdown)";
+
+const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct pl_pe_privs *pv,
+			 char *buf, size_t len)
+{
+	char what[128];
+	describe(what, sizeof(what), rq);
+	const char *ename = err == EPERM ? "EPERM" : err == EACCES ? "EACCES" : err == ENOSYS ? "ENOSYS" : NULL;
+	if (rq->mmap && (err == EPERM || err == ENOMEM)) {
+		snprintf(buf, len,
+			 "mmap of %s refused (%s): the rings are locked memory, limited by "
+			 "kernel.perf_event_mlock_kb per user plus RLIMIT_MEMLOCK ('ulimit -l') "
+			 "without CAP_IPC_LOCK; lower --ring-kb or raise the limits",
+			 what, strerror(err));
+	} else if (err == EACCES || err == EPERM) {
+		char pv_s[32] = "unreadable";
+		if (pv->have_paranoid)
+			snprintf(pv_s, sizeof(pv_s), "%lld", (long long)pv->paranoid);
+		int64_t need = paranoid_needed(rq);
+		if (pv->perfmon) {
+			snprintf(buf, len,
+				 "%s refused with %s (%s) although perflab runs %s, which "
+				 "kernel.perf_event_paranoid (%s) does not restrict: a seccomp filter or "
+				 "a Linux security module (SELinux, AppArmor, lockdown) refused it; %s",
+				 what, ename, strerror(err),
+				 pv->root ? "as root with CAP_PERFMON/CAP_SYS_ADMIN"
+					  : "with CAP_PERFMON/CAP_SYS_ADMIN",
+				 pv_s, seccomp_lsm_checks);
+		} else if (pv->have_paranoid && pv->paranoid <= need) {
+			snprintf(buf, len,
+				 "%s refused with %s (%s) although kernel.perf_event_paranoid is %s, "
+				 "which allows it (<= %lld) without privileges: a seccomp filter or a "
+				 "Linux security module (SELinux, AppArmor, lockdown) refused it; %s",
+				 what, ename, strerror(err), pv_s, (long long)need,
+				 seccomp_lsm_checks);
+		} else if (pv->root) {
+			snprintf(buf, len,
+				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (allows "
+				 "this only <= %lld without privileges) and perflab runs as root but "
+				 "without CAP_PERFMON and CAP_SYS_ADMIN (dropped, as in a container): "
+				 "grant CAP_PERFMON (e.g. docker run --cap-add PERFMON; Linux 5.8+) or "
+				 "lower it on the host with 'sysctl kernel.perf_event_paranoid=%lld'; "
+				 "if neither helps, a seccomp filter or LSM refuses it: %s",
+				 what, ename, strerror(err), pv_s, (long long)need, (long long)need,
+				 seccomp_lsm_checks);
+		} else {
+			snprintf(buf, len,
+				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (2 = user "
+				 "space only for unprivileged users, 3+ = no perf_event_open at all; "
+				 "this needs <= %lld); run as root, grant CAP_PERFMON (Linux 5.8+: "
+				 "setcap cap_perfmon+ep), or lower it with 'sysctl "
+				 "kernel.perf_event_paranoid=%lld'%s",
+				 what, ename, strerror(err), pv_s, (long long)need, (long long)need,
+				 rq->user_only ? "" : "; kernel addresses also need "
+						      "kernel.kptr_restrict=0 or CAP_SYSLOG");
+		}
+	} else if (err == ENOSYS) {
+		if (pv->have_paranoid)
+			snprintf(buf, len,
+				 "%s: perf_event_open answered ENOSYS (%s), but this kernel has perf "
+				 "events (/proc/sys/kernel/perf_event_paranoid exists), so a seccomp "
+				 "filter answers ENOSYS for it; %s",
+				 what, strerror(err), seccomp_lsm_checks);
+		else
+			snprintf(buf, len,
+				 "%s: the kernel has no perf events (ENOSYS, %s; built without "
+				 "CONFIG_PERF_EVENTS, no /proc/sys/kernel/perf_event_paranoid): use a "
+				 "kernel with perf events",
+				 what, strerror(err));
 	} else if (is_missing_event(err)) {
-		snprintf(buf, sizeof(buf),
-			 "%s: the event is not supported here (no hardware PMU, e.g. in a VM); "
+		snprintf(buf, len,
+			 "%s: %s: the event is not supported here (no hardware PMU, e.g. in a VM); "
 			 "try -e cpu-clock",
-			 strerror(err));
+			 what, strerror(err));
 	} else if (err == EMFILE) {
-		snprintf(buf, sizeof(buf), "too many open files: raise 'ulimit -n' (one fd per CPU "
-					   "and task)");
+		snprintf(buf, len, "too many open files: raise 'ulimit -n' (one fd per CPU "
+				   "and task)");
 	} else if (err == ESRCH) {
-		snprintf(buf, sizeof(buf), "no such process");
+		snprintf(buf, len, "no such process");
 	} else {
-		snprintf(buf, sizeof(buf), "%s", strerror(err));
+		snprintf(buf, len, "%s: %s", what, strerror(err));
 	}
 	return buf;
+}
+
+const char *pl_pe_strerror(int err, const struct pl_pe_request *rq)
+{
+	static char buf[1024];
+	struct pl_pe_privs pv;
+	pl_pe_privs_read(&pv);
+	return pl_pe_advice(err, rq, &pv, buf, sizeof(buf));
 }
 
 uint64_t pl_pe_ring_head(const struct pl_pe_ring *r)

@@ -49,6 +49,8 @@ struct pl_pe_session {
 	bool fell_back;              /**< hardware event unavailable -> software clock */
 	bool user_only;              /**< EACCES/EPERM -> exclude_kernel */
 	int fallback_errno;          /**< errno that caused the event fallback, or 0 */
+	int user_only_errno;         /**< errno that caused the user-only retry, or 0 */
+	bool mmap_failed;            /**< (failure) the ring's mmap failed, not the open */
 	int *fds;                    /**< all event fds (nfds) */
 	int *fd_cpu;                 /**< index into the cpus array of each fd */
 	size_t nfds;
@@ -60,7 +62,8 @@ struct pl_pe_session {
  *  @pids (@npids entries; -1 alone = all tasks, for -a), mmap one ring per CPU and
  *  redirect the other fds of that CPU into it. Fallbacks: "cycles" -> "cpu-clock" on
  *  ENOENT, ENODEV, ENXIO, EOPNOTSUPP; EACCES/EPERM -> exclude_kernel (user only).
- *  Returns 0, or -errno of the last failing open (-EACCES, -ENOENT...) or mmap. Events
+ *  Returns 0, or -errno of the last failing open (-EACCES, -ENOENT...) or mmap (then
+ *  s->mmap_failed; s->event_name and s->attr say what was last asked). Events
  *  are left disabled unless @cfg->enable_on_exec (the exec enables them). */
 int pl_pe_open(struct pl_pe_session *s, const struct pl_pe_config *cfg, const pid_t *pids,
 	       size_t npids, const int *cpus, size_t ncpus);
@@ -71,11 +74,43 @@ void pl_pe_disable(struct pl_pe_session *s);
 /** Unmap and close everything. NULL-safe; safe twice. */
 void pl_pe_close(struct pl_pe_session *s);
 
-/** A human explanation of why perf_event_open failed with @err (positive errno) for
- *  the advice line: mentions perf_event_paranoid (current value when readable),
- *  kptr_restrict and CAP_PERFMON for EACCES/EPERM. Static buffer. */
-const char *pl_pe_strerror(int err);
+/** What perflab asked of perf_event_open, for the advice when it is refused. */
+struct pl_pe_request {
+	const char *event; /**< event name ("cpu-clock"...); NULL = not named */
+	bool system_wide;  /**< CPU-wide events (-a, pid -1): need paranoid <= 0 unprivileged */
+	bool user_only;    /**< exclude_kernel (the retry): needs paranoid <= 2 unprivileged;
+			    *   with kernel samples it needs <= 1 */
+	bool mmap;         /**< the ring's mmap failed, not the open */
+};
 
+/** What decides whether the kernel's perf_event_paranoid check lets a request pass. */
+struct pl_pe_privs {
+	bool have_paranoid; /**< /proc/sys/kernel/perf_event_paranoid was read */
+	int64_t paranoid;
+	bool root;          /**< effective uid 0 */
+	bool perfmon;       /**< CAP_PERFMON or CAP_SYS_ADMIN effective (perfmon_capable()) */
+};
+
+/** Read the privileges of this process (capget(2)) and perf_event_paranoid (sysroot
+ *  helper). Never fails: what cannot be read is left false. */
+void pl_pe_privs_read(struct pl_pe_privs *pv);
+
+/** A human explanation, for one error line, of why perf_event_open (or the ring's mmap,
+ *  @rq->mmap) failed with @err (positive errno) for request @rq, given @pv; written to
+ *  @buf (@len bytes) and returned. EACCES/EPERM: when @pv shows that paranoid did not
+ *  refuse it (CAP_PERFMON/CAP_SYS_ADMIN, or a paranoid value that allows @rq: <= 2 user
+ *  only, <= 1 with kernel samples, <= 0 system-wide; Documentation/admin-guide/
+ *  perf-security.rst) it names a seccomp filter or an LSM and what to check, and never
+ *  suggests root to root; otherwise it explains perf_event_paranoid (and to a root
+ *  without the capabilities, CAP_PERFMON). ENOSYS: no perf events in the kernel, or,
+ *  when the paranoid file exists, a seccomp filter answering ENOSYS. ENOENT, ENODEV,
+ *  ENXIO, EOPNOTSUPP: the event is not supported. Pure: tests call it with made-up
+ *  @pv. */
+const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct pl_pe_privs *pv,
+			 char *buf, size_t len);
+
+/** pl_pe_advice with this process' privileges (pl_pe_privs_read). Static buffer. */
+const char *pl_pe_strerror(int err, const struct pl_pe_request *rq);
 
 /** Read the ring's head (acquire) and tail. */
 uint64_t pl_pe_ring_head(const struct pl_pe_ring *r);

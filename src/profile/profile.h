@@ -85,6 +85,9 @@ struct pl_profile {
 	struct pl_symtab syms;
 	struct pl_unwinder *unwinder; /**< set for --call-graph dwarf (owned), else NULL */
 	uint64_t dwarf_unwound;       /**< samples whose user stack libdwfl unwound */
+	uint64_t dwarf_truncated;     /**< samples whose user stack went on past the copied
+				       *   bytes (pl_unwind's *truncated), not continued by the
+				       *   frame-pointer chain */
 };
 
 /** Initialise for @sample_type and @regs_mask (the attr used), @debug_root as in

@@ -14,6 +14,7 @@ struct cur_sample {
 	const struct pl_sample *s;
 	pid_t pid;
 	bool given; /* next_thread returned the one thread */
+	bool past_end; /* a read above the copied bytes (a caller's frame) failed */
 };
 
 struct space {
@@ -75,8 +76,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	struct pl_unwinder *u = arg;
 	const struct pl_sample *s = u->cur.s;
 	uint64_t sp = s->regs[REG_SP];
-	if (addr < sp || addr + 8 > sp + s->stack_dyn)
+	if (addr < sp)
 		return false;
+	if (addr + 8 > sp + s->stack_dyn) {
+		u->cur.past_end = true;
+		return false;
+	}
 	memcpy(result, s->stack + (addr - sp), 8);
 	return true;
 }
@@ -150,8 +155,9 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 }
 
 size_t pl_unwind(struct pl_unwinder *u, struct pl_profile *p, struct pl_aspace *as,
-		 const struct pl_sample *s, uint64_t *out, size_t max)
+		 const struct pl_sample *s, uint64_t *out, size_t max, bool *truncated)
 {
+	*truncated = false;
 	if (!as || !s->regs || s->nregs < 17 || !s->stack || !max)
 		return 0;
 	struct space *sp = NULL;
@@ -175,8 +181,13 @@ size_t pl_unwind(struct pl_unwinder *u, struct pl_profile *p, struct pl_aspace *
 	}
 	if (!sp->attached)
 		return 0;
-	u->cur = (struct cur_sample){ s, (pid_t)as->pid, false };
+	u->cur = (struct cur_sample){ s, (pid_t)as->pid, false, false };
 	struct frames fr = { out, 0, max };
 	dwfl_getthread_frames(sp->dwfl, (pid_t)as->pid, on_frame, &fr);
+	/* The kernel copies min(size, stack top - sp) bytes: a full copy and a caller's
+	 * frame wanted beyond it mean the stack went on past the copy; an unwind that
+	 * reached the outermost frame (_start's CFI marks the return address undefined)
+	 * reads nothing beyond. */
+	*truncated = fr.n < max && u->cur.past_end && s->stack_dyn == s->stack_size;
 	return fr.n;
 }

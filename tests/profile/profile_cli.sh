@@ -13,6 +13,22 @@ expect_exit 2 "bad pid" "$PERFLAB" profile -p abc
 like "bad pid names it" "$(cat "$ERR")" "-p 'abc'"
 expect_exit 2 "bad call-graph mode" "$PERFLAB" profile --call-graph lbr -- true
 expect_exit 2 "ring size not a power of two" "$PERFLAB" profile --ring-kb 100 -- true
+# --stack-size: perf's limits for dwarf,SIZE (1..65528, rounded up to a multiple of 8)
+for bad in 0 65529 64k 1MiB abc; do
+	expect_exit 2 "--stack-size $bad refused" "$PERFLAB" profile --stack-size "$bad" -- true
+	is "--stack-size $bad: one line" "$(wc -l <"$ERR")" 1
+done
+like "--stack-size names the limit" "$(cat "$ERR")" "stack-size"
+"$PERFLAB" profile --stack-size 65529 -- true 2>"$ERR"
+like "--stack-size over the limit names 65528" "$(cat "$ERR")" "65528"
+expect_exit 2 "--stack-size with -g refused" "$PERFLAB" profile -g --stack-size 4k -- true
+like "--stack-size with -g: says it is for dwarf" "$(cat "$ERR")" "--stack-size is for --call-graph dwarf"
+expect_exit 2 "--stack-size with --call-graph none refused" "$PERFLAB" profile --call-graph none \
+	--stack-size 4k -- true
+like "help documents --stack-size" "$("$PERFLAB" profile --help)" "--stack-size BYTES"
+like "help documents --samples" "$("$PERFLAB" profile --help)" "--samples"
+like "help states the output rule" "$("$PERFLAB" profile --help | tr '\n' ' ')" \
+	"report goes to stderr"
 expect_exit 2 "sysroot cannot be profiled" "$PERFLAB" profile --sysroot / --sysroot "$TMP" -- true
 
 # Golden SVG: same folded input -> byte-identical file (colours from name hashes).

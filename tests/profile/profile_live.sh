@@ -113,10 +113,54 @@ if command -v strace >/dev/null; then
 else
 	skip "syscalls vs strace" "strace not installed"
 fi
+# --call-graph dwarf on a stack deeper than the copy: tests/profile/deeprec.c spins 40
+# frames of 1 KiB below main, without frame pointers. The default 8192-byte copy cuts
+# (nearly) every sample and says so; the largest, 65528, reaches main.
+: "${PROFILE_DEEPREC:?}"
+depth() { jq -r '[.folded[] | .stack | split(";") | length] | max // 0' "$1"; }
+DS=$TMP/deep-8k.json
+ok "dwarf, deep stack, default copy" "$PERFLAB" profile --json -o "$DS" --top 200 \
+	--call-graph dwarf -- "$PROFILE_DEEPREC" 40 0.5
+validate profile.schema.json "$DS"
+is "deep, default: the copy is 8192 bytes" "$(jqv "$DS" .dwarf.stack_size)" 8192
+in_range "deep, default: share of samples truncated" "$(jqv "$DS" .dwarf.truncated_pct)" 80 100
+is "deep, default: the share is the count over all samples" \
+	"$(jqv "$DS" '(.dwarf.truncated * 100 / .samples_total - .dwarf.truncated_pct) | fabs < 0.01')" true
+like "deep, default: a warning names --stack-size" "$(cat "$ERR")" \
+	"[0-9]+ of [0-9]+ samples \([0-9.]+%\) had a deeper user stack than the 8192 bytes copied.*raise --stack-size \(at most 65528\)"
+is "deep, default: main is not reached" "$(ftotal "$DS" main)" 0
+# (93.8% once in a loaded run, 100% in quiet ones: keep what was seen for the next time)
+awk -v v="$(jqv "$DS" .dwarf.truncated_pct)" 'BEGIN { exit !(v < 97) }' &&
+	jq -r '"# dwarf \(.dwarf), samples \(.samples_total), lost \(.lost_samples); shallow stacks:",
+		(.folded[] | select(.stack | split(";") | length < 10) | "#   \(.count) \(.stack[0:160])")' "$DS" | head -12
+DL=$TMP/deep-64k.json
+ok "dwarf, deep stack, --stack-size 65528" "$PERFLAB" profile --json -o "$DL" --top 200 \
+	--stack-size 65528 -- "$PROFILE_DEEPREC" 40 0.5
+validate profile.schema.json "$DL"
+is "deep, 65528: implies --call-graph dwarf" "$(jqv "$DL" .event.callchains)" dwarf
+is "deep, 65528: the copy is 65528 bytes" "$(jqv "$DL" .dwarf.stack_size)" 65528
+in_range "deep, 65528: share of samples truncated" "$(jqv "$DL" .dwarf.truncated_pct)" 0 10
+in_range "deep, 65528: main on the stacks" "$(ftotal "$DL" main)" 90 100
+d8=$(depth "$DS") d64=$(depth "$DL")
+is "deep: stacks of 40+ frames with 65528 ($d64), fewer than 40 with 8192 ($d8)" \
+	"$(( d64 > 40 && d8 < 40 ))" 1
+if [ "$(jqv "$DL" .dwarf.truncated)" = 0 ]; then
+	is "deep, 65528: no truncation warning" "$(grep -c 'deeper user stack' "$ERR")" 0
+else
+	like "deep, 65528: the few truncated are warned about" "$(cat "$ERR")" "deeper user stack"
+fi
+ok "dwarf, text report" "$PERFLAB" profile --call-graph dwarf -- "$PROFILE_DEEPREC" 40 0.2
+like "dwarf, text: the stacks line" "$(cat "$ERR")" \
+	"stacks +8192 bytes of user stack copied per sample; [0-9]+ of [0-9]+ samples \([0-9.]+%\) truncated"
+ok "--stack-size rounded up to a multiple of 8, as perf does" "$PERFLAB" profile --json \
+	-o "$TMP/r8.json" --stack-size 1001 -- true
+is "--stack-size 1001 -> 1008" "$(jqv "$TMP/r8.json" .dwarf.stack_size)" 1008
+is "no dwarf object without --call-graph dwarf" "$(jqv "$J" 'has("dwarf")')" false
+
 # the text threads table shows --top threads, most samples first, and sums the rest
 ok "threads table limited by --top" "$PERFLAB" profile --top 1 -- "$PROFILE_SHAPE" 0.3
-is "one thread row" "$(sed -n '/^threads/,/^$/p' "$OUT" | grep -cE '^ +[0-9]+ +[0-9]+ ')" 1
-like "the other threads summed" "$(cat "$OUT")" '\.\.\. [0-9]+ more threads with [0-9]+ samples'
+is "one thread row" "$(sed -n '/^threads/,/^$/p' "$ERR" | grep -cE '^ +[0-9]+ +[0-9]+ ')" 1
+like "the other threads summed" "$(cat "$ERR")" '\.\.\. [0-9]+ more threads with [0-9]+ samples'
 # an unwritable output path is refused before the program runs
 expect_exit 2 "unwritable --svg refused" "$PERFLAB" profile --svg "$TMP/no/such/dir/f.svg" \
 	-- sh -c 'touch "$0"' "$TMP/ran"

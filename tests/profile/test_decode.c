@@ -299,12 +299,92 @@ static void test_fallback_eacces(void **state)
 		assert_true(s.user_only);
 		assert_true(s.attr.exclude_kernel);
 		assert_string_equal(s.event_name, "cycles");
+		assert_int_equal(s.user_only_errno, errs[i]);
 		pl_pe_close(&s);
 	}
-	const char *msg = pl_pe_strerror(EACCES);
-	assert_non_null(strstr(msg, "perf_event_paranoid"));
-	assert_non_null(strstr(msg, "CAP_PERFMON"));
-	assert_non_null(strstr(msg, "kptr_restrict"));
+}
+
+/* The advice for a refused perf_event_open, over made-up privileges: paranoid is
+ * blamed only where it refuses the request, root is never told to run as root, and a
+ * seccomp filter or LSM is named where neither paranoid nor a capability explains it. */
+static const char *advise(int err, bool user_only, bool sys, int64_t paranoid, bool root,
+			  bool perfmon)
+{
+	static char buf[1024];
+	struct pl_pe_request rq = { .event = "cpu-clock", .user_only = user_only, .system_wide = sys };
+	struct pl_pe_privs pv = { .have_paranoid = paranoid >= -1, .paranoid = paranoid,
+				  .root = root, .perfmon = perfmon };
+	return pl_pe_advice(err, &rq, &pv, buf, sizeof(buf));
+}
+
+static void test_advice(void **state)
+{
+	(void)state;
+	/* an unprivileged user that paranoid refuses: explain it, suggest root/CAP_PERFMON */
+	const char *m = advise(EACCES, false, false, 2, false, false);
+	assert_non_null(strstr(m, "kernel.perf_event_paranoid is 2"));
+	assert_non_null(strstr(m, "run as root"));
+	assert_non_null(strstr(m, "CAP_PERFMON"));
+	assert_non_null(strstr(m, "kptr_restrict"));
+	assert_non_null(strstr(m, "cpu-clock sampling (user and kernel, per task) refused with EACCES"));
+	assert_null(strstr(m, "seccomp filter or"));
+	m = advise(EACCES, true, false, 3, false, false);
+	assert_non_null(strstr(m, "this needs <= 2"));
+	assert_null(strstr(m, "kptr_restrict")); /* no kernel samples were asked */
+	m = advise(EACCES, true, true, 1, false, false); /* system-wide needs <= 0 */
+	assert_non_null(strstr(m, "this needs <= 0"));
+	/* root (CAP_PERFMON/CAP_SYS_ADMIN) refused: not paranoid, never "run as root" */
+	int errs[] = { EPERM, EACCES };
+	for (int i = 0; i < 2; i++) {
+		m = advise(errs[i], true, false, 2, true, true);
+		assert_non_null(strstr(m, "seccomp filter"));
+		assert_non_null(strstr(m, "seccomp profile"));
+		assert_non_null(strstr(m, "SELinux"));
+		assert_non_null(strstr(m, "AppArmor"));
+		assert_non_null(strstr(m, "as root with CAP_PERFMON"));
+		assert_non_null(strstr(m, errs[i] == EPERM ? "with EPERM" : "with EACCES"));
+		assert_null(strstr(m, "run as root"));
+		assert_null(strstr(m, "sysctl kernel.perf_event_paranoid="));
+		/* the same with paranoid unreadable, and for system-wide requests */
+		m = advise(errs[i], false, true, -2, true, true);
+		assert_non_null(strstr(m, "seccomp filter"));
+		assert_null(strstr(m, "run as root"));
+	}
+	/* unprivileged, but paranoid allows the request: a filter or LSM refused it */
+	m = advise(EPERM, true, false, 2, false, false);
+	assert_non_null(strstr(m, "kernel.perf_event_paranoid is 2, which allows it"));
+	assert_non_null(strstr(m, "seccomp filter"));
+	assert_null(strstr(m, "run as root"));
+	m = advise(EPERM, false, true, -1, false, false);
+	assert_non_null(strstr(m, "which allows it"));
+	/* root without the capabilities (a container) that paranoid refuses: the capability,
+	 * not root, is what is missing */
+	m = advise(EACCES, true, false, 3, true, false);
+	assert_non_null(strstr(m, "runs as root but without CAP_PERFMON"));
+	assert_non_null(strstr(m, "--cap-add PERFMON"));
+	assert_null(strstr(m, "run as root"));
+	/* ENOSYS: no perf events in the kernel, or (the paranoid file exists) a filter */
+	m = advise(ENOSYS, true, false, -2, false, false);
+	assert_non_null(strstr(m, "kernel has no perf events"));
+	assert_null(strstr(m, "seccomp"));
+	m = advise(ENOSYS, true, false, 2, true, true);
+	assert_non_null(strstr(m, "seccomp filter answers ENOSYS"));
+	/* the event is not supported */
+	int missing[] = { ENOENT, EOPNOTSUPP, ENODEV, ENXIO };
+	for (int i = 0; i < 4; i++) {
+		m = advise(missing[i], false, false, 2, true, true);
+		assert_non_null(strstr(m, "the event is not supported here"));
+		assert_null(strstr(m, "seccomp"));
+		assert_null(strstr(m, "paranoid"));
+	}
+	/* the ring's mmap over the locked-memory limit */
+	struct pl_pe_request rq = { .event = "cycles", .user_only = true, .mmap = true };
+	struct pl_pe_privs pv = { .have_paranoid = true, .paranoid = 2 };
+	char buf[1024];
+	m = pl_pe_advice(EPERM, &rq, &pv, buf, sizeof(buf));
+	assert_non_null(strstr(m, "perf_event_mlock_kb"));
+	assert_non_null(strstr(m, "--ring-kb"));
+	assert_null(strstr(m, "perf_event_paranoid"));
 }
 
 static void test_fallback_fails(void **state)
@@ -378,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_enoent),
 		cmocka_unit_test(test_fallback_eacces),
 		cmocka_unit_test(test_fallback_fails),
+		cmocka_unit_test(test_advice),
 		cmocka_unit_test(test_folded_jit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

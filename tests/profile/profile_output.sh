@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Where perflab profile's report goes (README "Output"): with '-- CMD' the command keeps
+# stdout and stderr and the report (text or --json) goes to stderr, like strace -c and
+# time, or to -o FILE; with -p/-a it stays on stdout. A program that writes to stdout
+# must not break --json, and redirecting its output must not lose the report.
+# Needs perf_event_open (skips with the reason otherwise); ~3 s.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+: "${PROFILE_SHAPE:?}"
+
+if ! "$PERFLAB" profile -q -o "$TMP/probe" -- true 2>"$ERR"; then
+	skip "profile output tests" "perf_event_open unavailable: $(head -c 300 "$ERR")"
+	done_testing
+fi
+# A program that writes to stdout (and a line to stderr) around some CPU time.
+PROG=(sh -c 'echo "program line 1"; "$0" 0.2; echo "program line 2"; echo "program err" >&2' "$PROFILE_SHAPE")
+want_out=$'program line 1\nprogram line 2'
+# the JSON document of a stream that may also hold perflab's one-line messages
+json_of() { sed -n '/^{$/,/^}$/p' "$1"; }
+
+# text, no -o: stdout is the program's alone, the report is on stderr
+"$PERFLAB" profile -- "${PROG[@]}" >"$OUT" 2>"$ERR"
+is "text: exit 0" "$?" 0
+is "text: stdout is exactly the program's output" "$(cat "$OUT")" "$want_out"
+like "text: the report is on stderr" "$(cat "$ERR")" "^profile of 'sh'"
+like "text: the whole report (top functions)" "$(cat "$ERR")" "top functions by total"
+like "text: the program's stderr is kept too" "$(cat "$ERR")" "program err"
+# the program's output redirected away: the report stays
+"$PERFLAB" profile -- "${PROG[@]}" >/dev/null 2>"$ERR"
+like "stdout to /dev/null: the report is not lost" "$(cat "$ERR")" "top functions by self"
+
+# --json without -o: stdout stays the program's, the document is on stderr and parses
+"$PERFLAB" profile --json -- "${PROG[@]}" >"$OUT" 2>"$ERR"
+is "json: stdout is exactly the program's output" "$(cat "$OUT")" "$want_out"
+json_of "$ERR" >"$TMP/stderr.json"
+is "json on stderr: parses" "$(jq -r .schema_version "$TMP/stderr.json" 2>&1)" 1
+validate profile.schema.json "$TMP/stderr.json"
+
+# --json -o FILE: FILE is exactly one valid document whatever the program prints
+J=$TMP/p.json
+"$PERFLAB" profile --json -o "$J" -- "${PROG[@]}" >"$OUT" 2>"$ERR"
+is "json -o: exit 0" "$?" 0
+is "json -o: stdout is exactly the program's output" "$(cat "$OUT")" "$want_out"
+is "json -o: the file parses as one document" "$(jq -s 'length' "$J" 2>&1)" 1
+validate profile.schema.json "$J"
+is "json -o: the program's output is not in it" "$(grep -c 'program line' "$J")" 0
+like "json -o: samples were taken" "$(jqv "$J" .samples_total)" '^[1-9][0-9]*$'
+is "json -o: the report is not on stderr" "$(grep -c '"schema_version"' "$ERR")" 0
+
+# text -o FILE
+"$PERFLAB" profile -o "$TMP/p.txt" -- "${PROG[@]}" >"$OUT" 2>"$ERR"
+is "text -o: stdout is exactly the program's output" "$(cat "$OUT")" "$want_out"
+like "text -o: the report is in the file" "$(cat "$TMP/p.txt")" "^profile of 'sh'.*"
+is "text -o: not on stderr" "$(grep -c '^top functions' "$ERR")" 0
+# -o - asks for stdout explicitly: the report follows the program's output there
+"$PERFLAB" profile -o - -- "${PROG[@]}" >"$OUT" 2>"$ERR"
+like "-o -: the report on stdout" "$(cat "$OUT")" "top functions by self"
+is "-o -: not on stderr" "$(grep -c '^top functions' "$ERR")" 0
+
+# -o FIFO: checked before the run without opening it (the reader would see an early end)
+mkfifo "$TMP/fifo"
+jq -r .schema_version <"$TMP/fifo" >"$TMP/from-fifo" 2>&1 &
+"$PERFLAB" profile --json -o "$TMP/fifo" -- "${PROG[@]}" >"$OUT" 2>"$ERR"
+is "json -o FIFO: exit 0" "$?" 0
+wait
+is "json -o FIFO: the reader parsed one document" "$(cat "$TMP/from-fifo")" 1
+
+# -p: no command shares stdout, so the report stays there
+sleep 30 &
+bg=$!
+"$PERFLAB" profile -p "$bg" -d 0.2 >"$OUT" 2>"$ERR"
+kill "$bg" 2>/dev/null
+wait "$bg" 2>/dev/null
+like "-p: the report on stdout" "$(cat "$OUT")" "^profile of pid $bg"
+"$PERFLAB" profile --json -p "$$" -d 0.1 >"$OUT" 2>"$ERR"
+is "-p --json: stdout parses" "$(jq -r .schema_version "$OUT" 2>&1)" 1
+done_testing
