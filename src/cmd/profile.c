@@ -13,7 +13,6 @@
 #include <sys/ioctl.h>
 #include <sys/time.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -969,18 +968,11 @@ static int open_syscalls(struct pl_syscalls **sc, const struct profile_opts *o,
 	return 0;
 }
 
-/* Whether @path can be written, without writing it: an existing device, FIFO or symlink
- * (written in place by pl_outfile) is only checked for access, since opening a FIFO
- * would block for a reader and then hand it an early end of file; a new or regular file
- * by creating and removing the temporary file pl_outfile would write. 0 or -errno. */
+/* Whether @path can be written, without writing it: pl_outfile's checks (a temporary
+ * file created and removed beside a new or regular file; an existing symlink, device or
+ * FIFO only checked for access, never opened). 0 or -errno. */
 static int check_writable(const char *path)
 {
-	struct stat st;
-	if (strcmp(path, "-") != 0 && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			return -EISDIR;
-		return access(path, W_OK) == 0 || errno == ENOENT ? 0 : -errno;
-	}
 	struct pl_outfile of;
 	int e = pl_outfile_open(&of, path);
 	if (e == 0)

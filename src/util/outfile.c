@@ -10,6 +10,29 @@
 
 #include "util/str.h"
 
+/* Whether an existing non-regular @path (a symlink, device, FIFO) may be written in
+ * place at commit, checked without opening it (opening a FIFO blocks for a reader and
+ * then hands it an early end of file). 0 or -errno. */
+static int check_in_place(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		/* a disk, partition or loop device is never an output: the report would be
+		 * written over its data */
+		if (S_ISBLK(st.st_mode))
+			return -ENOTSUP;
+	} else if (errno != ENOENT) {
+		return -errno; /* a symlink loop, a component that is not a directory... */
+	}
+	/* (a dangling symlink: its target is created at commit, so the directory the
+	 * link points into must be writable; open() will say) */
+	if (access(path, W_OK) != 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
 int pl_outfile_open(struct pl_outfile *o, const char *path)
 {
 	memset(o, 0, sizeof(*o));
@@ -19,18 +42,17 @@ int pl_outfile_open(struct pl_outfile *o, const char *path)
 	}
 	/* A device, FIFO or socket (-o /dev/null, /dev/stdout, a pipe) and a symlink are
 	 * written in place: a temporary file renamed over them would replace /dev/null
-	 * with a regular file (as root) or the link with a copy. */
+	 * with a regular file (as root) or the link with a copy. The output is held in
+	 * memory and written only at commit, so a failed command leaves the target (the
+	 * symlink's file, say) as it was, and a FIFO's reader gets the whole output. */
 	struct stat lst;
 	if (lstat(path, &lst) == 0 && !S_ISREG(lst.st_mode)) {
-		int dfd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
-		if (dfd < 0)
-			return -errno;
-		o->fp = fdopen(dfd, "w");
-		if (!o->fp) {
-			int e = -errno;
-			close(dfd);
+		int e = check_in_place(path);
+		if (e < 0)
 			return e;
-		}
+		o->fp = open_memstream(&o->buf, &o->len);
+		if (!o->fp)
+			return -errno;
 		o->path = pl_xstrdup(path); /* tmp NULL: written in place */
 		return 0;
 	}
@@ -58,6 +80,33 @@ int pl_outfile_open(struct pl_outfile *o, const char *path)
 	return 0;
 }
 
+/* Write the @len bytes of @buf to @path in place (a device, FIFO or symlink). 0 or
+ * -errno; a short write is -EIO. */
+static int write_in_place(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0)
+		return -errno;
+	int r = 0;
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = n < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)n;
+	}
+	/* (fsync only where there is a file to sync: /dev/null and pipes refuse it) */
+	struct stat st;
+	if (r == 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && fsync(fd) != 0)
+		r = -errno;
+	if (close(fd) != 0 && r == 0 && errno != EINTR)
+		r = -errno;
+	return r;
+}
+
 int pl_outfile_close(struct pl_outfile *o, bool commit)
 {
 	if (!o || !o->fp)
@@ -69,21 +118,26 @@ int pl_outfile_close(struct pl_outfile *o, bool commit)
 		o->fp = NULL;
 		return r;
 	}
+	if (!o->tmp) { /* in place: the memory stream, written out only on commit */
+		errno = 0;
+		if (ferror(o->fp) || fclose(o->fp) != 0)
+			r = -(errno ? errno : EIO);
+		o->fp = NULL;
+		if (commit && r == 0)
+			r = write_in_place(o->path, o->buf ? o->buf : "", o->buf ? o->len : 0);
+		free(o->buf);
+		free(o->path);
+		o->buf = o->path = NULL;
+		o->len = 0;
+		return r;
+	}
 	if (commit) {
-		/* (fsync only where there is a file to sync: /dev/null and pipes refuse it) */
-		struct stat st;
-		bool reg = fstat(fileno(o->fp), &st) == 0 && S_ISREG(st.st_mode);
-		if (fflush(o->fp) != 0 || ferror(o->fp) || (reg && fsync(fileno(o->fp)) != 0))
+		if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0)
 			r = -(errno ? errno : EIO);
 	}
 	if (fclose(o->fp) != 0 && r == 0 && commit)
 		r = -errno;
 	o->fp = NULL;
-	if (!o->tmp) { /* written in place */
-		free(o->path);
-		o->path = NULL;
-		return r;
-	}
 	if (commit && r == 0) {
 		if (rename(o->tmp, o->path) != 0)
 			r = -errno;

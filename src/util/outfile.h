@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Output files written atomically: a temporary file beside the target, renamed into place
  * only when everything was written and flushed, so a failure never leaves a partial file
- * and never destroys an earlier good one. */
+ * and never destroys an earlier good one. An existing symlink, device or FIFO is written
+ * in place instead (renaming over it would replace it), from memory at commit, so a
+ * failure leaves it untouched there too. */
 #ifndef PERFLAB_UTIL_OUTFILE_H
 #define PERFLAB_UTIL_OUTFILE_H
 #include <stdbool.h>
@@ -12,16 +14,23 @@ struct pl_outfile {
 	FILE *fp;
 	char *path; /**< final path, or NULL for stdout; owned */
 	char *tmp;  /**< temporary path while open (NULL: written in place); owned */
+	char *buf;  /**< in place: the output so far (open_memstream); owned */
+	size_t len; /**< in place: bytes in buf */
 };
 
-/** Open @path (NULL or "-" = stdout) for writing. An existing device, FIFO, socket or
- *  symlink (/dev/null, /dev/stdout, a pipe) is opened and written in place, not
- *  replaced (tmp stays NULL). Returns 0 or -errno (e.g. -ENOENT when the directory does
- *  not exist, -EACCES when it cannot be written). */
+/** Open @path (NULL or "-" = stdout) for writing. An existing symlink, character device
+ *  or FIFO (/dev/null, /dev/stdout, a pipe) is written in place, not replaced (tmp stays
+ *  NULL): it is only checked for write access here, without opening it (a FIFO's reader
+ *  would see an early end), the output is kept in memory (fp is a memory stream, no
+ *  fileno), and the target is opened and written at pl_outfile_close(commit). @o must
+ *  not be copied while open. Returns 0 or -errno (e.g. -ENOENT when the directory does
+ *  not exist, -EACCES when it cannot be written, -EISDIR for a directory, -ENOTSUP for
+ *  a block device, whose data the output would overwrite). */
 int pl_outfile_open(struct pl_outfile *o, const char *path);
-/** Finish: when @commit, flush, fsync and rename into place (stdout: flush and check for
- *  write errors); otherwise remove the temporary file. Returns 0 or -errno. Safe to call
- *  twice; NULL-safe. */
+/** Finish: when @commit, flush, fsync and rename into place (in place: open the target
+ *  with O_TRUNC and write the output, fsync where it is a regular file; stdout: flush
+ *  and check for write errors); otherwise remove the temporary file (in place: the
+ *  target is left untouched). Returns 0 or -errno. Safe to call twice; NULL-safe. */
 int pl_outfile_close(struct pl_outfile *o, bool commit);
 
 /** Flush stdout and report a write error (full disk, closed pipe) as -errno, so commands

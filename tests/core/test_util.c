@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "stats/summary.h"
 #include "util/cpuset.h"
+#include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -182,12 +184,104 @@ static void test_split_buf(void **state)
 	pl_buf_free(&b);
 }
 
+/* The whole content of @path ("" when unreadable), in a static buffer. */
+static const char *slurp(const char *path)
+{
+	static char buf[256];
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (f) {
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[n] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+/* pl_outfile: a regular file is replaced by a renamed temporary file; a symlink is
+ * written through, in place, only at commit, so an abandoned output (a failed run)
+ * leaves the link's file as it was and the link a link; a FIFO is not opened before
+ * commit; a directory and a block device are refused at open. */
+static void test_outfile(void **state)
+{
+	(void)state;
+	char reg[512], tgt[512], lnk[512], fifo[512];
+	snprintf(reg, sizeof(reg), "%s/out.txt", root);
+	snprintf(tgt, sizeof(tgt), "%s/target.txt", root);
+	snprintf(lnk, sizeof(lnk), "%s/link.txt", root);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", root);
+	struct pl_outfile o;
+	struct stat st0, st1;
+
+	/* regular file: atomic rename (a new inode), the old content kept on abandon */
+	put("/out.txt", "old\n");
+	assert_int_equal(stat(reg, &st0), 0);
+	assert_int_equal(pl_outfile_open(&o, reg), 0);
+	assert_non_null(o.tmp);
+	fputs("new\n", o.fp);
+	assert_int_equal(pl_outfile_close(&o, false), 0);
+	assert_string_equal(slurp(reg), "old\n");
+	assert_int_equal(pl_outfile_open(&o, reg), 0);
+	fputs("new\n", o.fp);
+	assert_int_equal(pl_outfile_close(&o, true), 0);
+	assert_string_equal(slurp(reg), "new\n");
+	assert_int_equal(stat(reg, &st1), 0);
+	assert_true(st0.st_ino != st1.st_ino);
+
+	/* symlink to a good file: abandoned -> untouched (it was truncated at open before) */
+	put("/target.txt", "precious\n");
+	assert_int_equal(symlink("target.txt", lnk), 0);
+	assert_int_equal(stat(tgt, &st0), 0);
+	assert_int_equal(pl_outfile_open(&o, lnk), 0);
+	assert_null(o.tmp);
+	assert_string_equal(slurp(tgt), "precious\n"); /* nothing written while open */
+	fputs("partial", o.fp);
+	assert_int_equal(pl_outfile_close(&o, false), 0);
+	assert_string_equal(slurp(tgt), "precious\n");
+	/* committed: written through the link, in place (same inode), link kept */
+	assert_int_equal(pl_outfile_open(&o, lnk), 0);
+	fputs("report\n", o.fp);
+	assert_int_equal(pl_outfile_close(&o, true), 0);
+	assert_string_equal(slurp(tgt), "report\n");
+	assert_int_equal(lstat(lnk, &st1), 0);
+	assert_true(S_ISLNK(st1.st_mode));
+	assert_int_equal(stat(tgt, &st1), 0);
+	assert_true(st0.st_ino == st1.st_ino);
+	/* an empty output truncates the target on commit */
+	assert_int_equal(pl_outfile_open(&o, lnk), 0);
+	assert_int_equal(pl_outfile_close(&o, true), 0);
+	assert_string_equal(slurp(tgt), "");
+
+	/* a FIFO without a reader: open does not block, abandon does not open it */
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(pl_outfile_open(&o, fifo), 0);
+	fputs("x", o.fp);
+	assert_int_equal(pl_outfile_close(&o, false), 0);
+	assert_int_equal(lstat(fifo, &st1), 0);
+	assert_true(S_ISFIFO(st1.st_mode));
+
+	/* a directory (also through a symlink) is refused at open */
+	char dl[512];
+	snprintf(dl, sizeof(dl), "%s/dirlink", root);
+	assert_int_equal(symlink("sys", dl), 0);
+	assert_int_equal(pl_outfile_open(&o, dl), -EISDIR);
+	assert_null(o.fp);
+	/* a block device of our own (root only): refused, never written over */
+	char blk[512];
+	snprintf(blk, sizeof(blk), "%s/blk", root);
+	if (mknod(blk, S_IFBLK | 0600, makedev(7, 200)) == 0) {
+		assert_int_equal(pl_outfile_open(&o, blk), -ENOTSUP);
+		assert_null(o.fp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysroot_reads), cmocka_unit_test(test_sysroot_set_errors),
 		cmocka_unit_test(test_parse_numbers), cmocka_unit_test(test_cpuset),
 		cmocka_unit_test(test_summary),       cmocka_unit_test(test_split_buf),
+		cmocka_unit_test(test_outfile),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
