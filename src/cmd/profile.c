@@ -906,11 +906,17 @@ static int from_folded(const struct profile_opts *o)
 	struct pl_flame *fl = pl_flame_new();
 	size_t bad = 0;
 	int r = pl_flame_read(fl, in, &bad);
+	int rerr = ferror(in) ? errno : 0;
 	if (in != stdin)
 		fclose(in);
+	if (r == 0 && rerr) {
+		pl_error("cannot read '%s': %s", o->from_folded, strerror(rerr));
+		pl_flame_free(fl);
+		return PL_EXIT_USAGE;
+	}
 	if (r < 0) {
-		pl_error("'%s' line %zu: not a folded stack ('frame;frame;leaf COUNT')",
-			 o->from_folded, bad);
+		pl_error("%s:%zu: %s", strcmp(o->from_folded, "-") == 0 ? "<stdin>" : o->from_folded,
+			 bad, pl_flame_strerror(r));
 		pl_flame_free(fl);
 		return PL_EXIT_USAGE;
 	}

@@ -78,10 +78,13 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 	json_array_foreach(arr, i, x)
 	{
 		const char *sev = pl_json_str(x, "severity"), *id = pl_json_str(x, "id");
-		pl_buf_printf(b, "<tr class=\"finding\" data-id=\"%s\"><td><span class=\"sev sev-%s\">",
-			      id ? id : "", sev ? sev : "");
+		pl_buf_puts(b, "<tr class=\"finding\" data-id=\"");
+		esc(b, id);
+		pl_buf_puts(b, "\"><td><span class=\"sev sev-");
+		esc(b, sev);
+		pl_buf_puts(b, "\">");
 		for (const char *p = sev; p && *p; p++)
-			pl_buf_printf(b, "%c", *p - 32);
+			pl_buf_printf(b, "%c", *p >= 'a' && *p <= 'z' ? *p - 32 : *p);
 		pl_buf_puts(b, "</span></td><td><b>");
 		esc(b, pl_json_str(x, "title"));
 		if (pl_json_str(x, "subject")) {
@@ -422,32 +425,42 @@ static void profile_flame(struct pl_buf *b, const json_t *doc)
 	const json_t *folded = json_object_get(doc, "folded");
 	if (json_array_size(folded) == 0)
 		return;
+	/* report --from checked the document at load (pl_report_merge_file): stacks and
+	 * counts are valid and sum without overflow, and every timeline row has exactly
+	 * "buckets" counts (at most 100000). The size checks below keep the renderer safe
+	 * for any document all the same. */
 	struct pl_flame *fl = pl_flame_new();
 	size_t i;
 	json_t *x;
 	json_array_foreach(folded, i, x)
 	{
-		char *line = pl_xasprintf("%s %lld", pl_json_str(x, "stack") ? pl_json_str(x, "stack") : "?",
-					  pl_json_int(x, "count"));
-		pl_flame_add_line(fl, line);
-		free(line);
+		const json_t *st = json_object_get(x, "stack");
+		json_int_t c = pl_json_int(x, "count");
+		if (json_is_string(st) && c >= 0)
+			pl_flame_add(fl, json_string_value(st), json_string_length(st), (uint64_t)c);
 	}
 	/* timeline: one row per thread */
 	const json_t *tl = json_object_get(doc, "timeline");
 	const json_t *threads = json_object_get(tl, "threads");
-	size_t rows = json_array_size(threads), nb = (size_t)pl_json_int(tl, "buckets");
+	size_t rows = json_array_size(threads), nb = 0, cells = 0;
+	json_int_t nbj = pl_json_int(tl, "buckets");
+	if (nbj > 0 && (uint64_t)nbj <= SIZE_MAX)
+		nb = (size_t)nbj;
 	uint64_t *counts = NULL;
 	char **labels = NULL;
 	struct pl_flame_timeline strip = { 0 };
-	if (rows > 0 && nb > 0) {
-		counts = pl_xcalloc(rows * nb, sizeof(uint64_t));
+	if (rows > 0 && nb > 0 && !__builtin_mul_overflow(rows, nb, &cells) &&
+	    cells <= SIZE_MAX / sizeof(uint64_t)) {
+		counts = pl_xcalloc(cells, sizeof(uint64_t));
 		labels = pl_xcalloc(rows, sizeof(char *));
 		json_array_foreach(threads, i, x)
 		{
 			labels[i] = pl_xstrdup(pl_json_str(x, "label") ? pl_json_str(x, "label") : "?");
 			const json_t *c = json_object_get(x, "counts");
-			for (size_t k = 0; k < nb && k < json_array_size(c); k++)
-				counts[i * nb + k] = (uint64_t)json_integer_value(json_array_get(c, k));
+			for (size_t k = 0; k < nb && k < json_array_size(c); k++) {
+				json_int_t v = json_integer_value(json_array_get(c, k));
+				counts[i * nb + k] = v > 0 ? (uint64_t)v : 0;
+			}
 		}
 		strip = (struct pl_flame_timeline){ rows, nb, counts, (const char *const *)labels,
 						    (double)pl_json_int(tl, "bucket_ms") };
@@ -461,8 +474,8 @@ static void profile_flame(struct pl_buf *b, const json_t *doc)
 		if (r == 0) {
 			pl_buf_puts(b, "<iframe class=\"flame\" title=\"flame graph: click a frame to "
 				       "zoom, hover for samples and %\" style=\"width:100%;height:");
-			pl_buf_printf(b, "%dpx;border:1px solid #d0d7de\" srcdoc=\"",
-				      480 + (int)rows * 14);
+			pl_buf_printf(b, "%zupx;border:1px solid #d0d7de\" srcdoc=\"",
+				      480 + (strip.nrows < 100000 ? strip.nrows : 100000) * 14);
 			esc(b, svg);
 			pl_buf_puts(b, "\"></iframe>\n");
 		}

@@ -2,6 +2,7 @@
 #include "profile/flame.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,11 +13,16 @@ struct node {
 	uint64_t count;
 	size_t *kids;
 	size_t nkids, capkids;
+	size_t parent, depth; /* the root is its own parent, at depth 0 */
 };
 
 struct pl_flame {
 	struct node *n;
 	size_t len, cap;
+	size_t maxdepth;
+	/* (parent, name) -> node id, open addressing; 0 = empty (the root is nobody's child) */
+	size_t *hash;
+	size_t hcap;
 };
 
 struct pl_flame *pl_flame_new(void)
@@ -24,7 +30,9 @@ struct pl_flame *pl_flame_new(void)
 	struct pl_flame *f = pl_xcalloc(1, sizeof(*f));
 	f->cap = 64;
 	f->n = pl_xmalloc(f->cap * sizeof(*f->n));
-	f->n[f->len++] = (struct node){ pl_xstrdup("all"), 0, NULL, 0, 0 };
+	f->n[f->len++] = (struct node){ pl_xstrdup("all"), 0, NULL, 0, 0, 0, 0 };
+	f->hcap = 128;
+	f->hash = pl_xcalloc(f->hcap, sizeof(size_t));
 	return f;
 }
 
@@ -37,91 +45,204 @@ void pl_flame_free(struct pl_flame *f)
 		free(f->n[i].kids);
 	}
 	free(f->n);
+	free(f->hash);
 	free(f);
+}
+
+/* FNV-1a of the name, mixed with the parent's id. */
+static size_t key_hash(size_t parent, const char *name, size_t len)
+{
+	uint64_t h = 14695981039346656037ull ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull);
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of (parent, name): its node, or the empty slot where it goes. */
+static size_t *slot(struct pl_flame *f, size_t parent, const char *name, size_t len)
+{
+	size_t i = key_hash(parent, name, len) & (f->hcap - 1);
+	for (;; i = (i + 1) & (f->hcap - 1)) {
+		size_t id = f->hash[i];
+		if (!id)
+			return &f->hash[i];
+		const char *kn = f->n[id].name;
+		if (f->n[id].parent == parent && strncmp(kn, name, len) == 0 && kn[len] == '\0')
+			return &f->hash[i];
+	}
+}
+
+/* Grow an array of @n elements of @size to at least @want, doubling; exits on overflow
+ * as on out-of-memory (pl_xrealloc). */
+static void *grow(void *p, size_t *n, size_t want, size_t size)
+{
+	size_t c = *n ? *n : 4, bytes;
+	while (c < want)
+		if (__builtin_mul_overflow(c, 2, &c))
+			c = want;
+	if (__builtin_mul_overflow(c, size, &bytes))
+		bytes = SIZE_MAX; /* pl_xrealloc refuses it like an allocation failure */
+	*n = c;
+	return pl_xrealloc(p, bytes);
 }
 
 static size_t child(struct pl_flame *f, size_t parent, const char *name, size_t len)
 {
-	struct node *p = &f->n[parent];
-	for (size_t i = 0; i < p->nkids; i++) {
-		const char *kn = f->n[p->kids[i]].name;
-		if (strncmp(kn, name, len) == 0 && kn[len] == '\0')
-			return p->kids[i];
-	}
-	if (f->len == f->cap) {
-		f->cap *= 2;
-		f->n = pl_xrealloc(f->n, f->cap * sizeof(*f->n));
-	}
+	size_t *s = slot(f, parent, name, len);
+	if (*s)
+		return *s;
+	if (f->len == f->cap)
+		f->n = grow(f->n, &f->cap, f->len + 1, sizeof(*f->n));
 	size_t id = f->len++;
 	char *nm = pl_xmalloc(len + 1);
 	memcpy(nm, name, len);
 	nm[len] = '\0';
-	f->n[id] = (struct node){ nm, 0, NULL, 0, 0 };
-	p = &f->n[parent];
-	if (p->nkids == p->capkids) {
-		p->capkids = p->capkids ? p->capkids * 2 : 4;
-		p->kids = pl_xrealloc(p->kids, p->capkids * sizeof(size_t));
-	}
+	f->n[id] = (struct node){ nm, 0, NULL, 0, 0, parent, f->n[parent].depth + 1 };
+	if (f->n[id].depth > f->maxdepth)
+		f->maxdepth = f->n[id].depth;
+	struct node *p = &f->n[parent];
+	if (p->nkids == p->capkids)
+		p->kids = grow(p->kids, &p->capkids, p->nkids + 1, sizeof(size_t));
 	p->kids[p->nkids++] = id;
+	*s = id;
+	if (2 * f->len > f->hcap) {
+		/* rehash at half full */
+		size_t *old = f->hash, ocap = f->hcap;
+		f->hcap *= 2;
+		f->hash = pl_xcalloc(f->hcap, sizeof(size_t));
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i]) {
+				const struct node *n = &f->n[old[i]];
+				*slot(f, n->parent, n->name, strlen(n->name)) = old[i];
+			}
+		free(old);
+	}
 	return id;
+}
+
+int pl_flame_check_stack(const char *stack, size_t len)
+{
+	if (len == 0)
+		return -ENODATA;
+	size_t frames = 1;
+	for (size_t i = 0; i < len; i++) {
+		if (stack[i] != ';')
+			continue;
+		if (i == 0 || i + 1 == len || stack[i + 1] == ';')
+			return -ENOMSG;
+		if (++frames > PL_FLAME_MAX_DEPTH)
+			return -E2BIG;
+	}
+	return 0;
+}
+
+int pl_flame_add(struct pl_flame *f, const char *stack, size_t len, uint64_t count)
+{
+	int r = pl_flame_check_stack(stack, len);
+	if (r < 0)
+		return r;
+	uint64_t total;
+	if (__builtin_add_overflow(f->n[0].count, count, &total))
+		return -EOVERFLOW;
+	f->n[0].count = total;
+	size_t cur = 0;
+	const char *s = stack, *end = stack + len;
+	while (s < end) {
+		const char *e = memchr(s, ';', (size_t)(end - s));
+		if (!e)
+			e = end;
+		cur = child(f, cur, s, (size_t)(e - s));
+		f->n[cur].count += count; /* <= the total: no wrap */
+		s = e + 1;
+	}
+	return 0;
+}
+/* A count: decimal digits only, 0 to 2^64-1. Returns 0, -EDOM or -ERANGE. */
+static int parse_count(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EDOM;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
+			return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 int pl_flame_add_line(struct pl_flame *f, const char *line)
 {
 	size_t len = strlen(line);
-	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+	while (len && is_blank(line[len - 1]))
 		len--;
 	if (!len)
 		return 0;
-	const char *sp = NULL;
-	for (size_t i = len; i-- > 0;)
-		if (line[i] == ' ') {
-			sp = line + i;
-			break;
-		}
-	if (!sp || sp == line)
-		return -EINVAL;
-	char num[32];
-	size_t nl = len - (size_t)(sp + 1 - line);
-	if (!nl || nl >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, sp + 1, nl);
-	num[nl] = '\0';
+	size_t sp = len;
+	while (sp > 0 && line[sp - 1] != ' ' && line[sp - 1] != '\t')
+		sp--;
+	if (sp == 0)
+		return -EINVAL; /* one word: no count */
 	uint64_t count;
-	if (pl_parse_u64(num, &count) < 0)
-		return -EINVAL;
-	size_t cur = 0;
-	f->n[0].count += count;
-	const char *s = line;
-	while (s < sp) {
-		const char *e = memchr(s, ';', (size_t)(sp - s));
-		if (!e)
-			e = sp;
-		if (e > s) {
-			cur = child(f, cur, s, (size_t)(e - s));
-			f->n[cur].count += count;
-		}
-		s = e + 1;
-	}
-	return 0;
+	int r = parse_count(line + sp, len - sp, &count);
+	if (r < 0)
+		return r;
+	size_t slen = sp - 1;
+	while (slen && (line[slen - 1] == ' ' || line[slen - 1] == '\t'))
+		slen--;
+	return pl_flame_add(f, line, slen, count);
 }
 
 int pl_flame_read(struct pl_flame *f, FILE *in, size_t *bad_line)
 {
-	char *line = NULL;
-	size_t cap = 0, no = 0;
-	int r = 0;
-	while (getline(&line, &cap, in) >= 0) {
-		no++;
-		if (pl_flame_add_line(f, line) < 0) {
-			if (bad_line)
-				*bad_line = no;
-			r = -EINVAL;
-			break;
+	struct pl_buf b = { 0 };
+	size_t no = 0;
+	int r = 0, c = 0;
+	while (r == 0 && c != EOF) {
+		b.len = 0;
+		while ((c = getc(in)) != EOF && c != '\n') {
+			if (b.len >= PL_FLAME_MAX_LINE) {
+				r = -EMSGSIZE;
+				break;
+			}
+			if (c == '\0')
+				r = -EILSEQ; /* reported after the line is read, with its number */
+			char ch = (char)c;
+			pl_buf_append(&b, &ch, 1);
 		}
+		if (c == EOF && b.len == 0)
+			break;
+		pl_buf_append(&b, "", 0); /* terminated at len, also when empty */
+		no++;
+		if (r == 0)
+			r = pl_flame_add_line(f, b.data);
 	}
-	free(line);
+	if (r < 0 && bad_line)
+		*bad_line = no;
+	pl_buf_free(&b);
 	return r;
+}
+
+const char *pl_flame_strerror(int err)
+{
+	switch (err) {
+	case -EINVAL: return "no count after the stack (expected 'frame;frame;leaf COUNT')";
+	case -ENODATA: return "no frames before the count (expected 'frame;frame;leaf COUNT')";
+	case -EDOM: return "the count is not a whole number of samples (digits only, no sign)";
+	case -ERANGE: return "the count is past 2^64-1 (18446744073709551615)";
+	case -EOVERFLOW: return "the counts add up past 2^64-1 (18446744073709551615)";
+	case -ENOMSG: return "an empty frame name (';;', or ';' at the start or the end of the stack)";
+	case -E2BIG: return "more than 65536 frames in one stack";
+	case -EMSGSIZE: return "a line longer than 16 MiB";
+	case -EILSEQ: return "a NUL byte in the line";
+	default: return "not a folded stack (expected 'frame;frame;leaf COUNT')";
+	}
 }
 
 uint64_t pl_flame_total(const struct pl_flame *f)
@@ -170,28 +291,15 @@ static void colour(const char *name, int *r, int *g, int *b)
 	*b = (int)((h >> 16) % 55);
 }
 
-static int max_depth(const struct pl_flame *f, size_t node)
-{
-	int m = 0;
-	for (size_t i = 0; i < f->n[node].nkids; i++) {
-		int d = 1 + max_depth(f, f->n[node].kids[i]);
-		if (d > m)
-			m = d;
-	}
-	return m;
-}
-
 #define W 1200.0
 #define FH 16
 #define PAD 10.0
 
-static void draw(const struct pl_flame *f, FILE *out, size_t node, double x, int depth,
-		 double ybase, uint64_t total)
+/* One frame: its box, its name cut to fit. */
+static void draw_node(const struct pl_flame *f, FILE *out, size_t node, double x, double w,
+		      int depth, double ybase, uint64_t total)
 {
 	const struct node *n = &f->n[node];
-	double w = (W - 2 * PAD) * (double)n->count / (double)total;
-	if (w < 0.1)
-		return;
 	double y = ybase - (double)(depth + 1) * FH;
 	int r, g, b;
 	colour(n->name, &r, &g, &b);
@@ -216,17 +324,42 @@ static void draw(const struct pl_flame *f, FILE *out, size_t node, double x, int
 		fputs("..", out);
 	}
 	fputs("</text></g>\n", out);
-	size_t *kids = pl_xmalloc((n->nkids + 1) * sizeof(size_t));
-	if (n->nkids)
-		memcpy(kids, n->kids, n->nkids * sizeof(size_t));
-	sort_f = f;
-	qsort(kids, n->nkids, sizeof(size_t), cmp_name);
-	double cx = x;
-	for (size_t i = 0; i < n->nkids; i++) {
-		draw(f, out, kids[i], cx, depth + 1, ybase, total);
-		cx += (W - 2 * PAD) * (double)f->n[kids[i]].count / (double)total;
+}
+
+/* Every frame wide enough to see, parents before children and children by name (a
+ * depth-first walk with an explicit stack: stacks may be PL_FLAME_MAX_DEPTH deep). */
+static void draw(const struct pl_flame *f, FILE *out, double ybase, uint64_t total)
+{
+	struct todo {
+		size_t node;
+		double x;
+		int depth;
+	} *stack = pl_xcalloc(f->len, sizeof(*stack));
+	size_t *kids = pl_xcalloc(f->len, sizeof(size_t));
+	size_t top = 0;
+	stack[top++] = (struct todo){ 0, PAD, -1 };
+	while (top > 0) {
+		struct todo t = stack[--top];
+		const struct node *n = &f->n[t.node];
+		double w = (W - 2 * PAD) * (double)n->count / (double)total;
+		if (w < 0.1)
+			continue;
+		draw_node(f, out, t.node, t.x, w, t.depth, ybase, total);
+		if (n->nkids)
+			memcpy(kids, n->kids, n->nkids * sizeof(size_t));
+		sort_f = f;
+		qsort(kids, n->nkids, sizeof(size_t), cmp_name);
+		/* each node is pushed once, so the stack never holds more than f->len */
+		double cx = t.x;
+		size_t first = top;
+		for (size_t i = 0; i < n->nkids; i++) {
+			stack[first + n->nkids - 1 - i] = (struct todo){ kids[i], cx, t.depth + 1 };
+			cx += (W - 2 * PAD) * (double)f->n[kids[i]].count / (double)total;
+		}
+		top += n->nkids;
 	}
 	free(kids);
+	free(stack);
 }
 
 static const char script[] =
@@ -259,9 +392,12 @@ static const char script[] =
 int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 		       const struct pl_flame_timeline *tl)
 {
-	int depth = max_depth(f, 0) + 1;
+	int depth = (int)f->maxdepth + 1; /* <= PL_FLAME_MAX_DEPTH + 1 */
 	double tl_h = 0;
-	if (tl && tl->nrows && tl->nbuckets)
+	size_t ncells = 0;
+	if (tl && __builtin_mul_overflow(tl->nrows, tl->nbuckets, &ncells))
+		return -EOVERFLOW;
+	if (tl && ncells)
 		tl_h = 20.0 + (double)tl->nrows * 14.0 + 10.0;
 	double top = 50.0 + tl_h;
 	double height = top + depth * FH + 30.0;
@@ -285,7 +421,7 @@ int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 		PAD, W - 120, W - 220, height - 10, PAD, height - 10);
 	if (tl_h > 0) {
 		uint64_t mx = 1;
-		for (size_t i = 0; i < tl->nrows * tl->nbuckets; i++)
+		for (size_t i = 0; i < ncells; i++)
 			if (tl->counts[i] > mx)
 				mx = tl->counts[i];
 		fprintf(out, "<g id=\"timeline\"><text x=\"%.0f\" y=\"%.0f\">Timeline (%.0f ms "
@@ -311,7 +447,7 @@ int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 		fputs("</g>\n", out);
 	}
 	if (f->n[0].count)
-		draw(f, out, 0, PAD, -1, top + depth * FH, f->n[0].count);
+		draw(f, out, top + depth * FH, f->n[0].count);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

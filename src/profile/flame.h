@@ -21,19 +21,45 @@ struct pl_flame_timeline {
 	double bucket_ms;
 };
 
+/** Most frames in one folded stack: deeper stacks are refused (-E2BIG). Far above what
+ *  a profiler records (kernel.perf_event_max_stack is 127 by default); it bounds the
+ *  SVG (one row per frame) and the work a hostile file can cause. */
+#define PL_FLAME_MAX_DEPTH 65536
+/** Longest folded line pl_flame_read accepts, in bytes (-EMSGSIZE). */
+#define PL_FLAME_MAX_LINE (16u << 20)
+
 /** New empty flame graph. Never NULL. */
 struct pl_flame *pl_flame_new(void);
 /** Free. NULL-safe. */
 void pl_flame_free(struct pl_flame *f);
-/** Add one folded line ("frame;frame;...;leaf COUNT", trailing newline allowed).
- *  Returns 0, or -EINVAL when the line has no count; empty lines are ignored. */
+/** Check a folded stack (@len bytes at @stack, "comm;frame;...;leaf", no count): 0, or
+ *  -ENODATA (empty), -ENOMSG (an empty frame name: ";;", or ';' at either end) or -E2BIG
+ *  (more than PL_FLAME_MAX_DEPTH frames). */
+int pl_flame_check_stack(const char *stack, size_t len);
+/** Add @count samples of @stack (@len bytes, checked as pl_flame_check_stack does).
+ *  Returns 0, the error of pl_flame_check_stack, or -EOVERFLOW when the total would pass
+ *  2^64-1 (nothing is added then). Every node's count is at most the total, so no count
+ *  wraps. */
+int pl_flame_add(struct pl_flame *f, const char *stack, size_t len, uint64_t count);
+/** Add one folded line ("frame;frame;...;leaf COUNT", the count after the last space or
+ *  tab; a trailing newline and whitespace allowed; lines of only whitespace ignored).
+ *  COUNT is decimal digits only, 0 to 2^64-1. Returns 0 or a negative errno that
+ *  pl_flame_strerror explains: -EINVAL (no count), -EDOM (the count is not digits: a
+ *  sign, letters, a fraction), -ERANGE (the count is past 2^64-1), or an error of
+ *  pl_flame_add. Nothing is added on an error. */
 int pl_flame_add_line(struct pl_flame *f, const char *line);
-/** Add every line of @in. Returns 0, or -EINVAL with *@bad_line (1-based) set. */
+/** Add every line of @in. Returns 0, or a negative errno of pl_flame_add_line, -EMSGSIZE
+ *  (a line longer than PL_FLAME_MAX_LINE) or -EILSEQ (a NUL byte in a line), with
+ *  *@bad_line (1-based) set; reading stops at the first bad line. */
 int pl_flame_read(struct pl_flame *f, FILE *in, size_t *bad_line);
+/** The reason for an error of pl_flame_add_line or pl_flame_read, as a phrase for
+ *  "FILE:LINE: REASON". Never NULL. */
+const char *pl_flame_strerror(int err);
 /** Total samples added. */
 uint64_t pl_flame_total(const struct pl_flame *f);
-/** Write the SVG with @title (XML-escaped) and an optional @tl strip (NULL = none).
- *  Returns 0 or -EIO. */
+/** Write the SVG with @title (XML-escaped) and an optional @tl strip (NULL = none; a
+ *  strip whose nrows x nbuckets overflows size_t is -EOVERFLOW, nothing written).
+ *  Returns 0, -EOVERFLOW or -EIO. */
 int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 		       const struct pl_flame_timeline *tl);
 

@@ -62,7 +62,7 @@ else
 fi
 printf 'a;b 3\nno count here\n' >"$TMP/bad.folded"
 expect_exit 2 "bad folded input" "$PERFLAB" profile --from-folded "$TMP/bad.folded" --svg "$TMP/c.svg"
-like "bad folded names the line" "$(cat "$ERR")" "line 2"
+like "bad folded names the file and line" "$(cat "$ERR")" "bad.folded:2: "
 is "no partial svg written" "$(ls "$TMP" | grep -c '^c.svg')" 0
 expect_exit 2 "from-folded needs --svg" "$PERFLAB" profile --from-folded "$G/small.folded"
 done_testing
