@@ -119,7 +119,8 @@ static const struct pl_opt profile_optv[] = {
 	  "sample density per thread and CPU in MS buckets (text, JSON, SVG)", .min = 1,
 	  .max = 3600000 },
 	{ "from-folded", 0, PL_OPT_STR, offsetof(struct profile_opts, from_folded), "FILE",
-	  "do not profile: turn folded stacks from FILE into --svg" },
+	  "do not profile: turn folded stacks from FILE ('frame;...;leaf COUNT' lines, - for "
+	  "stdin) into --svg" },
 	{ "debug-root", 0, PL_OPT_STR, offsetof(struct profile_opts, debug_root), "DIR",
 	  "separate debug files (build-id, debuglink) under DIR", .def = "/usr/lib/debug" },
 	{ "no-demangle", 0, PL_OPT_FLAG, offsetof(struct profile_opts, no_demangle), NULL,

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "util/outfile.h"
 
@@ -28,6 +30,11 @@ int pl_json_write_path(const char *path, const json_t *doc)
 
 json_t *pl_json_read_path(const char *path, char *err, size_t errlen)
 {
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot read JSON from '%s': %s", path, strerror(EISDIR));
+		return NULL;
+	}
 	json_error_t je;
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!doc)
