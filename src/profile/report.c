@@ -667,18 +667,28 @@ char *pl_name_abbrev(const char *name, size_t max)
 	return s;
 }
 
+/* One frame of a folded line: ';' (the separator) becomes ':', control characters
+ * (a newline would end the line) '?', and an empty name (a thread may name itself "")
+ * "[unknown]", so that every line is one that pl_flame_read accepts. */
+static void folded_frame(struct pl_buf *b, const char *name)
+{
+	if (!*name)
+		name = "[unknown]";
+	for (const char *s = name; *s; s++)
+		pl_buf_append(b, *s == ';' ? ":" : (unsigned char)*s < 0x20 ? "?" : s, 1);
+}
+
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f)
 {
 	char **lines = pl_xmalloc((r->nchains + 1) * sizeof(char *));
 	for (size_t i = 0; i < r->nchains; i++) {
 		const struct pl_chain *c = &r->chains[i];
 		struct pl_buf b = { 0 };
-		pl_buf_puts(&b, c->comm);
+		folded_frame(&b, c->comm);
 		for (uint32_t k = 0; k < c->n; k++) {
 			const struct pl_func *fn = &r->funcs[c->frames[k]];
 			pl_buf_puts(&b, ";");
-			for (const char *s = fn->name; *s; s++)
-				pl_buf_append(&b, *s == ';' ? ":" : s, 1);
+			folded_frame(&b, fn->name);
 			if (fn->kernel)
 				pl_buf_puts(&b, "_[k]");
 		}
