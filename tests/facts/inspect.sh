@@ -1,23 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perflab inspect over the fixture sysroots (tests/fixtures/sysroots/*), the live system,
+# perflab inspect over the fixture sysroots (tests/fixtures/sysroots/*), an empty tree,
 # bad input (garbage, unreadable files, missing sysroot) and the JSON schema.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 SR=$FIXTURES/sysroots
 
-# fact KEY FILE: the value of KEY compact (strings raw), or "unavailable: REASON"
-fact() {
-	jq -r --arg k "$1" '.facts[$k] | if . == null then "missing"
-		elif has("unavailable") then "unavailable: " + .unavailable
-		elif (.value | type) == "string" then .value else (.value | tojson) end' "$2"
-}
-
-inspect_json() { # NAME DIR -> $TMP/NAME.json
-	ok "inspect --json --sysroot $1" "$PERFLAB" inspect --json --sysroot "$2"
-	cp "$OUT" "$TMP/$1.json"
-	validate inspect.schema.json "$TMP/$1.json"
-	is "$1: nothing on stderr" "$(cat "$ERR")" ""
-}
+. "$PERFLAB_SRCDIR/tests/facts/facts-lib.sh"
 
 # --- xen-hvm: the GPU report's instance before the clocksource fix
 inspect_json xen "$SR/xen-hvm"
@@ -122,47 +110,8 @@ is "this-vm: cpuidle driver none" "$(fact cpuidle.driver "$J")" none
 is "this-vm: vda" "$(fact block.vda.queue.scheduler "$J")" mq-deadline
 like "this-vm: sched_latency_ns on 6.18" "$(fact sysctl.kernel.sched_latency_ns "$J")" 'EEVDF since 6\.6'
 
-# --- live system: cpuid names the hypervisor; cache facts say where they came from
-if [ -r /proc/cpuinfo ] && grep -qw hypervisor /proc/cpuinfo; then
-	inspect_json live /
-	J=$TMP/live.json
-	like "live: hypervisor named (not unknown)" "$(fact virt.hypervisor "$J")" '^(kvm|xen|vmware|hyperv|qemu|bhyve|parallels|acrn|virtualbox)$'
-	like "live: cpuid signature recorded" "$(jq -r '.facts["virt.cpuid.signature"].source' "$J")" '^cpuid:0x40000000$'
-	like "live: cache source named" "$(jq -r '.facts["cpu.cache.l3_bytes"].source // .facts["cpu.cache.l3_bytes"].unavailable' "$J")" '(cpuid|/sys/devices/system/cpu/cpu0/cache)'
-	# glibc's getconf reads the same cpuid leaves (or sysfs): an independent reading
-	for l in "l1d_bytes LEVEL1_DCACHE_SIZE" "l2_bytes LEVEL2_CACHE_SIZE" "l3_bytes LEVEL3_CACHE_SIZE"; do
-		set -- $l
-		g=$(getconf "$2" 2>/dev/null || true)
-		if [ -n "$g" ] && [ "$g" != 0 ]; then
-			is "live: cpu.cache.$1 matches getconf $2" "$(fact "cpu.cache.$1" "$J")" "$g"
-		else
-			skip "live: cpu.cache.$1 matches getconf" "getconf $2 reports nothing here"
-		fi
-	done
-else
-	skip "live: hypervisor via cpuid" "not running under a hypervisor"
-fi
-
-# --- capture-sysroot.sh round trip: every file-derived live fact reads the same from the
-# captured tree (proves the collectors read only through the sysroot helper and the
-# capture copies everything they read). Skipped: cpuid-derived facts and counters that
-# move between the two runs (memory balloons here, allocation counters).
-if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
-	C=$TMP/captured
-	ok "capture-sysroot.sh on this machine" env ASAN_OPTIONS=detect_leaks=0 "$PERFLAB_SRCDIR/tests/fixtures/capture-sysroot.sh" "$PERFLAB" "$C"
-	"$PERFLAB" inspect --json >"$TMP/l.json"
-	"$PERFLAB" inspect --json --sysroot "$C" >"$TMP/c.json"
-	diffs=$(jq -r -n --slurpfile l "$TMP/l.json" --slurpfile c "$TMP/c.json" '$l[0].facts | to_entries
-		| map(select((.value | has("value")) and (.value.source | test("^cpuid") | not)
-			and (.key | test("^(virt\\.cpuid|mem\\.(available_bytes|hugepages\\.free)|numa\\.(local_pages|other_pages|remote_ratio|node\\.[0-9]+\\.mem_bytes))") | not)))
-		| map(select(.value.value != $c[0].facts[.key].value)) | map(.key) | join(" ")')
-	is "captured tree gives the live facts" "$diffs" ""
-	n=$(jq '[.facts[] | select(has("value"))] | length' "$TMP/c.json")
-	like "captured tree has many facts ($n)" "$n" '^[1-9][0-9]{2,}$'
-else
-	skip "capture-sysroot.sh round trip" "strace missing or ptrace not permitted"
-	skip "captured tree fact count" "strace missing or ptrace not permitted"
-fi
+# (the live system: tests/facts/live.sh; the same with sysfs and cpuid disagreeing:
+# tests/facts/disagree.sh)
 
 # --- hwloc's own tool agrees with the topology facts of every fixture
 if command -v hwloc-calc >/dev/null; then
@@ -242,4 +191,15 @@ fi
 expect_exit 2 "missing sysroot" "$PERFLAB" inspect --sysroot "$TMP/nope"
 like "missing sysroot named" "$(cat "$ERR")" "$TMP/nope"
 expect_exit 2 "sysroot is a file" "$PERFLAB" inspect --sysroot "$SR/intel-2s/proc/cmdline"
+# an empty directory (or one a level off) has no facts: an input error, not empty output
+mkdir "$TMP/empty"
+expect_exit 2 "empty sysroot" "$PERFLAB" inspect --sysroot "$TMP/empty"
+is "empty sysroot: one line naming the directory" "$(cat "$ERR")" \
+	"perflab inspect: error: --sysroot '$TMP/empty': no facts found (expected a machine tree with proc/, sys/ or etc/, e.g. from tests/fixtures/capture-sysroot.sh)"
+is "empty sysroot: nothing on stdout" "$(wc -c <"$OUT")" 0
+expect_exit 2 "empty sysroot, --json" "$PERFLAB" inspect --json --sysroot "$TMP/empty"
+is "empty sysroot, --json: no document" "$(wc -c <"$OUT")" 0
+expect_exit 2 "a level too deep (proc/ as the sysroot)" "$PERFLAB" inspect --sysroot "$SR/xen-hvm/proc"
+expect_exit 0 "a tree without the --domain asked for is fine" "$PERFLAB" inspect --sysroot "$SR/container" --domain accel
+is "... and says that nothing is available" "$(cat "$OUT")" "no facts available (--all lists each with the reason)"
 done_testing
