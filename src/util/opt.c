@@ -2,6 +2,7 @@
 #include "util/opt.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,14 +51,59 @@ static bool takes_arg(const struct pl_opt *o)
 	return o->type != PL_OPT_FLAG && o->type != PL_OPT_COUNT;
 }
 
+/* @v in the option's unit: sizes as sizes, durations as durations, numbers in full. */
+static char *fmt_value(char *buf, size_t len, const struct pl_opt *o, double v)
+{
+	if (o->type == PL_OPT_SIZE)
+		return pl_fmt_size(buf, len, v);
+	if (o->type == PL_OPT_DURATION)
+		return pl_fmt_duration(buf, len, v);
+	snprintf(buf, len, "%.15g", v);
+	return buf;
+}
+
+/* The range an option's value must lie in: its own min/max, else for sizes and durations
+ * the bounds every consumer can hold (PL_OPT_SIZE_MAX, PL_OPT_DURATION_MAX). False when
+ * the option has no range. */
+static bool opt_range(const struct pl_opt *o, double *lo, double *hi)
+{
+	if (o->max > o->min) {
+		*lo = o->min;
+		*hi = o->max;
+		return true;
+	}
+	*lo = 0;
+	if (o->type == PL_OPT_SIZE)
+		*hi = PL_OPT_SIZE_MAX;
+	else if (o->type == PL_OPT_DURATION)
+		*hi = PL_OPT_DURATION_MAX;
+	else
+		return false;
+	return true;
+}
+
 static int range_ok(const char *cmd, const struct pl_opt *o, double v)
 {
-	if (o->max > o->min && (v < o->min || v > o->max)) {
-		pl_error("%s--%s must be between %.15g and %.15g, got %.15g", pfx(cmd), o->name, o->min,
-			 o->max, v);
+	double lo, hi;
+	if (opt_range(o, &lo, &hi) && (v < lo || v > hi)) {
+		char a[64], b[64], c[64];
+		pl_error("%s--%s must be between %s and %s, got %s", pfx(cmd), o->name,
+			 fmt_value(a, sizeof(a), o, lo), fmt_value(b, sizeof(b), o, hi),
+			 fmt_value(c, sizeof(c), o, v));
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* A size or duration too large to represent ("1e30", "1e308h"): say the limit. */
+static int too_large(const char *cmd, const struct pl_opt *o, const char *val)
+{
+	double lo, hi;
+	char b[64];
+	opt_range(o, &lo, &hi);
+	pl_error("%s--%s: '%s' is too large (at most %s)", pfx(cmd), o->name, val,
+		 fmt_value(b, sizeof(b), o, hi));
+	return -EINVAL;
 }
 
 static int store(const char *cmd, const struct pl_opt *o, void *base, const char *val)
@@ -107,6 +153,8 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 	case PL_OPT_SIZE: {
 		uint64_t v;
 		r = pl_parse_size(val, &v);
+		if (r == -ERANGE)
+			return too_large(cmd, o, val);
 		if (r < 0) {
 			pl_error("%s--%s: '%s' is not a size (use e.g. 4096, 64k, 1GiB)", pfx(cmd),
 				 o->name, val);
@@ -120,6 +168,8 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 	case PL_OPT_DURATION: {
 		double v;
 		r = pl_parse_duration(val, &v);
+		if (r == -ERANGE)
+			return too_large(cmd, o, val);
 		if (r < 0) {
 			pl_error("%s--%s: '%s' is not a duration (use e.g. 500ms, 10s, 2m)", pfx(cmd),
 				 o->name, val);

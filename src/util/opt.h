@@ -17,13 +17,22 @@ enum pl_opt_type {
 	PL_OPT_INT,      /**< int (range checked with min/max when max > min) */
 	PL_OPT_U64,      /**< uint64_t */
 	PL_OPT_DOUBLE,   /**< double */
-	PL_OPT_SIZE,     /**< uint64_t bytes, "4k", "1GiB" (powers of 1024) */
-	PL_OPT_DURATION, /**< double seconds, "500ms", "10s", "2m" */
+	PL_OPT_SIZE,     /**< uint64_t bytes, "4k", "1GiB" (powers of 1024); at most
+			      PL_OPT_SIZE_MAX unless the option has its own range */
+	PL_OPT_DURATION, /**< double seconds, "500ms", "10s", "2m"; finite, at most
+			      PL_OPT_DURATION_MAX unless the option has its own range */
 	PL_OPT_ENUM,     /**< int index into choices[] */
 	PL_OPT_CPUS,     /**< const char *, syntax-checked cpulist ("0-3,8") */
 	PL_OPT_STRLIST,  /**< char **, NULL-terminated, malloc'd vector of argv pointers;
 			      each use appends; free the vector (not the strings) */
 };
+
+/** Bounds of a size or duration option without its own min/max, so that every consumer
+ *  can convert the value without overflow (`-d 1e308h` made profile's deadline
+ *  `(uint64_t)(d * 1e9)` undefined): sizes up to 4 EiB (fit int64 and JSON integers),
+ *  durations up to 30 days (fit uint64/int64 nanoseconds with room for a start time). */
+#define PL_OPT_SIZE_MAX 0x1p62
+#define PL_OPT_DURATION_MAX (30.0 * 86400)
 
 /** One option. Terminate a table with PL_OPT_END. */
 struct pl_opt {
@@ -54,7 +63,9 @@ struct pl_args {
 };
 
 /** Parse argv[1..argc-1] against the option sets. On error prints one line naming the
- *  option and the fix (via pl_error) and returns -EINVAL; else 0. @cmd names the command
+ *  option and the fix (via pl_error) and returns -EINVAL; else 0. Range errors print the
+ *  bounds in the option's unit ("between 10ms and 1h, got 1ns", "between 4 KiB and
+ *  1 PiB"). @cmd names the command
  *  for the error message ("perflab bench"). Free @out with pl_args_free. */
 int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nsets,
 		 const char *cmd, struct pl_args *out);

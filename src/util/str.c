@@ -174,6 +174,8 @@ int pl_parse_size(const char *s, uint64_t *out)
 		{ "m", 0x1p20 }, { "mb", 0x1p20 }, { "mi", 0x1p20 }, { "mib", 0x1p20 },
 		{ "g", 0x1p30 }, { "gb", 0x1p30 }, { "gi", 0x1p30 }, { "gib", 0x1p30 },
 		{ "t", 0x1p40 }, { "tb", 0x1p40 }, { "ti", 0x1p40 }, { "tib", 0x1p40 },
+		{ "p", 0x1p50 }, { "pb", 0x1p50 }, { "pi", 0x1p50 }, { "pib", 0x1p50 },
+		{ "e", 0x1p60 }, { "eb", 0x1p60 }, { "ei", 0x1p60 }, { "eib", 0x1p60 },
 	};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(units[i].u, unit) == 0) {
@@ -202,7 +204,10 @@ int pl_parse_duration(const char *s, double *out_seconds)
 	};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(units[i].u, unit) == 0) {
-			*out_seconds = v * units[i].mul;
+			double sec = v * units[i].mul;
+			if (!isfinite(sec)) /* "1e308h" */
+				return -ERANGE;
+			*out_seconds = sec;
 			return 0;
 		}
 	}
@@ -305,6 +310,36 @@ void pl_strv_free(char **v)
 	for (char **p = v; *p; p++)
 		free(*p);
 	free(v);
+}
+
+char *pl_fmt_size(char *buf, size_t len, double bytes)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	size_t i = 0;
+	double v = bytes;
+	while (v >= 1024 && i + 1 < sizeof(u) / sizeof(u[0])) {
+		v /= 1024;
+		i++;
+	}
+	if (v == floor(v))
+		snprintf(buf, len, "%.0f %s", v, u[i]);
+	else
+		snprintf(buf, len, "%.2f %s (%.0f B)", v, u[i], bytes);
+	return buf;
+}
+
+char *pl_fmt_duration(char *buf, size_t len, double seconds)
+{
+	static const struct { const char *u; double s; } units[] = {
+		{ "h", 3600 }, { "min", 60 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
+	};
+	size_t i = 0;
+	while (i + 1 < sizeof(units) / sizeof(units[0]) && seconds < units[i].s)
+		i++;
+	if (seconds == 0)
+		i = 2;
+	snprintf(buf, len, "%.4g%s", seconds / units[i].s, units[i].u);
+	return buf;
 }
 
 char *pl_fmt_bytes(char *buf, size_t len, double bytes)

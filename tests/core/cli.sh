@@ -15,6 +15,25 @@ like "unknown option names it" "$(cat "$ERR")" "unknown option '--frobnicate'"
 expect_exit 2 "out-of-range number" "$PERFLAB" bench spin --runs 0
 is "range error: the program named once, whole numbers in full" "$(cat "$ERR")" \
 	"perflab bench spin: error: --runs must be between 1 and 1000000, got 0"
+# range errors in the option's unit: sizes as sizes, durations as durations
+expect_exit 2 "size out of range" "$PERFLAB" bench io --size 2PiB
+is "size range printed as sizes" "$(cat "$ERR")" \
+	"perflab bench io: error: --size must be between 4 KiB and 1 PiB, got 2 PiB"
+expect_exit 2 "duration out of range" "$PERFLAB" bench net --time 1ns
+is "duration range printed as durations" "$(cat "$ERR")" \
+	"perflab bench net: error: --time must be between 10ms and 1h, got 1ns"
+expect_exit 2 "an inexact bound is printed exactly too" "$PERFLAB" bench compress --size 5GiB
+like "inexact bound with its byte count" "$(cat "$ERR")" "between 4 KiB and 4.00 GiB \(4294967295 B\), got 5 GiB$"
+# values that overflow (undefined behaviour before): refused with the limit
+expect_exit 2 "-d 1e308h" "$PERFLAB" profile -d 1e308h -- true
+is "-d 1e308h: too large, with the limit" "$(cat "$ERR")" \
+	"perflab profile: error: --duration: '1e308h' is too large (at most 720h)"
+expect_exit 2 "a duration without its own range is bounded" "$PERFLAB" compare --max-time 1e7h -n a -- true -n b -- true
+like "... at 30 days" "$(cat "$ERR")" "--max-time must be between 0s and 720h, got 1e\+07h"
+expect_exit 2 "a size past 2^64" "$PERFLAB" bench mem --size 1e30
+like "... too large" "$(cat "$ERR")" "--size: '1e30' is too large"
+expect_exit 2 "a size past 4 EiB without its own range" "$PERFLAB" bench mem --size 5EiB
+is "... names the bound" "$(cat "$ERR")" "perflab bench mem: error: --size must be between 0 B and 4 EiB, got 5 EiB"
 ok "help inspect" "$PERFLAB" help inspect
 like "help inspect shows usage" "$(cat "$OUT")" '^usage: perflab inspect'
 ok "inspect --help" "$PERFLAB" inspect --help

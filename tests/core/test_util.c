@@ -127,6 +127,22 @@ static void test_parse_numbers(void **state)
 	assert_int_equal(pl_parse_duration("2m", &d), 0);
 	assert_true(d == 120);
 	assert_int_equal(pl_parse_duration("soon", &d), -EINVAL);
+	/* seconds that are not finite overflowed into undefined conversions */
+	assert_int_equal(pl_parse_duration("1e308h", &d), -ERANGE);
+	assert_int_equal(pl_parse_size("1e30", &u), -ERANGE);
+	/* formatting in the unit the parsers read back */
+	char b[64];
+	assert_string_equal(pl_fmt_duration(b, sizeof(b), 1e-9), "1ns");
+	assert_string_equal(pl_fmt_duration(b, sizeof(b), 0.01), "10ms");
+	assert_string_equal(pl_fmt_duration(b, sizeof(b), 1.5), "1.5s");
+	assert_string_equal(pl_fmt_duration(b, sizeof(b), 86400), "24h");
+	assert_string_equal(pl_fmt_duration(b, sizeof(b), 0), "0s");
+	assert_int_equal(pl_parse_duration(pl_fmt_duration(b, sizeof(b), 90), &d), 0);
+	assert_true(d == 90);
+	assert_string_equal(pl_fmt_size(b, sizeof(b), 4096), "4 KiB");
+	assert_string_equal(pl_fmt_size(b, sizeof(b), 0x1p50), "1 PiB");
+	assert_string_equal(pl_fmt_size(b, sizeof(b), 512), "512 B");
+	assert_string_equal(pl_fmt_size(b, sizeof(b), 4294967295.0), "4.00 GiB (4294967295 B)");
 }
 
 static void test_cpuset(void **state)
