@@ -56,8 +56,11 @@ struct pl_bench {
 	 *  NULL = no extra arguments. */
 	const char *const *quick_argv;
 	bool in_report; /**< part of the quick section of `perflab report` */
-	/** Can it run here (live system, kernel features, privileges)? Returns 0, or -errno
-	 *  (-ENOTSUP, -EPERM...) with a one-line reason in @reason. */
+	/** Can it run here (live system, kernel features, privileges) with @opts? Returns 0,
+	 *  or -errno (-ENOTSUP, -EPERM...) with a one-line reason in @reason (@len bytes,
+	 *  initially ""). It may return 0 and still leave a note in @reason about a part
+	 *  that does not run here (io: "io_uring: not available (...)"). `bench --list`
+	 *  calls it with the default options for its "here" column; NULL = always runs. */
 	int (*supported)(const void *opts, char *reason, size_t len);
 	/** Optional: a mode that is not a measurement, such as a server waiting for
 	 *  clients (bench net --server). Called after option parsing, supported(), pinning

@@ -185,6 +185,17 @@ static int compress_supported(const void *opts, char *reason, size_t len)
 			snprintf(reason, len, "backend %s: %s", be->name, why);
 			return -ENOTSUP;
 		}
+		return 0;
+	}
+	/* the sweep (and auto) skips what is missing here: name it */
+	size_t used = 0;
+	for (size_t i = 0; i < pl_cz_nbackends && used < len; i++) {
+		const char *why = pl_cz_backends[i]->unavailable();
+		if (why) {
+			int n = snprintf(reason + used, len - used, "%s%s: not available (%s)",
+					 used ? "; " : "", pl_cz_backends[i]->name, why);
+			used += n > 0 ? (size_t)n : 0;
+		}
 	}
 	return 0;
 }

@@ -66,7 +66,7 @@ static const struct pl_opt io_opt_table[] = {
 	{ "direct", 0, PL_OPT_FLAG, offsetof(struct io_opts, direct), NULL,
 	  "O_DIRECT with aligned buffers (bypass the page cache)" },
 	{ "size", 's', PL_OPT_SIZE, offsetof(struct io_opts, size), "BYTES",
-	  "size of the test file", .min = 4096, .max = 1e15, .def = "256MiB" },
+	  "size of the test file", .min = 4096, .max = 0x1p50, .def = "256MiB" },
 	{ "dir", 'D', PL_OPT_STR, offsetof(struct io_opts, dir), "DIR",
 	  "directory of the test file (default: the current directory's file system)" },
 	{ "time", 't', PL_OPT_DURATION, offsetof(struct io_opts, time), "S",
@@ -122,6 +122,37 @@ static const char *io_err(int r)
 
 static void io_teardown(struct pl_bench_ctx *ctx, void *opts, void *state);
 
+/* io_uring only matters with --engine io_uring; otherwise its absence is a note. */
+static int io_supported(const void *opts, char *reason, size_t len)
+{
+	const struct io_opts *o = opts;
+	int r = pl_io_uring_probe();
+	if (r == 0)
+		return 0;
+	snprintf(reason, len, "io_uring: not available (%s)", strerror(-r));
+	return o->engine == PL_IO_URING && o->pattern != PAT_SMALLFILES ? -ENOTSUP : 0;
+}
+
+/* What the run does, in fio's terms, for the first line of the text output and
+ * info.workload: "randread, bs 4 KiB, io_uring, iodepth 32, 2 jobs, direct (O_DIRECT),
+ * file 256 MiB" or "read, ..., buffered, cache cold, file 256 MiB". Malloc'd. */
+static char *workload(const struct io_opts *o)
+{
+	char b1[32], b2[32];
+	if (o->pattern == PAT_SMALLFILES)
+		return pl_xasprintf("smallfiles, %d files of %s, a cold pass then a warm one%s",
+				    o->nfiles, pl_fmt_size(b1, sizeof(b1), (double)o->file_size),
+				    o->drop_caches ? ", dentries and inodes dropped" : "");
+	return pl_xasprintf("%s, bs %s, %s, iodepth %d, %d job%s, %s, file %s",
+			    pattern_choices[o->pattern], pl_fmt_size(b1, sizeof(b1), (double)o->bs),
+			    pl_io_engine_names[o->engine],
+			    o->engine == PL_IO_URING ? o->iodepth : 1, o->jobs, o->jobs == 1 ? "" : "s",
+			    o->direct ? "direct (O_DIRECT)"
+			    : o->cache == CACHE_HOT ? "buffered, cache hot"
+						    : "buffered, cache cold",
+			    pl_fmt_size(b2, sizeof(b2), (double)o->size));
+}
+
 static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 {
 	struct io_opts *o = opts;
@@ -162,6 +193,9 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		dir = s->tmpdir;
 	}
 	json_object_set_new(info, "dir", json_string(dir));
+	char *wl = workload(o);
+	json_object_set_new(info, "workload", json_string(wl));
+	free(wl);
 	if (!sf && o->engine == PL_IO_URING && !o->direct && o->iodepth > 1)
 		pl_bench_warn(ctx, "io_uring with buffered I/O: reads served by the page cache "
 				   "complete inline, so --iodepth has little effect; add --direct");
@@ -378,6 +412,7 @@ const struct pl_bench pl_bench_io = {
 	.default_runs = 3,
 	.quick_argv = io_quick,
 	.in_report = true,
+	.supported = io_supported,
 	.setup = io_setup,
 	.run = io_run,
 	.teardown = io_teardown,

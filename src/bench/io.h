@@ -49,6 +49,9 @@ void pl_io_file_remove(struct pl_io_file *f);
 /** Percentage (0..100) of the pages of @path resident in the page cache (mmap + mincore;
  *  the method of fincore(1) and vmtouch). Returns 0 or -errno. */
 int pl_io_residency(const char *path, double *pct);
+/** Can this process set up an io_uring (kernel support, kernel.io_uring_disabled, seccomp)?
+ *  Returns 0, or -errno of io_uring_queue_init (-ENOSYS, -EPERM, ...). */
+int pl_io_uring_probe(void);
 /** Drop the file's clean pages from the page cache: fdatasync, then
  *  posix_fadvise(POSIX_FADV_DONTNEED) over the whole file. Returns 0 or -errno. */
 int pl_io_drop_file_cache(const char *path);

@@ -408,6 +408,16 @@ static void job_psync(struct job *j, char *buf)
 	}
 }
 
+int pl_io_uring_probe(void)
+{
+	struct io_uring ring;
+	int r = io_uring_queue_init(1, &ring, 0);
+	if (r < 0)
+		return r;
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 static void job_uring(struct job *j, char *bufs)
 {
 	const struct pl_io_params *p = j->p;

@@ -104,7 +104,7 @@ static uint64_t mem_available(void)
 static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint64_t avail,
 		       uint64_t *out)
 {
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], b4[32];
 	int level;
 	unsigned count;
 	uint64_t llc = llc_total(&level, &count);
@@ -113,13 +113,19 @@ static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint6
 	json_object_set_new(info, "mem_available_bytes", json_integer((json_int_t)avail));
 	if (o->size) {
 		if (avail && 3 * o->size > avail) {
+			/* the refusal's own bound, rounded down to a MiB so that the size printed
+			 * is accepted as written */
+			uint64_t fit_mib = avail / 3 >> 20;
 			pl_bench_error(ctx,
 				       "--size %s: the three arrays (%s) do not fit in available memory "
-				       "(%s MemAvailable); use --size %s or less",
+				       "(MemAvailable %s in /proc/meminfo); use --size %lluMiB or less "
+				       "(a third of MemAvailable; without --size perflab takes at most "
+				       "%.0f%%: %s per array)",
 				       pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
 				       pl_fmt_bytes(b2, sizeof(b2), 3.0 * (double)o->size),
 				       pl_fmt_bytes(b3, sizeof(b3), (double)avail),
-				       pl_fmt_bytes(b1, sizeof(b1), (double)avail * MEM_SHARE / 3));
+				       (unsigned long long)fit_mib, MEM_SHARE * 100,
+				       pl_fmt_bytes(b4, sizeof(b4), (double)avail * MEM_SHARE / 3));
 			return -EINVAL;
 		}
 		*out = o->size;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
@@ -448,7 +449,22 @@ static void net_teardown(struct pl_bench_ctx *ctx, void *opts, void *state)
 	free(s);
 }
 
+/* A TCP socket on loopback is all the default (loopback) mode needs; a sandbox without
+ * sockets (seccomp, no network namespace access) cannot run it. */
+static int net_supported(const void *opts, char *reason, size_t len)
+{
+	(void)opts;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(reason, len, "cannot create a TCP socket: %s", strerror(errno));
+		return -ENOTSUP;
+	}
+	close(fd);
+	return 0;
+}
+
 const struct pl_bench pl_bench_net = {
+	.supported = net_supported,
 	.name = "net",
 	.summary = "network round-trip latency, stream throughput, UDP loss, connection rate "
 		   "(loopback or against a perflab server)",

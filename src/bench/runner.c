@@ -739,22 +739,52 @@ static void fmt_num(char *buf, size_t len, const json_t *v)
 		snprintf(buf, len, "%.3f", x);
 }
 
+/* The unit to show a time of @ns nanoseconds in (ns, us, ms, s) and its size in ns. */
+static const char *time_unit(double ns, double *div)
+{
+	static const struct { const char *u; double ns; } units[] = {
+		{ "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
+	};
+	size_t i = 0;
+	while (i + 1 < sizeof(units) / sizeof(units[0]) && fabs(ns) < units[i].ns)
+		i++;
+	*div = units[i].ns;
+	return units[i].u;
+}
+
+/* A time in ns, scaled with its unit: "247.3 us", "11.57 ms", "812 ns"; "-" when absent. */
+static void fmt_ns(char *buf, size_t len, const json_t *v)
+{
+	if (!json_is_number(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	double div, x = json_number_value(v);
+	const char *u = time_unit(x, &div);
+	snprintf(buf, len, "%.4g %s", x / div, u);
+}
+
 static void print_table(FILE *f, const json_t *d)
 {
 	const char *B = pl_style(f, "bold"), *D = pl_style(f, "dim"), *R = pl_style(f, "reset");
 	const json_t *rj = json_object_get(d, "runner");
 	fprintf(f, "%sbench %s%s: %s\n", B, pl_json_str(d, "benchmark"), R, pl_json_str(d, "summary"));
+	const json_t *info = json_object_get(d, "info");
+	const char *workload = pl_json_str(info, "workload");
+	if (workload)
+		fprintf(f, "%sworkload:%s %s\n", B, R, workload);
 	fprintf(f, "%lld runs (+%lld warm-up) in %.2f s on CPUs %s (%s)%s\n",
 		(long long)json_integer_value(json_object_get(rj, "runs")),
 		(long long)json_integer_value(json_object_get(rj, "warmup")),
 		json_number_value(json_object_get(rj, "elapsed_s")), pl_json_str(rj, "cpus"),
 		json_is_true(json_object_get(rj, "pinned")) ? "pinned" : "unpinned",
 		strcmp(pl_json_str(d, "status"), "interrupted") == 0 ? ", INTERRUPTED" : "");
-	const json_t *info = json_object_get(d, "info");
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)info, k, v)
 	{
+		if (strcmp(k, "workload") == 0)
+			continue;
 		char *t = pl_fact_value_text(v);
 		fprintf(f, "  %s%s:%s %s\n", D, k, R, t);
 		free(t);
@@ -775,10 +805,19 @@ static void print_table(FILE *f, const json_t *d)
 	{
 		char c[5][32];
 		static const char *const cols[] = { "best", "median", "mean", "stddev", "p99" };
-		for (int j = 0; j < 5; j++)
-			fmt_num(c[j], sizeof(c[j]), json_object_get(m, cols[j]));
+		/* times in the unit of their median (a 250 us latency, not 250000 ns) */
+		const char *unit = pl_json_str(m, "unit");
+		double div = 1;
+		if (strcmp(unit, "ns") == 0)
+			unit = time_unit(json_number_value(json_object_get(m, "median")), &div);
+		for (int j = 0; j < 5; j++) {
+			const json_t *x = json_object_get(m, cols[j]);
+			json_t *sc = json_is_number(x) ? json_real(json_number_value(x) / div) : NULL;
+			fmt_num(c[j], sizeof(c[j]), sc ? sc : x);
+			json_decref(sc);
+		}
 		fprintf(f, "  %-*s %-6s %10s %10s %10s %9s %10s %4lld  ", (int)w, pl_json_str(m, "name"),
-			pl_json_str(m, "unit"), c[0], c[1], c[2], c[3], c[4],
+			unit, c[0], c[1], c[2], c[3], c[4],
 			(long long)json_integer_value(json_object_get(m, "n")));
 		const json_t *notes = json_object_get(m, "notes");
 		json_object_foreach((json_t *)notes, k, v)
@@ -788,7 +827,7 @@ static void print_table(FILE *f, const json_t *d)
 			any_lat = true;
 	}
 	if (any_lat) {
-		fprintf(f, "\n%s  %-*s %10s %10s %10s %10s %10s %10s%s\n", B, (int)w, "latency (ns)",
+		fprintf(f, "\n%s  %-*s %10s %10s %10s %10s %10s %10s%s\n", B, (int)w, "latency",
 			"p50", "p90", "p99", "p99.9", "max", "ops", R);
 		json_array_foreach(ms, i, m)
 		{
@@ -798,7 +837,7 @@ static void print_table(FILE *f, const json_t *d)
 			char c[5][32];
 			static const char *const cols[] = { "p50", "p90", "p99", "p99.9", "max" };
 			for (int j = 0; j < 5; j++)
-				fmt_num(c[j], sizeof(c[j]), json_object_get(l, cols[j]));
+				fmt_ns(c[j], sizeof(c[j]), json_object_get(l, cols[j]));
 			fprintf(f, "  %-*s %10s %10s %10s %10s %10s %10lld\n", (int)w, pl_json_str(m, "name"),
 				c[0], c[1], c[2], c[3], c[4],
 				(long long)json_integer_value(json_object_get(l, "n")));
@@ -860,17 +899,20 @@ static void *opts_new(const struct pl_bench *b)
 	return o;
 }
 
+/* The benchmarks, whether each runs here (its supported() with default options) and what
+ * it measures; a reason or note from supported() follows on its own line. */
 static void print_list(FILE *f)
 {
-	fprintf(f, "benchmarks:\n");
+	fprintf(f, "%-10s %-5s %s\n", "benchmark", "here", "measures");
 	for (size_t i = 0; i < pl_nbenches; i++) {
 		const struct pl_bench *b = pl_benches[i];
 		char reason[256] = "";
 		void *o = opts_new(b);
 		bool ok = !b->supported || b->supported(o, reason, sizeof(reason)) == 0;
 		free(o);
-		fprintf(f, "  %-10s %s%s%s%s\n", b->name, b->summary, ok ? "" : " (not here: ",
-			ok ? "" : reason, ok ? "" : ")");
+		fprintf(f, "%-10s %-5s %s\n", b->name, ok ? "yes" : "no", b->summary);
+		if (*reason)
+			fprintf(f, "%-16s %s%s\n", "", ok ? "note: " : "not here: ", reason);
 	}
 }
 

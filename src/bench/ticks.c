@@ -179,6 +179,27 @@ static const char *param(const json_t *params, const char *name)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* The local timer row must be in /proc/interrupts (a container may hide the file; an
+ * architecture other than x86 and arm64 names its timer differently). Checked for the
+ * first CPU this process may run on. */
+static int ticks_supported(const void *opts, char *reason, size_t len)
+{
+	(void)opts;
+	cpu_set_t mine;
+	unsigned cpu = 0;
+	if (sched_getaffinity(0, sizeof(mine), &mine) == 0)
+		while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &mine))
+			cpu++;
+	struct pl_irq_counts c;
+	int r = read_counts(cpu, &c);
+	if (r == 0)
+		return 0;
+	snprintf(reason, len, "/proc/interrupts: %s",
+		 r == -ENOENT ? "no local timer row (LOC, arch_timer) or no column for CPU"
+			      : pl_read_strerror(r));
+	return -ENOTSUP;
+}
+
 static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 {
 	struct ticks_opts *o = vo;
@@ -339,6 +360,7 @@ const struct pl_bench pl_bench_ticks = {
 	.uses_all_cpus = true,
 	.quick_argv = ticks_quick,
 	.in_report = true,
+	.supported = ticks_supported,
 	.setup = ticks_setup,
 	.run = ticks_run,
 	.teardown = ticks_teardown,

@@ -7,16 +7,20 @@
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 
 ok "bench --list" "$PERFLAB" bench --list
-names=$(awk 'NR > 1 { print $1 }' "$OUT")
+names=$(awk 'NR > 1 && $2 ~ /^(yes|no)$/ { print $1 }' "$OUT")
 like "--list names benchmarks" "$names" '^clock'
+cp "$OUT" "$TMP/list"
 for n in $names; do
 	f=$TMP/$n.json
+	here=$(awk -v n="$n" '$1 == n { print $2 }' "$TMP/list")
 	"$PERFLAB" bench "$n" --quick --json -o "$f" 2>"$ERR"
 	rc=$?
 	if [ "$rc" -eq 3 ] && [ -s "$f" ] && [ "$(jqv "$f" .status)" = skipped ]; then
+		is "bench $n: skipped as --list said (here: $here)" "$here" no
 		skip "bench $n" "$(jqv "$f" .reason)"
 		continue
 	fi
+	is "bench $n: runs, as --list said" "$here" yes
 	is "bench $n --quick exits 0" "$rc" 0
 	[ -s "$f" ] || { _report fail "bench $n wrote $f" "$(cat "$ERR")"; continue; }
 	validate bench.schema.json "$f"
