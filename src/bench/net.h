@@ -35,9 +35,16 @@ int pl_net_server_open(const char *bind, const struct pl_net_server_opts *o,
 		       struct pl_net_server **out);
 /** The bound control port. */
 int pl_net_server_port(const struct pl_net_server *s);
+/** Seconds a client has after connecting to send its request line (or --timeout when
+ *  shorter); connections still silent then are closed with "ERR no request ...". */
+#define PL_NET_HELLO_S 2.0
+
 /** Serve tests one at a time until *@stop becomes non-zero (checked at least every
- *  100 ms). A second client while a test runs gets "ERR busy"; a malformed request gets
- *  "ERR <reason>"; a client that vanishes mid-test ends only that test. Returns 0 or
+ *  100 ms). Connections are accepted as they come and the first to send a whole request
+ *  line is served, so idle connections never delay a real client; one without a request
+ *  within PL_NET_HELLO_S is dropped. A second client while a test runs (or waiting when
+ *  one starts) gets "ERR busy"; a malformed request gets "ERR <reason>"; a client that
+ *  vanishes mid-test ends only that test. Returns 0 or
  *  -errno on a fatal listener error. @served (optional) counts completed tests and
  *  @rejected (optional) rejected requests. */
 int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_ulong *served,

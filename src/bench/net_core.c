@@ -484,18 +484,15 @@ static void srv_reject(int fd, const char *why, atomic_ulong *rejected)
 		atomic_fetch_add(rejected, 1);
 }
 
-/* Serve one accepted control connection. */
-static void srv_session(struct pl_net_server *s, int cfd, const atomic_int *stop,
+/* Serve one control connection whose request @req (one line with its newline) has been
+ * read. */
+static void srv_session(struct pl_net_server *s, int cfd, const char *req, const atomic_int *stop,
 			atomic_ulong *served, atomic_ulong *rejected)
 {
 	char line[PL_NET_LINE_MAX + 2], why[160];
+	int r;
 	set_timeo(cfd, s->o.timeout);
-	int r = read_line(cfd, line, sizeof(line), s->o.timeout);
-	if (r < 0) {
-		srv_reject(cfd, r == -EBADMSG ? "malformed request: line too long" :
-			   "no request within the timeout", rejected);
-		return;
-	}
+	snprintf(line, sizeof(line), "%s", req);
 	struct srv_test *t = pl_xcalloc(1, sizeof(*t));
 	t->dfd = -1;
 	atomic_init(&t->cpu, -1);
@@ -560,27 +557,115 @@ out:
 	free(t);
 }
 
+/* Control connections accepted but without a whole request line yet. The serve loop
+ * polls all of them with the listener, so whichever client sends its line first is served
+ * and an idle connection delays nobody (before, each was read in turn and held the server
+ * for --timeout); one that sends no line within the handshake time is told so and closed,
+ * as are those waiting when a test starts ("busy", so a real client retries). */
+struct srv_pending {
+	int fd;
+	uint64_t deadline; /* pl_now_ns() by which the request line must be complete */
+	size_t len;
+	char line[PL_NET_LINE_MAX + 2];
+};
+#define SRV_MAX_PENDING 64
+
+/* Read what @p's client has sent without blocking. 1 when its line is complete, 0 when
+ * more is to come, -errno when the connection is to be dropped (-EBADMSG: too long). */
+static int pending_read(struct srv_pending *p)
+{
+	while (p->len + 1 < sizeof(p->line)) {
+		ssize_t r = recv(p->fd, p->line + p->len, 1, MSG_DONTWAIT);
+		if (r == 0)
+			return -ECONNRESET;
+		if (r < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -errno;
+		if (p->line[p->len++] == '\n') {
+			p->line[p->len] = '\0';
+			return 1;
+		}
+	}
+	return -EBADMSG;
+}
+
 int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_ulong *served,
 			atomic_ulong *rejected)
 {
+	struct srv_pending pend[SRV_MAX_PENDING];
+	size_t np = 0;
+	double hello = s->o.timeout < PL_NET_HELLO_S ? s->o.timeout : PL_NET_HELLO_S;
+	int ret = 0;
 	while (!atomic_load(stop)) {
-		struct pollfd p = { s->lfd, POLLIN, 0 };
-		int pr = poll(&p, 1, 100);
-		if (pr < 0 && errno != EINTR)
-			return -errno;
-		if (pr <= 0)
+		struct pollfd p[SRV_MAX_PENDING + 1] = { { s->lfd, POLLIN, 0 } };
+		for (size_t i = 0; i < np; i++)
+			p[i + 1] = (struct pollfd){ pend[i].fd, POLLIN, 0 };
+		int pr = poll(p, np + 1, 100);
+		if (pr < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		uint64_t now = pl_now_ns();
+		int ready = -1; /* the first pending connection with a whole line */
+		for (size_t i = 0; pr > 0 && i < np && ready < 0; i++) {
+			if (!p[i + 1].revents)
+				continue;
+			int r = pending_read(&pend[i]);
+			if (r > 0)
+				ready = (int)i;
+			else if (r < 0) {
+				if (r == -EBADMSG)
+					srv_reject(pend[i].fd, "malformed request: line too long", rejected);
+				pend[i].deadline = 0; /* dropped below */
+			}
+		}
+		/* drop what timed out or failed (the ready one stays) */
+		for (size_t i = 0; i < np;) {
+			if ((int)i != ready && now >= pend[i].deadline) {
+				if (pend[i].deadline)
+					srv_reject(pend[i].fd, "no request within the handshake time", rejected);
+				close(pend[i].fd);
+				pend[i] = pend[--np];
+				if (ready == (int)np)
+					ready = (int)i;
+				continue;
+			}
+			i++;
+		}
+		if (ready >= 0) {
+			struct srv_pending me = pend[ready];
+			pend[ready] = pend[--np];
+			for (size_t i = 0; i < np; i++) { /* one test at a time */
+				srv_reject(pend[i].fd, "busy: one test at a time, try again", rejected);
+				close(pend[i].fd);
+			}
+			np = 0;
+			srv_session(s, me.fd, me.line, stop, served, rejected);
+			close(me.fd);
+			continue;
+		}
+		if (pr <= 0 || !(p[0].revents & POLLIN))
 			continue;
 		int cfd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (cfd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN ||
 			    errno == EMFILE || errno == ENFILE)
 				continue;
-			return -errno;
+			ret = -errno;
+			break;
 		}
-		srv_session(s, cfd, stop, served, rejected);
-		close(cfd);
+		if (np == SRV_MAX_PENDING) {
+			set_timeo(cfd, 1);
+			srv_reject(cfd, "busy: too many connections without a request, try again",
+				   rejected);
+			close(cfd);
+			continue;
+		}
+		pend[np++] = (struct srv_pending){ .fd = cfd,
+						   .deadline = now + (uint64_t)(hello * 1e9) };
 	}
-	return 0;
+	for (size_t i = 0; i < np; i++)
+		close(pend[i].fd);
+	return ret;
 }
 
 /* ---- client ---- */
