@@ -58,8 +58,10 @@ is "geomean ratio" "$(jqv "$OUT" '.statistics[] | select(.metric=="geomean") | .
 # variant keys applied in the child: env, cpus, cwd=tmpfs (removed afterwards)
 ok "env.X applied" "$P" compare --runs 2 --warmup 0 -n a -- /bin/sh -c 'test -z "$PLX"' \
 	-n b --set env.PLX=hello -- /bin/sh -c 'test "$PLX" = hello'
-ok "cpus=0 applied before exec" "$P" compare --runs 2 --warmup 0 -n a -- /bin/true \
-	-n b --set cpus=0 -- /bin/sh -c 'grep -q "^Cpus_allowed_list:[[:space:]]*0$" /proc/self/status'
+# the first CPU this process may use (CPU 0 may be outside a container's cpuset)
+CPU=$(awk '/^Cpus_allowed_list:/ { split($2, a, "[,-]"); print a[1] }' /proc/self/status)
+ok "cpus=$CPU applied before exec" "$P" compare --runs 2 --warmup 0 -n a -- /bin/true \
+	-n b --set cpus=$CPU -- /bin/sh -c "grep -q '^Cpus_allowed_list:[[:space:]]*$CPU\$' /proc/self/status"
 ok "cwd=tmpfs" "$P" compare --runs 2 --warmup 0 -n a -- /bin/true \
 	-n b --set cwd=tmpfs -- /bin/sh -c "pwd >>'$TMP/pwds'; touch junk"
 like "ran in a private /dev/shm directory" "$(sort -u "$TMP/pwds")" '^/dev/shm/perflab-compare\.[A-Za-z0-9]{6}$'

@@ -39,7 +39,13 @@ is "compute ran in two threads" "$(jqv "$J" '.regions[] | select(.name=="compute
 is "one point mark" "$(jqv "$J" .marker_points)" 1
 like "threads: main, worker and child" "$(jqv "$J" '[.threads[] | select(.comm=="profile-shape")] | length')" '^[34]$'
 is "the short-lived child was followed (a second pid)" "$(jqv "$J" '[.threads[].pid] | unique | length')" 2
-like "kernel symbols resolve" "$(cat "$TMP/f.folded")" '_\[k\]'
+# kernel symbols resolve where /proc/kallsyms shows addresses to us (kptr_restrict, a
+# container's zeroed addresses), read here
+if awk '$1 !~ /^0+$/ { found = 1; exit } END { exit !found }' /proc/kallsyms 2>/dev/null; then
+	like "kernel symbols resolve" "$(cat "$TMP/f.folded")" '_\[k\]'
+else
+	skip "kernel symbols resolve" "/proc/kallsyms shows no addresses here (kernel.kptr_restrict)"
+fi
 like "folded format" "$(head -1 "$TMP/f.folded")" '^[^ ;]+(;[^;]+)* [0-9]+$'
 like "svg written" "$(head -c 300 "$TMP/f.svg")" '<svg '
 like "svg has the timeline" "$(cat "$TMP/f.svg")" 'id="timeline"'

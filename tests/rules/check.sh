@@ -16,7 +16,10 @@ cp "$OUT" "$TMP/live.json"
 validate check.schema.json "$TMP/live.json"
 is "workload defaults to general" "$(jqv "$TMP/live.json" .workload)" general
 is "summary total counts the findings" "$(jqv "$TMP/live.json" '.summary.total == (.findings|length)')" true
-is "no critical finding on this VM" "$(jqv "$TMP/live.json" .summary.crit)" 0
+is "summary crit counts the critical findings" "$(jqv "$TMP/live.json" '.summary.crit == ([.findings[] | select(.severity == "crit")] | length)')" true
+# the exit status follows the findings (default --fail-on crit): 1 with a critical one
+want=$([ "$(jqv "$TMP/live.json" .summary.crit)" -gt 0 ] && echo 1 || echo 0)
+expect_exit "$want" "check on this machine exits $want (its crit findings: $(jqv "$TMP/live.json" .summary.crit))" "$PERFLAB" check
 
 for w in general latency throughput hpc network storage benchmark; do
 	ok "check --workload $w" "$PERFLAB" check --json --workload "$w"
