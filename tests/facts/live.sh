@@ -112,7 +112,7 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
 		| map(select((.value | has("value")) and (.value.source | test("^cpuid") | not)
 			and (.key | test("^(virt\\.cpuid|mem\\.(available_bytes|hugepages\\.free)|numa\\.(local_pages|other_pages|remote_ratio|node\\.[0-9]+\\.mem_bytes))") | not)))
 		| map(.key as $k | select([$l[1:][].facts[$k].value] | all(. == $l[0].facts[$k].value) | VOLATILE))'
-	capfail=0
+	capfail=0 diffs="(no capture)"
 	for try in 1 2 3; do
 		C=$TMP/captured$try
 		"$PERFLAB" inspect --json >"$TMP/l0.json"
