@@ -713,29 +713,47 @@ static int plugin_disk(struct ctx *c, const struct pl_tune_unit *u)
 
 /* ---- [bootloader] ---- */
 
-/* The value of GRUB_CMDLINE_LINUX in @file (quotes removed), or NULL when absent. */
-static char *grub_cmdline(const char *file, size_t *line_start, size_t *line_end)
+/* The value of the last GRUB_CMDLINE_LINUX= line in @file (the one the shell keeps when
+ * update-grub sources the file), quotes removed, or NULL when absent; *line_start and
+ * *line_end delimit that line. *safe is false when the value cannot be rewritten as
+ * "TOKENS" with the same meaning to the shell: more than one quoted string, a comment
+ * or code after it, or inside the quotes a character that double quotes would read
+ * differently (a quote, a backslash, a backquote, $(...) or ${...}; any '$' in single
+ * quotes or unquoted). perflab then leaves the line to the user. */
+static char *grub_cmdline(const char *file, size_t *line_start, size_t *line_end, bool *safe)
 {
-	const char *p = file;
+	const char *p = file, *found = NULL;
+	size_t flen = 0;
 	while (p && *p) {
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		if (strncmp(p, "GRUB_CMDLINE_LINUX=", 19) == 0) {
-			*line_start = (size_t)(p - file);
-			*line_end = (size_t)(p - file) + len;
-			char *v = pl_xmalloc(len - 19 + 1);
-			memcpy(v, p + 19, len - 19);
-			v[len - 19] = '\0';
-			size_t l = strlen(v);
-			if (l >= 2 && (v[0] == '"' || v[0] == '\'') && v[l - 1] == v[0]) {
-				memmove(v, v + 1, l - 2);
-				v[l - 2] = '\0';
-			}
-			return v;
+			found = p;
+			flen = len;
 		}
 		p = e ? e + 1 : NULL;
 	}
-	return NULL;
+	if (!found)
+		return NULL;
+	*line_start = (size_t)(found - file);
+	*line_end = *line_start + flen;
+	size_t n = flen - 19;
+	char *v = pl_xmalloc(n + 1);
+	memcpy(v, found + 19, n);
+	v[n] = '\0';
+	/* Trailing blanks (and a CR) after the value do not change it. */
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\r'))
+		v[--n] = '\0';
+	char q = n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0] ? v[0] : 0;
+	if (q) {
+		memmove(v, v + 1, n - 2);
+		v[n - 2] = '\0';
+	}
+	/* Re-joined with single spaces; in double quotes a plain $NAME means the same, a
+	 * $(...) or ${...} might not. */
+	const char *bad = q == '"' ? "\"'\\`(){}" : q == '\'' ? "'\"\\`$" : "'\"\\`$ \t;&|<>()#";
+	*safe = strpbrk(v, bad) == NULL;
+	return v;
 }
 
 static size_t tok_keylen(const char *t)
@@ -784,6 +802,15 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 			nw = 0;
 		}
 		for (size_t k = 0; toks[k]; k++) {
+			/* The loader refused such tokens already (pl_tune_cmdline_check); never
+			 * write one that a caller built some other way. */
+			if (!pl_tune_cmdline_token_ok(toks[k])) {
+				pl_strv_free(toks);
+				pl_strv_free(want);
+				return bad_value(c, u, o,
+						 "has a token that is not a plain kernel parameter "
+						 "(letters, digits and _ - . , = : / + @ %)");
+			}
 			if (op == '-') {
 				for (size_t m = 0; m < nw; m++)
 					if (strcmp(want[m], toks[k]) == 0) {
@@ -810,7 +837,8 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 	(void)pl_read_str("/proc/cmdline", &cmd);
 	char **running = cmd ? pl_split(cmd, " \t", NULL) : pl_xcalloc(1, sizeof(char *));
 	size_t ls = 0, le = 0;
-	char *cur = rf == 0 ? grub_cmdline(file, &ls, &le) : NULL;
+	bool safe = true;
+	char *cur = rf == 0 ? grub_cmdline(file, &ls, &le, &safe) : NULL;
 	char **have = cur ? pl_split(cur, " \t", NULL) : pl_xcalloc(1, sizeof(char *));
 	size_t nh = 0;
 	while (have[nh])
@@ -839,6 +867,14 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 		}
 		if (in_grub)
 			continue;
+		if (!safe) {
+			set_reason(
+			    it, PL_TI_MANUAL,
+			    "GRUB_CMDLINE_LINUX in %s is quoted or built in a way perflab does "
+			    "not rewrite: add '%s' to it by hand",
+			    PL_TUNE_GRUB_FILE, want[k]);
+			continue;
+		}
 		it->want = pl_xstrdup(want[k]);
 		/* Replace a token with the same key (e.g. intel_idle.max_cstate=), else append. */
 		size_t kl = tok_keylen(want[k]);

@@ -2,14 +2,17 @@
 #include "tune/profile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "util/str.h"
@@ -17,8 +20,50 @@
 
 /* ---- option vectors ---- */
 
+/* Option vectors carry a hash index by key (open addressing, linear probing), so that
+ * merging and ${} expansion stay linear in the input: a profile with 100000 options or
+ * variable references must not take minutes (FNV-1a, public domain constants). */
+static size_t key_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* The slot of @key in @o's index: the one holding it, or the empty one where it goes. */
+static size_t *opts_slot(const struct pl_tune_opts *o, const char *key)
+{
+	size_t m = o->nslot - 1;
+	for (size_t i = key_hash(key) & m;; i = (i + 1) & m) {
+		size_t *sl = &o->slot[i];
+		if (*sl == 0 || strcmp(o->v[*sl - 1].key, key) == 0)
+			return sl;
+	}
+}
+
+static void opts_reindex(struct pl_tune_opts *o)
+{
+	size_t want = 16;
+	while (want < 2 * (o->n + 1))
+		want *= 2;
+	if (want != o->nslot) {
+		free(o->slot);
+		o->slot = pl_xcalloc(want, sizeof(*o->slot));
+		o->nslot = want;
+	} else {
+		memset(o->slot, 0, want * sizeof(*o->slot));
+	}
+	for (size_t i = 0; i < o->n; i++)
+		*opts_slot(o, o->v[i].key) = i + 1;
+}
+
 const struct pl_tune_opt *pl_tune_opts_get(const struct pl_tune_opts *o, const char *key)
 {
+	if (o->slot) {
+		size_t sl = *opts_slot(o, key);
+		return sl ? &o->v[sl - 1] : NULL;
+	}
 	for (size_t i = 0; i < o->n; i++)
 		if (strcmp(o->v[i].key, key) == 0)
 			return &o->v[i];
@@ -39,14 +84,19 @@ static void opts_free(struct pl_tune_opts *o)
 	for (size_t i = 0; i < o->n; i++)
 		opt_free(&o->v[i]);
 	free(o->v);
+	free(o->slot);
 	memset(o, 0, sizeof(*o));
 }
 
 /* Set key to a copy of @src (OrderedDict semantics: an existing key keeps its place). */
 static void opts_set(struct pl_tune_opts *o, const struct pl_tune_opt *src)
 {
-	struct pl_tune_opt *d = (struct pl_tune_opt *)pl_tune_opts_get(o, src->key);
-	if (d) {
+	if (!o->slot)
+		opts_reindex(o);
+	size_t *sl = opts_slot(o, src->key);
+	struct pl_tune_opt *d;
+	if (*sl) {
+		d = &o->v[*sl - 1];
 		opt_free(d);
 	} else {
 		if (o->n == o->cap) {
@@ -54,6 +104,7 @@ static void opts_set(struct pl_tune_opts *o, const struct pl_tune_opt *src)
 			o->v = pl_xrealloc(o->v, o->cap * sizeof(*o->v));
 		}
 		d = &o->v[o->n++];
+		*sl = o->n;
 	}
 	d->key = pl_xstrdup(src->key);
 	d->value = pl_xstrdup(src->value);
@@ -61,17 +112,37 @@ static void opts_set(struct pl_tune_opts *o, const struct pl_tune_opt *src)
 	d->file = pl_xstrdup(src->file);
 	d->profile = pl_xstrdup(src->profile);
 	d->line = src->line;
+	if (2 * (o->n + 1) > o->nslot)
+		opts_reindex(o);
 }
 
-static void opts_del(struct pl_tune_opts *o, const char *key)
+/* Remove the options named in @keys (NULL-terminated), keeping the order of the rest:
+ * one pass however many keys `drop=` names. */
+static void opts_drop(struct pl_tune_opts *o, char *const *keys)
 {
-	for (size_t i = 0; i < o->n; i++)
-		if (strcmp(o->v[i].key, key) == 0) {
+	if (!o->slot)
+		opts_reindex(o);
+	bool *gone = NULL;
+	for (size_t k = 0; keys[k]; k++) {
+		size_t sl = *opts_slot(o, keys[k]);
+		if (!sl)
+			continue;
+		if (!gone)
+			gone = pl_xcalloc(o->n, sizeof(*gone));
+		gone[sl - 1] = true;
+	}
+	if (!gone)
+		return;
+	size_t w = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		if (gone[i])
 			opt_free(&o->v[i]);
-			memmove(&o->v[i], &o->v[i + 1], (o->n - i - 1) * sizeof(*o->v));
-			o->n--;
-			return;
-		}
+		else
+			o->v[w++] = o->v[i];
+	}
+	o->n = w;
+	free(gone);
+	opts_reindex(o);
 }
 
 static void opts_copy(struct pl_tune_opts *dst, const struct pl_tune_opts *src)
@@ -94,6 +165,7 @@ struct conf {
 	char *file;
 	struct section *s;
 	size_t n;
+	struct section *last; /* the section found last (a cache for repeated headers) */
 };
 
 static void conf_free(struct conf *c)
@@ -109,55 +181,105 @@ static void conf_free(struct conf *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* The section @name of @c, created at @line when new; NULL when @c already has
+ * PL_TUNE_MAX_SECTIONS sections (so the lookup stays cheap). */
 static struct section *conf_section(struct conf *c, const char *name, int line)
 {
+	if (c->last && strcmp(c->last->name, name) == 0)
+		return c->last;
 	for (size_t i = 0; i < c->n; i++)
 		if (strcmp(c->s[i].name, name) == 0)
-			return &c->s[i];
+			return c->last = &c->s[i];
+	if (c->n >= PL_TUNE_MAX_SECTIONS)
+		return NULL;
 	c->s = pl_xrealloc(c->s, (c->n + 1) * sizeof(*c->s));
 	struct section *s = &c->s[c->n++];
 	memset(s, 0, sizeof(*s));
 	s->name = pl_xstrdup(name);
 	s->file = pl_xstrdup(c->file);
 	s->line = line;
-	return s;
+	return c->last = s;
 }
 
-/* Reader state: counts lines for error messages (Debian's inih has no line numbers in
- * the handler) and protects ':' in keys (tuned's parser splits only at '='). */
+/* Reader state. The file is read whole (bounded) and handed to inih line by line: this
+ * counts lines for error messages (Debian's inih has no line numbers in the handler),
+ * protects ':' in keys (tuned's parser splits only at '='), and knows which calls
+ * continue a long line (inih asks for more of a line longer than its buffer), so a
+ * fragment is never taken for a "[section]" and a line longer than inih takes is an
+ * error instead of being split into two. */
 struct reader {
-	FILE *f;
+	const char *p, *end; /* the rest of the file */
 	int line;
+	bool cont;	  /* the next call continues the current line */
+	bool seen_eq;	  /* the current line had its first '=' */
+	size_t linelen;	  /* bytes of the current line so far */
+	const char *fail; /* why reading stopped early (in failbuf), or NULL */
+	char failbuf[96];
 	struct conf *c;
 	char *profile_dir;
 };
 
 #define COLON_MARK '\x01'
+/* inih's line buffer (ini_max_line): a longer line is refused. */
+#define MAX_LINE 65536
+
+static void too_many_sections(struct reader *r)
+{
+	snprintf(r->failbuf, sizeof(r->failbuf),
+		 "more than %d sections (tuned profiles have a few)", PL_TUNE_MAX_SECTIONS);
+	r->fail = r->failbuf;
+}
 
 static char *read_line(char *buf, int size, void *stream)
 {
 	struct reader *r = stream;
-	if (!fgets(buf, size, r->f))
+	if (r->fail || r->p >= r->end || size < 2)
 		return NULL;
-	r->line++;
+	const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+	size_t n = (size_t)((nl ? nl + 1 : r->end) - r->p);
+	if (n > (size_t)size - 1)
+		n = (size_t)size - 1;
+	memcpy(buf, r->p, n);
+	buf[n] = '\0';
+	r->p += n;
+	bool start = !r->cont;
+	if (start) {
+		r->line++;
+		r->linelen = 0;
+	}
+	r->linelen += n;
+	r->cont = n == (size_t)size - 1 && buf[n - 1] != '\n';
+	if (r->cont && r->linelen >= MAX_LINE - 1) {
+		snprintf(r->failbuf, sizeof(r->failbuf), "line longer than %d bytes", MAX_LINE - 1);
+		r->fail = r->failbuf;
+		return NULL;
+	}
 	/* Register "[name]" here: inih calls the handler only for key=value lines, and an
 	 * empty section is still a unit for tuned. */
 	const char *t = buf + strspn(buf, " \t");
-	const char *close = t[0] == '[' ? strchr(t, ']') : NULL;
+	const char *close = start && t[0] == '[' ? strchr(t, ']') : NULL;
 	if (close) {
 		char *name = pl_xmalloc((size_t)(close - t));
 		memcpy(name, t + 1, (size_t)(close - t - 1));
 		name[close - t - 1] = '\0';
-		char *n = pl_trim(name);
-		conf_section(r->c, n, r->line);
+		char *nm = pl_trim(name);
+		struct section *s = conf_section(r->c, nm, r->line);
 		free(name);
+		if (!s) {
+			too_many_sections(r);
+			return NULL;
+		}
 		return buf;
 	}
-	char *eq = strchr(buf, '=');
-	char *co = strchr(buf, ':');
-	while (co && (!eq || co < eq)) {
-		*co = COLON_MARK;
-		co = strchr(co + 1, ':');
+	/* Mark the colons of the key: those before the line's first '=', which may be in a
+	 * later fragment of a long line; the value keeps its own. */
+	if (start)
+		r->seen_eq = false;
+	for (char *q = buf; *q && !r->seen_eq; q++) {
+		if (*q == '=')
+			r->seen_eq = true;
+		else if (*q == ':')
+			*q = COLON_MARK;
 	}
 	return buf;
 }
@@ -169,7 +291,8 @@ static void unmark(char *s)
 			*s = ':';
 }
 
-/* Replace ${i:PROFILE_DIR} (tuned expands it when the file is read). */
+/* Replace ${i:PROFILE_DIR} (tuned expands it when the file is read). NULL when the
+ * result would be longer than PL_TUNE_MAX_VALUE. */
 static char *expand_profile_dir(const char *v, const char *dir)
 {
 	struct pl_buf b = {0};
@@ -180,6 +303,10 @@ static char *expand_profile_dir(const char *v, const char *dir)
 		pl_buf_append(&b, v, (size_t)(p - v));
 		pl_buf_puts(&b, dir);
 		v = p + strlen(tok);
+		if (b.len > PL_TUNE_MAX_VALUE) {
+			pl_buf_free(&b);
+			return NULL;
+		}
 	}
 	pl_buf_puts(&b, v);
 	return pl_buf_steal(&b);
@@ -188,19 +315,101 @@ static char *expand_profile_dir(const char *v, const char *dir)
 static int on_kv(void *user, const char *section, const char *name, const char *value)
 {
 	struct reader *r = user;
+	char *raw = pl_xstrdup(value);
+	unmark(raw);
+	char *v = expand_profile_dir(raw, r->profile_dir);
+	free(raw);
+	if (!v) {
+		snprintf(r->failbuf, sizeof(r->failbuf),
+			 "value longer than %u bytes after ${i:PROFILE_DIR}", PL_TUNE_MAX_VALUE);
+		r->fail = r->failbuf;
+		return 0;
+	}
 	char *n = pl_xstrdup(name), *sec = pl_xstrdup(section);
 	unmark(n);
 	unmark(sec);
-	char *v = expand_profile_dir(value, r->profile_dir);
-	unmark(v);
 	struct section *s = conf_section(r->c, sec, r->line);
-	struct pl_tune_opt o = {
-	    .key = n, .value = v, .file = r->c->file, .profile = r->c->name, .line = r->line};
-	opts_set(&s->opts, &o);
+	if (s) {
+		struct pl_tune_opt o = {.key = n,
+					.value = v,
+					.file = r->c->file,
+					.profile = r->c->name,
+					.line = r->line};
+		opts_set(&s->opts, &o);
+	} else {
+		too_many_sections(r);
+	}
 	free(n);
 	free(v);
 	free(sec);
-	return 1;
+	return s != NULL;
+}
+
+/* Read @path whole: a regular file (opened without blocking, so a FIFO or a device in
+ * its place is refused, not waited on) of at most PL_TUNE_MAX_FILE bytes and no NUL
+ * byte. Returns 0 and *out (malloc'd, NUL-terminated, *len bytes) or -errno with one
+ * line in @err. */
+static int slurp(const char *path, char **out, size_t *len, char *err, size_t el)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, el, "cannot read '%s': %s", path, strerror(e));
+		return -e;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, el, "cannot read '%s': not a regular file", path);
+		return -EINVAL;
+	}
+	if (st.st_size > (off_t)PL_TUNE_MAX_FILE) {
+		close(fd);
+		snprintf(err, el, "'%s' is larger than %u bytes (a tuned profile is a few KiB)",
+			 path, PL_TUNE_MAX_FILE);
+		return -EFBIG;
+	}
+	char *buf = pl_xmalloc(PL_TUNE_MAX_FILE + 2);
+	size_t n = 0;
+	for (;;) {
+		ssize_t k = read(fd, buf + n, PL_TUNE_MAX_FILE + 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			close(fd);
+			free(buf);
+			snprintf(err, el, "cannot read '%s': %s", path, strerror(e));
+			return -e;
+		}
+		if (k == 0 || (n += (size_t)k) > PL_TUNE_MAX_FILE)
+			break;
+	}
+	close(fd);
+	if (n > PL_TUNE_MAX_FILE) {
+		free(buf);
+		snprintf(err, el, "'%s' is larger than %u bytes (a tuned profile is a few KiB)",
+			 path, PL_TUNE_MAX_FILE);
+		return -EFBIG;
+	}
+	buf[n] = '\0';
+	/* NUL would end the line early for inih; COLON_MARK would turn into ':'. */
+	const char *bin = memchr(buf, '\0', n);
+	const char *mark = memchr(buf, COLON_MARK, n);
+	if (!bin || (mark && mark < bin))
+		bin = mark;
+	if (bin) {
+		int line = 1;
+		for (const char *q = buf; q < bin; q++)
+			line += *q == '\n';
+		snprintf(err, el, "%s:%d: byte 0x%02x (not a text file)", path, line,
+			 (unsigned char)*bin);
+		free(buf);
+		return -EBADMSG;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
 }
 
 static int parse_file(const char *path, const char *name, struct conf *c, char *err, size_t el)
@@ -208,28 +417,31 @@ static int parse_file(const char *path, const char *name, struct conf *c, char *
 	memset(c, 0, sizeof(*c));
 	c->name = pl_xstrdup(name);
 	c->file = pl_xstrdup(path);
-	FILE *f = fopen(path, "re");
-	if (!f) {
-		int e = -errno;
-		snprintf(err, el, "cannot read '%s': %s", path, strerror(-e));
+	char *text = NULL;
+	size_t len = 0;
+	int e = slurp(path, &text, &len, err, el);
+	if (e < 0)
 		return e;
-	}
 	ini_allow_multiline = false;
 	ini_allow_inline_comments = true;
 	ini_inline_comment_prefixes = "#";
 	ini_start_comment_prefixes = ";#";
 	ini_use_stack = false;
 	ini_allow_realloc = true;
-	ini_max_line = 65536;
+	ini_max_line = MAX_LINE;
 	ini_stop_on_first_error = true;
 	char *dir = pl_xstrdup(path);
 	char *sl = strrchr(dir, '/');
 	if (sl)
 		*sl = '\0';
-	struct reader r = {.f = f, .c = c, .profile_dir = dir};
+	struct reader r = {.p = text, .end = text + len, .c = c, .profile_dir = dir};
 	int rc = ini_parse_stream(read_line, &r, on_kv, &r);
-	fclose(f);
+	free(text);
 	free(dir);
+	if (r.fail) {
+		snprintf(err, el, "%s:%d: profile '%s': %s", path, r.line, name, r.fail);
+		return -E2BIG;
+	}
 	if (rc != 0) {
 		snprintf(err, el,
 			 "%s:%d: profile '%s': not a 'key = value' line or '[section]' header",
@@ -369,6 +581,8 @@ struct loader {
 	size_t depth;
 	struct conf *confs; /* in merge order */
 	size_t nconfs;
+	size_t nsections; /* in all files loaded */
+	size_t expanded;  /* bytes produced by ${} expansion so far */
 	char **notes;
 	size_t nnotes;
 	char *err;
@@ -455,9 +669,19 @@ static int load_includes(struct loader *L, struct conf *c)
 
 static int load_one(struct loader *L, const char *name, const char *from_file, int from_line)
 {
-	bool cond = name[0] == '-';
-	if (cond)
+	/* '-name' makes an include optional; the profile asked for is never optional (tuned
+	 * itself fails with an IndexError then: nothing is loaded). */
+	bool dash = name[0] == '-', cond = dash && from_file;
+	if (dash)
 		name++;
+	if (L->depth >= PL_TUNE_MAX_INCLUDE_DEPTH) {
+		snprintf(L->err, L->el,
+			 "%s:%d: include of '%s' nests profiles more than %d deep (%s -> ... -> "
+			 "%s): perflab's limit; stock profiles nest 3",
+			 from_file, from_line, name, PL_TUNE_MAX_INCLUDE_DEPTH, L->stack_names[0],
+			 L->stack_names[L->depth - 1]);
+		return -E2BIG;
+	}
 	if (!pl_tune_name_ok(name)) {
 		if (from_file)
 			snprintf(L->err, L->el,
@@ -512,9 +736,11 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 				 "%s:%d: included profile '%s' not found (looked for %s)",
 				 from_file, from_line, name, b.data);
 		else
-			snprintf(L->err, L->el,
-				 "profile '%s' not found (looked for %s; see 'perflab tune list')",
-				 name, b.data);
+			snprintf(
+			    L->err, L->el,
+			    "profile '%s' not found (looked for %s; see 'perflab tune list')%s",
+			    name, b.data,
+			    dash ? "; a leading '-' makes only an include optional" : "");
 		pl_buf_free(&b);
 		return -ENOENT;
 	}
@@ -524,6 +750,13 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 	L->processed[L->nproc] = NULL;
 	struct conf c;
 	int r = parse_file(f, name, &c, L->err, L->el);
+	if (r == 0 && (L->nsections += c.n) > PL_TUNE_MAX_SECTIONS) {
+		snprintf(L->err, L->el,
+			 "%s: profile '%s': it and the profiles it includes have more than %d "
+			 "sections (tuned profiles have a few)",
+			 f, name, PL_TUNE_MAX_SECTIONS);
+		r = -E2BIG;
+	}
 	if (r < 0) {
 		conf_free(&c);
 		free(f);
@@ -568,6 +801,8 @@ static void unit_free(struct pl_tune_unit *u)
 	free(u->devices);
 	free(u->cpuinfo_regex);
 	free(u->uname_regex);
+	free(u->cpuinfo_regex_at);
+	free(u->uname_regex_at);
 	pl_strv_free(u->unsupported_keys);
 	opts_free(&u->opts);
 	free(u->file);
@@ -623,14 +858,19 @@ static void merge_section(struct pl_tune_profile *pr, const struct section *s)
 	u->enabled = o ? truthy(o->value) : true;
 	o = pl_tune_opts_get(&s->opts, "devices");
 	set_str(&u->devices, o ? o->value : "*");
-	if ((o = pl_tune_opts_get(&s->opts, "cpuinfo_regex")))
+	if ((o = pl_tune_opts_get(&s->opts, "cpuinfo_regex"))) {
 		set_str(&u->cpuinfo_regex, o->value);
-	if ((o = pl_tune_opts_get(&s->opts, "uname_regex")))
+		free(u->cpuinfo_regex_at);
+		u->cpuinfo_regex_at = pl_xasprintf("%s:%d", o->file, o->line);
+	}
+	if ((o = pl_tune_opts_get(&s->opts, "uname_regex"))) {
 		set_str(&u->uname_regex, o->value);
+		free(u->uname_regex_at);
+		u->uname_regex_at = pl_xasprintf("%s:%d", o->file, o->line);
+	}
 	if ((o = pl_tune_opts_get(&s->opts, "drop"))) {
 		char **d = pl_split(o->value, ",; \t", NULL);
-		for (size_t i = 0; d[i]; i++)
-			opts_del(&u->opts, d[i]);
+		opts_drop(&u->opts, d);
 		pl_strv_free(d);
 	}
 	for (size_t i = 0; i < s->opts.n; i++) {
@@ -659,84 +899,418 @@ static void merge_section(struct pl_tune_profile *pr, const struct section *s)
 
 /* ---- variables ---- */
 
+/* The '}' that closes the reference "${..." at @v (functions nest:
+ * ${f:strip:${f:exec:..}}), or the terminating NUL when it is not closed. */
+static const char *ref_end(const char *v)
+{
+	int depth = 0;
+	const char *e = v + 1;
+	for (; *e; e++) {
+		if (*e == '{')
+			depth++;
+		else if (*e == '}' && --depth == 0)
+			break;
+	}
+	return e;
+}
+
 /* Expand ${name} using @vars (values already expanded). \${ stays literal. Unknown
- * variables stay as written; ${f:...} and ${i:...} are reported through *unsupported. */
-static char *expand(const char *v, const struct pl_tune_opts *vars, char **unsupported)
+ * variables stay as written; ${f:...} and ${i:...} are reported through *unsupported.
+ * Returns 0 and *out (malloc'd), or -E2BIG when the result would pass
+ * PL_TUNE_MAX_VALUE bytes (variables that repeat each other grow exponentially). */
+static int expand(const char *v, const struct pl_tune_opts *vars, char **unsupported, char **out)
 {
 	struct pl_buf b = {0};
 	pl_buf_puts(&b, "");
 	while (*v) {
+		const char *add = v;
+		size_t n = 1, used = 1;
 		if (v[0] == '\\' && v[1] == '$' && v[2] == '{') {
-			pl_buf_puts(&b, "${");
-			v += 3;
-			continue;
-		}
-		if (v[0] == '$' && v[1] == '{') {
-			/* Find the matching brace (functions nest: ${f:strip:${f:exec:..}}). */
-			int depth = 0;
-			const char *e = v + 1;
-			for (; *e; e++) {
-				if (*e == '{')
-					depth++;
-				else if (*e == '}' && --depth == 0)
-					break;
-			}
+			add = "${";
+			n = 2;
+			used = 3;
+		} else if (v[0] == '$' && v[1] == '{') {
+			const char *e = ref_end(v);
 			if (!*e) {
-				pl_buf_puts(&b, v);
-				break;
-			}
-			size_t n = (size_t)(e - v - 2);
-			char *inner = pl_xmalloc(n + 1);
-			memcpy(inner, v + 2, n);
-			inner[n] = '\0';
-			const struct pl_tune_opt *var = pl_tune_opts_get(vars, inner);
-			if (var && var->expanded) {
-				pl_buf_puts(&b, var->expanded);
+				n = used = strlen(v);
 			} else {
-				if ((pl_startswith(inner, "f:") || pl_startswith(inner, "i:")) &&
-				    unsupported && !*unsupported)
-					*unsupported = pl_xasprintf("${%s}", inner);
-				pl_buf_append(&b, v, n + 3);
+				size_t in = (size_t)(e - v - 2);
+				char *inner = pl_xmalloc(in + 1);
+				memcpy(inner, v + 2, in);
+				inner[in] = '\0';
+				const struct pl_tune_opt *var = pl_tune_opts_get(vars, inner);
+				if (var && var->expanded) {
+					add = var->expanded;
+					n = strlen(add);
+				} else {
+					if ((pl_startswith(inner, "f:") ||
+					     pl_startswith(inner, "i:")) &&
+					    unsupported && !*unsupported)
+						*unsupported = pl_xasprintf("${%s}", inner);
+					n = in + 3;
+				}
+				used = in + 3;
+				free(inner);
 			}
-			free(inner);
-			v = e + 1;
-			continue;
 		}
-		pl_buf_append(&b, v, 1);
-		v++;
+		if (n > PL_TUNE_MAX_VALUE - b.len) {
+			pl_buf_free(&b);
+			return -E2BIG;
+		}
+		pl_buf_append(&b, add, n);
+		v += used;
 	}
-	return pl_buf_steal(&b);
+	*out = pl_buf_steal(&b);
+	return 0;
+}
+
+/* expand() for option @what (file @file, line @line) of profile @L, counting the bytes
+ * against PL_TUNE_MAX_EXPANDED; on error one line in L->err. */
+static int expand_at(struct loader *L, const char *v, const struct pl_tune_opts *vars,
+		     char **unsupported, char **out, const char *file, int line, const char *what)
+{
+	int r = expand(v, vars, unsupported, out);
+	if (r < 0) {
+		snprintf(L->err, L->el,
+			 "%s:%d: %s is longer than %u bytes after ${} expansion (variables "
+			 "repeating each other?)",
+			 file, line, what, PL_TUNE_MAX_VALUE);
+		return r;
+	}
+	L->expanded += strlen(*out);
+	if (L->expanded > PL_TUNE_MAX_EXPANDED) {
+		free(*out);
+		*out = NULL;
+		snprintf(L->err, L->el,
+			 "%s:%d: %s: ${} expansion of this profile passes %u bytes in total "
+			 "(variables repeating each other?)",
+			 file, line, what, PL_TUNE_MAX_EXPANDED);
+		return -E2BIG;
+	}
+	return 0;
 }
 
 /* Read more variables from FILE (the `include` of [variables]), inside the sysroot. */
-static void vars_from_file(struct pl_tune_profile *pr, const struct pl_tune_opt *inc,
-			   struct loader *L)
+static int vars_from_file(struct pl_tune_profile *pr, const struct pl_tune_opt *inc,
+			  struct loader *L)
 {
 	char path[PATH_MAX];
 	if (pl_sysroot_path(path, sizeof(path), inc->value) < 0) {
 		add_note(L, "%s:%d: variables file '%s' is not an absolute path: ignored",
 			 inc->file, inc->line, inc->value);
-		return;
+		return 0;
 	}
 	struct conf c;
 	char err[512];
 	if (parse_file(path, pr->name, &c, err, sizeof(err)) < 0) {
 		/* tuned logs "unable to find variables_file" and goes on. */
-		add_note(L, "%s:%d: variables file '%s' not readable: its variables stay unset",
-			 inc->file, inc->line, inc->value);
+		add_note(L,
+			 "%s:%d: variables file '%s' not readable (%s): its variables stay unset",
+			 inc->file, inc->line, inc->value, err);
 		conf_free(&c);
-		return;
+		return 0;
 	}
 	/* The file has no section header: inih reports its keys under section "". */
-	for (size_t i = 0; i < c.n; i++)
-		for (size_t k = 0; k < c.s[i].opts.n; k++) {
+	int r = 0;
+	for (size_t i = 0; i < c.n && r == 0; i++)
+		for (size_t k = 0; k < c.s[i].opts.n && r == 0; k++) {
 			struct pl_tune_opt o = c.s[i].opts.v[k];
-			char *ex = expand(o.value, &pr->variables, NULL);
+			char *ex = NULL;
+			char what[160];
+			snprintf(what, sizeof(what), "variable '%.100s'", o.key);
+			r = expand_at(L, o.value, &pr->variables, NULL, &ex, o.file, o.line, what);
+			if (r < 0)
+				break;
 			o.expanded = ex;
 			opts_set(&pr->variables, &o);
 			free(ex);
 		}
 	conf_free(&c);
+	return r;
+}
+
+/* ---- checks of what will be used ---- */
+
+static const char cmdline_name_ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789_.-";
+static const char cmdline_value_ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				       "0123456789_.-,=:/+@%";
+
+/* Offset of the first byte of @tok that pl_tune_cmdline_token_ok() refuses, or its
+ * length when there is none. */
+static size_t cmdline_bad_at(const char *tok)
+{
+	if (tok[0] == '-' || tok[0] == '=')
+		return 0;
+	size_t nl = strcspn(tok, "=");
+	size_t ok = strspn(tok, cmdline_name_ok);
+	if (ok < nl)
+		return ok;
+	if (tok[nl] == '\0')
+		return nl;
+	return nl + 1 + strspn(tok + nl + 1, cmdline_value_ok);
+}
+
+bool pl_tune_cmdline_token_ok(const char *tok)
+{
+	return tok && *tok && tok[cmdline_bad_at(tok)] == '\0';
+}
+
+int pl_tune_cmdline_check(const char *value, char *why, size_t whylen)
+{
+	/* Set aside ${...} (balanced, as expand() finds them): left unexpanded, they make
+	 * the planner report the option as unsupported. */
+	struct pl_buf b = {0};
+	pl_buf_puts(&b, "");
+	const char *v = value;
+	if (*v == '+' || *v == '-')
+		v++;
+	while (*v) {
+		if (v[0] == '$' && v[1] == '{') {
+			const char *e = ref_end(v);
+			if (*e) {
+				v = e + 1;
+				continue;
+			}
+		}
+		pl_buf_append(&b, v, 1);
+		v++;
+	}
+	char **toks = pl_split(b.data, " \t", NULL);
+	int r = 0;
+	for (size_t i = 0; toks[i] && r == 0; i++) {
+		if (pl_tune_cmdline_token_ok(toks[i]))
+			continue;
+		unsigned char ch = (unsigned char)toks[i][cmdline_bad_at(toks[i])];
+		char c[16];
+		if (ch > ' ' && ch < 0x7f)
+			snprintf(c, sizeof(c), "'%c'", ch);
+		else
+			snprintf(c, sizeof(c), "byte 0x%02x", ch);
+		snprintf(why, whylen,
+			 "kernel command line token '%.200s' has %s: perflab writes only "
+			 "name[=value] tokens of letters, digits and _ - . , = : / + @ %% (no "
+			 "quotes or shell characters; edit /etc/default/grub by hand for others)",
+			 toks[i], c);
+		r = -EINVAL;
+	}
+	pl_strv_free(toks);
+	pl_buf_free(&b);
+	return r;
+}
+
+#define SAT_ADD(a, b) ((a) > SIZE_MAX - (b) ? SIZE_MAX : (a) + (b))
+#define SAT_MUL(a, b) ((b) && (a) > SIZE_MAX / (b) ? SIZE_MAX : (a) * (b))
+
+size_t pl_tune_regex_cost(const char *re, bool *backref)
+{
+	/* One frame per open group: the cost of its finished alternatives, of the current
+	 * branch, and of the last piece (what a following repetition copies). Deeper
+	 * groups than the frames cost as if flat: a pattern that long is refused anyway. */
+	struct frame {
+		size_t alts, branch, last;
+	} st[64];
+	size_t d = 0, lost = 0;
+	st[0] = (struct frame){0, 0, 0};
+	*backref = false;
+	const char *p = re;
+	while (*p) {
+		size_t atom = 0, mult = 0;
+		switch (*p) {
+		case '(':
+			if (d + 1 < sizeof(st) / sizeof(st[0]))
+				st[++d] = (struct frame){0, 0, 0};
+			else
+				lost++;
+			p++;
+			continue;
+		case ')':
+			p++;
+			if (lost) {
+				lost--;
+				continue;
+			}
+			if (d == 0) {
+				atom = 1; /* a lone ')' is a literal in ERE */
+				break;
+			}
+			atom = SAT_ADD(SAT_ADD(st[d].alts, st[d].branch), 1);
+			d--;
+			break;
+		case '|':
+			st[d].alts = SAT_ADD(st[d].alts, st[d].branch);
+			st[d].branch = st[d].last = 0;
+			p++;
+			continue;
+		case '[': {
+			/* A bracket expression is one element: skip to its closing ']'. */
+			const char *q = p + 1;
+			if (*q == '^')
+				q++;
+			if (*q == ']')
+				q++;
+			while (*q && *q != ']') {
+				if (q[0] == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=')) {
+					const char end[3] = {q[1], ']', '\0'};
+					const char *e = strstr(q + 2, end);
+					q = e ? e + 2 : q + 1;
+				} else {
+					q++;
+				}
+			}
+			p = *q ? q + 1 : q;
+			atom = 1;
+			break;
+		}
+		case '\\':
+			if (p[1] >= '1' && p[1] <= '9')
+				*backref = true;
+			p += p[1] ? 2 : 1;
+			atom = 1;
+			break;
+		case '*':
+		case '?':
+			mult = 1;
+			p++;
+			break;
+		case '+':
+			mult = 2; /* x+ = xx* */
+			p++;
+			break;
+		case '{': {
+			char *e;
+			unsigned long m = strtoul(p + 1, &e, 10), n = m;
+			if (e == p + 1 && *e != ',') {
+				atom = 1; /* not an interval: a literal '{' */
+				p++;
+				break;
+			}
+			if (*e == ',') {
+				const char *f = e + 1;
+				n = strtoul(f, &e, 10);
+				if (e == f)
+					n = m + 1; /* {m,}: m copies and a star */
+			}
+			if (*e == '}')
+				e++;
+			mult = n > m ? n : m;
+			if (mult == 0)
+				mult = 1;
+			p = e;
+			break;
+		}
+		default:
+			atom = 1;
+			p++;
+			break;
+		}
+		struct frame *f = &st[d];
+		if (mult) {
+			/* The repetition copies the last piece (mult - 1) more times. */
+			f->branch = SAT_ADD(SAT_ADD(f->branch, SAT_MUL(f->last, mult - 1)), 1);
+			f->last = SAT_ADD(SAT_MUL(f->last, mult), 1);
+		} else {
+			f->branch = SAT_ADD(f->branch, atom);
+			f->last = atom;
+		}
+	}
+	while (d > 0) { /* unclosed groups (regcomp refuses them) */
+		size_t in = SAT_ADD(st[d].alts, st[d].branch);
+		d--;
+		st[d].branch = SAT_ADD(st[d].branch, in);
+	}
+	return SAT_ADD(st[0].alts, st[0].branch);
+}
+
+/* Check condition regex @re of @u (option @key at "FILE:LINE" @at) at load: bounded in
+ * length and in what regcomp would build, no back-references, and compiling. */
+static int check_regex(struct loader *L, const struct pl_tune_unit *u, const char *key,
+		       const char *re, const char *at)
+{
+	size_t len = strlen(re);
+	const char *more = len > 80 ? "..." : "";
+	if (len > PL_TUNE_MAX_REGEX) {
+		snprintf(L->err, L->el, "%s: section [%s], %s is %zu bytes long (at most %d)", at,
+			 u->name, key, len, PL_TUNE_MAX_REGEX);
+		return -E2BIG;
+	}
+	bool backref;
+	size_t cost = pl_tune_regex_cost(re, &backref);
+	if (cost > PL_TUNE_MAX_REGEX_NODES) {
+		snprintf(L->err, L->el,
+			 "%s: section [%s], %s '%.80s%s' repeats too much: its repetitions "
+			 "('+', '{m,n}') multiply out to more than %d elements",
+			 at, u->name, key, re, more, PL_TUNE_MAX_REGEX_NODES);
+		return -E2BIG;
+	}
+	if (backref) {
+		snprintf(L->err, L->el,
+			 "%s: section [%s], %s '%.80s%s' uses a back-reference (\\1 to \\9), "
+			 "which perflab does not match (it can take exponential time)",
+			 at, u->name, key, re, more);
+		return -EINVAL;
+	}
+	regex_t rx;
+	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
+	if (rc != 0) {
+		char msg[128];
+		regerror(rc, &rx, msg, sizeof(msg));
+		snprintf(L->err, L->el, "%s: section [%s], %s '%.80s%s' is not a regex: %s", at,
+			 u->name, key, re, more, msg);
+		return -EINVAL;
+	}
+	regfree(&rx);
+	return 0;
+}
+
+/* Expand the unit's devices, regexes and options; check the regexes and the
+ * [bootloader] cmdline tokens. */
+static int finish_unit(struct loader *L, struct pl_tune_profile *pr, struct pl_tune_unit *u)
+{
+	char what[256], *x = NULL;
+	snprintf(what, sizeof(what), "section [%.80s], devices", u->name);
+	int r = expand_at(L, u->devices, &pr->variables, NULL, &x, u->file, u->line, what);
+	if (r < 0)
+		return r;
+	set_str(&u->devices, x);
+	free(x);
+	char **res[2] = {&u->cpuinfo_regex, &u->uname_regex};
+	const char *ats[2] = {u->cpuinfo_regex_at, u->uname_regex_at};
+	const char *keys[2] = {"cpuinfo_regex", "uname_regex"};
+	for (int i = 0; i < 2; i++) {
+		if (!*res[i])
+			continue;
+		snprintf(what, sizeof(what), "section [%.80s], %s", u->name, keys[i]);
+		r = expand_at(L, *res[i], &pr->variables, NULL, &x, u->file, u->line, what);
+		if (r < 0)
+			return r;
+		set_str(res[i], x);
+		free(x);
+		r = check_regex(L, u, keys[i], *res[i], ats[i] ? ats[i] : u->file);
+		if (r < 0)
+			return r;
+	}
+	bool boot = strcmp(u->type, "bootloader") == 0;
+	for (size_t k = 0; k < u->opts.n; k++) {
+		struct pl_tune_opt *o = &u->opts.v[k];
+		free(o->expanded);
+		o->expanded = NULL;
+		snprintf(what, sizeof(what), "profile '%.60s', section [%.60s], key '%.60s'",
+			 o->profile, u->name, o->key);
+		r = expand_at(L, o->value, &pr->variables, NULL, &o->expanded, o->file, o->line,
+			      what);
+		if (r < 0)
+			return r;
+		if (boot && pl_startswith(o->key, "cmdline")) {
+			char why[512];
+			if (pl_tune_cmdline_check(o->expanded, why, sizeof(why)) < 0) {
+				snprintf(L->err, L->el, "%s:%d: %s: %s", o->file, o->line, what,
+					 why);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
 }
 
 int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
@@ -746,6 +1320,10 @@ int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 	err[0] = '\0';
 	int r = load_one(&L, name, NULL, 0);
 	struct pl_tune_profile *pr = NULL;
+	if (r == 0 && L.nconfs == 0) {
+		snprintf(err, errlen, "profile '%s': nothing loaded", name);
+		r = -ENOENT;
+	}
 	if (r < 0)
 		goto done;
 	pr = pl_xcalloc(1, sizeof(*pr));
@@ -778,48 +1356,41 @@ int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 		}
 	}
 	/* Variables in definition order, each expanded with the ones before it. */
-	for (size_t i = 0; i < vars_raw.n; i++) {
+	for (size_t i = 0; i < vars_raw.n && r == 0; i++) {
 		struct pl_tune_opt *o = &vars_raw.v[i];
 		if (strcmp(o->key, "include") == 0) {
-			vars_from_file(pr, o, &L);
+			r = vars_from_file(pr, o, &L);
 			continue;
 		}
-		char *uns = NULL;
-		char *ex = expand(o->value, &pr->variables, &uns);
+		char *uns = NULL, *ex = NULL;
+		char what[160];
+		snprintf(what, sizeof(what), "variable '%.100s'", o->key);
+		r = expand_at(&L, o->value, &pr->variables, &uns, &ex, o->file, o->line, what);
 		if (uns)
 			add_note(&L, "%s:%d: variable '%s' uses %s: functions are not supported",
 				 o->file, o->line, o->key, uns);
 		free(uns);
+		if (r < 0)
+			break;
 		struct pl_tune_opt c = *o;
 		c.expanded = ex;
 		opts_set(&pr->variables, &c);
 		free(ex);
 	}
 	opts_free(&vars_raw);
-	for (size_t i = 0; i < pr->main.n; i++)
-		pr->main.v[i].expanded = expand(pr->main.v[i].value, &pr->variables, NULL);
+	for (size_t i = 0; i < pr->main.n && r == 0; i++) {
+		struct pl_tune_opt *o = &pr->main.v[i];
+		char what[160];
+		snprintf(what, sizeof(what), "[main] option '%.100s'", o->key);
+		r = expand_at(&L, o->value, &pr->variables, NULL, &o->expanded, o->file, o->line,
+			      what);
+	}
+	for (size_t i = 0; i < pr->nunits && r == 0; i++)
+		r = finish_unit(&L, pr, &pr->units[i]);
+	if (r < 0)
+		goto done;
 	const struct pl_tune_opt *sum = pl_tune_opts_get(&pr->main, "summary");
 	pr->summary = pl_xstrdup(sum ? sum->expanded : "");
-	for (size_t i = 0; i < pr->nunits; i++) {
-		struct pl_tune_unit *u = &pr->units[i];
-		char *x = expand(u->devices, &pr->variables, NULL);
-		set_str(&u->devices, x);
-		free(x);
-		if (u->cpuinfo_regex) {
-			x = expand(u->cpuinfo_regex, &pr->variables, NULL);
-			set_str(&u->cpuinfo_regex, x);
-			free(x);
-		}
-		if (u->uname_regex) {
-			x = expand(u->uname_regex, &pr->variables, NULL);
-			set_str(&u->uname_regex, x);
-			free(x);
-		}
-		for (size_t k = 0; k < u->opts.n; k++) {
-			free(u->opts.v[k].expanded);
-			u->opts.v[k].expanded = expand(u->opts.v[k].value, &pr->variables, NULL);
-		}
-	}
 	pr->notes = L.notes;
 	L.notes = NULL;
 	if (!pr->notes)

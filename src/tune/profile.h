@@ -12,11 +12,38 @@
  * `${f:...}` functions are not evaluated: reported as unsupported. A profile file that
  * was already loaded is skipped (tuned does the same; this lets /etc/tuned/NAME include
  * the stock NAME from /usr/lib/tuned); a name that can only resolve to a profile still
- * being loaded is an include loop, an error naming the cycle. */
+ * being loaded is an include loop, an error naming the cycle.
+ *
+ * Input is bounded (tuned has no such limits; a profile written to exhaust memory or the
+ * stack is refused with the file and line instead): PL_TUNE_MAX_FILE bytes per file,
+ * PL_TUNE_MAX_SECTIONS sections per profile and its includes, PL_TUNE_MAX_INCLUDE_DEPTH
+ * nested includes, PL_TUNE_MAX_VALUE bytes per option after ${} expansion and
+ * PL_TUNE_MAX_EXPANDED bytes for all of them, PL_TUNE_MAX_REGEX bytes and
+ * PL_TUNE_MAX_REGEX_NODES elements (after repetitions are multiplied out) per condition
+ * regex. [bootloader] cmdline tokens are checked with pl_tune_cmdline_check() at load. */
 #ifndef PERFLAB_TUNE_PROFILE_H
 #define PERFLAB_TUNE_PROFILE_H
 #include <stdbool.h>
 #include <stddef.h>
+
+/** Largest tuned.conf or [variables] include file read (bytes); stock profiles are
+ *  under 3 KiB. */
+#define PL_TUNE_MAX_FILE (1u << 20)
+/** Most sections in a profile and its includes together (stock profiles: 11). */
+#define PL_TUNE_MAX_SECTIONS 1024
+/** Most profiles nested by include= (the named profile counts as 1; stock profiles nest
+ *  3 deep). */
+#define PL_TUNE_MAX_INCLUDE_DEPTH 32
+/** Largest option value after ${} expansion (bytes). */
+#define PL_TUNE_MAX_VALUE (64u << 10)
+/** Most bytes all expanded values of one profile add up to. */
+#define PL_TUNE_MAX_EXPANDED (4u << 20)
+/** Longest cpuinfo_regex / uname_regex after expansion (bytes). */
+#define PL_TUNE_MAX_REGEX 1024
+/** Most elements a condition regex may have once its repetitions are multiplied out:
+ *  glibc's regcomp copies the repeated part (`x+` = `xx*`, `x{m,n}` = n copies), so
+ *  `a+++...` doubles per '+' (pl_tune_regex_cost). */
+#define PL_TUNE_MAX_REGEX_NODES 4096
 
 /** One option of a unit (or [main], [variables]) after merging. Strings owned. */
 struct pl_tune_opt {
@@ -32,6 +59,9 @@ struct pl_tune_opt {
 struct pl_tune_opts {
 	struct pl_tune_opt *v;
 	size_t n, cap;
+	size_t *slot; /**< private hash index by key (index + 1, 0 = empty), nslot a power of
+			   2, or NULL: pl_tune_opts_get then scans */
+	size_t nslot;
 };
 
 /** A unit: a section other than [main] (tuned calls these units/instances). */
@@ -42,6 +72,8 @@ struct pl_tune_unit {
 	char *devices;		  /**< `devices=` (default "*"), expanded */
 	char *cpuinfo_regex;	  /**< condition on /proc/cpuinfo, expanded, or NULL */
 	char *uname_regex;	  /**< condition on the machine name (uname -m), or NULL */
+	char *cpuinfo_regex_at;	  /**< "FILE:LINE" of cpuinfo_regex, or NULL */
+	char *uname_regex_at;	  /**< "FILE:LINE" of uname_regex, or NULL */
 	char **unsupported_keys;  /**< devices_udev_regex, script_pre, script_post: not used */
 	struct pl_tune_opts opts; /**< plugin options */
 	char *file;		  /**< file and line of the section header that defined it */
@@ -85,12 +117,42 @@ char *pl_tune_locate(const struct pl_tune_path *p, const char *name, char *const
 /** Load and merge profile @name. On success returns 0 and *out (free with
  *  pl_tune_profile_free). On error returns -errno and writes one line naming the problem
  *  into @err (size @errlen): -EINVAL bad name (traversal), -ENOENT profile or include not
- *  found (names the including file and line), -ELOOP include loop (names the cycle
- *  "a -> b -> a"), -EBADMSG syntax error (names the file and line). */
+ *  found (names the including file and line; a top-level "-name" that is not found too:
+ *  the '-' only makes an include optional), -ELOOP include loop (names the cycle
+ *  "a -> b -> a"), -EBADMSG syntax error (names the file and line), -E2BIG a limit above
+ *  exceeded (names the file, line and limit), -EFBIG a file over PL_TUNE_MAX_FILE,
+ *  -EINVAL also for a [bootloader] cmdline token outside pl_tune_cmdline_check()'s set
+ *  or a condition regex that does not compile. */
 int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 			 struct pl_tune_profile **out, char *err, size_t errlen);
 /** Free. NULL-safe. */
 void pl_tune_profile_free(struct pl_tune_profile *pr);
+
+/** True when @tok is one kernel command line parameter perflab may write into
+ *  GRUB_CMDLINE_LINUX: `name[=value]` (Documentation/admin-guide/kernel-parameters.rst),
+ *  the name of ASCII letters, digits, '_', '.' and '-' (not first), the value of letters,
+ *  digits and `_ - . , = : / + @ %`. The rest is refused: update-grub / grub2-mkconfig
+ *  source the file as root with the value inside double quotes, where a double quote,
+ *  '$', a backslash or a backquote ends the string or runs a command, and copy the value
+ *  unquoted into grub.cfg, where `; & | < > ( ) { } # ' * ? [ ] ~ !` and whitespace are
+ *  grub script syntax. Quoted values (`param="a b"`) are therefore not written either
+ *  (edit the file by hand). */
+bool pl_tune_cmdline_token_ok(const char *tok);
+
+/** Check the value of a [bootloader] `cmdline` / `cmdline_NAME` option: an optional
+ *  leading '+' (append) or '-' (remove), then tokens separated by spaces or tabs, each
+ *  pl_tune_cmdline_token_ok() once the unevaluated `${...}` references are set aside
+ *  (the planner reports those as unsupported and never writes them). Returns 0, or
+ *  -EINVAL with the offending token and character in @why (size @whylen). */
+int pl_tune_cmdline_check(const char *value, char *why, size_t whylen);
+
+/** Elements regex @re (POSIX extended) compiles to once repetitions are multiplied out
+ *  (`x+` twice x, `x{m,n}` max(m,n) times x, nested repetitions multiply, alternatives
+ *  add), saturating at SIZE_MAX. An estimate of glibc regcomp's tree, which copies
+ *  the repeated part (posix/regcomp.c parse_dup_op); used against
+ *  PL_TUNE_MAX_REGEX_NODES. Sets *backref when @re has a back-reference (\1..\9),
+ *  which matching may take exponential time on; the loader refuses those. */
+size_t pl_tune_regex_cost(const char *re, bool *backref);
 
 /** Option @key of @o or NULL. */
 const struct pl_tune_opt *pl_tune_opts_get(const struct pl_tune_opts *o, const char *key);
