@@ -52,8 +52,10 @@ static const struct pl_cmd_info info = {
     .description =
 	"Profiles are tuned's format (<dir>/<name>/tuned.conf): include, [variables],\n"
 	"[sysctl] [vm] [cpu] [disk] [sysfs] [bootloader]; other plugins are listed as\n"
-	"unsupported. Every write is journaled (fsync) in --state-dir before it is made;\n"
-	"'rollback' restores the values from before the first change, also after a crash.\n"
+	"unsupported; [bootloader] tokens must be plain kernel parameters (letters, digits,\n"
+	"_ - . , = : / + @ %). Every write is journaled (fsync) in --state-dir before it is\n"
+	"made; 'rollback' restores the values from before the first change, also after a\n"
+	"crash.\n"
 	"  list              profiles along the search path\n"
 	"  show NAME         merged profile, with the file and line of every value\n"
 	"  diff NAME         current vs wanted per item on this machine\n"
