@@ -1238,7 +1238,8 @@ int cmd_profile(int argc, char **argv)
 	};
 	int r = pl_pe_open(&s, &cfg, t.pids, t.npids, cpus, ncpus);
 	struct pl_pe_request rq = { .event = s.event_name, .system_wide = o.all,
-				    .user_only = s.user_only, .mmap = s.mmap_failed };
+				    .user_only = s.user_only, .mmap = s.mmap_failed,
+				    .pid_target = o.pids != NULL };
 	if (r < 0) {
 		pl_error("%s: %s", s.mmap_failed ? "perf_event mmap" : "perf_event_open",
 			 pl_pe_strerror(-r, &rq));

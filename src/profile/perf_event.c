@@ -230,13 +230,43 @@ void pl_pe_privs_read(struct pl_pe_privs *pv)
 	pv->have_paranoid =
 		pl_read_i64("/proc/sys/kernel/perf_event_paranoid", &pv->paranoid) == 0;
 	pv->root = geteuid() == 0;
+	/* capget answers for this process's own user namespace; perfmon_capable() asks
+	 * about the initial one, where a process inside `unshare -r` or a rootless container
+	 * has no capabilities at all. The sysroot helper reads the live file: profile
+	 * refuses --sysroot. Unreadable (no CONFIG_USER_NS: no file): the initial one. */
+	char *map = NULL;
+	if (pl_read_file("/proc/self/uid_map", &map, NULL) == 0) {
+		pv->userns = !pl_pe_uid_map_is_initial(map);
+		free(map);
+	}
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2];
 	memset(data, 0, sizeof(data));
-	if (syscall(SYS_capget, &hdr, data) == 0) {
+	if (!pv->userns && syscall(SYS_capget, &hdr, data) == 0) {
 		uint64_t eff = (uint64_t)data[0].effective | (uint64_t)data[1].effective << 32;
 		pv->perfmon = (eff >> CAP_PERFMON & 1) || (eff >> CAP_SYS_ADMIN & 1);
 	}
+}
+
+bool pl_pe_uid_map_is_initial(const char *uid_map)
+{
+	unsigned long long v[3];
+	const char *p = uid_map;
+	for (int i = 0; i < 3; i++) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			return false;
+		char *end;
+		errno = 0;
+		v[i] = strtoull(p, &end, 10);
+		if (errno)
+			return false;
+		p = end;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	return *p == '\0' && v[0] == 0 && v[1] == 0 && v[2] == 4294967295ull;
 }
 
 /* The request in words: "cpu-clock sampling (user and kernel, system-wide)". */
@@ -290,6 +320,20 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 				 pv->root ? "as root with CAP_PERFMON/CAP_SYS_ADMIN"
 					  : "with CAP_PERFMON/CAP_SYS_ADMIN",
 				 pv_s, seccomp_lsm_checks);
+		} else if (pv->have_paranoid && pv->paranoid <= need && rq->pid_target &&
+			   err == EACCES) {
+			/* perf_check_permission(): ptrace_may_access(PTRACE_MODE_READ_REALCREDS)
+			 * unless perfmon_capable(); EACCES */
+			snprintf(buf, len,
+				 "%s refused with %s (%s): -p PID: the process belongs to another "
+				 "user or is not dumpable (ptrace access mode check; see "
+				 "Documentation/admin-guide/perf-security.rst): profile it as its "
+				 "user, as root, or with CAP_PERFMON (Linux 5.9+); "
+				 "kernel.perf_event_paranoid is %s, which allows it (<= %lld), so if "
+				 "the process is yours and dumpable, a seccomp filter or a Linux "
+				 "security module refused it; %s",
+				 what, ename, strerror(err), pv_s, (long long)need,
+				 seccomp_lsm_checks);
 		} else if (pv->have_paranoid && pv->paranoid <= need) {
 			snprintf(buf, len,
 				 "%s refused with %s (%s) although kernel.perf_event_paranoid is %s, "
@@ -297,6 +341,16 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 				 "Linux security module (SELinux, AppArmor, lockdown) refused it; %s",
 				 what, ename, strerror(err), pv_s, (long long)need,
 				 seccomp_lsm_checks);
+		} else if (pv->root && pv->userns) {
+			snprintf(buf, len,
+				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (allows "
+				 "this only <= %lld without privileges) and perflab runs as root of a "
+				 "user namespace (/proc/self/uid_map is not the initial one: unshare "
+				 "-r, a rootless container), whose capabilities do not count: the "
+				 "kernel checks CAP_PERFMON in the initial user namespace; lower it on "
+				 "the host with 'sysctl kernel.perf_event_paranoid=%lld', or run "
+				 "perflab outside the namespace as root or with CAP_PERFMON",
+				 what, ename, strerror(err), pv_s, (long long)need, (long long)need);
 		} else if (pv->root) {
 			snprintf(buf, len,
 				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (allows "
@@ -311,10 +365,14 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 			snprintf(buf, len,
 				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (2 = user "
 				 "space only for unprivileged users, 3+ = no perf_event_open at all; "
-				 "this needs <= %lld); run as root, grant CAP_PERFMON (Linux 5.8+: "
+				 "this needs <= %lld); %srun as root, grant CAP_PERFMON (Linux 5.8+: "
 				 "setcap cap_perfmon+ep), or lower it with 'sysctl "
 				 "kernel.perf_event_paranoid=%lld'%s",
-				 what, ename, strerror(err), pv_s, (long long)need, (long long)need,
+				 what, ename, strerror(err), pv_s, (long long)need,
+				 pv->userns ? "capabilities in this user namespace do not count: "
+					      "outside it "
+					    : "",
+				 (long long)need,
 				 rq->user_only ? "" : "; kernel addresses also need "
 						      "kernel.kptr_restrict=0 or CAP_SYSLOG");
 		}

@@ -81,19 +81,34 @@ struct pl_pe_request {
 	bool user_only;    /**< exclude_kernel (the retry): needs paranoid <= 2 unprivileged;
 			    *   with kernel samples it needs <= 1 */
 	bool mmap;         /**< the ring's mmap failed, not the open */
+	bool pid_target;   /**< tasks perflab did not start (-p PID): the kernel also makes
+			    *   the ptrace access mode check (PTRACE_MODE_READ_REALCREDS)
+			    *   unless perfmon_capable() (Linux 5.9+) */
 };
 
 /** What decides whether the kernel's perf_event_paranoid check lets a request pass. */
 struct pl_pe_privs {
 	bool have_paranoid; /**< /proc/sys/kernel/perf_event_paranoid was read */
 	int64_t paranoid;
-	bool root;          /**< effective uid 0 */
-	bool perfmon;       /**< CAP_PERFMON or CAP_SYS_ADMIN effective (perfmon_capable()) */
+	bool root;          /**< effective uid 0 (in this process's user namespace) */
+	bool userns;        /**< this process is not in the initial user namespace
+			     *   (/proc/self/uid_map), so its capabilities do not count */
+	bool perfmon;       /**< CAP_PERFMON or CAP_SYS_ADMIN effective in the initial user
+			     *   namespace (perfmon_capable(), which is capable() there) */
 };
 
-/** Read the privileges of this process (capget(2)) and perf_event_paranoid (sysroot
- *  helper). Never fails: what cannot be read is left false. */
+/** Read the privileges of this process and perf_event_paranoid (sysroot helper; profile
+ *  runs only on the live system, so /proc/self is this process). capget(2) gives the
+ *  capabilities in the process's own user namespace while the kernel checks them in the
+ *  initial one, so they count only when /proc/self/uid_map is the initial namespace's
+ *  (pl_pe_uid_map_is_initial); a missing uid_map (a kernel without CONFIG_USER_NS) is
+ *  the initial namespace. Never fails: what cannot be read is left false. */
 void pl_pe_privs_read(struct pl_pe_privs *pv);
+
+/** True when @uid_map (the text of /proc/PID/uid_map) is that of the initial user
+ *  namespace: exactly one line mapping the whole range, "0 0 4294967295" (any spacing;
+ *  user_namespaces(7)). Any other map, more lines, or garbage: false. */
+bool pl_pe_uid_map_is_initial(const char *uid_map);
 
 /** A human explanation, for one error line, of why perf_event_open (or the ring's mmap,
  *  @rq->mmap) failed with @err (positive errno) for request @rq, given @pv; written to
@@ -101,11 +116,13 @@ void pl_pe_privs_read(struct pl_pe_privs *pv);
  *  refuse it (CAP_PERFMON/CAP_SYS_ADMIN, or a paranoid value that allows @rq: <= 2 user
  *  only, <= 1 with kernel samples, <= 0 system-wide; Documentation/admin-guide/
  *  perf-security.rst) it names a seccomp filter or an LSM and what to check, and never
- *  suggests root to root; otherwise it explains perf_event_paranoid (and to a root
- *  without the capabilities, CAP_PERFMON). ENOSYS: no perf events in the kernel, or,
- *  when the paranoid file exists, a seccomp filter answering ENOSYS. ENOENT, ENODEV,
- *  ENXIO, EOPNOTSUPP: the event is not supported. Pure: tests call it with made-up
- *  @pv. */
+ *  suggests root to root; EACCES with @rq->pid_target and no CAP_PERFMON names the ptrace
+ *  access mode check (another user's or a non-dumpable process) first; otherwise it
+ *  explains perf_event_paranoid (and to a root without the capabilities, CAP_PERFMON,
+ *  or, in a user namespace, that its capabilities do not count). ENOSYS: no perf
+ *  events in the kernel, or, when the paranoid file exists, a seccomp filter answering
+ *  ENOSYS. ENOENT, ENODEV, ENXIO, EOPNOTSUPP: the event is not supported. Pure: tests
+ *  call it with made-up @pv. */
 const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct pl_pe_privs *pv,
 			 char *buf, size_t len);
 

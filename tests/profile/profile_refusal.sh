@@ -15,10 +15,18 @@ if ! "$WRAP" EPERM true 2>"$ERR"; then
 	done_testing
 fi
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo none)
-# CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set: the kernel's perfmon_capable()
+# CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set: the kernel's perfmon_capable(),
+# which counts them only in the initial user namespace (uid_map "0 0 4294967295")
 capeff=$(awk '/^CapEff:/ { print $2 }' /proc/self/status)
+initns=1 # no uid_map: a kernel without user namespaces
+if [ -e /proc/self/uid_map ]; then
+	initns=$(awk 'NR == 1 && $1 == 0 && $2 == 0 && $3 == 4294967295 { n = 1 }
+		END { print (NR == 1 && n) ? 1 : 0 }' /proc/self/uid_map)
+fi
 perfmon=0
-if [ -n "$capeff" ] && (((0x$capeff >> 38) & 1 || (0x$capeff >> 21) & 1)); then perfmon=1; fi
+if [ "$initns" = 1 ] && [ -n "$capeff" ] && (((0x$capeff >> 38) & 1 || (0x$capeff >> 21) & 1)); then
+	perfmon=1
+fi
 
 # refused NAME ERRNO ARGS...: perflab profile under the filter exits 3 with one line
 refused() {
@@ -46,7 +54,7 @@ if [ "$perfmon" = 1 ]; then
 	like "privileged, system-wide: says so" "$(cat "$ERR")" "system-wide\) refused with EPERM.*seccomp filter"
 	[ "$(id -u)" = 0 ] && like "root: says it runs as root" "$(cat "$ERR")" "as root with CAP_PERFMON"
 else
-	skip "privileged seccomp refusal" "this process has neither CAP_PERFMON nor CAP_SYS_ADMIN"
+	skip "privileged seccomp refusal" "this process has neither CAP_PERFMON nor CAP_SYS_ADMIN in the initial user namespace"
 fi
 
 # ENOSYS: this kernel has perf events when the paranoid file exists, so the filter answered.
@@ -76,6 +84,24 @@ else
 		like "unprivileged, paranoid $paranoid refuses: paranoid is named" "$m" \
 			"kernel.perf_event_paranoid is $paranoid .*this needs <= 2.*run as root"
 	fi
+	# -p PID of another user's process (a sleep of root's): the kernel's ptrace access
+	# mode check refuses it (EACCES) where paranoid allows user-space sampling.
+	sleep 60 &
+	SLEEPER=$!
+	trap 'kill "$SLEEPER" 2>/dev/null; rm -rf "$TMP"' EXIT
+	expect_exit 3 "unprivileged, -p of root's process: exit 3" "${NOBODY[@]}" "$PERFLAB" profile \
+		-p "$SLEEPER" -d 0.1
+	m=$(cat "$ERR")
+	kill "$SLEEPER" 2>/dev/null
+	wait "$SLEEPER" 2>/dev/null
+	is "unprivileged, -p of root's process: one line" "$(wc -l <"$ERR")" 1
+	if [ "$paranoid" -le 2 ]; then
+		like "unprivileged, -p of root's process: the ptrace access check is named" "$m" \
+			"refused with EACCES .*-p PID: the process belongs to another user or is not dumpable \(ptrace access mode check; see Documentation/admin-guide/perf-security.rst\)"
+	else
+		like "unprivileged, -p of root's process, paranoid $paranoid: paranoid is named" "$m" \
+			"kernel.perf_event_paranoid is $paranoid .*this needs <= 2"
+	fi
 	# Without the filter, where paranoid refuses kernel samples (>= 2), the warning blames
 	# paranoid, rightly, and sampling goes on in user space.
 	if [ "$paranoid" -ge 2 ] && "${NOBODY[@]}" "$PERFLAB" profile -- true 2>"$ERR"; then
@@ -83,6 +109,36 @@ else
 			"kernel samples: .*\(user and kernel, per task\) refused with EACCES.*kernel.perf_event_paranoid is $paranoid.*sampling user space only"
 	else
 		skip "unprivileged, no filter" "paranoid $paranoid allows kernel samples, or perf_event_open is unusable for uid 65534: $(head -c 300 "$ERR")"
+	fi
+fi
+
+# Root of a user namespace (unshare -r): capget shows every capability there, but the
+# kernel checks CAP_PERFMON in the initial namespace, where it has none; where paranoid
+# refuses kernel samples (>= 2) that is what the advice says, not "a seccomp filter".
+if ! command -v unshare >/dev/null; then
+	skip "root of a user namespace" "no unshare (util-linux)"
+elif ! unshare -r true 2>"$ERR"; then
+	skip "root of a user namespace" "cannot create a user namespace: $(head -c 300 "$ERR")"
+elif [ "$paranoid" = none ]; then
+	skip "root of a user namespace" "no /proc/sys/kernel/perf_event_paranoid"
+elif [ "$paranoid" -le 1 ]; then
+	ok "user namespace, paranoid $paranoid: kernel samples allowed" unshare -r "$PERFLAB" profile -- true
+	if grep -q "kernel samples" "$ERR"; then
+		_report fail "user namespace, paranoid $paranoid: no refusal warning" "$(cat "$ERR")"
+	else
+		_report ok "user namespace, paranoid $paranoid: no refusal warning"
+	fi
+else
+	want=0
+	[ "$paranoid" -ge 3 ] && want=3 # Debian's 3: no perf_event_open at all unprivileged
+	expect_exit "$want" "user namespace, paranoid $paranoid: exit $want" unshare -r "$PERFLAB" profile -- true
+	m=$(cat "$ERR")
+	like "user namespace: paranoid is named, with the namespace" "$m" \
+		"refused with EACCES .*kernel.perf_event_paranoid is $paranoid .*root of a user namespace.*capabilities do not count"
+	if printf '%s' "$m" | grep -Eq "does not restrict|seccomp"; then
+		_report fail "user namespace: no seccomp/LSM blame" "$m"
+	else
+		_report ok "user namespace: no seccomp/LSM blame"
 	fi
 fi
 done_testing

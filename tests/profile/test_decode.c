@@ -387,6 +387,71 @@ static void test_advice(void **state)
 	assert_null(strstr(m, "perf_event_paranoid"));
 }
 
+/* Capabilities count only in the initial user namespace: the uid_map test, and the
+ * advice to a root of a user namespace (unshare -r) that paranoid refuses. */
+static void test_advice_userns(void **state)
+{
+	(void)state;
+	assert_true(pl_pe_uid_map_is_initial("         0          0 4294967295\n"));
+	assert_true(pl_pe_uid_map_is_initial("0 0 4294967295"));
+	assert_false(pl_pe_uid_map_is_initial("         0          0          1\n")); /* unshare -r */
+	assert_false(pl_pe_uid_map_is_initial("         0       1000          1\n"));
+	assert_false(pl_pe_uid_map_is_initial("0 0 4294967294\n"));
+	assert_false(pl_pe_uid_map_is_initial("0 0 4294967295\n1 1 1\n"));
+	assert_false(pl_pe_uid_map_is_initial("0 0\n4294967295\n"));
+	assert_false(pl_pe_uid_map_is_initial("0 0 42949672950\n"));
+	assert_false(pl_pe_uid_map_is_initial("0 0 99999999999999999999999\n"));
+	assert_false(pl_pe_uid_map_is_initial("0 0 4294967295x\n"));
+	assert_false(pl_pe_uid_map_is_initial(""));
+	char buf[1024];
+	struct pl_pe_request rq = { .event = "cpu-clock" }; /* kernel samples, per task */
+	struct pl_pe_privs pv = { .have_paranoid = true, .paranoid = 2, .root = true,
+				  .userns = true };
+	const char *m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_non_null(strstr(m, "kernel.perf_event_paranoid is 2"));
+	assert_non_null(strstr(m, "root of a user namespace"));
+	assert_non_null(strstr(m, "sysctl kernel.perf_event_paranoid=1"));
+	assert_null(strstr(m, "does not restrict"));
+	assert_null(strstr(m, "seccomp"));
+	assert_null(strstr(m, "--cap-add")); /* not a container that dropped them */
+	pv.root = false; /* another uid inside the namespace: root there does not help */
+	m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_non_null(strstr(m, "do not count: outside it run as root"));
+}
+
+/* -p PID of another user's or a non-dumpable process, unprivileged: the kernel's ptrace
+ * access mode check refused it (EACCES), not a filter alone. */
+static void test_advice_ptrace(void **state)
+{
+	(void)state;
+	char buf[1024];
+	struct pl_pe_request rq = { .event = "cpu-clock", .user_only = true, .pid_target = true };
+	struct pl_pe_privs pv = { .have_paranoid = true, .paranoid = 2 };
+	const char *m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_non_null(strstr(m, "-p PID: the process belongs to another user or is not dumpable "
+				  "(ptrace access mode check; see "
+				  "Documentation/admin-guide/perf-security.rst)"));
+	assert_non_null(strstr(m, "kernel.perf_event_paranoid is 2, which allows it"));
+	/* EPERM is not the ptrace check's answer; a started command is perflab's own child */
+	m = pl_pe_advice(EPERM, &rq, &pv, buf, sizeof(buf));
+	assert_null(strstr(m, "ptrace"));
+	rq.pid_target = false;
+	m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_null(strstr(m, "ptrace"));
+	/* CAP_PERFMON skips the ptrace check (Linux 5.9+) */
+	rq.pid_target = true;
+	pv.perfmon = true;
+	m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_null(strstr(m, "ptrace"));
+	assert_non_null(strstr(m, "does not restrict"));
+	/* paranoid refuses first (it is checked before the task): paranoid is named */
+	pv.perfmon = false;
+	pv.paranoid = 3;
+	m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_null(strstr(m, "ptrace"));
+	assert_non_null(strstr(m, "this needs <= 2"));
+}
+
 static void test_fallback_fails(void **state)
 {
 	(void)state;
@@ -459,6 +524,8 @@ int main(void)
 		cmocka_unit_test(test_fallback_eacces),
 		cmocka_unit_test(test_fallback_fails),
 		cmocka_unit_test(test_advice),
+		cmocka_unit_test(test_advice_userns),
+		cmocka_unit_test(test_advice_ptrace),
 		cmocka_unit_test(test_folded_jit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
