@@ -478,6 +478,28 @@ static void print_status(FILE *out, const struct run_info *ri)
 		fprintf(out, "command    killed by signal %d\n", WTERMSIG(ri->child_status));
 }
 
+/* --call-graph dwarf: the bytes of user stack actually copied per sample (at most). The
+ * kernel shrinks a copy that would take the record past 64 KiB (the u16 record size;
+ * perf_sample_ustack_size() in kernel/events/core.c), so near 65528 it copies less than
+ * asked, by the size of the rest of the record. */
+static uint32_t stack_copied(const struct pl_pe_session *s, const struct pl_profile *p)
+{
+	uint32_t asked = s->attr.sample_stack_user;
+	return p->stack_copied_max && p->stack_copied_max < asked ? (uint32_t)p->stack_copied_max
+								  : asked;
+}
+
+/* The advice for truncated stacks: a larger --stack-size, or, where the kernel already
+ * copies all it can, frame pointers. */
+static const char *stack_advice(const struct pl_pe_session *s, const struct pl_profile *p)
+{
+	uint32_t asked = s->attr.sample_stack_user;
+	if (asked < STACK_SIZE_MAX && stack_copied(s, p) == asked)
+		return "raise --stack-size (at most 65528)";
+	return "the kernel copies no more (a record stays under 64 KiB): build with "
+	       "-fno-omit-frame-pointer and use --call-graph fp";
+}
+
 static void print_text(FILE *out, const struct profile_opts *o, const struct run_info *ri,
 		       const struct pl_profile *p, const struct pl_preport *r,
 		       const struct pl_markers *mk, const struct timeline *tl,
@@ -509,17 +531,19 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 	fprintf(out, ", callchains %s%s\n", ri->cg, s->user_only ? ", user space only" : "");
 	fprintf(out, "duration   %.3f s\n", (double)ri->wall_ns / 1e9);
 	if (p->unwinder) {
-		fprintf(out, "stacks     %u bytes of user stack copied per sample; ",
-			(unsigned)s->attr.sample_stack_user);
+		uint32_t copied = stack_copied(s, p);
+		if (copied < s->attr.sample_stack_user)
+			fprintf(out, "stacks     %u bytes of user stack asked per sample, at most %u "
+				"copied (the kernel keeps a record under 64 KiB); ",
+				(unsigned)s->attr.sample_stack_user, (unsigned)copied);
+		else
+			fprintf(out, "stacks     %u bytes of user stack copied per sample; ",
+				(unsigned)copied);
 		if (p->dwarf_truncated)
 			fprintf(out, "%llu of %zu samples (%.1f%%) truncated: their stack went on past "
-				"the copy, so outer callers are missing%s\n",
+				"the copy, so outer callers are missing (%s)\n",
 				(unsigned long long)p->dwarf_truncated, p->nsamples,
-				pct(p->dwarf_truncated, p->nsamples),
-				s->attr.sample_stack_user < STACK_SIZE_MAX
-					? " (raise --stack-size, at most 65528)"
-					: " (65528 is the most perf_event_open copies; use frame "
-					  "pointers: -fno-omit-frame-pointer and --call-graph fp)");
+				pct(p->dwarf_truncated, p->nsamples), stack_advice(s, p));
 		else
 			fprintf(out, "no stack was truncated\n");
 	}
@@ -722,6 +746,8 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 		json_t *dw = json_object();
 		json_object_set_new(dw, "stack_size",
 				    json_integer((json_int_t)s->attr.sample_stack_user));
+		json_object_set_new(dw, "stack_copied_max",
+				    json_integer((json_int_t)p->stack_copied_max));
 		json_object_set_new(dw, "unwound", json_integer((json_int_t)p->dwarf_unwound));
 		json_object_set_new(dw, "truncated", json_integer((json_int_t)p->dwarf_truncated));
 		json_object_set_new(dw, "truncated_pct", json_real(pct(p->dwarf_truncated, p->nsamples)));
@@ -1433,11 +1459,8 @@ int cmd_profile(int argc, char **argv)
 		pl_warn("--call-graph dwarf: %llu of %zu samples (%.1f%%) had a deeper user stack "
 			"than the %u bytes copied, so their outer callers are missing; %s",
 			(unsigned long long)p.dwarf_truncated, p.nsamples,
-			pct(p.dwarf_truncated, p.nsamples), (unsigned)s.attr.sample_stack_user,
-			s.attr.sample_stack_user < STACK_SIZE_MAX
-				? "raise --stack-size (at most 65528)"
-				: "65528 is the most the kernel copies: build with "
-				  "-fno-omit-frame-pointer and use --call-graph fp");
+			pct(p.dwarf_truncated, p.nsamples), (unsigned)stack_copied(&s, &p),
+			stack_advice(&s, &p));
 	if (p.lost || p.lost_samples)
 		pl_warn("%llu records and %llu samples lost (%.2f%%): the ring filled up; raise "
 			"--ring-kb or lower -F",

@@ -289,6 +289,8 @@ static void on_sample(struct pl_profile *p, const struct perf_event_header *rec)
 	}
 	if (!n)
 		buf[n++] = s.ip;
+	if (s.stack_size > p->stack_copied_max)
+		p->stack_copied_max = s.stack_size;
 	if (p->unwinder && s.regs)
 		n = join_dwarf(p, &s, buf, n);
 	GROW(p->samples, p->nsamples, p->capsamples);

@@ -88,6 +88,10 @@ struct pl_profile {
 	uint64_t dwarf_truncated;     /**< samples whose user stack went on past the copied
 				       *   bytes (pl_unwind's *truncated), not continued by the
 				       *   frame-pointer chain */
+	uint64_t stack_copied_max;    /**< largest PERF_SAMPLE_STACK_USER size of any sample:
+				       *   bytes the kernel set aside for the copy, less than
+				       *   asked where the whole record would pass 64 KiB
+				       *   (perf_sample_ustack_size()); 0 = no stack copied */
 };
 
 /** Initialise for @sample_type and @regs_mask (the attr used), @debug_root as in

@@ -149,6 +149,11 @@ ok "dwarf, deep stack, --stack-size 65528" "$PERFLAB" profile --json -o "$DL" --
 validate profile.schema.json "$DL"
 is "deep, 65528: implies --call-graph dwarf" "$(jqv "$DL" .event.callchains)" dwarf
 is "deep, 65528: the copy is 65528 bytes" "$(jqv "$DL" .dwarf.stack_size)" 65528
+# 65528 bytes never fit: the kernel shrinks the copy to keep the record under 64 KiB
+# (by the rest of the record), to a multiple of 8
+is "deep, 65528: the kernel copied less, a multiple of 8" \
+	"$(jqv "$DL" '.dwarf.stack_copied_max | . > 0 and . < 65528 and . % 8 == 0')" true
+is "deep, default: all 8192 bytes copied" "$(jqv "$DS" .dwarf.stack_copied_max)" 8192
 in_range "deep, 65528: share of samples truncated" "$(jqv "$DL" .dwarf.truncated_pct)" 0 10
 in_range "deep, 65528: main on the stacks" "$(ftotal "$DL" main)" 90 100
 d8=$(depth "$DS") d64=$(depth "$DL")
@@ -162,6 +167,10 @@ fi
 ok "dwarf, text report" "$PERFLAB" profile --call-graph dwarf -- "$PROFILE_DEEPREC" 40 0.2
 like "dwarf, text: the stacks line" "$(cat "$ERR")" \
 	"stacks +8192 bytes of user stack copied per sample; [0-9]+ of [0-9]+ samples \([0-9.]+%\) truncated"
+ok "dwarf, text report, --stack-size 65528" "$PERFLAB" profile --stack-size 65528 -- \
+	"$PROFILE_DEEPREC" 40 0.2
+like "dwarf, text, 65528: says the kernel copied less" "$(cat "$ERR")" \
+	"stacks +65528 bytes of user stack asked per sample, at most [0-9]+ copied \(the kernel keeps a record under 64 KiB\)"
 ok "--stack-size rounded up to a multiple of 8, as perf does" "$PERFLAB" profile --json \
 	-o "$TMP/r8.json" --stack-size 1001 -- true
 is "--stack-size 1001 -> 1008" "$(jqv "$TMP/r8.json" .dwarf.stack_size)" 1008
