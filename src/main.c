@@ -59,6 +59,7 @@ static int finish(int code)
 
 int main(int argc, char **argv)
 {
+	pl_stdfds_reserve();
 	/* Global options may come before the command: "perflab --sysroot D inspect". They
 	 * are moved after the command name so one parser handles both places. */
 	int i = 1;

@@ -1424,30 +1424,44 @@ int cmd_profile(int argc, char **argv)
 	 * the report then goes to stderr, like strace -c and time, so the command's output
 	 * can be redirected without losing it. -o - asks for stdout explicitly. */
 	bool to_stderr = cmdv && !pl_g.output;
-	if (pl_g.json) {
-		json_t *doc = to_json(&o, &ri, &p, &rep, mk.hdr ? &mk : NULL, have_tl ? &tl : NULL, sc);
-		int e = to_stderr ? pl_json_write(stderr, doc) : pl_json_write_path(pl_g.output, doc);
-		json_decref(doc);
-		if (e < 0) {
-			pl_error("cannot write '%s': %s",
-				 pl_g.output ? pl_g.output : to_stderr ? "stderr" : "-", strerror(-e));
-			ret = PL_EXIT_USAGE;
-		}
-	} else if (to_stderr) {
-		print_text(stderr, &o, &ri, &p, &rep, mk.hdr ? &mk : NULL, have_tl ? &tl : NULL, sc);
-		if (fflush(stderr) != 0 || ferror(stderr))
-			ret = PL_EXIT_RUNTIME;
-	} else {
-		struct pl_outfile out;
+	/* One path for text and --json (README "Exit status"): an -o FILE that cannot be
+	 * opened is an input error (2; it was checked before the run), an output that
+	 * cannot be written (a full disk, stderr or stdout on /dev/full or a closed pipe)
+	 * a runtime failure (3), as main.c's flush of stdout. */
+	const char *dest = to_stderr ? "stderr"
+			   : pl_g.output && strcmp(pl_g.output, "-") != 0 ? pl_g.output : "stdout";
+	struct pl_outfile out = { 0 };
+	FILE *fp = stderr;
+	if (!to_stderr) {
 		int e = pl_outfile_open(&out, pl_g.output);
 		if (e < 0) {
-			pl_error("cannot write '%s': %s", pl_g.output, strerror(-e));
+			pl_error("cannot write '%s': %s", dest, strerror(-e));
 			ret = PL_EXIT_USAGE;
+		}
+		fp = out.fp;
+	}
+	if (ret == PL_EXIT_OK) {
+		int e = 0;
+		if (pl_g.json) {
+			json_t *doc = to_json(&o, &ri, &p, &rep, mk.hdr ? &mk : NULL,
+					      have_tl ? &tl : NULL, sc);
+			e = pl_json_write(fp, doc);
+			json_decref(doc);
 		} else {
-			print_text(out.fp, &o, &ri, &p, &rep, mk.hdr ? &mk : NULL, have_tl ? &tl : NULL,
+			print_text(fp, &o, &ri, &p, &rep, mk.hdr ? &mk : NULL, have_tl ? &tl : NULL,
 				   sc);
-			if (pl_outfile_close(&out, true) < 0)
-				ret = PL_EXIT_RUNTIME;
+		}
+		if (to_stderr) {
+			if (e == 0 && (fflush(stderr) != 0 || ferror(stderr)))
+				e = -EIO;
+		} else {
+			int c = pl_outfile_close(&out, e == 0);
+			if (e == 0)
+				e = c;
+		}
+		if (e < 0) {
+			pl_error("cannot write '%s': %s", dest, strerror(-e));
+			ret = PL_EXIT_RUNTIME;
 		}
 	}
 	if (ret == PL_EXIT_OK && (o.folded || o.svg)) {

@@ -157,3 +157,17 @@ int pl_flush_stdout(void)
 		return -(errno ? errno : EIO);
 	return 0;
 }
+
+void pl_stdfds_reserve(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* the lowest free number: fd itself, as the lower ones are open by now */
+		int n = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (n >= 0 && n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+	}
+}

@@ -36,5 +36,11 @@ int pl_outfile_close(struct pl_outfile *o, bool commit);
 /** Flush stdout and report a write error (full disk, closed pipe) as -errno, so commands
  *  can exit non-zero instead of 0 (git's rule). */
 int pl_flush_stdout(void);
+/** Keep descriptors 0, 1 and 2 taken: one closed at start (`2>&-`) gets /dev/null,
+ *  opened read-only for 1 and 2 (writes fail with EBADF, as on the closed descriptor,
+ *  so output written there is an error, exit 3) and write-only for 0 (reads fail).
+ *  Without it the first open() (a memfd, a perf event fd, an -o file) takes the number
+ *  and stderr or stdout output silently lands in it. Call first in main(). */
+void pl_stdfds_reserve(void);
 
 #endif

@@ -74,4 +74,31 @@ wait "$bg" 2>/dev/null
 like "-p: the report on stdout" "$(cat "$OUT")" "^profile of pid $bg"
 "$PERFLAB" profile --json -p "$$" -d 0.1 >"$OUT" 2>"$ERR"
 is "-p --json: stdout parses" "$(jq -r .schema_version "$OUT" 2>&1)" 1
+
+# A report that cannot be written is a runtime failure, exit 3, for text and --json alike
+# (README "Exit status"); an -o path that cannot be opened stays a usage error, 2.
+# Closed descriptors (2>&-, >&-) are kept taken at start, so the report cannot land in
+# the first file perflab opens (the markers' memfd took fd 2 and the run exited 0).
+for fmt in text json; do
+	J=()
+	[ "$fmt" = json ] && J=(--json)
+	"$PERFLAB" profile "${J[@]}" -- true 2>&-
+	is "$fmt, stderr closed: exit 3" "$?" 3
+	"$PERFLAB" profile "${J[@]}" -p "$$" -d 0.1 >&- 2>"$ERR"
+	is "$fmt -p, stdout closed: exit 3" "$?" 3
+	like "$fmt -p, stdout closed: says so" "$(cat "$ERR")" "cannot write 'stdout'"
+	if [ -c /dev/full ] && ! echo x 2>/dev/null >/dev/full; then
+		"$PERFLAB" profile "${J[@]}" -- true 2>/dev/full
+		is "$fmt, stderr on /dev/full: exit 3" "$?" 3
+		"$PERFLAB" profile "${J[@]}" -o /dev/full -- true 2>"$ERR"
+		is "$fmt -o /dev/full: exit 3" "$?" 3
+		like "$fmt -o /dev/full: says so" "$(cat "$ERR")" "cannot write '/dev/full': No space left"
+		"$PERFLAB" profile "${J[@]}" -p "$$" -d 0.1 >/dev/full 2>"$ERR"
+		is "$fmt -p, stdout on /dev/full: exit 3" "$?" 3
+	else
+		skip "$fmt: output on /dev/full" "no /dev/full that refuses writes"
+	fi
+	expect_exit 2 "$fmt -o in a missing directory: exit 2" "$PERFLAB" profile "${J[@]}" \
+		-o "$TMP/no/such/dir" -- true
+done
 done_testing
