@@ -319,6 +319,8 @@ static const char *verdict(const struct pl_tune_item *it)
 		return "not-applicable";
 	if (it->state == PL_TI_UNSUPPORTED)
 		return "unsupported";
+	if (it->state == PL_TI_REFUSED)
+		return "refused";
 	if (it->pending_reboot)
 		return "pending-reboot";
 	if (it->state == PL_TI_MANUAL)
@@ -375,7 +377,7 @@ static void print_items(FILE *f, const struct pl_tune_plan *plan)
 }
 
 struct counts {
-	size_t match, differ, na, unsupported, manual, pending;
+	size_t match, differ, na, unsupported, manual, pending, refused;
 };
 
 static struct counts count(const struct pl_tune_plan *plan)
@@ -393,6 +395,8 @@ static struct counts count(const struct pl_tune_plan *plan)
 			c.unsupported++;
 		else if (strcmp(v, "pending-reboot") == 0)
 			c.pending++;
+		else if (strcmp(v, "refused") == 0)
+			c.refused++;
 		else
 			c.manual++;
 	}
@@ -408,6 +412,7 @@ static json_t *counts_json(struct counts c)
 	json_object_set_new(j, "unsupported", json_integer((json_int_t)c.unsupported));
 	json_object_set_new(j, "manual", json_integer((json_int_t)c.manual));
 	json_object_set_new(j, "pending_reboot", json_integer((json_int_t)c.pending));
+	json_object_set_new(j, "refused", json_integer((json_int_t)c.refused));
 	return j;
 }
 
@@ -434,6 +439,11 @@ static void print_summary(FILE *f, const struct pl_tune_plan *plan)
 	    "\n%zu match, %zu differ, %zu pending reboot, %zu manual, %zu not applicable on this "
 	    "machine, %zu unsupported\n",
 	    c.match, c.differ, c.pending, c.manual, c.na, c.unsupported);
+	if (c.refused)
+		fprintf(f,
+			"%zu refused (outside the sysroot or a hard link): 'apply' writes nothing "
+			"while an item is refused\n",
+			c.refused);
 }
 
 static int do_diff(const struct tune_opts *o, const char *name, bool verify)
@@ -449,7 +459,8 @@ static int do_diff(const struct tune_opts *o, const char *name, bool verify)
 	for (size_t i = 0; i < plan.n; i++)
 		if (plan.v[i].state == PL_TI_MANUAL && plan.v[i].current && !plan.v[i].match)
 			manual_bad++;
-	int ret = verify && (c.differ || c.pending || manual_bad) ? PL_EXIT_FINDINGS : PL_EXIT_OK;
+	int ret = verify && (c.differ || c.pending || c.refused || manual_bad) ? PL_EXIT_FINDINGS
+									       : PL_EXIT_OK;
 	if (pl_g.json) {
 		json_t *doc = items_doc(verify ? "verify" : "diff", pr, &plan);
 		json_object_set_new(doc, "ok", json_boolean(ret == PL_EXIT_OK));
@@ -478,18 +489,19 @@ static int do_diff(const struct tune_opts *o, const char *name, bool verify)
 static int journal_open(const struct tune_opts *o, enum pl_journal_mode m, struct pl_journal **j)
 {
 	const char *dir = o->state_dir ? o->state_dir : PL_JOURNAL_DEFAULT_DIR;
-	int r = pl_journal_open(dir, m, j);
+	char why[768] = "";
+	int r = pl_journal_open_why(dir, m, j, why, sizeof(why));
 	if (r == 0)
 		return PL_EXIT_OK;
 	if (r == -EBUSY)
-		pl_error("journal in '%s' is in use by another perflab (tune apply/rollback or "
-			 "compare): wait for it to finish",
+		pl_error("journal in '%s' is in use by another perflab (tune apply/rollback, "
+			 "compare or bench clock): wait for it to finish",
 			 dir);
 	else if (r == -EBADMSG)
-		pl_error(
-		    "journal '%s/%s' is damaged in the middle: inspect it by hand (a torn last "
-		    "line would be repaired automatically)",
-		    dir, PL_JOURNAL_FILE);
+		pl_error("%s: the journal is damaged, so nothing was changed or rolled back; "
+			 "inspect it by hand (only a last line without its newline, a torn append, "
+			 "is ignored)",
+			 why);
 	else
 		pl_error("cannot open the journal in '%s': %s%s", dir, strerror(-r),
 			 r == -EACCES ? " (run as root, or pass --state-dir DIR)" : "");
@@ -507,9 +519,51 @@ static bool writable(const char *target)
 {
 	char real[PATH_MAX];
 	if (pl_tune_resolve(target, real, sizeof(real)) < 0)
-		return strcmp(target, PL_TUNE_GRUB_FILE) == 0 ? false : false;
+		return false;
 	return access(real, W_OK) == 0;
 }
+
+/* Check every item before the first write, since a profile is applied all or nothing:
+ * each refused target and each value pl_tune_value_check() rejects is named with its
+ * file:line (all of them, not only the first); the values to write are replaced by the
+ * form that will be written. Returns the number of bad items. */
+static size_t validate(struct pl_tune_plan *plan)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		struct pl_tune_item *it = &plan->v[i];
+		char label[512], why[512];
+		item_label(label, sizeof(label), it);
+		if (it->state == PL_TI_REFUSED) {
+			bool named = strstr(label, it->target) != NULL;
+			pl_error("%s: profile '%s', %s%s%s%s: %s", it->origin, it->profile, label,
+				 named ? "" : " (", named ? "" : it->target, named ? "" : ")",
+				 it->reason);
+			bad++;
+			continue;
+		}
+		if (!will_write(it) || strcmp(it->target, PL_TUNE_GRUB_FILE) == 0)
+			continue;
+		char *canon;
+		if (pl_tune_value_check(it->target, it->want, &canon, why, sizeof(why)) < 0) {
+			pl_error("%s: profile '%s', %s: '%s' %s", it->origin, it->profile, label,
+				 it->want, why);
+			bad++;
+			continue;
+		}
+		free(it->want);
+		it->want = canon;
+	}
+	return bad;
+}
+
+struct undo_ctx {
+	json_t *arr;
+	FILE *f;
+	int failed;
+};
+
+static void on_undo(const struct pl_journal_entry *e, int err, void *ud);
 
 static int do_apply(const struct tune_opts *o, const char *name)
 {
@@ -521,6 +575,17 @@ static int do_apply(const struct tune_opts *o, const char *name)
 	FILE *f = pl_g.json ? stderr : stdout;
 	json_t *written = json_array();
 	int ret = PL_EXIT_OK;
+
+	size_t bad = validate(&plan);
+	if (bad) {
+		pl_error("nothing was applied: %zu item%s of profile '%s' cannot be written, and a "
+			 "profile is applied all or nothing; fix %s and run apply again",
+			 bad, bad == 1 ? "" : "s", pr->name, bad == 1 ? "it" : "them");
+		pl_tune_plan_free(&plan);
+		pl_tune_profile_free(pr);
+		json_decref(written);
+		return PL_EXIT_USAGE;
+	}
 
 	/* Without the right to write, say which items need it before changing anything. */
 	size_t denied = 0;
@@ -550,9 +615,10 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		json_decref(written);
 		return rc;
 	}
-	bool grub_done = false;
+	unsigned long mark = j ? pl_journal_last_step(j) : 0;
+	bool grub_done = false, failed = false;
 	size_t nwrites = 0;
-	for (size_t i = 0; i < plan.n; i++) {
+	for (size_t i = 0; i < plan.n && !failed; i++) {
 		struct pl_tune_item *it = &plan.v[i];
 		if (!will_write(it))
 			continue;
@@ -588,7 +654,7 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		char *raw = NULL;
 		if (!grub && pl_read_file(it->target, &raw, NULL) == 0) {
 			char *now = pl_tune_value_current(raw);
-			bool same = pl_tune_value_eq(now, value);
+			bool same = pl_tune_value_match(it->target, now, value);
 			free(now);
 			free(raw);
 			if (same) {
@@ -600,12 +666,12 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		const struct pl_journal_entry *e = NULL;
 		int r = pl_journal_write(j, it->target, value, pr->name, &e);
 		if (r < 0) {
-			pl_error("%s: cannot change %s: %s (nothing written for this item)", label,
-				 it->target, pl_tune_path_strerror(r));
+			pl_error("%s: %s: cannot change %s: %s", it->origin, label, it->target,
+				 pl_tune_path_strerror(r));
 			json_object_set_new(w, "status", json_string("error"));
 			json_object_set_new(w, "error", json_string(pl_tune_path_strerror(r)));
 			json_array_append_new(written, w);
-			ret = PL_EXIT_RUNTIME;
+			failed = true;
 			continue;
 		}
 		nwrites++;
@@ -616,25 +682,43 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		json_array_append_new(written, w);
 		char *cur = pl_tune_value_norm(it->current ? it->current : "-");
 		char *acc = pl_tune_value_norm(e->accepted ? e->accepted : "?");
-		if (grub) {
-			fprintf(f, "step %lu: %s GRUB_CMDLINE_LINUX updated\n", e->step,
-				it->target);
-		} else if (e->status == PL_JS_OK) {
-			fprintf(f, "step %lu: %-44s %s -> %s\n", e->step, label, cur, value);
-		} else if (e->status == PL_JS_CHANGED) {
-			fprintf(f,
-				"step %lu: %-44s %s -> %s: the kernel kept '%s' (rounded or "
-				"rewritten)\n",
-				e->step, label, cur, value, acc);
+		if (e->status == PL_JS_OK) {
+			if (grub)
+				fprintf(f, "step %lu: %s GRUB_CMDLINE_LINUX updated\n", e->step,
+					it->target);
+			else
+				fprintf(f, "step %lu: %-44s %s -> %s\n", e->step, label, cur, value);
 		} else {
-			fprintf(f, "step %lu: %-44s refused by the kernel: %s (value stays '%s')\n",
-				e->step, label, strerror(e->error), acc);
-			ret = PL_EXIT_RUNTIME;
+			/* A value refused, clamped or taken in part: the profile is not what the
+			 * kernel holds, so none of it stays. */
+			if (e->status == PL_JS_REFUSED)
+				pl_error("%s: %s: the kernel refused '%s': %s (value stays '%s')",
+					 it->origin, label, value, strerror(e->error), acc);
+			else
+				pl_error("%s: %s: the kernel kept '%s' when '%s' was written (clamped, "
+					 "rounded or taken in part)",
+					 it->origin, label, acc, grub ? "GRUB_CMDLINE_LINUX" : value);
+			failed = true;
 		}
 		free(cur);
 		free(acc);
 	}
-	for (size_t i = 0; i < plan.n; i++)
+	if (failed) {
+		struct undo_ctx u = {.arr = json_array(), .f = f};
+		int rr = pl_journal_rollback(j, mark, on_undo, &u);
+		json_decref(u.arr);
+		if (rr < 0)
+			pl_error("nothing should stay applied, but %d of the %zu changes of this apply "
+				 "could not be rolled back: run 'perflab tune rollback'",
+				 u.failed, nwrites);
+		else
+			pl_error("nothing was applied: the %zu change%s of this apply %s rolled back "
+				 "(a profile is applied all or nothing)",
+				 nwrites, nwrites == 1 ? "" : "s", nwrites == 1 ? "was" : "were");
+		ret = PL_EXIT_RUNTIME;
+		grub_done = false;
+	}
+	for (size_t i = 0; i < plan.n && !failed; i++)
 		if (plan.v[i].state == PL_TI_MANUAL && !plan.v[i].match)
 			fprintf(f, "manual: %s %s: %s\n", plan.v[i].plugin, plan.v[i].key,
 				plan.v[i].reason);
@@ -643,13 +727,14 @@ static int do_apply(const struct tune_opts *o, const char *name)
 			"the kernel command line changes at the next boot: run '%s' yourself, then "
 			"reboot (perflab never runs grub tools)\n",
 			plan.grub_update);
-	if (!o->dry_run)
+	if (!o->dry_run && !failed)
 		fprintf(f, "%zu change%s journaled in %s; undo with 'perflab tune rollback'\n",
 			nwrites, nwrites == 1 ? "" : "s", pl_journal_path(j));
 	if (pl_g.json) {
 		json_t *doc = items_doc("apply", pr, &plan);
 		json_object_set_new(doc, "dry_run", json_boolean(o->dry_run));
 		json_object_set_new(doc, "writes", written);
+		json_object_set_new(doc, "rolled_back", json_boolean(failed));
 		json_object_set_new(doc, "grub_update",
 				    grub_done ? json_string(plan.grub_update) : json_null());
 		rc = emit_json(doc);
@@ -742,12 +827,6 @@ static int do_status(const struct tune_opts *o)
 	pl_journal_close(j);
 	return close_out(&out, PL_EXIT_OK);
 }
-
-struct undo_ctx {
-	json_t *arr;
-	FILE *f;
-	int failed;
-};
 
 static void on_undo(const struct pl_journal_entry *e, int err, void *ud)
 {

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ struct pl_journal {
 	int dirfd; /* -1 when read only */
 	struct pl_journal_entry *v;
 	size_t n, cap;
+	unsigned long last; /* highest step */
 	long writes; /* target writes through this handle (fault injection) */
 };
 
@@ -83,22 +86,101 @@ const char *pl_journal_status_name(enum pl_journal_status s)
 	}
 }
 
-/* Apply one parsed record to the in-memory state. Returns 0 or -EBADMSG. */
-static int apply_record(struct pl_journal *j, json_t *o)
+/* Why a record is refused, for the "FILE:LINE: ..." message. */
+static int bad(char *why, size_t wl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(char *why, size_t wl, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, wl, fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+/* Member @k of @o must be a string (or, with @null_ok, null): 0, 1 when null, or -1. */
+static int want_str(json_t *o, const char *k, bool null_ok)
+{
+	json_t *v = json_object_get(o, k);
+	if (json_is_string(v))
+		return 0;
+	return null_ok && json_is_null(v) ? 1 : -1;
+}
+
+/* Check one parsed record completely before anything of it is used: a damaged record
+ * (an old value that is null or not a string, a missing field, a step that is not an
+ * integer >= 1 or does not increase) would make rollback write garbage or remove the
+ * target. Returns 0 or -EBADMSG with the reason in @why. */
+static int check_record(struct pl_journal *j, json_t *o, char *why, size_t wl)
+{
+	if (!json_is_object(o))
+		return bad(why, wl, "not a JSON object");
 	const char *op = json_string_value(json_object_get(o, "op"));
 	json_t *st = json_object_get(o, "step");
-	if (!op || !json_is_integer(st) || json_integer_value(st) < 1)
-		return -EBADMSG;
+	if (!op)
+		return bad(why, wl, "no \"op\" string");
+	if (!json_is_integer(st) || json_integer_value(st) < 1)
+		return bad(why, wl, "\"step\" is not an integer >= 1");
 	unsigned long step = (unsigned long)json_integer_value(st);
 	if (strcmp(op, "set") == 0) {
-		if (by_step(j, step))
-			return -EBADMSG;
+		static const char *const strs[] = {"target", "sysroot", "new", "profile"};
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+			if (want_str(o, strs[i], false) < 0)
+				return bad(why, wl, "step %lu: \"%s\" is missing or not a string", step,
+					   strs[i]);
+		if (!json_is_integer(json_object_get(o, "time")))
+			return bad(why, wl, "step %lu: \"time\" is missing or not an integer", step);
+		const char *target = json_string_value(json_object_get(o, "target"));
+		if (pl_tune_target_check(target) < 0)
+			return bad(why, wl, "step %lu: target '%s' is not a writable name (%s)", step,
+				   target, pl_tune_path_strerror(pl_tune_target_check(target)));
+		bool grub = strcmp(target, PL_TUNE_GRUB_FILE) == 0;
+		int old = want_str(o, "old", grub), raw = want_str(o, "old_raw", grub);
+		if (old < 0 || raw < 0)
+			return bad(why, wl,
+				   "step %lu: \"%s\" is %s (a rollback would write garbage or remove "
+				   "%s)",
+				   step, old < 0 ? "old" : "old_raw",
+				   json_object_get(o, old < 0 ? "old" : "old_raw") ? "not a string"
+										  : "missing",
+				   target);
+		if (old != raw)
+			return bad(why, wl, "step %lu: \"old\" and \"old_raw\" disagree (one is null)",
+				   step);
+		if (j->last >= step)
+			return bad(why, wl, "step %lu does not follow step %lu", step, j->last);
+		return 0;
+	}
+	if (!by_step(j, step))
+		return bad(why, wl, "\"%s\" record for step %lu, which has no \"set\" record", op,
+			   step);
+	if (strcmp(op, "accepted") == 0) {
+		const char *s = json_string_value(json_object_get(o, "status"));
+		json_t *en = json_object_get(o, "errno");
+		if (!s || (strcmp(s, "ok") && strcmp(s, "changed") && strcmp(s, "refused")))
+			return bad(why, wl, "step %lu: \"status\" is not ok, changed or refused", step);
+		if (want_str(o, "value", true) < 0)
+			return bad(why, wl, "step %lu: \"value\" is not a string or null", step);
+		if (en && (!json_is_integer(en) || json_integer_value(en) < 1 ||
+			   json_integer_value(en) > 4095))
+			return bad(why, wl, "step %lu: \"errno\" is not an error number", step);
+		return 0;
+	}
+	if (strcmp(op, "undo") == 0)
+		return 0;
+	return bad(why, wl, "unknown \"op\" '%s'", op);
+}
+
+/* Apply one checked record (check_record) to the in-memory state. */
+static void apply_record(struct pl_journal *j, json_t *o)
+{
+	const char *op = json_string_value(json_object_get(o, "op"));
+	unsigned long step = (unsigned long)json_integer_value(json_object_get(o, "step"));
+	if (strcmp(op, "set") == 0) {
 		if (j->n == j->cap) {
 			j->cap = j->cap ? j->cap * 2 : 16;
 			j->v = pl_xrealloc(j->v, j->cap * sizeof(*j->v));
 		}
-		struct pl_journal_entry *e = &j->v[j->n];
+		struct pl_journal_entry *e = &j->v[j->n++];
 		memset(e, 0, sizeof(*e));
 		e->step = step;
 		e->target = jstr(o, "target");
@@ -108,52 +190,45 @@ static int apply_record(struct pl_journal *j, json_t *o)
 		e->new_value = jstr(o, "new");
 		e->profile = jstr(o, "profile");
 		e->time = json_integer_value(json_object_get(o, "time"));
-		if (!e->target || !e->new_value) {
-			entry_free(e);
-			return -EBADMSG;
-		}
-		if (!e->sysroot)
-			e->sysroot = pl_xstrdup("");
-		if (!e->profile)
-			e->profile = pl_xstrdup("");
-		j->n++;
-		return 0;
+		j->last = step;
+		return;
 	}
 	struct pl_journal_entry *e = by_step(j, step);
-	if (!e)
-		return -EBADMSG;
 	if (strcmp(op, "accepted") == 0) {
 		e->status = status_from(json_string_value(json_object_get(o, "status")));
 		free(e->accepted);
 		e->accepted = jstr(o, "value");
 		e->error = (int)json_integer_value(json_object_get(o, "errno"));
-	} else if (strcmp(op, "undo") == 0) {
-		e->undone = true;
 	} else {
-		return -EBADMSG;
+		e->undone = true;
 	}
-	return 0;
 }
 
-/* Parse the whole file; *good_len gets the length of the complete, valid prefix. */
-static int load(struct pl_journal *j, const char *buf, size_t len, size_t *good_len)
+/* Parse the whole file; *good_len gets the length of the complete lines. A last line
+ * without its newline is a torn append (a crash while writing it; the protocol writes a
+ * target only after its record is complete and synced): it is ignored. Any complete
+ * line that is not a valid record is damage: -EBADMSG, with "LINE: reason" in @why. */
+static int load(struct pl_journal *j, const char *buf, size_t len, size_t *good_len, char *why,
+		size_t wl)
 {
-	size_t pos = 0;
+	size_t pos = 0, line = 0;
 	*good_len = 0;
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		if (!nl)
 			break; /* torn last line */
+		line++;
 		size_t n = (size_t)(nl - (buf + pos));
 		json_error_t err;
-		json_t *o = json_loadb(buf + pos, n, 0, &err);
-		int r = o ? apply_record(j, o) : -EBADMSG;
+		json_t *o = json_loadb(buf + pos, n, JSON_REJECT_DUPLICATES, &err);
+		char reason[256];
+		int r = o ? check_record(j, o, reason, sizeof(reason))
+			  : bad(reason, sizeof(reason), "not valid JSON (%s)", err.text);
+		if (r == 0)
+			apply_record(j, o);
 		json_decref(o);
 		if (r < 0) {
-			/* A bad line at the very end is a torn append; in the middle, corruption.
-			 */
-			if (nl + 1 == buf + len)
-				break;
+			snprintf(why, wl, "%zu: %s", line, reason);
 			return r;
 		}
 		pos += n + 1;
@@ -189,6 +264,13 @@ static int read_all(int fd, char **out, size_t *len)
 
 int pl_journal_open(const char *state_dir, enum pl_journal_mode mode, struct pl_journal **out)
 {
+	return pl_journal_open_why(state_dir, mode, out, NULL, 0);
+}
+
+int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode,
+			struct pl_journal **out, char *why, size_t whylen)
+{
+	char reason[512] = "";
 	if (!state_dir)
 		state_dir = PL_JOURNAL_DEFAULT_DIR;
 	struct pl_journal *j = pl_xcalloc(1, sizeof(*j));
@@ -233,10 +315,13 @@ int pl_journal_open(const char *state_dir, enum pl_journal_mode mode, struct pl_
 	r = read_all(fd, &buf, &len);
 	if (r < 0)
 		goto fail;
-	r = load(j, buf, len, &good);
+	r = load(j, buf, len, &good, reason, sizeof(reason));
 	free(buf);
-	if (r < 0)
+	if (r < 0) {
+		if (why && whylen)
+			snprintf(why, whylen, "journal %s:%s", j->path, reason);
 		goto fail;
+	}
 	if (mode == PL_JOURNAL_WRITE) {
 		if (good < len && (ftruncate(fd, (off_t)good) < 0 || fsync(fd) < 0)) {
 			r = -errno;
@@ -285,11 +370,7 @@ const struct pl_journal_entry *pl_journal_entries(const struct pl_journal *j, si
 
 unsigned long pl_journal_last_step(const struct pl_journal *j)
 {
-	unsigned long m = 0;
-	for (size_t i = 0; i < j->n; i++)
-		if (j->v[i].step > m)
-			m = j->v[i].step;
-	return m;
+	return j->last;
 }
 
 size_t pl_journal_live(const struct pl_journal *j)
@@ -392,10 +473,15 @@ static int read_target(const char *target, char **raw)
 }
 
 /* Write @val to a target. Kernel files get "VAL\n" in one write(2); regular files
- * (fixtures, the grub file) are replaced with exactly @bytes. */
+ * (fixtures) get exactly @bytes when given. Only the grub file is replaced as a whole
+ * (@val NULL: @bytes, or removed when @bytes is NULL too); any other target without a
+ * value is refused, so no /proc or /sys file is ever removed or replaced. */
 static int write_target(const char *target, const char *val, const char *bytes)
 {
-	if (strcmp(target, PL_TUNE_GRUB_FILE) == 0 || !val) {
+	bool grub = strcmp(target, PL_TUNE_GRUB_FILE) == 0;
+	if (!grub && !val)
+		return -EINVAL;
+	if (grub) {
 		/* Whole-file replacement: temporary file in the same directory, then rename. */
 		char real[PATH_MAX];
 		int r = pl_tune_resolve(target, real, sizeof(real));
@@ -452,6 +538,36 @@ static int write_target(const char *target, const char *val, const char *bytes)
 	return r;
 }
 
+/* The test hooks of the file comment, honoured only with a sysroot other than "/":
+ * PERFLAB_TUNE_TEST_KEEP="TARGET=VALUE" (*keep gets VALUE) or
+ * PERFLAB_TUNE_TEST_REFUSE="TARGET". */
+static bool test_hook(const char *var, const char *target, const char **keep)
+{
+	const char *s = getenv(var);
+	if (!s || pl_sysroot_is_live())
+		return false;
+	size_t n = strlen(target);
+	if (strncmp(s, target, n) != 0)
+		return false;
+	if (keep) {
+		*keep = s + n + 1;
+		return s[n] == '=';
+	}
+	return s[n] == '\0';
+}
+
+/* Write @new_value to @target for pl_journal_write(), with the test hooks. */
+static int write_new(const char *target, const char *new_value, bool whole)
+{
+	const char *keep;
+	if (test_hook("PERFLAB_TUNE_TEST_REFUSE", target, NULL))
+		return -EINVAL;
+	int r = write_target(target, whole ? NULL : new_value, whole ? new_value : NULL);
+	if (r == 0 && !whole && test_hook("PERFLAB_TUNE_TEST_KEEP", target, &keep))
+		r = write_target(target, keep, NULL);
+	return r;
+}
+
 int pl_journal_write(struct pl_journal *j, const char *target, const char *new_value,
 		     const char *who, const struct pl_journal_entry **out)
 {
@@ -459,6 +575,9 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 		return -EBADF;
 	if (!target || !new_value)
 		return -EINVAL;
+	/* Steps are JSON integers (int64): the next one must fit. */
+	if (j->last >= (unsigned long)INT64_MAX)
+		return -EOVERFLOW;
 	char *raw = NULL;
 	int r = read_target(target, &raw);
 	if (r < 0)
@@ -490,14 +609,14 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	json_object_set_new(o, "time", json_integer(now));
 	r = append(j, o, true);
 	if (r == 0)
-		r = apply_record(j, o);
+		apply_record(j, o);
 	json_decref(o);
 	free(raw);
 	free(old);
 	if (r < 0)
 		return r;
 
-	int werr = write_target(target, whole ? NULL : new_value, whole ? new_value : NULL);
+	int werr = write_new(target, new_value, whole);
 	bool torn;
 	long k = fault_after(&torn);
 	j->writes++;
@@ -511,7 +630,8 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 		acc = whole ? pl_xstrdup(back) : pl_tune_value_current(back);
 	if (werr < 0)
 		st = PL_JS_REFUSED;
-	else if (acc && (whole ? strcmp(acc, new_value) == 0 : pl_tune_value_eq(acc, new_value)))
+	else if (acc &&
+		 (whole ? strcmp(acc, new_value) == 0 : pl_tune_value_match(target, acc, new_value)))
 		st = PL_JS_OK;
 	else
 		st = PL_JS_CHANGED;
@@ -526,7 +646,7 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	free(acc);
 	r = append(j, o, false);
 	if (r == 0)
-		r = apply_record(j, o);
+		apply_record(j, o);
 	json_decref(o);
 	if (out)
 		*out = by_step(j, step);
@@ -557,7 +677,7 @@ int pl_journal_rollback(struct pl_journal *j, unsigned long to_step, pl_journal_
 			json_object_set_new(o, "time", json_integer((json_int_t)time(NULL)));
 			r = append(j, o, false);
 			if (r == 0)
-				r = apply_record(j, o);
+				apply_record(j, o);
 			json_decref(o);
 		}
 		if (fn)
@@ -566,4 +686,28 @@ int pl_journal_rollback(struct pl_journal *j, unsigned long to_step, pl_journal_
 			first = r;
 	}
 	return first;
+}
+
+int pl_journal_recover(struct pl_journal *j, const char *who_prefix, size_t *restored)
+{
+	unsigned long first = 0;
+	*restored = 0;
+	for (size_t i = 0; i < j->n; i++)
+		if (!j->v[i].undone && pl_startswith(j->v[i].profile, who_prefix) &&
+		    (first == 0 || j->v[i].step < first))
+			first = j->v[i].step;
+	if (first == 0)
+		return 0;
+	size_t count = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		if (j->v[i].undone || j->v[i].step < first)
+			continue;
+		if (!pl_startswith(j->v[i].profile, who_prefix))
+			return -EBUSY;
+		count++;
+	}
+	int r = pl_journal_rollback(j, first - 1, NULL, NULL);
+	if (r == 0)
+		*restored = count;
+	return r;
 }

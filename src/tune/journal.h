@@ -28,11 +28,25 @@
  * ignored and cut off when the journal is next opened for writing. A journal opened for
  * writing is locked (flock LOCK_EX) so `tune apply` and `compare` cannot interleave.
  *
+ * Loading checks every record before using any of it (issue 12): a "set" record needs
+ * an integer step >= 1 above every earlier one, string target (a writable name of
+ * tune/safepath.h), sysroot, new, profile and an integer time; old and old_raw are
+ * strings, null (both) only for the grub file (rollback then removes it: no /proc or
+ * /sys file is ever removed). "accepted" and "undo" records name an existing step;
+ * status is ok/changed/refused, value a string or null, errno 1..4095. A complete line
+ * that fails is damage: the journal is refused with FILE:LINE and the reason, and
+ * nothing is rolled back from it (inspect it by hand). Steps stop at INT64_MAX
+ * (-EOVERFLOW) rather than wrap.
+ *
  * Fault injection for tests: with PERFLAB_TUNE_FAULT_AFTER=K the process calls _exit(137)
  * right after the K-th target write through one journal handle (before the "accepted"
  * record); with
  * PERFLAB_TUNE_FAULT_AFTER=Kj it writes half of the K-th "set" record and exits (a torn
- * record, no target write).
+ * record, no target write). A simulated kernel, for tests over a fixture tree only (both
+ * are ignored when the sysroot is "/"): PERFLAB_TUNE_TEST_KEEP="TARGET=VALUE" makes the
+ * write of TARGET leave VALUE in the file (as a kernel that clamps or accepts a triple in
+ * part), PERFLAB_TUNE_TEST_REFUSE="TARGET" makes it fail with EINVAL (as a kernel that
+ * refuses the value).
  *
  * Usage (e.g. `compare` applying a variant, then restoring it):
  *     struct pl_journal *j;
@@ -95,8 +109,14 @@ struct pl_journal;
  *  exist), the file with 0600, a torn last line is cut off, and the file is locked
  *  exclusively. Returns 0 and *out (free with pl_journal_close), or -errno: -EACCES
  *  (not allowed to create/open: needs root for /var/lib/perflab), -EBUSY (another perflab
- *  holds the lock), -EBADMSG (a complete line in the middle is not a valid record). */
+ *  holds the lock), -EBADMSG (a complete line is not a valid record: damaged; see the
+ *  file comment). A last line without its newline (torn append) is ignored. */
 int pl_journal_open(const char *state_dir, enum pl_journal_mode mode, struct pl_journal **out);
+/** pl_journal_open() that also says why a journal is refused: for -EBADMSG @why gets
+ *  "journal FILE:LINE: reason" (e.g. "... step 3: \"old\" is not a string (a rollback
+ *  would write garbage or remove /proc/sys/vm/swappiness)"). @why may be NULL. */
+int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode,
+			struct pl_journal **out, char *why, size_t whylen);
 /** Close and free. NULL-safe. */
 void pl_journal_close(struct pl_journal *j);
 /** Path of the journal file (owned by @j). */
@@ -119,9 +139,11 @@ const struct pl_journal_entry *pl_journal_find(const struct pl_journal *j, const
  *  the next call); check its status for rounding or refusal. Returns 0 when the change
  *  was journaled and attempted (even if the kernel refused it: see status/error), or
  *  -errno when nothing was written: path errors of tune/safepath.h (-EINVAL traversal,
- *  -EPERM outside /proc/sys, /sys and the grub file, -EXDEV symlink escape), -ENOENT
- *  target missing, -EACCES/-EPERM from open(2) (needs root), -EBADF journal opened
- *  read-only, or the error of writing/fsyncing the journal itself. */
+ *  -EPERM outside /proc/sys, /sys and the grub file, -EXDEV symlink escape, -EMLINK hard
+ *  link in a sysroot), -ENOENT target missing, -EACCES/-EPERM from open(2) (needs
+ *  root), -EBADF journal opened read-only, -EOVERFLOW step numbers exhausted, or the
+ *  error of writing/fsyncing the journal itself. The read back compares with
+ *  pl_tune_value_match() (whitespace-separated fields). */
 int pl_journal_write(struct pl_journal *j, const char *target, const char *new_value,
 		     const char *who, const struct pl_journal_entry **out);
 
@@ -137,6 +159,13 @@ typedef void (*pl_journal_undo_fn)(const struct pl_journal_entry *e, int err, vo
  *  --sysroot), -EBADF for a read-only journal. */
 int pl_journal_rollback(struct pl_journal *j, unsigned long to_step, pl_journal_undo_fn fn,
 			void *ud);
+
+/** Undo the live changes an interrupted run of one owner left (entries whose profile
+ *  starts with @who_prefix: "compare:", "bench:clock"), when they are the newest live
+ *  entries, newest first. *restored gets their count. Returns 0 (also when there is
+ *  nothing to undo), -EBUSY without writing when a live change of another owner is newer
+ *  (`perflab tune rollback` must undo it first), or the error of pl_journal_rollback(). */
+int pl_journal_recover(struct pl_journal *j, const char *who_prefix, size_t *restored);
 
 /** Name of a status ("unknown", "ok", "changed", "refused"). */
 const char *pl_journal_status_name(enum pl_journal_status s);

@@ -40,6 +40,8 @@ const char *pl_tune_state_name(enum pl_tune_state s)
 		return "not-applicable";
 	case PL_TI_UNSUPPORTED:
 		return "unsupported";
+	case PL_TI_REFUSED:
+		return "refused";
 	default:
 		return "manual";
 	}
@@ -107,11 +109,19 @@ static int modifier(const char *v, int64_t *n)
 	return r < 0 ? -1 : v[0];
 }
 
-/* Read the target's current value; mark NA when missing. Returns true when readable. */
+/* Read the target's current value; mark NA when missing, REFUSED when the target may not
+ * be written (nor read: a symlink out of the sysroot, a hard link in one). Returns true
+ * when readable. */
 static bool read_current(struct pl_tune_item *it, const char *what_missing)
 {
+	char real[PATH_MAX];
+	int r = pl_tune_resolve(it->target, real, sizeof(real));
+	if (r < 0 && r != -ENOENT) {
+		set_reason(it, PL_TI_REFUSED, "refused: %s", pl_tune_path_strerror(r));
+		return false;
+	}
 	char *raw;
-	int r = pl_read_file(it->target, &raw, NULL);
+	r = pl_read_file(it->target, &raw, NULL);
 	if (r < 0) {
 		if (r == -ENOENT)
 			set_reason(it, PL_TI_NA, "%s", what_missing);
@@ -140,7 +150,7 @@ static void decide(struct pl_tune_item *it, const char *wanted)
 		}
 		return;
 	}
-	it->match = it->current && pl_tune_value_eq(it->current, wanted);
+	it->match = it->current && pl_tune_value_match(it->target, it->current, wanted);
 	it->want = it->match ? NULL : pl_xstrdup(wanted);
 }
 
@@ -175,12 +185,6 @@ static int plugin_sysctl(struct ctx *c, const struct pl_tune_unit *u)
 		}
 		struct pl_tune_item *it = add(c, "sysctl", u, o, NULL);
 		it->target = path;
-		char real[PATH_MAX];
-		r = pl_tune_resolve(path, real, sizeof(real));
-		if (r < 0 && r != -ENOENT) {
-			set_reason(it, PL_TI_NA, "refused: %s", pl_tune_path_strerror(r));
-			continue;
-		}
 		if (read_current(it, "no such sysctl on this kernel"))
 			decide(it, val(o));
 	}
@@ -225,12 +229,6 @@ static int plugin_sysfs(struct ctx *c, const struct pl_tune_unit *u)
 		for (size_t k = 0; k < g.gl_pathc; k++) {
 			struct pl_tune_item *it = add(c, "sysfs", u, o, NULL);
 			it->target = pl_xstrdup(g.gl_pathv[k] + rl);
-			char real[PATH_MAX];
-			r = pl_tune_resolve(it->target, real, sizeof(real));
-			if (r < 0) {
-				set_reason(it, PL_TI_NA, "refused: %s", pl_tune_path_strerror(r));
-				continue;
-			}
 			if (read_current(it, "no such file on this machine"))
 				decide(it, val(o));
 		}

@@ -22,6 +22,9 @@ enum pl_tune_state {
 	PL_TI_UNSUPPORTED, /**< plugin, option or function perflab does not implement */
 	PL_TI_MANUAL,	   /**< needs a user action (force_latency: a process holding
 				/dev/cpu_dma_latency) */
+	PL_TI_REFUSED,	   /**< the target may not be written: it resolves outside the
+				sysroot (symlink), or is a hard link in a sysroot; see reason.
+				Nothing of a profile with such an item is applied. */
 };
 
 /** One concrete item. Strings owned by the plan. */
@@ -67,7 +70,7 @@ bool pl_tune_unit_applies(const struct pl_tune_unit *u, char **why);
 /** Free the items. NULL-safe. */
 void pl_tune_plan_free(struct pl_tune_plan *plan);
 
-/** Name of a state ("apply", "not-applicable", "unsupported", "manual"). */
+/** Name of a state ("apply", "not-applicable", "unsupported", "manual", "refused"). */
 const char *pl_tune_state_name(enum pl_tune_state s);
 
 /** Hold a CPU wakeup latency limit of @usec microseconds: open /dev/cpu_dma_latency,

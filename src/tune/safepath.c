@@ -91,6 +91,12 @@ int pl_tune_resolve(const char *abs, char *buf, size_t len)
 	}
 	if (!inside(real, pl_sysroot(), area))
 		return -EXDEV;
+	/* A hard link in a fixture tree may share its inode with a file outside it: a write
+	 * through the name would change that file (procfs and sysfs files have one link). */
+	struct stat st;
+	if (!pl_sysroot_is_live() && lstat(real, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_nlink > 1)
+		return -EMLINK;
 	if (strlen(real) >= len)
 		return -ENAMETOOLONG;
 	memcpy(buf, real, strlen(real) + 1);
@@ -122,6 +128,10 @@ int pl_tune_open_write(const char *abs)
 		close(fd);
 		return -EISDIR;
 	}
+	if (!pl_sysroot_is_live() && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+		close(fd); /* linked after pl_tune_resolve() looked */
+		return -EMLINK;
+	}
 	return fd;
 }
 
@@ -142,11 +152,18 @@ const char *pl_tune_path_strerror(int neg_errno)
 	case -EPERM:
 		return "outside the writable areas (/proc/sys, /sys, /etc/default/grub)";
 	case -EXDEV:
-		return "a symlink leads out of the writable area of the sysroot";
+		return "outside the sysroot: a symlink leads out of the writable area of the "
+		       "sysroot";
+	case -EMLINK:
+		return "a hard link (more than one link) in the sysroot: a write would also "
+		       "change the file it shares with another directory";
 	case -ENOENT:
 		return "not present";
 	case -EACCES:
 		return "permission denied (needs root)";
+	case -EOVERFLOW:
+		return "the journal's step numbers are used up (INT64_MAX): roll back, then move "
+		       "the journal file away";
 	default:
 		return strerror(-neg_errno);
 	}

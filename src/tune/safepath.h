@@ -24,14 +24,18 @@ int pl_tune_target_check(const char *abs);
 /** Resolve target @abs to its real host path (sysroot prefix included) in @buf of @len
  *  bytes, following symlinks, and check that the result stays inside the allowed area
  *  of the sysroot the name started in (a /sys name must resolve under <sysroot>/sys,
- *  the grub file must resolve to itself). A missing grub file resolves through its
- *  directory. Returns 0, the errors of pl_tune_target_check(), -EXDEV (a symlink leads
- *  out of the allowed area), -ENOENT or another -errno from realpath(3). */
+ *  the grub file must resolve to itself). With a sysroot other than "/", a regular file
+ *  with more than one hard link is refused: it may share its inode with a file outside
+ *  the sysroot (issue 12). A missing grub file resolves through its directory. Returns
+ *  0, the errors of pl_tune_target_check(), -EXDEV (a symlink leads out of the allowed
+ *  area: "outside the sysroot"), -EMLINK (hard link in a sysroot), -ENOENT or another
+ *  -errno from realpath(3). */
 int pl_tune_resolve(const char *abs, char *buf, size_t len);
 
 /** Open target @abs for writing (O_WRONLY | O_CLOEXEC, never O_CREAT) after
- *  pl_tune_resolve(), then check that the opened descriptor is the resolved file.
- *  Returns the descriptor (caller closes) or the -errno of pl_tune_resolve()/open(2). */
+ *  pl_tune_resolve(), then check that the opened descriptor is the resolved file (and,
+ *  in a sysroot, still has one link). Returns the descriptor (caller closes) or the
+ *  -errno of pl_tune_resolve()/open(2). */
 int pl_tune_open_write(const char *abs);
 
 /** True when the open descriptor @fd is on procfs or sysfs (the kernel interprets writes;

@@ -253,6 +253,166 @@ static void test_torn_and_fault(void **st)
 	assert_int_equal(last, '\n');
 }
 
+/* pl_tune_value_check(): one function for tune apply and compare variants. */
+static void test_value_check(void **st)
+{
+	(void)st;
+	char why[512], *c;
+	put("/proc/sys/net/core/somaxconn", "4096\n");
+	put("/proc/sys/net/ipv4/tcp_available_congestion_control", "reno cubic\n");
+	put("/proc/sys/net/ipv4/tcp_congestion_control", "cubic\n");
+	put("/proc/sys/kernel/pair", "-1 2\n");
+	put("/sys/bus/workqueue/devices/writeback/cpumask", "00000000,00000003\n");
+	put("/sys/block/vda/queue/scheduler", "[mq-deadline] none\n");
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", "abc", &c, why,
+					     sizeof(why)),
+			 -EINVAL);
+	assert_null(c);
+	assert_string_equal(why, "is not a decimal integer (0..2147483647)");
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", "-1", NULL, why,
+					     sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "is out of range (0..2147483647)");
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", "0x10", NULL, why,
+					     sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", "99999999999999999999",
+					     NULL, why, sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", " 08192\t", &c, why,
+					     sizeof(why)),
+			 0);
+	assert_string_equal(c, "8192"); /* decimal, not the kernel's octal reading of 0... */
+	free(c);
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/ipv4/tcp_rmem", "4096\t87380  6291456",
+					     &c, why, sizeof(why)),
+			 0);
+	assert_string_equal(c, "4096 87380 6291456");
+	free(c);
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/ipv4/tcp_rmem", "4096 0 6291456", NULL,
+					     why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "field 2 (0) is out of range (1..2147483647)");
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/ipv4/tcp_congestion_control", "cubic",
+					     NULL, why, sizeof(why)),
+			 0);
+	assert_int_equal(pl_tune_value_check("/proc/sys/net/ipv4/tcp_congestion_control", "bbr",
+					     NULL, why, sizeof(why)),
+			 -EINVAL);
+	/* unknown targets: shaped like the current value */
+	assert_int_equal(pl_tune_value_check("/proc/sys/kernel/pair", "3 -4", NULL, why,
+					     sizeof(why)),
+			 0);
+	assert_int_equal(pl_tune_value_check("/proc/sys/kernel/pair", "3", NULL, why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why,
+			    "is not 2 integers separated by spaces like the current value '-1 2'");
+	assert_int_equal(pl_tune_value_check("/proc/sys/vm/nope", "anything", &c, why, sizeof(why)),
+			 0); /* missing: the write says so */
+	free(c);
+	assert_int_equal(pl_tune_value_check("/sys/block/vda/queue/scheduler", "none", NULL, why,
+					     sizeof(why)),
+			 0);
+	assert_int_equal(pl_tune_value_check("/sys/block/vda/queue/scheduler", "bfq", NULL, why,
+					     sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(pl_tune_value_check("/sys/kernel/mm/transparent_hugepage/enabled",
+					     "never\nalways", NULL, why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "contains a newline or another control character");
+	assert_int_equal(pl_tune_value_check("/sys/bus/workqueue/devices/writeback/cpumask", "ff,1",
+					     NULL, why, sizeof(why)),
+			 0);
+	assert_int_equal(pl_tune_value_check("/sys/bus/workqueue/devices/writeback/cpumask", "3,,1",
+					     NULL, why, sizeof(why)),
+			 -EINVAL);
+	/* refused targets */
+	assert_int_equal(pl_tune_value_check("/proc/sys/kernel/escape", "1", NULL, why, sizeof(why)),
+			 -EXDEV);
+	assert_true(pl_startswith(why, "refused: outside the sysroot"));
+	assert_int_equal(pl_tune_value_check(PL_TUNE_GRUB_FILE, "GRUB_X=1\n", &c, why, sizeof(why)),
+			 0);
+	free(c);
+	/* read back: masks as numbers, everything else by fields */
+	assert_true(pl_tune_value_match("/sys/bus/workqueue/devices/writeback/cpumask",
+					"00000000,00000003", "3"));
+	assert_false(pl_tune_value_match("/sys/bus/workqueue/devices/writeback/cpumask", "3", "1"));
+	assert_false(pl_tune_value_match("/proc/sys/kernel/pair", "00000000,00000003", "3"));
+	assert_true(pl_tune_value_match(NULL, "1\t0", "1 0"));
+}
+
+/* Hard links in a sysroot, the kernel test hooks, recovery by owner, damage reports. */
+static void test_links_hooks_damage(void **st)
+{
+	(void)st;
+	char a[512], b[512], buf[4096];
+	put("/proc/sys/vm/linked", "1\n");
+	snprintf(a, sizeof(a), "%s/proc/sys/vm/linked", root);
+	snprintf(b, sizeof(b), "%s/etc/linked-outside", root);
+	assert_int_equal(link(a, b), 0);
+	assert_int_equal(pl_tune_resolve("/proc/sys/vm/linked", buf, sizeof(buf)), -EMLINK);
+	assert_int_equal(pl_tune_open_write("/proc/sys/vm/linked"), -EMLINK);
+	struct pl_journal *j;
+	assert_int_equal(pl_journal_open(state, PL_JOURNAL_WRITE, &j), 0);
+	unsigned long s0 = pl_journal_last_step(j);
+	assert_int_equal(pl_journal_write(j, "/proc/sys/vm/linked", "2", "p", NULL), -EMLINK);
+	assert_int_equal(pl_journal_last_step(j), s0);
+	assert_string_equal(get("/etc/linked-outside"), "1\n");
+
+	/* A simulated kernel (sysroot only): keeps another value, or refuses. */
+	const struct pl_journal_entry *e;
+	setenv("PERFLAB_TUNE_TEST_KEEP", "/proc/sys/net/ipv4/tcp_rmem=4096 87380 6291456", 1);
+	assert_int_equal(
+	    pl_journal_write(j, "/proc/sys/net/ipv4/tcp_rmem", "4096 87380 16777216", "bench:x", &e),
+	    0);
+	assert_int_equal(e->status, PL_JS_CHANGED);
+	assert_string_equal(e->accepted, "4096 87380 6291456");
+	unsetenv("PERFLAB_TUNE_TEST_KEEP");
+	setenv("PERFLAB_TUNE_TEST_REFUSE", "/proc/sys/vm/swappiness", 1);
+	assert_int_equal(pl_journal_write(j, "/proc/sys/vm/swappiness", "7", "bench:x", &e), 0);
+	assert_int_equal(e->status, PL_JS_REFUSED);
+	assert_int_equal(e->error, EINVAL);
+	assert_string_equal(get("/proc/sys/vm/swappiness"), "60\n");
+	unsetenv("PERFLAB_TUNE_TEST_REFUSE");
+
+	/* Recovery undoes one owner's newest entries, and only when nothing newer is live. */
+	assert_int_equal(pl_journal_write(j, "/proc/sys/vm/swappiness", "8", "other", &e), 0);
+	size_t n;
+	assert_int_equal(pl_journal_recover(j, "bench:", &n), -EBUSY);
+	assert_string_equal(get("/proc/sys/vm/swappiness"), "8\n");
+	assert_int_equal(pl_journal_rollback(j, pl_journal_last_step(j) - 1, NULL, NULL), 0);
+	assert_int_equal(pl_journal_recover(j, "bench:", &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(get("/proc/sys/net/ipv4/tcp_rmem"), "4096\t131072\t6291456\n");
+	assert_int_equal(pl_journal_recover(j, "bench:", &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(pl_journal_live(j), 0);
+	unsigned long last = pl_journal_last_step(j);
+	pl_journal_close(j);
+
+	/* A damaged record: refused with the file and line, nothing rolled back. */
+	char p[256];
+	snprintf(p, sizeof(p), "%s/%s", state, PL_JOURNAL_FILE);
+	FILE *f = fopen(p, "a");
+	assert_non_null(f);
+	fprintf(f, "{\"op\":\"set\",\"step\":%lu,\"target\":\"/proc/sys/vm/swappiness\","
+		   "\"sysroot\":\"%s\",\"old\":null,\"old_raw\":null,\"new\":\"1\","
+		   "\"profile\":\"p\",\"time\":1}\n",
+		last + 1, root);
+	fclose(f);
+	char why[1024] = "";
+	assert_int_equal(pl_journal_open_why(state, PL_JOURNAL_READ, &j, why, sizeof(why)), -EBADMSG);
+	char want[512];
+	snprintf(want, sizeof(want), "journal %s:", p);
+	assert_true(pl_startswith(why, want));
+	assert_non_null(strstr(why, ": step "));
+	assert_non_null(strstr(why, "\"old\" is not a string (a rollback would write garbage or "
+				    "remove /proc/sys/vm/swappiness)"));
+	assert_int_equal(pl_journal_open(state, PL_JOURNAL_WRITE, &j), -EBADMSG);
+	assert_string_equal(get("/proc/sys/vm/swappiness"), "60\n");
+	unlink(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +420,8 @@ int main(void)
 	    cmocka_unit_test(test_paths),
 	    cmocka_unit_test(test_write_rollback),
 	    cmocka_unit_test(test_torn_and_fault),
+	    cmocka_unit_test(test_value_check),
+	    cmocka_unit_test(test_links_hooks_damage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

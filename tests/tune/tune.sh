@@ -131,8 +131,14 @@ expect_exit 0 "verify: leading zeros, tabs vs spaces, >N satisfied" T verify ver
 # ---- refusals ----
 fresh
 T diff escape --json >"$TMP/esc.json"
-is "symlink out of /sys refused" "$(jq -r '[.items[] | select(.state=="not-applicable") | .reason | test("symlink leads out")] | all' "$TMP/esc.json")" "true"
-expect_exit 0 "apply escape writes nothing" T apply escape
+is "symlinks out of /sys and /proc/sys refused" "$(jq -r '[.items[] | select(.state=="refused") | .reason | test("^refused: outside the sysroot: a symlink leads out")] | map(select(.)) | length' "$TMP/esc.json")" "3"
+is "diff counts the refused items" "$(jq -r '.summary.refused' "$TMP/esc.json")" "3"
+expect_exit 2 "apply escape writes nothing (exit 2)" T apply escape
+like "escape: every refused item named with its line" "$(cat "$ERR")" "escape/tuned.conf:2: .*/sys/class-escape/shadow: refused: outside the sysroot.*
+.*escape/tuned.conf:3: .*/sys/abs-escape/shadow: refused: outside the sysroot.*
+.*escape/tuned.conf:6: .*kernel.shadow-link \(/proc/sys/kernel/shadow-link\): refused: outside the sysroot"
+like "escape: says nothing was applied" "$(cat "$ERR")" "nothing was applied: 3 items"
+is "escape: not blamed on root" "$(grep -c 'need root' "$ERR")" "0"
 ok "escape: tree unchanged" same_tree
 is "etc/shadow intact" "$(cat "$TMP/root/etc/shadow")" "$(cat "$FIX/etc/shadow")"
 expect_exit 2 "traversal sysctl name" T apply bad-traversal
