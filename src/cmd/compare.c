@@ -393,6 +393,12 @@ int cmd_compare(int argc, char **argv)
 	ret = PL_EXIT_RUNTIME;
 	pl_cmp_exec_signals();
 	size_t recovered = 0;
+	/* every value checked (type, range, shape) before anything is written */
+	if (settings && pl_cmp_sys_check(&e, err, sizeof(err)) < 0) {
+		pl_error("%s", err);
+		ret = PL_EXIT_USAGE;
+		goto out;
+	}
 	if (settings) {
 		int k = pl_cmp_sys_open(o.state_dir, &live.sys, &recovered, err, sizeof(err));
 		if (k < 0) {

@@ -39,31 +39,36 @@ char *pl_cmp_sys_read(const char *path)
  * entries are the newest ones; anything else is left to `perflab tune rollback`. */
 static int recover(struct pl_journal *j, size_t *restored, char *err, size_t errlen)
 {
-	size_t n;
-	const struct pl_journal_entry *e = pl_journal_entries(j, &n);
-	unsigned long first = 0;
-	*restored = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!e[i].undone && pl_startswith(e[i].profile, WHO_PREFIX) &&
-		    (first == 0 || e[i].step < first))
-			first = e[i].step;
-	if (first == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!e[i].undone && e[i].step > first && !pl_startswith(e[i].profile, WHO_PREFIX)) {
-			pl_cmp_seterr(err, errlen,
-				      "the journal %s holds settings of an interrupted compare below "
-				      "newer tune changes: run 'perflab tune rollback' first",
-				      pl_journal_path(j));
-			return -EBUSY;
-		}
-	for (size_t i = 0; i < n; i++)
-		*restored += !e[i].undone && e[i].step >= first;
-	int r = pl_journal_rollback(j, first - 1, NULL, NULL);
-	if (r < 0)
+	int r = pl_journal_recover(j, WHO_PREFIX, restored);
+	if (r == -EBUSY)
+		pl_cmp_seterr(err, errlen,
+			      "the journal %s holds settings of an interrupted compare below "
+			      "newer changes: run 'perflab tune rollback' first",
+			      pl_journal_path(j));
+	else if (r < 0)
 		pl_cmp_seterr(err, errlen, "cannot restore the settings an interrupted compare left "
 			      "(journal %s): %s", pl_journal_path(j), strerror(-r));
 	return r;
+}
+
+int pl_cmp_sys_check(struct pl_cmp_experiment *e, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		struct pl_cmp_variant *v = &e->v[i];
+		for (size_t k = 0; k < v->nsettings; k++) {
+			struct pl_cmp_setting *st = &v->settings[k];
+			char why[512], *canon;
+			int r = pl_tune_value_check(st->path, st->value, &canon, why, sizeof(why));
+			if (r < 0) {
+				pl_cmp_seterr(err, errlen, "variant '%s': %s=%s: %s%s", v->name, st->key,
+					      st->value, r == -EINVAL ? "value " : "", why);
+				return r == -EINVAL ? r : -EPERM;
+			}
+			free(st->value);
+			st->value = canon;
+		}
+	}
+	return 0;
 }
 
 int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *recovered,
@@ -76,10 +81,14 @@ int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *reco
 		return -EROFS;
 	}
 	struct pl_journal *j;
-	int r = pl_journal_open(state_dir, PL_JOURNAL_WRITE, &j);
+	char why[768] = "";
+	int r = pl_journal_open_why(state_dir, PL_JOURNAL_WRITE, &j, why, sizeof(why));
 	if (r < 0) {
 		const char *dir = state_dir ? state_dir : PL_JOURNAL_DEFAULT_DIR;
-		if (r == -EBUSY)
+		if (r == -EBADMSG)
+			pl_cmp_seterr(err, errlen, "%s: the journal is damaged; inspect it by hand "
+				      "(nothing was changed)", why);
+		else if (r == -EBUSY)
 			pl_cmp_seterr(err, errlen, "another perflab holds the journal in %s (wait for it)",
 				      dir);
 		else
@@ -122,6 +131,16 @@ int pl_cmp_sys_apply(struct pl_cmp_sys *s, const struct pl_cmp_variant *v, char 
 			r = e->error ? -e->error : -EINVAL;
 			pl_cmp_seterr(err, errlen, "variant '%s': the kernel refused %s=%s: %s", v->name,
 				      st->key, st->value, strerror(-r));
+		} else if (e && e->status != PL_JS_OK) {
+			/* A clamped value or a triple taken in part: the runs would not measure
+			 * what the variant says. */
+			r = -ERANGE;
+			char *kept = pl_tune_value_norm(e->accepted ? e->accepted : "?");
+			pl_cmp_seterr(err, errlen,
+				      "variant '%s': the kernel kept '%s' for %s when '%s' was written "
+				      "(rounded, clamped or taken in part): give a value it keeps",
+				      v->name, kept, st->key, st->value);
+			free(kept);
 		}
 	}
 	free(who);

@@ -21,9 +21,17 @@ struct pl_cmp_sys;
  *  compare's entries). */
 int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *recovered,
 		    char *err, size_t errlen);
+/** Check every setting of every variant of @e before anything is written, with the
+ *  same function as `tune apply` (pl_tune_value_check: type and range of known
+ *  sysctl/sysfs targets, shape of the current value for others, targets inside the
+ *  sysroot), and replace each value with the form that will be written ("060" -> "60").
+ *  Returns 0, or -EINVAL (bad value) / -EPERM (refused target) with one line in @err
+ *  naming the variant, the key and the value. */
+int pl_cmp_sys_check(struct pl_cmp_experiment *e, char *err, size_t errlen);
 /** Write every setting of @v, journaling the old values first. On failure (cannot write,
- *  missing target, the kernel refused the value) the settings written so far are restored
- *  before returning -errno with a reason in @err naming the key and the fix. */
+ *  missing target, the kernel refused the value: its errno; the kernel kept another
+ *  value: -ERANGE) the settings written so far are restored before returning -errno with
+ *  a reason in @err naming the key and the fix. */
 int pl_cmp_sys_apply(struct pl_cmp_sys *s, const struct pl_cmp_variant *v, char *err,
 		     size_t errlen);
 /** Put back every value changed since the last restore, newest first (journal rollback).

@@ -102,6 +102,29 @@ expect_exit 2 "a refused value is an input error before any run" "$P" compare --
 	-n a -- /bin/true -n b --set sysctl.net.ipv4.ip_default_ttl=100000 -- /bin/true
 like "refusal names the key" "$(cat "$ERR")" 'net.ipv4.ip_default_ttl'
 is "still the original value" "$(cat $K)" "$orig"
+# every value is checked (tune's checker: type, range, choices, shape) before anything is
+# written or run: the valid setting of variant a is not even journaled
+S2=(--state-dir "$TMP/state2")
+expect_exit 2 "somaxconn=abc: input error before anything is written" "$P" compare --runs 2 "${S2[@]}" \
+	-n a --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sh -c "touch $TMP/ran" \
+	-n b --set sysctl.net.core.somaxconn=abc -- /bin/true
+like "somaxconn=abc: variant, key and why" "$(cat "$ERR")" "variant 'b': sysctl.net.core.somaxconn=abc: value is not a decimal integer \(0..2147483647\)"
+is "somaxconn=abc: nothing ran, nothing journaled" "$(ls "$TMP/ran" "$TMP/state2" 2>/dev/null | wc -l)" "0"
+is "somaxconn=abc: a's value not written" "$(cat $K)" "$orig"
+expect_exit 2 "congestion control outside the available ones" "$P" compare --runs 2 "${S2[@]}" \
+	-n a -- /bin/true -n b --set sysctl.net.ipv4.tcp_congestion_control=no-such-cc -- /bin/true
+like "congestion control: the available ones are named" "$(cat "$ERR")" "is not one of the available choices \(.*tcp_available_congestion_control\)"
+expect_exit 2 "sysfs values are checked the same way" "$P" compare --runs 2 "${S2[@]}" \
+	-n a -- /bin/true -n b --set sysfs./sys/kernel/mm/transparent_hugepage/enabled=sometimes -- /bin/true
+like "sysfs: the bracketed choices" "$(cat "$ERR")" "'sometimes'|sometimes: value is not one of the available choices"
+# a value the kernel keeps differently (min > max: it keeps "1 0") is found on read back
+PG=/proc/sys/net/ipv4/ping_group_range
+pg=$(cat $PG)
+expect_exit 3 "kernel keeps another value: runtime error" "$P" compare --runs 2 "${STATE[@]}" \
+	-n a -- /bin/true -n b --set "sysctl.net.ipv4.ping_group_range=5 1" -- /bin/sh -c "touch $TMP/ran"
+like "kernel keeps another value: named" "$(cat "$ERR")" "variant 'b': the kernel kept '1 0' for sysctl.net.ipv4.ping_group_range when '5 1' was written"
+is "kernel keeps another value: restored" "$(cat $PG)" "$pg"
+is "kernel keeps another value: no run" "$(ls "$TMP/ran" 2>/dev/null | wc -l)" "0"
 expect_exit 2 "missing sysctl" "$P" compare --runs 2 "${STATE[@]}" \
 	-n a -- /bin/true -n b --set sysctl.net.ipv4.no_such_knob=1 -- /bin/true
 like "missing sysctl explained" "$(cat "$ERR")" 'no_such_knob'
