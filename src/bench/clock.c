@@ -26,6 +26,8 @@
 #endif
 
 #include "bench/bench.h"
+#include "tune/journal.h"
+#include "tune/value.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -34,9 +36,11 @@ struct clock_opts {
 	uint64_t calls; /* calls per timed loop, 0 = from --batch */
 	bool all_clocksources;
 	const char *only; /* comma-separated call names, NULL = all */
+	const char *state_dir; /* tune journal directory */
 };
 
-static const struct clock_opts clock_defaults = { .batch = 0.04 };
+static const struct clock_opts clock_defaults = { .batch = 0.04,
+						  .state_dir = PL_JOURNAL_DEFAULT_DIR };
 
 static const struct pl_opt clock_opt_table[] = {
 	{ "batch", 0, PL_OPT_DURATION, offsetof(struct clock_opts, batch), "S",
@@ -49,7 +53,11 @@ static const struct pl_opt clock_opt_table[] = {
 	  "measure only these calls, comma-separated (e.g. gettimeofday,rdtsc)" },
 	{ "all-clocksources", 0, PL_OPT_FLAG, offsetof(struct clock_opts, all_clocksources), NULL,
 	  "as root: measure under every available clocksource in turn, then restore the "
-	  "original (also on SIGINT/SIGTERM and errors)" },
+	  "original (also on SIGINT/SIGTERM and errors); every switch is journaled first, so "
+	  "after a crash 'perflab tune rollback' or the next bench clock restores it" },
+	{ "state-dir", 0, PL_OPT_STR, offsetof(struct clock_opts, state_dir), "DIR",
+	  "journal directory shared with perflab tune (clocksource switches)",
+	  .def = PL_JOURNAL_DEFAULT_DIR },
 	PL_OPT_END,
 };
 
@@ -193,9 +201,14 @@ static int probe_vdso(signed char out[NCALLS])
 }
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0"
+#define CS_TARGET CS_DIR "/current_clocksource"
+/* Journal entries of clocksource switches are tagged with this. */
+#define CS_WHO "bench:clock"
 
-/* The original clocksource, restored by teardown() and, from a signal handler, by
- * restore_emergency() with async-signal-safe calls only. */
+/* The original clocksource, restored by teardown() through the journal and, from a
+ * signal handler, by restore_emergency() with async-signal-safe calls only (the journal
+ * entry then stays live: the next run or `perflab tune rollback` writes the original
+ * again, which is harmless). */
 static char cs_path[512];
 static char cs_orig[64];
 static volatile sig_atomic_t cs_switched;
@@ -212,22 +225,6 @@ static void restore_emergency(void)
 	}
 }
 
-static int write_clocksource(const char *name)
-{
-	int fd = open(cs_path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t w = write(fd, name, strlen(name));
-	int e = w < 0 ? -errno : 0;
-	close(fd);
-	if (e == 0 && strcmp(name, cs_orig) != 0)
-		cs_switched = 1;
-	/* the vDSO data page follows at the next timekeeping update (one tick) */
-	struct timespec d = { 0, 20 * 1000 * 1000 };
-	nanosleep(&d, NULL);
-	return e;
-}
-
 static void clock_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs);
 
 struct clock_state {
@@ -236,17 +233,137 @@ struct clock_state {
 	size_t ncs;
 	uint64_t *iters;  /* per (clocksource, call) */
 	int *metric;      /* per (clocksource, call) */
+	struct pl_journal *j; /* with --all-clocksources: every switch goes through it */
+	unsigned long mark;   /* last journal step before the first switch */
 };
+
+/* Make @name the clocksource. Away from the original: a journaled write (the original is
+ * on disk before the kernel switches), read back; back to it: a rollback of this run's
+ * switches. Returns 0, or -EIO with the error set. */
+static int write_clocksource(struct pl_bench_ctx *ctx, struct clock_state *s, const char *name)
+{
+	int r;
+	if (strcmp(name, cs_orig) == 0) {
+		size_t live = pl_journal_live(s->j);
+		r = pl_journal_rollback(s->j, s->mark, NULL, NULL);
+		if (r == 0)
+			cs_switched = 0;
+		else
+			pl_bench_error(ctx, "cannot switch back to clocksource '%s': %s", name,
+				       strerror(-r));
+		if (r < 0 || live == pl_journal_live(s->j))
+			return r < 0 ? -EIO : 0; /* nothing was written */
+	} else {
+		const struct pl_journal_entry *e = NULL;
+		cs_switched = 1;
+		r = pl_journal_write(s->j, CS_TARGET, name, CS_WHO, &e);
+		if (r < 0) {
+			pl_bench_error(ctx, "cannot switch to clocksource '%s': %s", name,
+				       strerror(-r));
+			return -EIO;
+		}
+		if (e->status != PL_JS_OK) {
+			char *kept = pl_tune_value_norm(e->accepted ? e->accepted : "?");
+			if (e->status == PL_JS_REFUSED)
+				pl_bench_error(ctx, "the kernel refused clocksource '%s': %s", name,
+					       strerror(e->error));
+			else
+				pl_bench_error(ctx,
+					       "the kernel kept clocksource '%s' when '%s' was written "
+					       "(marked unstable? see dmesg)",
+					       kept, name);
+			free(kept);
+			return -EIO;
+		}
+	}
+	/* the vDSO data page follows at the next timekeeping update (one tick) */
+	struct timespec d = { 0, 20 * 1000 * 1000 };
+	nanosleep(&d, NULL);
+	return 0;
+}
 
 /* With --all-clocksources: make the k-th clocksource current. */
 static int switch_to(struct pl_bench_ctx *ctx, struct clock_state *s, size_t k)
 {
 	if (!s->cs)
 		return 0;
-	int r = write_clocksource(s->cs[k]);
-	if (r < 0)
-		pl_bench_error(ctx, "cannot switch to clocksource '%s': %s", s->cs[k], strerror(-r));
-	return r;
+	return write_clocksource(ctx, s, s->cs[k]);
+}
+
+/* True when the journal in @dir (read only) holds a live clocksource switch. */
+static bool leftover(const char *dir, char *why, size_t wl)
+{
+	struct pl_journal *j;
+	if (pl_journal_open_why(dir, PL_JOURNAL_READ, &j, why, wl) < 0)
+		return false;
+	size_t n;
+	const struct pl_journal_entry *e = pl_journal_entries(j, &n);
+	bool left = false;
+	for (size_t i = 0; i < n; i++)
+		left |= !e[i].undone && pl_startswith(e[i].profile, CS_WHO);
+	pl_journal_close(j);
+	return left;
+}
+
+/* Before anything is measured: restore a clocksource switch that an interrupted run left
+ * in the journal (kill -9 while on another clocksource), and with --all-clocksources keep
+ * the journal open (locked) in s->j for the switches. Returns 0 or -errno with the
+ * error set (-EINVAL for a damaged journal). */
+static int journal_setup(struct pl_bench_ctx *ctx, const struct clock_opts *o,
+			 struct clock_state *s)
+{
+	char why[768] = "";
+	if (!o->all_clocksources) {
+		if (!leftover(o->state_dir, why, sizeof(why))) {
+			if (why[0])
+				pl_bench_warn(ctx, "%s: damaged journal, not checked for a clocksource "
+						   "left switched by an interrupted run", why);
+			return 0;
+		}
+		if (geteuid() != 0) {
+			pl_bench_warn(ctx, "an interrupted 'perflab bench clock --all-clocksources' "
+					   "left the clocksource switched (journal in %s): run "
+					   "'perflab tune rollback' as root",
+				      o->state_dir);
+			return 0;
+		}
+	}
+	struct pl_journal *j;
+	int r = pl_journal_open_why(o->state_dir, PL_JOURNAL_WRITE, &j, why, sizeof(why));
+	if (r < 0) {
+		if (r == -EBADMSG)
+			pl_bench_error(ctx, "%s: the journal is damaged; inspect it by hand (no "
+					    "clocksource was switched)", why);
+		else
+			pl_bench_error(ctx, "cannot open the journal in %s: %s%s", o->state_dir,
+				       strerror(-r),
+				       r == -EBUSY ? " (another perflab holds it: wait for it)"
+						   : " (--state-dir DIR)");
+		return r == -EBADMSG ? -EINVAL : r;
+	}
+	size_t n = 0;
+	r = pl_journal_recover(j, CS_WHO, &n);
+	if (r < 0) {
+		pl_bench_error(ctx, "cannot restore the clocksource an interrupted run left "
+				    "(journal %s): %s",
+			       pl_journal_path(j),
+			       r == -EBUSY ? "newer changes sit above it: run 'perflab tune "
+					     "rollback' first"
+					   : strerror(-r));
+		pl_journal_close(j);
+		return r;
+	}
+	if (n)
+		pl_bench_note(ctx, "restored the clocksource that an interrupted bench clock "
+				   "--all-clocksources left switched (journal %s)",
+			      pl_journal_path(j));
+	if (o->all_clocksources) {
+		s->j = j;
+		s->mark = pl_journal_last_step(j);
+	} else {
+		pl_journal_close(j);
+	}
+	return 0;
 }
 
 static const char *via_text(signed char v)
@@ -286,6 +403,11 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		}
 		pl_strv_free(v);
 	}
+	int jr = journal_setup(ctx, o, s);
+	if (jr < 0) {
+		free(s);
+		return jr;
+	}
 	*out = s;
 	char *cur = NULL;
 	pl_read_str(CS_DIR "/current_clocksource", &cur);
@@ -295,6 +417,15 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		int r = pl_read_str(CS_DIR "/available_clocksource", &avail);
 		char **v = r == 0 ? pl_split(avail, " \t", &s->ncs) : NULL;
 		free(avail);
+		char why[512];
+		for (size_t k = 0; r == 0 && k < s->ncs; k++)
+			if (pl_tune_value_check(CS_TARGET, v[k], NULL, why, sizeof(why)) < 0) {
+				pl_bench_error(ctx, "clocksource '%s' %s", v[k], why);
+				pl_strv_free(v);
+				free(cur);
+				clock_teardown(ctx, vo, s);
+				return -EIO;
+			}
 		if (!cur || s->ncs < 2) {
 			pl_bench_note(ctx,
 				      "--all-clocksources skipped: %s (measured under the current "
@@ -303,6 +434,8 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 						    : "only one clocksource is available");
 			pl_strv_free(v);
 			s->ncs = 0;
+			pl_journal_close(s->j);
+			s->j = NULL;
 		} else {
 			s->cs = v;
 			pl_sysroot_path(cs_path, sizeof(cs_path), CS_DIR "/current_clocksource");
@@ -378,14 +511,16 @@ static void clock_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 {
 	(void)vo;
 	struct clock_state *s = vs;
-	if (s->cs && cs_switched) {
-		int r = write_clocksource(cs_orig);
+	if (s->j) {
+		int r = pl_journal_rollback(s->j, s->mark, NULL, NULL);
 		if (r < 0)
-			pl_bench_warn(ctx, "could not restore clocksource '%s': %s (restore it with "
-					   "echo %s > %s/current_clocksource)",
-				      cs_orig, strerror(-r), cs_orig, CS_DIR);
+			pl_bench_warn(ctx, "could not restore clocksource '%s': %s (run 'perflab tune "
+					   "rollback --state-dir %s', or echo %s > %s)",
+				      cs_orig, strerror(-r), ((struct clock_opts *)vo)->state_dir,
+				      cs_orig, CS_TARGET);
 		else
 			cs_switched = 0;
+		pl_journal_close(s->j);
 	}
 	pl_strv_free(s->cs);
 	free(s->iters);
@@ -405,7 +540,10 @@ const struct pl_bench pl_bench_clock = {
 		"and which fell back to a system call (decided by a seccomp probe, not by\n"
 		"timing); the [syscall] rows force the system call for comparison.\n"
 		"--all-clocksources (root) measures under every available clocksource and\n"
-		"restores the original, also on SIGINT/SIGTERM and errors.",
+		"restores the original, also on SIGINT/SIGTERM and errors. Every switch is\n"
+		"journaled in --state-dir first (the tune journal): after a crash 'perflab\n"
+		"tune status' shows it, and 'perflab tune rollback' or the next bench clock\n"
+		"restores it.",
 	.opts = clock_opt_table,
 	.opts_size = sizeof(struct clock_opts),
 	.opts_defaults = &clock_defaults,
