@@ -22,9 +22,14 @@ K=/proc/sys/net/ipv4/ip_default_ttl
 orig=$(cat $K)
 new=$((orig == 99 ? 98 : 99))
 STATE=(--state-dir "$TMP/state")
-# until b's run has the value applied (up to 60 s: ASan builds on a loaded machine are slow)
+# until b's run (the sleep child of compare $1) has the value applied (up to 60 s: ASan
+# builds on a loaded machine are slow); the value alone is also set for a moment by the
+# check of every setting before the first run
 wait_applied() {
-	for _ in $(seq 1200); do [ "$(cat $K)" = "$new" ] && return; sleep 0.05; done
+	for _ in $(seq 1200); do
+		[ "$(cat $K)" = "$new" ] && pgrep -P "$1" -x sleep >/dev/null && return
+		sleep 0.05
+	done
 }
 
 # during b's runs the value is $new; a's runs (interleaved) see the original again
@@ -42,7 +47,7 @@ is "restored after a failing command" "$(cat $K)" "$orig"
 "$P" compare --runs 5 --warmup 0 "${STATE[@]}" -n a -- /bin/true \
 	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sleep 30 >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-wait_applied
+wait_applied $pid
 is "applied while running" "$(cat $K)" "$new"
 # what compare said and whether it still ran, when the value never showed up (seen twice
 # under load: got the original)
@@ -63,7 +68,7 @@ is "nothing written on interruption" "$(wc -c <"$TMP/int.out")" 0
 "$P" compare --runs 5 --warmup 0 "${STATE[@]}" -n a -- /bin/true \
 	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/sleep 30 >/dev/null 2>&1 &
 pid=$!
-wait_applied
+wait_applied $pid
 child=$(pgrep -P $pid || true)
 kill -9 $pid
 wait $pid 2>/dev/null
