@@ -185,8 +185,16 @@ static int plugin_sysctl(struct ctx *c, const struct pl_tune_unit *u)
 		}
 		struct pl_tune_item *it = add(c, "sysctl", u, o, NULL);
 		it->target = path;
+		/* tuned's sysctl plugin drops one pair of surrounding double quotes (stock
+		 * profiles write net.ipv4.tcp_rmem="4096 87380 16777216"). */
+		const char *v = val(o);
+		size_t vl = strlen(v);
+		char *uq = vl >= 2 && v[0] == '"' && v[vl - 1] == '"'
+			       ? pl_xasprintf("%.*s", (int)(vl - 2), v + 1)
+			       : pl_xstrdup(v);
 		if (read_current(it, "no such sysctl on this kernel"))
-			decide(it, val(o));
+			decide(it, uq);
+		free(uq);
 	}
 	return 0;
 }

@@ -84,6 +84,12 @@ expect_exit 0 "verify after the canonical apply" T verify canon
 expect_exit 0 "rollback" T rollback
 ok "rollback restores the tree" same_tree
 
+# tuned's sysctl plugin drops surrounding double quotes (stock network-throughput)
+profile quoted '[sysctl]' 'net.ipv4.tcp_rmem="4096 87380 16777216"'
+fresh
+expect_exit 0 "quoted sysctl value (as stock profiles write it)" T apply quoted
+is "quoted sysctl value: written without the quotes" "$(cat "$TMP/root/proc/sys/net/ipv4/tcp_rmem")" "4096 87380 16777216"
+
 # ---- the kernel refuses or changes a write: the whole apply is rolled back ----
 fresh
 PERFLAB_TUNE_TEST_KEEP="/proc/sys/net/ipv4/tcp_rmem=4096 87380 6291456" TS apply all-plugins >"$OUT" 2>"$ERR"
