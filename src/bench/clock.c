@@ -290,11 +290,12 @@ static int switch_to(struct pl_bench_ctx *ctx, struct clock_state *s, size_t k)
 	return write_clocksource(ctx, s, s->cs[k]);
 }
 
-/* True when the journal in @dir (read only) holds a live clocksource switch. */
+/* True when the journal in @dir (read only, without waiting for a writer that holds it)
+ * holds a live clocksource switch. */
 static bool leftover(const char *dir, char *why, size_t wl)
 {
 	struct pl_journal *j;
-	if (pl_journal_open_why(dir, PL_JOURNAL_READ, &j, why, wl) < 0)
+	if (pl_journal_open_why(dir, PL_JOURNAL_PEEK, &j, why, wl) < 0)
 		return false;
 	size_t n;
 	const struct pl_journal_entry *e = pl_journal_entries(j, &n);

@@ -307,8 +307,14 @@ int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode,
 			}
 			goto fail;
 		}
-		/* Wait for a writer to finish its record rather than read half of it. */
-		(void)flock(fd, LOCK_SH);
+		/* Wait for a writer to finish its record rather than read half of it (a peek
+		 * does not wait: writers such as compare hold the lock for a long time). */
+		if (mode == PL_JOURNAL_PEEK && flock(fd, LOCK_SH | LOCK_NB) < 0) {
+			r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+			goto fail;
+		}
+		if (mode != PL_JOURNAL_PEEK)
+			(void)flock(fd, LOCK_SH);
 	}
 	char *buf = NULL;
 	size_t len = 0, good;

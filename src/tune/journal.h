@@ -73,6 +73,8 @@
 enum pl_journal_mode {
 	PL_JOURNAL_READ = 0,  /**< read only; a missing journal reads as empty */
 	PL_JOURNAL_WRITE = 1, /**< create the directory (0700) and file (0600), lock it */
+	PL_JOURNAL_PEEK = 2,  /**< read only without waiting: -EBUSY while a writer holds
+				   the lock (PL_JOURNAL_READ waits for it) */
 };
 
 /** Result of the read back after a write ("accepted" record). */

@@ -106,6 +106,15 @@ bg=
 is "SIGINT: exit 130 with the original back" "$rc $(cur)" "130 $orig"
 is "SIGINT: nothing live in the journal" "$(live)" "0"
 
+# a plain bench clock only peeks at the journal: it does not wait for a writer holding it
+# (a compare with settings holds it for its whole run)
+rm -rf "$TMP/state" && mkdir -m 700 "$TMP/state" && : >"$J"
+exec 9>>"$J"
+flock -x 9
+timeout 60 "$PERFLAB" bench clock --runs 1 --warmup 0 --batch 1ms --only gettimeofday --state-dir "$TMP/state" >/dev/null 2>&1
+is "plain bench clock with the journal locked by a writer: runs, no wait" "$?" "0"
+exec 9>&-
+
 # a damaged journal: refused before any switch
 rm -rf "$TMP/state" && mkdir -m 700 "$TMP/state"
 echo '{"op":"set","step":1}' >"$J"

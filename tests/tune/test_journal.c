@@ -145,6 +145,8 @@ static void test_write_rollback(void **st)
 	/* A second writer is refused while the first holds the lock. */
 	struct pl_journal *j2;
 	assert_int_equal(pl_journal_open(state, PL_JOURNAL_WRITE, &j2), -EBUSY);
+	/* A peek does not wait for the writer. */
+	assert_int_equal(pl_journal_open(state, PL_JOURNAL_PEEK, &j2), -EBUSY);
 
 	/* Rollback of nothing is a no-op. */
 	assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), 0);
