@@ -98,9 +98,9 @@ static int range_ok(const char *cmd, const struct pl_opt *o, double v)
 /* A size or duration too large to represent ("1e30", "1e308h"): say the limit. */
 static int too_large(const char *cmd, const struct pl_opt *o, const char *val)
 {
-	double lo, hi;
+	double lo = 0, hi = 0;
 	char b[64];
-	opt_range(o, &lo, &hi);
+	opt_range(o, &lo, &hi); /* only sizes and durations get here: both have a range */
 	pl_error("%s--%s: '%s' is too large (at most %s)", pfx(cmd), o->name, val,
 		 fmt_value(b, sizeof(b), o, hi));
 	return -EINVAL;
