@@ -61,22 +61,32 @@ int pl_read_file(const char *abs, char **out, size_t *len)
 	int r = pl_sysroot_path(path, sizeof(path), abs);
 	if (r < 0)
 		return r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		int e = -errno;
 		close(fd);
-		return -EISDIR;
+		return e;
 	}
-	/* /proc and /sys files report size 0 or 4096: read until EOF. */
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -PL_ENOTREG;
+	}
+	/* /proc and /sys files report size 0 or 4096: read until EOF, one byte past the cap
+	 * to tell a file of exactly PL_READ_MAX bytes from a longer one. */
 	size_t cap = 4096, n = 0;
 	char *buf = pl_xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {
-			if (cap >= PL_READ_MAX)
-				break;
-			cap *= 2;
+			if (cap > PL_READ_MAX) {
+				free(buf);
+				close(fd);
+				return -EFBIG;
+			}
+			cap = cap * 2 > (size_t)PL_READ_MAX + 2 ? (size_t)PL_READ_MAX + 2 : cap * 2;
 			buf = pl_xrealloc(buf, cap);
 		}
 		ssize_t got = read(fd, buf + n, cap - n - 1);
@@ -248,6 +258,9 @@ const char *pl_read_strerror(int neg_errno)
 	case EIO: return "I/O error";
 	case ENODEV: return "no such device";
 	case EOPNOTSUPP: return "not supported";
+	case PL_ENOTREG: return "not a regular file (FIFO, socket or device)";
+	case ELOOP: return "symlink loop";
+	case EFBIG: return "larger than 16 MiB";
 	default: return strerror(-neg_errno);
 	}
 }

@@ -5,12 +5,20 @@
 #ifndef PERFLAB_UTIL_SYSROOT_H
 #define PERFLAB_UTIL_SYSROOT_H
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/** Largest file pl_read_file() reads (bytes); longer files are truncated there. */
+/** Largest file pl_read_file() reads (bytes): 16 MiB. A longer file is refused with
+ *  -EFBIG rather than truncated (a cut value would be silently wrong). /proc and /sys
+ *  files are at most a page (sysfs attributes) or a few MB (/proc/cpuinfo and
+ *  /proc/interrupts on thousands of CPUs); a bigger one in a sysroot is junk. */
 #define PL_READ_MAX (16u << 20)
+
+/** The (positive) errno value pl_read_file() returns negated for an entry that is not a
+ *  regular file or directory: a FIFO, socket or device, e.g. a symlink to /dev/zero. */
+#define PL_ENOTREG EMEDIUMTYPE
 
 /** Set the sysroot to @dir (NULL or "/" = the live system). @dir must be an existing
  *  directory. Returns 0, or -errno (-ENOENT missing, -ENOTDIR not a directory). */
@@ -27,7 +35,12 @@ int pl_sysroot_path(char *buf, size_t len, const char *abs);
 
 /** Read the whole file at @abs (inside the sysroot), at most PL_READ_MAX bytes, into a
  *  malloc'd NUL-terminated buffer (*out, caller frees); *len (optional) gets the length.
- *  Returns 0 or -errno (-ENOENT, -EACCES, -EISDIR...); *out untouched on error. */
+ *  Only regular files are read (procfs and sysfs files are regular): the file is opened
+ *  with O_NONBLOCK and checked with fstat() before the first read, so a FIFO, socket or
+ *  device in a machine tree (a symlink to /dev/zero) never blocks or streams forever.
+ *  Returns 0 or -errno: -ENOENT, -EACCES, -EISDIR (a directory), -PL_ENOTREG (not a
+ *  regular file), -ELOOP (symlink loop), -EFBIG (longer than PL_READ_MAX); *out untouched
+ *  on error. */
 int pl_read_file(const char *abs, char **out, size_t *len);
 /** Read the first line of @abs, whitespace-trimmed, as a malloc'd string. Returns 0 or
  *  -errno; -ENODATA when the file is empty. */
