@@ -26,6 +26,7 @@
 #endif
 
 #include "bench/bench.h"
+#include "out/json.h"
 #include "tune/journal.h"
 #include "tune/value.h"
 #include "util/str.h"
@@ -412,7 +413,7 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	*out = s;
 	char *cur = NULL;
 	pl_read_str(CS_DIR "/current_clocksource", &cur);
-	json_object_set_new(pl_bench_info(ctx), "clocksource", json_string(cur ? cur : "unknown"));
+	json_object_set_new(pl_bench_info(ctx), "clocksource", pl_json_string(cur ? cur : "unknown"));
 	if (o->all_clocksources) {
 		char *avail = NULL;
 		int r = pl_read_str(CS_DIR "/available_clocksource", &avail);
@@ -480,7 +481,7 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		}
 	}
 	json_object_set_new(pl_bench_info(ctx), "vdso_detection",
-			    json_string(method_ok ? "seccomp: syscalls made to fail in a child; "
+			    pl_json_string(method_ok ? "seccomp: syscalls made to fail in a child; "
 						    "calls that still work used the vDSO"
 						  : "unavailable (seccomp probe failed)"));
 	return 0;

@@ -15,6 +15,7 @@
 #include "bench/bench.h"
 #include "bench/compress.h"
 #include "bench/compress_corpus.h"
+#include "out/json.h"
 #include "util/outfile.h"
 #include "util/str.h"
 
@@ -219,7 +220,7 @@ static int compress_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		goto fail;
 
 	json_t *info = pl_bench_info(ctx);
-	json_object_set_new(info, "input", json_string(o->input ? o->input : pl_corpus_names[o->corpus]));
+	json_object_set_new(info, "input", pl_json_string(o->input ? o->input : pl_corpus_names[o->corpus]));
 	json_object_set_new(info, "input_bytes", json_integer((json_int_t)s->len));
 	if (!o->input)
 		json_object_set_new(info, "corpus_seed", json_integer(PL_CORPUS_SEED));
@@ -229,7 +230,7 @@ static int compress_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	for (size_t i = 0; i < pl_cz_nbackends; i++) {
 		const struct pl_cz_backend *be = pl_cz_backends[i];
 		const char *why = be->unavailable();
-		json_object_set_new(avail, be->name, json_string(why ? why : "available"));
+		json_object_set_new(avail, be->name, pl_json_string(why ? why : "available"));
 		if (why && (o->backend == BE_ALL || o->backend == BE_AUTO))
 			pl_bench_note(ctx, "%s unavailable: %s", be->name, why);
 	}
@@ -277,8 +278,8 @@ static int compress_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			.seed = PL_CORPUS_SEED,
 		};
 		json_t *sv = json_object();
-		json_object_set_new(sv, "primary", json_string(prim->name));
-		json_object_set_new(sv, "fallback", json_string(s->sp.fallback ? "zlib" : "none"));
+		json_object_set_new(sv, "primary", pl_json_string(prim->name));
+		json_object_set_new(sv, "fallback", pl_json_string(s->sp.fallback ? "zlib" : "none"));
 		json_object_set_new(sv, "level", json_integer(s->sp.level));
 		json_object_set_new(sv, "workers", json_integer(s->sp.workers));
 		json_object_set_new(sv, "inject_failure_rate", json_real(o->inject));

@@ -12,6 +12,7 @@
 #include "bench/bench.h"
 #include "config.h"
 #include "facts/facts.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -133,15 +134,15 @@ json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus,
 		const struct pl_fact *x = pl_facts_get(&f, keys[i].key ? keys[i].key : gov);
 		json_object_set_new(o, keys[i].name, x && x->value ? json_deep_copy(x->value) : json_null());
 		if (x && x->unavailable)
-			json_object_set_new(unav, keys[i].name, json_string(x->unavailable));
+			json_object_set_new(unav, keys[i].name, pl_json_string(x->unavailable));
 	}
 	/* mitigations= on the kernel command line (kernel-parameters.txt), "auto" when absent. */
 	const json_t *params = pl_facts_value(&f, "kernel.cmdline.params");
 	const json_t *mit = params ? json_object_get(params, "mitigations") : NULL;
 	if (json_is_string(mit))
-		json_object_set_new(o, "mitigations", json_string(json_string_value(mit)));
+		json_object_set_new(o, "mitigations", pl_json_string(json_string_value(mit)));
 	else if (params)
-		json_object_set_new(o, "mitigations", json_string("auto (kernel default)"));
+		json_object_set_new(o, "mitigations", pl_json_string("auto (kernel default)"));
 	else
 		json_object_set_new(o, "mitigations", json_null());
 	const json_t *vul = pl_facts_value(&f, "cpu.vulnerabilities");
@@ -154,22 +155,22 @@ json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus,
 			if (pl_startswith(f.v[i].key, pfx) && f.v[i].value) {
 				if (!vo)
 					vo = json_object();
-				json_object_set_new(vo, f.v[i].key + strlen(pfx),
+				pl_json_set(vo, f.v[i].key + strlen(pfx),
 						    json_deep_copy(f.v[i].value));
 			}
 	}
 	json_object_set_new(o, "vulnerabilities", vo ? vo : json_null());
 
 	char buf[256];
-	json_object_set_new(o, "pinning", json_string(pinned ? "pinned" : "unpinned"));
-	json_object_set_new(o, "cpus", json_string(pl_cpuset_format(cpus, buf, sizeof(buf))));
+	json_object_set_new(o, "pinning", pl_json_string(pinned ? "pinned" : "unpinned"));
+	json_object_set_new(o, "cpus", pl_json_string(pl_cpuset_format(cpus, buf, sizeof(buf))));
 	json_t *la = json_object();
 	json_object_set_new(la, "start", num_or_null(d->load_start));
 	json_object_set_new(la, "end", num_or_null(d->load_end));
 	json_object_set_new(o, "load_avg", la);
 	json_object_set_new(o, "steal_pct", num_or_null(d->steal_pct));
 	json_object_set_new(o, "others_busy_pct", num_or_null(d->others_busy_pct));
-	json_object_set_new(o, "perflab_version", json_string(PERFLAB_VERSION));
+	json_object_set_new(o, "perflab_version", pl_json_string(PERFLAB_VERSION));
 	json_object_set_new(o, "unavailable", unav);
 	pl_facts_free(&f);
 	return o;

@@ -12,6 +12,7 @@
 
 #include "bench/bench.h"
 #include "bench/io.h"
+#include "out/json.h"
 #include "util/str.h"
 
 static const char *const pattern_choices[] = { "read", "write", "randread", "randwrite",
@@ -192,9 +193,9 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		}
 		dir = s->tmpdir;
 	}
-	json_object_set_new(info, "dir", json_string(dir));
+	json_object_set_new(info, "dir", pl_json_string(dir));
 	char *wl = workload(o);
-	json_object_set_new(info, "workload", json_string(wl));
+	json_object_set_new(info, "workload", pl_json_string(wl));
 	free(wl);
 	if (!sf && o->engine == PL_IO_URING && !o->direct && o->iodepth > 1)
 		pl_bench_warn(ctx, "io_uring with buffered I/O: reads served by the page cache "
@@ -246,7 +247,7 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			       (unsigned long long)o->size, io_err(r));
 		goto fail_input;
 	}
-	json_object_set_new(info, "file", json_string(s->f.path));
+	json_object_set_new(info, "file", pl_json_string(s->f.path));
 	json_object_set_new(info, "file_bytes", json_integer((json_int_t)o->size));
 	s->m_mbps = pl_bench_metric(ctx, "bandwidth", "MB/s", PL_HIGHER_IS_BETTER,
 				    "bytes transferred / s (10^6), as fio bw_bytes");

@@ -22,6 +22,7 @@
 
 #include "bench/bench.h"
 #include "bench/stream.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -129,7 +130,7 @@ static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint6
 			return -EINVAL;
 		}
 		*out = o->size;
-		json_object_set_new(info, "size_reason", json_string("--size"));
+		json_object_set_new(info, "size_reason", pl_json_string("--size"));
 		if (llc && o->size < 4 * llc && pl_bench_is_quick(ctx))
 			pl_bench_note(ctx, "quick run: arrays smaller than 4x the last-level cache (%s); "
 					   "the figures may include cache bandwidth",
@@ -157,7 +158,7 @@ static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint6
 	}
 	want &= ~(uint64_t)4095;
 	*out = want;
-	json_object_set_new(info, "size_reason", json_string(why.data));
+	json_object_set_new(info, "size_reason", pl_json_string(why.data));
 	pl_bench_note(ctx, "array size %s each: %s", pl_fmt_bytes(b3, sizeof(b3), (double)want),
 		      why.data);
 	pl_buf_free(&why);
@@ -472,9 +473,9 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	s->matrix = o->numa_matrix;
 	json_t *info = pl_bench_info(ctx);
 	json_object_set_new(info, "array_bytes", json_integer((json_int_t)size));
-	json_object_set_new(info, "isa", json_string(pl_stream_isa(false)));
+	json_object_set_new(info, "isa", pl_json_string(pl_stream_isa(false)));
 	if (o->nt)
-		json_object_set_new(info, "isa_nt", json_string(pl_stream_isa(true)));
+		json_object_set_new(info, "isa_nt", pl_json_string(pl_stream_isa(true)));
 
 	if (o->numa_matrix) {
 		if (numa_available() < 0) {
@@ -659,7 +660,7 @@ static void mem_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 		}
 		if (s->nars)
 			json_object_set_new(pl_bench_info(ctx), "validation",
-					    json_string("STREAM checkSTREAMresults: average relative "
+					    pl_json_string("STREAM checkSTREAMresults: average relative "
 							"error of a, b, c <= 1e-13; sum checked"));
 	}
 	for (unsigned t = 0; t < s->nteams; t++)

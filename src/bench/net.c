@@ -15,6 +15,7 @@
 
 #include "bench/bench.h"
 #include "bench/net.h"
+#include "out/json.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -277,7 +278,7 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			r = -EINVAL;
 			goto fail;
 		}
-		json_object_set_new(info, "peer", json_string(o->connect));
+		json_object_set_new(info, "peer", pl_json_string(o->connect));
 	} else {
 		if ((r = open_server(ctx, "127.0.0.1:0", o->timeout, scpu, &s->srv)) < 0)
 			goto fail;
@@ -290,12 +291,12 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			goto fail;
 		}
 		s->srv_running = true;
-		json_object_set_new(info, "peer", json_string("loopback (127.0.0.1, this process)"));
+		json_object_set_new(info, "peer", pl_json_string("loopback (127.0.0.1, this process)"));
 	}
 	json_object_set_new(info, "client_cpu_pinned", json_integer(ccpu));
 	if (!o->connect)
 		json_object_set_new(info, "server_cpu_pinned", json_integer(scpu));
-	json_object_set_new(info, "latency", json_string("round trip (RTT), not one-way"));
+	json_object_set_new(info, "latency", pl_json_string("round trip (RTT), not one-way"));
 
 	uint64_t sizes[32];
 	size_t nsz = 0;

@@ -134,7 +134,7 @@ void pl_bench_metric_note(struct pl_bench_ctx *c, int i, const char *key, const 
 		return;
 	if (!c->m[i].notes)
 		c->m[i].notes = json_object();
-	json_object_set_new(c->m[i].notes, key, json_string(value));
+	json_object_set_new(c->m[i].notes, key, pl_json_string(value));
 }
 
 void pl_bench_record(struct pl_bench_ctx *c, int i, double value)
@@ -166,7 +166,7 @@ static void append_fmt(json_t *arr, const char *fmt, va_list ap)
 {
 	struct pl_buf b = { 0 };
 	pl_buf_vprintf(&b, fmt, ap);
-	json_array_append_new(arr, json_string(b.data ? b.data : ""));
+	json_array_append_new(arr, pl_json_string(b.data ? b.data : ""));
 	pl_buf_free(&b);
 }
 
@@ -315,11 +315,11 @@ static json_t *metric_json(const struct metric *m)
 	struct pl_summary s;
 	pl_summary_compute(&s, m->v, m->n);
 	json_t *o = json_object();
-	json_object_set_new(o, "name", json_string(m->name));
-	json_object_set_new(o, "unit", json_string(m->unit));
-	json_object_set_new(o, "better", json_string(better_name(m->better)));
+	json_object_set_new(o, "name", pl_json_string(m->name));
+	json_object_set_new(o, "unit", pl_json_string(m->unit));
+	json_object_set_new(o, "better", pl_json_string(better_name(m->better)));
 	if (m->help)
-		json_object_set_new(o, "help", json_string(m->help));
+		json_object_set_new(o, "help", pl_json_string(m->help));
 	double best = m->better == PL_HIGHER_IS_BETTER ? s.max
 		      : m->better == PL_LOWER_IS_BETTER ? s.min
 							  : s.median;
@@ -360,7 +360,7 @@ static json_t *opts_json(const struct pl_opt *t, const void *base)
 			break;
 		case PL_OPT_ENUM: {
 			int i = *(const int *)p;
-			v = t->choices ? json_string(t->choices[i]) : json_integer(i);
+			v = t->choices ? pl_json_string(t->choices[i]) : json_integer(i);
 			break;
 		}
 		case PL_OPT_U64:
@@ -374,14 +374,14 @@ static json_t *opts_json(const struct pl_opt *t, const void *base)
 		case PL_OPT_STR:
 		case PL_OPT_CPUS: {
 			const char *s = *(const char *const *)p;
-			v = s ? json_string(s) : json_null();
+			v = s ? pl_json_string(s) : json_null();
 			break;
 		}
 		case PL_OPT_STRLIST: {
 			char *const *sv = *(char *const *const *)p;
 			v = json_array();
 			for (; sv && *sv; sv++)
-				json_array_append_new(v, json_string(*sv));
+				json_array_append_new(v, pl_json_string(*sv));
 			break;
 		}
 		}
@@ -395,11 +395,11 @@ static json_t *doc_new(const struct pl_bench *b, const char *status)
 	char ts[32];
 	json_t *d = json_object();
 	json_object_set_new(d, "schema_version", json_integer(1));
-	json_object_set_new(d, "benchmark", json_string(b->name));
-	json_object_set_new(d, "summary", json_string(b->summary));
-	json_object_set_new(d, "status", json_string(status));
-	json_object_set_new(d, "generated", json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
-	json_object_set_new(d, "perflab_version", json_string(PERFLAB_VERSION));
+	json_object_set_new(d, "benchmark", pl_json_string(b->name));
+	json_object_set_new(d, "summary", pl_json_string(b->summary));
+	json_object_set_new(d, "status", pl_json_string(status));
+	json_object_set_new(d, "generated", pl_json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
+	json_object_set_new(d, "perflab_version", pl_json_string(PERFLAB_VERSION));
 	return d;
 }
 
@@ -554,7 +554,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	char reason[256] = "";
 	if (b->supported && b->supported(a->opts, reason, sizeof(reason)) < 0) {
 		json_t *d = doc_new(b, "skipped");
-		json_object_set_new(d, "reason", json_string(reason));
+		json_object_set_new(d, "reason", pl_json_string(reason));
 		*out = d;
 		snprintf(err, errlen, "%s is not supported here: %s", b->name, reason);
 		if (membind)
@@ -657,7 +657,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 
 	json_t *d = doc_new(b, c.invalid[0] ? "failed" : interrupted ? "interrupted" : "ok");
 	if (c.invalid[0]) {
-		json_object_set_new(d, "reason", json_string(c.invalid));
+		json_object_set_new(d, "reason", pl_json_string(c.invalid));
 		snprintf(err, errlen, "%s", c.invalid);
 	}
 	char buf[256];
@@ -668,9 +668,9 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_object_set_new(rj, "min_time_s", json_real(a->ro->min_time));
 	json_object_set_new(rj, "elapsed_s",
 			   json_real(t_last > t_first ? (double)(t_last - t_first) / 1e9 : 0));
-	json_object_set_new(rj, "cpus", json_string(pl_cpuset_format(&c.cpus, buf, sizeof(buf))));
+	json_object_set_new(rj, "cpus", pl_json_string(pl_cpuset_format(&c.cpus, buf, sizeof(buf))));
 	json_object_set_new(rj, "pinned", json_boolean(c.pinned));
-	json_object_set_new(rj, "membind", a->ro->membind ? json_string(a->ro->membind) : json_null());
+	json_object_set_new(rj, "membind", a->ro->membind ? pl_json_string(a->ro->membind) : json_null());
 	json_object_set_new(rj, "quick", json_boolean(a->quick));
 	json_object_set_new(d, "runner", rj);
 	json_object_set_new(d, "options", opts_json(b->opts, a->opts));
@@ -1088,7 +1088,7 @@ json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full)
 	opts_free(b, opts);
 	if (!doc) {
 		doc = doc_new(b, "failed");
-		json_object_set_new(doc, "reason", json_string(err));
+		json_object_set_new(doc, "reason", pl_json_string(err));
 	}
 	return doc;
 }

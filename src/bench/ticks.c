@@ -18,6 +18,7 @@
 
 #include "bench/bench.h"
 #include "facts/facts.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -244,17 +245,17 @@ static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	}
 	json_t *info = pl_bench_info(ctx);
 	json_object_set_new(info, "cpu", json_integer(cpu));
-	json_object_set_new(info, "timer_row", json_string(c0.timer_row));
+	json_object_set_new(info, "timer_row", pl_json_string(c0.timer_row));
 	for (int k = 0; k < 3; k++) {
 		json_object_set_new(info, names[k], json_boolean(pl_cpuset_isset(&iso[k], (unsigned)cpu)));
 		const char *v = param(params, names[k]);
 		char key[32];
 		snprintf(key, sizeof(key), "cmdline_%s", names[k]);
-		json_object_set_new(info, key, v ? json_string(v) : json_null());
+		json_object_set_new(info, key, v ? pl_json_string(v) : json_null());
 	}
 	char *eff = NULL;
 	if (pl_read_str("/sys/devices/system/cpu/nohz_full", &eff) == 0) {
-		json_object_set_new(info, "sysfs_nohz_full", json_string(eff));
+		json_object_set_new(info, "sysfs_nohz_full", pl_json_string(eff));
 		free(eff);
 	}
 	if (!params)

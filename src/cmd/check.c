@@ -11,6 +11,7 @@
 #include "facts/facts.h"
 #include "out/json.h"
 #include "out/prom.h"
+#include "util/escape.h"
 #include "util/outfile.h"
 #include "util/str.h"
 
@@ -75,16 +76,19 @@ static void print_wrapped(FILE *out, const char *text, int indent, int width)
 	fputc('\n', out);
 }
 
-/* A field label and a possibly multi-line value ("a\nb"), continuation lines aligned. */
+/* A field label and a possibly multi-line value ("a\nb"), continuation lines aligned.
+ * Values carry machine-tree text: other control characters are escaped (\xNN). */
 static void print_field(FILE *out, const char *label, const char *value)
 {
+	char *e = pl_str_escape(value, PL_ESC_TERM | PL_ESC_KEEP_NL);
 	fprintf(out, "         %-9s ", label);
-	for (const char *p = value; *p; p++) {
+	for (const char *p = e; *p; p++) {
 		fputc(*p, out);
 		if (*p == '\n')
 			fprintf(out, "%19s", "");
 	}
 	fputc('\n', out);
+	free(e);
 }
 
 void pl_check_print(FILE *out, const struct pl_findings *fs, const char *workload)
@@ -106,9 +110,11 @@ void pl_check_print(FILE *out, const struct pl_findings *fs, const char *workloa
 			const struct pl_finding *x = &fs->v[i];
 			if ((int)x->severity != s)
 				continue;
+			char *subj = x->subject ? pl_str_escape(x->subject, PL_ESC_TERM) : NULL;
 			fprintf(out, "  %s[%s]%s %s%s%s%s%s%s  (%s)\n", col[s], label[s], r, b,
-				x->rule->title, x->subject ? ": " : "", x->subject ? x->subject : "",
-				r, x->rule->risky ? " [risky setting]" : "", x->rule->id);
+				x->rule->title, subj ? ": " : "", subj ? subj : "", r,
+				x->rule->risky ? " [risky setting]" : "", x->rule->id);
+			free(subj);
 			if (pl_verbosity < 0)
 				continue;
 			print_field(out, "observed:", x->observed);
@@ -156,7 +162,7 @@ static json_t *strv_json(const char *const *v)
 {
 	json_t *a = json_array();
 	for (; v && *v; v++)
-		json_array_append_new(a, json_string(*v));
+		json_array_append_new(a, pl_json_string(*v));
 	return a;
 }
 
@@ -167,22 +173,22 @@ static json_t *rules_json(void)
 		for (size_t i = 0; i < *pl_rule_tables[t].n; i++) {
 			const struct pl_rule *r = &pl_rule_tables[t].rules[i];
 			json_t *o = json_object();
-			json_object_set_new(o, "id", json_string(r->id));
-			json_object_set_new(o, "domain", json_string(pl_rule_tables[t].domain));
-			json_object_set_new(o, "severity", json_string(pl_severity_names[r->severity]));
+			json_object_set_new(o, "id", pl_json_string(r->id));
+			json_object_set_new(o, "domain", pl_json_string(pl_rule_tables[t].domain));
+			json_object_set_new(o, "severity", pl_json_string(pl_severity_names[r->severity]));
 			json_t *wl = json_array();
 			for (int k = 0; pl_workload_names[k]; k++)
 				if (r->workloads & (1u << k))
-					json_array_append_new(wl, json_string(pl_workload_names[k]));
+					json_array_append_new(wl, pl_json_string(pl_workload_names[k]));
 			json_object_set_new(o, "workloads", wl);
 			json_object_set_new(o, "keys", strv_json(r->keys));
-			json_object_set_new(o, "title", json_string(r->title));
-			json_object_set_new(o, "rationale", json_string(r->rationale));
-			json_object_set_new(o, "source", json_string(r->source));
+			json_object_set_new(o, "title", pl_json_string(r->title));
+			json_object_set_new(o, "rationale", pl_json_string(r->rationale));
+			json_object_set_new(o, "source", pl_json_string(r->source));
 			json_object_set_new(o, "risky", json_boolean(r->risky));
 			json_t *fix = json_object();
-			json_object_set_new(fix, "command", r->fix_command ? json_string(r->fix_command) : json_null());
-			json_object_set_new(fix, "tune", r->fix_tune ? json_string(r->fix_tune) : json_null());
+			json_object_set_new(fix, "command", r->fix_command ? pl_json_string(r->fix_command) : json_null());
+			json_object_set_new(fix, "tune", r->fix_tune ? pl_json_string(r->fix_tune) : json_null());
 			json_object_set_new(o, "fix", fix);
 			json_array_append_new(arr, o);
 		}

@@ -8,6 +8,7 @@
 #include "cmd/common.h"
 #include "facts/facts.h"
 #include "out/json.h"
+#include "util/escape.h"
 #include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -64,8 +65,10 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 			}
 		width = width > 44 ? 44 : width;
 		if (any) {
-			fprintf(out, "%s%s%.*s%s\n", first ? "" : "\n", b, (int)strcspn(dom, "."),
-				dom, r);
+			char *de = pl_str_escape(dom, PL_ESC_TERM);
+			fprintf(out, "%s%s%.*s%s\n", first ? "" : "\n", b, (int)strcspn(de, "."),
+				de, r);
+			free(de);
 			first = false;
 		}
 		for (size_t j = i; j < f->n; j++) {
@@ -75,14 +78,21 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 			done[j] = true;
 			if (x->unavailable && !all)
 				continue;
+			/* keys and values come from the machine tree: no control
+			 * characters or invalid UTF-8 reach the terminal */
+			char *k = pl_str_escape(x->key, PL_ESC_TERM);
 			if (x->unavailable) {
-				fprintf(out, "  %-*s  %sunavailable: %s%s\n", width, x->key, d,
-					x->unavailable, r);
+				char *u = pl_str_escape(x->unavailable, PL_ESC_TERM);
+				fprintf(out, "  %-*s  %sunavailable: %s%s\n", width, k, d, u, r);
+				free(u);
 			} else {
-				char *t = pl_fact_value_text(x->value);
-				fprintf(out, "  %-*s  %s\n", width, x->key, *t ? t : "(none)");
+				char *v = pl_fact_value_text(x->value);
+				char *t = pl_str_escape(v, PL_ESC_TERM);
+				fprintf(out, "  %-*s  %s\n", width, k, *t ? t : "(none)");
 				free(t);
+				free(v);
 			}
+			free(k);
 		}
 	}
 	free(done);

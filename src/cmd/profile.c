@@ -714,7 +714,7 @@ static json_t *folded_json(const struct pl_preport *r)
 			continue;
 		*sp = '\0';
 		json_t *x = json_object();
-		json_object_set_new(x, "stack", json_string(line));
+		json_object_set_new(x, "stack", pl_json_string(line));
 		json_object_set_new(x, "count", json_integer((json_int_t)n));
 		json_array_append_new(a, x);
 	}
@@ -730,17 +730,17 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 	const struct pl_pe_session *s = ri->s;
 	json_t *d = json_object();
 	json_object_set_new(d, "schema_version", json_integer(1));
-	json_object_set_new(d, "target", json_string(ri->what));
+	json_object_set_new(d, "target", pl_json_string(ri->what));
 	json_t *ev = json_object();
-	json_object_set_new(ev, "name", json_string(s->event_name));
-	json_object_set_new(ev, "fallback", s->fell_back ? json_string(strerror(s->fallback_errno))
+	json_object_set_new(ev, "name", pl_json_string(s->event_name));
+	json_object_set_new(ev, "fallback", s->fell_back ? pl_json_string(strerror(s->fallback_errno))
 							 : json_null());
 	json_object_set_new(ev, "user_only", json_boolean(s->user_only));
 	if (ri->period)
 		json_object_set_new(ev, "period", json_integer((json_int_t)ri->period));
 	else
 		json_object_set_new(ev, "freq_hz", json_integer(ri->freq));
-	json_object_set_new(ev, "callchains", json_string(ri->cg));
+	json_object_set_new(ev, "callchains", pl_json_string(ri->cg));
 	json_object_set_new(d, "event", ev);
 	if (p->unwinder) {
 		json_t *dw = json_object();
@@ -756,7 +756,7 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 	json_object_set_new(d, "duration_s", json_real((double)ri->wall_ns / 1e9));
 	json_object_set_new(d, "samples_total", json_integer((json_int_t)p->nsamples));
 	json_object_set_new(d, "samples", json_integer((json_int_t)r->nsamples));
-	json_object_set_new(d, "region", o->region ? json_string(o->region) : json_null());
+	json_object_set_new(d, "region", o->region ? pl_json_string(o->region) : json_null());
 	json_object_set_new(d, "lost_records", json_integer((json_int_t)p->lost));
 	json_object_set_new(d, "lost_samples", json_integer((json_int_t)p->lost_samples));
 	json_object_set_new(d, "lost_pct", json_real(pct(p->lost + p->lost_samples,
@@ -777,7 +777,7 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 		json_t *x = json_object();
 		json_object_set_new(x, "pid", json_integer(t->pid));
 		json_object_set_new(x, "tid", json_integer(t->tid));
-		json_object_set_new(x, "comm", json_string(t->comm));
+		json_object_set_new(x, "comm", pl_json_string(t->comm));
 		json_object_set_new(x, "samples", json_integer((json_int_t)r->thread_samples[i]));
 		json_object_set_new(x, "pct", json_real(pct(r->thread_samples[i], r->nsamples)));
 		json_object_set_new(x, "kernel_pct",
@@ -803,7 +803,7 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 		if (!inst)
 			continue;
 		json_t *x = json_object();
-		json_object_set_new(x, "name", json_string(mk->names[i]));
+		json_object_set_new(x, "name", pl_json_string(mk->names[i]));
 		json_object_set_new(x, "time_ms", json_real((double)ns / 1e6));
 		json_object_set_new(x, "instances", json_integer((json_int_t)inst));
 		json_object_set_new(x, "samples", json_integer((json_int_t)smp));
@@ -821,10 +821,10 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 			if (!(pass ? f->total : f->self))
 				break;
 			json_t *x = json_object();
-			json_object_set_new(x, "function", json_string(f->name));
+			json_object_set_new(x, "function", pl_json_string(f->name));
 			if (f->mangled)
-				json_object_set_new(x, "mangled", json_string(f->mangled));
-			json_object_set_new(x, "module", json_string(f->module));
+				json_object_set_new(x, "mangled", pl_json_string(f->mangled));
+			json_object_set_new(x, "module", pl_json_string(f->module));
 			json_object_set_new(x, "kernel", json_boolean(f->kernel));
 			json_object_set_new(x, "self", json_integer((json_int_t)f->self));
 			json_object_set_new(x, "total", json_integer((json_int_t)f->total));
@@ -843,7 +843,7 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 		for (size_t k = 0; k < tl->nthr; k++) {
 			json_t *x = json_object();
 			json_object_set_new(x, "tid", json_integer(tl->thr_tid[k]));
-			json_object_set_new(x, "label", json_string(tl->thr_labels[k]));
+			json_object_set_new(x, "label", pl_json_string(tl->thr_labels[k]));
 			json_object_set_new(x, "counts", u64a(tl->thr + k * tl->nb, tl->nb));
 			json_array_append_new(ta, x);
 		}

@@ -137,16 +137,16 @@ static void run_benchmarks(json_t *doc, bool full, double budget_s, int stage, i
 			char ts[32];
 			r = json_object();
 			json_object_set_new(r, "schema_version", json_integer(1));
-			json_object_set_new(r, "benchmark", json_string(b->name));
-			json_object_set_new(r, "summary", json_string(b->summary));
-			json_object_set_new(r, "status", json_string("skipped"));
+			json_object_set_new(r, "benchmark", pl_json_string(b->name));
+			json_object_set_new(r, "summary", pl_json_string(b->summary));
+			json_object_set_new(r, "status", pl_json_string("skipped"));
 			json_object_set_new(r, "generated",
-					    json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
-			json_object_set_new(r, "perflab_version", json_string(PERFLAB_VERSION));
+					    pl_json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
+			json_object_set_new(r, "perflab_version", pl_json_string(PERFLAB_VERSION));
 			char *why = pl_xasprintf("the report's time budget of %.0f s was used up "
 						 "(run 'perflab bench %s' or 'perflab report --full')",
 						 budget_s, b->name);
-			json_object_set_new(r, "reason", json_string(why));
+			json_object_set_new(r, "reason", pl_json_string(why));
 			free(why);
 		} else {
 			char what[64];
@@ -262,11 +262,11 @@ int cmd_report(int argc, char **argv)
 	progress(0, 0, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	json_t *meta = json_object();
-	json_object_set_new(meta, "mode", json_string(o.no_bench || !bench ? "no-bench"
+	json_object_set_new(meta, "mode", pl_json_string(o.no_bench || !bench ? "no-bench"
 						     : o.full ? "full" : o.quick ? "quick" : "default"));
 	json_object_set_new(meta, "interrupted", json_boolean(interrupted));
 	if (!pl_sysroot_is_live())
-		json_object_set_new(meta, "note", json_string("benchmarks left out: --sysroot "
+		json_object_set_new(meta, "note", pl_json_string("benchmarks left out: --sysroot "
 							      "reads another machine's files"));
 	json_object_set_new(doc, "run", meta);
 

@@ -75,7 +75,7 @@ static char errbuf[1024];
 
 static json_t *jstr_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return s ? pl_json_string(s) : json_null();
 }
 
 static int emit_json(json_t *doc)
@@ -149,12 +149,12 @@ static int do_list(const struct tune_opts *o)
 		struct pl_tune_profile *pr = NULL;
 		char err[512];
 		json_t *e = json_object();
-		json_object_set_new(e, "name", json_string(names[i]));
-		json_object_set_new(e, "dir", json_string(dirs[i]));
+		json_object_set_new(e, "name", pl_json_string(names[i]));
+		json_object_set_new(e, "dir", pl_json_string(dirs[i]));
 		if (pl_tune_profile_load(&p, names[i], &pr, err, sizeof(err)) == 0)
-			json_object_set_new(e, "summary", json_string(pr->summary));
+			json_object_set_new(e, "summary", pl_json_string(pr->summary));
 		else
-			json_object_set_new(e, "error", json_string(err));
+			json_object_set_new(e, "error", pl_json_string(err));
 		pl_tune_profile_free(pr);
 		json_array_append_new(arr, e);
 	}
@@ -165,7 +165,7 @@ static int do_list(const struct tune_opts *o)
 		json_object_set_new(doc, "schema_version", json_integer(1));
 		json_t *sp = json_array();
 		for (size_t i = 0; i < p.n; i++)
-			json_array_append_new(sp, json_string(p.dirs[i]));
+			json_array_append_new(sp, pl_json_string(p.dirs[i]));
 		json_object_set_new(doc, "search_path", sp);
 		json_object_set_new(doc, "profiles", arr);
 		return emit_json(doc);
@@ -191,11 +191,11 @@ static int do_list(const struct tune_opts *o)
 static json_t *opt_json(const struct pl_tune_opt *x)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "key", json_string(x->key));
-	json_object_set_new(j, "value", json_string(x->value));
+	json_object_set_new(j, "key", pl_json_string(x->key));
+	json_object_set_new(j, "value", pl_json_string(x->value));
 	json_object_set_new(j, "expanded", jstr_or_null(x->expanded));
-	json_object_set_new(j, "profile", json_string(x->profile));
-	json_object_set_new(j, "file", json_string(x->file));
+	json_object_set_new(j, "profile", pl_json_string(x->profile));
+	json_object_set_new(j, "file", pl_json_string(x->file));
 	json_object_set_new(j, "line", json_integer(x->line));
 	return j;
 }
@@ -218,12 +218,12 @@ static int do_show(const struct tune_opts *o, const char *name)
 	if (pl_g.json) {
 		json_t *doc = json_object();
 		json_object_set_new(doc, "schema_version", json_integer(1));
-		json_object_set_new(doc, "profile", json_string(pr->name));
-		json_object_set_new(doc, "file", json_string(pr->file));
-		json_object_set_new(doc, "summary", json_string(pr->summary));
+		json_object_set_new(doc, "profile", pl_json_string(pr->name));
+		json_object_set_new(doc, "file", pl_json_string(pr->file));
+		json_object_set_new(doc, "summary", pl_json_string(pr->summary));
 		json_t *ch = json_array();
 		for (size_t i = 0; pr->chain[i]; i++)
-			json_array_append_new(ch, json_string(pr->chain[i]));
+			json_array_append_new(ch, pl_json_string(pr->chain[i]));
 		json_object_set_new(doc, "chain", ch);
 		json_t *vars = json_array();
 		for (size_t i = 0; i < pr->variables.n; i++)
@@ -233,12 +233,12 @@ static int do_show(const struct tune_opts *o, const char *name)
 		for (size_t i = 0; i < pr->nunits; i++) {
 			const struct pl_tune_unit *u = &pr->units[i];
 			json_t *ju = json_object();
-			json_object_set_new(ju, "name", json_string(u->name));
-			json_object_set_new(ju, "type", json_string(u->type));
+			json_object_set_new(ju, "name", pl_json_string(u->name));
+			json_object_set_new(ju, "type", pl_json_string(u->type));
 			json_object_set_new(ju, "supported",
 					    json_boolean(supported_plugin(u->type)));
 			json_object_set_new(ju, "enabled", json_boolean(u->enabled));
-			json_object_set_new(ju, "devices", json_string(u->devices));
+			json_object_set_new(ju, "devices", pl_json_string(u->devices));
 			json_object_set_new(ju, "uname_regex", jstr_or_null(u->uname_regex));
 			json_object_set_new(ju, "cpuinfo_regex", jstr_or_null(u->cpuinfo_regex));
 			char *why = NULL;
@@ -255,7 +255,7 @@ static int do_show(const struct tune_opts *o, const char *name)
 		json_object_set_new(doc, "units", units);
 		json_t *notes = json_array();
 		for (size_t i = 0; pr->notes[i]; i++)
-			json_array_append_new(notes, json_string(pr->notes[i]));
+			json_array_append_new(notes, pl_json_string(pr->notes[i]));
 		json_object_set_new(doc, "notes", notes);
 		pl_tune_profile_free(pr);
 		return emit_json(doc);
@@ -333,18 +333,18 @@ static const char *verdict(const struct pl_tune_item *it)
 static json_t *item_json(const struct pl_tune_item *it)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "plugin", json_string(it->plugin));
-	json_object_set_new(j, "unit", json_string(it->unit));
-	json_object_set_new(j, "key", json_string(it->key));
+	json_object_set_new(j, "plugin", pl_json_string(it->plugin));
+	json_object_set_new(j, "unit", pl_json_string(it->unit));
+	json_object_set_new(j, "key", pl_json_string(it->key));
 	json_object_set_new(j, "device", jstr_or_null(it->device));
-	json_object_set_new(j, "wanted", json_string(it->value));
+	json_object_set_new(j, "wanted", pl_json_string(it->value));
 	json_object_set_new(j, "current", jstr_or_null(it->current));
 	json_object_set_new(j, "write", jstr_or_null(it->want));
 	json_object_set_new(j, "target", jstr_or_null(it->target));
-	json_object_set_new(j, "state", json_string(verdict(it)));
+	json_object_set_new(j, "state", pl_json_string(verdict(it)));
 	json_object_set_new(j, "reason", jstr_or_null(it->reason));
-	json_object_set_new(j, "origin", json_string(it->origin));
-	json_object_set_new(j, "profile", json_string(it->profile));
+	json_object_set_new(j, "origin", pl_json_string(it->origin));
+	json_object_set_new(j, "profile", pl_json_string(it->profile));
 	return j;
 }
 
@@ -423,8 +423,8 @@ static json_t *items_doc(const char *cmd, const struct pl_tune_profile *pr,
 {
 	json_t *doc = json_object();
 	json_object_set_new(doc, "schema_version", json_integer(1));
-	json_object_set_new(doc, "command", json_string(cmd));
-	json_object_set_new(doc, "profile", json_string(pr->name));
+	json_object_set_new(doc, "command", pl_json_string(cmd));
+	json_object_set_new(doc, "profile", pl_json_string(pr->name));
 	json_t *arr = json_array();
 	for (size_t i = 0; i < plan->n; i++)
 		json_array_append_new(arr, item_json(&plan->v[i]));
@@ -631,10 +631,10 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		char label[512];
 		item_label(label, sizeof(label), it);
 		json_t *w = json_object();
-		json_object_set_new(w, "target", json_string(it->target));
-		json_object_set_new(w, "item", json_string(label));
+		json_object_set_new(w, "target", pl_json_string(it->target));
+		json_object_set_new(w, "item", pl_json_string(label));
 		json_object_set_new(w, "old", jstr_or_null(it->current));
-		json_object_set_new(w, "new", json_string(grub ? "GRUB_CMDLINE_LINUX" : value));
+		json_object_set_new(w, "new", pl_json_string(grub ? "GRUB_CMDLINE_LINUX" : value));
 		if (o->dry_run) {
 			if (grub) {
 				fprintf(f, "would write %s: add", it->target);
@@ -660,7 +660,7 @@ static int do_apply(const struct tune_opts *o, const char *name)
 			free(now);
 			free(raw);
 			if (same) {
-				json_object_set_new(w, "status", json_string("already-set"));
+				json_object_set_new(w, "status", pl_json_string("already-set"));
 				json_array_append_new(written, w);
 				continue;
 			}
@@ -670,8 +670,8 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		if (r < 0) {
 			pl_error("%s: %s: cannot change %s: %s", it->origin, label, it->target,
 				 pl_tune_path_strerror(r));
-			json_object_set_new(w, "status", json_string("error"));
-			json_object_set_new(w, "error", json_string(pl_tune_path_strerror(r)));
+			json_object_set_new(w, "status", pl_json_string("error"));
+			json_object_set_new(w, "error", pl_json_string(pl_tune_path_strerror(r)));
 			json_array_append_new(written, w);
 			failed = true;
 			continue;
@@ -679,7 +679,7 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		nwrites++;
 		grub_done |= grub;
 		json_object_set_new(w, "step", json_integer((json_int_t)e->step));
-		json_object_set_new(w, "status", json_string(pl_journal_status_name(e->status)));
+		json_object_set_new(w, "status", pl_json_string(pl_journal_status_name(e->status)));
 		json_object_set_new(w, "accepted", jstr_or_null(grub ? NULL : e->accepted));
 		json_array_append_new(written, w);
 		char *cur = pl_tune_value_norm(it->current ? it->current : "-");
@@ -738,7 +738,7 @@ static int do_apply(const struct tune_opts *o, const char *name)
 		json_object_set_new(doc, "writes", written);
 		json_object_set_new(doc, "rolled_back", json_boolean(failed));
 		json_object_set_new(doc, "grub_update",
-				    grub_done ? json_string(plan.grub_update) : json_null());
+				    grub_done ? pl_json_string(plan.grub_update) : json_null());
 		rc = emit_json(doc);
 		if (rc)
 			ret = rc;
@@ -757,14 +757,14 @@ static json_t *entry_json(const struct pl_journal_entry *e)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "step", json_integer((json_int_t)e->step));
-	json_object_set_new(j, "target", json_string(e->target));
-	json_object_set_new(j, "sysroot", json_string(e->sysroot));
+	json_object_set_new(j, "target", pl_json_string(e->target));
+	json_object_set_new(j, "sysroot", pl_json_string(e->sysroot));
 	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
-	json_object_set_new(j, "old", grub ? json_string("(file)") : jstr_or_null(e->old));
-	json_object_set_new(j, "new", grub ? json_string("(file)") : json_string(e->new_value));
+	json_object_set_new(j, "old", grub ? pl_json_string("(file)") : jstr_or_null(e->old));
+	json_object_set_new(j, "new", grub ? pl_json_string("(file)") : pl_json_string(e->new_value));
 	json_object_set_new(j, "accepted", grub ? json_null() : jstr_or_null(e->accepted));
-	json_object_set_new(j, "status", json_string(pl_journal_status_name(e->status)));
-	json_object_set_new(j, "profile", json_string(e->profile));
+	json_object_set_new(j, "status", pl_json_string(pl_journal_status_name(e->status)));
+	json_object_set_new(j, "profile", pl_json_string(e->profile));
 	json_object_set_new(j, "time", json_integer(e->time));
 	json_object_set_new(j, "undone", json_boolean(e->undone));
 	return j;
@@ -797,7 +797,7 @@ static int do_status(const struct tune_opts *o)
 	if (pl_g.json) {
 		json_t *doc = json_object();
 		json_object_set_new(doc, "schema_version", json_integer(1));
-		json_object_set_new(doc, "journal", json_string(pl_journal_path(j)));
+		json_object_set_new(doc, "journal", pl_json_string(pl_journal_path(j)));
 		json_object_set_new(doc, "live", json_integer((json_int_t)pl_journal_live(j)));
 		json_t *arr = json_array();
 		for (size_t i = 0; i < n; i++)
@@ -835,7 +835,7 @@ static void on_undo(const struct pl_journal_entry *e, int err, void *ud)
 	struct undo_ctx *u = ud;
 	json_t *x = entry_json(e);
 	json_object_set_new(x, "error",
-			    err ? json_string(pl_tune_path_strerror(err)) : json_null());
+			    err ? pl_json_string(pl_tune_path_strerror(err)) : json_null());
 	json_array_append_new(u->arr, x);
 	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
 	if (err) {
@@ -881,7 +881,7 @@ static int do_rollback(const struct tune_opts *o)
 	if (pl_g.json) {
 		json_t *doc = json_object();
 		json_object_set_new(doc, "schema_version", json_integer(1));
-		json_object_set_new(doc, "journal", json_string(dir));
+		json_object_set_new(doc, "journal", pl_json_string(dir));
 		json_object_set_new(doc, "live", json_integer(0));
 		json_object_set_new(doc, "entries", u.arr);
 		rc = emit_json(doc);

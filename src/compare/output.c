@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "out/json.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -193,37 +194,37 @@ static json_t *jreal(double x)
 static json_t *variant_json(const struct pl_cmp_variant *v, size_t i)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "name", json_string(v->name));
+	json_object_set_new(o, "name", pl_json_string(v->name));
 	json_object_set_new(o, "baseline", json_boolean(i == 0));
 	json_t *argv = json_array();
 	for (size_t k = 0; v->argv && v->argv[k]; k++)
-		json_array_append_new(argv, json_string(v->argv[k]));
+		json_array_append_new(argv, pl_json_string(v->argv[k]));
 	json_object_set_new(o, "argv", argv);
 	json_t *env = json_object();
 	for (size_t k = 0; k < v->nenv; k++) {
 		const char *eq = strchr(v->env[k], '=');
 		char *name = pl_xasprintf("%.*s", (int)(eq - v->env[k]), v->env[k]);
-		json_object_set_new(env, name, json_string(eq + 1));
+		pl_json_set(env, name, pl_json_string(eq + 1));
 		free(name);
 	}
 	json_object_set_new(o, "env", env);
-	json_object_set_new(o, "cwd", v->cwd ? json_string(v->cwd) : json_null());
-	json_object_set_new(o, "cpus", v->cpus ? json_string(v->cpus) : json_null());
-	json_object_set_new(o, "membind", v->membind ? json_string(v->membind) : json_null());
-	json_object_set_new(o, "profile", v->profile ? json_string(v->profile) : json_null());
+	json_object_set_new(o, "cwd", v->cwd ? pl_json_string(v->cwd) : json_null());
+	json_object_set_new(o, "cpus", v->cpus ? pl_json_string(v->cpus) : json_null());
+	json_object_set_new(o, "membind", v->membind ? pl_json_string(v->membind) : json_null());
+	json_object_set_new(o, "profile", v->profile ? pl_json_string(v->profile) : json_null());
 	json_t *set = json_array();
 	for (size_t k = 0; k < v->nsettings; k++) {
 		json_t *x = json_object();
-		json_object_set_new(x, "key", json_string(v->settings[k].key));
-		json_object_set_new(x, "path", json_string(v->settings[k].path));
-		json_object_set_new(x, "value", json_string(v->settings[k].value));
+		json_object_set_new(x, "key", pl_json_string(v->settings[k].key));
+		json_object_set_new(x, "path", pl_json_string(v->settings[k].path));
+		json_object_set_new(x, "value", pl_json_string(v->settings[k].value));
 		json_array_append_new(set, x);
 	}
 	json_object_set_new(o, "settings", set);
 	const char *hk[] = { "prepare", "cleanup", "setup", "teardown" };
 	const char *hv[] = { v->prepare, v->cleanup, v->setup, v->teardown };
 	for (size_t k = 0; k < 4; k++)
-		json_object_set_new(o, hk[k], hv[k] ? json_string(hv[k]) : json_null());
+		json_object_set_new(o, hk[k], hv[k] ? pl_json_string(hv[k]) : json_null());
 	return o;
 }
 
@@ -259,8 +260,8 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	const struct pl_cmp_config *c = s->cfg;
 	json_t *doc = json_object();
 	json_object_set_new(doc, "schema_version", json_integer(1));
-	json_object_set_new(doc, "tool", json_string("perflab compare"));
-	json_object_set_new(doc, "perflab_version", json_string(PERFLAB_VERSION));
+	json_object_set_new(doc, "tool", pl_json_string("perflab compare"));
+	json_object_set_new(doc, "perflab_version", pl_json_string(PERFLAB_VERSION));
 	json_object_set_new(doc, "seed", json_integer((json_int_t)c->seed));
 	json_t *cfg = json_object();
 	json_object_set_new(cfg, "runs", c->runs ? json_integer((json_int_t)c->runs) : json_null());
@@ -277,8 +278,8 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	struct utsname u;
 	json_t *mach = json_object();
 	if (uname(&u) == 0) {
-		json_object_set_new(mach, "kernel", json_string(u.release));
-		json_object_set_new(mach, "arch", json_string(u.machine));
+		json_object_set_new(mach, "kernel", pl_json_string(u.release));
+		json_object_set_new(mach, "arch", pl_json_string(u.machine));
 	}
 	json_object_set_new(mach, "online_cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	json_object_set_new(doc, "machine", mach);
@@ -289,10 +290,10 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	json_t *mets = json_array();
 	for (size_t m = 0; m < r->nm; m++) {
 		json_t *o = json_object();
-		json_object_set_new(o, "name", json_string(s->m[m].name));
-		json_object_set_new(o, "unit", json_string(s->m[m].unit));
-		json_object_set_new(o, "source", json_string(src_name(s->m[m].src)));
-		json_object_set_new(o, "regex", s->m[m].regex ? json_string(s->m[m].regex) : json_null());
+		json_object_set_new(o, "name", pl_json_string(s->m[m].name));
+		json_object_set_new(o, "unit", pl_json_string(s->m[m].unit));
+		json_object_set_new(o, "source", pl_json_string(src_name(s->m[m].src)));
+		json_object_set_new(o, "regex", s->m[m].regex ? pl_json_string(s->m[m].regex) : json_null());
 		json_object_set_new(o, "higher_is_better", json_boolean(s->m[m].higher_better));
 		json_array_append_new(mets, o);
 	}
@@ -301,13 +302,13 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	json_object_set_new(doc, "rounds_warmup",
 			    json_integer((json_int_t)(s->nrounds - s->measured)));
 	json_object_set_new(doc, "stop_reason",
-			    s->stop_reason ? json_string(s->stop_reason) : json_null());
+			    s->stop_reason ? pl_json_string(s->stop_reason) : json_null());
 	json_object_set_new(doc, "elapsed_s", jreal(s->elapsed_s));
 	json_t *rounds = json_array();
 	for (size_t k = 0; k < s->nrounds; k++) {
 		json_t *ord = json_array();
 		for (size_t i = 0; i < r->nv; i++)
-			json_array_append_new(ord, json_string(s->exp->v[s->order[k * r->nv + i]].name));
+			json_array_append_new(ord, pl_json_string(s->exp->v[s->order[k * r->nv + i]].name));
 		json_array_append_new(rounds, ord);
 	}
 	json_object_set_new(doc, "round_order", rounds);
@@ -315,7 +316,7 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct pl_cmp_run *run = &s->runs[i];
 		json_t *o = json_object();
-		json_object_set_new(o, "variant", json_string(s->exp->v[run->variant].name));
+		json_object_set_new(o, "variant", pl_json_string(s->exp->v[run->variant].name));
 		json_object_set_new(o, "round", json_integer((json_int_t)run->round));
 		json_object_set_new(o, "slot", json_integer((json_int_t)run->slot));
 		json_object_set_new(o, "warmup", json_boolean(run->warmup));
@@ -335,7 +336,7 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_t *mv = json_object();
 		for (size_t m = 0; m < s->nm; m++)
 			if (s->m[m].src == PL_CMP_SRC_REGEX || s->m[m].src == PL_CMP_SRC_GEOMEAN)
-				json_object_set_new(mv, s->m[m].name, jreal(run->val[m]));
+				pl_json_set(mv, s->m[m].name, jreal(run->val[m]));
 		json_object_set_new(o, "metrics", mv);
 		json_array_append_new(runs, o);
 	}
@@ -343,14 +344,14 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	json_t *stats = json_array();
 	for (size_t m = 0; m < r->nm; m++) {
 		json_t *so = json_object();
-		json_object_set_new(so, "metric", json_string(s->m[m].name));
-		json_object_set_new(so, "source", json_string(src_name(s->m[m].src)));
+		json_object_set_new(so, "metric", pl_json_string(s->m[m].name));
+		json_object_set_new(so, "source", pl_json_string(src_name(s->m[m].src)));
 		json_t *va = json_array();
 		for (size_t v = 0; v < r->nv; v++) {
 			const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
 			const struct pl_cmp_cstat *cs = &r->cs[m * r->nv + v];
 			json_t *o = json_object();
-			json_object_set_new(o, "variant", json_string(s->exp->v[v].name));
+			json_object_set_new(o, "variant", pl_json_string(s->exp->v[v].name));
 			json_object_set_new(o, "n", json_integer((json_int_t)vs->n));
 			json_object_set_new(o, "median", jreal(vs->median));
 			json_object_set_new(o, "median_ci", ci_json(vs->med_lo, vs->med_hi));
@@ -366,12 +367,12 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 			json_object_set_new(o, "outlier_rounds", out);
 			json_object_set_new(o, "modes", json_integer(vs->modes));
 			if (v == 0) {
-				json_object_set_new(o, "verdict", json_string("baseline"));
+				json_object_set_new(o, "verdict", pl_json_string("baseline"));
 				json_array_append_new(va, o);
 				continue;
 			}
 			json_t *cmp = json_object();
-			json_object_set_new(cmp, "method", json_string(cs->log_scale ? "geomean-ratio-welch-log" :
+			json_object_set_new(cmp, "method", pl_json_string(cs->log_scale ? "geomean-ratio-welch-log" :
 									       "welch-relative-to-baseline-mean"));
 			json_object_set_new(cmp, "ratio", jreal(cs->ratio));
 			json_object_set_new(cmp, "ci", ci_json(cs->lo, cs->hi));
@@ -385,8 +386,8 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 			json_object_set_new(cmp, "pairs", json_integer((json_int_t)cs->pairs));
 			json_object_set_new(cmp, "runs_needed", json_integer((json_int_t)cs->runs_needed));
 			json_object_set_new(o, "vs_baseline", cmp);
-			json_object_set_new(o, "verdict", json_string(pl_cmp_verdict_name(cs->verdict)));
-			json_object_set_new(o, "verdict_text", json_string(cs->text));
+			json_object_set_new(o, "verdict", pl_json_string(pl_cmp_verdict_name(cs->verdict)));
+			json_object_set_new(o, "verdict_text", pl_json_string(cs->text));
 			json_array_append_new(va, o);
 		}
 		json_object_set_new(so, "variants", va);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -89,11 +90,11 @@ static json_t *dev_obj(struct names_db *db, const char *slot, unsigned vendor, u
 {
 	json_t *o = json_object();
 	char *name = device_name(db, vendor, device);
-	json_object_set_new(o, "slot", json_string(slot));
-	json_object_set_new(o, "name", json_string(name));
+	json_object_set_new(o, "slot", pl_json_string(slot));
+	json_object_set_new(o, "name", pl_json_string(name));
 	char id[16];
 	snprintf(id, sizeof(id), "%04x:%04x", vendor, device);
-	json_object_set_new(o, "id", json_string(id));
+	json_object_set_new(o, "id", pl_json_string(id));
 	free(name);
 	return o;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -78,7 +79,7 @@ void pl_collect_block(struct pl_facts *f)
 	for (char **d = devs; *d; d++) {
 		if (skipped(*d) || strchr(*d, '.'))
 			continue;
-		json_array_append_new(list, json_string(*d));
+		json_array_append_new(list, pl_json_string(*d));
 		collect_dev(f, *d);
 	}
 	pl_fact_set(f, "block.devices", list, "/sys/block");

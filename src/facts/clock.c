@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -21,7 +22,7 @@ void pl_collect_clock(struct pl_facts *f)
 	json_t *arr = json_array();
 	char **v = pl_split(s, " \t", NULL);
 	for (char **p = v; *p; p++)
-		json_array_append_new(arr, json_string(*p));
+		json_array_append_new(arr, pl_json_string(*p));
 	pl_strv_free(v);
 	free(s);
 	pl_fact_set(f, "clocksource.available", arr, CS_DIR "/available_clocksource");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/cpuset.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -195,10 +196,10 @@ static void collect_cpuinfo(struct pl_facts *f)
 
 	json_t *flags = json_array(), *isa = json_array();
 	for (char **p = ci.flags; *p; p++)
-		json_array_append_new(flags, json_string(*p));
+		json_array_append_new(flags, pl_json_string(*p));
 	for (const char *const *n = notable_isa; *n; n++)
 		if (pl_cpuinfo_has_flag(&ci, *n))
-			json_array_append_new(isa, json_string(*n));
+			json_array_append_new(isa, pl_json_string(*n));
 	pl_fact_set(f, "cpu.flags", flags, src);
 	pl_fact_set(f, "cpu.isa", isa, src);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -93,7 +94,7 @@ void pl_collect_cpuidle(struct pl_facts *f)
 		json_t *arr = json_array();
 		for (int i = 0; i < n; i++) {
 			json_t *o = json_object();
-			json_object_set_new(o, "name", json_string(st[i].name));
+			json_object_set_new(o, "name", pl_json_string(st[i].name));
 			json_object_set_new(o, "latency_us",
 					    st[i].latency_us >= 0 ? json_integer(st[i].latency_us)
 								  : json_null());

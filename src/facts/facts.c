@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/json.h"
+#include "util/escape.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -60,7 +62,7 @@ void pl_fact_set(struct pl_facts *f, const char *key, json_t *value, const char 
 
 void pl_fact_str(struct pl_facts *f, const char *key, const char *value, const char *source)
 {
-	pl_fact_set(f, key, json_string(value ? value : ""), source);
+	pl_fact_set(f, key, pl_json_string(value ? value : ""), source);
 }
 
 void pl_fact_int(struct pl_facts *f, const char *key, int64_t value, const char *source)
@@ -179,13 +181,17 @@ json_t *pl_facts_to_json(const struct pl_facts *f, const char *prefix)
 			continue;
 		json_t *e = json_object();
 		if (x->unavailable) {
-			json_object_set_new(e, "unavailable", json_string(x->unavailable));
+			json_object_set_new(e, "unavailable", pl_json_string(x->unavailable));
 		} else {
 			json_object_set(e, "value", x->value);
 			if (x->source)
-				json_object_set_new(e, "source", json_string(x->source));
+				json_object_set_new(e, "source", pl_json_string(x->source));
 		}
-		json_object_set_new(o, x->key, e);
+		/* keys carry names from the machine tree (devices, interfaces, kernel
+		 * parameters): no control characters or invalid UTF-8 in a key */
+		char *k = pl_str_escape(x->key, PL_ESC_TERM);
+		pl_json_set(o, k, e);
+		free(k);
 	}
 	return o;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -37,7 +38,7 @@ void pl_collect_fs(struct pl_facts *f)
 		char **w = pl_split(*l, " \t", NULL);
 		if (w[0] && w[1] && w[2] && strcmp(w[2], "tmpfs") == 0) {
 			unescape(w[1]);
-			json_array_append_new(list, json_string(w[1]));
+			json_array_append_new(list, pl_json_string(w[1]));
 		}
 		pl_strv_free(w);
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -35,9 +36,9 @@ json_t *pl_cmdline_parse(const char *cmdline)
 		if (eq) {
 			*eq = '\0';
 			if (*t)
-				json_object_set_new(o, t, json_string(eq + 1));
+				pl_json_set(o, t, pl_json_string(eq + 1));
 		} else if (*t) {
-			json_object_set_new(o, t, json_true());
+			pl_json_set(o, t, json_true());
 		}
 	}
 	pl_buf_free(&tok);
@@ -59,7 +60,7 @@ char *pl_parse_bracket_list(const char *s, json_t **all)
 				active = pl_xstrdup(e);
 		}
 		if (arr)
-			json_array_append_new(arr, json_string(e));
+			json_array_append_new(arr, pl_json_string(e));
 	}
 	pl_strv_free(v);
 	if (all)

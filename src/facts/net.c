@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -86,7 +87,7 @@ void pl_collect_net(struct pl_facts *f)
 	for (char **i = ifs; *i; i++) {
 		if (strcmp(*i, "lo") == 0 || strcmp(*i, "bonding_masters") == 0)
 			continue;
-		json_array_append_new(list, json_string(*i));
+		json_array_append_new(list, pl_json_string(*i));
 		collect_iface(f, *i);
 	}
 	pl_fact_set(f, "net.interfaces", list, NET_DIR);

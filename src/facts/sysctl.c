@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "rules/rules.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -196,7 +197,7 @@ json_t *pl_sysctl_value_parse(const char *s)
 	else if (ints)
 		res = json_incref(arr);
 	else
-		res = json_string(t);
+		res = pl_json_string(t);
 	json_decref(arr);
 	pl_strv_free(w);
 	free(copy);

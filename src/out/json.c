@@ -3,10 +3,37 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/escape.h"
 #include "util/outfile.h"
+
+json_t *pl_json_string(const char *s)
+{
+	if (!s)
+		return json_null();
+	json_t *v = json_string(s);
+	if (v)
+		return v;
+	char *e = pl_str_escape(s, PL_ESC_UTF8);
+	v = json_string(e);
+	free(e);
+	return v ? v : json_null();
+}
+
+int pl_json_set(json_t *o, const char *key, json_t *v)
+{
+	if (!v)
+		v = json_null();
+	if (pl_utf8_valid(key))
+		return json_object_set_new(o, key, v);
+	char *e = pl_str_escape(key, PL_ESC_UTF8);
+	int r = json_object_set_new(o, e, v);
+	free(e);
+	return r;
+}
 
 int pl_json_write(FILE *f, const json_t *doc)
 {

@@ -6,6 +6,19 @@
 #include <jansson.h>
 #include <stdio.h>
 
+/** A new JSON string holding @s, or JSON null when @s is NULL; never fails on content.
+ *  jansson refuses a string that is not valid UTF-8 (json_string() returns NULL and the
+ *  member or array element silently vanishes), so each byte that is not part of valid
+ *  UTF-8 is written as the literal text \xNN instead (util/escape.h): nothing read from a
+ *  machine tree, a symbol table or a user is dropped. Every JSON string perflab makes goes
+ *  through here (tests/core/json-strings.sh checks that src/ calls json_string() nowhere
+ *  else). */
+json_t *pl_json_string(const char *s);
+/** json_object_set_new(@o, @key, @v) with @key made valid UTF-8 the same way (fact keys
+ *  carry device, interface and parameter names). Steals @v (NULL = JSON null). Returns 0
+ *  or -1 (@o not an object). */
+int pl_json_set(json_t *o, const char *key, json_t *v);
+
 /** Write @doc to @f, indented by 2, keys in insertion order, with a final newline.
  *  Returns 0 or -EIO. Does not take ownership. */
 int pl_json_write(FILE *f, const json_t *doc);

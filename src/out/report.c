@@ -15,6 +15,7 @@
 #include "out/svg.h"
 #include "profile/flame.h"
 #include "util/log.h"
+#include "util/escape.h"
 #include "util/str.h"
 
 static void set_fact(json_t *m, const char *name, const struct pl_facts *f, const char *key)
@@ -29,8 +30,8 @@ json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
 	char ts[32];
 	json_t *doc = json_object();
 	json_object_set_new(doc, "schema_version", json_integer(1));
-	json_object_set_new(doc, "generated", json_string(pl_iso8601(epoch, ts, sizeof(ts))));
-	json_object_set_new(doc, "perflab_version", json_string(PERFLAB_VERSION));
+	json_object_set_new(doc, "generated", pl_json_string(pl_iso8601(epoch, ts, sizeof(ts))));
+	json_object_set_new(doc, "perflab_version", pl_json_string(PERFLAB_VERSION));
 	json_t *m = json_object();
 	set_fact(m, "hostname", f, "kernel.hostname");
 	set_fact(m, "kernel", f, "kernel.release");
@@ -427,8 +428,8 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 			json_object_set(report, "facts", json_object_get(doc, "facts"));
 		}
 		json_t *in = json_object();
-		json_object_set_new(in, "file", json_string(path));
-		json_object_set_new(in, "kind", json_string(kind ? kind : "perflab"));
+		json_object_set_new(in, "file", pl_json_string(path));
+		json_object_set_new(in, "kind", pl_json_string(kind ? kind : "perflab"));
 		append_to(report, "inputs", in);
 		json_decref(in);
 	}
@@ -463,7 +464,8 @@ char *pl_report_machine_line(const json_t *report)
 	return pl_buf_steal(&b);
 }
 
-/* Markdown table cells must not contain '|' or newlines. */
+/* Markdown table cells must not contain '|' or newlines; other control characters
+ * (machine-tree text) are written as \xNN. */
 static void md_cell(FILE *out, const char *s)
 {
 	for (const char *p = s ? s : ""; *p; p++) {
@@ -471,6 +473,8 @@ static void md_cell(FILE *out, const char *s)
 			fputs("\\|", out);
 		else if (*p == '\n' || *p == '\t')
 			fputc(' ', out);
+		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\x%02x", (unsigned char)*p);
 		else
 			fputc(*p, out);
 	}
@@ -750,7 +754,9 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		if (!v)
 			continue;
 		char *t = pl_fact_value_text(v);
-		fprintf(out, "| `%s` | ", key);
+		fputs("| `", out);
+		md_cell(out, key);
+		fputs("` | ", out);
 		md_cell(out, t);
 		fputs(" | ", out);
 		md_cell(out, pl_json_str(e, "source"));
@@ -763,9 +769,11 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 {
 	const char *b = pl_style(out, "bold"), *r = pl_style(out, "reset");
-	char *line = pl_report_machine_line(report);
+	char *raw = pl_report_machine_line(report);
+	char *line = pl_str_escape(raw, PL_ESC_TERM);
 	fprintf(out, "%s%s%s\n", b, line, r);
 	free(line);
+	free(raw);
 	const json_t *check = json_object_get(report, "check");
 	const json_t *sum = json_object_get(check, "summary");
 	fprintf(out, "findings (%s): %lld crit, %lld warn, %lld info\n", pl_json_str(check, "workload"),
@@ -780,10 +788,16 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		if (strcmp(pl_json_str(x, "severity"), "info") == 0 || shown >= 5)
 			continue;
 		const json_t *fix = json_object_get(x, "fix");
+		/* subjects and fix commands carry machine-tree names: escape controls */
+		char *subj = pl_str_escape(pl_json_str(x, "subject"), PL_ESC_TERM);
 		fprintf(out, "  [%s] %s%s%s\n", pl_json_str(x, "severity"), pl_json_str(x, "title"),
-			pl_json_str(x, "subject") ? ": " : "", pl_json_str(x, "subject") ? pl_json_str(x, "subject") : "");
-		if (pl_json_str(fix, "command"))
-			fprintf(out, "         fix: %s\n", pl_json_str(fix, "command"));
+			*subj ? ": " : "", subj);
+		free(subj);
+		if (pl_json_str(fix, "command")) {
+			char *cmd = pl_str_escape(pl_json_str(fix, "command"), PL_ESC_TERM);
+			fprintf(out, "         fix: %s\n", cmd);
+			free(cmd);
+		}
 		shown++;
 	}
 	/* key numbers: the first metric of every benchmark that ran */

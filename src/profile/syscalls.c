@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "out/json.h"
 #include "profile/decode.h"
 #include "profile/perf_event.h"
 #include "profile/syscalls_ptrace.h"
@@ -469,10 +470,10 @@ json_t *pl_syscalls_json(const struct pl_syscalls *cs)
 	int *v = sorted_rows(s, &n);
 	json_t *d = json_object();
 	bool pt = s->method == PL_SYSCALLS_PTRACE;
-	json_object_set_new(d, "method", json_string(pt ? "ptrace" : "tracepoint"));
+	json_object_set_new(d, "method", pl_json_string(pt ? "ptrace" : "tracepoint"));
 	json_object_set_new(d, "source",
-			    json_string(pt ? "ptrace syscall stops" : "raw_syscalls tracepoints"));
-	json_object_set_new(d, "fallback", s->fallback ? json_string(s->fallback) : json_null());
+			    pl_json_string(pt ? "ptrace syscall stops" : "raw_syscalls tracepoints"));
+	json_object_set_new(d, "fallback", s->fallback ? pl_json_string(s->fallback) : json_null());
 	json_object_set_new(d, "lost", json_integer((json_int_t)s->lost));
 	json_object_set_new(d, "uncounted",
 			    json_integer(s->pt ? (json_int_t)pl_sc_ptrace_uncounted(s->pt) : 0));
@@ -488,7 +489,7 @@ json_t *pl_syscalls_json(const struct pl_syscalls *cs)
 		const struct pl_sc_row *r = &s->rows[v[i]];
 		char *nm = sc_name(v[i]);
 		json_t *x = json_object();
-		json_object_set_new(x, "name", json_string(nm));
+		json_object_set_new(x, "name", pl_json_string(nm));
 		json_object_set_new(x, "nr", json_integer(v[i]));
 		json_object_set_new(x, "calls", json_integer((json_int_t)r->calls));
 		json_object_set_new(x, "errors", json_integer((json_int_t)r->errors));

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/json.h"
+#include "util/escape.h"
 #include "util/str.h"
 
 const char *const pl_workload_names[] = { "general", "latency", "throughput", "hpc",
@@ -28,20 +30,27 @@ unsigned pl_workload_parse(const char *s)
 	return 0;
 }
 
-/* Replace each "%s" in @tmpl with @subject (or "" when NULL). */
-static char *render(const char *tmpl, const char *subject)
+/* Replace each "%s" in @tmpl with @subject (or "" when NULL). The subject is a name from
+ * the machine tree (a block device, an interface): in a shell command it is quoted
+ * (pl_shell_quote: `echo none > /sys/block/'a b'/queue/scheduler` stays one safe
+ * command), in a profile line its control characters are escaped so it stays one line. */
+static char *render(const char *tmpl, const char *subject, bool shell)
 {
 	if (!tmpl)
 		return NULL;
+	char *subj = !subject ? pl_xstrdup("")
+		     : shell  ? pl_shell_quote(subject)
+			      : pl_str_escape(subject, PL_ESC_TERM);
 	struct pl_buf b = { 0 };
 	for (const char *p = tmpl; *p; p++) {
 		if (p[0] == '%' && p[1] == 's') {
-			pl_buf_puts(&b, subject ? subject : "");
+			pl_buf_puts(&b, subj);
 			p++;
 		} else {
 			pl_buf_append(&b, p, 1);
 		}
 	}
+	free(subj);
 	return pl_buf_steal(&b);
 }
 
@@ -60,17 +69,17 @@ struct pl_finding *pl_finding_add(struct pl_findings *out, const struct pl_rule 
 	x->subject = subject ? pl_xstrdup(subject) : NULL;
 	x->observed = pl_xstrdup(observed ? observed : "");
 	x->expected = pl_xstrdup(expected ? expected : "");
-	x->fix_command = render(r->fix_command, subject);
-	x->fix_tune = render(r->fix_tune, subject);
+	x->fix_command = render(r->fix_command, subject, true);
+	x->fix_tune = render(r->fix_tune, subject, false);
 	x->facts = json_array();
 	for (const char *const *k = r->keys; k && *k; k++) {
 		const char *star = strchr(*k, '*');
 		if (star && subject) {
 			char *key = pl_xasprintf("%.*s%s%s", (int)(star - *k), *k, subject, star + 1);
-			json_array_append_new(x->facts, json_string(key));
+			json_array_append_new(x->facts, pl_json_string(key));
 			free(key);
 		} else {
-			json_array_append_new(x->facts, json_string(*k));
+			json_array_append_new(x->facts, pl_json_string(*k));
 		}
 	}
 	return x;
@@ -169,27 +178,27 @@ json_t *pl_findings_to_json(const struct pl_findings *fs, const char *workload)
 {
 	json_t *doc = json_object();
 	json_object_set_new(doc, "schema_version", json_integer(1));
-	json_object_set_new(doc, "workload", json_string(workload));
+	json_object_set_new(doc, "workload", pl_json_string(workload));
 	json_t *arr = json_array();
 	size_t count[3] = { 0 };
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct pl_finding *x = &fs->v[i];
 		count[x->severity]++;
 		json_t *o = json_object();
-		json_object_set_new(o, "id", json_string(x->rule->id));
-		json_object_set_new(o, "severity", json_string(pl_severity_names[x->severity]));
-		json_object_set_new(o, "title", json_string(x->rule->title));
+		json_object_set_new(o, "id", pl_json_string(x->rule->id));
+		json_object_set_new(o, "severity", pl_json_string(pl_severity_names[x->severity]));
+		json_object_set_new(o, "title", pl_json_string(x->rule->title));
 		if (x->subject)
-			json_object_set_new(o, "subject", json_string(x->subject));
+			json_object_set_new(o, "subject", pl_json_string(x->subject));
 		json_object_set(o, "facts", x->facts);
-		json_object_set_new(o, "observed", json_string(x->observed));
-		json_object_set_new(o, "expected", json_string(x->expected));
-		json_object_set_new(o, "rationale", json_string(x->rule->rationale));
-		json_object_set_new(o, "source", json_string(x->rule->source));
+		json_object_set_new(o, "observed", pl_json_string(x->observed));
+		json_object_set_new(o, "expected", pl_json_string(x->expected));
+		json_object_set_new(o, "rationale", pl_json_string(x->rule->rationale));
+		json_object_set_new(o, "source", pl_json_string(x->rule->source));
 		json_object_set_new(o, "risky", json_boolean(x->rule->risky));
 		json_t *fix = json_object();
-		json_object_set_new(fix, "command", x->fix_command ? json_string(x->fix_command) : json_null());
-		json_object_set_new(fix, "tune", x->fix_tune ? json_string(x->fix_tune) : json_null());
+		json_object_set_new(fix, "command", x->fix_command ? pl_json_string(x->fix_command) : json_null());
+		json_object_set_new(fix, "tune", x->fix_tune ? pl_json_string(x->fix_tune) : json_null());
 		json_object_set_new(o, "fix", fix);
 		json_array_append_new(arr, o);
 	}
@@ -201,7 +210,7 @@ json_t *pl_findings_to_json(const struct pl_findings *fs, const char *workload)
 	json_object_set_new(sum, "rules", json_integer((json_int_t)fs->nrules));
 	json_t *un = json_array();
 	for (char **u = fs->unevaluated; u && *u; u++)
-		json_array_append_new(un, json_string(*u));
+		json_array_append_new(un, pl_json_string(*u));
 	json_object_set_new(sum, "unevaluated", un);
 	json_object_set_new(doc, "summary", sum);
 	return doc;

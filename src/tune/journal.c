@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "out/json.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
 #include "util/str.h"
@@ -604,14 +605,14 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	unsigned long step = pl_journal_last_step(j) + 1;
 	long long now = (long long)time(NULL);
 	json_t *o = json_object();
-	json_object_set_new(o, "op", json_string("set"));
+	json_object_set_new(o, "op", pl_json_string("set"));
 	json_object_set_new(o, "step", json_integer((json_int_t)step));
-	json_object_set_new(o, "target", json_string(target));
-	json_object_set_new(o, "sysroot", json_string(pl_sysroot()));
-	json_object_set_new(o, "old", old ? json_string(old) : json_null());
-	json_object_set_new(o, "old_raw", raw ? json_string(raw) : json_null());
-	json_object_set_new(o, "new", json_string(new_value));
-	json_object_set_new(o, "profile", json_string(who ? who : ""));
+	json_object_set_new(o, "target", pl_json_string(target));
+	json_object_set_new(o, "sysroot", pl_json_string(pl_sysroot()));
+	json_object_set_new(o, "old", old ? pl_json_string(old) : json_null());
+	json_object_set_new(o, "old_raw", raw ? pl_json_string(raw) : json_null());
+	json_object_set_new(o, "new", pl_json_string(new_value));
+	json_object_set_new(o, "profile", pl_json_string(who ? who : ""));
 	json_object_set_new(o, "time", json_integer(now));
 	r = append(j, o, true);
 	if (r == 0)
@@ -643,10 +644,10 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 		st = PL_JS_CHANGED;
 	free(back);
 	o = json_object();
-	json_object_set_new(o, "op", json_string("accepted"));
+	json_object_set_new(o, "op", pl_json_string("accepted"));
 	json_object_set_new(o, "step", json_integer((json_int_t)step));
-	json_object_set_new(o, "status", json_string(pl_journal_status_name(st)));
-	json_object_set_new(o, "value", acc ? json_string(acc) : json_null());
+	json_object_set_new(o, "status", pl_json_string(pl_journal_status_name(st)));
+	json_object_set_new(o, "value", acc ? pl_json_string(acc) : json_null());
 	if (werr < 0)
 		json_object_set_new(o, "errno", json_integer(-werr));
 	free(acc);
@@ -678,7 +679,7 @@ int pl_journal_rollback(struct pl_journal *j, unsigned long to_step, pl_journal_
 		int r = write_target(e->target, whole ? NULL : e->old, e->old_raw);
 		if (r == 0) {
 			json_t *o = json_object();
-			json_object_set_new(o, "op", json_string("undo"));
+			json_object_set_new(o, "op", pl_json_string("undo"));
 			json_object_set_new(o, "step", json_integer((json_int_t)e->step));
 			json_object_set_new(o, "time", json_integer((json_int_t)time(NULL)));
 			r = append(j, o, false);

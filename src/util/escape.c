@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "util/escape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+int pl_utf8_seq_len(const char *p)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	unsigned c = s[0];
+	if (c < 0x80)
+		return c ? 1 : 0;
+	int n;
+	unsigned min, cp;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2, min = 0x80, cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3, min = 0x800, cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4, min = 0x10000, cp = c & 0x07;
+	} else {
+		return 0; /* continuation byte, overlong lead (c0, c1) or > U+10FFFF (f5..ff) */
+	}
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0; /* also stops at the NUL terminator */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+bool pl_utf8_valid(const char *s)
+{
+	return !pl_str_needs_escape(s, PL_ESC_UTF8);
+}
+
+/* Is the character of @n bytes at @p one PL_ESC_CTRL escapes? */
+static bool is_ctrl(const unsigned char *p, int n, unsigned flags)
+{
+	if (n == 1)
+		return (p[0] < 0x20 && !(p[0] == '\n' && (flags & PL_ESC_KEEP_NL))) || p[0] == 0x7f;
+	return n == 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+}
+
+bool pl_str_needs_escape(const char *s, unsigned flags)
+{
+	for (const char *p = s ? s : ""; *p;) {
+		int n = pl_utf8_seq_len(p);
+		if (n == 0) {
+			if (flags & (PL_ESC_UTF8 | PL_ESC_CTRL))
+				return true;
+			n = 1;
+		} else if ((flags & PL_ESC_CTRL) && is_ctrl((const unsigned char *)p, n, flags)) {
+			return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
+static void put_hex(struct pl_buf *b, const unsigned char *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		pl_buf_printf(b, "\\x%02x", p[i]);
+}
+
+char *pl_str_escape(const char *s, unsigned flags)
+{
+	struct pl_buf b = {0};
+	for (const char *p = s ? s : ""; *p;) {
+		const unsigned char *u = (const unsigned char *)p;
+		int n = pl_utf8_seq_len(p);
+		if (n == 0) {
+			/* invalid UTF-8: escaped under either flag (a terminal would show junk) */
+			if (flags & (PL_ESC_UTF8 | PL_ESC_CTRL))
+				put_hex(&b, u, 1);
+			else
+				pl_buf_append(&b, p, 1);
+			p++;
+			continue;
+		}
+		if ((flags & PL_ESC_CTRL) && is_ctrl(u, n, flags))
+			put_hex(&b, u, n);
+		else
+			pl_buf_append(&b, p, (size_t)n);
+		p += n;
+	}
+	return pl_buf_steal(&b);
+}
+
+char *pl_shell_quote(const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_@%+=:,./-";
+	char *t = pl_str_escape(s, PL_ESC_TERM);
+	if (*t && strspn(t, safe) == strlen(t))
+		return t;
+	struct pl_buf b = {0};
+	pl_buf_puts(&b, "'");
+	for (const char *p = t; *p; p++) {
+		if (*p == '\'')
+			pl_buf_puts(&b, "'\\''");
+		else
+			pl_buf_append(&b, p, 1);
+	}
+	pl_buf_puts(&b, "'");
+	free(t);
+	return pl_buf_steal(&b);
+}

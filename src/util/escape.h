@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Making outside bytes safe to print: what machine trees, symbol tables and users hand
+ * us may be invalid UTF-8 (jansson refuses such a string, so a value or key would vanish
+ * from the JSON), may hold terminal control sequences (ESC [2J, a carriage return that
+ * overwrites a line), or may hold shell metacharacters (a device name pasted into a fix
+ * command). Bytes are never dropped: an unsafe byte becomes the literal text \xNN. */
+#ifndef PERFLAB_UTIL_ESCAPE_H
+#define PERFLAB_UTIL_ESCAPE_H
+#include <stdbool.h>
+
+/** Flags of pl_str_escape(). */
+enum pl_escape_flags {
+	PL_ESC_UTF8 = 1 << 0,	 /**< bytes that are not part of valid UTF-8 -> \xNN */
+	PL_ESC_CTRL = 1 << 1,	 /**< C0 controls, DEL and C1 controls (U+0080..U+009F) ->
+				      \xNN (each byte of a C1 character's encoding) */
+	PL_ESC_KEEP_NL = 1 << 2, /**< with PL_ESC_CTRL: keep '\n' as is */
+	PL_ESC_TERM = PL_ESC_UTF8 | PL_ESC_CTRL, /**< for a terminal: valid UTF-8, no controls */
+};
+
+/** Length (1..4) of the valid UTF-8 sequence at @p (RFC 3629: shortest form, no
+ *  surrogates, at most U+10FFFF), or 0 when the byte at @p does not start one. @p points
+ *  into a NUL-terminated string; a NUL byte is never part of a sequence. */
+int pl_utf8_seq_len(const char *p);
+/** True when the NUL-terminated @s is valid UTF-8 (NULL counts as valid). */
+bool pl_utf8_valid(const char *s);
+/** True when @s needs pl_str_escape(@s, @flags) to change anything. */
+bool pl_str_needs_escape(const char *s, unsigned flags);
+/** A malloc'd copy of @s (NULL -> "") with the bytes selected by @flags (enum
+ *  pl_escape_flags) written as the four characters \xNN (lowercase hex). A backslash is
+ *  kept as is, so the escape is for reading, not for reversing. Never fails (aborts on
+ *  out-of-memory like pl_xmalloc). */
+char *pl_str_escape(const char *s, unsigned flags);
+/** @s quoted for a POSIX shell, malloc'd: unchanged when it is non-empty and only
+ *  [A-Za-z0-9_@%+=:,./-]; otherwise in single quotes, each ' written as '\''. Control
+ *  characters and invalid UTF-8 are escaped as \xNN first (pl_str_escape, PL_ESC_TERM),
+ *  so the command stays one printable line. */
+char *pl_shell_quote(const char *s);
+
+#endif
