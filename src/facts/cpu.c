@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "facts/hwloc_input.h"
 #include "out/json.h"
 #include "util/cpuset.h"
 #include "util/str.h"
@@ -388,14 +389,28 @@ static void collect_topology(struct pl_facts *f)
 		topo_unavailable(f, "/sys/devices/system/cpu/cpu0/topology: not present");
 		return;
 	}
+	/* A machine tree is outside input: hwloc reads a validated copy of the files it
+	 * needs, never the tree itself (facts/hwloc_input.h says why). The live sysfs is the
+	 * kernel's own and is read directly. */
+	bool live = pl_sysroot_is_live();
+	struct pl_hwloc_input in = {{0}};
+	if (!live) {
+		char why[512];
+		if (pl_hwloc_input_make(&in, why, sizeof(why)) < 0) {
+			char *msg = pl_xasprintf("hwloc input %s", why);
+			topo_unavailable(f, msg);
+			free(msg);
+			return;
+		}
+	}
 	hwloc_topology_t t;
 	if (hwloc_topology_init(&t) < 0) {
+		pl_hwloc_input_remove(&in);
 		topo_unavailable(f, "hwloc: cannot initialise a topology");
 		return;
 	}
-	bool live = pl_sysroot_is_live();
 	struct env_save fsroot, hide;
-	env_push(&fsroot, "HWLOC_FSROOT", live ? NULL : pl_sysroot());
+	env_push(&fsroot, "HWLOC_FSROOT", live ? NULL : in.dir);
 	env_push(&hide, "HWLOC_HIDE_ERRORS", "2");
 	/* Never run hwloc's x86 backend: against a fixture it would read this CPU's cpuid
 	 * (DESIGN.md "two traps"), and live it binds to every PU (see cpuid_caches()). The
@@ -405,6 +420,7 @@ static void collect_topology(struct pl_facts *f)
 	int r = hwloc_topology_load(t);
 	env_pop(&hide);
 	env_pop(&fsroot);
+	pl_hwloc_input_remove(&in);
 	if (r < 0) {
 		topo_unavailable(f, "hwloc: topology load failed");
 		hwloc_topology_destroy(t);
