@@ -34,10 +34,11 @@ static void collect_dev(struct pl_facts *f, const char *dev)
 
 	snprintf(key, sizeof(key), "block.%s.size_bytes", dev);
 	snprintf(path, sizeof(path), "/sys/block/%s/size", dev);
-	if ((r = pl_read_i64(path, &v)) == 0 && v >= 0)
+	if ((r = pl_read_i64(path, &v)) == 0 && v >= 0 && v <= INT64_MAX / 512)
 		pl_fact_int(f, key, v * 512, path); /* always 512-byte sectors (sysfs-block) */
 	else
-		pl_fact_unavailable(f, key, "%s: %s", path, r ? pl_read_strerror(r) : "negative");
+		pl_fact_unavailable(f, key, "%s: %s", path,
+				    r ? pl_read_strerror(r) : v < 0 ? "negative" : "out of range");
 
 	snprintf(key, sizeof(key), "block.%s.queue.scheduler", dev);
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", dev);
@@ -61,10 +62,10 @@ static void collect_dev(struct pl_facts *f, const char *dev)
 
 	snprintf(key, sizeof(key), "block.%s.queue.read_ahead_kb", dev);
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/read_ahead_kb", dev);
-	pl_fact_from_file_int(f, key, path);
+	pl_fact_from_file_uint(f, key, path);
 	snprintf(key, sizeof(key), "block.%s.queue.nr_requests", dev);
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/nr_requests", dev);
-	pl_fact_from_file_int(f, key, path);
+	pl_fact_from_file_uint(f, key, path);
 }
 
 void pl_collect_block(struct pl_facts *f)

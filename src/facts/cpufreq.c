@@ -90,9 +90,9 @@ void pl_collect_cpufreq(struct pl_facts *f)
 		pl_fact_from_file_str(f, "cpufreq.driver", path);
 		collect_governors(f, &cpus);
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cpufreq/cpuinfo_min_freq", c0);
-		pl_fact_from_file_int(f, "cpufreq.min_khz", path);
+		pl_fact_from_file_uint(f, "cpufreq.min_khz", path);
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cpufreq/cpuinfo_max_freq", c0);
-		pl_fact_from_file_int(f, "cpufreq.max_khz", path);
+		pl_fact_from_file_uint(f, "cpufreq.max_khz", path);
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cpufreq/energy_performance_preference",
 			 c0);
 		if (pl_exists(path))

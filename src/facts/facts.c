@@ -129,6 +129,28 @@ int pl_fact_from_file_int(struct pl_facts *f, const char *key, const char *path)
 	return 0;
 }
 
+void pl_fact_uint(struct pl_facts *f, const char *key, uint64_t value, const char *source)
+{
+	if (value > INT64_MAX)
+		pl_fact_unavailable(f, key, "%s: out of range (%llu)", source ? source : "?",
+				    (unsigned long long)value);
+	else
+		pl_fact_int(f, key, (int64_t)value, source);
+}
+
+int pl_fact_from_file_uint(struct pl_facts *f, const char *key, const char *path)
+{
+	uint64_t v;
+	int r = pl_read_u64(path, &v);
+	if (r < 0) {
+		pl_fact_unavailable(f, key, "%s: %s", path,
+				    r == -EINVAL ? "not a number, or negative" : pl_read_strerror(r));
+		return r;
+	}
+	pl_fact_uint(f, key, v, path);
+	return v > INT64_MAX ? -ERANGE : 0;
+}
+
 const struct pl_fact *pl_facts_get(const struct pl_facts *f, const char *key)
 {
 	for (size_t i = 0; i < f->n; i++)

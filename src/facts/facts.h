@@ -50,6 +50,13 @@ void pl_fact_str_or(struct pl_facts *f, const char *key, const char *value, cons
 int pl_fact_from_file_str(struct pl_facts *f, const char *key, const char *path);
 /** Read @path as an integer fact (unavailable when missing or not a number). */
 int pl_fact_from_file_int(struct pl_facts *f, const char *key, const char *path);
+/** Set @key to the count or size @value, or mark it unavailable ("@source: out of range")
+ *  when it does not fit a JSON integer (> INT64_MAX): a machine tree may say 2^64-1. */
+void pl_fact_uint(struct pl_facts *f, const char *key, uint64_t value, const char *source);
+/** Read @path as a non-negative integer fact (a count, size or frequency): unavailable
+ *  when missing, not a number, negative ("not a number, or negative") or above INT64_MAX.
+ *  Returns 0 or -errno. */
+int pl_fact_from_file_uint(struct pl_facts *f, const char *key, const char *path);
 
 /** The fact for @key, or NULL when never collected. */
 const struct pl_fact *pl_facts_get(const struct pl_facts *f, const char *key);

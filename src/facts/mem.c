@@ -59,7 +59,7 @@ static void meminfo_fact(struct pl_facts *f, const char *text, const char *field
 		pl_fact_unavailable(f, key, "/proc/meminfo: %s %s", field,
 				    r == -ENOENT ? "missing" : "not a number");
 	else
-		pl_fact_int(f, key, (int64_t)v, "/proc/meminfo");
+		pl_fact_uint(f, key, v, "/proc/meminfo");
 }
 
 static void bracket_fact(struct pl_facts *f, const char *key, const char *path)

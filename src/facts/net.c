@@ -41,7 +41,7 @@ static void collect_iface(struct pl_facts *f, const char *ifc)
 	int r;
 	snprintf(key, sizeof(key), "net.%s.mtu", ifc);
 	snprintf(path, sizeof(path), NET_DIR "/%s/mtu", ifc);
-	pl_fact_from_file_int(f, key, path);
+	pl_fact_from_file_uint(f, key, path);
 
 	snprintf(key, sizeof(key), "net.%s.operstate", ifc);
 	snprintf(path, sizeof(path), NET_DIR "/%s/operstate", ifc);

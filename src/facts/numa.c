@@ -31,6 +31,8 @@ int pl_numastat_parse(const char *text, uint64_t *local, uint64_t *other)
 	pl_strv_free(lines);
 	if (!hl || !ho)
 		return -EINVAL;
+	if (l > UINT64_MAX - *local || o > UINT64_MAX - *other)
+		return -ERANGE; /* counts of pages summed over nodes cannot pass 2^64 */
 	*local += l;
 	*other += o;
 	return 0;
@@ -85,7 +87,7 @@ static void collect_node(struct pl_facts *f, int n)
 	if ((r = pl_read_file(path, &s, NULL)) == 0) {
 		uint64_t v;
 		if (pl_meminfo_get(s, "MemTotal", &v) == 0)
-			pl_fact_int(f, key, (int64_t)v, path);
+			pl_fact_uint(f, key, v, path);
 		else
 			pl_fact_unavailable(f, key, "%s: no MemTotal line", path);
 		free(s);
@@ -147,10 +149,15 @@ static void collect_remote(struct pl_facts *f, const struct pl_cpuset *nodes)
 		}
 		if (r < 0) {
 			pl_fact_unavailable(f, "numa.remote_ratio", "%s: %s", path,
-					    r == -EINVAL ? "no local_node/other_node numbers"
-							 : pl_read_strerror(r));
+					    r == -EINVAL   ? "no local_node/other_node numbers"
+					    : r == -ERANGE ? "counts out of range"
+							   : pl_read_strerror(r));
 			return;
 		}
+	}
+	if (local > UINT64_MAX - other) {
+		pl_fact_unavailable(f, "numa.remote_ratio", "numastat: counts out of range");
+		return;
 	}
 	if (local + other == 0) {
 		pl_fact_unavailable(f, "numa.remote_ratio", "numastat: no allocations counted yet");
@@ -158,8 +165,8 @@ static void collect_remote(struct pl_facts *f, const struct pl_cpuset *nodes)
 	}
 	pl_fact_set(f, "numa.remote_ratio", json_real((double)other / (double)(local + other)),
 		    NODE_DIR "/node*/numastat");
-	pl_fact_int(f, "numa.local_pages", (int64_t)local, NODE_DIR "/node*/numastat");
-	pl_fact_int(f, "numa.other_pages", (int64_t)other, NODE_DIR "/node*/numastat");
+	pl_fact_uint(f, "numa.local_pages", local, NODE_DIR "/node*/numastat");
+	pl_fact_uint(f, "numa.other_pages", other, NODE_DIR "/node*/numastat");
 }
 
 void pl_collect_numa(struct pl_facts *f)
