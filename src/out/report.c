@@ -688,7 +688,9 @@ static void md_tune(FILE *out, const json_t *arr)
 
 int pl_report_write_markdown(FILE *out, const json_t *report)
 {
-	char *line = pl_report_machine_line(report);
+	char *raw = pl_report_machine_line(report);
+	char *line = pl_str_escape(raw, PL_ESC_TERM); /* hostname, model: machine-tree text */
+	free(raw);
 	fprintf(out, "# perflab report\n\n");
 	fprintf(out, "Generated %s by perflab %s.\n\n", pl_json_str(report, "generated"),
 		pl_json_str(report, "perflab_version"));
