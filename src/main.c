@@ -2,6 +2,7 @@
 /* perflab: git-style dispatch. To add a command: write src/cmd/NAME.c with cmd_NAME(),
  * declare it in src/cmd/common.h, add it to commands[] below (keep it sorted) and to
  * src/cmd/meson.build. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,22 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
+/* True when @arg ("--name", "--name=VALUE" or "-x") is one of pl_global_opts. */
+static bool is_global(const char *arg)
+{
+	for (const struct pl_opt *o = pl_global_opts; o->name; o++) {
+		if (arg[1] != '-') {
+			if (o->short_name && arg[1] == o->short_name && arg[2] == '\0')
+				return true;
+			continue;
+		}
+		size_t n = strlen(o->name);
+		if (strncmp(arg + 2, o->name, n) == 0 && (arg[2 + n] == '\0' || arg[2 + n] == '='))
+			return true;
+	}
+	return false;
+}
+
 static int finish(int code)
 {
 	/* A full disk or closed pipe is an error, not exit 0 (git's rule). */
@@ -71,6 +88,13 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			usage(stdout);
 			return finish(0);
+		}
+		if (!is_global(argv[i])) {
+			fprintf(stderr,
+				"perflab: error: unknown option '%s' before the command (only the "
+				"global options go there; see 'perflab --help')\n",
+				argv[i]);
+			return PL_EXIT_USAGE;
 		}
 		/* global options with a separate value */
 		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||

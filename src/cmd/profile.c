@@ -29,6 +29,7 @@
 #include "profile/unwind.h"
 #include "util/clock.h"
 #include "util/cpuset.h"
+#include "util/log.h"
 #include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -282,7 +283,7 @@ static int release_child(struct target *t, struct pl_syscalls *pt, const char *c
 			waitpid(t->child, &t->status, 0);
 		}
 		t->exited = true;
-		pl_error("cannot run '%s': %s", cmd, strerror(e));
+		pl_error("cannot run '%s': %s", cmd, pl_exec_strerror(cmd, e));
 		return -e;
 	}
 	return 0;

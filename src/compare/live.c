@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/log.h"
 #include "util/str.h"
 
 static int helper(const struct pl_cmp_session *s, const struct pl_cmp_variant *v,
@@ -78,7 +79,7 @@ int pl_cmp_live_exec(void *ctx, struct pl_cmp_session *s, size_t variant, size_t
 			pl_cmp_seterr(err, errlen, "interrupted");
 		else if (r < 0)
 			pl_cmp_seterr(err, errlen, "variant '%s': cannot run '%s': %s", v->name, v->argv[0],
-			       strerror(-r));
+			       pl_exec_strerror(v->argv[0], -r));
 	}
 	if (r == 0 && u->exit_code != 0) {
 		l->failed_runs++;

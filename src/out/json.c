@@ -64,9 +64,12 @@ json_t *pl_json_read_path(const char *path, char *err, size_t errlen)
 	}
 	json_error_t je;
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!doc)
+	if (!doc && je.line > 0) /* a parse error has a position; a file that cannot be
+				    opened has line -1 */
 		snprintf(err, errlen, "cannot read JSON from '%s': %s (line %d, column %d)", path,
 			 je.text, je.line, je.column);
+	else if (!doc)
+		snprintf(err, errlen, "cannot read JSON from '%s': %s", path, je.text);
 	return doc;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "util/log.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +70,13 @@ const char *pl_style(FILE *stream, const char *name)
 		if (strcmp(styles[i].name, name) == 0)
 			return styles[i].esc;
 	return "";
+}
+
+const char *pl_exec_strerror(const char *cmd, int err)
+{
+	if (err == ENOENT && cmd && !strchr(cmd, '/'))
+		return "not found in PATH (give its path, or check the spelling)";
+	if (err == EACCES)
+		return "permission denied (not an executable file?)";
+	return strerror(err);
 }

@@ -26,6 +26,12 @@ void pl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Print "MSG\n" to stderr when verbose (-v). */
 void pl_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/** Why @cmd could not be executed, for "cannot run 'CMD': <this>": errno @err (positive)
+ *  as strerror, except ENOENT for a name without '/', which execvp looked up in PATH
+ *  ("not found in PATH (give its path, or check the spelling)"), and EACCES ("permission
+ *  denied (not an executable file?)"). Static string; never NULL. */
+const char *pl_exec_strerror(const char *cmd, int err);
+
 /** Colour setting: -1 auto (only on a TTY and without NO_COLOR), 0 never, 1 always. */
 extern int pl_color_mode;
 /** True when ANSI colour should be written to @stream. */

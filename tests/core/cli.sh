@@ -10,6 +10,15 @@ like "--help lists commands" "$(cat "$OUT")" 'inspect.*collect'
 expect_exit 2 "no command is a usage error" "$PERFLAB"
 expect_exit 2 "unknown command" "$PERFLAB" frobnicate
 like "unknown command names it" "$(cat "$ERR")" "unknown command 'frobnicate'"
+expect_exit 2 "unknown option before the command" "$PERFLAB" --frobnicate
+like "unknown option before the command names it" "$(cat "$ERR")" "unknown option '--frobnicate' before the command"
+expect_exit 2 "unknown short option before a command" "$PERFLAB" -x inspect
+like "unknown short option names it" "$(cat "$ERR")" "unknown option '-x'"
+ok "global options before the command still work" "$PERFLAB" --json -q --sysroot=/ inspect --domain clocksource
+expect_exit 2 "profile: a command not in PATH" "$PERFLAB" profile -- perflab-no-such-command
+like "profile: not found in PATH, with the fix" "$(cat "$ERR")" "cannot run 'perflab-no-such-command': not found in PATH \\(give its path"
+expect_exit 2 "report --from a missing file" "$PERFLAB" report --from "$TMP/missing.json" -o "$TMP/r"
+like "report --from a missing file: no jansson position" "$(cat "$ERR")" "unable to open .*missing.json: No such file or directory$"
 expect_exit 2 "unknown option" "$PERFLAB" inspect --frobnicate
 like "unknown option names it" "$(cat "$ERR")" "unknown option '--frobnicate'"
 expect_exit 2 "out-of-range number" "$PERFLAB" bench spin --runs 0
