@@ -255,10 +255,13 @@ int cmd_check(int argc, char **argv)
 	pl_facts_init(&f);
 	collect_for(&f, 1u << o.workload);
 	struct pl_findings fs = { 0 };
+	int ret = pl_cmd_require_facts(&f); /* a wrong --sysroot: no "0 findings", exit 0 */
+	if (ret >= 0)
+		goto done;
 	const char *wname = pl_workload_names[o.workload];
 	pl_rules_eval(&f, 1u << o.workload, &fs);
 
-	int ret = PL_EXIT_OK;
+	ret = PL_EXIT_OK;
 	struct pl_outfile out;
 	int r = pl_outfile_open(&out, pl_g.output);
 	if (r < 0) {

@@ -10,6 +10,7 @@
 
 #include "util/outfile.h"
 #include "util/str.h"
+#include "facts/facts.h"
 #include "util/sysroot.h"
 
 struct pl_global pl_g;
@@ -109,4 +110,21 @@ char *pl_iso8601(long long epoch, char *buf, size_t len)
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return buf;
+}
+
+int pl_cmd_require_facts(const struct pl_facts *f)
+{
+	if (pl_sysroot_is_live() || pl_facts_navailable(f) > 0)
+		return -1;
+	struct pl_facts all;
+	pl_facts_init(&all);
+	pl_facts_collect_all(&all);
+	size_t any = pl_facts_navailable(&all);
+	pl_facts_free(&all);
+	if (any > 0)
+		return -1;
+	pl_error("--sysroot '%s': no facts found (expected a machine tree with proc/, sys/ or "
+		 "etc/, e.g. from tests/fixtures/capture-sysroot.sh)",
+		 pl_sysroot());
+	return PL_EXIT_USAGE;
 }

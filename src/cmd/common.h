@@ -56,6 +56,14 @@ int cmd_tune(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+struct pl_facts;
+/** For a --sysroot tree (not the live /): return PL_EXIT_USAGE after one error naming the
+ *  directory when the tree holds no readable fact at all (an empty directory, or one a
+ *  level too high or low), else -1. @f holds the facts the command collected (any
+ *  domains); only when none of them is available is the whole tree collected once more
+ *  to decide, so a tree that merely lacks the asked domains is fine. */
+int pl_cmd_require_facts(const struct pl_facts *f);
+
 /** Unix time used for reports: $PERFLAB_TIMESTAMP (seconds since the epoch, for golden
  *  tests) or the current time. */
 long long pl_now_epoch(void);

@@ -99,14 +99,6 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 }
 
 /* Facts of @f that have a value. */
-static size_t count_available(const struct pl_facts *f)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < f->n; i++)
-		n += !f->v[i].unavailable;
-	return n;
-}
-
 int cmd_inspect(int argc, char **argv)
 {
 	struct inspect_opts o = {0};
@@ -127,26 +119,12 @@ int cmd_inspect(int argc, char **argv)
 		pl_error("--domain '%s': unknown domain (see 'perflab inspect --help')", o.domains);
 		return PL_EXIT_USAGE;
 	}
-	/* A tree without one readable fact is the wrong directory (an empty one, a level too
-	 * high or low): say so instead of printing nothing and succeeding. With --domain the
-	 * whole tree is judged; a tree without that domain is fine. */
-	size_t avail = count_available(&f);
-	if (avail == 0 && !pl_sysroot_is_live()) {
-		size_t any = 0;
-		if (o.domains) {
-			struct pl_facts all;
-			pl_facts_init(&all);
-			pl_facts_collect(&all, NULL);
-			any = count_available(&all);
-			pl_facts_free(&all);
-		}
-		if (any == 0) {
-			pl_error("--sysroot '%s': no facts found (expected a machine tree with proc/, "
-				 "sys/ or etc/, e.g. from tests/fixtures/capture-sysroot.sh)",
-				 pl_sysroot());
-			pl_facts_free(&f);
-			return PL_EXIT_USAGE;
-		}
+	/* A tree without one readable fact is the wrong directory: say so instead of
+	 * printing nothing and succeeding. */
+	rc = pl_cmd_require_facts(&f);
+	if (rc >= 0) {
+		pl_facts_free(&f);
+		return rc;
 	}
 	int ret = PL_EXIT_OK;
 	if (pl_g.json) {
@@ -168,7 +146,7 @@ int cmd_inspect(int argc, char **argv)
 			ret = PL_EXIT_USAGE;
 		} else {
 			print_human(out.fp, &f, o.all);
-			if (avail == 0 && !o.all)
+			if (pl_facts_navailable(&f) == 0 && !o.all)
 				fprintf(out.fp, "no facts available (--all lists each with the reason)\n");
 			if (pl_outfile_close(&out, true) < 0)
 				ret = PL_EXIT_RUNTIME;

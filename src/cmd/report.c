@@ -223,6 +223,14 @@ int cmd_report(int argc, char **argv)
 
 	progress(1, nstages, "inspect");
 	pl_facts_collect_all(&f);
+	rc = pl_cmd_require_facts(&f); /* a wrong --sysroot is an error, not a clean report */
+	if (rc >= 0) {
+		progress(0, 0, NULL);
+		sigaction(SIGINT, &old_int, NULL);
+		json_decref(from);
+		ret = rc;
+		goto out;
+	}
 	progress(2, nstages, "check");
 	pl_rules_eval(&f, 1u << o.workload, &fs);
 	doc = pl_report_build(&f, &fs, pl_workload_names[o.workload], pl_now_epoch());

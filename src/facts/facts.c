@@ -274,3 +274,11 @@ int pl_facts_collect(struct pl_facts *f, const char *domains)
 	pl_strv_free(want);
 	return 0;
 }
+
+size_t pl_facts_navailable(const struct pl_facts *f)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->n; i++)
+		n += !f->v[i].unavailable;
+	return n;
+}

@@ -30,6 +30,8 @@ struct pl_facts {
 void pl_facts_init(struct pl_facts *f);
 /** Free all facts. NULL-safe. */
 void pl_facts_free(struct pl_facts *f);
+/** How many of @f's facts have a value (are not unavailable). */
+size_t pl_facts_navailable(const struct pl_facts *f);
 
 /** Set @key to @value (reference stolen; NULL means JSON null) read from @source. */
 void pl_fact_set(struct pl_facts *f, const char *key, json_t *value, const char *source);

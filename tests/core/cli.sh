@@ -17,6 +17,14 @@ like "unknown short option names it" "$(cat "$ERR")" "unknown option '-x'"
 ok "global options before the command still work" "$PERFLAB" --json -q --sysroot=/ inspect --domain clocksource
 expect_exit 2 "profile: a command not in PATH" "$PERFLAB" profile -- perflab-no-such-command
 like "profile: not found in PATH, with the fix" "$(cat "$ERR")" "cannot run 'perflab-no-such-command': not found in PATH \\(give its path"
+mkdir -p "$TMP/emptyroot"
+for c in check report; do
+	expect_exit 2 "$c --sysroot EMPTYDIR" "$PERFLAB" $c --sysroot "$TMP/emptyroot" -o "$TMP/out-$c"
+	like "$c --sysroot EMPTYDIR says no facts were found" "$(cat "$ERR")" "--sysroot '.*emptyroot': no facts found"
+	is "$c --sysroot EMPTYDIR writes nothing" "$(ls "$TMP/out-$c" 2>/dev/null)" ""
+done
+"$PERFLAB" check --sysroot "$PERFLAB_SRCDIR/tests/fixtures/sysroots/xen-hvm" >/dev/null 2>&1
+like "check on a fixture tree still runs (exit 0 or 1)" "$?" '^[01]$'
 expect_exit 2 "report --from a missing file" "$PERFLAB" report --from "$TMP/missing.json" -o "$TMP/r"
 like "report --from a missing file: no jansson position" "$(cat "$ERR")" "unable to open .*missing.json: No such file or directory$"
 expect_exit 2 "unknown option" "$PERFLAB" inspect --frobnicate
