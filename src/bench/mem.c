@@ -40,8 +40,8 @@ static const struct pl_opt mem_opt_table[] = {
 	{ "size", 's', PL_OPT_SIZE, offsetof(struct mem_opts, size), "BYTES",
 	  "bytes per array (three arrays), e.g. 1GiB; default: 4x the total last-level cache, "
 	  "capped by available memory" },
-	{ "threads", 't', PL_OPT_INT, offsetof(struct mem_opts, threads), "N",
-	  "threads, one per CPU of the run (default: all of them)", .min = 1, .max = 8192 },
+	{ "threads", 0, PL_OPT_INT, offsetof(struct mem_opts, threads), "N",
+	  "threads, one per CPU of the run (default: all of them)", .min = 1, .max = 8192, .was_short = 't' },
 	{ "nt", 0, PL_OPT_FLAG, offsetof(struct mem_opts, nt), NULL,
 	  "also measure Copy/Scale/Add/Triad with non-temporal (streaming) stores" },
 	{ "only", 0, PL_OPT_STR, offsetof(struct mem_opts, only), "KERNELS",

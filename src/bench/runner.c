@@ -43,15 +43,15 @@ static const char *const bench_formats[] = { "text", "json", "prom", NULL };
 enum { BENCH_FMT_TEXT, BENCH_FMT_JSON, BENCH_FMT_PROM };
 
 const struct pl_opt pl_bench_runner_opts[] = {
-	{ "runs", 'n', PL_OPT_INT, offsetof(struct runner_opts, runs), "N",
+	{ "runs", 'r', PL_OPT_INT, offsetof(struct runner_opts, runs), "N",
 	  "measured repetitions (default: per benchmark; with --min-time: at least N)", .min = 1,
-	  .max = 1000000 },
+	  .max = 1000000, .was_short = 'n' },
 	{ "min-time", 0, PL_OPT_DURATION, offsetof(struct runner_opts, min_time), "S",
 	  "repeat until S of measured time has passed (e.g. 10s)", .min = 0, .max = 86400 },
 	{ "warmup", 0, PL_OPT_INT, offsetof(struct runner_opts, warmup), "N",
 	  "repetitions run first and discarded (default: per benchmark)", .min = 0, .max = 1000 },
-	{ "cpus", 'c', PL_OPT_CPUS, offsetof(struct runner_opts, cpus), "LIST",
-	  "run on these online CPUs, pinned (default: the allowed CPUs, unpinned)" },
+	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct runner_opts, cpus), "LIST",
+	  "run on these online CPUs, pinned (default: the allowed CPUs, unpinned)", .was_short = 'c' },
 	{ "membind", 0, PL_OPT_STR, offsetof(struct runner_opts, membind), "NODES",
 	  "allocate memory only on these NUMA nodes (libnuma numa_set_membind)" },
 	{ "list", 'l', PL_OPT_FLAG, offsetof(struct runner_opts, list), NULL,

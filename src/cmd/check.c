@@ -26,8 +26,8 @@ enum { FMT_TEXT, FMT_JSON, FMT_PROM };
 static const char *const formats[] = { "text", "json", "prom", NULL };
 
 static const struct pl_opt check_opts[] = {
-	{ "workload", 'w', PL_OPT_ENUM, offsetof(struct check_opts, workload), "W",
-	  "which rules apply", pl_workload_names, .def = "general" },
+	{ "workload", 'W', PL_OPT_ENUM, offsetof(struct check_opts, workload), "W",
+	  "which rules apply", pl_workload_names, .def = "general", .was_short = 'w' },
 	{ "fail-on", 0, PL_OPT_ENUM, offsetof(struct check_opts, fail_on), "SEVERITY",
 	  "exit 1 when a finding is at least this severe", pl_severity_names, .def = "crit" },
 	{ "list-rules", 0, PL_OPT_FLAG, offsetof(struct check_opts, list), NULL,

@@ -19,10 +19,10 @@ struct inspect_opts {
 };
 
 static const struct pl_opt inspect_opts[] = {
-    {"domain", 'd', PL_OPT_STR, offsetof(struct inspect_opts, domains), "LIST",
-     "only these comma-separated domains (virt, kernel, cpu, ...)"},
-    {"all", 'a', PL_OPT_FLAG, offsetof(struct inspect_opts, all), NULL,
-     "also list unavailable facts with the reason (always in --json)"},
+    {"domain", 0, PL_OPT_STR, offsetof(struct inspect_opts, domains), "LIST",
+     "only these comma-separated domains (virt, kernel, cpu, ...)", .was_short = 'd' },
+    {"all", 0, PL_OPT_FLAG, offsetof(struct inspect_opts, all), NULL,
+     "also list unavailable facts with the reason (always in --json)", .was_short = 'a' },
     PL_OPT_END,
 };
 

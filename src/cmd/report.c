@@ -31,8 +31,8 @@ struct report_opts {
 };
 
 static const struct pl_opt report_opts[] = {
-	{ "workload", 'w', PL_OPT_ENUM, offsetof(struct report_opts, workload), "W",
-	  "which rules apply", pl_workload_names, .def = "general" },
+	{ "workload", 'W', PL_OPT_ENUM, offsetof(struct report_opts, workload), "W",
+	  "which rules apply", pl_workload_names, .def = "general", .was_short = 'w' },
 	{ "from", 0, PL_OPT_STRLIST, offsetof(struct report_opts, from), "FILE",
 	  "add a saved JSON result of bench, compare, profile, tune diff, check or report "
 	  "(repeatable)" },

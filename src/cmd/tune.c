@@ -35,12 +35,12 @@ static const struct pl_opt tune_opts[] = {
      "look for profiles in DIR first (then bundled, /etc/tuned, /usr/lib/tuned)"},
     {"state-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, state_dir), "DIR", "journal directory",
      .def = PL_JOURNAL_DEFAULT_DIR},
-    {"dry-run", 'n', PL_OPT_FLAG, offsetof(struct tune_opts, dry_run), NULL,
-     "apply: print what would be written, write nothing"},
+    {"dry-run", 0, PL_OPT_FLAG, offsetof(struct tune_opts, dry_run), NULL,
+     "apply: print what would be written, write nothing", .was_short = 'n' },
     {"to", 0, PL_OPT_U64, offsetof(struct tune_opts, to), "STEP",
      "rollback: undo only the changes after STEP (default 0: all)"},
-    {"all", 'a', PL_OPT_FLAG, offsetof(struct tune_opts, all), NULL,
-     "status: also list changes already rolled back"},
+    {"all", 0, PL_OPT_FLAG, offsetof(struct tune_opts, all), NULL,
+     "status: also list changes already rolled back", .was_short = 'a' },
     PL_OPT_END,
 };
 

@@ -35,6 +35,16 @@ static const struct pl_opt *find_short(const struct pl_optset *sets, size_t nset
 	return NULL;
 }
 
+/* An option whose old letter was @c (pl_opt.was_short). */
+static const struct pl_opt *find_retired(const struct pl_optset *sets, size_t nsets, char c)
+{
+	for (size_t s = 0; s < nsets; s++)
+		for (const struct pl_opt *o = sets[s].opts; o->name; o++)
+			if (o->was_short && o->was_short == c)
+				return o;
+	return NULL;
+}
+
 /* "CMD: " before a message, or "" when CMD is already the program name pl_error prints
  * (commands set pl_progname to "perflab NAME"). */
 static const char *pfx(const char *cmd)
@@ -267,6 +277,17 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 		} else if (a[0] == '-' && a[1] != '\0') {
 			for (const char *p = a + 1; *p; p++) {
 				o = find_short(sets, nsets, *p, &base);
+				const struct pl_opt *old = o ? NULL : find_retired(sets, nsets, *p);
+				if (old) {
+					char now[8] = "";
+					if (old->short_name)
+						snprintf(now, sizeof(now), "-%c or ", old->short_name);
+					pl_error("%s-%c no longer means --%s: use %s--%s (a letter means "
+						 "one thing across perflab commands; see 'Renamed options' "
+						 "in README)",
+						 pfx(cmd), *p, old->name, now, old->name);
+					goto fail;
+				}
 				if (!o) {
 					pl_error("%sunknown option '-%c' (see '%s --help')", pfx(cmd), *p,
 						 cmd);
@@ -331,6 +352,8 @@ void pl_opt_help(FILE *f, const struct pl_optset *sets, size_t nsets)
 			}
 			if (o->def)
 				fprintf(f, " [default: %s]", o->def);
+			if (o->was_short)
+				fprintf(f, " (was -%c)", o->was_short);
 			fputc('\n', f);
 		}
 	}

@@ -45,6 +45,10 @@ struct pl_opt {
 	const char *const *choices; /**< PL_OPT_ENUM: NULL-terminated allowed values */
 	double min, max;            /**< numeric range, checked when max > min */
 	const char *def;            /**< default shown in help, or NULL */
+	char was_short;             /**< the letter this option had before letters were made to
+					 mean one thing across commands (README "Renamed options"),
+					 or 0; a use of it is refused with a pointer to the new
+					 spelling, unless the letter is live in the same sets */
 };
 #define PL_OPT_END { 0 }
 

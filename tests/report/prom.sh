@@ -24,13 +24,13 @@ prom_valid() { # NAME FILE
 
 for wl in general latency network hpc; do
 	# exit 1 where this machine has a critical finding for the workload (JSON read first)
-	crit=$("$PERFLAB" check --json -w "$wl" | jq '.summary.crit')
-	expect_exit "$([ "$crit" -gt 0 ] && echo 1 || echo 0)" "check --format prom -w $wl ($crit crit)" \
-		"$PERFLAB" check --format prom -w "$wl" --fail-on crit
+	crit=$("$PERFLAB" check --json -W "$wl" | jq '.summary.crit')
+	expect_exit "$([ "$crit" -gt 0 ] && echo 1 || echo 0)" "check --format prom -W $wl ($crit crit)" \
+		"$PERFLAB" check --format prom -W "$wl" --fail-on crit
 	cp "$OUT" "$TMP/check-$wl.prom"
 	prom_valid "check $wl" "$TMP/check-$wl.prom"
 	is "check $wl: three severity counts" "$(grep -c '^perflab_check_findings{' "$TMP/check-$wl.prom")" 3
-	n_json=$("$PERFLAB" check --json -w "$wl" | jq '.findings|length')
+	n_json=$("$PERFLAB" check --json -W "$wl" | jq '.findings|length')
 	is "check $wl: one series per finding" "$(grep -c '^perflab_check_finding{' "$TMP/check-$wl.prom")" "$n_json"
 done
 like "workload label" "$(cat "$TMP/check-hpc.prom")" 'perflab_check_findings\{workload="hpc",severity="crit"\} [0-9]+'

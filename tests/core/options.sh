@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The option tables of every command seen through their --help: a single letter means one
+# thing (one long option) across all commands and benchmarks; a letter an option used to
+# have ("(was -X)") is refused with a pointer to the new spelling; and the man page lists
+# every option of every command in that command's section, with the same letter, and
+# nothing --help does not know.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+P=$PERFLAB
+MAN=$PERFLAB_SRCDIR/docs/man/perflab.1.scd
+
+# every command of 'perflab --help' and every benchmark of 'bench --list'
+cmds=$("$P" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}' | grep -vx help)
+benches=$("$P" bench --list | awk '/^  [a-z]/ {print $1}')
+is "commands found in --help" "$(echo "$cmds" | tr '\n' ' ')" "bench check compare inspect profile report tune "
+like "benchmarks found in bench --list" "$(echo "$benches" | tr '\n' ' ')" '^clock syscall mem .*compress'
+
+# "CMD<TAB>-X<TAB>--long" for every option line of every help ('-' when no letter), and
+# "CMD<TAB>-X<TAB>--long" for every "(was -X)" in $TMP/was
+: >"$TMP/opts"
+: >"$TMP/was"
+helps=0
+while read -r c; do
+	[ -n "$c" ] || continue
+	# shellcheck disable=SC2086
+	if ! "$P" $c --help >"$TMP/help" 2>&1; then
+		_report fail "$c --help exits 0" "$(head -c 500 "$TMP/help")"
+		continue
+	fi
+	helps=$((helps + 1))
+	sed -nE 's/^      --([a-z0-9-]+).*/\1/p; s/^  -([A-Za-z]), --([a-z0-9-]+).*/\1 \2/p' "$TMP/help" |
+		sort -u | awk -v c="$c" '{ if (NF == 1) print c "\t-\t--" $1; else print c "\t-" $1 "\t--" $2 }' >>"$TMP/opts"
+	sed -nE 's/^  (-[A-Za-z], |    )--([a-z0-9-]+).*\(was -([A-Za-z])\)$/\3 \2/p' "$TMP/help" |
+		awk -v c="$c" '{print c "\t-" $1 "\t--" $2}' >>"$TMP/was"
+done < <(echo "$cmds" | grep -vx bench; echo "$benches" | sed 's/^/bench /')
+is "every command and benchmark has --help" "$helps" "$(($(echo "$cmds" | grep -cvx bench) + $(echo "$benches" | wc -l)))"
+like "option lines parsed (compare --runs)" "$(grep -P '^compare\t' "$TMP/opts")" $'-r\t--runs'
+
+# one meaning per letter
+clash=$(awk -F'\t' '$2 != "-" {print $2 "\t" $3 "\t" $1}' "$TMP/opts" | sort -u |
+	awk -F'\t' '{ if ($1 in l && l[$1] != $2) bad[$1] = 1; l[$1] = $2; u[$1] = u[$1] " " $2 " (" $3 ")" }
+		END { for (k in bad) print k ":" u[k] }')
+is "each single letter means one long option across all commands" "$clash" ""
+# and the letters follow the peers (hyperfine -n NAME -r RUNS -w WARMUP; perf -C -c -p -a -e -F)
+for want in "-n --name" "-r --runs" "-w --warmup" "-C --cpus" "-c --period" "-p --pid" \
+	"-a --all-cpus" "-e --event" "-F --freq" "-d --duration" "-t --time" "-W --workload"; do
+	set -- $want
+	got=$(awk -F'\t' -v l="$1" '$2 == l {print $3}' "$TMP/opts" | sort -u | tr '\n' ' ')
+	is "$1 is $2" "$got" "$2 "
+done
+
+# old letters: never live in the same command, refused (exit 2) with the new spelling
+is "old letters recorded in --help" "$(grep -cP '^bench clock\t-n\t--runs$' "$TMP/was")" 1
+while IFS=$'\t' read -r c l long; do
+	if grep -qP "^\Q$c\E\t\Q$l\E\t" "$TMP/opts"; then
+		_report fail "$c: old letter $l is not live again" "$(grep -P "^\Q$c\E\t\Q$l\E\t" "$TMP/opts")"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	"$P" $c "$l" 1 >"$OUT" 2>"$ERR"
+	rc=$?
+	is "$c $l: exit 2" "$rc" 2
+	like "$c $l: points to $long" "$(cat "$ERR")" "$l no longer means $long: use (-[A-Za-z] or )?$long"
+	is "$c $l: nothing on stdout" "$(wc -c <"$OUT")" 0
+done < <(sort -u "$TMP/was")
+# README's "Renamed options" table has a row per old letter: | `-X` | `--long` | commands |
+nores=
+while IFS=$'\t' read -r l long; do
+	grep -qF -- "| \`$l\` | \`$long\`" "$PERFLAB_SRCDIR/README.md" || nores="$nores $l=$long"
+done < <(cut -f2,3 "$TMP/was" | sort -u)
+is "README lists every old letter" "$nores" ""
+
+done_testing
