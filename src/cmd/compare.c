@@ -49,8 +49,8 @@ static const char *const aggregate_names[] = { "none", "geomean", NULL };
 
 static const struct pl_opt compare_opts[] = {
 	{ "name", 'n', PL_OPT_STRLIST, offsetof(struct compare_opts, name), "NAME",
-	  "start a variant: -n NAME [--set KEY=VALUE]... -- CMD ARGS... (the first is the "
-	  "baseline)" },
+	  "start a variant: -n NAME [--set KEY=VALUE]... -- CMD ARGS... or -n NAME 'CMD ARGS' "
+	  "(the first variant is the baseline)" },
 	{ "set", 0, PL_OPT_STRLIST, offsetof(struct compare_opts, set), "KEY=VALUE",
 	  "after -n NAME: a variant key as in the INI file (env.X=1, cwd=tmpfs, cpus=0, "
 	  "sysctl.K=V...)" },
@@ -86,7 +86,8 @@ static const struct pl_opt compare_opts[] = {
 	{ "ignore-failure", 'i', PL_OPT_FLAG, offsetof(struct compare_opts, ignore_failure), NULL,
 	  "keep going when a command exits non-zero" },
 	{ "show-output", 0, PL_OPT_FLAG, offsetof(struct compare_opts, show_output), NULL,
-	  "let the commands print to the terminal (default: /dev/null)" },
+	  "the commands keep perflab's stdin/stdout/stderr (default: /dev/null); the report "
+	  "then goes to stderr, or to -o FILE" },
 	{ "export-markdown", 0, PL_OPT_STR, offsetof(struct compare_opts, md), "FILE",
 	  "also write the table and verdicts as Markdown" },
 	{ "export-csv", 0, PL_OPT_STR, offsetof(struct compare_opts, csv), "FILE",
@@ -98,11 +99,19 @@ static const struct pl_opt compare_opts[] = {
 
 static const struct pl_cmd_info info = {
 	.name = "compare",
-	.usage = "perflab compare [options] -n NAME [--set K=V]... -- CMD... -n NAME -- CMD...\n"
+	.usage = "perflab compare [options] 'CMD ARGS' 'CMD ARGS'...\n"
+		 "       perflab compare [options] -n NAME [--set K=V]... -- CMD... -n NAME -- CMD...\n"
 		 "       perflab compare [options] --experiment FILE",
 	.summary = "Compare variants with repeated, interleaved runs, confidence intervals and "
 		   "verdicts.",
 	.description =
+		"Variants in command-line order, the first is the baseline: a quoted command\n"
+		"string is a variant named by its text (hyperfine's habit; a repeat gets ' #2'),\n"
+		"-n NAME 'CMD' names one, -n NAME -- CMD ARGS... gives its words as they are.\n"
+		"Command strings (and INI command=) are split into words like a shell would,\n"
+		"without expansion, and run without a shell, so no shell start-up is measured;\n"
+		"one with shell syntax (| > ; $ * ...) is refused unless --shell, which runs\n"
+		"every command with /bin/sh -c (hyperfine's default; its -N is our default).\n"
 		"Each round runs every variant once in a random order from --seed; warm-up rounds\n"
 		"are discarded. Per run: wall time (CLOCK_MONOTONIC), user/sys CPU, max RSS, page\n"
 		"faults and context switches of that child (wait4), and --metric values. Variant\n"
@@ -136,6 +145,9 @@ struct cli_variant {
 	size_t nsets;
 	char **argv;
 	size_t nargv;
+	const char *cmd; /* a command string: positional, or -n NAME 'CMD' (hyperfine's way) */
+	int argi;        /* where it started in argv: variants keep the command line's order */
+	char *auto_name; /* owned: the name of a positional string that is used twice */
 };
 
 /* Take the variants (-n NAME [--set K=V]... -- CMD...) out of argv; the rest goes to the
@@ -163,6 +175,7 @@ static int split_variants(int argc, char **argv, struct cli_variant **out, size_
 		struct cli_variant *cv = &(*out)[(*nout)++];
 		memset(cv, 0, sizeof(*cv));
 		cv->name = argv[i + 1];
+		cv->argi = i;
 		i += 2;
 		while (i < argc && strcmp(argv[i], "--set") == 0) {
 			if (i + 1 >= argc) {
@@ -185,10 +198,40 @@ static int split_variants(int argc, char **argv, struct cli_variant **out, size_
 					 cv->name);
 				return -EINVAL;
 			}
+		} else if (i < argc && argv[i][0] != '-') {
+			cv->cmd = argv[i++]; /* -n NAME 'CMD ARGS' */
 		}
 	}
 	(*rest)[*nrest] = NULL;
 	return 0;
+}
+
+static int cmp_argi(const void *a, const void *b)
+{
+	const struct cli_variant *x = a, *y = b;
+	return (x->argi > y->argi) - (x->argi < y->argi);
+}
+
+/* Add the positional command strings @pos (pointers into @argv) to the variants, named by
+ * their text (" #2", " #3" for repeats), and order all variants as on the command line. */
+static void add_positional(struct cli_variant **cv, size_t *ncv, char **pos, int npos,
+			   int argc, char **argv)
+{
+	for (int k = 0; k < npos; k++) {
+		int at = argc;
+		for (int i = 1; i < argc; i++)
+			if (argv[i] == pos[k]) {
+				at = i;
+				break;
+			}
+		*cv = pl_xrealloc(*cv, (*ncv + 1) * sizeof(**cv));
+		struct cli_variant *v = &(*cv)[(*ncv)++];
+		memset(v, 0, sizeof(*v));
+		v->cmd = pos[k];
+		v->argi = at;
+	}
+	if (*ncv > 1)
+		qsort(*cv, *ncv, sizeof(**cv), cmp_argi);
 }
 
 static void free_cli(struct cli_variant *cv, size_t n)
@@ -196,6 +239,7 @@ static void free_cli(struct cli_variant *cv, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(cv[i].sets);
 		free(cv[i].argv);
+		free(cv[i].auto_name);
 	}
 	free(cv);
 }
@@ -268,7 +312,20 @@ static int build_experiment(struct compare_opts *o, struct cli_variant *cv, size
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < ncv; i++) {
-		struct pl_cmp_variant *v = pl_cmp_add_variant(e, cv[i].name);
+		if (!cv[i].name) {
+			/* a positional string is named by its text; a repeat (A/A) gets " #N" */
+			size_t same = 1;
+			for (size_t k = 0; k < i; k++)
+				same += !cv[k].name && strcmp(cv[k].cmd, cv[i].cmd) == 0;
+			if (same > 1)
+				cv[i].auto_name = pl_xasprintf("%s #%zu", cv[i].cmd, same);
+		}
+		const char *name = cv[i].name ? cv[i].name : cv[i].auto_name ? cv[i].auto_name : cv[i].cmd;
+		struct pl_cmp_variant *v = pl_cmp_add_variant(e, name);
+		if (cv[i].cmd && pl_cmp_variant_set(v, "command", cv[i].cmd, err, sizeof(err)) < 0) {
+			pl_error("variant '%s': %s", name, err);
+			return -EINVAL;
+		}
 		if (cv[i].nargv) {
 			pl_strv_free(v->argv);
 			free(v->command);
@@ -282,14 +339,14 @@ static int build_experiment(struct compare_opts *o, struct cli_variant *cv, size
 			const char *kv = cv[i].sets[k];
 			const char *eq = strchr(kv, '=');
 			if (!eq || eq == kv) {
-				pl_error("variant '%s': --set '%s': use KEY=VALUE", cv[i].name, kv);
+				pl_error("variant '%s': --set '%s': use KEY=VALUE", name, kv);
 				return -EINVAL;
 			}
 			char *key = pl_xasprintf("%.*s", (int)(eq - kv), kv);
 			int r = pl_cmp_variant_set(v, key, eq + 1, err, sizeof(err));
 			free(key);
 			if (r < 0) {
-				pl_error("variant '%s': %s", cv[i].name, err);
+				pl_error("variant '%s': %s", name, err);
 				return r;
 			}
 		}
@@ -341,12 +398,7 @@ int cmd_compare(int argc, char **argv)
 		ret = rc;
 		goto out;
 	}
-	if (args.npos > 0) {
-		pl_error("unexpected argument '%s' (commands go after -n NAME --; see 'perflab "
-			 "compare --help')",
-			 args.pos[0]);
-		goto out;
-	}
+	add_positional(&cv, &ncv, args.pos, args.npos, argc, argv);
 	if (o.name || o.set) {
 		pl_error("-n/--set must be followed by '--' and the command (-n NAME -- CMD...)");
 		goto out;
@@ -429,7 +481,9 @@ int cmd_compare(int argc, char **argv)
 		pl_error("cannot create a private directory for cwd=tmpfs: %s", strerror(-r));
 		goto out;
 	}
-	struct progress prog = { .on = isatty(2) && pl_verbosity >= 0, .target = cfg.runs };
+	/* no progress line between the commands' own output */
+	struct progress prog = { .on = isatty(2) && pl_verbosity >= 0 && !cfg.show_output,
+				 .target = cfg.runs };
 	r = pl_cmp_session_run(&s, pl_cmp_live_exec, &live, show_progress, &prog, err,
 			       sizeof(err));
 	if (prog.on)
@@ -459,8 +513,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	struct pl_cmp_report rep;
 	pl_cmp_report_build(&rep, &s);
-	struct pl_outfile out;
-	r = pl_outfile_open(&out, pl_g.output);
+	/* the output rule (README): with --show-output the commands' output owns stdout, so
+	 * the report goes to stderr, like strace -c and time, unless -o FILE */
+	bool to_stderr = cfg.show_output && !pl_g.output;
+	struct pl_outfile out = { .fp = stderr };
+	r = to_stderr ? 0 : pl_outfile_open(&out, pl_g.output);
 	if (r < 0) {
 		pl_error("cannot write '%s': %s", pl_g.output, strerror(-r));
 		pl_cmp_report_free(&rep);
@@ -473,8 +530,11 @@ int cmd_compare(int argc, char **argv)
 	} else {
 		pl_cmp_print_table(out.fp, &rep);
 	}
-	if (pl_outfile_close(&out, r == 0) < 0 || r < 0) {
-		pl_error("cannot write '%s'", pl_g.output ? pl_g.output : "standard output");
+	if (to_stderr)
+		r = fflush(stderr) != 0 || ferror(stderr) || r < 0 ? -EIO : 0;
+	if ((!to_stderr && pl_outfile_close(&out, r == 0) < 0) || r < 0) {
+		pl_error("cannot write '%s'", pl_g.output ? pl_g.output :
+					 to_stderr ? "standard error" : "standard output");
 		pl_cmp_report_free(&rep);
 		goto out;
 	}

@@ -162,6 +162,20 @@ fail:
 	_exit(127);
 }
 
+/* Write @n bytes to our stdout; a closed or full stdout loses the copy, not the run. */
+static void pass_on(const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(1, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
 int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
 		const struct pl_cmp_exec_opts *o, struct pl_buf *output, struct pl_cmp_usage *u)
 {
@@ -213,6 +227,9 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 			if (k > 0) {
 				if (output)
 					pl_buf_append(output, buf, (size_t)k);
+				/* --show-output with --metric: pass on what was captured */
+				if (o->show_output)
+					pass_on(buf, (size_t)k);
 			} else if (k == 0 || errno != EINTR) {
 				break;
 			}

@@ -26,7 +26,8 @@ struct pl_cmp_usage {
 /** How to run. */
 struct pl_cmp_exec_opts {
 	bool capture;     /**< collect stdout and stderr (merged) into *output */
-	bool show_output; /**< let the child inherit our stdout/stderr (else /dev/null) */
+	bool show_output; /**< let the child inherit our stdout/stderr (else /dev/null); with
+			       capture, what was captured is also copied to our stdout */
 };
 
 /** Run @argv (argv[0] resolved as @exe, found beforehand) with the context of variant

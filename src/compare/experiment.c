@@ -420,6 +420,33 @@ int pl_cmp_expand_params(struct pl_cmp_experiment *e, const struct pl_cmp_param 
 	return 0;
 }
 
+const char *pl_cmp_shell_syntax(const char *s)
+{
+	bool word_start = true;
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			const char *q = strchr(p + 1, '\'');
+			if (!q)
+				return NULL; /* unterminated: pl_cmp_split_words says so */
+			p = q;
+		} else if (*p == '"') {
+			for (p++; *p && *p != '"'; p++)
+				if (*p == '$' || *p == '`')
+					return p; /* expansion inside double quotes needs a shell too */
+				else if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				return NULL;
+		} else if (*p == '\\' && p[1]) {
+			p++;
+		} else if (strchr("|&;<>()$`*?", *p) || (word_start && (*p == '~' || *p == '#'))) {
+			return p;
+		}
+		word_start = *p == ' ' || *p == '\t' || *p == '\n';
+	}
+	return NULL;
+}
+
 char **pl_cmp_split_words(const char *s)
 {
 	char **v = pl_xcalloc(1, sizeof(char *));
@@ -501,6 +528,14 @@ static int check_helper(const struct pl_cmp_experiment *e, const struct pl_cmp_v
 		return 0;
 	if (e->shell)
 		return 0;
+	const char *meta = pl_cmp_shell_syntax(cmd);
+	if (meta) {
+		pl_cmp_seterr(err, errlen,
+			      "variant '%s': %s command '%s' uses shell syntax ('%c'), but commands run "
+			      "without a shell: add --shell (runs them with /bin/sh -c) or quote it",
+			      v->name, what, cmd, *meta);
+		return -EINVAL;
+	}
 	char **w = pl_cmp_split_words(cmd);
 	if (!w || !w[0]) {
 		pl_cmp_seterr(err, errlen, "variant '%s': %s command '%s' is empty or has an unterminated quote",
@@ -605,6 +640,15 @@ int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 				v->argv[1] = pl_xstrdup("-c");
 				v->argv[2] = pl_xstrdup(v->command);
 			} else {
+				const char *meta = pl_cmp_shell_syntax(v->command);
+				if (meta) {
+					pl_cmp_seterr(err, errlen,
+						      "variant '%s': command '%s' uses shell syntax ('%c'), but "
+						      "commands run without a shell: add --shell (runs them with "
+						      "/bin/sh -c) or quote it",
+						      v->name, v->command, *meta);
+					return -EINVAL;
+				}
 				v->argv = pl_cmp_split_words(v->command);
 				if (!v->argv || !v->argv[0]) {
 					pl_cmp_seterr(err, errlen, "variant '%s': command '%s' has an unterminated quote",

@@ -95,6 +95,12 @@ int pl_cmp_expand_params(struct pl_cmp_experiment *e, const struct pl_cmp_param 
  *  (pl_strv_free), or NULL when a quote is unterminated. */
 char **pl_cmp_split_words(const char *s);
 
+/** The first character of @s that a shell would treat specially outside quotes (one of
+ *  | & ; < > ( ) $ ` * ? and ~ or # at the start of a word; $ and ` also inside "..."),
+ *  or NULL when none: such a command needs --shell, since pl_cmp_split_words does no
+ *  expansion, redirection or pipes. Quotes and backslashes as in pl_cmp_split_words. */
+const char *pl_cmp_shell_syntax(const char *s);
+
 /** Find the executable for @word: itself when it contains '/', else the first match on
  *  $PATH. Returns a malloc'd path, or NULL when not found or not executable. */
 char *pl_cmp_which(const char *word);

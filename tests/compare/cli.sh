@@ -132,6 +132,47 @@ like "metric error quotes a line of output" "$(cat "$ERR")" "matches no line of 
 expect_exit 2 "--runs with --precision" "$P" compare --runs 3 --precision 1% -n a -- /bin/true -n b -- /bin/true
 expect_exit 2 "bad threshold" "$P" compare --threshold abc -n a -- /bin/true -n b -- /bin/true
 expect_exit 2 "regex without a group" "$P" compare --metric 'x=[0-9]+' -n a -- /bin/true -n b -- /bin/true
+# positional command strings (hyperfine's habit): named by their text, split into words
+# without a shell; mixed with -n NAME -- CMD and -n NAME 'CMD' in command-line order
+ok "positional command strings" "$P" compare --json --runs 5 --warmup 0 --seed 3 "${SCORE[@]}" \
+	'/bin/echo score: 10' "/bin/echo 'score: 11'"
+is "named by their text" "$(jqv "$OUT" '[.variants[].name] | join(";")')" "/bin/echo score: 10;/bin/echo 'score: 11'"
+is "split into words, quotes removed, no shell" "$(jqv "$OUT" '.variants[1].argv | @json')" '["/bin/echo","score: 11"]'
+is "the parsed metric differs" "$(jqv "$OUT" '.statistics[] | select(.metric=="score") | [.variants[].median] | @csv')" "10,11"
+ok "positional, -n NAME 'CMD' and -n NAME -- CMD in order" "$P" compare --json --runs 1 --warmup 0 \
+	/bin/true -n named '/bin/echo x' -n last -- /bin/echo y
+is "order of the command line" "$(jqv "$OUT" '[.variants[] | "\(.name)=\(.argv | join(" "))"] | join(";")')" \
+	"/bin/true=/bin/true;named=/bin/echo x;last=/bin/echo y"
+ok "the same string twice (A/A)" "$P" compare --json --runs 1 --warmup 0 /bin/true /bin/true
+is "a repeat gets #2" "$(jqv "$OUT" '[.variants[].name] | join(";")')" "/bin/true;/bin/true #2"
+expect_exit 2 "shell syntax without --shell" "$P" compare --runs 1 "/usr/bin/touch $TMP/ran-sh" '/bin/echo a | /bin/cat'
+like "shell syntax: names the character and --shell" "$(cat "$ERR")" "command '/bin/echo a \| /bin/cat' uses shell syntax \('\|'\).*add --shell"
+if [ ! -e "$TMP/ran-sh" ]; then _report ok "shell syntax: refused before any run"; else _report fail "shell syntax: refused before any run"; fi
+printf '[a]\ncommand = /bin/echo a > x\n[b]\ncommand = /bin/true\n' >"$TMP/redir.ini"
+expect_exit 2 "an INI command with a redirection" "$P" compare --experiment "$TMP/redir.ini"
+like "INI redirection refused" "$(cat "$ERR")" "uses shell syntax \('>'\)"
+ok "quoted metacharacters are plain words" "$P" compare --json --runs 1 --warmup 0 "/bin/echo 'a|b' \\*" /bin/true
+is "quoted words" "$(jqv "$OUT" '.variants[0].argv | @json')" '["/bin/echo","a|b","*"]'
+ok "--shell runs strings with /bin/sh -c" "$P" compare --json --shell --runs 1 --warmup 0 \
+	"/bin/echo a | /bin/grep -q a && /usr/bin/touch $TMP/ran-shell" /bin/true
+is "--shell argv" "$(jqv "$OUT" '.variants[0].argv[0:2] | @json')" '["/bin/sh","-c"]'
+if [ -e "$TMP/ran-shell" ]; then _report ok "--shell: the pipe ran"; else _report fail "--shell: the pipe ran"; fi
+
+# --show-output: the commands keep stdout; perflab's report goes to stderr (or -o FILE),
+# so stdout can be redirected without losing the report and --json -o FILE stays valid
+"$P" compare --show-output --json --runs 5 --warmup 0 "${SCORE[@]}" '/bin/echo score: 1' '/bin/echo score: 2' \
+	>"$TMP/so.out" 2>"$TMP/so.err"
+is "--show-output: exit 0" "$?" 0
+is "--show-output: stdout is the commands' output" "$(sort "$TMP/so.out" | uniq -c | awk '{print $1 "x" $3}' | tr '\n' ' ')" "5x1 5x2 "
+is "--show-output: the JSON report is on stderr" "$(jq -r .tool "$TMP/so.err")" "perflab compare"
+"$P" compare --show-output --runs 5 --warmup 0 /bin/pwd /bin/pwd >/dev/null 2>"$TMP/so2.err"
+like "--show-output, stdout to /dev/null: the table is still there" "$(cat "$TMP/so2.err")" '^perflab compare: 2 variants'
+"$P" compare --show-output --json -o "$TMP/so.json" --runs 5 --warmup 0 /bin/pwd '/bin/echo {not-json' \
+	>"$TMP/so3.out" 2>"$TMP/so3.err"
+is "--show-output --json -o FILE: exit 0" "$?" 0
+validate compare.schema.json "$TMP/so.json"
+is "--show-output -o FILE: nothing but the commands' output on stdout" "$(grep -vc -e '^/' -e '^{not-json$' "$TMP/so3.out")" 0
+is "--show-output -o FILE: no report on stderr" "$(wc -c <"$TMP/so3.err")" 0
 ok "--help" "$P" compare --help
 like "--help documents variants" "$(cat "$OUT")" '-n, --name NAME'
 done_testing

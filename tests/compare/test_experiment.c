@@ -43,6 +43,28 @@ static void test_split_words(void **state)
 	pl_strv_free(w);
 }
 
+/* what needs a shell, outside quotes only */
+static void test_shell_syntax(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *s;
+		int at; /* index of the reported character, -1 for none */
+	} c[] = {
+		{ "./bench --size 1G", -1 },   { "echo a | wc", 7 },	     { "a>b", 1 },
+		{ "echo 'a|b;c>d'", -1 },      { "echo \"x $HOME\"", 8 },	     { "echo \"a|b\"", -1 },
+		{ "echo a\\|b", -1 },	       { "ls *.c", 3 },		     { "cd ~/x", 3 },
+		{ "echo a~b #c", 9 },	       { "echo a#b", -1 },	     { "sleep 1 && true", 8 },
+		{ "f() { :; }", 1 },	       { "echo `id`", 5 },	     { "echo 'open", -1 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const char *p = pl_cmp_shell_syntax(c[i].s);
+		int at = p ? (int)(p - c[i].s) : -1;
+		if (at != c[i].at)
+			fail_msg("'%s': got %d, want %d", c[i].s, at, c[i].at);
+	}
+}
+
 static void test_ini(void **state)
 {
 	(void)state;
@@ -183,7 +205,7 @@ static void test_params_cartesian(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_split_words),	cmocka_unit_test(test_ini),
+		cmocka_unit_test(test_split_words),	cmocka_unit_test(test_shell_syntax),	cmocka_unit_test(test_ini),
 		cmocka_unit_test(test_ini_errors),	cmocka_unit_test(test_finalize_errors),
 		cmocka_unit_test(test_params_cartesian),
 	};
