@@ -92,6 +92,7 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 {
 	memset(c, 0, sizeof(*c));
 	c->ratio = c->lo = c->hi = c->p_welch = c->median_ratio = NAN;
+	c->diff = c->diff_lo = c->diff_hi = NAN;
 	c->hl_ratio = c->hl_lo = c->hl_hi = c->p_holm = NAN;
 	c->mw.p = c->wsr.p = NAN;
 	size_t na, nb;
@@ -131,7 +132,15 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 	} else {
 		struct pl_tinterval t;
 		pl_ttest_welch(a, na, b, nb, o->level, &t);
+		c->diff = t.diff;
+		c->diff_lo = t.lo;
+		c->diff_hi = t.hi;
 		double base = sa.mean;
+		/* ~0 relative to the spread: the baseline's own CI of the mean reaches 0 */
+		double tq = gsl_cdf_tdist_Pinv(1 - (1 - o->level) / 2, (double)(na - 1));
+		c->near_zero = fabs(base) <= tq * sa.stddev / sqrt((double)na);
+		if (c->near_zero)
+			base = 0; /* no relative figures below */
 		if (base != 0) {
 			c->ratio = 1 + t.diff / fabs(base);
 			c->lo = 1 + t.lo / fabs(base);
@@ -152,7 +161,7 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 				     NAN;
 	}
 	pl_mann_whitney(a, na, b, nb, &c->mw);
-	c->runs_needed = pl_runs_needed(sd_rel, o->threshold, o->alpha, 0.8);
+	c->runs_needed = c->near_zero ? 0 : pl_runs_needed(sd_rel, o->threshold, o->alpha, 0.8);
 	c->rules_out = fmax(fabs(c->hi - 1), fabs(c->lo - 1));
 	/* per-round pairs: log ratio (or difference) of the two runs of the same round */
 	double *d = pl_xmalloc((nr ? nr : 1) * sizeof(double));
@@ -182,6 +191,44 @@ static const char *fmt_p(char *buf, size_t len, double p)
 	return buf;
 }
 
+/* "+1.5 ms" */
+static char *signed_unit(char *buf, size_t len, double x, const char *unit)
+{
+	char b[48];
+	snprintf(buf, len, "%s%s", x > 0 ? "+" : "", pl_fmt_unit(b, sizeof(b), x, unit ? unit : ""));
+	return buf;
+}
+
+/* The baseline is ~0: a relative change, its CI and a run estimate would be noise (a mean
+ * of 0.4 ms with a 1.2 ms spread gives "-100% [-309%, +109%]" and "1585487 runs"), so the
+ * verdict says what the difference is, in the metric's unit. */
+static void near_zero_verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb,
+			      const struct pl_cmp_aopts *o, struct pl_cmp_cstat *c)
+{
+	char pb[32], d[64], lo[64], hi[64], m[64];
+	signed_unit(d, sizeof(d), c->diff, o->unit);
+	signed_unit(lo, sizeof(lo), c->diff_lo, o->unit);
+	signed_unit(hi, sizeof(hi), c->diff_hi, o->unit);
+	pl_fmt_unit(m, sizeof(m), va->mean, o->unit ? o->unit : "");
+	if (c->p_holm < o->alpha) {
+		const char *word = c->diff >= 0 ? o->up : o->down;
+		c->verdict = PL_CMP_CHANGED;
+		c->text = pl_xasprintf("%s by %s (the baseline is ~0, mean %s: no relative change; "
+				       "%.0f%% CI %s to %s, %s, n=%zu/%zu)",
+				       word, d, m, o->level * 100, lo, hi, fmt_p(pb, sizeof(pb), c->p_holm),
+				       va->n, vb->n);
+		c->brief = pl_xasprintf("%s %s", word, d);
+	} else {
+		c->verdict = PL_CMP_NO_DIFF;
+		c->text = pl_xasprintf("no difference detected; the baseline is ~0 (mean %s, within its "
+				       "own CI of zero), so no relative CI or run estimate: difference "
+				       "%s (%.0f%% CI %s to %s, %s, n=%zu/%zu)",
+				       m, d, o->level * 100, lo, hi, fmt_p(pb, sizeof(pb), c->p_holm),
+				       va->n, vb->n);
+		c->brief = pl_xasprintf("no difference (base ~0)");
+	}
+}
+
 static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb,
 		    const char *name_b, const struct pl_cmp_aopts *o, struct pl_cmp_cstat *c)
 {
@@ -194,6 +241,10 @@ static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb
 				       "this variant %zu); add runs with --runs or --precision",
 				       PL_CMP_MIN_VERDICT_RUNS, va->n, vb->n);
 		c->brief = pl_xstrdup("no verdict (n<5)");
+		return;
+	}
+	if (c->ok && c->near_zero && !isnan(c->mw.p) && !isnan(c->diff)) {
+		near_zero_verdict(va, vb, o, c);
 		return;
 	}
 	if (!c->ok || isnan(c->ratio) || isnan(c->mw.p)) {

@@ -11,7 +11,10 @@
  *    is reported as slower/faster when the point estimate is at least the threshold, as
  *    "below the threshold" otherwise; without detection the result is "equivalent" only
  *    when the whole CI lies within +-threshold, else "no difference detected" with what
- *    the CI rules out and the runs needed to detect the threshold (80% power). */
+ *    the CI rules out and the runs needed to detect the threshold (80% power);
+ *  - a baseline of ~0 (some value <= 0 and its mean within its own CI half-width of 0, as
+ *    sys time of a short command in scheduler ticks) has no relative change: no ratio, CI
+ *    or run estimate, the verdict states the difference in the metric's unit. */
 #ifndef PERFLAB_COMPARE_ANALYZE_H
 #define PERFLAB_COMPARE_ANALYZE_H
 #include <stdbool.h>
@@ -55,8 +58,15 @@ struct pl_cmp_cstat {
 	struct pl_rank_test wsr; /**< Wilcoxon signed-rank of the per-round log ratios */
 	bool wsr_ok;
 	size_t pairs;       /**< rounds with both values */
-	size_t runs_needed; /**< runs per variant to detect the threshold at 80% power */
+	size_t runs_needed; /**< runs per variant to detect the threshold at 80% power (0 when
+				 near_zero) */
 	double rules_out;   /**< the CI excludes changes beyond this fraction (max |CI - 1|) */
+	bool near_zero;     /**< the baseline is ~0: some value is <= 0 and the CI of its mean
+				 (Student t at the confidence level) contains 0, i.e. |mean| <=
+				 t * sd / sqrt(n); then ratio, CI and runs_needed are not defined
+				 (NaN/0) and the verdict uses the difference */
+	double diff, diff_lo, diff_hi; /**< variant minus baseline (means, Welch CI), in the
+					    metric's unit */
 	enum pl_cmp_verdict verdict;
 	char *text;         /**< the full verdict sentence (owned) */
 	char *brief;        /**< a short form for table cells (owned) */
@@ -69,6 +79,7 @@ struct pl_cmp_aopts {
 	double threshold; /**< fraction (0.01) */
 	const char *up, *down; /**< words for larger/smaller values ("slower", "faster") */
 	bool higher_better;
+	const char *unit; /**< unit of the metric ("s", "B", ""), for differences in verdicts */
 };
 
 /** Analyse one metric: @x[v] holds @nr values of variant v (index = measured round, NaN

@@ -31,6 +31,7 @@ void pl_cmp_report_build(struct pl_cmp_report *r, const struct pl_cmp_session *s
 			.up = s->m[m].up,
 			.down = s->m[m].down,
 			.higher_better = s->m[m].higher_better,
+			.unit = s->m[m].unit,
 		};
 		pl_cmp_analyze_metric(x, r->nv, s->measured, &o, &r->vs[m * r->nv],
 				      &r->cs[m * r->nv]);
@@ -53,27 +54,10 @@ void pl_cmp_report_free(struct pl_cmp_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* A value with its unit: seconds scaled to ns..s, bytes to KiB..GiB, else %.4g. */
+/* A value with its unit as everywhere in perflab (ns..s, B..GiB). */
 static char *fmt_val(char *buf, size_t len, double x, const char *unit)
 {
-	if (isnan(x)) {
-		snprintf(buf, len, "-");
-	} else if (strcmp(unit, "s") == 0) {
-		double a = fabs(x);
-		if (a >= 1 || a == 0)
-			snprintf(buf, len, "%.4g s", x);
-		else if (a >= 1e-3)
-			snprintf(buf, len, "%.4g ms", x * 1e3);
-		else if (a >= 1e-6)
-			snprintf(buf, len, "%.4g us", x * 1e6);
-		else
-			snprintf(buf, len, "%.4g ns", x * 1e9);
-	} else if (strcmp(unit, "B") == 0) {
-		pl_fmt_bytes(buf, len, x);
-	} else {
-		snprintf(buf, len, "%.4g", x);
-	}
-	return buf;
+	return pl_fmt_unit(buf, len, x, unit);
 }
 
 static char *fmt_ci(char *buf, size_t len, double lo, double hi, const char *unit)
@@ -87,9 +71,16 @@ static char *fmt_ci(char *buf, size_t len, double lo, double hi, const char *uni
 	return buf;
 }
 
-static char *fmt_ratio(char *buf, size_t len, const struct pl_cmp_cstat *c)
+static char *fmt_ratio(char *buf, size_t len, const struct pl_cmp_cstat *c, const char *unit)
 {
-	if (!c->ok || isnan(c->ratio))
+	if (c->ok && c->near_zero && !isnan(c->diff)) {
+		/* no ratio to a baseline of ~0: the difference in the metric's unit */
+		char d[48], lo[48], hi[48];
+		snprintf(buf, len, "diff %s%s [%s%s, %s%s]", c->diff > 0 ? "+" : "",
+			 fmt_val(d, sizeof(d), c->diff, unit), c->diff_lo > 0 ? "+" : "",
+			 fmt_val(lo, sizeof(lo), c->diff_lo, unit), c->diff_hi > 0 ? "+" : "",
+			 fmt_val(hi, sizeof(hi), c->diff_hi, unit));
+	} else if (!c->ok || isnan(c->ratio))
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%+.2f%% [%+.2f, %+.2f]", (c->ratio - 1) * 100,
@@ -143,7 +134,7 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 					if (v == 0)
 						snprintf(cell, sizeof(cell), "-");
 					else
-						fmt_ratio(cell, sizeof(cell), cs);
+						fmt_ratio(cell, sizeof(cell), cs, mt->unit);
 					break;
 				default:
 					snprintf(cell, sizeof(cell), "%s", v == 0 ? "baseline" : cs->brief);
@@ -384,7 +375,13 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 			json_object_set_new(cmp, "p_holm", jreal(cs->p_holm));
 			json_object_set_new(cmp, "wilcoxon_signed_rank", rank_json(&cs->wsr, cs->wsr_ok));
 			json_object_set_new(cmp, "pairs", json_integer((json_int_t)cs->pairs));
-			json_object_set_new(cmp, "runs_needed", json_integer((json_int_t)cs->runs_needed));
+			json_object_set_new(cmp, "runs_needed", cs->near_zero ?
+						json_null() : json_integer((json_int_t)cs->runs_needed));
+			json_object_set_new(cmp, "baseline_near_zero", json_boolean(cs->near_zero));
+			json_t *diff = json_object();
+			json_object_set_new(diff, "estimate", jreal(cs->diff));
+			json_object_set_new(diff, "ci", ci_json(cs->diff_lo, cs->diff_hi));
+			json_object_set_new(cmp, "difference", diff);
 			json_object_set_new(o, "vs_baseline", cmp);
 			json_object_set_new(o, "verdict", pl_json_string(pl_cmp_verdict_name(cs->verdict)));
 			json_object_set_new(o, "verdict_text", pl_json_string(cs->text));
@@ -429,11 +426,11 @@ void pl_cmp_write_markdown(FILE *f, const struct pl_cmp_report *r)
 		for (size_t v = 0; v < r->nv; v++) {
 			const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
 			const struct pl_cmp_cstat *cs = &r->cs[m * r->nv + v];
-			char a[64], ci[128], rt[96];
+			char a[64], ci[128], rt[160];
 			fprintf(f, " %s %s", fmt_val(a, sizeof(a), vs->median, s->m[m].unit),
 				fmt_ci(ci, sizeof(ci), vs->med_lo, vs->med_hi, s->m[m].unit));
 			if (v > 0) {
-				fprintf(f, "<br>%s<br>", fmt_ratio(rt, sizeof(rt), cs));
+				fprintf(f, "<br>%s<br>", fmt_ratio(rt, sizeof(rt), cs, s->m[m].unit));
 				md_escape(f, cs->brief);
 			}
 			fputs(" |", f);

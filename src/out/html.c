@@ -316,17 +316,6 @@ static const char *metric_unit(const json_t *doc, const char *metric)
 	return NULL;
 }
 
-/* A [lo, hi] confidence interval as " [lo, hi]", or "" when undefined. */
-static void ci_text(struct pl_buf *b, const json_t *ci, double scale)
-{
-	const json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
-	if (!json_is_number(lo) || !json_is_number(hi))
-		return;
-	char a[32], c[32];
-	pl_buf_printf(b, " [%s, %s]", pl_fmt_num(a, sizeof(a), json_number_value(lo) * scale),
-		      pl_fmt_num(c, sizeof(c), json_number_value(hi) * scale));
-}
-
 /* perflab compare: metrics as rows, variants as columns; each cell the median with its
  * distribution-free CI, the ratio to the baseline with its CI, and the verdict. */
 static void compare_one(struct pl_buf *b, const json_t *doc)
@@ -343,8 +332,8 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 	pl_buf_printf(b, "</h3><p>%lld interleaved rounds (+%lld warm-up), seed %lld, stopped: ",
 		      pl_json_int(doc, "rounds_measured"), pl_json_int(doc, "rounds_warmup"), pl_json_int(doc, "seed"));
 	esc(b, pl_json_str(doc, "stop_reason"));
-	pl_buf_puts(b, ". Cells: median [95% CI]; below it the ratio to the baseline [CI] and "
-		       "the verdict.</p>\n<table class=\"comparison\"><thead><tr><th>metric</th>");
+	pl_buf_puts(b, ". Cells: median [95% CI]; below it the change vs the baseline in % [CI] "
+		       "(a difference when the baseline is ~0) and the verdict.</p>\n<table class=\"comparison\"><thead><tr><th>metric</th>");
 	json_array_foreach(variants, i, v)
 	{
 		pl_buf_puts(b, "<th>");
@@ -359,26 +348,24 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		const char *unit = metric_unit(doc, metric);
 		pl_buf_puts(b, "<tr><td>");
 		esc(b, metric);
-		if (unit && *unit) {
-			pl_buf_puts(b, " (");
-			esc(b, unit);
-			pl_buf_puts(b, ")");
-		}
 		pl_buf_puts(b, "</td>");
 		size_t k;
 		json_t *x;
 		json_array_foreach(json_object_get(st, "variants"), k, x)
 		{
-			char t[32];
-			pl_buf_printf(b, "<td class=\"cmp\"><span class=\"num\">%s", pl_fmt_num(t, sizeof(t), pl_json_num(x, "median")));
-			ci_text(b, json_object_get(x, "median_ci"), 1);
+			/* the terminal's units and figures (ns..s, bytes, % vs the baseline) */
+			char *med = pl_report_cmp_median(x, unit ? unit : "");
+			char *vs = pl_report_cmp_vs(x, unit ? unit : "");
+			pl_buf_puts(b, "<td class=\"cmp\"><span class=\"num\">");
+			esc(b, med);
 			pl_buf_printf(b, " <span class=\"muted\">n=%lld</span></span>", pl_json_int(x, "n"));
-			const json_t *vs = json_object_get(x, "vs_baseline");
-			if (json_is_object(vs) && json_is_number(json_object_get(vs, "ratio"))) {
-				pl_buf_printf(b, "<br><span class=\"num\">&times;%.4f", pl_json_num(vs, "ratio"));
-				ci_text(b, json_object_get(vs, "ci"), 1);
+			if (vs) {
+				pl_buf_puts(b, "<br><span class=\"num\">");
+				esc(b, vs);
 				pl_buf_puts(b, "</span>");
 			}
+			free(med);
+			free(vs);
 			if (pl_json_str(x, "verdict_text") && strcmp(pl_json_str(x, "verdict"), "baseline") != 0) {
 				pl_buf_printf(b, "<br><span class=\"verdict verdict-%s\">", pl_json_str(x, "verdict"));
 				esc(b, pl_json_str(x, "verdict_text"));

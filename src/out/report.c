@@ -532,13 +532,68 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 	}
 }
 
-static void md_ci(FILE *out, const json_t *ci)
+static double num_or_nan(const json_t *v)
 {
-	const json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
-	char a[32], b[32];
-	if (json_is_number(lo) && json_is_number(hi))
-		fprintf(out, " [%s, %s]", pl_fmt_num(a, sizeof(a), json_number_value(lo)),
-			pl_fmt_num(b, sizeof(b), json_number_value(hi)));
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+char *pl_report_cmp_median(const json_t *x, const char *unit)
+{
+	char m[48], a[48], b[48];
+	const json_t *ci = json_object_get(x, "median_ci");
+	double lo = num_or_nan(json_array_get(ci, 0)), hi = num_or_nan(json_array_get(ci, 1));
+	pl_fmt_unit(m, sizeof(m), num_or_nan(json_object_get(x, "median")), unit);
+	if (isnan(lo) || isnan(hi))
+		return pl_xstrdup(m);
+	return pl_xasprintf("%s [%s, %s]", m, pl_fmt_unit(a, sizeof(a), lo, unit),
+			    pl_fmt_unit(b, sizeof(b), hi, unit));
+}
+
+/* "+1.2 ms" */
+static char *signed_unit(char *buf, size_t len, double x, const char *unit)
+{
+	char b[48];
+	snprintf(buf, len, "%s%s", x > 0 ? "+" : "", pl_fmt_unit(b, sizeof(b), x, unit));
+	return buf;
+}
+
+char *pl_report_cmp_vs(const json_t *x, const char *unit)
+{
+	const json_t *vs = json_object_get(x, "vs_baseline");
+	if (!json_is_object(vs))
+		return NULL;
+	const json_t *ci = json_object_get(vs, "ci");
+	double r = num_or_nan(json_object_get(vs, "ratio"));
+	double lo = num_or_nan(json_array_get(ci, 0)), hi = num_or_nan(json_array_get(ci, 1));
+	if (json_is_true(json_object_get(vs, "baseline_near_zero"))) {
+		const json_t *d = json_object_get(vs, "difference");
+		const json_t *dci = json_object_get(d, "ci");
+		double e = num_or_nan(json_object_get(d, "estimate"));
+		double dl = num_or_nan(json_array_get(dci, 0)), dh = num_or_nan(json_array_get(dci, 1));
+		if (isnan(e))
+			return NULL;
+		char a[48], b[48], c[48];
+		if (isnan(dl) || isnan(dh))
+			return pl_xasprintf("diff %s", signed_unit(a, sizeof(a), e, unit));
+		return pl_xasprintf("diff %s [%s, %s]", signed_unit(a, sizeof(a), e, unit),
+				    signed_unit(b, sizeof(b), dl, unit), signed_unit(c, sizeof(c), dh, unit));
+	}
+	if (isnan(r))
+		return NULL;
+	if (isnan(lo) || isnan(hi))
+		return pl_xasprintf("%+.2f%%", (r - 1) * 100);
+	return pl_xasprintf("%+.2f%% [%+.2f, %+.2f]", (r - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
+}
+
+/* The unit of metric @name of compare document @doc ("" when unknown). */
+static const char *cmp_unit(const json_t *doc, const char *name)
+{
+	size_t i;
+	json_t *m;
+	json_array_foreach(json_object_get(doc, "metrics"), i, m)
+		if (name && pl_json_str(m, "name") && strcmp(pl_json_str(m, "name"), name) == 0)
+			return pl_json_str(m, "unit") ? pl_json_str(m, "unit") : "";
+	return "";
 }
 
 /* Comparisons: metrics as rows, variants as columns (median [CI], ratio, verdict). */
@@ -554,8 +609,8 @@ static void md_comparisons(FILE *out, const json_t *arr)
 		const json_t *variants = json_object_get(doc, "variants");
 		size_t k;
 		json_t *v;
-		fprintf(out, "%lld interleaved rounds, seed %lld. Cells: median [95%% CI]; ratio to the "
-			     "baseline [CI]; verdict.\n\n| metric |",
+		fprintf(out, "%lld interleaved rounds, seed %lld. Cells: median [95%% CI]; change vs the "
+			     "baseline in %% [CI] (a difference when the baseline is ~0); verdict.\n\n| metric |",
 			(long long)json_integer_value(json_object_get(doc, "rounds_measured")),
 			(long long)json_integer_value(json_object_get(doc, "seed")));
 		json_array_foreach(variants, k, v)
@@ -576,18 +631,15 @@ static void md_comparisons(FILE *out, const json_t *arr)
 			fputs(" |", out);
 			size_t j;
 			json_t *x;
+			const char *unit = cmp_unit(doc, pl_json_str(st, "metric"));
 			json_array_foreach(json_object_get(st, "variants"), j, x)
 			{
-				char num[32];
-				const json_t *med = json_object_get(x, "median");
-				fprintf(out, " %s", json_is_number(med) ? pl_fmt_num(num, sizeof(num), json_number_value(med)) : "n/a");
-				md_ci(out, json_object_get(x, "median_ci"));
-				const json_t *vs = json_object_get(x, "vs_baseline");
-				const json_t *ratio = json_object_get(vs, "ratio");
-				if (json_is_number(ratio)) {
-					fprintf(out, "; x%.4f", json_number_value(ratio));
-					md_ci(out, json_object_get(vs, "ci"));
-				}
+				char *med = pl_report_cmp_median(x, unit), *vs = pl_report_cmp_vs(x, unit);
+				fprintf(out, " %s", med);
+				if (vs)
+					fprintf(out, "; %s", vs);
+				free(med);
+				free(vs);
 				if (pl_json_str(x, "verdict_text")) {
 					fputs("; ", out);
 					md_cell(out, pl_json_str(x, "verdict_text"));

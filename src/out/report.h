@@ -30,6 +30,15 @@ int pl_report_write_markdown(FILE *out, const json_t *report);
  *  (docs/schemas/bench.schema.json): a table of every metric per benchmark, with units.
  *  Writes nothing for an empty array. */
 void pl_report_markdown_benchmarks(FILE *out, const json_t *benches);
+/** A cell of a compare document (docs/schemas/compare.schema.json) as the terminal shows
+ *  it (compare/output.c), malloc'd: for a statistics[].variants[] entry @x of a metric in
+ *  @unit ("s", "B", ""), the median with its CI ("12.35 ms [11.9 ms, 13 ms]"). */
+char *pl_report_cmp_median(const json_t *x, const char *unit);
+/** The comparison of @x with the baseline, malloc'd: "+7.00% [-10.73, +28.23]", or "diff
+ *  +1.2 ms [-0.3 ms, +2.7 ms]" when the baseline is ~0 (vs_baseline.baseline_near_zero);
+ *  NULL for the baseline or when there is nothing to show. */
+char *pl_report_cmp_vs(const json_t *x, const char *unit);
+
 /** Print the short terminal summary (machine line, findings by severity with top fixes,
  *  where the files are) to @out. @dir is where the report was written. */
 void pl_report_print_summary(FILE *out, const json_t *report, const char *dir);

@@ -92,9 +92,13 @@ void pl_svg_bar_chart(struct pl_buf *out, const char *title, const struct pl_svg
 					      x1, x2, y + row / 2, y + row / 2);
 			}
 		}
-		pl_buf_printf(out, "<text x=\"%d\" y=\"%lld\" class=\"val\">%s %s</text></g>\n",
+		/* seconds and bytes scaled as on the terminal (12.35 ms, 1.50 GiB) */
+		bool scaled = unit && (strcmp(unit, "s") == 0 || strcmp(unit, "B") == 0);
+		pl_buf_printf(out, "<text x=\"%d\" y=\"%lld\" class=\"val\">%s%s%s</text></g>\n",
 			      label_w + pad + bar_w + 6, y + 17,
-			      pl_fmt_num(num, sizeof(num), bars[i].value), unit ? unit : "");
+			      scaled ? pl_fmt_unit(num, sizeof(num), bars[i].value, unit) :
+				       pl_fmt_num(num, sizeof(num), bars[i].value),
+			      scaled || !unit ? "" : " ", scaled || !unit ? "" : unit);
 	}
 	pl_buf_puts(out, "</svg>\n");
 }

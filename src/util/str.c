@@ -356,3 +356,26 @@ char *pl_fmt_bytes(char *buf, size_t len, double bytes)
 		snprintf(buf, len, "%.2f %s", bytes, u[i]);
 	return buf;
 }
+
+char *pl_fmt_unit(char *buf, size_t len, double x, const char *unit)
+{
+	double a = fabs(x);
+	if (isnan(x)) {
+		snprintf(buf, len, "-");
+	} else if (unit && strcmp(unit, "s") == 0) {
+		if (a >= 1 || a == 0)
+			snprintf(buf, len, "%.4g s", x);
+		else if (a >= 1e-3)
+			snprintf(buf, len, "%.4g ms", x * 1e3);
+		else if (a >= 1e-6)
+			snprintf(buf, len, "%.4g us", x * 1e6);
+		else
+			snprintf(buf, len, "%.4g ns", x * 1e9);
+	} else if (unit && strcmp(unit, "B") == 0) {
+		char b[48];
+		snprintf(buf, len, "%s%s", x < 0 ? "-" : "", pl_fmt_bytes(b, sizeof(b), a));
+	} else {
+		snprintf(buf, len, "%.4g%s%s", x, unit && *unit ? " " : "", unit ? unit : "");
+	}
+	return buf;
+}

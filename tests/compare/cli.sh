@@ -158,6 +158,33 @@ ok "--shell runs strings with /bin/sh -c" "$P" compare --json --shell --runs 1 -
 is "--shell argv" "$(jqv "$OUT" '.variants[0].argv[0:2] | @json')" '["/bin/sh","-c"]'
 if [ -e "$TMP/ran-shell" ]; then _report ok "--shell: the pipe ran"; else _report fail "--shell: the pipe ran"; fi
 
+# a metric whose baseline is ~0 (0 in 9 of 10 runs, 4 once): no relative CI and no run
+# estimate, a difference instead; report's Markdown and HTML show the terminal's units
+cnt=$TMP/count
+ok "near-zero baseline" "$P" compare --json -o "$TMP/nz.json" --shell --runs 10 --warmup 0 --seed 5 \
+	--metric 'x=x=([0-9.]+)' -n base -- "n=\$(cat $cnt 2>/dev/null || echo 0); echo \$((n + 1)) >$cnt; \
+	if [ \$((n % 10)) = 9 ]; then echo x=4; else echo x=0; fi" -n zero -- 'echo x=0'
+validate compare.schema.json "$TMP/nz.json"
+NZ='.statistics[] | select(.metric=="x") | .variants[1]'
+is "near zero: flagged" "$(jqv "$TMP/nz.json" "$NZ.vs_baseline.baseline_near_zero")" true
+is "near zero: no ratio, CI or run estimate" \
+	"$(jqv "$TMP/nz.json" "$NZ.vs_baseline | [.ratio, .ci[0], .ci[1], .runs_needed] | @json")" "[null,null,null,null]"
+is "near zero: the difference of the means" "$(jqv "$TMP/nz.json" "$NZ.vs_baseline.difference.estimate")" -0.4
+like "near zero: the verdict says why" "$(jqv "$TMP/nz.json" "$NZ.verdict_text")" \
+	'^no difference detected; the baseline is ~0 \(mean 0.4, within its own CI of zero\), so no relative CI or run estimate: difference -0.4 \(95% CI -1.305 to \+0.5049'
+is "near zero: not 'runs needed'" "$(jqv "$TMP/nz.json" "$NZ.verdict_text" | grep -c 'runs per variant')" 0
+ok "wall time keeps its ratio" test "$(jqv "$TMP/nz.json" '.statistics[0].variants[1].vs_baseline | "\(.baseline_near_zero) \(.ratio > 0)"')" = "false true"
+ok "report --from a compare document" "$P" report --no-bench --from "$TMP/nz.json" -o "$TMP/rep"
+md_x=$(grep -E '^\| x \|' "$TMP/rep/report.md")
+like "report.md: the ~0 baseline as a difference" "$md_x" '; diff -0.4 \[-1.305, \+0.5049\]'
+like "report.md: wall time in the terminal's units" "$(grep -E '^\| wall \|' "$TMP/rep/report.md")" '^\| wall \| [0-9.]+ (ns|us|ms) \[[0-9.]+ (ns|us|ms), [0-9.]+ (ns|us|ms)\] \|.* [-+][0-9]+\.[0-9]{2}% \['
+like "report.md: max_rss in bytes" "$(grep -E '^\| max_rss \|' "$TMP/rep/report.md")" '^\| max_rss \| [0-9.]+ (KiB|MiB) '
+like "report.html: the terminal's units" "$(grep -o '<td class="cmp"><span class="num">[^<]*' "$TMP/rep/report.html" | head -1)" '[0-9.]+ (ns|us|ms) \['
+like "report.html: the ~0 baseline as a difference" "$(cat "$TMP/rep/report.html")" 'diff -0.4 \[-1.305, \+0.5049\]'
+"$P" compare --shell --runs 10 --warmup 0 --seed 5 --metric 'x=x=([0-9.]+)' -n base -- "n=\$(cat $cnt); echo \$((n + 1)) >$cnt; \
+	if [ \$((n % 10)) = 9 ]; then echo x=4; else echo x=0; fi" -n zero -- 'echo x=0' >"$OUT" 2>"$ERR"
+like "table: the ~0 baseline as a difference" "$(grep -A2 '^x ' "$OUT")" 'vs base  -  +diff -0.4 \[-1.305, \+0.5049\]'
+
 # --show-output: the commands keep stdout; perflab's report goes to stderr (or -o FILE),
 # so stdout can be redirected without losing the report and --json -o FILE stays valid
 "$P" compare --show-output --json --runs 5 --warmup 0 "${SCORE[@]}" '/bin/echo score: 1' '/bin/echo score: 2' \

@@ -231,6 +231,54 @@ static void test_verdicts(void **state)
 	pl_cmp_stats_free(vs, cs, 4);
 }
 
+/* A baseline of ~0 (sys time in ticks: mostly 0, once 4 ms): no ratio, relative CI or run
+ * estimate, the verdict gives the difference in the metric's unit; a clear change is still
+ * detected; a metric with a zero but a mean far above its spread keeps its ratio. */
+static void test_near_zero_baseline(void **state)
+{
+	(void)state;
+	struct pl_cmp_aopts o = { .level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower",
+				  .down = "faster", .unit = "s" };
+	double a[10] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.004 }, z[10] = { 0 }, big[10];
+	for (int i = 0; i < 10; i++)
+		big[i] = 0.05 + 0.0005 * (i % 3);
+	double *x[3] = { a, z, big };
+	struct pl_cmp_vstat vs[3];
+	struct pl_cmp_cstat cs[3];
+	pl_cmp_analyze_metric(x, 3, 10, &o, vs, cs);
+	/* |mean| 0.4 ms <= t(0.975, 9) 2.262 * sd 1.265 ms / sqrt(10) = 0.905 ms */
+	assert_true(cs[1].near_zero);
+	assert_true(isnan(cs[1].ratio) && isnan(cs[1].lo) && isnan(cs[1].hi));
+	assert_true(isnan(cs[1].hl_ratio));
+	assert_int_equal(cs[1].runs_needed, 0);
+	assert_true(fabs(cs[1].diff + 0.0004) < 1e-12);
+	assert_true(cs[1].diff_lo < cs[1].diff && cs[1].diff < 0 && cs[1].diff_hi > 0);
+	assert_int_equal(cs[1].verdict, PL_CMP_NO_DIFF);
+	assert_non_null(strstr(cs[1].text, "the baseline is ~0 (mean 400 us"));
+	assert_non_null(strstr(cs[1].text, "no relative CI or run estimate: difference -400 us"));
+	assert_null(strstr(cs[1].text, "runs per variant"));
+	assert_null(strstr(cs[1].text, "rules out"));
+	assert_string_equal(cs[1].brief, "no difference (base ~0)");
+	/* +50 ms over a ~0 baseline: detected, stated as a difference */
+	assert_true(cs[2].near_zero);
+	assert_int_equal(cs[2].verdict, PL_CMP_CHANGED);
+	assert_non_null(strstr(cs[2].text, "slower by +50.05 ms (the baseline is ~0"));
+	assert_string_equal(cs[2].brief, "slower +50.05 ms");
+	pl_cmp_stats_free(vs, cs, 3);
+
+	/* a zero among values around 1: mean 0.9 far above t * sd / sqrt(n) = 0.23: a ratio */
+	double b0[10] = { 0, 1, 1, 1, 1, 1, 1, 1, 1, 1 }, b1[10];
+	for (int i = 0; i < 10; i++)
+		b1[i] = 1.1 * b0[i];
+	double *y[2] = { b0, b1 };
+	pl_cmp_analyze_metric(y, 2, 10, &o, vs, cs);
+	assert_false(cs[1].near_zero);
+	assert_false(cs[1].log_scale);
+	assert_true(fabs(cs[1].ratio - (1 + 0.09 / 0.9)) < 1e-9);
+	assert_true(cs[1].runs_needed > 0);
+	pl_cmp_stats_free(vs, cs, 2);
+}
+
 /* Same seed, same order; the order is a permutation in every round. */
 static void test_seeded_order(void **state)
 {
@@ -343,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_shift_detected),
 		cmocka_unit_test(test_too_few_runs),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_near_zero_baseline),
 		cmocka_unit_test(test_seeded_order),
 		cmocka_unit_test(test_adaptive),
 		cmocka_unit_test(test_metric_parse),
