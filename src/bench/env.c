@@ -68,10 +68,15 @@ void pl_env_snap(struct pl_env_snap *s, const struct pl_cpuset *set)
 			s->loadavg1 = v;
 		free(la);
 	}
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		s->own_cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-			       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	/* ours: this process and the children it waited for (compare's commands, worker
+	 * processes of a benchmark), which are not "other tasks" */
+	static const int who[] = { RUSAGE_SELF, RUSAGE_CHILDREN };
+	for (size_t i = 0; i < sizeof(who) / sizeof(who[0]); i++) {
+		struct rusage ru;
+		if (getrusage(who[i], &ru) == 0)
+			s->own_cpu_s += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+					(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	}
 	s->t_ns = pl_now_ns();
 }
 
@@ -104,7 +109,8 @@ static json_t *num_or_null(double v)
 
 /* The domains the environment reads; others (pci, services...) are not needed and may be
  * slow. Collectors that do not exist (yet) are simply not run. */
-static const char *const env_domains[] = { "virt", "kernel", "clocksource", "cpu", "cpufreq", NULL };
+static const char *const env_domains[] = { "virt", "kernel", "clocksource", "cpu", "cpufreq",
+					   "mem", NULL };
 
 json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus, bool pinned)
 {
@@ -129,7 +135,7 @@ json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus,
 		const char *name, *key;
 	} keys[] = { { "kernel", "kernel.release" },	       { "cpu_model", "cpu.model" },
 		     { "governor", NULL },		       { "clocksource", "clocksource.current" },
-		     { "hypervisor", "virt.hypervisor" } };
+		     { "hypervisor", "virt.hypervisor" },   { "thp", "mem.thp.enabled" } };
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const struct pl_fact *x = pl_facts_get(&f, keys[i].key ? keys[i].key : gov);
 		json_object_set_new(o, keys[i].name, x && x->value ? json_deep_copy(x->value) : json_null());
@@ -174,4 +180,45 @@ json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus,
 	json_object_set_new(o, "unavailable", unav);
 	pl_facts_free(&f);
 	return o;
+}
+
+/* "0.53", or "-" when not a number */
+static void num_text(char *buf, size_t len, const json_t *v)
+{
+	if (json_is_number(v))
+		snprintf(buf, len, "%.2f", json_number_value(v));
+	else
+		snprintf(buf, len, "-");
+}
+
+char *pl_env_text(const json_t *e)
+{
+	struct pl_buf b = { 0 };
+	static const char *const ek[] = { "kernel", "cpu_model", "hypervisor", "clocksource",
+					  "governor", "thp", "mitigations", NULL };
+	for (const char *const *p = ek; *p; p++) {
+		const json_t *x = json_object_get(e, *p);
+		if (!x && strcmp(*p, "thp") == 0)
+			continue; /* a document written before THP was recorded */
+		const char *why = pl_json_str(json_object_get(e, "unavailable"), *p);
+		int wl = why ? (int)strcspn(why, "(;") : 0; /* the reason without its details */
+		while (wl > 0 && why[wl - 1] == ' ')
+			wl--;
+		char *t = (x && !json_is_null(x)) ? pl_fact_value_text(x)
+			  : why			  ? pl_xasprintf("none (%.*s)", wl, why)
+						  : pl_xstrdup("unknown");
+		pl_buf_printf(&b, "%s%s %s", b.len ? ", " : "", *p, t);
+		free(t);
+	}
+	const json_t *la = json_object_get(e, "load_avg");
+	char l0[32], l1[32], st[32], ob[32];
+	num_text(l0, sizeof(l0), json_object_get(la, "start"));
+	num_text(l1, sizeof(l1), json_object_get(la, "end"));
+	num_text(st, sizeof(st), json_object_get(e, "steal_pct"));
+	num_text(ob, sizeof(ob), json_object_get(e, "others_busy_pct"));
+	pl_buf_printf(&b, "; during the run: load %s -> %s, steal %s%%, other tasks %s%% of the CPUs",
+		      l0, l1, st, ob);
+	if (pl_json_str(e, "perflab_version"))
+		pl_buf_printf(&b, "; perflab %s", pl_json_str(e, "perflab_version"));
+	return pl_buf_steal(&b);
 }

@@ -29,7 +29,8 @@ struct pl_env_snap {
 	struct pl_cpustat stat; /**< valid when stat_ok */
 	bool stat_ok;
 	double loadavg1; /**< 1-minute load average, NaN when unreadable */
-	double own_cpu_s; /**< CPU seconds (user + system) of this process so far */
+	double own_cpu_s; /**< CPU seconds (user + system) of this process and of its
+			       waited-for children so far (RUSAGE_SELF + RUSAGE_CHILDREN) */
 	uint64_t t_ns;    /**< CLOCK_MONOTONIC */
 };
 
@@ -48,10 +49,16 @@ void pl_env_during(const struct pl_env_snap *a, const struct pl_env_snap *b,
 		   struct pl_env_during *out);
 
 /** The environment object of a result: {"kernel","cpu_model","governor","clocksource",
- *  "hypervisor","mitigations","vulnerabilities","pinning","cpus","load_avg":{"start",
+ *  "hypervisor","thp" (transparent hugepage mode, mem.thp.enabled),"mitigations","vulnerabilities","pinning","cpus","load_avg":{"start",
  *  "end"},"steal_pct","others_busy_pct","perflab_version","unavailable":{NAME:REASON}};
  *  facts that are missing or unavailable become null (unavailable ones with the reason
  *  under "unavailable"). New reference. */
 json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus, bool pinned);
+
+/** One line for the terminal of an environment object of pl_env_json: "kernel 6.18,
+ *  cpu_model ..., hypervisor kvm, clocksource tsc, governor none (no cpufreq driver), thp
+ *  madvise, mitigations auto (kernel default); during the run: load 0.52 -> 0.61, steal
+ *  0.10%, other tasks 3.20% of the CPUs; perflab 0.9.0", malloc'd. */
+char *pl_env_text(const json_t *env);
 
 #endif

@@ -848,32 +848,9 @@ static void print_table(FILE *f, const json_t *d)
 		fputc('\n', f);
 	json_array_foreach(notes, i, v)
 		fprintf(f, "note: %s\n", json_string_value(v));
-	const json_t *e = json_object_get(d, "environment");
-	struct pl_buf b = { 0 };
-	static const char *const ek[] = { "kernel", "cpu_model", "hypervisor", "clocksource",
-					  "governor", "mitigations", NULL };
-	for (const char *const *p = ek; *p; p++) {
-		const json_t *x = json_object_get(e, *p);
-		const char *why = pl_json_str(json_object_get(e, "unavailable"), *p);
-		int wl = why ? (int)strcspn(why, "(;") : 0; /* the reason without its details */
-		while (wl > 0 && why[wl - 1] == ' ')
-			wl--;
-		char *t = (x && !json_is_null(x)) ? pl_fact_value_text(x)
-			  : why			  ? pl_xasprintf("none (%.*s)", wl, why)
-						  : pl_xstrdup("unknown");
-		pl_buf_printf(&b, "%s%s %s", b.len ? ", " : "", *p, t);
-		free(t);
-	}
-	const json_t *la = json_object_get(e, "load_avg");
-	char l0[32], l1[32], st[32], ob[32];
-	fmt_num(l0, sizeof(l0), json_object_get(la, "start"));
-	fmt_num(l1, sizeof(l1), json_object_get(la, "end"));
-	fmt_num(st, sizeof(st), json_object_get(e, "steal_pct"));
-	fmt_num(ob, sizeof(ob), json_object_get(e, "others_busy_pct"));
-	fprintf(f, "\n%senvironment:%s %s; during the run: load %s -> %s, steal %s%%, other tasks "
-		   "%s%% of the CPUs; perflab %s\n",
-		D, R, b.data, l0, l1, st, ob, pl_json_str(e, "perflab_version"));
-	pl_buf_free(&b);
+	char *env = pl_env_text(json_object_get(d, "environment"));
+	fprintf(f, "\n%senvironment:%s %s\n", D, R, env);
+	free(env);
 }
 
 /* ---- command ---- */

@@ -5,6 +5,7 @@
  * (compare/output.h). */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/env.h"
 #include "cmd/common.h"
 #include "compare/experiment.h"
 #include "compare/live.h"
@@ -118,7 +120,9 @@ static const struct pl_cmd_info info = {
 		"keys (INI or --set): command, env.NAME, cwd (or cwd=tmpfs), cpus, membind,\n"
 		"sysctl.NAME, sysfs./sys/PATH, profile, prepare, cleanup (per run), setup,\n"
 		"teardown (per variant). sysctl/sysfs values are applied before each run of the\n"
-		"variant and restored after it, also after a failure or Ctrl-C.\n"
+		"variant and restored after it, also after a failure or Ctrl-C; the output gives\n"
+		"each one's value before the first run and after the last, and the environment\n"
+		"(kernel, CPU, governor, clocksource, THP, mitigations, load, steal) as bench does.\n"
 		"Verdicts (vs the first variant): 'slower/faster by x%', 'difference detected but\n"
 		"below the threshold', 'no difference detected' (with what the CI rules out and\n"
 		"the runs needed) or 'equivalent within +-D%'; none below 5 runs per variant.\n"
@@ -286,6 +290,30 @@ static void show_progress(void *ctx, const struct pl_cmp_session *s, double half
 	fflush(stderr);
 }
 
+/* The CPUs the experiment runs on, for its environment: the union of the variants' cpus=
+ * when every variant has one (pinned), else the CPUs this process may use. */
+static void experiment_cpus(const struct pl_cmp_experiment *e, struct pl_cpuset *set, bool *pinned)
+{
+	pl_cpuset_clear(set);
+	*pinned = e->n > 0;
+	for (size_t i = 0; i < e->n; i++)
+		*pinned &= e->v[i].has_cpus;
+	if (*pinned) {
+		for (size_t i = 0; i < e->n; i++)
+			for (int c = pl_cpuset_next(&e->v[i].cpuset, 0); c >= 0;
+			     c = pl_cpuset_next(&e->v[i].cpuset, (unsigned)c + 1))
+				pl_cpuset_set(set, (unsigned)c);
+		return;
+	}
+	cpu_set_t allowed;
+	CPU_ZERO(&allowed);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+		return;
+	for (unsigned c = 0; c < CPU_SETSIZE && c < PL_MAX_CPUS; c++)
+		if (CPU_ISSET(c, &allowed))
+			pl_cpuset_set(set, c);
+}
+
 static int write_export(const char *path, const struct pl_cmp_report *rep,
 			void (*fn)(FILE *, const struct pl_cmp_report *))
 {
@@ -388,6 +416,9 @@ int cmd_compare(int argc, char **argv)
 	struct pl_cmp_experiment e = { 0 };
 	struct pl_cmp_session s = { 0 };
 	struct pl_cmp_live live = { 0 };
+	struct pl_cmp_original *orig = NULL;
+	size_t norig = 0;
+	json_t *env = NULL;
 	struct pl_cmp_config cfg = {
 		.alpha = 0.05, .level = 0.95, .threshold = 0.01, .min_runs = 5,
 	};
@@ -462,6 +493,8 @@ int cmd_compare(int argc, char **argv)
 			pl_warn("restored %zu setting%s left by an interrupted perflab compare",
 				recovered, recovered > 1 ? "s" : "");
 	}
+	/* the values as found, before anything of ours is written (after the recovery) */
+	orig = pl_cmp_originals_read(&e, &norig);
 	/* check every setting once (write, restore) so a refused or missing one is an input
 	 * error before any run */
 	for (size_t i = 0; settings && i < e.n; i++) {
@@ -484,8 +517,14 @@ int cmd_compare(int argc, char **argv)
 	/* no progress line between the commands' own output */
 	struct progress prog = { .on = isatty(2) && pl_verbosity >= 0 && !cfg.show_output,
 				 .target = cfg.runs };
+	struct pl_cpuset env_cpus;
+	bool env_pinned;
+	experiment_cpus(&e, &env_cpus, &env_pinned);
+	struct pl_env_snap snap0, snap1;
+	pl_env_snap(&snap0, &env_cpus);
 	r = pl_cmp_session_run(&s, pl_cmp_live_exec, &live, show_progress, &prog, err,
 			       sizeof(err));
+	pl_env_snap(&snap1, &env_cpus);
 	if (prog.on)
 		fputs("\r\033[K", stderr);
 	/* teardown= still runs after Ctrl-C (a second one interrupts it) */
@@ -494,6 +533,13 @@ int cmd_compare(int argc, char **argv)
 	int fr = pl_cmp_live_finish(&live, &s, ferr, sizeof(ferr));
 	pl_cmp_sys_close(live.sys);
 	live.sys = NULL;
+	pl_cmp_originals_reread(orig, norig);
+	for (size_t i = 0; i < norig; i++)
+		if (!orig[i].before || !orig[i].after || strcmp(orig[i].before, orig[i].after) != 0)
+			pl_warn("%s: '%s' before the first run, '%s' after the last (changed by "
+				"something else, or not restored: see 'perflab tune status')",
+				orig[i].key, orig[i].before ? orig[i].before : "(unreadable)",
+				orig[i].after ? orig[i].after : "(unreadable)");
 	pl_cmp_cleanup_dirs(&e);
 	if (r < 0) {
 		if (r == -EINTR)
@@ -513,6 +559,12 @@ int cmd_compare(int argc, char **argv)
 	}
 	struct pl_cmp_report rep;
 	pl_cmp_report_build(&rep, &s);
+	struct pl_env_during during;
+	pl_env_during(&snap0, &snap1, &during);
+	env = pl_env_json(&during, &env_cpus, env_pinned);
+	rep.environment = env;
+	rep.originals = orig;
+	rep.noriginals = norig;
 	/* the output rule (README): with --show-output the commands' output owns stdout, so
 	 * the report goes to stderr, like strace -c and time, unless -o FILE */
 	bool to_stderr = cfg.show_output && !pl_g.output;
@@ -547,6 +599,8 @@ int cmd_compare(int argc, char **argv)
 out:
 	if (live.sys)
 		pl_cmp_sys_close(live.sys);
+	pl_cmp_originals_free(orig, norig);
+	json_decref(env);
 	pl_cmp_session_free(&s); /* zeroed or half-built: both fine */
 	pl_cmp_experiment_free(&e);
 	pl_args_free(&args);

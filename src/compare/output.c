@@ -7,6 +7,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bench/env.h"
+#include "compare/sysset.h"
 #include "config.h"
 #include "out/json.h"
 #include "util/log.h"
@@ -41,6 +43,63 @@ void pl_cmp_report_build(struct pl_cmp_report *r, const struct pl_cmp_session *s
 	}
 	for (size_t i = 0; i < s->nruns; i++)
 		r->failed_runs += s->runs[i].u.exit_code != 0;
+}
+
+struct pl_cmp_original *pl_cmp_originals_read(const struct pl_cmp_experiment *e, size_t *n)
+{
+	struct pl_cmp_original *o = NULL;
+	*n = 0;
+	for (size_t v = 0; v < e->n; v++)
+		for (size_t k = 0; k < e->v[v].nsettings; k++) {
+			const struct pl_cmp_setting *st = &e->v[v].settings[k];
+			bool seen = false;
+			for (size_t i = 0; i < *n && !seen; i++)
+				seen = strcmp(o[i].path, st->path) == 0;
+			if (seen)
+				continue;
+			o = pl_xrealloc(o, (*n + 1) * sizeof(*o));
+			o[(*n)++] = (struct pl_cmp_original){ st->key, st->path, pl_cmp_sys_read(st->path),
+							      NULL };
+		}
+	return o;
+}
+
+void pl_cmp_originals_reread(struct pl_cmp_original *o, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(o[i].after);
+		o[i].after = pl_cmp_sys_read(o[i].path);
+	}
+}
+
+void pl_cmp_originals_free(struct pl_cmp_original *o, size_t n)
+{
+	for (size_t i = 0; o && i < n; i++) {
+		free(o[i].before);
+		free(o[i].after);
+	}
+	free(o);
+}
+
+static bool restored(const struct pl_cmp_original *o)
+{
+	return o->before && o->after && strcmp(o->before, o->after) == 0;
+}
+
+/* The environment and the settings' values before and after, as text lines. */
+static void print_context(FILE *f, const struct pl_cmp_report *r, const char *indent)
+{
+	if (r->environment) {
+		char *t = pl_env_text(r->environment);
+		fprintf(f, "%senvironment: %s\n", indent, t);
+		free(t);
+	}
+	for (size_t i = 0; i < r->noriginals; i++) {
+		const struct pl_cmp_original *o = &r->originals[i];
+		fprintf(f, "%s%s: '%s' before the first run, '%s' after the last%s\n", indent, o->key,
+			o->before ? o->before : "(unreadable)", o->after ? o->after : "(unreadable)",
+			restored(o) ? " (restored)" : " (NOT the same)");
+	}
 }
 
 void pl_cmp_report_free(struct pl_cmp_report *r)
@@ -175,6 +234,9 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 	if (r->failed_runs)
 		fprintf(f, "%s  %zu runs exited non-zero (kept: --ignore-failure)\n",
 			notes ? "" : "\nNotes\n", r->failed_runs);
+	if (r->environment || r->noriginals)
+		fputc('\n', f);
+	print_context(f, r, "");
 }
 
 static json_t *jreal(double x)
@@ -391,6 +453,20 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_array_append_new(stats, so);
 	}
 	json_object_set_new(doc, "statistics", stats);
+	json_object_set_new(doc, "environment",
+			    r->environment ? json_deep_copy(r->environment) : json_null());
+	json_t *orig = json_array();
+	for (size_t i = 0; i < r->noriginals; i++) {
+		const struct pl_cmp_original *o = &r->originals[i];
+		json_t *x = json_object();
+		json_object_set_new(x, "key", json_string(o->key));
+		json_object_set_new(x, "path", json_string(o->path));
+		json_object_set_new(x, "before", o->before ? json_string(o->before) : json_null());
+		json_object_set_new(x, "after", o->after ? json_string(o->after) : json_null());
+		json_object_set_new(x, "restored", json_boolean(restored(o)));
+		json_array_append_new(orig, x);
+	}
+	json_object_set_new(doc, "original_settings", orig);
 	return doc;
 }
 
@@ -444,6 +520,9 @@ void pl_cmp_write_markdown(FILE *f, const struct pl_cmp_report *r)
 			md_escape(f, s->exp->v[v].name);
 			fprintf(f, ": %s\n", r->cs[m * r->nv + v].text);
 		}
+	if (r->environment || r->noriginals)
+		fputc('\n', f);
+	print_context(f, r, "- ");
 }
 
 static void csv_field(FILE *f, const char *s)

@@ -10,6 +10,24 @@
 #include "compare/analyze.h"
 #include "compare/session.h"
 
+/** A sysctl/sysfs target that some variant changes, with its value before the first run
+ *  and after the last, so the output shows that the machine was left as it was found. */
+struct pl_cmp_original {
+	const char *key;  /**< the first variant key that names it ("sysctl.net.core.somaxconn") */
+	const char *path; /**< the target file */
+	char *before;     /**< value read before the first run (kernel form), NULL: unreadable */
+	char *after;      /**< value read after the last run, NULL: unreadable or not read yet */
+};
+
+/** The distinct targets of every variant's settings, in order of first use, with their
+ *  current values as "before" (pl_cmp_sys_read). Keys and paths point into @e. Returns
+ *  a malloc'd array (NULL when *n is 0). */
+struct pl_cmp_original *pl_cmp_originals_read(const struct pl_cmp_experiment *e, size_t *n);
+/** Read every target again into "after". */
+void pl_cmp_originals_reread(struct pl_cmp_original *o, size_t n);
+/** Free. NULL-safe. */
+void pl_cmp_originals_free(struct pl_cmp_original *o, size_t n);
+
 /** Statistics of every metric of a finished session. */
 struct pl_cmp_report {
 	const struct pl_cmp_session *s;
@@ -17,6 +35,10 @@ struct pl_cmp_report {
 	struct pl_cmp_vstat *vs; /**< [m * nv + v] */
 	struct pl_cmp_cstat *cs; /**< [m * nv + v]; v == 0 is the baseline */
 	size_t failed_runs;      /**< runs that exited non-zero (--ignore-failure) */
+	/* set by the caller after pl_cmp_report_build (borrowed, may stay NULL/0): */
+	const json_t *environment; /**< bench/env.h's pl_env_json object of the whole experiment */
+	const struct pl_cmp_original *originals; /**< the settings' values before and after */
+	size_t noriginals;
 };
 
 /** Analyse every metric of @s. Free with pl_cmp_report_free. */
@@ -24,10 +46,12 @@ void pl_cmp_report_build(struct pl_cmp_report *r, const struct pl_cmp_session *s
 /** NULL-safe. */
 void pl_cmp_report_free(struct pl_cmp_report *r);
 
-/** The terminal table, verdicts and notes. */
+/** The terminal table, verdicts, notes, the environment and the settings' values before
+ *  and after. */
 void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r);
 /** The JSON document (new reference). Same seed and inputs give the same bytes apart from
- *  the timing fields (runs[].resources, statistics of wait4 metrics, elapsed_s). */
+ *  the timing fields (runs[].resources, statistics of wait4 metrics, elapsed_s, the load,
+ *  steal and others' CPU of the environment). */
 json_t *pl_cmp_to_json(const struct pl_cmp_report *r);
 /** A Markdown table (one row per metric, one column per variant) and the verdicts. */
 void pl_cmp_write_markdown(FILE *f, const struct pl_cmp_report *r);

@@ -376,6 +376,18 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		pl_buf_puts(b, "</tr>\n");
 	}
 	pl_buf_puts(b, "</tbody></table>\n");
+	char *ctx = pl_report_cmp_context(doc);
+	if (ctx && *ctx) {
+		pl_buf_puts(b, "<p class=\"env\">");
+		for (char *l = ctx, *nl; *l; l = nl + 1) {
+			nl = strchr(l, '\n');
+			*nl = '\0';
+			pl_buf_puts(b, l == ctx ? "" : "<br>");
+			esc(b, l);
+		}
+		pl_buf_puts(b, "</p>\n");
+	}
+	free(ctx);
 	/* chart of the first metric (wall time) with the CI of each median as whiskers */
 	const json_t *first = json_array_get(json_object_get(doc, "statistics"), 0);
 	size_t n = json_array_size(json_object_get(first, "variants"));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/env.h"
 #include "cmd/common.h"
 #include "config.h"
 #include "out/jcheck.h"
@@ -585,6 +586,28 @@ char *pl_report_cmp_vs(const json_t *x, const char *unit)
 	return pl_xasprintf("%+.2f%% [%+.2f, %+.2f]", (r - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
 }
 
+char *pl_report_cmp_context(const json_t *doc)
+{
+	struct pl_buf b = { 0 };
+	const json_t *env = json_object_get(doc, "environment");
+	if (json_is_object(env)) {
+		char *t = pl_env_text(env);
+		pl_buf_printf(&b, "environment: %s\n", t);
+		free(t);
+	}
+	size_t i;
+	json_t *o;
+	json_array_foreach(json_object_get(doc, "original_settings"), i, o)
+	{
+		const char *be = pl_json_str(o, "before"), *af = pl_json_str(o, "after");
+		pl_buf_printf(&b, "%s: '%s' before the first run, '%s' after the last%s\n",
+			      pl_json_str(o, "key") ? pl_json_str(o, "key") : "?",
+			      be ? be : "(unreadable)", af ? af : "(unreadable)",
+			      json_is_true(json_object_get(o, "restored")) ? " (restored)" : " (NOT the same)");
+	}
+	return pl_buf_steal(&b);
+}
+
 /* The unit of metric @name of compare document @doc ("" when unknown). */
 static const char *cmp_unit(const json_t *doc, const char *name)
 {
@@ -649,6 +672,16 @@ static void md_comparisons(FILE *out, const json_t *arr)
 			fputc('\n', out);
 		}
 		fputc('\n', out);
+		char *ctx = pl_report_cmp_context(doc);
+		if (ctx && *ctx) {
+			/* one list item per line */
+			for (char *l = ctx, *nl; *l; l = nl + 1) {
+				nl = strchr(l, '\n');
+				fprintf(out, "- %.*s\n", (int)(nl - l), l);
+			}
+			fputc('\n', out);
+		}
+		free(ctx);
 	}
 }
 

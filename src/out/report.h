@@ -39,6 +39,12 @@ char *pl_report_cmp_median(const json_t *x, const char *unit);
  *  NULL for the baseline or when there is nothing to show. */
 char *pl_report_cmp_vs(const json_t *x, const char *unit);
 
+/** The context lines of a compare document, malloc'd, NULL when it has none (documents
+ *  from before they were recorded): "environment: ..." (bench/env.h's pl_env_text) and one
+ *  "KEY: 'BEFORE' before the first run, 'AFTER' after the last (restored)" per
+ *  original_settings entry, each line ending in a newline. */
+char *pl_report_cmp_context(const json_t *doc);
+
 /** Print the short terminal summary (machine line, findings by severity with top fixes,
  *  where the files are) to @out. @dir is where the report was written. */
 void pl_report_print_summary(FILE *out, const json_t *report, const char *dir);

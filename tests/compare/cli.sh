@@ -30,7 +30,7 @@ is "wait4 resources recorded" "$(jqv "$TMP/a.json" '[.runs[] | select(.resources
 ok "same seed again" "$P" compare --json --runs 6 --warmup 1 --seed 7 "${SCORE[@]}" --higher-is-better \
 	-n base -- /bin/echo score: 10 -n new -- /bin/echo score: 10.5
 cp "$OUT" "$TMP/b.json"
-STRIP='del(.elapsed_s, .runs[].resources) | .statistics |= map(select(.source != "wait4"))'
+STRIP='del(.elapsed_s, .runs[].resources, .environment.load_avg, .environment.steal_pct, .environment.others_busy_pct) | .statistics |= map(select(.source != "wait4"))'
 is "same seed: identical JSON apart from timings" "$(jq -S "$STRIP" "$TMP/a.json" | md5sum)" "$(jq -S "$STRIP" "$TMP/b.json" | md5sum)"
 ok "another seed" "$P" compare --json --runs 6 --seed 8 "${SCORE[@]}" -n base -- /bin/echo score: 10 -n new -- /bin/echo score: 10.5
 like "another seed: another order" "$(jq -c .round_order "$OUT") vs $(jq -c .round_order "$TMP/a.json")" '^(.+) vs (.+)$'
@@ -180,6 +180,8 @@ like "report.md: the ~0 baseline as a difference" "$md_x" '; diff -0.4 \[-1.305,
 like "report.md: wall time in the terminal's units" "$(grep -E '^\| wall \|' "$TMP/rep/report.md")" '^\| wall \| [0-9.]+ (ns|us|ms) \[[0-9.]+ (ns|us|ms), [0-9.]+ (ns|us|ms)\] \|.* [-+][0-9]+\.[0-9]{2}% \['
 like "report.md: max_rss in bytes" "$(grep -E '^\| max_rss \|' "$TMP/rep/report.md")" '^\| max_rss \| [0-9.]+ (KiB|MiB) '
 like "report.html: the terminal's units" "$(grep -o '<td class="cmp"><span class="num">[^<]*' "$TMP/rep/report.html" | head -1)" '[0-9.]+ (ns|us|ms) \['
+like "report.md: the compare's environment" "$(sed -n '/^## Comparisons/,/^## /p' "$TMP/rep/report.md")" '^- environment: kernel .*; during the run: load'
+like "report.html: the compare's environment" "$(cat "$TMP/rep/report.html")" '<p class="env">environment: kernel [^<]*during the run'
 like "report.html: the ~0 baseline as a difference" "$(cat "$TMP/rep/report.html")" 'diff -0.4 \[-1.305, \+0.5049\]'
 "$P" compare --shell --runs 10 --warmup 0 --seed 5 --metric 'x=x=([0-9.]+)' -n base -- "n=\$(cat $cnt); echo \$((n + 1)) >$cnt; \
 	if [ \$((n % 10)) = 9 ]; then echo x=4; else echo x=0; fi" -n zero -- 'echo x=0' >"$OUT" 2>"$ERR"

@@ -75,11 +75,33 @@ wait $pid 2>/dev/null
 [ -n "$child" ] && kill $child 2>/dev/null
 is "kill -9 leaves the value applied" "$(cat $K)" "$new"
 like "the journal recorded it" "$(cat "$TMP/state/tune-journal.jsonl")" '"profile": *"compare:b"'
-ok "next compare recovers first" "$P" compare --runs 2 --warmup 0 "${STATE[@]}" \
+ok "next compare recovers first" "$P" compare --json --runs 2 --warmup 0 "${STATE[@]}" \
 	-n a -- /bin/sh -c "test \$(cat $K) = $orig" \
 	-n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true
 like "recovery reported" "$(cat "$ERR")" 'restored 1 setting left by an interrupted perflab compare'
 is "restored after a crash" "$(cat $K)" "$orig"
+is "the original is read after the recovery, before the first run" \
+	"$(jq -r '.original_settings[] | "\(.before) \(.after) \(.restored)"' "$OUT")" "$orig $orig true"
+
+# --json records the original value of every key a variant changes, read before the first
+# run and after the last, and the environment; the table says so too
+orig2=$(cat /proc/sys/net/ipv4/tcp_keepalive_time)
+ok "--json with two settings" "$P" compare --json -o "$TMP/orig.json" --runs 2 --warmup 0 "${STATE[@]}" \
+	-n a -- /bin/true -n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true \
+	-n c --set sysctl.net.ipv4.ip_default_ttl=$((new - 1)) --set sysctl.net.ipv4.tcp_keepalive_time=$((orig2 + 1)) -- /bin/true
+validate compare.schema.json "$TMP/orig.json"
+is "one entry per target, in order of first use" \
+	"$(jq -r '[.original_settings[] | "\(.key)=\(.path):\(.before)->\(.after):\(.restored)"] | join(" ")' "$TMP/orig.json")" \
+	"sysctl.net.ipv4.ip_default_ttl=$K:$orig->$orig:true sysctl.net.ipv4.tcp_keepalive_time=/proc/sys/net/ipv4/tcp_keepalive_time:$orig2->$orig2:true"
+is "the environment of the experiment" \
+	"$(jq -r '.environment | [(.kernel | type), .pinning, (.load_avg | keys | join(",")), (has("thp") and has("steal_pct") and has("clocksource") and has("governor") and has("mitigations"))] | @csv' "$TMP/orig.json")" \
+	'"string","unpinned","end,start",true'
+is "kernel as uname -r" "$(jq -r .environment.kernel "$TMP/orig.json")" "$(uname -r)"
+ok "table" "$P" compare --runs 2 --warmup 0 "${STATE[@]}" --export-markdown "$TMP/orig.md" \
+	-n a -- /bin/true -n b --set sysctl.net.ipv4.ip_default_ttl=$new -- /bin/true
+like "table: before and after" "$(cat "$OUT")" "sysctl.net.ipv4.ip_default_ttl: '$orig' before the first run, '$orig' after the last \(restored\)"
+like "table: the environment line" "$(cat "$OUT")" "environment: kernel $(uname -r | sed 's/[.+]/\\&/g'), .*during the run: load"
+like "markdown: before and after" "$(cat "$TMP/orig.md")" "- sysctl.net.ipv4.ip_default_ttl: '$orig' before the first run, '$orig' after the last \(restored\)"
 
 # the journal's own fault injection: die right after the first target write
 PERFLAB_TUNE_FAULT_AFTER=1 "$P" compare --runs 2 "${STATE[@]}" -n a -- /bin/true \
