@@ -174,6 +174,13 @@ like "near zero: the verdict says why" "$(jqv "$TMP/nz.json" "$NZ.verdict_text")
 	'^no difference detected; the baseline is ~0 \(mean 0.4, within its own CI of zero\), so no relative CI or run estimate: difference -0.4 \(95% CI -1.305 to \+0.5049'
 is "near zero: not 'runs needed'" "$(jqv "$TMP/nz.json" "$NZ.verdict_text" | grep -c 'runs per variant')" 0
 ok "wall time keeps its ratio" test "$(jqv "$TMP/nz.json" '.statistics[0].variants[1].vs_baseline | "\(.baseline_near_zero) \(.ratio > 0)"')" = "false true"
+thp_file=/sys/kernel/mm/transparent_hugepage/enabled
+if [ -r "$thp_file" ]; then
+	is "environment: THP as sysfs shows it" "$(jqv "$TMP/nz.json" .environment.thp)" "$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' "$thp_file")"
+else
+	is "environment: THP null without sysfs" "$(jqv "$TMP/nz.json" .environment.thp)" null
+fi
+is "environment: no settings, no originals" "$(jqv "$TMP/nz.json" '.original_settings | length')" 0
 ok "report --from a compare document" "$P" report --no-bench --from "$TMP/nz.json" -o "$TMP/rep"
 md_x=$(grep -E '^\| x \|' "$TMP/rep/report.md")
 like "report.md: the ~0 baseline as a difference" "$md_x" '; diff -0.4 \[-1.305, \+0.5049\]'
