@@ -37,8 +37,12 @@ test: test-deps build $(TESTBUILD)/build.ninja
 	@ninja -C $(TESTBUILD) >/dev/null || ninja -C $(TESTBUILD)
 	@tests/run-all.sh $(TESTBUILD)
 
+# PREFIX applies also to a build/ set up earlier with another prefix: `meson configure`
+# sets it first (a no-op when it is the same); meson install then rebuilds what depends
+# on it and honours DESTDIR (staged installs for packaging).
 install: build
-	$(MESON) install -C $(BUILD)
+	$(MESON) configure $(BUILD) --prefix=$(PREFIX) >/dev/null
+	DESTDIR="$(DESTDIR)" $(MESON) install -C $(BUILD) --quiet
 
 bench-deps:
 	@scripts/install-deps.sh peers
