@@ -70,4 +70,44 @@ while IFS=$'\t' read -r l long; do
 done < <(cut -f2,3 "$TMP/was" | sort -u)
 is "README lists every old letter" "$nores" ""
 
+# the man page: a section "## CMD" (or "## bench NAME") per command; each option of a
+# command's --help is there as *--long* (with *-X*, when it has a letter), and every *--long*
+# of a section is an option of that command (or a global option)
+man_section() { # HEADING -> the lines under it, up to the next heading
+	awk -v h="$1" '$0 == h {on = 1; next} /^#/ {on = 0} on' "$MAN"
+}
+globals=$(grep -P '^inspect\t' "$TMP/opts" | grep -E $'\t--(json|output|sysroot|no-color|quiet|verbose|help)$' | cut -f3 | sort -u)
+is "global options found" "$(echo "$globals" | tr '\n' ' ')" "--help --json --no-color --output --quiet --sysroot --verbose "
+man_glob=$(man_section "# GLOBAL OPTIONS")
+for g in $globals; do
+	like "man page: global option $g" "$man_glob" "\*$g\*"
+done
+while read -r c; do
+	sec=$(man_section "## $c")
+	if [ -z "$sec" ]; then
+		_report fail "man page has a section '## $c'"
+		continue
+	fi
+	miss= extra= wrong=
+	while IFS=$'\t' read -r _ l long; do
+		echo "$globals" | grep -qx -- "$long" && continue
+		# the runner options live in the "## bench" section
+		where=$sec
+		case $c in bench\ *) where="$sec
+$(man_section "## bench")" ;; esac
+		if ! printf '%s' "$where" | grep -qF -- "*$long*"; then miss="$miss $long"
+		elif [ "$l" != - ] && ! printf '%s' "$where" | grep -qF -- "*$l*, *$long*"; then wrong="$wrong $l,$long"
+		fi
+	done < <(grep -P "^\Q$c\E\t" "$TMP/opts")
+	for long in $(printf '%s' "$sec" | grep -oE '\*--[a-z0-9-]+\*' | tr -d '*' | sort -u); do
+		grep -qP "^\Q$c\E\t.*\t\Q$long\E$" "$TMP/opts" && continue
+		# bench: a runner option is in every benchmark's help
+		[ "$c" = bench ] && grep -qP "^bench clock\t.*\t\Q$long\E$" "$TMP/opts" && continue
+		extra="$extra $long"
+	done
+	is "man page, $c: every option of --help" "$miss" ""
+	is "man page, $c: letters as in --help" "$wrong" ""
+	is "man page, $c: no option --help does not have" "$extra" ""
+done < <(cut -f1 "$TMP/opts" | sort -u)
+like "man page: exit status 130" "$(man_section "# EXIT STATUS")" '\*130\*'
 done_testing
