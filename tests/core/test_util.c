@@ -291,13 +291,30 @@ static void test_outfile(void **state)
 	}
 }
 
+/* values in their unit, as every terminal table shows them */
+static void test_fmt_unit(void **state)
+{
+	(void)state;
+	char b[64];
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 0.012345, "s"), "12.35 ms");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 2.5e-7, "s"), "250 ns");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), -4e-4, "s"), "-400 us");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 0, "s"), "0 s");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 3.5, "s"), "3.5 s");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 1572864, "B"), "1.50 MiB");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), -2048, "B"), "-2.00 KiB");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 12.3456, ""), "12.35");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 7, "ops/s"), "7 ops/s");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), NAN, "s"), "-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysroot_reads), cmocka_unit_test(test_sysroot_set_errors),
 		cmocka_unit_test(test_parse_numbers), cmocka_unit_test(test_cpuset),
 		cmocka_unit_test(test_summary),       cmocka_unit_test(test_split_buf),
-		cmocka_unit_test(test_outfile),
+		cmocka_unit_test(test_outfile),       cmocka_unit_test(test_fmt_unit),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
