@@ -11,7 +11,8 @@ MAN=$PERFLAB_SRCDIR/docs/man/perflab.1.scd
 
 # every command of 'perflab --help' and every benchmark of 'bench --list'
 cmds=$("$P" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}' | grep -vx help)
-benches=$("$P" bench --list | awk '/^  [a-z]/ {print $1}')
+# (a table with a header row, or an indented list)
+benches=$("$P" bench --list | awk '$1 == "benchmark" || $1 == "benchmarks:" {next} /^(  )?[a-z]/ {print $1}')
 is "commands found in --help" "$(echo "$cmds" | tr '\n' ' ')" "bench check compare inspect profile report tune "
 like "benchmarks found in bench --list" "$(echo "$benches" | tr '\n' ' ')" '^clock syscall mem .*compress'
 
