@@ -459,10 +459,10 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	for (size_t i = 0; i < r->noriginals; i++) {
 		const struct pl_cmp_original *o = &r->originals[i];
 		json_t *x = json_object();
-		json_object_set_new(x, "key", json_string(o->key));
-		json_object_set_new(x, "path", json_string(o->path));
-		json_object_set_new(x, "before", o->before ? json_string(o->before) : json_null());
-		json_object_set_new(x, "after", o->after ? json_string(o->after) : json_null());
+		json_object_set_new(x, "key", pl_json_string(o->key));
+		json_object_set_new(x, "path", pl_json_string(o->path));
+		json_object_set_new(x, "before", o->before ? pl_json_string(o->before) : json_null());
+		json_object_set_new(x, "after", o->after ? pl_json_string(o->after) : json_null());
 		json_object_set_new(x, "restored", json_boolean(restored(o)));
 		json_array_append_new(orig, x);
 	}
