@@ -420,10 +420,10 @@ def run_case(perflab, case, root, outdir, timeout, env, k):
             problems.append(f"inspect: {nlines} facts in the text, {len(doc.get('facts', {}))} "
                             "in the JSON (keys dropped?)")
     for w in WORKLOADS:
-        check_run(f"check -w {w} --json", [perflab, "check", "--json", "-w", w] + sr, timeout,
+        check_run(f"check --workload {w} --json", [perflab, "check", "--json", "--workload", w] + sr, timeout,
                   env, (0, 1), "json", problems, "check.schema.json")
     w = WORKLOADS[k % len(WORKLOADS)]
-    check_run(f"check -w {w} -v", [perflab, "check", "-v", "--fail-on", "info", "-w", w] + sr,
+    check_run(f"check --workload {w} -v", [perflab, "check", "-v", "--fail-on", "info", "--workload", w] + sr,
               timeout, env, (0, 1), "text", problems)
     # report: --json on even cases, the terminal summary on odd ones; report.md always
     if k % 2 == 0:
