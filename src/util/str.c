@@ -95,7 +95,9 @@ int pl_parse_u64(const char *s, uint64_t *out)
 		return -EINVAL;
 	char *end;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
+	/* decimal or 0x hex, as documented; base 0 would read "010" as octal 8 */
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (end == s || !only_space(end))

@@ -109,6 +109,12 @@ static void test_parse_numbers(void **state)
 	assert_int_equal(pl_parse_u64("", &u), -EINVAL);
 	assert_int_equal(pl_parse_u64("12x", &u), -EINVAL);
 	assert_int_equal(pl_parse_u64("99999999999999999999999", &u), -ERANGE);
+	/* decimal, not octal, with a leading zero; 0x is hex */
+	assert_int_equal(pl_parse_u64("010", &u), 0);
+	assert_int_equal(u, 10);
+	assert_int_equal(pl_parse_u64("0x1f", &u), 0);
+	assert_int_equal(u, 31);
+	assert_int_equal(pl_parse_u64("0x", &u), -EINVAL);
 	assert_int_equal(pl_parse_i64("-5", &i), 0);
 	assert_int_equal(i, -5);
 	assert_int_equal(pl_parse_double("2.5", &d), 0);
