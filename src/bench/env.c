@@ -19,6 +19,8 @@
 int pl_cpustat_parse(const char *text, const struct pl_cpuset *set, struct pl_cpustat *out)
 {
 	struct pl_cpustat s = { 0 };
+	struct pl_cpuset seen;
+	pl_cpuset_clear(&seen);
 	bool any_cpu_row = false;
 	for (const char *p = text; p && *p;) {
 		const char *eol = strchr(p, '\n');
@@ -30,7 +32,10 @@ int pl_cpustat_parse(const char *text, const struct pl_cpuset *set, struct pl_cp
 				   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
 		if (n >= 5) {
 			any_cpu_row = true;
-			if (cpu < PL_MAX_CPUS && pl_cpuset_isset(set, cpu)) {
+			/* a CPU counts once: a repeated row (not a kernel's) is ignored */
+			if (cpu < PL_MAX_CPUS && pl_cpuset_isset(set, cpu) &&
+			    !pl_cpuset_isset(&seen, cpu)) {
+				pl_cpuset_set(&seen, cpu);
 				/* user nice system idle iowait irq softirq steal guest guest_nice;
 				 * guest time is already counted in user (proc(5)). */
 				s.total += v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];

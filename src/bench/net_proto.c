@@ -3,6 +3,7 @@
 #include "bench/net_proto.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,10 +46,13 @@ static int line_copy(const char *line, char *out, size_t cap, char *why, size_t 
 	return 0;
 }
 
+/* A decimal number in lo..hi: digits only, as both ends print them (no sign, space or
+ * 0x, which pl_parse_u64 alone would let through). */
 static int u64_in(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 {
 	uint64_t x;
-	if (pl_parse_u64(v, &x) < 0 || x < lo || x > hi)
+	if (!*v || strspn(v, "0123456789") != strlen(v) || pl_parse_u64(v, &x) < 0 || x < lo ||
+	    x > hi)
 		return -EBADMSG;
 	*out = x;
 	return 0;
@@ -157,13 +161,28 @@ int pl_net_done_parse(const char *line, struct pl_net_done *out)
 	char buf[PL_NET_LINE_MAX + 1], why[64];
 	if (line_copy(line, buf, sizeof(buf), why, sizeof(why)) < 0)
 		return -EBADMSG;
-	unsigned long long a, b, c;
-	int cpu, end = 0;
-	if (sscanf(buf, "DONE rx_bytes=%llu rx_msgs=%llu cpu=%d retrans=%llu%n", &a, &b, &cpu, &c,
-		   &end) != 4 ||
-	    buf[end] != '\0' || cpu < -1)
+	/* Exactly these keys in this order, strict numbers (sscanf's %llu took "-1" as
+	 * 2^64-1 and its %d overflowed on a long cpu=). */
+	static const char *const keys[] = { "rx_bytes", "rx_msgs", "cpu", "retrans" };
+	uint64_t v[4];
+	char *save = NULL;
+	char *tok = strtok_r(buf, " ", &save);
+	if (!tok || strcmp(tok, "DONE") != 0)
 		return -EBADMSG;
-	*out = (struct pl_net_done){ a, b, cpu, c };
+	for (int i = 0; i < 4; i++) {
+		tok = strtok_r(NULL, " ", &save);
+		size_t kl = strlen(keys[i]);
+		if (!tok || strncmp(tok, keys[i], kl) != 0 || tok[kl] != '=')
+			return -EBADMSG;
+		const char *val = tok + kl + 1;
+		if (i == 2 && strcmp(val, "-1") == 0)
+			v[i] = UINT64_MAX; /* cpu unknown */
+		else if (u64_in(val, 0, i == 2 ? INT_MAX : UINT64_MAX, &v[i]) < 0)
+			return -EBADMSG;
+	}
+	if (strtok_r(NULL, " ", &save))
+		return -EBADMSG;
+	*out = (struct pl_net_done){ v[0], v[1], v[2] == UINT64_MAX ? -1 : (int)v[2], v[3] };
 	return 0;
 }
 

@@ -86,6 +86,13 @@ static void test_done_and_ok(void **state)
 	assert_int_equal(e.cpu, 1);
 	assert_int_equal(e.retrans, 3);
 	assert_int_equal(pl_net_done_parse("DONE rx_bytes=1 rx_msgs=2 cpu=0 retrans=0 x\n", &e), -EBADMSG);
+	/* strict numbers: no sign wrap, no overflowing cpu, no hex, cpu -1 = unknown */
+	assert_int_equal(pl_net_done_parse("DONE rx_bytes=-1 rx_msgs=2 cpu=0 retrans=0\n", &e), -EBADMSG);
+	assert_int_equal(pl_net_done_parse("DONE rx_bytes=1 rx_msgs=2 cpu=99999999999 retrans=0\n", &e),
+			 -EBADMSG);
+	assert_int_equal(pl_net_done_parse("DONE rx_bytes=0x10 rx_msgs=2 cpu=0 retrans=0\n", &e), -EBADMSG);
+	assert_int_equal(pl_net_done_parse("DONE rx_bytes=1 rx_msgs=2 cpu=-1 retrans=0\n", &e), 0);
+	assert_int_equal(e.cpu, -1);
 	assert_int_equal(pl_net_ok_parse("OK port=4242\n", why, sizeof(why)), 4242);
 	assert_int_equal(pl_net_ok_parse("OK port=0\n", why, sizeof(why)), -EBADMSG);
 	assert_int_equal(pl_net_ok_parse("ERR busy: one test\n", why, sizeof(why)), -EPROTO);
