@@ -21,7 +21,10 @@ uint64_t pl_ring_walk(const uint8_t *data, uint64_t size, uint64_t tail, uint64_
 			memcpy(&h, data + off, first);
 			memcpy((uint8_t *)&h + first, data, sizeof(h) - first);
 		}
-		if (h.size < sizeof(h) || h.size > head - tail || h.size > size) {
+		/* The kernel pads every record to a multiple of 8 bytes (perf_event.h: the
+		 * records of the ring are u64 aligned); another size is corruption, and
+		 * would leave the next record and its u64 fields misaligned. */
+		if (h.size < sizeof(h) || h.size % 8 != 0 || h.size > head - tail || h.size > size) {
 			if (corrupt)
 				*corrupt = true;
 			return tail;

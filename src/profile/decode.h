@@ -22,7 +22,8 @@ typedef int (*pl_rec_cb)(void *ctx, const struct perf_event_header *rec);
  *  byte counter @tail to @head (free-running counters, as in perf_event_mmap_page).
  *  @scratch (PL_REC_MAX bytes) receives records that wrap. Returns the new tail: @head,
  *  or the position after the record that stopped the walk, or the start of a truncated
- *  or corrupt record (size 0 or past @head; *corrupt set when non-NULL). */
+ *  or corrupt record (size below 8, not a multiple of 8, or past @head; *corrupt set
+ *  when non-NULL). */
 uint64_t pl_ring_walk(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
 		      uint8_t *scratch, pl_rec_cb cb, void *ctx, bool *corrupt);
 
