@@ -2,10 +2,11 @@
 # The front door: `make run` and `make test` work on a fresh Debian 12 machine.
 BUILD      ?= build
 TESTBUILD  ?= build-test
+FUZZBUILD  ?= build-fuzz
 PREFIX     ?= /usr/local
 MESON      ?= meson
 
-.PHONY: all deps test-deps build run test install clean bench-deps format
+.PHONY: all deps test-deps build run test fuzz fuzz-build install clean bench-deps format
 
 all: build
 
@@ -29,13 +30,29 @@ $(TESTBUILD)/build.ninja:
 	$(MESON) setup $(TESTBUILD) --buildtype=debug -Db_sanitize=address,undefined \
 		-Db_lundef=false -Dtests=true
 
-# Debug build with ASan+UBSan, every unit and integration test; the last line is
-# "N passed, N failed[, N skipped]". The release build (-O3 -Werror) is built first: gcc
-# warns about some code (maybe-uninitialized) only when it optimises, and `make run` must
-# build on a fresh clone.
-test: test-deps build $(TESTBUILD)/build.ninja
+# The libFuzzer harnesses of tests/fuzz/ (README "Fuzzing"): clang, ASan+UBSan,
+# coverage over the whole library.
+$(FUZZBUILD)/build.ninja:
+	CC=clang $(MESON) setup $(FUZZBUILD) --buildtype=debug -Doptimization=1 \
+		-Db_sanitize=address,undefined -Db_lundef=false -Dtests=false -Dfuzz=true
+
+fuzz-build: test-deps $(FUZZBUILD)/build.ninja
+	@ninja -C $(FUZZBUILD) >/dev/null || ninja -C $(FUZZBUILD)
+
+# Each harness for FUZZ_TIME seconds (default 300); FUZZERS="a b" picks some.
+FUZZERS ?= $(shell sed -n "/^fuzz_harnesses/,/]/p" tests/fuzz/meson.build | grep -o "'[a-z_]*'" | tr -d "'")
+fuzz: fuzz-build
+	@FUZZ_TIME=$(or $(FUZZ_TIME),300) FUZZ_BINDIR=$(CURDIR)/$(FUZZBUILD)/tests/fuzz \
+		tests/fuzz/run.sh --long $(FUZZERS)
+
+# Debug build with ASan+UBSan, every unit and integration test, and every fuzz harness
+# for FUZZ_TIME seconds (default 20); the last line is "N passed, N failed[, N skipped]".
+# The release build (-O3 -Werror) is built first: gcc warns about some code
+# (maybe-uninitialized) only when it optimises, and `make run` must build on a fresh clone.
+test: test-deps build $(TESTBUILD)/build.ninja fuzz-build
 	@ninja -C $(TESTBUILD) >/dev/null || ninja -C $(TESTBUILD)
-	@tests/run-all.sh $(TESTBUILD)
+	@FUZZ_TIME=$(or $(FUZZ_TIME),20) FUZZ_REQUIRED=1 \
+		FUZZ_BINDIR=$(CURDIR)/$(FUZZBUILD)/tests/fuzz tests/run-all.sh $(TESTBUILD)
 
 # PREFIX applies also to a build/ set up earlier with another prefix: `meson configure`
 # sets it first (a no-op when it is the same); meson install then rebuilds what depends
@@ -51,4 +68,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(TESTBUILD)
+	rm -rf $(BUILD) $(TESTBUILD) $(FUZZBUILD)

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Write the seed corpora tests/fuzz/corpus/NAME/ from the repository's fixtures
+(fixture sysroots, tests/*/fixtures, golden files, test profiles) plus a few hand-made
+inputs for formats no fixture has (ring buffers, journals, protocol lines). Idempotent:
+rerun after adding fixtures or a harness, then commit what changed. Usage:
+    tests/fuzz/seed-corpus.py"""
+import glob
+import hashlib
+import os
+import shutil
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+SYS = os.path.join(TOP, "tests/fixtures/sysroots")
+
+
+def rd(path):
+    with open(os.path.join(TOP, path), "rb") as f:
+        return f.read()
+
+
+def sysroot_files(pattern, limit=6):
+    """Distinct contents of a file pattern across the fixture sysroots."""
+    seen, out = set(), []
+    for p in sorted(glob.glob(os.path.join(SYS, "*", pattern), recursive=True)):
+        if not os.path.isfile(p) or os.path.islink(p):
+            continue
+        b = open(p, "rb").read()
+        if b in seen:
+            continue
+        seen.add(b)
+        out.append((os.path.relpath(p, SYS).split("/")[0], b))
+        if len(out) >= limit:
+            break
+    return out
+
+
+corpora = {}
+
+
+def add(name, label, data):
+    if isinstance(data, str):
+        data = data.encode()
+    corpora.setdefault(name, {})[label] = data
+
+
+# numbers: sysfs scalars and option values
+for i, v in enumerate(["0", "42\n", " 18446744073709551615 ", "18446744073709551616", "0x1f",
+                       "-5", "-9223372036854775808", "4k", "1GiB", "100TiB", "1.5e3", "500ms",
+                       "1.5h", "1e308h", "2us", "nan", "inf", "32768K\n"]):
+    add("numbers", f"value-{i:02d}", v)
+for m, b in sysroot_files("proc/sys/kernel/*", 6):
+    add("numbers", f"{m}-sysctl-{hashlib.sha1(b).hexdigest()[:8]}", b)
+
+# cpulist: cpulists, masks, isolation parameters
+for m, b in sysroot_files("sys/devices/system/cpu/online"):
+    add("cpulist", f"{m}-online", b)
+for m, b in sysroot_files("sys/devices/system/node/node*/cpulist"):
+    add("cpulist", f"{m}-node-cpulist-{hashlib.sha1(b).hexdigest()[:8]}", b)
+for m, b in sysroot_files("sys/devices/system/cpu/cpu*/cache/index*/shared_cpu_map", 4):
+    add("cpulist", f"{m}-shared_cpu_map-{hashlib.sha1(b).hexdigest()[:8]}", b)
+for i, v in enumerate(["0-3,8,10-11\n", "", "ff,00000001\n", "nohz,domain,managed_irq,2-3",
+                       "8191", "5-2", "0-8191"]):
+    add("cpulist", f"value-{i:02d}", v)
+
+# sysfs: selection lists, sysctl values, releases
+for m, b in sysroot_files("sys/**/queue/scheduler", 4):
+    add("sysfs", f"{m}-scheduler-{hashlib.sha1(b).hexdigest()[:8]}", b)
+for m, b in sysroot_files("sys/kernel/mm/transparent_hugepage/*", 4):
+    add("sysfs", f"{m}-thp-{hashlib.sha1(b).hexdigest()[:8]}", b)
+for m, b in sysroot_files("proc/sys/net/ipv4/*", 4):
+    add("sysfs", f"{m}-ipv4-{hashlib.sha1(b).hexdigest()[:8]}", b)
+for m, b in sysroot_files("proc/sys/kernel/osrelease"):
+    add("sysfs", f"{m}-osrelease", b)
+add("sysfs", "triple", "4096\t131072\t6291456\n")
+
+# cmdline
+for m, b in sysroot_files("proc/cmdline"):
+    add("cmdline", m, b)
+add("cmdline", "quotes", 'BOOT_IMAGE=/vmlinuz root=UUID=x ro quiet "acpi_osi=Linux x" '
+    'isolcpus=nohz,domain,2-3 nohz_full=2-3 rcu_nocbs mitigations=off a=b=c\n')
+
+# cpuinfo
+for m, b in sysroot_files("proc/cpuinfo"):
+    add("cpuinfo", m, b[:8192])
+
+# procstat: first byte = CPU column, then /proc/interrupts, /proc/stat, meminfo, numastat
+for p in sorted(glob.glob(os.path.join(TOP, "tests/bench/fixtures/interrupts-*.txt"))):
+    add("procstat", os.path.basename(p)[:-4], b"\x01" + open(p, "rb").read())
+for m, b in sysroot_files("proc/meminfo", 3):
+    add("procstat", f"{m}-meminfo", b"\x00" + b)
+for m, b in sysroot_files("sys/devices/system/node/node*/numastat", 2):
+    add("procstat", f"{m}-numastat-{hashlib.sha1(b).hexdigest()[:8]}", b"\x00" + b)
+add("procstat", "stat", b"\x00cpu  1000 20 300 40000 50 0 6 70 0 0\n"
+    b"cpu0 500 10 150 20000 25 0 3 35 0 0\ncpu1 500 10 150 20000 25 0 3 35 0 0\n"
+    b"intr 12345 0 1\nctxt 999\nbtime 1700000000\n")
+
+# net_proto
+for i, v in enumerate([
+        "PLNET1 test=tcp_pp size=64 seconds=1.000000 streams=1 nodelay=1 busy_poll=0\n",
+        "PLNET1 test=udp_stream size=1472 seconds=0.5 streams=1 nodelay=0 busy_poll=50\r\n",
+        "PLNET1 test=tcp_stream size=131072 seconds=10 streams=8\n",
+        "OK port=40123\n", "ERR unknown test 'x'\n",
+        "DONE rx_bytes=123456 rx_msgs=1929 cpu=1 retrans=0\n",
+        "DONE rx_bytes=0 rx_msgs=0 cpu=-1 retrans=0\n"]):
+    add("net_proto", f"line-{i:02d}", v)
+
+# perf_decode: u64 sample_type, u64 regs_mask, u8 log2(size)-3, u16 tail/8, ring bytes
+S = dict(IP=1 << 0, TID=1 << 1, TIME=1 << 2, ADDR=1 << 3, CALLCHAIN=1 << 5, ID=1 << 6,
+         CPU=1 << 7, PERIOD=1 << 8, RAW=1 << 10, REGS_USER=1 << 12, STACK_USER=1 << 13,
+         IDENTIFIER=1 << 16)
+ST = S["IDENTIFIER"] | S["IP"] | S["TID"] | S["TIME"] | S["CPU"] | S["PERIOD"]
+
+
+def rec(type_, misc, body):
+    return struct.pack("<IHH", type_, misc, 8 + len(body)) + body
+
+
+def sample(ip, pid, tid, time, cg=None, regs=None, stack=None):
+    b = struct.pack("<QQIIQIIQ", 7, ip, pid, tid, time, 0, 0, 1000000)
+    if cg is not None:
+        b += struct.pack("<Q", len(cg)) + b"".join(struct.pack("<Q", x) for x in cg)
+    if regs is not None:
+        b += struct.pack("<Q", 2) + b"".join(struct.pack("<Q", x) for x in regs)
+    if stack is not None:
+        b += struct.pack("<Q", len(stack)) + stack + struct.pack("<Q", len(stack))
+    return rec(9, 2, b)
+
+
+sid = struct.pack("<IIQIIQ", 100, 100, 5000, 0, 0, 7)  # tid, time, cpu, identifier
+comm = rec(3, 0x2000, struct.pack("<II", 100, 100) + b"burn\0\0\0\0" + sid)
+fork = rec(7, 0, struct.pack("<IIIIQ", 101, 100, 101, 100, 6000) + sid)
+mmap2 = rec(10, 2, struct.pack("<IIQQQIIQQII", 100, 100, 0x400000, 0x1000, 0, 8, 1, 1234, 0, 5, 2)
+            + b"/usr/bin/burn\0\0\0" + sid)
+lost = rec(2, 0, struct.pack("<QQ", 7, 3) + sid)
+plain = comm + mmap2 + fork + sample(0x400123, 100, 100, 7000) + lost
+add("perf_decode", "records", struct.pack("<QQBH", ST, 0, 9, 0) + plain)
+add("perf_decode", "wrap", struct.pack("<QQBH", ST, 0, 5, 30) + plain[:240])
+cgst = ST | S["CALLCHAIN"]
+add("perf_decode", "callchain", struct.pack("<QQBH", cgst, 0, 9, 3) +
+    sample(0x400123, 100, 100, 7000, cg=[0xfffffffffffffe00, 0x400123, 0x400456]))
+dw = cgst | S["REGS_USER"] | S["STACK_USER"]
+add("perf_decode", "dwarf", struct.pack("<QQBH", dw, (1 << 6) | (1 << 7), 10, 0) +
+    sample(0x400123, 100, 100, 7000, cg=[0x400123], regs=[0x7ffc000, 0x7ffc100],
+           stack=bytes(range(64))))
+raw_st = S["IDENTIFIER"] | S["TID"] | S["TIME"] | S["RAW"]
+raw_body = struct.pack("<QIIQ", 7, 100, 100, 8000) + struct.pack("<I", 12) + bytes(12)
+add("perf_decode", "raw", struct.pack("<QQBH", raw_st, 0, 8, 0) + rec(9, 2, raw_body))
+
+# folded
+add("folded", "small", rd("tests/profile/golden/small.folded"))
+add("folded", "hand", "main;work;leaf 10\nmain;idle 5\n\nmain;work 18446744073709551615\n")
+
+# report_from: saved documents of every kind
+for p in sorted(glob.glob(os.path.join(TOP, "tests/report/fixtures/*.json"))):
+    add("report_from", os.path.basename(p)[:-5], open(p, "rb").read())
+add("report_from", "report", rd("tests/report/golden/report.json"))
+
+# journal
+J = [
+    '{"op":"set","step":1,"target":"/proc/sys/vm/swappiness","sysroot":"","old":"60",'
+    '"old_raw":"60\\n","new":"10","profile":"latency","time":1700000000}',
+    '{"op":"accepted","step":1,"status":"ok","value":"10"}',
+    '{"op":"set","step":2,"target":"/sys/block/vda/queue/scheduler","sysroot":"",'
+    '"old":"mq-deadline","old_raw":"[mq-deadline] none\\n","new":"none","profile":"latency",'
+    '"time":1700000001}',
+    '{"op":"accepted","step":2,"status":"changed","value":"none"}',
+    '{"op":"set","step":3,"target":"/etc/default/grub","sysroot":"/srv/root","old":null,'
+    '"old_raw":null,"new":"GRUB_CMDLINE_LINUX=\\"quiet\\"\\n","profile":"x","time":1}',
+    '{"op":"accepted","step":3,"status":"refused","errno":13}',
+    '{"op":"undo","step":2}',
+]
+add("journal", "full", "\n".join(J) + "\n")
+add("journal", "torn", "\n".join(J[:3]) + "\n" + J[3][:20])
+
+# tune_profile: main, a, b, c, /vars, /proc/cpuinfo separated by \f
+P = "tests/tune/profiles"
+def prof(n):
+    return rd(f"{P}/{n}/tuned.conf").decode()
+add("tune_profile", "all-plugins", "\f".join([
+    prof("all-plugins").replace("include=base,-not-installed-anywhere", "include=a,-b"),
+    prof("base"), "", "", "", ""]))
+add("tune_profile", "stack", "\f".join([
+    "[main]\ninclude=a;b\n" + prof("stack-b"), prof("stack-a"),
+    "[main]\ninclude=c\n[sysctl]\nvm.dirty_ratio=5\ndrop=vm.swappiness\n",
+    "[vm]\nreplace=1\ntransparent_hugepages=never\n"]))
+add("tune_profile", "loop", "[main]\ninclude=a\n\f[main]\ninclude=-b\n\f[main]\ninclude=main\n")
+add("tune_profile", "variables", "\f".join([
+    "[variables]\ninclude=/vars\nx=${y}${y}\nz=${i:PROFILE_DIR}/s.sh\n"
+    "v=${f:virt_check:virtual:metal}\n[cpu]\ngovernor=${x}|powersave\n"
+    "cpuinfo_regex=GenuineIntel\nuname_regex=x86_64\n[sysctl]\nvm.swappiness=${z}\n",
+    "", "", "", "y=performance\nw=${y}\n", rd("tests/fixtures/sysroots/this-vm/proc/cpuinfo")
+    .decode()[:2000]]))
+for n in ["unknown-plugin", "bad-value", "verify-ok", "net-rounded", "escape"]:
+    add("tune_profile", n, prof(n))
+for p in sorted(glob.glob(os.path.join(TOP, "data/profiles/*/tuned.conf")))[:3]:
+    add("tune_profile", "data-" + os.path.basename(os.path.dirname(p)), open(p, "rb").read())
+
+# experiment: @param lines, then the INI
+add("experiment", "ini", "@n=1,2\ncommand = /bin/echo {n}\nenv.COMMON = 1\n[base]\n[arena2]\n"
+    "env.MALLOC_ARENA_MAX = 2\ncpus = 0\nmembind = 0\n"
+    "sysctl.net.ipv4.tcp_rmem = 4096 131072 6291456\n"
+    "sysfs./sys/kernel/mm/transparent_hugepage/enabled = never\n")
+add("experiment", "helpers", "[a]\ncommand = sh -c 'echo \"a b\"' c\\ d\nprepare = /bin/true\n"
+    "cleanup = /bin/true\nsetup = true\nteardown = true\ncwd = tmpfs\n[b]\ncommand = /bin/true\n"
+    "cwd = /\nprofile = latency\n")
+add("experiment", "two-params", "@a=x,y\n@b=1,2,3\n[v-{a}]\ncommand = /bin/echo {a} {b}\n")
+
+for name, files in corpora.items():
+    d = os.path.join(HERE, "corpus", name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for label, data in files.items():
+        with open(os.path.join(d, label), "wb") as f:
+            f.write(data)
+    print(f"{name}: {len(files)} files, {sum(len(x) for x in files.values())} bytes")
