@@ -8,7 +8,7 @@
  *                              profiles it may include ("include=a,-b")
  *   root/vars                  a [variables] include=/vars file
  *   root/proc/cpuinfo          what cpuinfo_regex= and ${f:virt_check:...} read
- * Missing parts are missing files. Nothing is written outside the temporary directory.
+ * Missing parts are missing files. A first line "@NAME" loads NAME instead of main. Nothing is written outside the temporary directory.
  * Invariants: a failed load says why; a loaded profile has its file first in no chain
  * but last (merge order) and every unit a name. */
 #include <stdbool.h>
@@ -37,7 +37,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < NFILES && !dirs_made; i++)
 		fuzz_write(files[i], "", 0);
 	dirs_made = true;
+	/* "@NAME\n" first: load NAME instead of main (a top-level "-name", "../x") */
+	char name[64] = "main";
 	const uint8_t *p = data, *end = data + size;
+	if (size > 1 && data[0] == '@') {
+		const uint8_t *nl = memchr(data, '\n', size);
+		size_t n = nl ? (size_t)(nl - data - 1) : size - 1;
+		if (n >= sizeof(name))
+			n = sizeof(name) - 1;
+		memcpy(name, data + 1, n);
+		name[n] = '\0';
+		p = nl ? nl + 1 : end;
+	}
 	for (int i = 0; i < NFILES; i++) {
 		if (!p) {
 			fuzz_remove(files[i]);
@@ -56,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pl_tune_path path = { .dirs = { profdir }, .n = 1 };
 	struct pl_tune_profile *pr = NULL;
 	char err[1024];
-	int r = pl_tune_profile_load(&path, "main", &pr, err, sizeof(err));
+	int r = pl_tune_profile_load(&path, name, &pr, err, sizeof(err));
 	if (r < 0) {
 		FUZZ_ASSERT(err[0], "a failed load says why");
 		FUZZ_ASSERT(pr == NULL, "no profile on error");

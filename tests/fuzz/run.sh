@@ -68,7 +68,9 @@ finding() {
 	local unit
 	unit=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$1" | tail -n 1)
 	echo "input saved as ${unit:-(none: see the log)}"
-	grep -m 12 -E 'ERROR:|SUMMARY:|runtime error|invariant broken|^    #[0-9] |out-of-memory|timeout' "$1"
+	grep -m 6 -E 'ERROR:|SUMMARY:|runtime error|invariant broken|out-of-memory|timeout after' "$1"
+	# the frames in perflab's code and the harness, not libFuzzer's or libc's
+	grep -E '^ +#[0-9]+ .* in [A-Za-z_].*(/src/|/tests/fuzz/)' "$1" | grep -v ' in fuzz_fail ' | head -n 8
 }
 
 if [ "$mode" = long ]; then
