@@ -119,6 +119,10 @@ int pl_parse_sample(const struct perf_event_header *rec, uint64_t st, uint64_t r
 		const uint8_t *p = take(&c, 4);
 		if (p) {
 			memcpy(&o->raw_size, p, 4);
+			/* the kernel pads it (raw_size counts the padding); another size would
+			 * misalign the u64 fields after it */
+			if ((4 + (uint64_t)o->raw_size) % 8 != 0)
+				return -EINVAL;
 			o->raw = take(&c, o->raw_size);
 		}
 	}

@@ -51,7 +51,8 @@ struct pl_sample {
 /** Parse a PERF_RECORD_SAMPLE record @rec for @sample_type (supported: IDENTIFIER, IP,
  *  TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD, CALLCHAIN, RAW, REGS_USER, STACK_USER;
  *  @regs_mask = attr.sample_regs_user). Returns 0, or -EINVAL when the record is shorter
- *  than its fields say or has a read-format/branch-stack field perflab never asks for. */
+ *  than its fields say, has a RAW size the kernel would have padded (4 + size not a
+ *  multiple of 8), or has a read-format/branch-stack field perflab never asks for. */
 int pl_parse_sample(const struct perf_event_header *rec, uint64_t sample_type,
 		    uint64_t regs_mask, struct pl_sample *out);
 
