@@ -21,6 +21,13 @@ static bool counts_overflow(const uint8_t *data, size_t size)
 	while (p < end) {
 		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
 		const uint8_t *e = nl ? nl : end;
+		const uint8_t *next = e + 1;
+		/* the reader sees a line up to its first NUL */
+		const uint8_t *nul = memchr(p, '\0', (size_t)(e - p));
+		if (nul)
+			e = nul;
+		while (e > p && (e[-1] == '\r' || e[-1] == '\n'))
+			e--;
 		const uint8_t *sp = e;
 		while (sp > p && sp[-1] != ' ')
 			sp--;
@@ -33,7 +40,7 @@ static bool counts_overflow(const uint8_t *data, size_t size)
 			if (pl_parse_u64(num, &c) == 0)
 				sum += c;
 		}
-		p = e + 1;
+		p = next;
 	}
 	return sum >> 64 != 0;
 }

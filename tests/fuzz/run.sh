@@ -36,6 +36,8 @@ base=/tmp
 work=$(mktemp -d "$base/perflab-fuzz-run.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work
+# a UBSan report stops the input and shows where it came from
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 # fuzz NAME SECONDS CORPUSDIR ARTIFACTDIR LOG: run fuzz-NAME; status 0 when it ran to the
 # end without a finding.
@@ -70,7 +72,8 @@ finding() {
 	echo "input saved as ${unit:-(none: see the log)}"
 	grep -m 6 -E 'ERROR:|SUMMARY:|runtime error|invariant broken|out-of-memory|timeout after' "$1"
 	# the frames in perflab's code and the harness, not libFuzzer's or libc's
-	grep -E '^ +#[0-9]+ .* in [A-Za-z_].*(/src/|/tests/fuzz/)' "$1" | grep -v ' in fuzz_fail ' | head -n 8
+	grep -E '^ +#[0-9]+ .* in [A-Za-z_].*\.\./(src|tests/fuzz)/' "$1" | grep -v ' in fuzz_fail ' |
+		head -n 8
 }
 
 if [ "$mode" = long ]; then
@@ -130,7 +133,14 @@ else
 fi
 # The fuzzer, briefly.
 secs=${FUZZ_TIME:-20}
-if [ ! -x "$bindir/fuzz-$name" ]; then
+# tests/fuzz/pending: "NAME: reason" for a harness that finds a known crash within
+# seconds whose fix is not in yet; its timed run is a skip naming the reason until the
+# line is removed (its seeds and regression inputs above still run).
+pending=$(sed -n "s/^$name: //p" "$here/pending" 2>/dev/null | head -n 1)
+if [ -n "$pending" ]; then
+	n=$((n + 1))
+	echo "ok $n - $name: fuzz for $secs s # skip known crash not fixed yet: $pending"
+elif [ ! -x "$bindir/fuzz-$name" ]; then
 	if [ "${FUZZ_REQUIRED:-0}" = 1 ]; then
 		echo "no $bindir/fuzz-$name" >"$work/why"
 		tap not-ok "$name: fuzz for $secs s: the fuzz build is missing" "$work/why"
