@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "bench/env.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,38 @@
 #include "util/str.h"
 #include "util/sysroot.h"
 
+/* The numbers of a "cpuN v0 v1 ..." row of /proc/stat up to @eol: *cpu and up to 10
+ * values. Returns the count of values, or -1 when the row is not one (a sign, a number
+ * past 2^64: sscanf's %llu read "-300" as 2^64-300). */
+static int cpu_row(const char *p, const char *eol, unsigned *cpu, uint64_t v[10])
+{
+	if (strncmp(p, "cpu", 3) != 0 || !isdigit((unsigned char)p[3]))
+		return -1;
+	p += 3;
+	int n = -1;
+	while (n < 10) {
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p >= eol || !isdigit((unsigned char)*p))
+			break;
+		char *end;
+		errno = 0;
+		unsigned long long x = strtoull(p, &end, 10);
+		if (errno == ERANGE || (end < eol && *end != ' ' && *end != '\t'))
+			return -1;
+		if (n < 0) {
+			if (x >= PL_MAX_CPUS)
+				return -1;
+			*cpu = (unsigned)x;
+		} else {
+			v[n] = x;
+		}
+		n++;
+		p = end;
+	}
+	return n;
+}
+
 int pl_cpustat_parse(const char *text, const struct pl_cpuset *set, struct pl_cpustat *out)
 {
 	struct pl_cpustat s = { 0 };
@@ -24,27 +57,30 @@ int pl_cpustat_parse(const char *text, const struct pl_cpuset *set, struct pl_cp
 	bool any_cpu_row = false;
 	for (const char *p = text; p && *p;) {
 		const char *eol = strchr(p, '\n');
-		unsigned cpu;
-		unsigned long long v[10] = { 0 };
-		int n = 0;
-		if (strncmp(p, "cpu", 3) == 0 && p[3] >= '0' && p[3] <= '9')
-			n = sscanf(p, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
-				   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
-		if (n >= 5) {
+		if (!eol)
+			eol = p + strlen(p);
+		unsigned cpu = 0;
+		uint64_t v[10] = { 0 };
+		if (cpu_row(p, eol, &cpu, v) >= 4) {
 			any_cpu_row = true;
-			/* a CPU counts once: a repeated row (not a kernel's) is ignored */
-			if (cpu < PL_MAX_CPUS && pl_cpuset_isset(set, cpu) &&
-			    !pl_cpuset_isset(&seen, cpu)) {
+			/* user nice system idle iowait irq softirq steal guest guest_nice; guest
+			 * time is already counted in user (proc(5)). A CPU counts once: a repeated
+			 * row (not a kernel's) is ignored, as is one whose sum overflows. */
+			uint64_t total = 0, sum;
+			bool over = false;
+			for (int k = 0; k < 8; k++)
+				over |= __builtin_add_overflow(total, v[k], &total);
+			if (!over && pl_cpuset_isset(set, cpu) && !pl_cpuset_isset(&seen, cpu) &&
+			    !__builtin_add_overflow(s.total, total, &sum)) {
+				/* busy and steal are parts of total: they cannot overflow now */
 				pl_cpuset_set(&seen, cpu);
-				/* user nice system idle iowait irq softirq steal guest guest_nice;
-				 * guest time is already counted in user (proc(5)). */
-				s.total += v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+				s.total = sum;
 				s.busy += v[0] + v[1] + v[2] + v[5] + v[6];
 				s.steal += v[7];
 				s.ncpus++;
 			}
 		}
-		p = eol ? eol + 1 : NULL;
+		p = *eol ? eol + 1 : NULL;
 	}
 	if (!any_cpu_row)
 		return -EINVAL;

@@ -184,6 +184,16 @@ static void test_cpustat(void **state)
 	pl_cpuset_parse("2", &set); /* offline: no row */
 	assert_int_equal(pl_cpustat_parse(text, &set, &s), -ENOENT);
 	assert_int_equal(pl_cpustat_parse("intr 1 2 3\n", &set, &s), -EINVAL);
+	/* a repeated row counts once; a signed or overflowing row is not a row (found by
+	 * tests/fuzz procstat: sscanf read "-300" as 2^64-300) */
+	pl_cpuset_parse("0", &set);
+	assert_int_equal(pl_cpustat_parse("cpu0 1 2 3 4 0 0 0 0\ncpu0 1 2 3 4 0 0 0 0\n", &set, &s), 0);
+	assert_int_equal(s.ncpus, 1);
+	assert_int_equal(s.total, 10);
+	assert_int_equal(pl_cpustat_parse("cpu0 1 2 -300 4 0 0 0 0\n", &set, &s), -EINVAL);
+	assert_int_equal(pl_cpustat_parse("cpu0 99999999999999999999 2 3 4\n", &set, &s), -EINVAL);
+	/* a row whose sum overflows is ignored: no usable row for the CPU */
+	assert_int_equal(pl_cpustat_parse("cpu0 18446744073709551615 2 3 4\n", &set, &s), -ENOENT);
 
 	/* others' share: 2 CPUs x 100 ticks, 150 busy of which our process used 1 s = 100
 	 * ticks at USER_HZ 100 -> 50 ticks of others = 25% */
