@@ -4,7 +4,6 @@
  * read-only (nothing is rolled back or written) and every accessor `tune status` and
  * `tune rollback` use is called on what was read. Invariants: steps increase (entries
  * come in step order); every entry has a target; find() returns a live entry of that target. */
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +11,6 @@
 #include "fuzz.h"
 #include "tune/journal.h"
 #include "util/sysroot.h"
-
-/* Known (issue 12: "the journal loader validates every entry"): a journal whose steps
- * go down is read as it is (rollback then undoes in the wrong order). Set to true when
- * the loader refuses it (then its input goes to regress/journal/). */
-static const bool known_fixed_step_order = false;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -32,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct pl_journal_entry *e = pl_journal_entries(j, &n);
 		for (size_t i = 0; i < n; i++) {
 			FUZZ_ASSERT(e[i].target != NULL, "every entry has a target");
-			if (i && known_fixed_step_order)
+			if (i)
 				FUZZ_ASSERT(e[i].step > e[i - 1].step, "steps increase");
 			live += !e[i].undone;
 			if (e[i].step > maxstep)

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fuzz.h"
 #include "tune/plan.h"
@@ -27,10 +26,6 @@ static const char *const files[] = {
 	"profiles/c/tuned.conf",    "root/vars",	     "root/proc/cpuinfo",
 };
 enum { NFILES = sizeof(files) / sizeof(files[0]) };
-
-/* Set to true when the fix of the known crash below is in (then its input goes to
- * regress/tune_profile/). */
-static const bool known_fixed_toplevel_optional = false;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -66,15 +61,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	static char profdir[4096], root[4096];
 	snprintf(profdir, sizeof(profdir), "%s/profiles", fuzz_tmpdir());
-	/* Known (issue 12: "a top-level profile name starting with '-' that does not exist
-	 * reads before the start of an array"): let through only once that is fixed. */
-	if (name[0] == '-' && !known_fixed_toplevel_optional) {
-		char conf[4200];
-		snprintf(conf, sizeof(conf), "%s/%s/tuned.conf", profdir, name + 1);
-		if (access(conf, F_OK) != 0)
-			return -1;
-	}
-	snprintf(root, sizeof(root), "%s/root", fuzz_tmpdir());
 	if (pl_sysroot_set(root) < 0)
 		abort();
 	struct pl_tune_path path = { .dirs = { profdir }, .n = 1 };
