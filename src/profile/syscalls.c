@@ -42,7 +42,10 @@ struct pl_syscalls {
 	int off_id_enter, off_id_exit, off_ret;
 	struct ev *evs;
 	size_t nev, capev;
-	uint64_t lost;
+	uint64_t lost;	   /* events lost: the larger of lost_rec and fired - nev */
+	uint64_t lost_rec; /* what PERF_RECORD_LOST / LOST_SAMPLES records reported */
+	uint64_t fired;	   /* hits the kernel counted (read() of every event at disable) */
+	bool have_fired;   /* fired was read from every event */
 	uint8_t *scratch;
 	/* results (computed lazily) */
 	bool done;
@@ -187,9 +190,26 @@ void pl_syscalls_enable(struct pl_syscalls *s)
 	pl_pe_enable(&s->s);
 }
 
+/* After the disable, each event's count (read(), children included) is every hit the
+ * kernel saw; each hit writes one sample or is dropped. The kernel reports a drop only in
+ * a PERF_RECORD_LOST written before the ring's next record, so drops in a ring that got
+ * no record after them (the task moved to another CPU, or stopped) are never reported:
+ * fired minus the samples read is the exact number lost, reported or not. */
 void pl_syscalls_disable(struct pl_syscalls *s)
 {
 	pl_pe_disable(&s->s);
+	if (s->method == PL_SYSCALLS_PTRACE)
+		return;
+	s->fired = 0;
+	s->have_fired = true;
+	for (size_t i = 0; i < s->s.nfds; i++) {
+		uint64_t v;
+		if (read(s->s.fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+			s->have_fired = false;
+			break;
+		}
+		s->fired += v;
+	}
 }
 
 static bool is_enter(const struct pl_syscalls *s, uint64_t id)
@@ -203,11 +223,19 @@ static bool is_enter(const struct pl_syscalls *s, uint64_t id)
 static int on_rec(void *ctx, const struct perf_event_header *h)
 {
 	struct pl_syscalls *s = ctx;
-	if (h->type == PERF_RECORD_LOST) {
+	if (h->type == PERF_RECORD_LOST) { /* { u64 id; u64 lost; sample_id } */
 		uint64_t v;
 		if (h->size >= sizeof(*h) + 16) {
 			memcpy(&v, (const uint8_t *)(h + 1) + 8, 8);
-			s->lost += v;
+			s->lost_rec += v;
+		}
+		return 0;
+	}
+	if (h->type == PERF_RECORD_LOST_SAMPLES) { /* { u64 lost; sample_id } */
+		uint64_t v;
+		if (h->size >= sizeof(*h) + 8) {
+			memcpy(&v, h + 1, 8);
+			s->lost_rec += v;
 		}
 		return 0;
 	}
@@ -304,6 +332,10 @@ static void compute(struct pl_syscalls *cs)
 	if (s->done || s->method == PL_SYSCALLS_PTRACE) /* ptrace counts as it goes */
 		return;
 	s->done = true;
+	/* A sample that could not be parsed is not in evs: fired - nev counts it too. */
+	s->lost = s->lost_rec;
+	if (s->have_fired && s->fired > s->nev && s->fired - s->nev > s->lost)
+		s->lost = s->fired - s->nev;
 	qsort(s->evs, s->nev, sizeof(*s->evs), cmp_ev);
 	size_t cap = 1024;
 	while (cap < s->nev / 4 + 16 && cap < (1u << 22))

@@ -59,11 +59,14 @@ int pl_syscalls_detach(struct pl_syscalls *s);
 size_t pl_syscalls_undetached(const struct pl_syscalls *s, pid_t *tids, size_t max);
 /** Advice line for a -errno from pl_syscalls_open_ptrace/pl_syscalls_wait. Static. */
 const char *pl_syscalls_ptrace_strerror(int err);
-/** Enable / disable the events (tracepoints; no-op for ptrace). */
+/** Enable / disable the events (tracepoints; no-op for ptrace). Disable also reads every
+ *  event's count (the hits the kernel saw, children included): after the last drain,
+ *  that count minus the samples read is the exact number of events lost ("lost"), which
+ *  also covers drops the kernel never reported in a PERF_RECORD_LOST. */
 void pl_syscalls_enable(struct pl_syscalls *s);
 void pl_syscalls_disable(struct pl_syscalls *s);
-/** Move the records in the rings into memory (call often; a full ring loses events,
- *  which are counted and reported). */
+/** Move the records in the rings into memory (call often, and once more after
+ *  pl_syscalls_disable; a full ring loses events, which are counted and reported). */
 void pl_syscalls_drain(struct pl_syscalls *s);
 /** Print the table: per syscall calls, errors, total ms, mean and max us, sorted by
  *  calls; then lost events. Pairs are formed on first use. */

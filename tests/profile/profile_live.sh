@@ -99,6 +99,37 @@ like "-p: samples of the running process" "$(jqv "$TMP/p.json" '[.top_total[] | 
 expect_exit 2 "-p of a missing process" "$PERFLAB" profile -p 999999999
 
 # --syscalls must equal strace -c -f exactly: 100,000 open+close, every row compared.
+# On a loaded machine the kernel may fill a ring before perflab reads it: then perflab
+# must say so (lost > 0, exact false), and each row may be low, by at most what it lost.
+# short_rows WANT GOT LOST: the rows that break that (none when the counts are right).
+short_rows() {
+	awk -v lost="$3" 'FNR == NR { w[$1] = $2; we[$1] = $3; next }
+		{ g[$1] = $2; ge[$1] = $3; if (!($1 in w)) print "extra:", $0 }
+		END {
+			for (n in w) {
+				d = w[n] - g[n]; t += d
+				if (d < 0 || ge[n] > we[n] || (lost == 0 && (d || ge[n] != we[n])) || d > lost)
+					print n, "strace", w[n], we[n], "perflab", g[n] + 0, ge[n] + 0, "lost", lost
+			}
+			if (t > lost) print "total short by", t, "> lost", lost
+		}' "$1" "$2"
+}
+# sc_vs_strace NAME JSON: the --syscalls rows of JSON against $TMP/want (strace -c -f).
+sc_vs_strace() {
+	local lost
+	lost=$(jqv "$2" .syscalls.lost)
+	jq -r '.syscalls.rows[] | "\(.name) \(.calls) \(.errors)"' "$2" | sort >"$TMP/got"
+	is "$1: every row (calls, errors) equals strace -c, or is low by at most lost ($lost)" \
+		"$(short_rows "$TMP/want" "$TMP/got" "$lost")" ""
+	if [ "$lost" = 0 ]; then
+		is "$1: nothing lost, counts flagged exact" "$(jqv "$2" .syscalls.exact)" true
+	else
+		is "$1: $lost events lost, counts flagged not exact" "$(jqv "$2" .syscalls.exact)" false
+	fi
+	# every call is two events at most: more lost than that is a miscount
+	like "$1: lost ($lost) at most two events per call" \
+		"$(awk -v l="$lost" '{ c += $2 } END { print (l <= 2 * c + 8) ? "ok" : "lost " l " > 2 x " c }' "$TMP/want")" '^ok$'
+}
 if command -v strace >/dev/null; then
 	S=$TMP/sc.json
 	if "$PERFLAB" profile --json -o "$S" --syscalls -- "$PROFILE_OPENCLOSE" 100000 >"$OUT" 2>"$ERR"; then
@@ -106,17 +137,37 @@ if command -v strace >/dev/null; then
 		# strace -c rows: % seconds usecs/call calls [errors] syscall
 		awk 'NF >= 5 && $1 ~ /^[0-9.]+$/ && $NF != "total" { print $NF, $4, (NF == 6 ? $5 : 0) }' \
 			"$TMP/strace.txt" | sort >"$TMP/want"
-		jq -r '.syscalls.rows[] | "\(.name) \(.calls) \(.errors)"' "$S" | sort >"$TMP/got"
-		is "syscalls: openat count equals strace -c" \
-			"$(jqv "$S" '.syscalls.rows[] | select(.name=="openat") | .calls')" \
-			"$(awk '$1 == "openat" { print $2 }' "$TMP/want")"
-		is "syscalls: close count is 100000 like strace -c" \
-			"$(jqv "$S" '.syscalls.rows[] | select(.name=="close") | .calls')" \
-			"$(awk '$1 == "close" { print $2 }' "$TMP/want")"
-		is "syscalls: every row (calls, errors) equals strace -c" "$(cat "$TMP/got")" "$(cat "$TMP/want")"
-		is "syscalls: nothing lost" "$(jqv "$S" .syscalls.lost)" 0
+		like "syscalls: strace -c counted 100,005 openat" "$(awk '$1 == "openat" { print $2 }' "$TMP/want")" '^100005$'
+		sc_vs_strace syscalls "$S"
 		is "syscalls: counted by the tracepoints" "$(jqv "$S" .syscalls.method)" tracepoint
 		validate profile.schema.json "$S"
+		# perflab stopped while the command runs on: its rings fill and the kernel drops
+		# events, and after the command exits no record follows to report the last drop
+		# in a PERF_RECORD_LOST. perflab must still count every one of them.
+		S2=$TMP/sc-stopped.json
+		"$PERFLAB" profile --json -o "$S2" --syscalls -- "$PROFILE_OPENCLOSE" 300000 >"$OUT" 2>"$ERR" &
+		pl=$!
+		kid=
+		for _ in $(seq 500); do
+			kid=$(pgrep -P "$pl" -x profile-openclo | head -1)
+			[ -n "$kid" ] && break
+			sleep 0.01
+		done
+		kill -STOP "$pl"
+		for _ in $(seq 3000); do # until the command is done (a zombie) or gone
+			st=$(awk '{ print $3 }' "/proc/$kid/stat" 2>/dev/null)
+			[ -z "$kid" ] || [ -z "$st" ] || [ "$st" = Z ] && break
+			sleep 0.01
+		done
+		kill -CONT "$pl"
+		if wait "$pl"; then
+			strace -c -f -o "$TMP/strace.txt" "$PROFILE_OPENCLOSE" 300000 >/dev/null 2>&1
+			awk 'NF >= 5 && $1 ~ /^[0-9.]+$/ && $NF != "total" { print $NF, $4, (NF == 6 ? $5 : 0) }' \
+				"$TMP/strace.txt" | sort >"$TMP/want"
+			sc_vs_strace "syscalls, perflab stopped" "$S2"
+		else
+			_report fail "syscalls, perflab stopped: exits 0" "$(head -c 2000 "$ERR")"
+		fi
 	else
 		skip "syscalls vs strace" "tracepoints unavailable: $(head -c 200 "$ERR")"
 	fi
