@@ -94,24 +94,6 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 	return -1;
 }
 
-long long pl_now_epoch(void)
-{
-	const char *s = getenv("PERFLAB_TIMESTAMP");
-	int64_t v;
-	if (s && pl_parse_i64(s, &v) == 0)
-		return v;
-	return (long long)time(NULL);
-}
-
-char *pl_iso8601(long long epoch, char *buf, size_t len)
-{
-	time_t t = (time_t)epoch;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return buf;
-}
-
 int pl_cmd_require_facts(const struct pl_facts *f)
 {
 	if (pl_sysroot_is_live() || pl_facts_navailable(f) > 0)

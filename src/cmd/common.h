@@ -64,10 +64,4 @@ struct pl_facts;
  *  to decide, so a tree that merely lacks the asked domains is fine. */
 int pl_cmd_require_facts(const struct pl_facts *f);
 
-/** Unix time used for reports: $PERFLAB_TIMESTAMP (seconds since the epoch, for golden
- *  tests) or the current time. */
-long long pl_now_epoch(void);
-/** ISO 8601 UTC string of @epoch into @buf ("2026-11-30T14:19:27Z"). */
-char *pl_iso8601(long long epoch, char *buf, size_t len);
-
 #endif

@@ -20,6 +20,7 @@
 #include "out/json.h"
 #include "out/report.h"
 #include "rules/rules.h"
+#include "util/clock.h"
 #include "util/outfile.h"
 #include "util/sysroot.h"
 #include "util/str.h"

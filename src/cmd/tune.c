@@ -18,6 +18,7 @@
 #include "tune/profile.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
+#include "util/clock.h"
 #include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"

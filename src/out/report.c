@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "bench/env.h"
-#include "cmd/common.h"
 #include "config.h"
 #include "out/jcheck.h"
 #include "out/json.h"
 #include "out/svg.h"
 #include "profile/flame.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/escape.h"
 #include "util/str.h"

@@ -2,6 +2,7 @@
 /* The one clock perflab measures with. */
 #ifndef PERFLAB_UTIL_CLOCK_H
 #define PERFLAB_UTIL_CLOCK_H
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -13,5 +14,11 @@ static inline uint64_t pl_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/** Unix time used for reports: $PERFLAB_TIMESTAMP (seconds since the epoch, for golden
+ *  tests) or the current time. */
+long long pl_now_epoch(void);
+/** ISO 8601 UTC string of @epoch into @buf ("2026-11-30T14:19:27Z"). */
+char *pl_iso8601(long long epoch, char *buf, size_t len);
 
 #endif
