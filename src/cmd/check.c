@@ -233,6 +233,7 @@ static void collect_for(struct pl_facts *f, unsigned workload)
 int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = { .workload = 0, .fail_on = PL_SEV_CRIT };
+	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, check_opts, &o, &args);
 	if (rc >= 0)

@@ -8,6 +8,7 @@
 #include "cmd/common.h"
 #include "facts/facts.h"
 #include "out/json.h"
+#include "rules/rules.h"
 #include "util/escape.h"
 #include "util/outfile.h"
 #include "util/str.h"
@@ -113,6 +114,7 @@ int cmd_inspect(int argc, char **argv)
 	}
 	pl_args_free(&args);
 
+	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
 	struct pl_facts f;
 	pl_facts_init(&f);
 	if (pl_facts_collect(&f, o.domains) < 0) {

@@ -223,6 +223,7 @@ int cmd_report(int argc, char **argv)
 	sigaction(SIGINT, &sa, &old_int);
 
 	progress(1, nstages, "inspect");
+	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
 	pl_facts_collect_all(&f);
 	rc = pl_cmd_require_facts(&f); /* a wrong --sysroot is an error, not a clean report */
 	if (rc >= 0) {

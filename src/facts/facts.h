@@ -90,6 +90,12 @@ struct pl_collector {
 extern const struct pl_collector pl_collectors[];
 extern const size_t pl_ncollectors;
 
+/** Sysctls the sysctl collector reads after its base list: @names is a NULL-terminated
+ *  array of sysctl names ("vm.swappiness"; names with '*' are skipped), borrowed until the
+ *  next call (NULL, the default: the base list only). Commands that evaluate rules
+ *  (check, report, inspect) pass pl_rules_sysctl_names(), so facts need not know rules. */
+void pl_facts_set_sysctl_names(const char *const *names);
+
 /** Run every collector against the current sysroot into @f. */
 void pl_facts_collect_all(struct pl_facts *f);
 /** Run only collectors whose name is in the comma-separated @domains (NULL = all).

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sysctl.NAME: every sysctl a rule reads (the keys[] of every table in pl_rule_tables
- * starting with "sysctl.") plus a base list from the field reports (the GPU instance's
+/* sysctl.NAME: every sysctl a rule reads (the names the caller gave to
+ * pl_facts_set_sysctl_names(): check, report and inspect pass pl_rules_sysctl_names(), the
+ * keys[] of every rule table starting with "sysctl.") plus a base list from the field reports (the GPU instance's
  * network/VM settings, the SPEC run's scheduler and NUMA knobs). Values are typed by
  * pl_sysctl_value_parse(). A sysctl the kernel dropped gets a reason saying so. */
 #include <errno.h>
@@ -10,7 +11,6 @@
 
 #include "facts/collectors.h"
 #include "out/json.h"
-#include "rules/rules.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -272,18 +272,20 @@ static void collect_one(struct pl_facts *f, const char *name, const char *releas
 		pl_fact_unavailable(f, key, "%s: %s", path, pl_read_strerror(r));
 }
 
+static const char *const *extra_names;
+
+void pl_facts_set_sysctl_names(const char *const *names)
+{
+	extra_names = names;
+}
+
 void pl_collect_sysctl(struct pl_facts *f)
 {
 	struct names ns = {0};
 	for (const char *const *b = base_sysctls; *b; b++)
 		names_add(&ns, *b);
-	for (size_t t = 0; t < pl_nrule_tables; t++) {
-		const struct pl_rule_table *tab = &pl_rule_tables[t];
-		for (size_t i = 0; i < *tab->n; i++)
-			for (const char *const *k = tab->rules[i].keys; k && *k; k++)
-				if (pl_startswith(*k, "sysctl."))
-					names_add(&ns, *k + 7);
-	}
+	for (const char *const *n = extra_names; n && *n; n++)
+		names_add(&ns, *n);
 	char *release = pl_kernel_release(NULL);
 	bool procsys = pl_exists("/proc/sys/kernel") || pl_exists("/proc/sys/net") ||
 		       pl_exists("/proc/sys/vm");

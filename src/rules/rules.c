@@ -165,6 +165,28 @@ char *pl_rules_domains(unsigned workload, const char *const *known)
 	return pl_buf_steal(&b);
 }
 
+const char *const *pl_rules_sysctl_names(void)
+{
+	static const char **names;
+	if (names)
+		return names;
+	size_t n = 0, cap = 1;
+	names = pl_xcalloc(cap, sizeof(*names));
+	for (size_t t = 0; t < pl_nrule_tables; t++)
+		for (size_t i = 0; i < *pl_rule_tables[t].n; i++)
+			for (const char *const *k = pl_rule_tables[t].rules[i].keys; k && *k; k++) {
+				if (strncmp(*k, "sysctl.", 7) != 0)
+					continue;
+				if (n + 1 == cap) {
+					cap *= 2;
+					names = pl_xrealloc(names, cap * sizeof(*names));
+				}
+				names[n++] = *k + 7;
+				names[n] = NULL;
+			}
+	return names;
+}
+
 const struct pl_rule *pl_rule_find(const char *id)
 {
 	for (size_t t = 0; t < pl_nrule_tables; t++)

@@ -106,6 +106,11 @@ struct pl_rule_table {
 /** All rule tables (registry.c). */
 extern const struct pl_rule_table pl_rule_tables[];
 extern const size_t pl_nrule_tables;
+/** The sysctl names every rule reads: the keys[] starting with "sysctl." of every table,
+ *  prefix stripped, in table order (duplicates and patterns kept), NULL-terminated. Built
+ *  on the first call and owned by this module (lives until exit); for
+ *  pl_facts_set_sysctl_names(). */
+const char *const *pl_rules_sysctl_names(void);
 
 /** Evaluate every rule applying to @workload (one bit) over @f into @out (zeroed by the
  *  caller), sorted by severity (crit first) then rule id then subject. Also fills
