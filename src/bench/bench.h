@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "stats/hist.h"
@@ -177,18 +178,47 @@ const struct pl_bench *pl_bench_find(const char *name);
 
 /* ---- runner entry points (runner.c) ---- */
 
+/** The runner's options, filled by parsing pl_bench_runner_opts (src/cmd/bench.c). */
+struct pl_bench_run_opts {
+	int runs;        /**< --runs N; 0 = not given */
+	double min_time; /**< --min-time, seconds; 0 = not given */
+	int warmup;      /**< --warmup N; -1 = not given */
+	const char *cpus;    /**< --cpus LIST, or NULL */
+	const char *membind; /**< --membind NODES, or NULL */
+	bool list;           /**< --list */
+	bool quick;          /**< --quick */
+	int format;          /**< --format: an enum pl_bench_format */
+};
+/** --format values, in the order of the option's choices ("text", "json", "prom"). */
+enum pl_bench_format { PL_BENCH_FMT_TEXT, PL_BENCH_FMT_JSON, PL_BENCH_FMT_PROM };
+
 /** The runner's option table (--runs, --min-time, --warmup, --cpus, --membind, --list,
  *  --quick), shared by every benchmark; a benchmark's own options must not reuse these
- *  names or the global ones (tests/bench/test_bench.c checks). */
+ *  names or the global ones (tests/bench/test_bench.c checks). Fields of
+ *  struct pl_bench_run_opts. */
 extern const struct pl_opt pl_bench_runner_opts[];
+
+/** A new option struct of @b (b->opts_size bytes, b->opts_defaults copied in); free it
+ *  with pl_bench_opts_free(). */
+void *pl_bench_opts_new(const struct pl_bench *b);
+/** Free @o from pl_bench_opts_new(), with the string lists its options own. */
+void pl_bench_opts_free(const struct pl_bench *b, void *o);
+/** Run @b with its parsed options @opts and the runner's @ro (ro->quick: a brief run);
+ *  @show_progress draws a progress line on stderr. *out gets the result document (also
+ *  for skips and after SIGINT; NULL after a usage error or when a standalone mode, a
+ *  server, ended). Returns an exit code (log.h, or PL_BENCH_EXIT_INTERRUPTED); @err
+ *  (@errlen bytes) gets the message for codes 2 and 3. Nothing is printed but progress. */
+int pl_bench_run(const struct pl_bench *b, void *opts, const struct pl_bench_run_opts *ro,
+		 bool show_progress, json_t **out, char *err, size_t errlen);
+/** `bench --list`: each benchmark, whether it runs here (its supported() with default
+ *  options) and what it measures, into @f. */
+void pl_bench_print_list(FILE *f);
+/** The human table of a result document @d (the --json shape) into @f. */
+void pl_bench_print_table(FILE *f, const json_t *d);
 
 /** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */
 #define PL_BENCH_EXIT_INTERRUPTED 130
 
-/** `perflab bench ...`: argv[0] is "bench". Returns an exit code (log.h): 0 ok, 2 usage,
- *  3 unsupported here or runtime failure, PL_BENCH_EXIT_INTERRUPTED after SIGINT/SIGTERM
- *  (what was measured until then is still printed). */
-int pl_bench_main(int argc, char **argv);
 /** Run every benchmark marked in_report with its quick_argv, for `perflab report`: returns a new JSON array
  *  of result documents (the --json shape of each, skipped ones with "status":"skipped").
  *  Nothing is printed. Live system only: with a sysroot returns an empty array. */

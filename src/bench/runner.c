@@ -15,50 +15,35 @@
 
 #include "bench/bench.h"
 #include "bench/env.h"
-#include "cmd/common.h"
 #include "config.h"
 #include "facts/facts.h"
 #include "out/json.h"
-#include "out/prom.h"
 #include "stats/summary.h"
 #include "util/log.h"
-#include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
 /* ---- runner options (shared by every benchmark) ---- */
 
-struct runner_opts {
-	int runs;        /* 0 = not given */
-	double min_time; /* seconds, 0 = not given */
-	int warmup;      /* -1 = not given */
-	const char *cpus;
-	const char *membind;
-	bool list;
-	bool quick;
-	int format; /* index into bench_formats */
-};
-
 static const char *const bench_formats[] = { "text", "json", "prom", NULL };
-enum { BENCH_FMT_TEXT, BENCH_FMT_JSON, BENCH_FMT_PROM };
 
 const struct pl_opt pl_bench_runner_opts[] = {
-	{ "runs", 'r', PL_OPT_INT, offsetof(struct runner_opts, runs), "N",
+	{ "runs", 'r', PL_OPT_INT, offsetof(struct pl_bench_run_opts, runs), "N",
 	  "measured repetitions (default: per benchmark; with --min-time: at least N)", .min = 1,
 	  .max = 1000000, .was_short = 'n' },
-	{ "min-time", 0, PL_OPT_DURATION, offsetof(struct runner_opts, min_time), "S",
+	{ "min-time", 0, PL_OPT_DURATION, offsetof(struct pl_bench_run_opts, min_time), "S",
 	  "repeat until S of measured time has passed (e.g. 10s)", .min = 0, .max = 86400 },
-	{ "warmup", 0, PL_OPT_INT, offsetof(struct runner_opts, warmup), "N",
+	{ "warmup", 0, PL_OPT_INT, offsetof(struct pl_bench_run_opts, warmup), "N",
 	  "repetitions run first and discarded (default: per benchmark)", .min = 0, .max = 1000 },
-	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct runner_opts, cpus), "LIST",
+	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct pl_bench_run_opts, cpus), "LIST",
 	  "run on these online CPUs, pinned (default: the allowed CPUs, unpinned)", .was_short = 'c' },
-	{ "membind", 0, PL_OPT_STR, offsetof(struct runner_opts, membind), "NODES",
+	{ "membind", 0, PL_OPT_STR, offsetof(struct pl_bench_run_opts, membind), "NODES",
 	  "allocate memory only on these NUMA nodes (libnuma numa_set_membind)" },
-	{ "list", 'l', PL_OPT_FLAG, offsetof(struct runner_opts, list), NULL,
+	{ "list", 'l', PL_OPT_FLAG, offsetof(struct pl_bench_run_opts, list), NULL,
 	  "list the benchmarks and whether they run here" },
-	{ "quick", 0, PL_OPT_FLAG, offsetof(struct runner_opts, quick), NULL,
+	{ "quick", 0, PL_OPT_FLAG, offsetof(struct pl_bench_run_opts, quick), NULL,
 	  "a brief run with the benchmark's quick arguments (later options override them)" },
-	{ "format", 'f', PL_OPT_ENUM, offsetof(struct runner_opts, format), "FMT",
+	{ "format", 'f', PL_OPT_ENUM, offsetof(struct pl_bench_run_opts, format), "FMT",
 	  "output format; prom = Prometheus text format for node_exporter's textfile collector "
 	  "(--json is --format json)",
 	  bench_formats, .def = "text" },
@@ -405,7 +390,7 @@ static json_t *doc_new(const struct pl_bench *b, const char *status)
 
 /* ---- validation of --cpus and --membind ---- */
 
-static int resolve_cpus(const struct runner_opts *ro, struct pl_cpuset *out, char *err,
+static int resolve_cpus(const struct pl_bench_run_opts *ro, struct pl_cpuset *out, char *err,
 			size_t errlen)
 {
 	cpu_set_t allowed;
@@ -504,7 +489,7 @@ static void progress(FILE *f, const char *name, bool warm, size_t done, size_t w
 struct run_args {
 	const struct pl_bench *b;
 	void *opts;
-	const struct runner_opts *ro;
+	const struct pl_bench_run_opts *ro;
 	bool quick, show_progress;
 };
 
@@ -718,6 +703,13 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	return invalid ? PL_EXIT_RUNTIME : interrupted ? PL_BENCH_EXIT_INTERRUPTED : PL_EXIT_OK;
 }
 
+int pl_bench_run(const struct pl_bench *b, void *opts, const struct pl_bench_run_opts *ro,
+		 bool show_progress, json_t **out, char *err, size_t errlen)
+{
+	struct run_args ra = { b, opts, ro, ro->quick, show_progress };
+	return run_bench(&ra, out, err, errlen);
+}
+
 /* ---- human output ---- */
 
 static void fmt_num(char *buf, size_t len, const json_t *v)
@@ -764,7 +756,7 @@ static void fmt_ns(char *buf, size_t len, const json_t *v)
 	snprintf(buf, len, "%.4g %s", x / div, u);
 }
 
-static void print_table(FILE *f, const json_t *d)
+void pl_bench_print_table(FILE *f, const json_t *d)
 {
 	const char *B = pl_style(f, "bold"), *D = pl_style(f, "dim"), *R = pl_style(f, "reset");
 	const json_t *rj = json_object_get(d, "runner");
@@ -853,22 +845,7 @@ static void print_table(FILE *f, const json_t *d)
 	free(env);
 }
 
-/* ---- command ---- */
-
-static const struct pl_cmd_info bench_info = {
-	.name = "bench",
-	.usage = "perflab bench --list | perflab bench NAME [options] [--json] [-o FILE]",
-	.summary = "Run a registered benchmark with warm-up, repetitions, pinning and statistics.",
-	.description = "Every result gives best, median, mean, stddev, p99 and n of the repetitions\n"
-		       "and the environment that shaped it (kernel, CPU, governor, clocksource,\n"
-		       "hypervisor, mitigations, pinning, load and steal during the run).\n"
-		       "'perflab bench NAME --help' shows a benchmark's own options. --json follows\n"
-		       "docs/schemas/bench.schema.json. Exit status: 0 ok, 2 bad input, 3 not\n"
-		       "supported here or runtime failure, 130 interrupted (results so far are\n"
-		       "still printed).",
-};
-
-static void *opts_new(const struct pl_bench *b)
+void *pl_bench_opts_new(const struct pl_bench *b)
 {
 	void *o = pl_xcalloc(1, b->opts_size ? b->opts_size : 1);
 	if (b->opts_defaults)
@@ -878,13 +855,13 @@ static void *opts_new(const struct pl_bench *b)
 
 /* The benchmarks, whether each runs here (its supported() with default options) and what
  * it measures; a reason or note from supported() follows on its own line. */
-static void print_list(FILE *f)
+void pl_bench_print_list(FILE *f)
 {
 	fprintf(f, "%-10s %-5s %s\n", "benchmark", "here", "measures");
 	for (size_t i = 0; i < pl_nbenches; i++) {
 		const struct pl_bench *b = pl_benches[i];
 		char reason[256] = "";
-		void *o = opts_new(b);
+		void *o = pl_bench_opts_new(b);
 		bool ok = !b->supported || b->supported(o, reason, sizeof(reason)) == 0;
 		free(o);
 		fprintf(f, "%-10s %-5s %s\n", b->name, ok ? "yes" : "no", b->summary);
@@ -893,154 +870,12 @@ static void print_list(FILE *f)
 	}
 }
 
-/* Index in argv of the benchmark name: the first argument that is neither an option nor
- * the value of a runner/global option. 0 when there is none. */
-static int find_name(int argc, char **argv)
-{
-	const struct pl_opt *tables[] = { pl_bench_runner_opts, pl_global_opts };
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0)
-			return 0;
-		if (a[0] != '-' || a[1] == '\0')
-			return i;
-		bool value = false;
-		for (size_t t = 0; t < 2; t++)
-			for (const struct pl_opt *o = tables[t]; o->name; o++) {
-				bool takes = o->type != PL_OPT_FLAG && o->type != PL_OPT_COUNT;
-				if (a[1] == '-' && strcmp(a + 2, o->name) == 0)
-					value = takes;
-				else if (a[1] != '-' && o->short_name && a[1] == o->short_name &&
-					 a[2] == '\0')
-					value = takes;
-			}
-		if (value)
-			i++;
-	}
-	return 0;
-}
-
-static int write_doc(const json_t *d, int format)
-{
-	if (pl_g.json || format == BENCH_FMT_JSON)
-		return pl_json_write_path(pl_g.output, d);
-	struct pl_outfile o;
-	int r = pl_outfile_open(&o, pl_g.output);
-	if (r < 0)
-		return r;
-	if (format == BENCH_FMT_PROM)
-		r = pl_prom_write_bench(o.fp, d, 1);
-	else
-		print_table(o.fp, d);
-	return pl_outfile_close(&o, r == 0 && !ferror(o.fp));
-}
-
-static void opts_free(const struct pl_bench *b, void *o)
+void pl_bench_opts_free(const struct pl_bench *b, void *o)
 {
 	for (const struct pl_opt *t = b->opts; t && t->name; t++)
 		if (t->type == PL_OPT_STRLIST)
 			free(*(char ***)((char *)o + t->off));
 	free(o);
-}
-
-int pl_bench_main(int argc, char **argv)
-{
-	struct runner_opts ro = { .warmup = -1 };
-	struct pl_args args;
-	int ni = find_name(argc, argv);
-	if (ni == 0) {
-		struct pl_optset set = { pl_bench_runner_opts, &ro, "Runner options" };
-		int rc = pl_cmd_parse_sets(argc, argv, &bench_info, &set, 1, &args);
-		if (rc >= 0) {
-			if (rc == 0 && pl_g.help)
-				print_list(stdout);
-			return rc;
-		}
-		pl_args_free(&args);
-		if (ro.list) {
-			print_list(stdout);
-			return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
-		}
-		pl_error("which benchmark? (see 'perflab bench --list')");
-		return PL_EXIT_USAGE;
-	}
-	const struct pl_bench *b = pl_bench_find(argv[ni]);
-	if (!b) {
-		pl_progname = "perflab bench";
-		pl_error("unknown benchmark '%s' (see 'perflab bench --list')", argv[ni]);
-		return PL_EXIT_USAGE;
-	}
-	/* argv without the name, so the name's options parse like any command's; --quick puts
-	 * the benchmark's quick arguments first, so the user's options override them */
-	bool quick = false;
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		quick = quick || strcmp(argv[i], "--quick") == 0;
-	size_t nq = 0;
-	while (quick && b->quick_argv && b->quick_argv[nq])
-		nq++;
-	char *nargv[(size_t)argc + nq + 1];
-	int n = 0;
-	nargv[n++] = argv[0];
-	for (size_t i = 0; i < nq; i++)
-		nargv[n++] = (char *)b->quick_argv[i];
-	for (int i = 1; i < argc; i++)
-		if (i != ni)
-			nargv[n++] = argv[i];
-	nargv[n] = NULL;
-	char name[64], usage[128];
-	snprintf(name, sizeof(name), "bench %s", b->name);
-	snprintf(usage, sizeof(usage), "perflab bench %s [options] [--json] [-o FILE]", b->name);
-	struct pl_cmd_info info = { name, usage, b->summary, b->description };
-	void *opts = opts_new(b);
-	struct pl_optset sets[2] = { { b->opts, opts, "Options" },
-				     { pl_bench_runner_opts, &ro, "Runner options (every benchmark)" } };
-	int rc = pl_cmd_parse_sets(n, nargv, &info, sets, 2, &args);
-	if (rc >= 0) {
-		opts_free(b, opts);
-		return rc;
-	}
-	if (args.npos > 0) {
-		pl_error("unexpected argument '%s' (see 'perflab bench %s --help')", args.pos[0],
-			 b->name);
-		pl_args_free(&args);
-		opts_free(b, opts);
-		return PL_EXIT_USAGE;
-	}
-	pl_args_free(&args);
-	if (ro.list) {
-		print_list(stdout);
-		opts_free(b, opts);
-		return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
-	}
-	struct run_args ra = { b, opts, &ro, ro.quick,
-			       isatty(STDERR_FILENO) && pl_verbosity >= 0 };
-	json_t *doc;
-	char err[512];
-	rc = run_bench(&ra, &doc, err, sizeof(err));
-	opts_free(b, opts);
-	if (!doc) {
-		if (rc != PL_EXIT_OK) /* a standalone mode (a server) ended normally */
-			pl_error("%s", err);
-		return rc;
-	}
-	bool skipped = strcmp(pl_json_str(doc, "status"), "skipped") == 0;
-	if (rc == PL_EXIT_RUNTIME) /* skipped or failed validation: say why */
-		pl_error("%s", err);
-	if (!skipped || pl_g.json) {
-		int w = write_doc(doc, ro.format);
-		if (w < 0) {
-			pl_error("cannot write '%s': %s (choose another -o FILE)",
-				 pl_g.output ? pl_g.output : "-", strerror(-w));
-			json_decref(doc);
-			return PL_EXIT_USAGE;
-		}
-	}
-	size_t i;
-	json_t *v;
-	json_array_foreach(json_object_get(doc, "warnings"), i, v)
-		pl_warn("%s", json_string_value(v));
-	json_decref(doc);
-	return rc;
 }
 
 json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full)
@@ -1050,8 +885,8 @@ json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full)
 	for (const char *const *p = b->quick_argv; !full && p && *p && argc < 31; p++)
 		argv[argc++] = (char *)*p;
 	argv[argc] = NULL;
-	struct runner_opts ro = { .warmup = -1 };
-	void *opts = opts_new(b);
+	struct pl_bench_run_opts ro = { .warmup = -1 };
+	void *opts = pl_bench_opts_new(b);
 	struct pl_optset sets[2] = { { b->opts, opts, "Options" },
 				     { pl_bench_runner_opts, &ro, "Runner options" } };
 	struct pl_args args;
@@ -1062,7 +897,7 @@ json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full)
 		struct run_args ra = { b, opts, &ro, !full, false };
 		run_bench(&ra, &doc, err, sizeof(err));
 	}
-	opts_free(b, opts);
+	pl_bench_opts_free(b, opts);
 	if (!doc) {
 		doc = doc_new(b, "failed");
 		json_object_set_new(doc, "reason", pl_json_string(err));

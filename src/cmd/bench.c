@@ -1,10 +1,169 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* perflab bench: the runner does the work (src/bench/runner.c); benchmarks are listed in
- * src/bench/list.h. */
+/* perflab bench: the command line (the benchmark's name, its options and the runner's,
+ * the global --json/-o) and the output; the runner does the work (src/bench/runner.c);
+ * benchmarks are listed in src/bench/list.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "bench/bench.h"
 #include "cmd/common.h"
+#include "out/json.h"
+#include "out/prom.h"
+#include "util/log.h"
+#include "util/outfile.h"
+
+static const struct pl_cmd_info bench_info = {
+	.name = "bench",
+	.usage = "perflab bench --list | perflab bench NAME [options] [--json] [-o FILE]",
+	.summary = "Run a registered benchmark with warm-up, repetitions, pinning and statistics.",
+	.description = "Every result gives best, median, mean, stddev, p99 and n of the repetitions\n"
+		       "and the environment that shaped it (kernel, CPU, governor, clocksource,\n"
+		       "hypervisor, mitigations, pinning, load and steal during the run).\n"
+		       "'perflab bench NAME --help' shows a benchmark's own options. --json follows\n"
+		       "docs/schemas/bench.schema.json. Exit status: 0 ok, 2 bad input, 3 not\n"
+		       "supported here or runtime failure, 130 interrupted (results so far are\n"
+		       "still printed).",
+};
+
+/* Index in argv of the benchmark name: the first argument that is neither an option nor
+ * the value of a runner/global option. 0 when there is none. */
+static int find_name(int argc, char **argv)
+{
+	const struct pl_opt *tables[] = { pl_bench_runner_opts, pl_global_opts };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			return 0;
+		if (a[0] != '-' || a[1] == '\0')
+			return i;
+		bool value = false;
+		for (size_t t = 0; t < 2; t++)
+			for (const struct pl_opt *o = tables[t]; o->name; o++) {
+				bool takes = o->type != PL_OPT_FLAG && o->type != PL_OPT_COUNT;
+				if (a[1] == '-' && strcmp(a + 2, o->name) == 0)
+					value = takes;
+				else if (a[1] != '-' && o->short_name && a[1] == o->short_name &&
+					 a[2] == '\0')
+					value = takes;
+			}
+		if (value)
+			i++;
+	}
+	return 0;
+}
+
+static int write_doc(const json_t *d, int format)
+{
+	if (pl_g.json || format == PL_BENCH_FMT_JSON)
+		return pl_json_write_path(pl_g.output, d);
+	struct pl_outfile o;
+	int r = pl_outfile_open(&o, pl_g.output);
+	if (r < 0)
+		return r;
+	if (format == PL_BENCH_FMT_PROM)
+		r = pl_prom_write_bench(o.fp, d, 1);
+	else
+		pl_bench_print_table(o.fp, d);
+	return pl_outfile_close(&o, r == 0 && !ferror(o.fp));
+}
 
 int cmd_bench(int argc, char **argv)
 {
-	return pl_bench_main(argc, argv);
+	struct pl_bench_run_opts ro = { .warmup = -1 };
+	struct pl_args args;
+	int ni = find_name(argc, argv);
+	if (ni == 0) {
+		struct pl_optset set = { pl_bench_runner_opts, &ro, "Runner options" };
+		int rc = pl_cmd_parse_sets(argc, argv, &bench_info, &set, 1, &args);
+		if (rc >= 0) {
+			if (rc == 0 && pl_g.help)
+				pl_bench_print_list(stdout);
+			return rc;
+		}
+		pl_args_free(&args);
+		if (ro.list) {
+			pl_bench_print_list(stdout);
+			return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+		}
+		pl_error("which benchmark? (see 'perflab bench --list')");
+		return PL_EXIT_USAGE;
+	}
+	const struct pl_bench *b = pl_bench_find(argv[ni]);
+	if (!b) {
+		pl_progname = "perflab bench";
+		pl_error("unknown benchmark '%s' (see 'perflab bench --list')", argv[ni]);
+		return PL_EXIT_USAGE;
+	}
+	/* argv without the name, so the name's options parse like any command's; --quick puts
+	 * the benchmark's quick arguments first, so the user's options override them */
+	bool quick = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		quick = quick || strcmp(argv[i], "--quick") == 0;
+	size_t nq = 0;
+	while (quick && b->quick_argv && b->quick_argv[nq])
+		nq++;
+	char *nargv[(size_t)argc + nq + 1];
+	int n = 0;
+	nargv[n++] = argv[0];
+	for (size_t i = 0; i < nq; i++)
+		nargv[n++] = (char *)b->quick_argv[i];
+	for (int i = 1; i < argc; i++)
+		if (i != ni)
+			nargv[n++] = argv[i];
+	nargv[n] = NULL;
+	char name[64], usage[128];
+	snprintf(name, sizeof(name), "bench %s", b->name);
+	snprintf(usage, sizeof(usage), "perflab bench %s [options] [--json] [-o FILE]", b->name);
+	struct pl_cmd_info info = { name, usage, b->summary, b->description };
+	void *opts = pl_bench_opts_new(b);
+	struct pl_optset sets[2] = { { b->opts, opts, "Options" },
+				     { pl_bench_runner_opts, &ro, "Runner options (every benchmark)" } };
+	int rc = pl_cmd_parse_sets(n, nargv, &info, sets, 2, &args);
+	if (rc >= 0) {
+		pl_bench_opts_free(b, opts);
+		return rc;
+	}
+	if (args.npos > 0) {
+		pl_error("unexpected argument '%s' (see 'perflab bench %s --help')", args.pos[0],
+			 b->name);
+		pl_args_free(&args);
+		pl_bench_opts_free(b, opts);
+		return PL_EXIT_USAGE;
+	}
+	pl_args_free(&args);
+	if (ro.list) {
+		pl_bench_print_list(stdout);
+		pl_bench_opts_free(b, opts);
+		return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+	}
+	json_t *doc;
+	char err[512];
+	rc = pl_bench_run(b, opts, &ro, isatty(STDERR_FILENO) && pl_verbosity >= 0, &doc, err,
+			  sizeof(err));
+	pl_bench_opts_free(b, opts);
+	if (!doc) {
+		if (rc != PL_EXIT_OK) /* a standalone mode (a server) ended normally */
+			pl_error("%s", err);
+		return rc;
+	}
+	bool skipped = strcmp(pl_json_str(doc, "status"), "skipped") == 0;
+	if (rc == PL_EXIT_RUNTIME) /* skipped or failed validation: say why */
+		pl_error("%s", err);
+	if (!skipped || pl_g.json) {
+		int w = write_doc(doc, ro.format);
+		if (w < 0) {
+			pl_error("cannot write '%s': %s (choose another -o FILE)",
+				 pl_g.output ? pl_g.output : "-", strerror(-w));
+			json_decref(doc);
+			return PL_EXIT_USAGE;
+		}
+	}
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(doc, "warnings"), i, v)
+		pl_warn("%s", json_string_value(v));
+	json_decref(doc);
+	return rc;
 }
