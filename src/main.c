@@ -17,7 +17,8 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "bench", cmd_bench, "run a benchmark (clock, syscall, mem, ticks, io, net, compress)" },
+	{ "bench", cmd_bench,
+	  "run a benchmark (clock, syscall, mem, ticks, io, net, compress, spin)" },
 	{ "check", cmd_check, "check the machine against tuning rules for a workload" },
 	{ "compare", cmd_compare, "compare variants with repeated interleaved runs and statistics" },
 	{ "inspect", cmd_inspect, "collect platform facts from /proc, /sys, /etc and cpuid" },
