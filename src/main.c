@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perflab: git-style dispatch. To add a command: write src/cmd/NAME.c with cmd_NAME(),
  * declare it in src/cmd/common.h, add it to commands[] below (keep it sorted) and to
- * src/cmd/meson.build. */
+ * src/cmd/meson.build; docs/ARCHITECTURE.md, "How to add a command", lists the docs and
+ * tests too (tests/core/docs-sync.sh checks README and the man page against commands[]). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Collector entry points (one per file in src/facts/) and the parsers they export for
  * unit tests. To add a domain: write src/facts/DOMAIN.c with pl_collect_DOMAIN(), declare
- * it here, add it to registry.c and src/facts/meson.build. */
+ * it here, add it to registry.c and src/facts/meson.build (docs/ARCHITECTURE.md, "How to
+ * add a fact", lists every place, tests and docs included). */
 #ifndef PERFLAB_FACTS_COLLECTORS_H
 #define PERFLAB_FACTS_COLLECTORS_H
 #include <jansson.h>

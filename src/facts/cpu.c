@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cpu.*: identity and flags from /proc/cpuinfo, topology and caches through hwloc
- * (HWLOC_FSROOT = the sysroot; the x86 cpuid component excluded there, DESIGN.md "two
- * traps"), online CPUs, SMT control and the kernel's vulnerability report
+ * (HWLOC_FSROOT = a validated copy of the sysroot's files; the x86 cpuid component
+ * excluded: docs/ARCHITECTURE.md, "The sysroot principle", both traps), online CPUs,
+ * SMT control and the kernel's vulnerability report
  * (Documentation/admin-guide/hw-vuln/, /sys/devices/system/cpu/vulnerabilities). */
 #include <errno.h>
 #include <hwloc.h>
@@ -413,8 +414,8 @@ static void collect_topology(struct pl_facts *f)
 	env_push(&fsroot, "HWLOC_FSROOT", live ? NULL : in.dir);
 	env_push(&hide, "HWLOC_HIDE_ERRORS", "2");
 	/* Never run hwloc's x86 backend: against a fixture it would read this CPU's cpuid
-	 * (DESIGN.md "two traps"), and live it binds to every PU (see cpuid_caches()). The
-	 * Linux backend reads the sysfs topology either way. */
+	 * (docs/ARCHITECTURE.md, sysroot trap 1), and live it binds to every PU (see
+	 * cpuid_caches()). The Linux backend reads the sysfs topology either way. */
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	hwloc_topology_set_type_filter(t, HWLOC_OBJ_L1ICACHE, HWLOC_TYPE_FILTER_KEEP_NONE);
 	int r = hwloc_topology_load(t);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The collector registry. To add a fact domain: write src/facts/DOMAIN.c exporting
- * pl_collect_DOMAIN() (declared in collectors.h), list it below and in meson.build.
+ * pl_collect_DOMAIN() (declared in collectors.h), list it below and in meson.build
+ * (docs/ARCHITECTURE.md, "How to add a fact", lists the tests and docs to update too).
  * Order matters only for humans: `inspect` prints domains in this order. */
 #include "facts/collectors.h"
 

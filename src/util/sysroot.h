@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sysroot helper: every read of /proc, /sys and /etc goes through here, so tests run
- * against fixture trees of machines we do not have (DESIGN.md "Sysroot everywhere";
- * the idea of Linux perf's tools/lib/api/fs with an override for tests). */
+ * against fixture trees of machines we do not have (docs/ARCHITECTURE.md, "The sysroot
+ * principle", also for its traps; the idea of Linux perf's tools/lib/api/fs with an
+ * override for tests). */
 #ifndef PERFLAB_UTIL_SYSROOT_H
 #define PERFLAB_UTIL_SYSROOT_H
 #include <dirent.h>

@@ -76,4 +76,18 @@ is "README's inspect domain table has a row per collector of src/facts/registry.
 got=$(sed -n '/^\*inspect\*/,/^\*check\*/p' "$MAN" | tr '\n\t' '  ' |
 	sed -n 's/.*of the domains \(.*\) (\*--domain\*.*/\1/p' | sed -E 's/ +/ /g; s/^ //; s/ and /, /; s/, /,/g')
 is "the man page's inspect entry lists src/facts/registry.c's domains in order ($MAN)" "$got" "$fdomains"
+# --- docs/ARCHITECTURE.md: the files it names exist, the sections code cites exist ------
+ARCH=docs/ARCHITECTURE.md
+missing=$(grep -o '`[^`]*`' "$ARCH" | tr -d '`' |
+	grep -E '^(src|tests|docs|include|lib|benchmarks|data|scripts)/[^ ]*$' | grep -vE '[A-Z]{3,}|\*|<' |
+	sort -u | while read -r p; do [ -e "$p" ] || echo "$p"; done)
+is "every path $ARCH names exists (a file moved or was renamed: update $ARCH)" "$missing" ""
+missing=$(grep -o '`[^`]*`' "$ARCH" | tr -d '`' | grep -E '^[a-z0-9_]+\.(c|h|py|sh)$' | sort -u |
+	while read -r f; do [ -n "$(find src tests lib -name "$f" -print -quit)" ] || echo "$f"; done)
+is "every file name $ARCH mentions exists under src/, tests/ or lib/ (update $ARCH)" "$missing" ""
+missing=$(grep -rhoE 'docs/ARCHITECTURE\.md, "[^"]+"' src tests --include='*.[ch]' --include='*.sh' --include='*.py' |
+	sed 's/.*, "\(.*\)"/\1/' | sort -u | while read -r t; do
+		grep -qxF "## $t" "$ARCH" || echo "$t"
+	done)
+is "every section of $ARCH cited in src/ and tests/ exists (a heading was renamed)" "$missing" ""
 done_testing
