@@ -3,14 +3,19 @@
  *
  * To add a benchmark NAME:
  *   1. write src/bench/NAME.c defining `const struct pl_bench pl_bench_NAME = {...}`
- *      (bench.h documents every field; clock.c is a small example with an option table,
- *      syscall.c the smallest one, mem.c a multi-threaded one);
+ *      (bench.h documents every field; spin.c is the smallest example, syscall.c one
+ *      with several metrics and timed loops, clock.c one with a larger option table,
+ *      mem.c a multi-threaded one);
  *   2. add the line `PL_BENCH(NAME)` to src/bench/list.h.
- * That is all: meson compiles src/bench/NAME.c because of that line, and the runner gives
- * the benchmark --help, --runs, --min-time, --warmup, --cpus, --membind, statistics,
- * environment, --json and -o. Helper files shared by several benchmarks go into
- * src/bench/meson.build by hand. Add a smoke-test budget for NAME in
- * tests/bench/smoke.sh if its defaults take more than a second. */
+ * That is the code: meson compiles src/bench/NAME.c because of that line, and the runner
+ * gives the benchmark --help, --runs, --min-time, --warmup, --cpus, --membind,
+ * statistics, environment, --json and -o. Helper files shared by several benchmarks go
+ * into src/bench/meson.build by hand. The registry smoke test (tests/bench/smoke.sh)
+ * runs every benchmark of `bench --list` with --quick and has no per-benchmark budget:
+ * give NAME a quick_argv that keeps --quick to a second or two (the whole test has the
+ * timeout in tests/bench/meson.build). The docs that list benchmarks (main.c's bench
+ * summary, README) are checked by tests/core/docs-sync.sh; docs/ARCHITECTURE.md, "How to
+ * add a benchmark", lists every place. */
 #include <string.h>
 
 #include "bench/bench.h"
