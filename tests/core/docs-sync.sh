@@ -35,8 +35,8 @@ is "--help lists every command of commands[]" "$usage" "$dispatch"
 readme_cmds=$(sed -n '/^## Commands/,/^### /p' "$README" | sed -n 's/^| `perflab \([a-z-]*\).*/\1/p' | LC_ALL=C sort | join)
 is "README's Commands table has one row per command of main.c's commands[] (add or remove the row)" \
 	"$readme_cmds" "$dispatch"
-man_cmds=$(sed -n '/^# COMMANDS/,/^# GLOBAL OPTIONS/p' "$MAN" | sed -n 's/^\*\([a-z-]*\)\*.*/\1/p' | LC_ALL=C sort -u | join)
-is "the man page's COMMANDS section has an entry per command of main.c's commands[] ($MAN)" \
+man_cmds=$(sed -n '/^# COMMANDS/,/^# GLOBAL OPTIONS/p' "$MAN" | sed -n 's/^## \([a-z-]*\)$/\1/p' | LC_ALL=C sort -u | join)
+is "the man page's COMMANDS section has a '## NAME' section per command of main.c's commands[] ($MAN)" \
 	"$man_cmds" "$dispatch"
 for c in $(printf '%s\n' "$dispatch" | tr , ' '); do
 	if grep -q "^## perflab $c\$" "$README"; then _report ok "README has a '## perflab $c' section"; else
@@ -57,6 +57,8 @@ row=$(sed -n 's/^| `perflab bench NAME` | benchmarks: \([^|]*\), with warm-up.*/
 is "README's Commands row for bench names list.h's benchmarks in order" "$row" "$benches"
 table=$(sed -n '/^| benchmark | measures | method |/,/^$/p' "$README" | sed -n 's/^| `\([a-z0-9_]*\)` |.*/\1/p' | join)
 is "README's benchmark table (perflab bench) has a row per benchmark of list.h, in order" "$table" "$benches"
+got=$(sed -n 's/^## bench \([a-z0-9_]*\)$/\1/p' "$MAN" | join)
+is "the man page has a '## bench NAME' section per benchmark of list.h, in order ($MAN)" "$got" "$benches"
 inrep=$(for b in $(printf '%s\n' "$benches" | tr , ' '); do
 	grep -qE '^[[:space:]]*\.in_report = true' "src/bench/$b.c" && echo "$b"
 done | join)
@@ -77,8 +79,8 @@ fdomains=$(sed -n 's/^[[:space:]]*{ *"\([a-z0-9_]*\)", *"[^"]*", *pl_collect_[a-
 like "src/facts/registry.c parsed" "$fdomains" '^virt,'
 got=$(sed -n '/^| domain | keys (values) | from |/,/^$/p' "$README" | sed -n '3,$s/^| \([a-z0-9_]*\) |.*/\1/p' | join)
 is "README's inspect domain table has a row per collector of src/facts/registry.c, in order" "$got" "$fdomains"
-got=$(sed -n '/^\*inspect\*/,/^\*check\*/p' "$MAN" | tr '\n\t' '  ' |
-	sed -n 's/.*of the domains \(.*\) (\*--domain\*.*/\1/p' | sed -E 's/ +/ /g; s/^ //; s/ and /, /; s/, /,/g')
+got=$(sed -n '/^## inspect$/,/^## check$/p' "$MAN" | tr '\n\t' '  ' |
+	sed -n 's/.*of the domains \([^.]*\)\. .*/\1/p' | sed -E 's/ +/ /g; s/^ //; s/ and /, /; s/, /,/g')
 is "the man page's inspect entry lists src/facts/registry.c's domains in order ($MAN)" "$got" "$fdomains"
 # --- docs/ARCHITECTURE.md: the files it names exist, the sections code cites exist ------
 ARCH=docs/ARCHITECTURE.md
