@@ -75,7 +75,7 @@ got=$(tr '\n' ' ' <"$OUT" | sed -n 's/.*The quick benchmarks (\([^)]*\)) run wit
 is "report --help: 'The quick benchmarks (...)' = the in_report ones (src/cmd/report.c)" "$got" "$inrep"
 
 # --- fact domains: src/facts/registry.c vs README and the man page ---------------------
-fdomains=$(sed -n 's/^[[:space:]]*{ *"\([a-z0-9_]*\)", *"[^"]*", *pl_collect_[a-z0-9_]*}.*/\1/p' src/facts/registry.c | join)
+fdomains=$(sed -n 's/^[[:space:]]*{ *"\([a-z0-9_]*\)", *"[^"]*", *pl_collect_[a-z0-9_]* *}.*/\1/p' src/facts/registry.c | join)
 like "src/facts/registry.c parsed" "$fdomains" '^virt,'
 got=$(sed -n '/^| domain | keys (values) | from |/,/^$/p' "$README" | sed -n '3,$s/^| \([a-z0-9_]*\) |.*/\1/p' | join)
 is "README's inspect domain table has a row per collector of src/facts/registry.c, in order" "$got" "$fdomains"
