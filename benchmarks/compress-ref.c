@@ -84,7 +84,8 @@ static double num(const char *what, const char *v, double lo, double hi)
 	errno = 0;
 	double x = strtod(v, &end);
 	if (errno || end == v || *end || x < lo || x > hi) {
-		fprintf(stderr, "compress-ref: %s '%s' is not a number in %g..%g\n", what, v, lo, hi);
+		fprintf(stderr, "compress-ref: %s '%s' is not a number in %g..%g\n", what, v, lo,
+			hi);
 		exit(2);
 	}
 	return x;
@@ -150,7 +151,8 @@ int main(int argc, char **argv)
 		}
 		gz = isal_gz;
 	} else {
-		fprintf(stderr, "compress-ref: unknown backend or level '%s %s'\n", argv[1], argv[2]);
+		fprintf(stderr, "compress-ref: unknown backend or level '%s %s'\n", argv[1],
+			argv[2]);
 		return 2;
 	}
 	if (argv[1][0] == 'l' && !ldc) {

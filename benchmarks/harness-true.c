@@ -45,7 +45,8 @@ int main(int argc, char **argv)
 		t[i] = now() - t0;
 	}
 	qsort(t, (size_t)runs, sizeof(uint64_t), cmp);
-	printf("%.1f %.1f\n", runs % 2 ? (double)t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2.0,
+	printf("%.1f %.1f\n",
+	       runs % 2 ? (double)t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2.0,
 	       (double)t[0]);
 	free(t);
 	return 0;

@@ -21,28 +21,37 @@
 #include <unistd.h>
 
 volatile double sink;
-#define FN(name)                                                                       \
-	__attribute__((noinline)) void name(long n)                                    \
-	{                                                                              \
-		double x = 0;                                                          \
-		for (long i = 0; i < n; i++)                                           \
-			x += (double)i * 0.5;                                          \
-		sink = x;                                                              \
+#define FN(name)                                                                                   \
+	__attribute__((noinline)) void name(long n)                                                \
+	{                                                                                          \
+		double x = 0;                                                                      \
+		for (long i = 0; i < n; i++)                                                       \
+			x += (double)i * 0.5;                                                      \
+		sink = x;                                                                          \
 	}
-FN(w_alpha) FN(w_bravo) FN(w_charlie) FN(w_delta) FN(w_echo)
-FN(w_foxtrot) FN(w_golf) FN(w_hotel) FN(w_india) FN(w_juliet)
-FN(w_kilo) FN(w_lima)
+FN(w_alpha)
+FN(w_bravo) FN(w_charlie) FN(w_delta) FN(w_echo) FN(w_foxtrot) FN(w_golf) FN(w_hotel) FN(w_india)
+	FN(w_juliet) FN(w_kilo) FN(w_lima)
 
-int main(int argc, char **argv)
+		int main(int argc, char **argv)
 {
 	double scale = argc > 1 ? strtod(argv[1], NULL) : 1.0;
 	long u = (long)(100000 * scale);
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (int r = 0; r < 40; r++) {
-		w_alpha(12 * u); w_bravo(11 * u); w_charlie(11 * u); w_delta(10 * u);
-		w_echo(10 * u); w_foxtrot(10 * u); w_golf(9 * u); w_hotel(9 * u);
-		w_india(9 * u); w_juliet(9 * u); w_kilo(9 * u / 2); w_lima(9 * u / 2);
+		w_alpha(12 * u);
+		w_bravo(11 * u);
+		w_charlie(11 * u);
+		w_delta(10 * u);
+		w_echo(10 * u);
+		w_foxtrot(10 * u);
+		w_golf(9 * u);
+		w_hotel(9 * u);
+		w_india(9 * u);
+		w_juliet(9 * u);
+		w_kilo(9 * u / 2);
+		w_lima(9 * u / 2);
 		for (long i = 0; i < 50 * scale; i++) {
 			int fd = open("/dev/null", O_RDONLY);
 			if (fd >= 0)

@@ -41,10 +41,11 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	long long ns = (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+	long long ns =
+		(long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
 	long long cpu = (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
 			(long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
-	printf("%lld %ld %d %lld\n", ns, ru.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : 128,
-	       cpu);
+	printf("%lld %ld %d %lld\n", ns, ru.ru_maxrss,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128, cpu);
 	return 0;
 }

@@ -21,7 +21,8 @@ static const struct command commands[] = {
 	{ "bench", cmd_bench,
 	  "run a benchmark (clock, syscall, mem, ticks, io, net, compress, spin)" },
 	{ "check", cmd_check, "check the machine against tuning rules for a workload" },
-	{ "compare", cmd_compare, "compare variants with repeated interleaved runs and statistics" },
+	{ "compare", cmd_compare,
+	  "compare variants with repeated interleaved runs and statistics" },
 	{ "inspect", cmd_inspect, "collect platform facts from /proc, /sys, /etc and cpuid" },
 	{ "profile", cmd_profile, "sample where CPU time goes (perf_event_open)" },
 	{ "report", cmd_report, "inspect + check + quick benchmarks, written as a report" },
@@ -116,7 +117,8 @@ int main(int argc, char **argv)
 		}
 		const struct command *c = find(argv[i + 1]);
 		if (!c) {
-			fprintf(stderr, "perflab: error: unknown command '%s' (see 'perflab --help')\n",
+			fprintf(stderr,
+				"perflab: error: unknown command '%s' (see 'perflab --help')\n",
 				argv[i + 1]);
 			return PL_EXIT_USAGE;
 		}
@@ -125,7 +127,8 @@ int main(int argc, char **argv)
 	}
 	const struct command *c = find(name);
 	if (!c) {
-		fprintf(stderr, "perflab: error: unknown command '%s' (see 'perflab --help')\n", name);
+		fprintf(stderr, "perflab: error: unknown command '%s' (see 'perflab --help')\n",
+			name);
 		return PL_EXIT_USAGE;
 	}
 	/* Rebuild argv as: NAME, <globals before it>, <its own args>. */

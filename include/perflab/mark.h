@@ -16,9 +16,9 @@
  *
  * Names: any NUL-terminated string that stays unchanged at its address (string literals
  * are ideal: the name's id is cached per address and thread); at most PL_MARK_NAME_MAX - 1
- * bytes are kept, at most PL_MARK_NAMES distinct names per run. Thread-safe and async-signal-safe after the first
- * call. Regions nest and may be entered by several threads at once (they pair per thread).
- * Cost: under 100 ns per call under the profiler (vDSO clock_gettime + an atomic add),
+ * bytes are kept, at most PL_MARK_NAMES distinct names per run. Thread-safe and async-signal-safe
+ * after the first call. Regions nest and may be entered by several threads at once (they pair per
+ * thread). Cost: under 100 ns per call under the profiler (vDSO clock_gettime + an atomic add),
  * under 5 ns without (benchmarks/profile-marks.sh). */
 #ifndef PERFLAB_MARK_H
 #define PERFLAB_MARK_H
@@ -53,10 +53,10 @@ enum pl_mark_kind { PL_MARK_BEGIN = 1, PL_MARK_END = 2, PL_MARK_POINT = 3 };
 
 /** Ring header, at offset 0 of the shared memory. */
 struct pl_mark_hdr {
-	uint64_t magic;    /**< PL_MARK_MAGIC */
-	uint32_t version;  /**< 1 */
-	uint32_t nrecs;    /**< ring capacity in records, a power of two */
-	uint64_t head;     /**< records ever reserved (atomic fetch-add); slot = head % nrecs */
+	uint64_t magic;	  /**< PL_MARK_MAGIC */
+	uint32_t version; /**< 1 */
+	uint32_t nrecs;	  /**< ring capacity in records, a power of two */
+	uint64_t head;	  /**< records ever reserved (atomic fetch-add); slot = head % nrecs */
 	uint64_t reserved[5];
 };
 /** One name: @id is the 32-bit FNV-1a hash of the name (0 = empty slot). */
@@ -73,11 +73,11 @@ struct pl_mark_rec {
 	uint32_t id;   /**< name id */
 	uint32_t kind; /**< enum pl_mark_kind */
 	uint32_t pad;
-	uint64_t seq;  /**< reservation index + 1 */
+	uint64_t seq; /**< reservation index + 1 */
 };
 /** Total size in bytes of a ring of @nrecs records: header, name table, records. */
-#define PL_MARK_SIZE(nrecs)                                                             \
-	(sizeof(struct pl_mark_hdr) + PL_MARK_NAMES * sizeof(struct pl_mark_name) +    \
+#define PL_MARK_SIZE(nrecs)                                                                        \
+	(sizeof(struct pl_mark_hdr) + PL_MARK_NAMES * sizeof(struct pl_mark_name) +                \
 	 (uint64_t)(nrecs) * sizeof(struct pl_mark_rec))
 
 #ifdef __cplusplus

@@ -30,7 +30,7 @@
 enum pl_better {
 	PL_LOWER_IS_BETTER,  /**< times, latencies: "best" is the minimum */
 	PL_HIGHER_IS_BETTER, /**< bandwidths, rates: "best" is the maximum */
-	PL_NEITHER,          /**< a measured quantity with no preference (ticks/s) */
+	PL_NEITHER,	     /**< a measured quantity with no preference (ticks/s) */
 };
 
 /** Runner state seen by a benchmark (opaque; use the accessors below). */
@@ -38,18 +38,18 @@ struct pl_bench_ctx;
 
 /** A benchmark descriptor. Everything but name, summary and run is optional. */
 struct pl_bench {
-	const char *name;        /**< "clock": `perflab bench clock` */
-	const char *summary;     /**< one line for --list */
+	const char *name;	 /**< "clock": `perflab bench clock` */
+	const char *summary;	 /**< one line for --list */
 	const char *description; /**< paragraph(s) for --help: method and its source */
 	/** The benchmark's own option table; offsets point into its options struct, which the
 	 *  runner allocates (opts_size bytes) and fills from opts_defaults first. */
 	const struct pl_opt *opts;
 	size_t opts_size;
 	const void *opts_defaults;
-	unsigned default_runs;   /**< measured repetitions without --runs/--min-time (0 = 5) */
+	unsigned default_runs;	 /**< measured repetitions without --runs/--min-time (0 = 5) */
 	unsigned default_warmup; /**< discarded repetitions without --warmup (0 = none) */
-	double max_cv;           /**< spread warning threshold, stddev/mean (0 = 0.05) */
-	bool uses_all_cpus;      /**< one thread per CPU of the set (mem); else the runner pins
+	double max_cv;		 /**< spread warning threshold, stddev/mean (0 = 0.05) */
+	bool uses_all_cpus;	 /**< one thread per CPU of the set (mem); else the runner pins
 				      the calling thread to the set and the benchmark is
 				      single-threaded */
 	/** Arguments of a brief run (a second or two): used by `--quick`, the registry smoke
@@ -137,7 +137,6 @@ void pl_bench_set_emergency(void (*fn)(void));
 /** Pin the calling thread to one CPU. Returns 0 or -errno. */
 int pl_bench_pin_thread(unsigned cpu);
 
-
 /** A timed loop: run @iters iterations of the operation under test and return the
  *  elapsed ns (CLOCK_MONOTONIC around the loop). */
 typedef uint64_t (*pl_bench_loop_fn)(void *arg, uint64_t iters);
@@ -148,18 +147,18 @@ extern volatile uint64_t pl_bench_sink;
  *  @stmt n times between two pl_now_ns() reads. @stmt may use `arg` and add results into
  *  the local `uint64_t acc` (stored into pl_bench_sink afterwards). The loop is a plain
  *  for loop around @stmt, so a direct call in @stmt costs what it costs in a user's loop. */
-#define PL_BENCH_TIMED_LOOP(fn, ...)                        \
-	static uint64_t fn(void *arg, uint64_t n)           \
-	{                                                   \
-		(void)arg;                                  \
-		uint64_t acc = 0;                           \
-		uint64_t t0 = pl_now_ns();                  \
-		for (uint64_t i_ = 0; i_ < n; i_++) {       \
-			__VA_ARGS__;                        \
-		}                                           \
-		uint64_t t1 = pl_now_ns();                  \
-		pl_bench_sink = acc;                        \
-		return t1 - t0;                             \
+#define PL_BENCH_TIMED_LOOP(fn, ...)                                                               \
+	static uint64_t fn(void *arg, uint64_t n)                                                  \
+	{                                                                                          \
+		(void)arg;                                                                         \
+		uint64_t acc = 0;                                                                  \
+		uint64_t t0 = pl_now_ns();                                                         \
+		for (uint64_t i_ = 0; i_ < n; i_++) {                                              \
+			__VA_ARGS__;                                                               \
+		}                                                                                  \
+		uint64_t t1 = pl_now_ns();                                                         \
+		pl_bench_sink = acc;                                                               \
+		return t1 - t0;                                                                    \
 	}
 
 /** Choose the iteration count for which @loop takes about @target_ns: grows from 1
@@ -180,14 +179,14 @@ const struct pl_bench *pl_bench_find(const char *name);
 
 /** The runner's options, filled by parsing pl_bench_runner_opts (src/cmd/bench.c). */
 struct pl_bench_run_opts {
-	int runs;        /**< --runs N; 0 = not given */
-	double min_time; /**< --min-time, seconds; 0 = not given */
-	int warmup;      /**< --warmup N; -1 = not given */
+	int runs;	     /**< --runs N; 0 = not given */
+	double min_time;     /**< --min-time, seconds; 0 = not given */
+	int warmup;	     /**< --warmup N; -1 = not given */
 	const char *cpus;    /**< --cpus LIST, or NULL */
 	const char *membind; /**< --membind NODES, or NULL */
-	bool list;           /**< --list */
-	bool quick;          /**< --quick */
-	int format;          /**< --format: an enum pl_bench_format */
+	bool list;	     /**< --list */
+	bool quick;	     /**< --quick */
+	int format;	     /**< --format: an enum pl_bench_format */
 };
 /** --format values, in the order of the option's choices ("text", "json", "prom"). */
 enum pl_bench_format { PL_BENCH_FMT_TEXT, PL_BENCH_FMT_JSON, PL_BENCH_FMT_PROM };
@@ -219,8 +218,8 @@ void pl_bench_print_table(FILE *f, const json_t *d);
 /** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */
 #define PL_BENCH_EXIT_INTERRUPTED 130
 
-/** Run every benchmark marked in_report with its quick_argv, for `perflab report`: returns a new JSON array
- *  of result documents (the --json shape of each, skipped ones with "status":"skipped").
+/** Run every benchmark marked in_report with its quick_argv, for `perflab report`: returns a new
+ * JSON array of result documents (the --json shape of each, skipped ones with "status":"skipped").
  *  Nothing is printed. Live system only: with a sysroot returns an empty array. */
 json_t *pl_bench_quick_json(void);
 /** Directory on whose file system benchmarks that need files (io) create them when not

@@ -33,10 +33,10 @@
 #include "util/sysroot.h"
 
 struct clock_opts {
-	double batch;  /* seconds per timed loop of one metric */
+	double batch;	/* seconds per timed loop of one metric */
 	uint64_t calls; /* calls per timed loop, 0 = from --batch */
 	bool all_clocksources;
-	const char *only; /* comma-separated call names, NULL = all */
+	const char *only;      /* comma-separated call names, NULL = all */
 	const char *state_dir; /* tune journal directory */
 };
 
@@ -64,7 +64,7 @@ static const struct pl_opt clock_opt_table[] = {
 
 #define TIMED_LOOP PL_BENCH_TIMED_LOOP
 
-#define CG_LOOP(fn, clk)                                                                   \
+#define CG_LOOP(fn, clk)                                                                           \
 	TIMED_LOOP(fn, struct timespec ts; clock_gettime(clk, &ts); acc += (uint64_t)ts.tv_nsec)
 
 TIMED_LOOP(loop_gtod, struct timeval tv; gettimeofday(&tv, NULL); acc += (uint64_t)tv.tv_usec)
@@ -125,10 +125,12 @@ static const struct call calls[] = {
 	  "syscall(SYS_clock_gettime): the cost without the vDSO" },
 #if defined(__x86_64__) || defined(__i386__)
 	{ "rdtsc", loop_rdtsc, VIA_INSN, P_NONE, 0, "time stamp counter, no serialisation" },
-	{ "rdtscp", loop_rdtscp, VIA_INSN, P_NONE, 0, "time stamp counter, waits for earlier "
-						      "instructions" },
+	{ "rdtscp", loop_rdtscp, VIA_INSN, P_NONE, 0,
+	  "time stamp counter, waits for earlier "
+	  "instructions" },
 #elif defined(__aarch64__)
-	{ "cntvct_el0", loop_cntvct, VIA_INSN, P_NONE, 0, "generic timer virtual count, after isb" },
+	{ "cntvct_el0", loop_cntvct, VIA_INSN, P_NONE, 0,
+	  "generic timer virtual count, after isb" },
 #endif
 };
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
@@ -157,8 +159,8 @@ static int probe_vdso(signed char out[NCALLS])
 					    SCMP_SYS(clock_gettime), 0) == 0;
 		ok = ok && seccomp_rule_add(sc, SCMP_ACT_ERRNO(ENOTRECOVERABLE),
 					    SCMP_SYS(gettimeofday), 0) == 0;
-		ok = ok && seccomp_rule_add(sc, SCMP_ACT_ERRNO(ENOTRECOVERABLE), SCMP_SYS(time),
-					    0) == 0;
+		ok = ok &&
+		     seccomp_rule_add(sc, SCMP_ACT_ERRNO(ENOTRECOVERABLE), SCMP_SYS(time), 0) == 0;
 		ok = ok && seccomp_load(sc) == 0;
 		if (ok) {
 			for (size_t i = 0; i < NCALLS; i++) {
@@ -230,10 +232,10 @@ static void clock_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs);
 
 struct clock_state {
 	bool skip[NCALLS]; /* not selected by --only */
-	char **cs;        /* clocksources measured in turn; NULL = the current one only */
+	char **cs;	   /* clocksources measured in turn; NULL = the current one only */
 	size_t ncs;
-	uint64_t *iters;  /* per (clocksource, call) */
-	int *metric;      /* per (clocksource, call) */
+	uint64_t *iters;      /* per (clocksource, call) */
+	int *metric;	      /* per (clocksource, call) */
 	struct pl_journal *j; /* with --all-clocksources: every switch goes through it */
 	unsigned long mark;   /* last journal step before the first switch */
 };
@@ -269,10 +271,11 @@ static int write_clocksource(struct pl_bench_ctx *ctx, struct clock_state *s, co
 				pl_bench_error(ctx, "the kernel refused clocksource '%s': %s", name,
 					       strerror(e->error));
 			else
-				pl_bench_error(ctx,
-					       "the kernel kept clocksource '%s' when '%s' was written "
-					       "(marked unstable? see dmesg)",
-					       kept, name);
+				pl_bench_error(
+					ctx,
+					"the kernel kept clocksource '%s' when '%s' was written "
+					"(marked unstable? see dmesg)",
+					kept, name);
 			free(kept);
 			return -EIO;
 		}
@@ -318,14 +321,17 @@ static int journal_setup(struct pl_bench_ctx *ctx, const struct clock_opts *o,
 	if (!o->all_clocksources) {
 		if (!leftover(o->state_dir, why, sizeof(why))) {
 			if (why[0])
-				pl_bench_warn(ctx, "%s: damaged journal, not checked for a clocksource "
-						   "left switched by an interrupted run", why);
+				pl_bench_warn(ctx,
+					      "%s: damaged journal, not checked for a clocksource "
+					      "left switched by an interrupted run",
+					      why);
 			return 0;
 		}
 		if (geteuid() != 0) {
-			pl_bench_warn(ctx, "an interrupted 'perflab bench clock --all-clocksources' "
-					   "left the clocksource switched (journal in %s): run "
-					   "'perflab tune rollback' as root",
+			pl_bench_warn(ctx,
+				      "an interrupted 'perflab bench clock --all-clocksources' "
+				      "left the clocksource switched (journal in %s): run "
+				      "'perflab tune rollback' as root",
 				      o->state_dir);
 			return 0;
 		}
@@ -334,8 +340,10 @@ static int journal_setup(struct pl_bench_ctx *ctx, const struct clock_opts *o,
 	int r = pl_journal_open_why(o->state_dir, PL_JOURNAL_WRITE, &j, why, sizeof(why));
 	if (r < 0) {
 		if (r == -EBADMSG)
-			pl_bench_error(ctx, "%s: the journal is damaged; inspect it by hand (no "
-					    "clocksource was switched)", why);
+			pl_bench_error(ctx,
+				       "%s: the journal is damaged; inspect it by hand (no "
+				       "clocksource was switched)",
+				       why);
 		else
 			pl_bench_error(ctx, "cannot open the journal in %s: %s%s", o->state_dir,
 				       strerror(-r),
@@ -346,8 +354,9 @@ static int journal_setup(struct pl_bench_ctx *ctx, const struct clock_opts *o,
 	size_t n = 0;
 	r = pl_journal_recover(j, CS_WHO, &n);
 	if (r < 0) {
-		pl_bench_error(ctx, "cannot restore the clocksource an interrupted run left "
-				    "(journal %s): %s",
+		pl_bench_error(ctx,
+			       "cannot restore the clocksource an interrupted run left "
+			       "(journal %s): %s",
 			       pl_journal_path(j),
 			       r == -EBUSY ? "newer changes sit above it: run 'perflab tune "
 					     "rollback' first"
@@ -356,8 +365,9 @@ static int journal_setup(struct pl_bench_ctx *ctx, const struct clock_opts *o,
 		return r;
 	}
 	if (n)
-		pl_bench_note(ctx, "restored the clocksource that an interrupted bench clock "
-				   "--all-clocksources left switched (journal %s)",
+		pl_bench_note(ctx,
+			      "restored the clocksource that an interrupted bench clock "
+			      "--all-clocksources left switched (journal %s)",
 			      pl_journal_path(j));
 	if (o->all_clocksources) {
 		s->j = j;
@@ -377,8 +387,9 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 {
 	struct clock_opts *o = vo;
 	if (o->all_clocksources && geteuid() != 0) {
-		pl_bench_error(ctx, "--all-clocksources writes %s/current_clocksource and needs root "
-				    "(run as root, or drop the option)",
+		pl_bench_error(ctx,
+			       "--all-clocksources writes %s/current_clocksource and needs root "
+			       "(run as root, or drop the option)",
 			       CS_DIR);
 		return -EINVAL;
 	}
@@ -395,7 +406,8 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 				struct pl_buf b = { 0 };
 				for (size_t k = 0; k < NCALLS; k++)
 					pl_buf_printf(&b, "%s%s", k ? ", " : "", calls[k].name);
-				pl_bench_error(ctx, "--only: no call named '%s' (one of: %s)", *p, b.data);
+				pl_bench_error(ctx, "--only: no call named '%s' (one of: %s)", *p,
+					       b.data);
 				pl_buf_free(&b);
 				pl_strv_free(v);
 				free(s);
@@ -413,7 +425,8 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	*out = s;
 	char *cur = NULL;
 	pl_read_str(CS_DIR "/current_clocksource", &cur);
-	json_object_set_new(pl_bench_info(ctx), "clocksource", pl_json_string(cur ? cur : "unknown"));
+	json_object_set_new(pl_bench_info(ctx), "clocksource",
+			    pl_json_string(cur ? cur : "unknown"));
 	if (o->all_clocksources) {
 		char *avail = NULL;
 		int r = pl_read_str(CS_DIR "/available_clocksource", &avail);
@@ -472,18 +485,19 @@ static int clock_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 				snprintf(name, sizeof(name), "%s", calls[i].name);
 			int m = pl_bench_metric(ctx, name, "ns", PL_LOWER_IS_BETTER, calls[i].help);
 			s->metric[k * NCALLS + i] = m;
-			const char *v = calls[i].via == VIA_FORCED  ? "syscall (forced)"
+			const char *v = calls[i].via == VIA_FORCED ? "syscall (forced)"
 					: calls[i].via == VIA_INSN ? "instruction"
 								   : via_text(via[i]);
 			pl_bench_metric_note(ctx, m, "via", v);
 			s->iters[k * NCALLS + i] =
-				o->calls ? o->calls : pl_bench_calibrate(calls[i].loop, NULL, target);
+				o->calls ? o->calls
+					 : pl_bench_calibrate(calls[i].loop, NULL, target);
 		}
 	}
 	json_object_set_new(pl_bench_info(ctx), "vdso_detection",
 			    pl_json_string(method_ok ? "seccomp: syscalls made to fail in a child; "
-						    "calls that still work used the vDSO"
-						  : "unavailable (seccomp probe failed)"));
+						       "calls that still work used the vDSO"
+						     : "unavailable (seccomp probe failed)"));
 	return 0;
 }
 
@@ -516,8 +530,9 @@ static void clock_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 	if (s->j) {
 		int r = pl_journal_rollback(s->j, s->mark, NULL, NULL);
 		if (r < 0)
-			pl_bench_warn(ctx, "could not restore clocksource '%s': %s (run 'perflab tune "
-					   "rollback --state-dir %s', or echo %s > %s)",
+			pl_bench_warn(ctx,
+				      "could not restore clocksource '%s': %s (run 'perflab tune "
+				      "rollback --state-dir %s', or echo %s > %s)",
 				      cs_orig, strerror(-r), ((struct clock_opts *)vo)->state_dir,
 				      cs_orig, CS_TARGET);
 		else

@@ -20,8 +20,8 @@
 #include "util/str.h"
 
 /* choices of --backend: "all", every backend by name, "auto" */
-static const char *const backend_choices[] = { "all", "zlib", "libdeflate", "isal", "qat",
-					       "zstd", "auto", NULL };
+static const char *const backend_choices[] = { "all", "zlib", "libdeflate", "isal",
+					       "qat", "zstd", "auto",	    NULL };
 enum { BE_ALL = 0, BE_AUTO = 6 };
 
 struct compress_opts {
@@ -60,8 +60,8 @@ static const struct pl_opt compress_opt_table[] = {
 	{ "size", 's', PL_OPT_SIZE, offsetof(struct compress_opts, size), "BYTES",
 	  "size of the built-in corpus", .min = 4096, .max = 4294967295.0, .def = "16MiB" },
 	{ "request-size", 0, PL_OPT_SIZE, offsetof(struct compress_opts, request), "BYTES",
-	  "compress the input as independent requests of this size (0 = one request)",
-	  .min = 0, .max = 4294967295.0, .def = "1MiB" },
+	  "compress the input as independent requests of this size (0 = one request)", .min = 0,
+	  .max = 4294967295.0, .def = "1MiB" },
 	{ "time", 't', PL_OPT_DURATION, offsetof(struct compress_opts, time), "S",
 	  "minimum timed duration per backend, level and direction in each run", .min = 0.001,
 	  .max = 3600, .def = "0.3s" },
@@ -94,11 +94,10 @@ struct compress_state {
 	uint64_t requests, fallbacks, failed;
 };
 
-static const char *const compress_quick[] = { "--size", "1MiB", "--time", "0.05", "--runs",
-					      "1", NULL };
+static const char *const compress_quick[] = { "--size", "1MiB", "--time", "0.05",
+					      "--runs", "1",	NULL };
 
-static int read_input(struct pl_bench_ctx *ctx, const char *path, unsigned char **out,
-		      size_t *len)
+static int read_input(struct pl_bench_ctx *ctx, const char *path, unsigned char **out, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -147,8 +146,8 @@ static int save_input(struct pl_bench_ctx *ctx, const char *path, const void *bu
 		r = r < 0 ? r : c;
 	}
 	if (r < 0)
-		pl_bench_error(ctx, "cannot write --save-input '%s': %s (choose another path)", path,
-			       strerror(-r));
+		pl_bench_error(ctx, "cannot write --save-input '%s': %s (choose another path)",
+			       path, strerror(-r));
 	return r < 0 ? -EINVAL : 0;
 }
 
@@ -220,12 +219,14 @@ static int compress_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		goto fail;
 
 	json_t *info = pl_bench_info(ctx);
-	json_object_set_new(info, "input", pl_json_string(o->input ? o->input : pl_corpus_names[o->corpus]));
+	json_object_set_new(info, "input",
+			    pl_json_string(o->input ? o->input : pl_corpus_names[o->corpus]));
 	json_object_set_new(info, "input_bytes", json_integer((json_int_t)s->len));
 	if (!o->input)
 		json_object_set_new(info, "corpus_seed", json_integer(PL_CORPUS_SEED));
 	json_object_set_new(info, "request_bytes",
-			    json_integer((json_int_t)(o->request && o->request < s->len ? o->request : s->len)));
+			    json_integer((json_int_t)(o->request && o->request < s->len ? o->request
+											: s->len)));
 	json_t *avail = json_object();
 	for (size_t i = 0; i < pl_cz_nbackends; i++) {
 		const struct pl_cz_backend *be = pl_cz_backends[i];
@@ -240,7 +241,8 @@ static int compress_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	if (o->backend != BE_AUTO) {
 		for (size_t i = 0; i < pl_cz_nbackends; i++) {
 			const struct pl_cz_backend *be = pl_cz_backends[i];
-			if (o->backend != BE_ALL && strcmp(be->name, backend_choices[o->backend]) != 0)
+			if (o->backend != BE_ALL &&
+			    strcmp(be->name, backend_choices[o->backend]) != 0)
 				continue;
 			if (be->unavailable())
 				continue;
@@ -248,8 +250,9 @@ static int compress_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 				if (o->level < be->min_level || o->level > be->max_level) {
 					if (o->backend == BE_ALL)
 						continue;
-					pl_bench_error(ctx, "--level %d is out of range for %s (%d..%d)",
-						       o->level, be->name, be->min_level, be->max_level);
+					pl_bench_error(
+						ctx, "--level %d is out of range for %s (%d..%d)",
+						o->level, be->name, be->min_level, be->max_level);
 					r = -EINVAL;
 					goto fail;
 				}
@@ -264,8 +267,10 @@ static int compress_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	/* the web-tier stage */
 	s->serve = o->backend == BE_AUTO || o->workers > 0 || o->inject > 0;
 	if (s->serve) {
-		const struct pl_cz_backend *prim = o->backend == BE_AUTO || o->backend == BE_ALL ?
-			pl_cz_auto_primary() : pl_cz_find(backend_choices[o->backend]);
+		const struct pl_cz_backend *prim =
+			o->backend == BE_AUTO || o->backend == BE_ALL
+				? pl_cz_auto_primary()
+				: pl_cz_find(backend_choices[o->backend]);
 		const struct pl_cz_backend *zl = pl_cz_find("zlib");
 		s->sp = (struct pl_cz_serve_params){
 			.primary = prim,
@@ -279,15 +284,17 @@ static int compress_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		};
 		json_t *sv = json_object();
 		json_object_set_new(sv, "primary", pl_json_string(prim->name));
-		json_object_set_new(sv, "fallback", pl_json_string(s->sp.fallback ? "zlib" : "none"));
+		json_object_set_new(sv, "fallback",
+				    pl_json_string(s->sp.fallback ? "zlib" : "none"));
 		json_object_set_new(sv, "level", json_integer(s->sp.level));
 		json_object_set_new(sv, "workers", json_integer(s->sp.workers));
 		json_object_set_new(sv, "inject_failure_rate", json_real(o->inject));
 		json_object_set_new(info, "serve", sv);
 		char name[96];
 		snprintf(name, sizeof(name), "serve %s x%u", prim->name, s->sp.workers);
-		s->m_serve = pl_bench_metric(ctx, name, "MB/s", PL_HIGHER_IS_BETTER,
-					     "compressed input MB/s summed over the worker processes");
+		s->m_serve =
+			pl_bench_metric(ctx, name, "MB/s", PL_HIGHER_IS_BETTER,
+					"compressed input MB/s summed over the worker processes");
 		snprintf(name, sizeof(name), "serve %s x%u cpu", prim->name, s->sp.workers);
 		s->m_serve_cpu = pl_bench_metric(ctx, name, "s/GB", PL_LOWER_IS_BETTER,
 						 "CPU seconds of all workers per 10^9 input bytes");
@@ -315,12 +322,15 @@ static int compress_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 			return -EINTR;
 		struct combo *c = &s->c[i];
 		struct pl_cz_measure m;
-		int r = pl_cz_measure(c->be, c->level, s->in, s->len, (size_t)o->request, o->time, &m);
+		int r = pl_cz_measure(c->be, c->level, s->in, s->len, (size_t)o->request, o->time,
+				      &m);
 		if (r < 0) {
 			if (r == -EILSEQ || r == -EBADMSG)
-				pl_bench_error(ctx, "%s level %d wrote a stream that does not decompress "
-						    "to the input (zlib check failed): a backend bug",
-					       c->be->name, c->level);
+				pl_bench_error(
+					ctx,
+					"%s level %d wrote a stream that does not decompress "
+					"to the input (zlib check failed): a backend bug",
+					c->be->name, c->level);
 			else
 				pl_bench_error(ctx, "%s level %d failed: %s", c->be->name, c->level,
 					       strerror(-r));
@@ -341,15 +351,18 @@ static int compress_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 			return r == -EINVAL ? -EIO : r;
 		}
 		if (sr.failed) {
-			pl_bench_error(ctx, "web-tier stage: %llu of %llu requests failed (no backend "
-					    "produced a correct stream)",
-				       (unsigned long long)sr.failed, (unsigned long long)sr.requests);
+			pl_bench_error(ctx,
+				       "web-tier stage: %llu of %llu requests failed (no backend "
+				       "produced a correct stream)",
+				       (unsigned long long)sr.failed,
+				       (unsigned long long)sr.requests);
 			return -EIO;
 		}
 		pl_bench_record(ctx, s->m_serve, sr.mbps);
 		pl_bench_record(ctx, s->m_serve_cpu, sr.cpu_s_per_gb);
 		pl_bench_record(ctx, s->m_fallbacks,
-				sr.requests ? 100.0 * (double)sr.fallbacks / (double)sr.requests : 0);
+				sr.requests ? 100.0 * (double)sr.fallbacks / (double)sr.requests
+					    : 0);
 		if (!pl_bench_warming_up(ctx)) {
 			s->requests += sr.requests;
 			s->fallbacks += sr.fallbacks;
@@ -357,7 +370,8 @@ static int compress_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 			json_t *sv = json_object_get(pl_bench_info(ctx), "serve");
 			json_object_set_new(sv, "requests", json_integer((json_int_t)s->requests));
 			json_object_set_new(sv, "failed", json_integer((json_int_t)s->failed));
-			json_object_set_new(sv, "fallbacks", json_integer((json_int_t)s->fallbacks));
+			json_object_set_new(sv, "fallbacks",
+					    json_integer((json_int_t)s->fallbacks));
 		}
 	}
 	return 0;
@@ -384,8 +398,10 @@ const struct pl_bench pl_bench_compress = {
 		"requests of --request-size: ratio, compress and decompress MB/s on one core\n"
 		"(10^6 B of uncompressed data per second) and CPU seconds per 10^9 B (getrusage).\n"
 		"Every gzip output is inflated by zlib and compared with the input first, so a\n"
-		"backend writing a wrong stream fails loudly. QAT is loaded at run time (dlopen of\n"
-		"libqatzip) when a device is bound. --backend auto (or --workers N) adds a web-tier\n"
+		"backend writing a wrong stream fails loudly. QAT is loaded at run time (dlopen "
+		"of\n"
+		"libqatzip) when a device is bound. --backend auto (or --workers N) adds a "
+		"web-tier\n"
 		"stage: N processes compress requests with the accelerated backend and fall back\n"
 		"to zlib per request on failure; --inject-accel-failure RATE simulates failures,\n"
 		"and the run fails if any request is left uncompressed.",

@@ -17,11 +17,11 @@
 struct pl_cz_measure {
 	const struct pl_cz_backend *be;
 	int level;
-	uint64_t in_bytes;        /**< uncompressed bytes of one pass over the input */
-	uint64_t out_bytes;       /**< compressed bytes of one pass */
-	double ratio;             /**< in_bytes / out_bytes */
-	double comp_mbps;         /**< compress MB/s (10^6 B/s of input) on one core, wall */
-	double decomp_mbps;       /**< decompress MB/s (10^6 B/s of output) on one core, wall */
+	uint64_t in_bytes;	  /**< uncompressed bytes of one pass over the input */
+	uint64_t out_bytes;	  /**< compressed bytes of one pass */
+	double ratio;		  /**< in_bytes / out_bytes */
+	double comp_mbps;	  /**< compress MB/s (10^6 B/s of input) on one core, wall */
+	double decomp_mbps;	  /**< decompress MB/s (10^6 B/s of output) on one core, wall */
 	double comp_cpu_s_per_gb; /**< CPU s (user+sys, getrusage RUSAGE_THREAD) per 10^9 B */
 	double decomp_cpu_s_per_gb;
 	uint64_t comp_passes, decomp_passes; /**< whole passes over the input timed */
@@ -35,19 +35,19 @@ struct pl_cz_measure {
  *  @min_seconds (CLOCK_MONOTONIC). Returns 0; -ENODEV when the backend is unavailable;
  *  -EINVAL for a bad level; -EILSEQ/-EBADMSG when a stream does not decompress to the
  *  input (m->verified false); other -errno from the backend. */
-int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, size_t len,
-		  size_t req, double min_seconds, struct pl_cz_measure *m);
+int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, size_t len, size_t req,
+		  double min_seconds, struct pl_cz_measure *m);
 
 /** The web-tier stage. */
 struct pl_cz_serve_params {
 	const struct pl_cz_backend *primary;  /**< backend tried first */
 	const struct pl_cz_backend *fallback; /**< software backend on failure, or NULL */
-	int level;                            /**< used for both (clamped to each's range) */
-	unsigned workers;                     /**< processes (fork), >= 1 */
-	double seconds;                       /**< how long each worker serves */
-	size_t req;                           /**< request size in bytes (0 = whole input) */
-	double inject_failure;                /**< 0..1: probability the primary "fails" */
-	uint64_t seed;                        /**< of the failure injection */
+	int level;			      /**< used for both (clamped to each's range) */
+	unsigned workers;		      /**< processes (fork), >= 1 */
+	double seconds;			      /**< how long each worker serves */
+	size_t req;			      /**< request size in bytes (0 = whole input) */
+	double inject_failure;		      /**< 0..1: probability the primary "fails" */
+	uint64_t seed;			      /**< of the failure injection */
 };
 
 /** Results of the web-tier stage, summed over workers. */
@@ -57,7 +57,7 @@ struct pl_cz_serve_result {
 	uint64_t fallbacks; /**< requests served by the fallback after the primary failed */
 	uint64_t injected;  /**< of which the failure was injected */
 	uint64_t in_bytes, out_bytes;
-	double mbps;         /**< sum over workers of input bytes / time spent compressing */
+	double mbps;	     /**< sum over workers of input bytes / time spent compressing */
 	double wall_mbps;    /**< total input bytes / wall time of the stage (with checks) */
 	double cpu_s_per_gb; /**< (user+sys of all workers) per 10^9 input bytes */
 	double wall_s;

@@ -122,8 +122,8 @@ static int zlib_inflate_gzip(const void *in, size_t inlen, void *out, size_t cap
 	return ret;
 }
 
-static int zlib_decompress(struct pl_cz_ctx *c, const void *in, size_t inlen, void *out,
-			   size_t cap, size_t *outlen)
+static int zlib_decompress(struct pl_cz_ctx *c, const void *in, size_t inlen, void *out, size_t cap,
+			   size_t *outlen)
 {
 	(void)c;
 	return zlib_inflate_gzip(in, inlen, out, cap, outlen);
@@ -263,8 +263,8 @@ static int isal_compress(struct pl_cz_ctx *c, const void *in, size_t inlen, void
 	return 0;
 }
 
-static int isal_decompress(struct pl_cz_ctx *c, const void *in, size_t inlen, void *out,
-			   size_t cap, size_t *outlen)
+static int isal_decompress(struct pl_cz_ctx *c, const void *in, size_t inlen, void *out, size_t cap,
+			   size_t *outlen)
 {
 	if (inlen > UINT32_MAX || cap > UINT32_MAX)
 		return -EFBIG;
@@ -344,9 +344,9 @@ static struct {
 
 static bool qat_device_present(void)
 {
-	static const char *const drivers[] = { "4xxx", "c6xx", "c3xxx", "dh895xcc", "420xx",
-					       "qat_4xxx", "qat_c62x", "qat_c3xxx", "qat_dh895xcc",
-					       "qat_420xx" };
+	static const char *const drivers[] = { "4xxx",	       "c6xx",	   "c3xxx",    "dh895xcc",
+					       "420xx",	       "qat_4xxx", "qat_c62x", "qat_c3xxx",
+					       "qat_dh895xcc", "qat_420xx" };
 	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
 		char path[128];
 		snprintf(path, sizeof(path), "/sys/bus/pci/drivers/%s", drivers[i]);
@@ -377,7 +377,8 @@ static const char *qat_unavailable(void)
 	for (size_t i = 0; i < 2 && !qz.dl; i++)
 		qz.dl = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
 	if (!qz.dl) {
-		qz.why = "QAT device present but the QATzip library (libqatzip.so.3) is not installed";
+		qz.why = "QAT device present but the QATzip library (libqatzip.so.3) is not "
+			 "installed";
 		return qz.why;
 	}
 	*(void **)&qz.init = dlsym(qz.dl, "qzInit");
@@ -432,8 +433,8 @@ static int qat_compress(struct pl_cz_ctx *c, const void *in, size_t inlen, void 
 	return 0;
 }
 
-static int qat_decompress(struct pl_cz_ctx *c, const void *in, size_t inlen, void *out,
-			  size_t cap, size_t *outlen)
+static int qat_decompress(struct pl_cz_ctx *c, const void *in, size_t inlen, void *out, size_t cap,
+			  size_t *outlen)
 {
 	if (inlen > UINT32_MAX || cap > UINT32_MAX)
 		return -EFBIG;
@@ -503,8 +504,8 @@ static int zstd_compress(struct pl_cz_ctx *c, const void *in, size_t inlen, void
 	return 0;
 }
 
-static int zstd_decompress(struct pl_cz_ctx *c, const void *in, size_t inlen, void *out,
-			   size_t cap, size_t *outlen)
+static int zstd_decompress(struct pl_cz_ctx *c, const void *in, size_t inlen, void *out, size_t cap,
+			   size_t *outlen)
 {
 	size_t n = ZSTD_decompressDCtx(c->zd, out, cap, in, inlen);
 	if (ZSTD_isError(n))
@@ -537,8 +538,8 @@ static const struct pl_cz_backend be_zstd = {
 	.close = zstd_close,
 };
 
-const struct pl_cz_backend *const pl_cz_backends[] = { &be_zlib, &be_libdeflate, &be_isal,
-						       &be_qat, &be_zstd };
+const struct pl_cz_backend *const pl_cz_backends[] = { &be_zlib, &be_libdeflate, &be_isal, &be_qat,
+						       &be_zstd };
 const size_t pl_cz_nbackends = sizeof(pl_cz_backends) / sizeof(pl_cz_backends[0]);
 
 const struct pl_cz_backend *pl_cz_find(const char *name)

@@ -15,13 +15,13 @@ struct pl_cz_ctx;
 
 /** One backend. All functions return 0 or -errno; they never log. */
 struct pl_cz_backend {
-	const char *name;      /**< "zlib", "libdeflate", "isal", "qat", "zstd" */
-	const char *library;   /**< human name of the library ("ISA-L igzip") */
-	const char *cli;       /**< the library's own command-line tool, or NULL */
-	const int *levels;     /**< default level sweep, terminated by -1 */
+	const char *name;    /**< "zlib", "libdeflate", "isal", "qat", "zstd" */
+	const char *library; /**< human name of the library ("ISA-L igzip") */
+	const char *cli;     /**< the library's own command-line tool, or NULL */
+	const int *levels;   /**< default level sweep, terminated by -1 */
 	int min_level, max_level;
-	bool gzip;             /**< true when the output is a gzip stream */
-	bool accelerated;      /**< hardware offload (QAT) rather than CPU code */
+	bool gzip;	  /**< true when the output is a gzip stream */
+	bool accelerated; /**< hardware offload (QAT) rather than CPU code */
 	/** NULL when available; else a static reason ("libqatzip.so.3 not found"). */
 	const char *(*unavailable)(void);
 	/** Create a context for @level (checked against min/max: -EINVAL). */

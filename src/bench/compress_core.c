@@ -33,7 +33,7 @@ static double cpu_s(int who)
 struct reqs {
 	const unsigned char *in;
 	size_t len, req, n;
-	unsigned char *out;  /* n slots of cap bytes */
+	unsigned char *out; /* n slots of cap bytes */
 	size_t cap;
 	size_t *outlen;
 	unsigned char *back; /* decompression target, req bytes */
@@ -64,8 +64,8 @@ static void reqs_free(struct reqs *q)
 	free(q->back);
 }
 
-int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, size_t len,
-		  size_t req, double min_seconds, struct pl_cz_measure *m)
+int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, size_t len, size_t req,
+		  double min_seconds, struct pl_cz_measure *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->be = be;
@@ -156,7 +156,9 @@ const struct pl_cz_backend *pl_cz_auto_primary(void)
 
 static int clamp_level(const struct pl_cz_backend *be, int level)
 {
-	return level < be->min_level ? be->min_level : level > be->max_level ? be->max_level : level;
+	return level < be->min_level   ? be->min_level
+	       : level > be->max_level ? be->max_level
+				       : level;
 }
 
 /* What one worker sends back through its pipe. */
@@ -184,7 +186,8 @@ static void serve_worker(const struct pl_cz_serve_params *p, unsigned idx, const
 	memset(w, 0, sizeof(*w));
 	struct pl_cz_ctx *pc = NULL, *fc = NULL;
 	int pr = p->primary->open(clamp_level(p->primary, p->level), &pc);
-	if (p->fallback && (w->err = p->fallback->open(clamp_level(p->fallback, p->level), &fc)) < 0)
+	if (p->fallback &&
+	    (w->err = p->fallback->open(clamp_level(p->fallback, p->level), &fc)) < 0)
 		goto out;
 	if (pr < 0 && !p->fallback) {
 		w->err = pr;
@@ -200,8 +203,7 @@ static void serve_worker(const struct pl_cz_serve_params *p, unsigned idx, const
 		const unsigned char *src = q.in + i * q.req;
 		size_t n = reqs_len(&q, i), ol = 0;
 		unsigned char *dst = q.out;
-		bool inject = p->inject_failure > 0 &&
-			      pl_splitmix_unit(&seed) < p->inject_failure;
+		bool inject = p->inject_failure > 0 && pl_splitmix_unit(&seed) < p->inject_failure;
 		double s0 = now_s();
 		int r = -EBUSY;
 		if (inject)

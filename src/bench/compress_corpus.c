@@ -19,17 +19,21 @@ static unsigned below(uint64_t *s, unsigned n)
 
 /* A fixed vocabulary; ranks beyond it are made-up words built from syllables. */
 static const char *const words[] = {
-	"the", "of", "and", "to", "a", "in", "is", "that", "for", "it", "as", "was", "with",
-	"be", "by", "on", "not", "he", "this", "are", "or", "his", "from", "at", "which", "but",
-	"have", "an", "had", "they", "you", "were", "their", "one", "all", "we", "can", "her",
-	"has", "there", "been", "if", "more", "when", "will", "would", "who", "so", "no",
-	"performance", "memory", "latency", "kernel", "system", "network", "storage", "cache",
-	"throughput", "request", "server", "client", "compression", "benchmark", "engineer",
-	"measure", "result", "thread", "process", "buffer", "queue", "device", "driver",
-	"interrupt", "schedule", "policy", "frequency", "power", "cluster", "node", "socket",
+	"the",	       "of",	     "and",	  "to",	      "a",	 "in",		"is",
+	"that",	       "for",	     "it",	  "as",	      "was",	 "with",	"be",
+	"by",	       "on",	     "not",	  "he",	      "this",	 "are",		"or",
+	"his",	       "from",	     "at",	  "which",    "but",	 "have",	"an",
+	"had",	       "they",	     "you",	  "were",     "their",	 "one",		"all",
+	"we",	       "can",	     "her",	  "has",      "there",	 "been",	"if",
+	"more",	       "when",	     "will",	  "would",    "who",	 "so",		"no",
+	"performance", "memory",     "latency",	  "kernel",   "system",	 "network",	"storage",
+	"cache",       "throughput", "request",	  "server",   "client",	 "compression", "benchmark",
+	"engineer",    "measure",    "result",	  "thread",   "process", "buffer",	"queue",
+	"device",      "driver",     "interrupt", "schedule", "policy",	 "frequency",	"power",
+	"cluster",     "node",	     "socket",
 };
-static const char *const syll[] = { "ka", "lo", "mi", "ren", "tor", "sa", "vel", "qui", "dan",
-				    "est", "ol", "par", "ix", "um", "bra", "nes", "cor", "ti" };
+static const char *const syll[] = { "ka",  "lo", "mi",	"ren", "tor", "sa",  "vel", "qui", "dan",
+				    "est", "ol", "par", "ix",  "um",  "bra", "nes", "cor", "ti" };
 
 #define NW (sizeof(words) / sizeof(words[0]))
 #define NS (sizeof(syll) / sizeof(syll[0]))
@@ -80,8 +84,8 @@ static bool word(struct out *o, uint64_t *s)
 static void gen_text(uint64_t *s, struct out *o)
 {
 	static const char *const tags[] = { "p", "li", "td", "span", "div", "h2", "a" };
-	static const char *const cls[] = { "content", "nav-item", "row", "col-md-6", "btn",
-					   "footer", "article-body" };
+	static const char *const cls[] = { "content", "nav-item", "row",	 "col-md-6",
+					   "btn",     "footer",	  "article-body" };
 	while (o->len < o->cap) {
 		const char *t = tags[below(s, 7)];
 		char open[128];
@@ -108,22 +112,23 @@ static void gen_json(uint64_t *s, struct out *o)
 	static const char *const lvl[] = { "info", "info", "info", "warn", "error", "debug" };
 	static const char *const meth[] = { "GET", "GET", "GET", "POST", "PUT", "DELETE" };
 	static const char *const path[] = { "/api/v1/users", "/api/v1/orders", "/static/app.js",
-					    "/healthz", "/api/v1/search", "/login",
+					    "/healthz",	     "/api/v1/search", "/login",
 					    "/api/v2/items" };
 	static const int status[] = { 200, 200, 200, 200, 201, 204, 301, 304, 400, 404, 500 };
 	uint64_t ts = 1764512000000ull; /* 2025-11-30 in ms */
 	while (o->len < o->cap) {
 		ts += below(s, 50);
 		char line[512];
-		int n = snprintf(line, sizeof(line),
-				 "{\"ts\":%llu,\"level\":\"%s\",\"method\":\"%s\",\"path\":\"%s/%u\","
-				 "\"status\":%d,\"bytes\":%u,\"duration_ms\":%u.%03u,"
-				 "\"client\":\"10.%u.%u.%u\",\"request_id\":\"%016llx\","
-				 "\"user_agent\":\"Mozilla/5.0 (X11; Linux x86_64)\"}\n",
-				 (unsigned long long)ts, lvl[below(s, 6)], meth[below(s, 6)],
-				 path[below(s, 7)], below(s, 1000), status[below(s, 11)],
-				 below(s, 100000), below(s, 200), below(s, 1000), below(s, 4),
-				 below(s, 256), below(s, 256), (unsigned long long)pl_splitmix64(s));
+		int n = snprintf(
+			line, sizeof(line),
+			"{\"ts\":%llu,\"level\":\"%s\",\"method\":\"%s\",\"path\":\"%s/%u\","
+			"\"status\":%d,\"bytes\":%u,\"duration_ms\":%u.%03u,"
+			"\"client\":\"10.%u.%u.%u\",\"request_id\":\"%016llx\","
+			"\"user_agent\":\"Mozilla/5.0 (X11; Linux x86_64)\"}\n",
+			(unsigned long long)ts, lvl[below(s, 6)], meth[below(s, 6)],
+			path[below(s, 7)], below(s, 1000), status[below(s, 11)], below(s, 100000),
+			below(s, 200), below(s, 1000), below(s, 4), below(s, 256), below(s, 256),
+			(unsigned long long)pl_splitmix64(s));
 		if (!put(o, line, (size_t)n))
 			return;
 	}

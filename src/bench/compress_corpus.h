@@ -10,8 +10,8 @@
 
 /** Corpus kinds. */
 enum pl_corpus_kind {
-	PL_CORPUS_TEXT,   /**< HTML-like English-ish text: tags, attributes, Zipf words */
-	PL_CORPUS_JSON,   /**< JSON lines of web-server logs */
+	PL_CORPUS_TEXT,	  /**< HTML-like English-ish text: tags, attributes, Zipf words */
+	PL_CORPUS_JSON,	  /**< JSON lines of web-server logs */
 	PL_CORPUS_BINARY, /**< mixed binary: random, small integer tables, runs, text */
 	PL_CORPUS_COUNT,
 };

@@ -115,8 +115,9 @@ void pl_env_snap(struct pl_env_snap *s, const struct pl_cpuset *set)
 	for (size_t i = 0; i < sizeof(who) / sizeof(who[0]); i++) {
 		struct rusage ru;
 		if (getrusage(who[i], &ru) == 0)
-			s->own_cpu_s += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-					(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+			s->own_cpu_s +=
+				(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+				(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	}
 	s->t_ns = pl_now_ns();
 }
@@ -150,8 +151,8 @@ static json_t *num_or_null(double v)
 
 /* The domains the environment reads; others (pci, services...) are not needed and may be
  * slow. Collectors that do not exist (yet) are simply not run. */
-static const char *const env_domains[] = { "virt", "kernel", "clocksource", "cpu", "cpufreq",
-					   "mem", NULL };
+static const char *const env_domains[] = { "virt",    "kernel", "clocksource", "cpu",
+					   "cpufreq", "mem",	NULL };
 
 json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus, bool pinned)
 {
@@ -174,12 +175,16 @@ json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus,
 		}
 	static const struct {
 		const char *name, *key;
-	} keys[] = { { "kernel", "kernel.release" },	       { "cpu_model", "cpu.model" },
-		     { "governor", NULL },		       { "clocksource", "clocksource.current" },
-		     { "hypervisor", "virt.hypervisor" },   { "thp", "mem.thp.enabled" } };
+	} keys[] = { { "kernel", "kernel.release" },
+		     { "cpu_model", "cpu.model" },
+		     { "governor", NULL },
+		     { "clocksource", "clocksource.current" },
+		     { "hypervisor", "virt.hypervisor" },
+		     { "thp", "mem.thp.enabled" } };
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const struct pl_fact *x = pl_facts_get(&f, keys[i].key ? keys[i].key : gov);
-		json_object_set_new(o, keys[i].name, x && x->value ? json_deep_copy(x->value) : json_null());
+		json_object_set_new(o, keys[i].name,
+				    x && x->value ? json_deep_copy(x->value) : json_null());
 		if (x && x->unavailable)
 			json_object_set_new(unav, keys[i].name, pl_json_string(x->unavailable));
 	}
@@ -203,7 +208,7 @@ json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus,
 				if (!vo)
 					vo = json_object();
 				pl_json_set(vo, f.v[i].key + strlen(pfx),
-						    json_deep_copy(f.v[i].value));
+					    json_deep_copy(f.v[i].value));
 			}
 	}
 	json_object_set_new(o, "vulnerabilities", vo ? vo : json_null());
@@ -235,8 +240,8 @@ static void num_text(char *buf, size_t len, const json_t *v)
 char *pl_env_text(const json_t *e)
 {
 	struct pl_buf b = { 0 };
-	static const char *const ek[] = { "kernel", "cpu_model", "hypervisor", "clocksource",
-					  "governor", "thp", "mitigations", NULL };
+	static const char *const ek[] = { "kernel",   "cpu_model", "hypervisor",  "clocksource",
+					  "governor", "thp",	   "mitigations", NULL };
 	for (const char *const *p = ek; *p; p++) {
 		const json_t *x = json_object_get(e, *p);
 		if (!x && strcmp(*p, "thp") == 0)
@@ -257,7 +262,8 @@ char *pl_env_text(const json_t *e)
 	num_text(l1, sizeof(l1), json_object_get(la, "end"));
 	num_text(st, sizeof(st), json_object_get(e, "steal_pct"));
 	num_text(ob, sizeof(ob), json_object_get(e, "others_busy_pct"));
-	pl_buf_printf(&b, "; during the run: load %s -> %s, steal %s%%, other tasks %s%% of the CPUs",
+	pl_buf_printf(&b,
+		      "; during the run: load %s -> %s, steal %s%%, other tasks %s%% of the CPUs",
 		      l0, l1, st, ob);
 	if (pl_json_str(e, "perflab_version"))
 		pl_buf_printf(&b, "; perflab %s", pl_json_str(e, "perflab_version"));

@@ -14,7 +14,7 @@
 /** Sums over a set of CPUs of the /proc/stat "cpuN" columns, in USER_HZ ticks. */
 struct pl_cpustat {
 	uint64_t total; /**< all ten columns except guest/guest_nice (already in user/nice) */
-	uint64_t busy;  /**< user + nice + system + irq + softirq */
+	uint64_t busy;	/**< user + nice + system + irq + softirq */
 	uint64_t steal; /**< time the hypervisor ran something else */
 	unsigned ncpus; /**< CPUs of the set found in the file */
 };
@@ -28,10 +28,10 @@ int pl_cpustat_parse(const char *text, const struct pl_cpuset *set, struct pl_cp
 struct pl_env_snap {
 	struct pl_cpustat stat; /**< valid when stat_ok */
 	bool stat_ok;
-	double loadavg1; /**< 1-minute load average, NaN when unreadable */
+	double loadavg1;  /**< 1-minute load average, NaN when unreadable */
 	double own_cpu_s; /**< CPU seconds (user + system) of this process and of its
 			       waited-for children so far (RUSAGE_SELF + RUSAGE_CHILDREN) */
-	uint64_t t_ns;    /**< CLOCK_MONOTONIC */
+	uint64_t t_ns;	  /**< CLOCK_MONOTONIC */
 };
 
 /** Take a snapshot over @set (reads through the sysroot helper). */
@@ -49,7 +49,8 @@ void pl_env_during(const struct pl_env_snap *a, const struct pl_env_snap *b,
 		   struct pl_env_during *out);
 
 /** The environment object of a result: {"kernel","cpu_model","governor","clocksource",
- *  "hypervisor","thp" (transparent hugepage mode, mem.thp.enabled),"mitigations","vulnerabilities","pinning","cpus","load_avg":{"start",
+ *  "hypervisor","thp" (transparent hugepage mode,
+ * mem.thp.enabled),"mitigations","vulnerabilities","pinning","cpus","load_avg":{"start",
  *  "end"},"steal_pct","others_busy_pct","perflab_version","unavailable":{NAME:REASON}};
  *  facts that are missing or unavailable become null (unavailable ones with the reason
  *  under "unavailable"). New reference. */

@@ -15,8 +15,8 @@
 #include "out/json.h"
 #include "util/str.h"
 
-static const char *const pattern_choices[] = { "read", "write", "randread", "randwrite",
-						"smallfiles", NULL };
+static const char *const pattern_choices[] = { "read",	    "write",	  "randread",
+					       "randwrite", "smallfiles", NULL };
 enum { PAT_SMALLFILES = 4 };
 static const char *const cache_choices[] = { "cold", "hot", NULL };
 enum { CACHE_COLD, CACHE_HOT };
@@ -58,12 +58,14 @@ static const struct pl_opt io_opt_table[] = {
 	  "block size of each operation (with --direct a multiple of 4 KiB)", .min = 512,
 	  .max = 1 << 30, .def = "1MiB" },
 	{ "jobs", 'j', PL_OPT_INT, offsetof(struct io_opts, jobs), "N",
-	  "threads, each with its own descriptor (sequential: its own slice of the file)",
-	  .min = 1, .max = 256, .def = "1" },
+	  "threads, each with its own descriptor (sequential: its own slice of the file)", .min = 1,
+	  .max = 256, .def = "1" },
 	{ "iodepth", 0, PL_OPT_INT, offsetof(struct io_opts, iodepth), "N",
-	  "operations in flight per job (io_uring)", .min = 1, .max = 4096, .def = "1", .was_short = 'd' },
+	  "operations in flight per job (io_uring)", .min = 1, .max = 4096, .def = "1",
+	  .was_short = 'd' },
 	{ "engine", 0, PL_OPT_ENUM, offsetof(struct io_opts, engine), "E",
-	  "psync (pread/pwrite) or io_uring (liburing)", pl_io_engine_names, .def = "psync", .was_short = 'e' },
+	  "psync (pread/pwrite) or io_uring (liburing)", pl_io_engine_names, .def = "psync",
+	  .was_short = 'e' },
 	{ "direct", 0, PL_OPT_FLAG, offsetof(struct io_opts, direct), NULL,
 	  "O_DIRECT with aligned buffers (bypass the page cache)" },
 	{ "size", 's', PL_OPT_SIZE, offsetof(struct io_opts, size), "BYTES",
@@ -74,7 +76,8 @@ static const struct pl_opt io_opt_table[] = {
 	  "length of each measured run (time based, as fio --time_based)", .min = 0.01,
 	  .max = 86400, .def = "2s" },
 	{ "cache", 0, PL_OPT_ENUM, offsetof(struct io_opts, cache), "C",
-	  "cold: drop the file's cached pages before each run and after each pass over it; hot: read it into the cache",
+	  "cold: drop the file's cached pages before each run and after each pass over it; hot: "
+	  "read it into the cache",
 	  cache_choices, .def = "cold" },
 	{ "drop-caches", 0, PL_OPT_FLAG, offsetof(struct io_opts, drop_caches), NULL,
 	  "with --cache cold, as root: also write 3 to /proc/sys/vm/drop_caches (all files, "
@@ -95,8 +98,8 @@ struct io_state {
 	int m_sf_stat, m_sf_read, m_sf_res, m_sf_stat_warm, m_sf_read_warm;
 };
 
-static const char *const io_quick[] = { "--size", "32MiB", "--bs", "1MiB", "--time", "0.3",
-					"--runs", "1", NULL };
+static const char *const io_quick[] = { "--size", "32MiB",  "--bs", "1MiB", "--time",
+					"0.3",	  "--runs", "1",    NULL };
 
 static bool stopped_cb(void *arg)
 {
@@ -144,14 +147,14 @@ static char *workload(const struct io_opts *o)
 		return pl_xasprintf("smallfiles, %d files of %s, a cold pass then a warm one%s",
 				    o->nfiles, pl_fmt_size(b1, sizeof(b1), (double)o->file_size),
 				    o->drop_caches ? ", dentries and inodes dropped" : "");
-	return pl_xasprintf("%s, bs %s, %s, iodepth %d, %d job%s, %s, file %s",
-			    pattern_choices[o->pattern], pl_fmt_size(b1, sizeof(b1), (double)o->bs),
-			    pl_io_engine_names[o->engine],
-			    o->engine == PL_IO_URING ? o->iodepth : 1, o->jobs, o->jobs == 1 ? "" : "s",
-			    o->direct ? "direct (O_DIRECT)"
-			    : o->cache == CACHE_HOT ? "buffered, cache hot"
-						    : "buffered, cache cold",
-			    pl_fmt_size(b2, sizeof(b2), (double)o->size));
+	return pl_xasprintf(
+		"%s, bs %s, %s, iodepth %d, %d job%s, %s, file %s", pattern_choices[o->pattern],
+		pl_fmt_size(b1, sizeof(b1), (double)o->bs), pl_io_engine_names[o->engine],
+		o->engine == PL_IO_URING ? o->iodepth : 1, o->jobs, o->jobs == 1 ? "" : "s",
+		o->direct		? "direct (O_DIRECT)"
+		: o->cache == CACHE_HOT ? "buffered, cache hot"
+					: "buffered, cache cold",
+		pl_fmt_size(b2, sizeof(b2), (double)o->size));
 }
 
 static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
@@ -165,8 +168,10 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	json_t *info = pl_bench_info(ctx);
 	bool sf = o->pattern == PAT_SMALLFILES;
 	if (!sf && o->direct && o->bs % 4096) {
-		pl_bench_error(ctx, "--bs %llu with --direct: must be a multiple of 4096 (O_DIRECT "
-				    "alignment)", (unsigned long long)o->bs);
+		pl_bench_error(ctx,
+			       "--bs %llu with --direct: must be a multiple of 4096 (O_DIRECT "
+			       "alignment)",
+			       (unsigned long long)o->bs);
 		r = -EINVAL;
 		goto fail;
 	}
@@ -187,8 +192,10 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		const char *parent = shown;
 		r = pl_io_tmpdir_create(parent, &s->tmpdir);
 		if (r < 0) {
-			pl_bench_error(ctx, "cannot create a temporary directory in '%s': %s (give "
-					    "--dir DIR)", parent, io_err(r));
+			pl_bench_error(ctx,
+				       "cannot create a temporary directory in '%s': %s (give "
+				       "--dir DIR)",
+				       parent, io_err(r));
 			goto fail_input;
 		}
 		dir = s->tmpdir;
@@ -204,22 +211,25 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		pl_bench_warn(ctx, "--iodepth has no effect with --engine psync (one operation "
 				   "in flight per job)");
 	if (sf) {
-		r = pl_io_sf_create(dir, (unsigned)o->nfiles, o->file_size, &s->sf, stopped_cb, ctx);
+		r = pl_io_sf_create(dir, (unsigned)o->nfiles, o->file_size, &s->sf, stopped_cb,
+				    ctx);
 		if (r == -EINTR) {
 			pl_bench_error(ctx, "interrupted while creating the small files (removed)");
 			goto fail;
 		}
 		if (r < 0) {
-			pl_bench_error(ctx, "--dir '%s': cannot create %d files of %llu bytes: %s", shown,
-				       o->nfiles, (unsigned long long)o->file_size, io_err(r));
+			pl_bench_error(ctx, "--dir '%s': cannot create %d files of %llu bytes: %s",
+				       shown, o->nfiles, (unsigned long long)o->file_size,
+				       io_err(r));
 			goto fail_input;
 		}
-		s->m_sf_stat = pl_bench_metric(ctx, "stat cold", "files/s", PL_HIGHER_IS_BETTER,
-					       "stat(2) of every file after dropping its data pages");
+		s->m_sf_stat =
+			pl_bench_metric(ctx, "stat cold", "files/s", PL_HIGHER_IS_BETTER,
+					"stat(2) of every file after dropping its data pages");
 		pl_bench_hist(ctx, s->m_sf_stat);
-		s->m_sf_read = pl_bench_metric(ctx, "open+read+close cold", "files/s",
-					       PL_HIGHER_IS_BETTER,
-					       "whole-file reads after dropping the data pages");
+		s->m_sf_read =
+			pl_bench_metric(ctx, "open+read+close cold", "files/s", PL_HIGHER_IS_BETTER,
+					"whole-file reads after dropping the data pages");
 		pl_bench_hist(ctx, s->m_sf_read);
 		s->m_sf_res = pl_bench_metric(ctx, "residency cold", "%", PL_NEITHER,
 					      "data pages cached before the cold pass (mincore)");
@@ -232,8 +242,9 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		json_object_set_new(info, "files", json_integer(o->nfiles));
 		json_object_set_new(info, "file_size", json_integer((json_int_t)o->file_size));
 		if (!o->drop_caches)
-			pl_bench_note(ctx, "cold drops file data only; dentries and inodes stay cached "
-					   "(add --drop-caches as root for fully cold metadata)");
+			pl_bench_note(ctx,
+				      "cold drops file data only; dentries and inodes stay cached "
+				      "(add --drop-caches as root for fully cold metadata)");
 		*state = s;
 		return 0;
 	}
@@ -260,15 +271,18 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 				    "user CPU time / elapsed (100% = one CPU)");
 	s->m_sys = pl_bench_metric(ctx, "cpu sys", "%", PL_LOWER_IS_BETTER,
 				   "system CPU time / elapsed (100% = one CPU)");
-	s->m_res = pl_bench_metric(ctx, "residency before", "%", PL_NEITHER,
-				   "file pages in the page cache at the start of the run (mincore)");
+	s->m_res =
+		pl_bench_metric(ctx, "residency before", "%", PL_NEITHER,
+				"file pages in the page cache at the start of the run (mincore)");
 	if (o->direct)
 		pl_bench_note(ctx, "O_DIRECT: the page cache is bypassed; residency is shown for "
 				   "the record");
-	else if (o->cache != CACHE_HOT && (o->pattern == PL_IO_READ || o->pattern == PL_IO_RANDREAD))
-		pl_bench_note(ctx, "cache cold: the file's pages are dropped before each run and "
-				   "after every pass over it within the run, so reads come from the "
-				   "device, not from the cache an earlier pass filled");
+	else if (o->cache != CACHE_HOT &&
+		 (o->pattern == PL_IO_READ || o->pattern == PL_IO_RANDREAD))
+		pl_bench_note(ctx,
+			      "cache cold: the file's pages are dropped before each run and "
+			      "after every pass over it within the run, so reads come from the "
+			      "device, not from the cache an earlier pass filled");
 	*state = s;
 	return 0;
 fail_input:
@@ -309,8 +323,8 @@ static int io_run_smallfiles(struct pl_bench_ctx *ctx, struct io_opts *o, struct
 		return r;
 	}
 	struct pl_io_sf_result cold, warm;
-	r = pl_io_sf_measure(&s->sf, pl_bench_hist(ctx, s->m_sf_stat), pl_bench_hist(ctx, s->m_sf_read),
-			     &cold, stopped_cb, ctx);
+	r = pl_io_sf_measure(&s->sf, pl_bench_hist(ctx, s->m_sf_stat),
+			     pl_bench_hist(ctx, s->m_sf_read), &cold, stopped_cb, ctx);
 	if (r == 0)
 		r = pl_io_sf_measure(&s->sf, pl_bench_hist(ctx, s->m_sf_stat_warm),
 				     pl_bench_hist(ctx, s->m_sf_read_warm), &warm, stopped_cb, ctx);
@@ -357,11 +371,14 @@ static int io_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 	r = pl_io_run(&s->f, &p, pl_bench_hist(ctx, s->m_lat), &ir);
 	if (r < 0) {
 		if (r == -EOPNOTSUPP)
-			pl_bench_error(ctx, "the file system of '%s' does not support O_DIRECT (drop "
-					    "--direct or choose another --dir)", o->dir ? o->dir : ".");
+			pl_bench_error(ctx,
+				       "the file system of '%s' does not support O_DIRECT (drop "
+				       "--direct or choose another --dir)",
+				       o->dir ? o->dir : ".");
 		else if (r == -ENOSYS)
-			pl_bench_error(ctx, "io_uring is not available here (kernel.io_uring_disabled "
-					    "or seccomp); use --engine psync");
+			pl_bench_error(ctx,
+				       "io_uring is not available here (kernel.io_uring_disabled "
+				       "or seccomp); use --engine psync");
 		else
 			pl_bench_error(ctx, "I/O failed: %s", strerror(-r));
 		return r == -EOPNOTSUPP ? -EINVAL : r;

@@ -36,8 +36,8 @@ struct pl_io_file {
  *  -ENOENT/-ENOTDIR (no such directory), -EACCES/-EROFS (not writable), -ENOSPC (the
  *  file system has less than @size plus 1% free: nothing is created), -EINVAL (size 0).
  *  @stopped (optional) is polled while filling: returns -EINTR when it says so. */
-int pl_io_file_create(const char *dir, uint64_t size, struct pl_io_file *f,
-		      bool (*stopped)(void *), void *arg);
+int pl_io_file_create(const char *dir, uint64_t size, struct pl_io_file *f, bool (*stopped)(void *),
+		      void *arg);
 /** Create an empty directory "@parent/perflab-io.XXXXXX" registered for cleanup (the
  *  default --dir). *out gets the malloc'd path. Returns 0 or -errno. */
 int pl_io_tmpdir_create(const char *parent, char **out);
@@ -65,18 +65,18 @@ int pl_io_drop_all_caches(void);
 struct pl_io_params {
 	enum pl_io_rw rw;
 	enum pl_io_engine engine;
-	uint64_t bs;       /**< block size, bytes; with direct a multiple of 4096 */
-	unsigned jobs;     /**< threads, each with its own descriptor, >= 1 */
-	unsigned iodepth;  /**< in-flight operations per job (io_uring; psync is always 1) */
-	bool direct;       /**< O_DIRECT with 4096-aligned buffers */
-	bool cold;         /**< buffered reads: each job drops its range's cached pages
-			    *   (posix_fadvise DONTNEED) after every range-size of reads, so a
-			    *   time-based run that wraps around still reads from the device,
-			    *   not from the cache its first pass filled; the drops' time counts
-			    *   in the window */
-	double seconds;    /**< length of the window (time based, like fio --time_based) */
-	uint64_t seed;     /**< random offsets */
-	int first_cpu;     /**< pin job i to CPU first_cpu + i (mod ncpus), -1 = no pinning */
+	uint64_t bs;	  /**< block size, bytes; with direct a multiple of 4096 */
+	unsigned jobs;	  /**< threads, each with its own descriptor, >= 1 */
+	unsigned iodepth; /**< in-flight operations per job (io_uring; psync is always 1) */
+	bool direct;	  /**< O_DIRECT with 4096-aligned buffers */
+	bool cold;	  /**< buffered reads: each job drops its range's cached pages
+			   *   (posix_fadvise DONTNEED) after every range-size of reads, so a
+			   *   time-based run that wraps around still reads from the device,
+			   *   not from the cache its first pass filled; the drops' time counts
+			   *   in the window */
+	double seconds;	  /**< length of the window (time based, like fio --time_based) */
+	uint64_t seed;	  /**< random offsets */
+	int first_cpu;	  /**< pin job i to CPU first_cpu + i (mod ncpus), -1 = no pinning */
 	unsigned ncpus;
 	bool (*stopped)(void *arg); /**< polled every few ms; ends the window early */
 	void *stopped_arg;
@@ -86,10 +86,10 @@ struct pl_io_params {
 struct pl_io_result {
 	uint64_t ops, bytes;
 	double elapsed_s;
-	double mbps;   /**< bytes / elapsed / 10^6 */
-	double iops;   /**< ops / elapsed */
+	double mbps;	      /**< bytes / elapsed / 10^6 */
+	double iops;	      /**< ops / elapsed */
 	double user_s, sys_s; /**< CPU time of the process during the window (getrusage) */
-	uint64_t drops;       /**< cold: page-cache drops done inside the window, all jobs */
+	uint64_t drops;	      /**< cold: page-cache drops done inside the window, all jobs */
 	bool interrupted;
 };
 
@@ -119,8 +119,8 @@ int pl_io_sf_drop(const struct pl_io_sf *sf);
 struct pl_io_sf_result {
 	double stat_files_per_s; /**< stat(2) of every file */
 	double read_files_per_s; /**< open + read whole + close of every file */
-	double mbps;             /**< bytes read / read time / 10^6 */
-	double residency;        /**< % of the set's data pages cached before the pass */
+	double mbps;		 /**< bytes read / read time / 10^6 */
+	double residency;	 /**< % of the set's data pages cached before the pass */
 	double user_s, sys_s;
 };
 

@@ -45,7 +45,7 @@ static void fill_random(void *buf, size_t n, uint64_t *seed)
 static struct reg {
 	volatile sig_atomic_t used;
 	unsigned long seq; /* creation order */
-	bool sfdir;        /* a small-file directory with files f000000.. */
+	bool sfdir;	   /* a small-file directory with files f000000.. */
 	unsigned nfiles;
 	char path[PATH_MAX];
 } reg[REG_MAX];
@@ -163,8 +163,8 @@ static int fill_fd(int fd, uint64_t size, uint64_t seed, bool (*stopped)(void *)
 	return r;
 }
 
-int pl_io_file_create(const char *dir, uint64_t size, struct pl_io_file *f,
-		      bool (*stopped)(void *), void *arg)
+int pl_io_file_create(const char *dir, uint64_t size, struct pl_io_file *f, bool (*stopped)(void *),
+		      void *arg)
 {
 	memset(f, 0, sizeof(*f));
 	if (size == 0)
@@ -390,8 +390,8 @@ static void job_psync(struct job *j, char *buf)
 			break;
 		uint64_t off = next_offset(j);
 		uint64_t a = pl_now_ns();
-		ssize_t n = w ? pwrite(j->fd, buf, p->bs, (off_t)off) :
-				pread(j->fd, buf, p->bs, (off_t)off);
+		ssize_t n = w ? pwrite(j->fd, buf, p->bs, (off_t)off)
+			      : pread(j->fd, buf, p->bs, (off_t)off);
 		uint64_t b = pl_now_ns();
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -41,7 +41,8 @@ static const struct pl_opt mem_opt_table[] = {
 	  "bytes per array (three arrays), e.g. 1GiB; default: 4x the total last-level cache, "
 	  "capped by available memory" },
 	{ "threads", 0, PL_OPT_INT, offsetof(struct mem_opts, threads), "N",
-	  "threads, one per CPU of the run (default: all of them)", .min = 1, .max = 8192, .was_short = 't' },
+	  "threads, one per CPU of the run (default: all of them)", .min = 1, .max = 8192,
+	  .was_short = 't' },
 	{ "nt", 0, PL_OPT_FLAG, offsetof(struct mem_opts, nt), NULL,
 	  "also measure Copy/Scale/Add/Triad with non-temporal (streaming) stores" },
 	{ "only", 0, PL_OPT_STR, offsetof(struct mem_opts, only), "KERNELS",
@@ -117,43 +118,48 @@ static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint6
 			/* the refusal's own bound, rounded down to a MiB so that the size printed
 			 * is accepted as written */
 			uint64_t fit_mib = avail / 3 >> 20;
-			pl_bench_error(ctx,
-				       "--size %s: the three arrays (%s) do not fit in available memory "
-				       "(MemAvailable %s in /proc/meminfo); use --size %lluMiB or less "
-				       "(a third of MemAvailable; without --size perflab takes at most "
-				       "%.0f%%: %s per array)",
-				       pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
-				       pl_fmt_bytes(b2, sizeof(b2), 3.0 * (double)o->size),
-				       pl_fmt_bytes(b3, sizeof(b3), (double)avail),
-				       (unsigned long long)fit_mib, MEM_SHARE * 100,
-				       pl_fmt_bytes(b4, sizeof(b4), (double)avail * MEM_SHARE / 3));
+			pl_bench_error(
+				ctx,
+				"--size %s: the three arrays (%s) do not fit in available memory "
+				"(MemAvailable %s in /proc/meminfo); use --size %lluMiB or less "
+				"(a third of MemAvailable; without --size perflab takes at most "
+				"%.0f%%: %s per array)",
+				pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
+				pl_fmt_bytes(b2, sizeof(b2), 3.0 * (double)o->size),
+				pl_fmt_bytes(b3, sizeof(b3), (double)avail),
+				(unsigned long long)fit_mib, MEM_SHARE * 100,
+				pl_fmt_bytes(b4, sizeof(b4), (double)avail * MEM_SHARE / 3));
 			return -EINVAL;
 		}
 		*out = o->size;
 		json_object_set_new(info, "size_reason", pl_json_string("--size"));
 		if (llc && o->size < 4 * llc && pl_bench_is_quick(ctx))
-			pl_bench_note(ctx, "quick run: arrays smaller than 4x the last-level cache (%s); "
-					   "the figures may include cache bandwidth",
-				      pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
+			pl_bench_note(
+				ctx,
+				"quick run: arrays smaller than 4x the last-level cache (%s); "
+				"the figures may include cache bandwidth",
+				pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
 		else if (llc && o->size < 4 * llc)
-			pl_bench_warn(ctx,
-				      "--size %s is less than 4x the last-level cache (%s): the figures "
-				      "may include cache bandwidth (STREAM's rule is >= 4x)",
-				      pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
-				      pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
+			pl_bench_warn(
+				ctx,
+				"--size %s is less than 4x the last-level cache (%s): the figures "
+				"may include cache bandwidth (STREAM's rule is >= 4x)",
+				pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
+				pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
 		return 0;
 	}
 	uint64_t want = llc ? 4 * llc : (uint64_t)256 << 20;
 	struct pl_buf why = { 0 };
 	if (llc)
-		pl_buf_printf(&why, "4x the total last-level cache (%u x L%d = %s, from hwloc)", count,
-			      level, pl_fmt_bytes(b1, sizeof(b1), (double)llc));
+		pl_buf_printf(&why, "4x the total last-level cache (%u x L%d = %s, from hwloc)",
+			      count, level, pl_fmt_bytes(b1, sizeof(b1), (double)llc));
 	else
 		pl_buf_printf(&why, "256 MiB (the last-level cache size is unknown)");
 	uint64_t cap = (uint64_t)((double)avail * MEM_SHARE / 3);
 	if (avail && want > cap) {
 		want = cap;
-		pl_buf_printf(&why, ", capped so the three arrays take %.0f%% of available memory (%s)",
+		pl_buf_printf(&why,
+			      ", capped so the three arrays take %.0f%% of available memory (%s)",
 			      MEM_SHARE * 100, pl_fmt_bytes(b2, sizeof(b2), (double)avail));
 	}
 	want &= ~(uint64_t)4095;
@@ -165,8 +171,9 @@ static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint6
 	char *cpuinfo;
 	if (pl_read_file("/proc/cpuinfo", &cpuinfo, NULL) == 0) {
 		if (strstr(cpuinfo, " hypervisor"))
-			pl_bench_note(ctx, "in a virtual machine the reported last-level cache is often "
-					   "the host socket's; choose the size with --size if so");
+			pl_bench_note(ctx,
+				      "in a virtual machine the reported last-level cache is often "
+				      "the host socket's; choose the size with --size if so");
 		free(cpuinfo);
 	}
 	return 0;
@@ -195,8 +202,8 @@ static int arrays_alloc(struct arrays *ar, uint64_t bytes, int node)
 		if (node >= 0) {
 			m = numa_alloc_onnode(ar->bytes, node);
 		} else {
-			m = mmap(NULL, ar->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				 -1, 0);
+			m = mmap(NULL, ar->bytes, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			if (m == MAP_FAILED)
 				m = NULL;
 		}
@@ -368,7 +375,7 @@ struct mem_state {
 	struct arrays *ars; /* one, or one per memory node */
 	unsigned nars;
 	int metric[PL_STREAM_NOPS][2]; /* [op][nt] */
-	int *cell_metric;              /* matrix: [team][array][copy, triad] */
+	int *cell_metric;	       /* matrix: [team][array][copy, triad] */
 	bool skip[PL_STREAM_NOPS];     /* not selected by --only */
 	bool nt, matrix;
 	bool ready; /* setup finished: the arrays hold STREAM values */
@@ -389,7 +396,8 @@ static unsigned node_cpus(struct pl_bench_ctx *ctx, int node, unsigned *out, uns
 		}
 	}
 	unsigned n = 0;
-	for (int c = pl_cpuset_next(set, 0); c >= 0 && n < max; c = pl_cpuset_next(set, (unsigned)c + 1))
+	for (int c = pl_cpuset_next(set, 0); c >= 0 && n < max;
+	     c = pl_cpuset_next(set, (unsigned)c + 1))
 		if (!bm || numa_bitmask_isbitset(bm, (unsigned)c))
 			out[n++] = (unsigned)c;
 	if (bm)
@@ -432,8 +440,9 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	struct mem_opts *o = vo;
 	unsigned ncpus = pl_cpuset_count(pl_bench_cpus(ctx));
 	if (o->threads > 0 && (unsigned)o->threads > ncpus) {
-		pl_bench_error(ctx, "--threads %d: more threads than CPUs of the run (%u); use --cpus "
-				    "to choose CPUs, one thread each",
+		pl_bench_error(ctx,
+			       "--threads %d: more threads than CPUs of the run (%u); use --cpus "
+			       "to choose CPUs, one thread each",
 			       o->threads, ncpus);
 		return -EINVAL;
 	}
@@ -444,8 +453,9 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	struct mem_state *s = pl_xcalloc(1, sizeof(*s));
 	if (o->only) {
 		if (o->numa_matrix) {
-			pl_bench_error(ctx, "--only does not apply to --numa-matrix (it measures copy "
-					    "and triad); drop one of them");
+			pl_bench_error(ctx,
+				       "--only does not apply to --numa-matrix (it measures copy "
+				       "and triad); drop one of them");
 			free(s);
 			return -EINVAL;
 		}
@@ -457,8 +467,9 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 			while (op < PL_STREAM_NOPS && strcmp(pl_stream_names[op], *p) != 0)
 				op++;
 			if (op == PL_STREAM_NOPS) {
-				pl_bench_error(ctx, "--only: no kernel named '%s' (one of: copy, scale, "
-						    "add, triad, memcpy, sum)",
+				pl_bench_error(ctx,
+					       "--only: no kernel named '%s' (one of: copy, scale, "
+					       "add, triad, memcpy, sum)",
 					       *p);
 				pl_strv_free(v);
 				free(s);
@@ -493,11 +504,12 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 				continue; /* no memory on this node */
 			if ((uint64_t)freeb < 3 * size) {
 				char b1[32], b2[32];
-				pl_bench_error(ctx,
-					       "--numa-matrix: node %d has %s free, the three arrays "
-					       "need %s; use a smaller --size",
-					       nd, pl_fmt_bytes(b1, sizeof(b1), (double)freeb),
-					       pl_fmt_bytes(b2, sizeof(b2), 3.0 * (double)size));
+				pl_bench_error(
+					ctx,
+					"--numa-matrix: node %d has %s free, the three arrays "
+					"need %s; use a smaller --size",
+					nd, pl_fmt_bytes(b1, sizeof(b1), (double)freeb),
+					pl_fmt_bytes(b2, sizeof(b2), 3.0 * (double)size));
 				mem_teardown(ctx, vo, s);
 				return -EINVAL;
 			}
@@ -526,11 +538,13 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 				for (int k = 0; k < 2; k++) {
 					char name[64];
 					snprintf(name, sizeof(name), "%s cpu%d mem%d",
-						 k ? "triad" : "copy", s->team_node[t], s->ars[m].node);
+						 k ? "triad" : "copy", s->team_node[t],
+						 s->ars[m].node);
 					s->cell_metric[(t * s->nars + m) * 2 + k] = pl_bench_metric(
 						ctx, name, "GB/s", PL_HIGHER_IS_BETTER,
 						t == 0 && m == 0 && k == 0
-							? "threads on the CPUs of the first node, arrays "
+							? "threads on the CPUs of the first node, "
+							  "arrays "
 							  "on the memory of the second"
 							: NULL);
 				}
@@ -540,7 +554,8 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		s->team_node = pl_xcalloc(1, sizeof(int));
 		s->ars = pl_xcalloc(1, sizeof(*s->ars));
 		if (arrays_alloc(&s->ars[0], size, -1) < 0) {
-			pl_bench_error(ctx, "cannot allocate 3 x %llu bytes", (unsigned long long)size);
+			pl_bench_error(ctx, "cannot allocate 3 x %llu bytes",
+				       (unsigned long long)size);
 			mem_teardown(ctx, vo, s);
 			return -ENOMEM;
 		}
@@ -552,8 +567,8 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 			return r;
 		}
 		static const char *const help[PL_STREAM_NOPS] = {
-			"STREAM Copy c=a, 16 B/element", "STREAM Scale b=s*c, 16 B/element",
-			"STREAM Add c=a+b, 24 B/element", "STREAM Triad a=b+s*c, 24 B/element",
+			"STREAM Copy c=a, 16 B/element",       "STREAM Scale b=s*c, 16 B/element",
+			"STREAM Add c=a+b, 24 B/element",      "STREAM Triad a=b+s*c, 24 B/element",
 			"libc memcpy of a to c, 16 B/element", "read-only sum of a, 8 B/element",
 		};
 		for (int op = 0; op < PL_STREAM_NOPS; op++)
@@ -562,10 +577,11 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 				if (s->skip[op] || (nt && (!o->nt || op > PL_STREAM_TRIAD)))
 					continue;
 				char name[32];
-				snprintf(name, sizeof(name), "%s%s", pl_stream_names[op], nt ? "_nt" : "");
-				s->metric[op][nt] = pl_bench_metric(
-					ctx, name, "GB/s", PL_HIGHER_IS_BETTER,
-					nt ? "with non-temporal stores" : help[op]);
+				snprintf(name, sizeof(name), "%s%s", pl_stream_names[op],
+					 nt ? "_nt" : "");
+				s->metric[op][nt] =
+					pl_bench_metric(ctx, name, "GB/s", PL_HIGHER_IS_BETTER,
+							nt ? "with non-temporal stores" : help[op]);
 			}
 	}
 	json_object_set_new(info, "threads", json_integer(s->teams[0].n));
@@ -579,7 +595,8 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		for (unsigned i = 1; i < s->teams[t].n; i++)
 			if (s->teams[t].w[i].pin_err < 0) {
 				pl_bench_error(ctx, "cannot pin a thread to CPU %u: %s",
-					       s->teams[t].w[i].cpu, strerror(-s->teams[t].w[i].pin_err));
+					       s->teams[t].w[i].cpu,
+					       strerror(-s->teams[t].w[i].pin_err));
 				mem_teardown(ctx, vo, s);
 				return -EPERM;
 			}
@@ -606,7 +623,8 @@ static int run_op(struct pl_bench_ctx *ctx, struct team *t, struct arrays *ar, i
 		for (unsigned i = 0; i < t->n; i++)
 			sum += t->w[i].partial;
 		if (pl_stream_check_sum(sum, ar->len, &ar->e) < 0) {
-			pl_bench_invalidate(ctx, "sum validation failed: %.17g, expected %zu x %.17g",
+			pl_bench_invalidate(ctx,
+					    "sum validation failed: %.17g, expected %zu x %.17g",
 					    sum, ar->len, ar->e.a);
 		}
 	}
@@ -624,10 +642,11 @@ static int mem_run(struct pl_bench_ctx *ctx, void *vo, void *vs)
 		for (unsigned t = 0; t < s->nteams && r == 0; t++)
 			for (unsigned m = 0; m < s->nars && r == 0; m++) {
 				int *cm = &s->cell_metric[(t * s->nars + m) * 2];
-				r = run_op(ctx, &s->teams[t], &s->ars[m], PL_STREAM_COPY, false, cm[0]);
+				r = run_op(ctx, &s->teams[t], &s->ars[m], PL_STREAM_COPY, false,
+					   cm[0]);
 				if (r == 0)
-					r = run_op(ctx, &s->teams[t], &s->ars[m], PL_STREAM_TRIAD, false,
-						   cm[1]);
+					r = run_op(ctx, &s->teams[t], &s->ars[m], PL_STREAM_TRIAD,
+						   false, cm[1]);
 			}
 		return r;
 	}
@@ -659,9 +678,10 @@ static void mem_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 			stream_validate(ctx, &s->teams[0], &s->ars[m], where);
 		}
 		if (s->nars)
-			json_object_set_new(pl_bench_info(ctx), "validation",
-					    pl_json_string("STREAM checkSTREAMresults: average relative "
-							"error of a, b, c <= 1e-13; sum checked"));
+			json_object_set_new(
+				pl_bench_info(ctx), "validation",
+				pl_json_string("STREAM checkSTREAMresults: average relative "
+					       "error of a, b, c <= 1e-13; sum checked"));
 	}
 	for (unsigned t = 0; t < s->nteams; t++)
 		team_stop(&s->teams[t]);
@@ -682,7 +702,8 @@ const struct pl_bench pl_bench_mem = {
 	.description =
 		"McCalpin's STREAM kernels with STREAM's byte counting (GB/s = 10^9 B/s) and\n"
 		"validation, plus memcpy and a read-only sum. Arrays default to 4x the total\n"
-		"last-level cache (hwloc), capped by available memory; the size and the reason are\n"
+		"last-level cache (hwloc), capped by available memory; the size and the reason "
+		"are\n"
 		"printed. One pinned thread per CPU of the run; best (STREAM's best-of-N) and\n"
 		"median over the repetitions after a warm-up. Kernels are dispatched at run time\n"
 		"to the best instruction set (GCC target_clones); --nt adds streaming stores.\n"

@@ -56,14 +56,13 @@ static const struct pl_opt net_opt_table[] = {
 	{ "loopback", 0, PL_OPT_FLAG, offsetof(struct net_opts, loopback), NULL,
 	  "run both ends in this process over 127.0.0.1 (the default)" },
 	{ "tests", 'T', PL_OPT_STR, offsetof(struct net_opts, tests), "LIST",
-	  "comma-separated: tcp_pp, udp_pp, tcp_stream, udp_stream, tcp_crr",
-	  .def = "all five" },
+	  "comma-separated: tcp_pp, udp_pp, tcp_stream, udp_stream, tcp_crr", .def = "all five" },
 	{ "sizes", 0, PL_OPT_STR, offsetof(struct net_opts, sizes), "LIST",
 	  "ping-pong message sizes to sweep (tcp_pp, udp_pp; tcp_crr uses the first)",
 	  .def = "64,1k,16k" },
 	{ "streams", 0, PL_OPT_INT, offsetof(struct net_opts, streams), "N",
-	  "tcp_stream with 1, 2, 4 ... N parallel connections", .min = 1,
-	  .max = PL_NET_MAX_STREAMS, .def = "2" },
+	  "tcp_stream with 1, 2, 4 ... N parallel connections", .min = 1, .max = PL_NET_MAX_STREAMS,
+	  .def = "2" },
 	{ "stream-size", 0, PL_OPT_SIZE, offsetof(struct net_opts, stream_size), "BYTES",
 	  "write size of tcp_stream", .min = 1, .max = PL_NET_MAX_SIZE, .def = "128KiB" },
 	{ "udp-size", 0, PL_OPT_SIZE, offsetof(struct net_opts, udp_size), "BYTES",
@@ -102,8 +101,8 @@ struct net_state {
 	bool busy_poll_warned;
 };
 
-static const char *const net_quick[] = { "--sizes", "64", "--streams", "1", "--time", "0.2",
-					 "--runs", "1", NULL };
+static const char *const net_quick[] = { "--sizes", "64",     "--streams", "1", "--time",
+					 "0.2",	    "--runs", "1",	   NULL };
 
 /* --cpus: client on the first CPU of the set, the loopback server on the second (the
  * same one when the set has one CPU); -1 when not pinned. */
@@ -131,14 +130,18 @@ static int open_server(struct pl_bench_ctx *ctx, const char *bind, double timeou
 	struct pl_net_server_opts so = { .timeout = timeout, .cpu = cpu };
 	int r = pl_net_server_open(bind, &so, out);
 	if (r == -EINVAL || r == -EADDRNOTAVAIL)
-		pl_bench_error(ctx, "--bind '%s' is not a local ADDR:PORT (e.g. :5305 or 127.0.0.1:5305)",
-			       bind);
+		pl_bench_error(
+			ctx, "--bind '%s' is not a local ADDR:PORT (e.g. :5305 or 127.0.0.1:5305)",
+			bind);
 	else if (r == -EADDRINUSE)
-		pl_bench_error(ctx, "--bind '%s': address already in use (choose another port)", bind);
+		pl_bench_error(ctx, "--bind '%s': address already in use (choose another port)",
+			       bind);
 	else if (r < 0)
 		pl_bench_error(ctx, "--bind '%s': %s", bind, strerror(-r));
-	return r < 0 ? (r == -EINVAL || r == -EADDRNOTAVAIL || r == -EADDRINUSE || r == -EACCES ?
-				-EINVAL : r) : 0;
+	return r < 0 ? (r == -EINVAL || r == -EADDRNOTAVAIL || r == -EADDRINUSE || r == -EACCES
+				? -EINVAL
+				: r)
+		     : 0;
 }
 
 /* `--server`: a mode, not a measurement (bench.h: standalone). */
@@ -173,8 +176,8 @@ static int net_standalone(struct pl_bench_ctx *ctx, void *opts)
 	return PL_EXIT_OK;
 }
 
-static int parse_list(struct pl_bench_ctx *ctx, const char *opt, const char *s,
-		      uint64_t *out, size_t max, size_t *n)
+static int parse_list(struct pl_bench_ctx *ctx, const char *opt, const char *s, uint64_t *out,
+		      size_t max, size_t *n)
 {
 	size_t k = 0;
 	char **v = pl_split(s, ",", &k);
@@ -204,10 +207,12 @@ static void add_variant(struct pl_bench_ctx *ctx, struct net_state *s, struct pl
 	switch (req.test) {
 	case PL_NET_TCP_PP:
 	case PL_NET_UDP_PP:
-		snprintf(v->label, sizeof(v->label), "%s %uB", pl_net_test_names[req.test], req.size);
+		snprintf(v->label, sizeof(v->label), "%s %uB", pl_net_test_names[req.test],
+			 req.size);
 		snprintf(n, sizeof(n), "%s round-trip", v->label);
-		v->m_main = pl_bench_metric(ctx, n, "ns", PL_LOWER_IS_BETTER,
-					    "median round-trip time (send -> whole reply), not one-way");
+		v->m_main = pl_bench_metric(
+			ctx, n, "ns", PL_LOWER_IS_BETTER,
+			"median round-trip time (send -> whole reply), not one-way");
 		pl_bench_hist(ctx, v->m_main);
 		snprintf(n, sizeof(n), "%s rate", v->label);
 		v->m_rate = pl_bench_metric(ctx, n, "1/s", PL_HIGHER_IS_BETTER,
@@ -272,9 +277,11 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	if (o->connect) {
 		r = pl_net_addr_parse(o->connect, false, &s->co.addr, &s->co.addrlen);
 		if (r < 0) {
-			pl_bench_error(ctx, "--connect '%s': %s (use HOST:PORT, e.g. 10.0.0.2:5305)",
-				       o->connect, r == -EADDRNOTAVAIL ? "host name does not resolve" :
-				       "not HOST:PORT");
+			pl_bench_error(ctx,
+				       "--connect '%s': %s (use HOST:PORT, e.g. 10.0.0.2:5305)",
+				       o->connect,
+				       r == -EADDRNOTAVAIL ? "host name does not resolve"
+							   : "not HOST:PORT");
 			r = -EINVAL;
 			goto fail;
 		}
@@ -291,7 +298,8 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			goto fail;
 		}
 		s->srv_running = true;
-		json_object_set_new(info, "peer", pl_json_string("loopback (127.0.0.1, this process)"));
+		json_object_set_new(info, "peer",
+				    pl_json_string("loopback (127.0.0.1, this process)"));
 	}
 	json_object_set_new(info, "client_cpu_pinned", json_integer(ccpu));
 	if (!o->connect)
@@ -311,8 +319,10 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			if (strcmp(tv[i], pl_net_test_names[k]) == 0)
 				t = k;
 		if (t < 0) {
-			pl_bench_error(ctx, "--tests: unknown test '%s' (tcp_pp, udp_pp, tcp_stream, "
-					    "udp_stream, tcp_crr)", tv[i]);
+			pl_bench_error(ctx,
+				       "--tests: unknown test '%s' (tcp_pp, udp_pp, tcp_stream, "
+				       "udp_stream, tcp_crr)",
+				       tv[i]);
 			pl_strv_free(tv);
 			r = -EINVAL;
 			goto fail;
@@ -320,7 +330,9 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		want[t] = true;
 	}
 	pl_strv_free(tv);
-	struct pl_net_req base = { .seconds = o->time, .streams = 1, .nodelay = !o->no_nodelay,
+	struct pl_net_req base = { .seconds = o->time,
+				   .streams = 1,
+				   .nodelay = !o->no_nodelay,
 				   .busy_poll = (unsigned)o->busy_poll };
 	for (int t = 0; t < PL_NET_NTESTS; t++) {
 		if (!want[t])
@@ -331,7 +343,8 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			for (size_t i = 0; i < nsz; i++) {
 				q.size = (uint32_t)sizes[i];
 				if (t == PL_NET_UDP_PP && (q.size > 65507 || q.size < 8)) {
-					pl_bench_note(ctx, "udp_pp skips size %u (datagrams: 8..65507)",
+					pl_bench_note(ctx,
+						      "udp_pp skips size %u (datagrams: 8..65507)",
 						      q.size);
 					continue;
 				}
@@ -354,7 +367,8 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		}
 	}
 	if (s->nv == 0) {
-		pl_bench_error(ctx, "nothing to run: --tests '%s' with --sizes '%s'", o->tests, o->sizes);
+		pl_bench_error(ctx, "nothing to run: --tests '%s' with --sizes '%s'", o->tests,
+			       o->sizes);
 		r = -EINVAL;
 		goto fail;
 	}
@@ -407,7 +421,9 @@ static int net_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 			pl_bench_record(ctx, v->m_rate, (double)res.transactions / el);
 			if (v->m_loss >= 0)
 				pl_bench_record(ctx, v->m_loss,
-						res.tx_msgs ? 100.0 * (double)res.lost / (double)res.tx_msgs : 0);
+						res.tx_msgs ? 100.0 * (double)res.lost /
+								      (double)res.tx_msgs
+							    : 0);
 			break;
 		case PL_NET_TCP_STREAM:
 			pl_bench_record(ctx, v->m_main, (double)res.server.rx_bytes * 8 / el / 1e9);
@@ -418,7 +434,8 @@ static int net_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 			pl_bench_record(ctx, v->m_rate, (double)res.server.rx_msgs / el);
 			pl_bench_record(ctx, v->m_loss,
 					res.tx_msgs ? 100.0 * (1.0 - (double)res.server.rx_msgs /
-								     (double)res.tx_msgs) : 0);
+									     (double)res.tx_msgs)
+						    : 0);
 			break;
 		default:
 			pl_bench_record(ctx, v->m_rate, (double)res.transactions / el);
@@ -470,7 +487,8 @@ const struct pl_bench pl_bench_net = {
 	.summary = "network round-trip latency, stream throughput, UDP loss, connection rate "
 		   "(loopback or against a perflab server)",
 	.description =
-		"Tests: tcp_pp and udp_pp (ping-pong round trip, a message-size sweep), tcp_stream\n"
+		"Tests: tcp_pp and udp_pp (ping-pong round trip, a message-size sweep), "
+		"tcp_stream\n"
 		"(1, 2, 4 ... --streams connections; Gbit/s counted by the receiver), udp_stream\n"
 		"(the receiver's rate and loss, never only the sender's), tcp_crr (connect,\n"
 		"request, response, close). Latencies are always full round trips (sockperf shows\n"
@@ -478,7 +496,8 @@ const struct pl_bench pl_bench_net = {
 		"test, so `perflab bench net --server` on one host serves `--connect HOST:PORT`\n"
 		"from another; --loopback (default) runs both ends here. --cpus A,B pins the\n"
 		"client to A and the loopback server to B (same-core vs cross-core changes RTT\n"
-		"2-4x); each metric notes the CPU each side ran on. A silent or dead peer ends the\n"
+		"2-4x); each metric notes the CPU each side ran on. A silent or dead peer ends "
+		"the\n"
 		"run with an error after --timeout.",
 	.opts = net_opt_table,
 	.opts_size = sizeof(struct net_opts),

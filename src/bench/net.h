@@ -23,8 +23,8 @@ int pl_net_addr_parse(const char *s, bool passive, struct sockaddr_storage *ss, 
 
 /** Server settings. */
 struct pl_net_server_opts {
-	double timeout;  /**< seconds to wait for a peer before giving up on a test */
-	int cpu;         /**< pin the data threads to this CPU, -1 = no pinning */
+	double timeout; /**< seconds to wait for a peer before giving up on a test */
+	int cpu;	/**< pin the data threads to this CPU, -1 = no pinning */
 };
 
 struct pl_net_server;
@@ -57,7 +57,7 @@ struct pl_net_client_opts {
 	struct sockaddr_storage addr; /**< server's control address */
 	socklen_t addrlen;
 	double timeout; /**< seconds: connect, control replies, and silence on the data path */
-	int cpu;        /**< pin the client's threads to this CPU, -1 = no pinning */
+	int cpu;	/**< pin the client's threads to this CPU, -1 = no pinning */
 };
 
 /** One test's result (client view plus the server's DONE). */
@@ -65,11 +65,11 @@ struct pl_net_result {
 	double elapsed_s;      /**< time the client drove the test */
 	uint64_t transactions; /**< round trips (pp) or connect+request+close (crr) completed */
 	uint64_t tx_bytes, tx_msgs; /**< what the client sent */
-	uint64_t lost;         /**< udp_pp: requests without a reply in time */
-	uint64_t retrans;      /**< TCP retransmits, client + server sockets (TCP_INFO) */
-	int client_cpu;        /**< CPU the client thread ran on at the end, -1 unknown */
-	struct pl_net_done server; /**< the server's counters */
-	bool busy_poll_denied; /**< SO_BUSY_POLL was asked for but refused (EPERM) */
+	uint64_t lost;		    /**< udp_pp: requests without a reply in time */
+	uint64_t retrans;	    /**< TCP retransmits, client + server sockets (TCP_INFO) */
+	int client_cpu;		    /**< CPU the client thread ran on at the end, -1 unknown */
+	struct pl_net_done server;  /**< the server's counters */
+	bool busy_poll_denied;	    /**< SO_BUSY_POLL was asked for but refused (EPERM) */
 };
 
 /** Run @req against the server at @o. Latency of every round trip (pp, crr) is recorded

@@ -27,7 +27,8 @@
 
 static void set_timeo(int fd, double seconds)
 {
-	struct timeval tv = { (time_t)seconds, (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6) };
+	struct timeval tv = { (time_t)seconds,
+			      (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6) };
 	if (tv.tv_sec == 0 && tv.tv_usec == 0)
 		tv.tv_usec = 1000;
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -191,8 +192,8 @@ static int get_port(int fd)
 	socklen_t len = sizeof(ss);
 	if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
 		return -errno;
-	return ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port) :
-					  ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	return ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+					: ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
 int pl_net_addr_parse(const char *s, bool passive, struct sockaddr_storage *ss, socklen_t *len)
@@ -403,13 +404,15 @@ static void *srv_thread(void *arg)
 		while (!atomic_load(&t->stop)) {
 			struct sockaddr_storage from;
 			socklen_t fl = sizeof(from);
-			ssize_t r = recvfrom(t->dfd, buf, q->size, 0, (struct sockaddr *)&from, &fl);
+			ssize_t r =
+				recvfrom(t->dfd, buf, q->size, 0, (struct sockaddr *)&from, &fl);
 			if (r < 0)
 				continue;
 			atomic_fetch_add(&t->rx_bytes, (unsigned long long)r);
 			atomic_fetch_add(&t->rx_msgs, 1);
 			if (q->test == PL_NET_UDP_PP)
-				sendto(t->dfd, buf, (size_t)r, MSG_NOSIGNAL, (struct sockaddr *)&from, fl);
+				sendto(t->dfd, buf, (size_t)r, MSG_NOSIGNAL,
+				       (struct sockaddr *)&from, fl);
 		}
 		break;
 	default:
@@ -579,7 +582,8 @@ static int pending_read(struct srv_pending *p)
 		if (r == 0)
 			return -ECONNRESET;
 		if (r < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -errno;
+			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0
+											 : -errno;
 		if (p->line[p->len++] == '\n') {
 			p->line[p->len] = '\0';
 			return 1;
@@ -614,7 +618,8 @@ int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_
 				ready = (int)i;
 			else if (r < 0) {
 				if (r == -EBADMSG)
-					srv_reject(pend[i].fd, "malformed request: line too long", rejected);
+					srv_reject(pend[i].fd, "malformed request: line too long",
+						   rejected);
 				pend[i].deadline = 0; /* dropped below */
 			}
 		}
@@ -622,7 +627,9 @@ int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_
 		for (size_t i = 0; i < np;) {
 			if ((int)i != ready && now >= pend[i].deadline) {
 				if (pend[i].deadline)
-					srv_reject(pend[i].fd, "no request within the handshake time", rejected);
+					srv_reject(pend[i].fd,
+						   "no request within the handshake time",
+						   rejected);
 				close(pend[i].fd);
 				pend[i] = pend[--np];
 				if (ready == (int)np)
@@ -635,7 +642,8 @@ int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_
 			struct srv_pending me = pend[ready];
 			pend[ready] = pend[--np];
 			for (size_t i = 0; i < np; i++) { /* one test at a time */
-				srv_reject(pend[i].fd, "busy: one test at a time, try again", rejected);
+				srv_reject(pend[i].fd, "busy: one test at a time, try again",
+					   rejected);
 				close(pend[i].fd);
 			}
 			np = 0;
@@ -923,7 +931,8 @@ int pl_net_run(const struct pl_net_client_opts *o, const struct pl_net_req *req,
 	}
 	if (port < 0) {
 		r = port;
-		snprintf(err, errlen, "server %s: %s", r == -EPROTO ? "refused the test" : "sent garbage", why);
+		snprintf(err, errlen, "server %s: %s",
+			 r == -EPROTO ? "refused the test" : "sent garbage", why);
 		goto out;
 	}
 	struct sockaddr_storage data = o->addr;

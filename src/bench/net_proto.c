@@ -9,14 +9,15 @@
 
 #include "util/str.h"
 
-const char *const pl_net_test_names[] = { "tcp_pp", "udp_pp", "tcp_stream", "udp_stream",
-					  "tcp_crr", NULL };
+const char *const pl_net_test_names[] = { "tcp_pp",	"udp_pp",  "tcp_stream",
+					  "udp_stream", "tcp_crr", NULL };
 
 #define MAGIC "PLNET1"
 
 int pl_net_req_format(const struct pl_net_req *r, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, MAGIC " test=%s size=%u seconds=%.6f streams=%u nodelay=%d busy_poll=%u\n",
+	int n = snprintf(buf, len,
+			 MAGIC " test=%s size=%u seconds=%.6f streams=%u nodelay=%d busy_poll=%u\n",
 			 pl_net_test_names[r->test], r->size, r->seconds, r->streams,
 			 r->nodelay ? 1 : 0, r->busy_poll);
 	return n < 0 || (size_t)n >= len || n >= PL_NET_LINE_MAX ? -ENOSPC : n;
@@ -31,7 +32,8 @@ static int line_copy(const char *line, char *out, size_t cap, char *why, size_t 
 	if (n && line[n - 1] == '\r')
 		n--;
 	if (n == 0 || n + 1 >= cap) {
-		snprintf(why, whylen, n ? "line longer than %d bytes" : "empty line", PL_NET_LINE_MAX);
+		snprintf(why, whylen, n ? "line longer than %d bytes" : "empty line",
+			 PL_NET_LINE_MAX);
 		return -EBADMSG;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -69,8 +71,8 @@ int pl_net_req_parse(const char *line, struct pl_net_req *out, char *why, size_t
 		snprintf(why, whylen, "not a perflab bench net request (expected '%s ...')", MAGIC);
 		return -EBADMSG;
 	}
-	static const char *const keys[] = { "test", "size", "seconds", "streams", "nodelay",
-					    "busy_poll" };
+	static const char *const keys[] = { "test",    "size",	  "seconds",
+					    "streams", "nodelay", "busy_poll" };
 	enum { NKEYS = 6 };
 	bool seen[NKEYS] = { false };
 	struct pl_net_req r = { .size = 64, .seconds = 1, .streams = 1, .nodelay = true };

@@ -27,11 +27,11 @@
 
 /** The tests. */
 enum pl_net_test {
-	PL_NET_TCP_PP,     /**< TCP ping-pong: round-trip latency */
-	PL_NET_UDP_PP,     /**< UDP ping-pong: round-trip latency, loss */
+	PL_NET_TCP_PP,	   /**< TCP ping-pong: round-trip latency */
+	PL_NET_UDP_PP,	   /**< UDP ping-pong: round-trip latency, loss */
 	PL_NET_TCP_STREAM, /**< TCP bulk throughput, 1..N streams */
 	PL_NET_UDP_STREAM, /**< UDP blast: receiver's rate and loss */
-	PL_NET_TCP_CRR,    /**< TCP connect/request/response/close rate */
+	PL_NET_TCP_CRR,	   /**< TCP connect/request/response/close rate */
 	PL_NET_NTESTS,
 };
 
@@ -41,10 +41,10 @@ extern const char *const pl_net_test_names[];
 /** A test request. */
 struct pl_net_req {
 	enum pl_net_test test;
-	uint32_t size;     /**< message (request/response, datagram, write) size, bytes */
-	double seconds;    /**< how long the client drives the test */
-	unsigned streams;  /**< parallel connections (tcp_stream), 1..PL_NET_MAX_STREAMS */
-	bool nodelay;      /**< TCP_NODELAY on both ends */
+	uint32_t size;	    /**< message (request/response, datagram, write) size, bytes */
+	double seconds;	    /**< how long the client drives the test */
+	unsigned streams;   /**< parallel connections (tcp_stream), 1..PL_NET_MAX_STREAMS */
+	bool nodelay;	    /**< TCP_NODELAY on both ends */
 	unsigned busy_poll; /**< SO_BUSY_POLL microseconds on both ends, 0 = off */
 };
 
@@ -52,7 +52,7 @@ struct pl_net_req {
 struct pl_net_done {
 	uint64_t rx_bytes; /**< bytes the server received on the data sockets */
 	uint64_t rx_msgs;  /**< datagrams / requests / transactions it received */
-	int cpu;           /**< CPU the server's (first) data thread ran on last, -1 unknown */
+	int cpu;	   /**< CPU the server's (first) data thread ran on last, -1 unknown */
 	uint64_t retrans;  /**< TCP retransmitted segments on the server's sockets (TCP_INFO) */
 };
 

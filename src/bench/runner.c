@@ -36,7 +36,8 @@ const struct pl_opt pl_bench_runner_opts[] = {
 	{ "warmup", 0, PL_OPT_INT, offsetof(struct pl_bench_run_opts, warmup), "N",
 	  "repetitions run first and discarded (default: per benchmark)", .min = 0, .max = 1000 },
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct pl_bench_run_opts, cpus), "LIST",
-	  "run on these online CPUs, pinned (default: the allowed CPUs, unpinned)", .was_short = 'c' },
+	  "run on these online CPUs, pinned (default: the allowed CPUs, unpinned)",
+	  .was_short = 'c' },
 	{ "membind", 0, PL_OPT_STR, offsetof(struct pl_bench_run_opts, membind), "NODES",
 	  "allocate memory only on these NUMA nodes (libnuma numa_set_membind)" },
 	{ "list", 'l', PL_OPT_FLAG, offsetof(struct pl_bench_run_opts, list), NULL,
@@ -305,9 +306,9 @@ static json_t *metric_json(const struct metric *m)
 	json_object_set_new(o, "better", pl_json_string(better_name(m->better)));
 	if (m->help)
 		json_object_set_new(o, "help", pl_json_string(m->help));
-	double best = m->better == PL_HIGHER_IS_BETTER ? s.max
+	double best = m->better == PL_HIGHER_IS_BETTER	? s.max
 		      : m->better == PL_LOWER_IS_BETTER ? s.min
-							  : s.median;
+							: s.median;
 	json_object_set_new(o, "best", num_or_null(best));
 	json_object_set_new(o, "median", num_or_null(s.median));
 	json_object_set_new(o, "mean", num_or_null(s.mean));
@@ -383,7 +384,8 @@ static json_t *doc_new(const struct pl_bench *b, const char *status)
 	json_object_set_new(d, "benchmark", pl_json_string(b->name));
 	json_object_set_new(d, "summary", pl_json_string(b->summary));
 	json_object_set_new(d, "status", pl_json_string(status));
-	json_object_set_new(d, "generated", pl_json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
+	json_object_set_new(d, "generated",
+			    pl_json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
 	json_object_set_new(d, "perflab_version", pl_json_string(PERFLAB_VERSION));
 	return d;
 }
@@ -418,15 +420,17 @@ static int resolve_cpus(const struct pl_bench_run_opts *ro, struct pl_cpuset *ou
 	for (int c = pl_cpuset_next(&want, 0); c >= 0; c = pl_cpuset_next(&want, (unsigned)c + 1)) {
 		if (have_online && !pl_cpuset_isset(&online, (unsigned)c)) {
 			snprintf(err, errlen,
-				 "--cpus '%s': CPU %d is offline or does not exist (online CPUs: %s)",
+				 "--cpus '%s': CPU %d is offline or does not exist (online CPUs: "
+				 "%s)",
 				 ro->cpus, c, pl_cpuset_format(&online, buf, sizeof(buf)));
 			return PL_EXIT_USAGE;
 		}
 		if (!pl_cpuset_isset(&a, (unsigned)c)) {
-			snprintf(err, errlen,
-				 "--cpus '%s': CPU %d is not allowed for this process (allowed: %s; "
-				 "see taskset/cgroup cpuset)",
-				 ro->cpus, c, pl_cpuset_format(&a, buf, sizeof(buf)));
+			snprintf(
+				err, errlen,
+				"--cpus '%s': CPU %d is not allowed for this process (allowed: %s; "
+				"see taskset/cgroup cpuset)",
+				ro->cpus, c, pl_cpuset_format(&a, buf, sizeof(buf)));
 			return PL_EXIT_USAGE;
 		}
 	}
@@ -441,12 +445,14 @@ static int resolve_membind(const char *nodes, struct bitmask **out, char *err, s
 		return 0;
 	struct pl_cpuset set;
 	if (pl_cpuset_parse(nodes, &set) < 0 || pl_cpuset_count(&set) == 0) {
-		snprintf(err, errlen, "--membind '%s' is not a node list (use e.g. 0 or 0-1)", nodes);
+		snprintf(err, errlen, "--membind '%s' is not a node list (use e.g. 0 or 0-1)",
+			 nodes);
 		return PL_EXIT_USAGE;
 	}
 	if (numa_available() < 0) {
-		snprintf(err, errlen, "--membind: NUMA is not available on this kernel (drop the "
-				      "option)");
+		snprintf(err, errlen,
+			 "--membind: NUMA is not available on this kernel (drop the "
+			 "option)");
 		return PL_EXIT_RUNTIME;
 	}
 	int maxnode = numa_max_node();
@@ -455,8 +461,9 @@ static int resolve_membind(const char *nodes, struct bitmask **out, char *err, s
 		char path[64];
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", n);
 		if (n > maxnode || !pl_exists(path)) {
-			snprintf(err, errlen, "--membind '%s': node %d does not exist (nodes: 0-%d)",
-				 nodes, n, maxnode);
+			snprintf(err, errlen,
+				 "--membind '%s': node %d does not exist (nodes: 0-%d)", nodes, n,
+				 maxnode);
 			numa_free_nodemask(bm);
 			return PL_EXIT_USAGE;
 		}
@@ -468,8 +475,8 @@ static int resolve_membind(const char *nodes, struct bitmask **out, char *err, s
 
 /* ---- progress bar ---- */
 
-static void progress(FILE *f, const char *name, bool warm, size_t done, size_t want,
-		     double elapsed, double min_time)
+static void progress(FILE *f, const char *name, bool warm, size_t done, size_t want, double elapsed,
+		     double min_time)
 {
 	double frac = want ? (double)done / (double)want : 0;
 	if (min_time > 0 && elapsed / min_time < frac)
@@ -559,7 +566,8 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 		     i = pl_cpuset_next(&c.cpus, (unsigned)i + 1))
 			CPU_SET(i, &s);
 		if (sched_setaffinity(0, sizeof(s), &s) < 0) {
-			snprintf(err, errlen, "--cpus '%s': cannot pin: %s", a->ro->cpus, strerror(errno));
+			snprintf(err, errlen, "--cpus '%s': cannot pin: %s", a->ro->cpus,
+				 strerror(errno));
 			ctx_free(&c);
 			if (membind)
 				numa_free_nodemask(membind);
@@ -589,10 +597,10 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	}
 	void *state = NULL;
 	int r = b->setup ? b->setup(&c, a->opts, &state) : 0;
-	size_t want = a->ro->runs > 0		 ? (size_t)a->ro->runs
-		      : a->ro->min_time > 0	 ? 1
-		      : b->default_runs		 ? b->default_runs
-						 : 5;
+	size_t want = a->ro->runs > 0	    ? (size_t)a->ro->runs
+		      : a->ro->min_time > 0 ? 1
+		      : b->default_runs	    ? b->default_runs
+					    : 5;
 	size_t warm = a->ro->warmup >= 0 ? (size_t)a->ro->warmup : b->default_warmup;
 	size_t done = 0;
 	bool interrupted = false;
@@ -606,7 +614,8 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			c.warming = i < warm;
 			double el = t_first ? (double)(pl_now_ns() - t_first) / 1e9 : 0;
 			if (a->show_progress)
-				progress(stderr, b->name, c.warming, done, want, el, a->ro->min_time);
+				progress(stderr, b->name, c.warming, done, want, el,
+					 a->ro->min_time);
 			if (!c.warming && !t_first)
 				t_first = pl_now_ns();
 			r = b->run(&c, a->opts, state);
@@ -652,10 +661,12 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_object_set_new(rj, "warmup", json_integer((json_int_t)warm));
 	json_object_set_new(rj, "min_time_s", json_real(a->ro->min_time));
 	json_object_set_new(rj, "elapsed_s",
-			   json_real(t_last > t_first ? (double)(t_last - t_first) / 1e9 : 0));
-	json_object_set_new(rj, "cpus", pl_json_string(pl_cpuset_format(&c.cpus, buf, sizeof(buf))));
+			    json_real(t_last > t_first ? (double)(t_last - t_first) / 1e9 : 0));
+	json_object_set_new(rj, "cpus",
+			    pl_json_string(pl_cpuset_format(&c.cpus, buf, sizeof(buf))));
 	json_object_set_new(rj, "pinned", json_boolean(c.pinned));
-	json_object_set_new(rj, "membind", a->ro->membind ? pl_json_string(a->ro->membind) : json_null());
+	json_object_set_new(rj, "membind",
+			    a->ro->membind ? pl_json_string(a->ro->membind) : json_null());
 	json_object_set_new(rj, "quick", json_boolean(a->quick));
 	json_object_set_new(d, "runner", rj);
 	json_object_set_new(d, "options", opts_json(b->opts, a->opts));
@@ -734,8 +745,14 @@ static void fmt_num(char *buf, size_t len, const json_t *v)
 /* The unit to show a time of @ns nanoseconds in (ns, us, ms, s) and its size in ns. */
 static const char *time_unit(double ns, double *div)
 {
-	static const struct { const char *u; double ns; } units[] = {
-		{ "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
+	static const struct {
+		const char *u;
+		double ns;
+	} units[] = {
+		{ "s", 1e9 },
+		{ "ms", 1e6 },
+		{ "us", 1e3 },
+		{ "ns", 1 },
 	};
 	size_t i = 0;
 	while (i + 1 < sizeof(units) / sizeof(units[0]) && fabs(ns) < units[i].ns)
@@ -760,7 +777,8 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 {
 	const char *B = pl_style(f, "bold"), *D = pl_style(f, "dim"), *R = pl_style(f, "reset");
 	const json_t *rj = json_object_get(d, "runner");
-	fprintf(f, "%sbench %s%s: %s\n", B, pl_json_str(d, "benchmark"), R, pl_json_str(d, "summary"));
+	fprintf(f, "%sbench %s%s: %s\n", B, pl_json_str(d, "benchmark"), R,
+		pl_json_str(d, "summary"));
 	const json_t *info = json_object_get(d, "info");
 	const char *workload = pl_json_str(info, "workload");
 	if (workload)
@@ -804,12 +822,13 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 			unit = time_unit(json_number_value(json_object_get(m, "median")), &div);
 		for (int j = 0; j < 5; j++) {
 			const json_t *x = json_object_get(m, cols[j]);
-			json_t *sc = json_is_number(x) ? json_real(json_number_value(x) / div) : NULL;
+			json_t *sc =
+				json_is_number(x) ? json_real(json_number_value(x) / div) : NULL;
 			fmt_num(c[j], sizeof(c[j]), sc ? sc : x);
 			json_decref(sc);
 		}
-		fprintf(f, "  %-*s %-6s %10s %10s %10s %9s %10s %4lld  ", (int)w, pl_json_str(m, "name"),
-			unit, c[0], c[1], c[2], c[3], c[4],
+		fprintf(f, "  %-*s %-6s %10s %10s %10s %9s %10s %4lld  ", (int)w,
+			pl_json_str(m, "name"), unit, c[0], c[1], c[2], c[3], c[4],
 			(long long)json_integer_value(json_object_get(m, "n")));
 		const json_t *notes = json_object_get(m, "notes");
 		json_object_foreach((json_t *)notes, k, v)
@@ -830,16 +849,15 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 			static const char *const cols[] = { "p50", "p90", "p99", "p99.9", "max" };
 			for (int j = 0; j < 5; j++)
 				fmt_ns(c[j], sizeof(c[j]), json_object_get(l, cols[j]));
-			fprintf(f, "  %-*s %10s %10s %10s %10s %10s %10lld\n", (int)w, pl_json_str(m, "name"),
-				c[0], c[1], c[2], c[3], c[4],
+			fprintf(f, "  %-*s %10s %10s %10s %10s %10s %10lld\n", (int)w,
+				pl_json_str(m, "name"), c[0], c[1], c[2], c[3], c[4],
 				(long long)json_integer_value(json_object_get(l, "n")));
 		}
 	}
 	const json_t *notes = json_object_get(d, "notes");
 	if (json_array_size(notes))
 		fputc('\n', f);
-	json_array_foreach(notes, i, v)
-		fprintf(f, "note: %s\n", json_string_value(v));
+	json_array_foreach(notes, i, v) fprintf(f, "note: %s\n", json_string_value(v));
 	char *env = pl_env_text(json_object_get(d, "environment"));
 	fprintf(f, "\n%senvironment:%s %s\n", D, R, env);
 	free(env);

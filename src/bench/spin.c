@@ -10,7 +10,7 @@
 #include "bench/spin.h"
 
 struct spin_opts {
-	double work;    /* seconds per run when iters is 0 */
+	double work;	/* seconds per run when iters is 0 */
 	uint64_t iters; /* loop steps per run, 0 = calibrate to --work */
 };
 
@@ -42,7 +42,8 @@ static struct spin_state spin_st;
 static int spin_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 {
 	struct spin_opts *o = vo;
-	spin_st.iters = o->iters ? o->iters : pl_bench_calibrate(spin_loop, NULL, (uint64_t)(o->work * 1e9));
+	spin_st.iters = o->iters ? o->iters
+				 : pl_bench_calibrate(spin_loop, NULL, (uint64_t)(o->work * 1e9));
 	spin_st.m = pl_bench_metric(ctx, "run", "ns", PL_LOWER_IS_BETTER,
 				    "one run of the workload, timed inside run()");
 	json_object_set_new(pl_bench_info(ctx), "iters", json_integer((json_int_t)spin_st.iters));

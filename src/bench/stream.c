@@ -10,7 +10,7 @@
 #include <immintrin.h>
 #endif
 
-const char *const pl_stream_names[PL_STREAM_NOPS] = { "copy", "scale", "add",
+const char *const pl_stream_names[PL_STREAM_NOPS] = { "copy",  "scale",	 "add",
 						      "triad", "memcpy", "sum" };
 const unsigned pl_stream_bytes[PL_STREAM_NOPS] = { 16, 16, 24, 24, 16, 8 };
 
@@ -131,54 +131,57 @@ static void scalar_op(enum pl_stream_op op, double *a, double *b, double *c, siz
 /* Streaming (non-temporal) stores bypass the caches and avoid the read-for-ownership of
  * the destination line (Intel SDM vol. 1, 10.4.6.2 "Caching of Temporal vs. Non-Temporal
  * Data"); likwid-bench's *_mem kernels use them. One body per vector width. */
-#define NT_BODY(W, VT, LOAD, STREAM, ADD, MUL, SET1)                                         \
-	{                                                                                   \
-		const VT vs = SET1(PL_STREAM_SCALAR);                                       \
-		size_t j = lo;                                                              \
-		while (j < hi && ((uintptr_t)(a + j) % (W * 8) || (uintptr_t)(b + j) % (W * 8) || \
-				  (uintptr_t)(c + j) % (W * 8)))                            \
-			j++;                                                                \
-		scalar_op(op, a, b, c, lo, j);                                              \
-		size_t end = j + (hi - j) / W * W;                                          \
-		switch (op) {                                                               \
-		case PL_STREAM_COPY:                                                        \
-			for (; j < end; j += W)                                             \
-				STREAM(c + j, LOAD(a + j));                                 \
-			break;                                                              \
-		case PL_STREAM_SCALE:                                                       \
-			for (; j < end; j += W)                                             \
-				STREAM(b + j, MUL(vs, LOAD(c + j)));                        \
-			break;                                                              \
-		case PL_STREAM_ADD:                                                         \
-			for (; j < end; j += W)                                             \
-				STREAM(c + j, ADD(LOAD(a + j), LOAD(b + j)));               \
-			break;                                                              \
-		case PL_STREAM_TRIAD:                                                       \
-			for (; j < end; j += W)                                             \
-				STREAM(a + j, ADD(LOAD(b + j), MUL(vs, LOAD(c + j))));      \
-			break;                                                              \
-		default:                                                                    \
-			break;                                                              \
-		}                                                                           \
-		scalar_op(op, a, b, c, j, hi);                                              \
-		_mm_sfence();                                                               \
+#define NT_BODY(W, VT, LOAD, STREAM, ADD, MUL, SET1)                                               \
+	{                                                                                          \
+		const VT vs = SET1(PL_STREAM_SCALAR);                                              \
+		size_t j = lo;                                                                     \
+		while (j < hi && ((uintptr_t)(a + j) % (W * 8) || (uintptr_t)(b + j) % (W * 8) ||  \
+				  (uintptr_t)(c + j) % (W * 8)))                                   \
+			j++;                                                                       \
+		scalar_op(op, a, b, c, lo, j);                                                     \
+		size_t end = j + (hi - j) / W * W;                                                 \
+		switch (op) {                                                                      \
+		case PL_STREAM_COPY:                                                               \
+			for (; j < end; j += W)                                                    \
+				STREAM(c + j, LOAD(a + j));                                        \
+			break;                                                                     \
+		case PL_STREAM_SCALE:                                                              \
+			for (; j < end; j += W)                                                    \
+				STREAM(b + j, MUL(vs, LOAD(c + j)));                               \
+			break;                                                                     \
+		case PL_STREAM_ADD:                                                                \
+			for (; j < end; j += W)                                                    \
+				STREAM(c + j, ADD(LOAD(a + j), LOAD(b + j)));                      \
+			break;                                                                     \
+		case PL_STREAM_TRIAD:                                                              \
+			for (; j < end; j += W)                                                    \
+				STREAM(a + j, ADD(LOAD(b + j), MUL(vs, LOAD(c + j))));             \
+			break;                                                                     \
+		default:                                                                           \
+			break;                                                                     \
+		}                                                                                  \
+		scalar_op(op, a, b, c, j, hi);                                                     \
+		_mm_sfence();                                                                      \
 	}
 
-__attribute__((target("avx512f"))) static void nt_avx512(enum pl_stream_op op, double *a,
-							  double *b, double *c, size_t lo, size_t hi)
+__attribute__((target("avx512f"))) static void nt_avx512(enum pl_stream_op op, double *a, double *b,
+							 double *c, size_t lo, size_t hi)
 	NT_BODY(8, __m512d, _mm512_load_pd, _mm512_stream_pd, _mm512_add_pd, _mm512_mul_pd,
 		_mm512_set1_pd)
 
-__attribute__((target("avx"))) static void nt_avx(enum pl_stream_op op, double *a, double *b,
-						  double *c, size_t lo, size_t hi)
-	NT_BODY(4, __m256d, _mm256_load_pd, _mm256_stream_pd, _mm256_add_pd, _mm256_mul_pd,
-		_mm256_set1_pd)
+		__attribute__((target("avx"))) static void nt_avx(enum pl_stream_op op, double *a,
+								  double *b, double *c, size_t lo,
+								  size_t hi)
+			NT_BODY(4, __m256d, _mm256_load_pd, _mm256_stream_pd, _mm256_add_pd,
+				_mm256_mul_pd, _mm256_set1_pd)
 
-static void nt_sse2(enum pl_stream_op op, double *a, double *b, double *c, size_t lo, size_t hi)
-	NT_BODY(2, __m128d, _mm_load_pd, _mm_stream_pd, _mm_add_pd, _mm_mul_pd, _mm_set1_pd)
+				static void nt_sse2(enum pl_stream_op op, double *a, double *b,
+						    double *c, size_t lo, size_t hi)
+					NT_BODY(2, __m128d, _mm_load_pd, _mm_stream_pd, _mm_add_pd,
+						_mm_mul_pd, _mm_set1_pd)
 #endif
 
-const char *pl_stream_isa(bool nt)
+						const char *pl_stream_isa(bool nt)
 {
 #if defined(__x86_64__)
 	__builtin_cpu_init();
@@ -267,7 +270,8 @@ int pl_stream_verdict(const double err[3], size_t n, const struct pl_stream_expe
 		double rel = expect[k] != 0 ? fabs(avg / expect[k]) : avg;
 		if (!(rel <= eps)) {
 			snprintf(msg, len,
-				 "array %s: average relative error %.3g exceeds %.0e (expected %.17g "
+				 "array %s: average relative error %.3g exceeds %.0e (expected "
+				 "%.17g "
 				 "in every element)",
 				 names[k], rel, eps, expect[k]);
 			return -EDOM;

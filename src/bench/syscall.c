@@ -106,8 +106,9 @@ static void syscall_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 	free(s);
 }
 
-static const char *const syscall_quick[] = { "--runs", "3", "--warmup", "1", "--batch", "5ms",
-					     NULL };
+static const char *const syscall_quick[] = {
+	"--runs", "3", "--warmup", "1", "--batch", "5ms", NULL
+};
 
 const struct pl_bench pl_bench_syscall = {
 	.name = "syscall",

@@ -136,7 +136,8 @@ static const struct ticks_opts ticks_defaults = { .cpu = -1, .duration = 1.0 };
 static const struct pl_opt ticks_opt_table[] = {
 	{ "cpu", 0, PL_OPT_INT, offsetof(struct ticks_opts, cpu), "N",
 	  "the CPU to load and count (default: the first nohz_full CPU of the run, else its "
-	  "last CPU)", .min = 0, .max = PL_MAX_CPUS - 1 },
+	  "last CPU)",
+	  .min = 0, .max = PL_MAX_CPUS - 1 },
 	{ "duration", 'd', PL_OPT_DURATION, offsetof(struct ticks_opts, duration), "S",
 	  "counting interval of one run", .min = 0.05, .max = 3600, .def = "1s" },
 	PL_OPT_END,
@@ -219,7 +220,8 @@ static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 
 	int cpu = o->cpu;
 	if (cpu < 0) {
-		for (int c = pl_cpuset_next(set, 0); c >= 0; c = pl_cpuset_next(set, (unsigned)c + 1)) {
+		for (int c = pl_cpuset_next(set, 0); c >= 0;
+		     c = pl_cpuset_next(set, (unsigned)c + 1)) {
 			if (pl_cpuset_isset(&iso[0], (unsigned)c)) {
 				cpu = c;
 				break;
@@ -228,8 +230,9 @@ static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		}
 	} else if (!pl_cpuset_isset(set, (unsigned)cpu)) {
 		char buf[128];
-		pl_bench_error(ctx, "--cpu %d is not one of the CPUs of the run (%s); choose one of "
-				    "them or widen --cpus",
+		pl_bench_error(ctx,
+			       "--cpu %d is not one of the CPUs of the run (%s); choose one of "
+			       "them or widen --cpus",
 			       cpu, pl_cpuset_format(set, buf, sizeof(buf)));
 		pl_facts_free(&f);
 		return -EINVAL;
@@ -238,7 +241,8 @@ static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	int r = read_counts((unsigned)cpu, &c0);
 	if (r < 0) {
 		pl_bench_error(ctx, "/proc/interrupts: %s for CPU %d",
-			       r == -ENOENT ? "no local timer row or no column" : pl_read_strerror(r),
+			       r == -ENOENT ? "no local timer row or no column"
+					    : pl_read_strerror(r),
 			       cpu);
 		pl_facts_free(&f);
 		return r == -ENOENT ? -ENOTSUP : r;
@@ -247,7 +251,8 @@ static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	json_object_set_new(info, "cpu", json_integer(cpu));
 	json_object_set_new(info, "timer_row", pl_json_string(c0.timer_row));
 	for (int k = 0; k < 3; k++) {
-		json_object_set_new(info, names[k], json_boolean(pl_cpuset_isset(&iso[k], (unsigned)cpu)));
+		json_object_set_new(info, names[k],
+				    json_boolean(pl_cpuset_isset(&iso[k], (unsigned)cpu)));
 		const char *v = param(params, names[k]);
 		char key[32];
 		snprintf(key, sizeof(key), "cmdline_%s", names[k]);
@@ -259,7 +264,8 @@ static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		free(eff);
 	}
 	if (!params)
-		pl_bench_note(ctx, "the kernel command line is unreadable: isolation state unknown");
+		pl_bench_note(ctx,
+			      "the kernel command line is unreadable: isolation state unknown");
 	pl_bench_note(ctx, "expect about CONFIG_HZ ticks/s (100-1000) on an ordinary CPU and about "
 			   "1/s on a nohz_full CPU that runs only the busy loop");
 	pl_facts_free(&f);
@@ -275,8 +281,9 @@ static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		if (CPU_COUNT(&others) > 0)
 			sched_setaffinity(0, sizeof(others), &others);
 		else
-			pl_bench_warn(ctx, "no other CPU for the reader: its wakeups on CPU %d add "
-					   "interrupts",
+			pl_bench_warn(ctx,
+				      "no other CPU for the reader: its wakeups on CPU %d add "
+				      "interrupts",
 				      cpu);
 	}
 	r = pthread_create(&s->tid, NULL, busy_main, s);

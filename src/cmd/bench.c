@@ -18,13 +18,14 @@ static const struct pl_cmd_info bench_info = {
 	.name = "bench",
 	.usage = "perflab bench --list | perflab bench NAME [options] [--json] [-o FILE]",
 	.summary = "Run a registered benchmark with warm-up, repetitions, pinning and statistics.",
-	.description = "Every result gives best, median, mean, stddev, p99 and n of the repetitions\n"
-		       "and the environment that shaped it (kernel, CPU, governor, clocksource,\n"
-		       "hypervisor, mitigations, pinning, load and steal during the run).\n"
-		       "'perflab bench NAME --help' shows a benchmark's own options. --json follows\n"
-		       "docs/schemas/bench.schema.json. Exit status: 0 ok, 2 bad input, 3 not\n"
-		       "supported here or runtime failure, 130 interrupted (results so far are\n"
-		       "still printed).",
+	.description =
+		"Every result gives best, median, mean, stddev, p99 and n of the repetitions\n"
+		"and the environment that shaped it (kernel, CPU, governor, clocksource,\n"
+		"hypervisor, mitigations, pinning, load and steal during the run).\n"
+		"'perflab bench NAME --help' shows a benchmark's own options. --json follows\n"
+		"docs/schemas/bench.schema.json. Exit status: 0 ok, 2 bad input, 3 not\n"
+		"supported here or runtime failure, 130 interrupted (results so far are\n"
+		"still printed).",
 };
 
 /* Index in argv of the benchmark name: the first argument that is neither an option nor
@@ -119,7 +120,8 @@ int cmd_bench(int argc, char **argv)
 	struct pl_cmd_info info = { name, usage, b->summary, b->description };
 	void *opts = pl_bench_opts_new(b);
 	struct pl_optset sets[2] = { { b->opts, opts, "Options" },
-				     { pl_bench_runner_opts, &ro, "Runner options (every benchmark)" } };
+				     { pl_bench_runner_opts, &ro,
+				       "Runner options (every benchmark)" } };
 	int rc = pl_cmd_parse_sets(n, nargv, &info, sets, 2, &args);
 	if (rc >= 0) {
 		pl_bench_opts_free(b, opts);

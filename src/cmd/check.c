@@ -41,13 +41,15 @@ static const struct pl_opt check_opts[] = {
 
 static const struct pl_cmd_info info = {
 	.name = "check",
-	.usage = "perflab check [--workload W] [--fail-on SEVERITY] [--json | --format prom] [--sysroot DIR]",
+	.usage = "perflab check [--workload W] [--fail-on SEVERITY] [--json | --format prom] "
+		 "[--sysroot DIR]",
 	.summary = "Check the machine against tuning rules for a workload.",
-	.description = "Each finding says what was observed, what was expected, why (with a public\n"
-		       "source) and how to fix it: a command and the tuned-format profile line.\n"
-		       "Rules whose facts cannot be read (a VM without cpufreq, a container\n"
-		       "without /proc/sys) do not fire; -v lists them. -q prints titles only.\n"
-		       "Exit status 1 when a finding is at or above --fail-on.",
+	.description =
+		"Each finding says what was observed, what was expected, why (with a public\n"
+		"source) and how to fix it: a command and the tuned-format profile line.\n"
+		"Rules whose facts cannot be read (a VM without cpufreq, a container\n"
+		"without /proc/sys) do not fire; -v lists them. -q prints titles only.\n"
+		"Exit status 1 when a finding is at or above --fail-on.",
 };
 
 /* Print @text wrapped at @width columns, every line after the first indented by @indent
@@ -94,13 +96,15 @@ static void print_field(FILE *out, const char *label, const char *value)
 void pl_check_print(FILE *out, const struct pl_findings *fs, const char *workload)
 {
 	const char *b = pl_style(out, "bold"), *r = pl_style(out, "reset");
-	const char *col[3] = { pl_style(out, "dim"), pl_style(out, "yellow"), pl_style(out, "red") };
+	const char *col[3] = { pl_style(out, "dim"), pl_style(out, "yellow"),
+			       pl_style(out, "red") };
 	static const char *label[3] = { "INFO", "WARN", "CRIT" };
 	static const char *heading[3] = { "Info", "Warnings", "Critical" };
 	size_t count[3] = { 0 };
 	for (size_t i = 0; i < fs->n; i++)
 		count[fs->v[i].severity]++;
-	fprintf(out, "%sperflab check%s (workload: %s): %zu finding%s: %zu crit, %zu warn, %zu info\n",
+	fprintf(out,
+		"%sperflab check%s (workload: %s): %zu finding%s: %zu crit, %zu warn, %zu info\n",
 		b, r, workload, fs->n, fs->n == 1 ? "" : "s", count[2], count[1], count[0]);
 	for (int s = PL_SEV_CRIT; s >= PL_SEV_INFO; s--) {
 		if (!count[s])
@@ -175,11 +179,13 @@ static json_t *rules_json(void)
 			json_t *o = json_object();
 			json_object_set_new(o, "id", pl_json_string(r->id));
 			json_object_set_new(o, "domain", pl_json_string(pl_rule_tables[t].domain));
-			json_object_set_new(o, "severity", pl_json_string(pl_severity_names[r->severity]));
+			json_object_set_new(o, "severity",
+					    pl_json_string(pl_severity_names[r->severity]));
 			json_t *wl = json_array();
 			for (int k = 0; pl_workload_names[k]; k++)
 				if (r->workloads & (1u << k))
-					json_array_append_new(wl, pl_json_string(pl_workload_names[k]));
+					json_array_append_new(wl,
+							      pl_json_string(pl_workload_names[k]));
 			json_object_set_new(o, "workloads", wl);
 			json_object_set_new(o, "keys", strv_json(r->keys));
 			json_object_set_new(o, "title", pl_json_string(r->title));
@@ -187,8 +193,12 @@ static json_t *rules_json(void)
 			json_object_set_new(o, "source", pl_json_string(r->source));
 			json_object_set_new(o, "risky", json_boolean(r->risky));
 			json_t *fix = json_object();
-			json_object_set_new(fix, "command", r->fix_command ? pl_json_string(r->fix_command) : json_null());
-			json_object_set_new(fix, "tune", r->fix_tune ? pl_json_string(r->fix_tune) : json_null());
+			json_object_set_new(fix, "command",
+					    r->fix_command ? pl_json_string(r->fix_command)
+							   : json_null());
+			json_object_set_new(fix, "tune",
+					    r->fix_tune ? pl_json_string(r->fix_tune)
+							: json_null());
 			json_object_set_new(o, "fix", fix);
 			json_array_append_new(arr, o);
 		}
@@ -210,8 +220,9 @@ static int list_rules(FILE *out)
 		for (size_t i = 0; i < *pl_rule_tables[t].n; i++) {
 			const struct pl_rule *r = &pl_rule_tables[t].rules[i];
 			char *wl = workload_text(r->workloads);
-			fprintf(out, "%-28s %-4s %s%s  [%s]\n", r->id, pl_severity_names[r->severity],
-				r->title, r->risky ? " (risky setting)" : "", wl);
+			fprintf(out, "%-28s %-4s %s%s  [%s]\n", r->id,
+				pl_severity_names[r->severity], r->title,
+				r->risky ? " (risky setting)" : "", wl);
 			free(wl);
 		}
 	return ferror(out) ? -EIO : 0;

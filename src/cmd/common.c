@@ -26,8 +26,7 @@ const struct pl_opt pl_global_opts[] = {
 	  "never colour the output (default: colour only on a terminal)" },
 	{ "quiet", 'q', PL_OPT_COUNT, offsetof(struct pl_global, quiet), NULL,
 	  "print less (no warnings)" },
-	{ "verbose", 'v', PL_OPT_COUNT, offsetof(struct pl_global, verbose), NULL,
-	  "print more" },
+	{ "verbose", 'v', PL_OPT_COUNT, offsetof(struct pl_global, verbose), NULL, "print more" },
 	{ "help", 'h', PL_OPT_FLAG, offsetof(struct pl_global, help), NULL, "show this help" },
 	PL_OPT_END,
 };
@@ -52,8 +51,8 @@ void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts)
 	pl_cmd_help_sets(info, &set, 1);
 }
 
-int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info,
-		 const struct pl_opt *opts, void *base, struct pl_args *args)
+int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info, const struct pl_opt *opts,
+		 void *base, struct pl_args *args)
 {
 	struct pl_optset set = { opts, base, "Options" };
 	return pl_cmd_parse_sets(argc, argv, info, &set, 1, args);

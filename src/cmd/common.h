@@ -10,13 +10,13 @@
 
 /** Global options, accepted before or after the command name. */
 struct pl_global {
-	bool json;           /**< --json: machine output on stdout */
+	bool json;	     /**< --json: machine output on stdout */
 	const char *output;  /**< -o FILE (report: DIR) */
 	const char *sysroot; /**< --sysroot DIR */
-	bool no_color;       /**< --no-color */
-	int quiet;           /**< -q count */
-	int verbose;         /**< -v count */
-	bool help;           /**< -h/--help */
+	bool no_color;	     /**< --no-color */
+	int quiet;	     /**< -q count */
+	int verbose;	     /**< -v count */
+	bool help;	     /**< -h/--help */
 };
 /** The parsed global options (main.c owns it). */
 extern struct pl_global pl_g;
@@ -25,9 +25,9 @@ extern const struct pl_opt pl_global_opts[];
 
 /** Static description of a command for --help. */
 struct pl_cmd_info {
-	const char *name;        /**< "inspect", or "bench clock" */
-	const char *usage;       /**< "perflab inspect [options]" */
-	const char *summary;     /**< one line */
+	const char *name;	 /**< "inspect", or "bench clock" */
+	const char *usage;	 /**< "perflab inspect [options]" */
+	const char *summary;	 /**< one line */
 	const char *description; /**< paragraph(s) after the usage, or NULL */
 };
 
@@ -36,8 +36,8 @@ struct pl_cmd_info {
  *  a directory), colour and verbosity. Returns -1 when the command should go on, or an
  *  exit code (0 after --help, 2 on a usage error) to return at once. Free @args with
  *  pl_args_free when -1 was returned. */
-int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info,
-		 const struct pl_opt *opts, void *base, struct pl_args *args);
+int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info, const struct pl_opt *opts,
+		 void *base, struct pl_args *args);
 /** Print the --help text of a command. */
 void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts);
 /** pl_cmd_parse() for commands with several option tables (bench: the runner's and the

@@ -57,7 +57,8 @@ static const struct pl_opt compare_opts[] = {
 	  "after -n NAME: a variant key as in the INI file (env.X=1, cwd=tmpfs, cpus=0, "
 	  "sysctl.K=V...)" },
 	{ "experiment", 0, PL_OPT_STR, offsetof(struct compare_opts, experiment), "FILE",
-	  "variants from an INI file: one [section] per variant, the first is the baseline", .was_short = 'e' },
+	  "variants from an INI file: one [section] per variant, the first is the baseline",
+	  .was_short = 'e' },
 	{ "runs", 'r', PL_OPT_INT, offsetof(struct compare_opts, runs), "N",
 	  "measured rounds (each runs every variant once)", .min = 1, .max = 1000000,
 	  .def = "10 unless --precision" },
@@ -67,7 +68,8 @@ static const struct pl_opt compare_opts[] = {
 	  "seed of the random round order (recorded in the output)", .def = "from the clock" },
 	{ "precision", 0, PL_OPT_STR, offsetof(struct compare_opts, precision), "P%",
 	  "adaptive: add rounds until every CI half-width is under P% (see --max-runs, "
-	  "--max-time)", .was_short = 'p' },
+	  "--max-time)",
+	  .was_short = 'p' },
 	{ "max-runs", 0, PL_OPT_INT, offsetof(struct compare_opts, max_runs), "N",
 	  "adaptive: at most N measured rounds", .min = 5, .max = 1000000, .def = "100" },
 	{ "max-time", 0, PL_OPT_DURATION, offsetof(struct compare_opts, max_time), "T",
@@ -102,7 +104,8 @@ static const struct pl_opt compare_opts[] = {
 static const struct pl_cmd_info info = {
 	.name = "compare",
 	.usage = "perflab compare [options] 'CMD ARGS' 'CMD ARGS'...\n"
-		 "       perflab compare [options] -n NAME [--set K=V]... -- CMD... -n NAME -- CMD...\n"
+		 "       perflab compare [options] -n NAME [--set K=V]... -- CMD... -n NAME -- "
+		 "CMD...\n"
 		 "       perflab compare [options] --experiment FILE",
 	.summary = "Compare variants with repeated, interleaved runs, confidence intervals and "
 		   "verdicts.",
@@ -122,7 +125,8 @@ static const struct pl_cmd_info info = {
 		"teardown (per variant). sysctl/sysfs values are applied before each run of the\n"
 		"variant and restored after it, also after a failure or Ctrl-C; the output gives\n"
 		"each one's value before the first run and after the last, and the environment\n"
-		"(kernel, CPU, governor, clocksource, THP, mitigations, load, steal) as bench does.\n"
+		"(kernel, CPU, governor, clocksource, THP, mitigations, load, steal) as bench "
+		"does.\n"
 		"Verdicts (vs the first variant): 'slower/faster by x%', 'difference detected but\n"
 		"below the threshold', 'no difference detected' (with what the CI rules out and\n"
 		"the runs needed) or 'equivalent within +-D%'; none below 5 runs per variant.\n"
@@ -150,7 +154,7 @@ struct cli_variant {
 	char **argv;
 	size_t nargv;
 	const char *cmd; /* a command string: positional, or -n NAME 'CMD' (hyperfine's way) */
-	int argi;        /* where it started in argv: variants keep the command line's order */
+	int argi;	 /* where it started in argv: variants keep the command line's order */
 	char *auto_name; /* owned: the name of a positional string that is used twice */
 };
 
@@ -183,7 +187,8 @@ static int split_variants(int argc, char **argv, struct cli_variant **out, size_
 		i += 2;
 		while (i < argc && strcmp(argv[i], "--set") == 0) {
 			if (i + 1 >= argc) {
-				pl_error("--set needs KEY=VALUE (e.g. --set env.MALLOC_ARENA_MAX=2)");
+				pl_error("--set needs KEY=VALUE (e.g. --set "
+					 "env.MALLOC_ARENA_MAX=2)");
 				return -EINVAL;
 			}
 			cv->sets = pl_xrealloc(cv->sets, (cv->nsets + 1) * sizeof(char *));
@@ -198,7 +203,8 @@ static int split_variants(int argc, char **argv, struct cli_variant **out, size_
 				cv->argv[cv->nargv] = NULL;
 			}
 			if (cv->nargv == 0) {
-				pl_error("variant '%s': nothing after '--' (give the command to run)",
+				pl_error("variant '%s': nothing after '--' (give the command to "
+					 "run)",
 					 cv->name);
 				return -EINVAL;
 			}
@@ -218,8 +224,8 @@ static int cmp_argi(const void *a, const void *b)
 
 /* Add the positional command strings @pos (pointers into @argv) to the variants, named by
  * their text (" #2", " #3" for repeats), and order all variants as on the command line. */
-static void add_positional(struct cli_variant **cv, size_t *ncv, char **pos, int npos,
-			   int argc, char **argv)
+static void add_positional(struct cli_variant **cv, size_t *ncv, char **pos, int npos, int argc,
+			   char **argv)
 {
 	for (int k = 0; k < npos; k++) {
 		int at = argc;
@@ -285,7 +291,8 @@ static void show_progress(void *ctx, const struct pl_cmp_session *s, double half
 		fprintf(stderr, "\r\033[Kround %zu/%zu  CI half-width %s  %.1f s", s->measured,
 			p->target, ci, s->elapsed_s);
 	else
-		fprintf(stderr, "\r\033[Kround %zu (target +-%.2f%%, max %zu)  CI half-width %s  %.1f s",
+		fprintf(stderr,
+			"\r\033[Kround %zu (target +-%.2f%%, max %zu)  CI half-width %s  %.1f s",
 			s->measured, s->cfg->precision * 100, s->cfg->max_runs, ci, s->elapsed_s);
 	fflush(stderr);
 }
@@ -348,9 +355,12 @@ static int build_experiment(struct compare_opts *o, struct cli_variant *cv, size
 			if (same > 1)
 				cv[i].auto_name = pl_xasprintf("%s #%zu", cv[i].cmd, same);
 		}
-		const char *name = cv[i].name ? cv[i].name : cv[i].auto_name ? cv[i].auto_name : cv[i].cmd;
+		const char *name = cv[i].name	     ? cv[i].name
+				   : cv[i].auto_name ? cv[i].auto_name
+						     : cv[i].cmd;
 		struct pl_cmp_variant *v = pl_cmp_add_variant(e, name);
-		if (cv[i].cmd && pl_cmp_variant_set(v, "command", cv[i].cmd, err, sizeof(err)) < 0) {
+		if (cv[i].cmd &&
+		    pl_cmp_variant_set(v, "command", cv[i].cmd, err, sizeof(err)) < 0) {
 			pl_error("variant '%s': %s", name, err);
 			return -EINVAL;
 		}
@@ -420,7 +430,10 @@ int cmd_compare(int argc, char **argv)
 	size_t norig = 0;
 	json_t *env = NULL;
 	struct pl_cmp_config cfg = {
-		.alpha = 0.05, .level = 0.95, .threshold = 0.01, .min_runs = 5,
+		.alpha = 0.05,
+		.level = 0.95,
+		.threshold = 0.01,
+		.min_runs = 5,
 	};
 	if (split_variants(argc, argv, &cv, &ncv, &rest, &nrest) < 0)
 		goto out;
@@ -522,8 +535,7 @@ int cmd_compare(int argc, char **argv)
 	experiment_cpus(&e, &env_cpus, &env_pinned);
 	struct pl_env_snap snap0, snap1;
 	pl_env_snap(&snap0, &env_cpus);
-	r = pl_cmp_session_run(&s, pl_cmp_live_exec, &live, show_progress, &prog, err,
-			       sizeof(err));
+	r = pl_cmp_session_run(&s, pl_cmp_live_exec, &live, show_progress, &prog, err, sizeof(err));
 	pl_env_snap(&snap1, &env_cpus);
 	if (prog.on)
 		fputs("\r\033[K", stderr);
@@ -543,7 +555,8 @@ int cmd_compare(int argc, char **argv)
 	pl_cmp_cleanup_dirs(&e);
 	if (r < 0) {
 		if (r == -EINTR)
-			pl_error("interrupted by signal %d after %zu rounds: system settings restored, "
+			pl_error("interrupted by signal %d after %zu rounds: system settings "
+				 "restored, "
 				 "nothing written",
 				 sig, s.measured);
 		else
@@ -585,8 +598,9 @@ int cmd_compare(int argc, char **argv)
 	if (to_stderr)
 		r = fflush(stderr) != 0 || ferror(stderr) || r < 0 ? -EIO : 0;
 	if ((!to_stderr && pl_outfile_close(&out, r == 0) < 0) || r < 0) {
-		pl_error("cannot write '%s'", pl_g.output ? pl_g.output :
-					 to_stderr ? "standard error" : "standard output");
+		pl_error("cannot write '%s'", pl_g.output ? pl_g.output
+					      : to_stderr ? "standard error"
+							  : "standard output");
 		pl_cmp_report_free(&rep);
 		goto out;
 	}

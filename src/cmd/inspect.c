@@ -20,22 +20,22 @@ struct inspect_opts {
 };
 
 static const struct pl_opt inspect_opts[] = {
-    {"domain", 0, PL_OPT_STR, offsetof(struct inspect_opts, domains), "LIST",
-     "only these comma-separated domains (virt, kernel, cpu, ...)", .was_short = 'd' },
-    {"all", 0, PL_OPT_FLAG, offsetof(struct inspect_opts, all), NULL,
-     "also list unavailable facts with the reason (always in --json)", .was_short = 'a' },
-    PL_OPT_END,
+	{ "domain", 0, PL_OPT_STR, offsetof(struct inspect_opts, domains), "LIST",
+	  "only these comma-separated domains (virt, kernel, cpu, ...)", .was_short = 'd' },
+	{ "all", 0, PL_OPT_FLAG, offsetof(struct inspect_opts, all), NULL,
+	  "also list unavailable facts with the reason (always in --json)", .was_short = 'a' },
+	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
-    .name = "inspect",
-    .usage = "perflab inspect [--domain LIST] [--all] [--json] [--sysroot DIR]",
-    .summary = "Collect platform facts from /proc, /sys, /etc and cpuid.",
-    .description =
-	"Facts have dotted keys (clocksource.current, cpu.model, ...), a typed\n"
-	"value and the path they were read from, or are unavailable with a reason.\n"
-	"--json prints {\"schema_version\":1,\"facts\":{KEY:{\"value\":V,\"source\":P}|\n"
-	"{\"unavailable\":REASON}}} (docs/schemas/inspect.schema.json).",
+	.name = "inspect",
+	.usage = "perflab inspect [--domain LIST] [--all] [--json] [--sysroot DIR]",
+	.summary = "Collect platform facts from /proc, /sys, /etc and cpuid.",
+	.description =
+		"Facts have dotted keys (clocksource.current, cpu.model, ...), a typed\n"
+		"value and the path they were read from, or are unavailable with a reason.\n"
+		"--json prints {\"schema_version\":1,\"facts\":{KEY:{\"value\":V,\"source\":P}|\n"
+		"{\"unavailable\":REASON}}} (docs/schemas/inspect.schema.json).",
 };
 
 static bool same_domain(const char *a, const char *b)
@@ -102,7 +102,7 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 /* Facts of @f that have a value. */
 int cmd_inspect(int argc, char **argv)
 {
-	struct inspect_opts o = {0};
+	struct inspect_opts o = { 0 };
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, inspect_opts, &o, &args);
 	if (rc >= 0)
@@ -149,7 +149,8 @@ int cmd_inspect(int argc, char **argv)
 		} else {
 			print_human(out.fp, &f, o.all);
 			if (pl_facts_navailable(&f) == 0 && !o.all)
-				fprintf(out.fp, "no facts available (--all lists each with the reason)\n");
+				fprintf(out.fp,
+					"no facts available (--all lists each with the reason)\n");
 			if (pl_outfile_close(&out, true) < 0)
 				ret = PL_EXIT_RUNTIME;
 		}

@@ -107,7 +107,8 @@ static const struct pl_opt profile_optv[] = {
 	{ "all-cpus", 'a', PL_OPT_FLAG, offsetof(struct profile_opts, all), NULL,
 	  "profile everything on the CPUs (system-wide)" },
 	{ "top", 0, PL_OPT_INT, offsetof(struct profile_opts, top), "N",
-	  "rows of the top-function and threads tables (the rest is summed; --json has all)", .min = 1, .max = 100000, .def = "20", .was_short = 'n' },
+	  "rows of the top-function and threads tables (the rest is summed; --json has all)",
+	  .min = 1, .max = 100000, .def = "20", .was_short = 'n' },
 	{ "folded", 0, PL_OPT_STR, offsetof(struct profile_opts, folded), "FILE",
 	  "write folded stacks (flamegraph.pl, speedscope)" },
 	{ "svg", 0, PL_OPT_STR, offsetof(struct profile_opts, svg), "FILE",
@@ -115,7 +116,8 @@ static const struct pl_opt profile_optv[] = {
 	{ "tree", 0, PL_OPT_FLAG, offsetof(struct profile_opts, tree), NULL,
 	  "print the call tree of the hottest paths" },
 	{ "region", 0, PL_OPT_STR, offsetof(struct profile_opts, region), "NAME",
-	  "report only samples inside marker region NAME (include/perflab/mark.h)", .was_short = 'r' },
+	  "report only samples inside marker region NAME (include/perflab/mark.h)",
+	  .was_short = 'r' },
 	{ "timeline", 0, PL_OPT_INT, offsetof(struct profile_opts, timeline_ms), "MS",
 	  "sample density per thread and CPU in MS buckets (text, JSON, SVG)", .min = 1,
 	  .max = 3600000 },
@@ -144,7 +146,8 @@ static const struct pl_cmd_info info = {
 	.description =
 		"Uses perf_event_open directly: one event per CPU, following new threads and\n"
 		"children; a command is started with enable_on_exec so perflab's own start-up is\n"
-		"not sampled. Without a hardware PMU (VMs) cycles falls back to cpu-clock; without\n"
+		"not sampled. Without a hardware PMU (VMs) cycles falls back to cpu-clock; "
+		"without\n"
 		"permission for kernel samples it samples user space only and says why.\n"
 		"Samples use CLOCK_MONOTONIC, the clock of the region markers (pl_region_begin/\n"
 		"pl_region_end from libperflab-mark), so --region NAME keeps the samples taken\n"
@@ -202,12 +205,12 @@ static void drain(struct pl_pe_session *s, struct pl_profile *p, uint8_t *scratc
 /* ---- the target ---- */
 
 struct target {
-	pid_t child;     /* -- CMD */
-	int go_fd;       /* write end: one byte releases the child */
-	int err_fd;      /* read end: errno of a failed exec, EOF on success */
-	pid_t *pids;     /* tasks to open events for */
+	pid_t child; /* -- CMD */
+	int go_fd;   /* write end: one byte releases the child */
+	int err_fd;  /* read end: errno of a failed exec, EOF on success */
+	pid_t *pids; /* tasks to open events for */
 	size_t npids;
-	pid_t *procs;    /* -p processes */
+	pid_t *procs; /* -p processes */
 	size_t nprocs;
 	int status;
 	bool exited;
@@ -255,7 +258,8 @@ static int release_child(struct target *t, struct pl_syscalls *pt, const char *c
 	char c = 'g';
 	if (write(t->go_fd, &c, 1) != 1) {
 		int r = -errno;
-		pl_error("cannot start '%s': writing to its start pipe failed: %s", cmd, strerror(-r));
+		pl_error("cannot start '%s': writing to its start pipe failed: %s", cmd,
+			 strerror(-r));
 		return r;
 	}
 	close(t->go_fd);
@@ -362,10 +366,10 @@ static double pct(uint64_t a, uint64_t b)
 }
 
 struct run_info {
-	const char *what;      /* "command 'x'", "pid 12", "all CPUs" */
+	const char *what; /* "command 'x'", "pid 12", "all CPUs" */
 	struct pl_pe_session *s;
 	uint64_t wall_ns;
-	uint64_t t0, t1;       /* CLOCK_MONOTONIC run window */
+	uint64_t t0, t1; /* CLOCK_MONOTONIC run window */
 	int freq;
 	uint64_t period;
 	const char *cg;
@@ -516,7 +520,8 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		fprintf(out, "duration   %.3f s\n", (double)ri->wall_ns / 1e9);
 		print_status(out, ri);
 		pl_syscalls_print(sc, out);
-		fprintf(out, "\n%llu samples taken in parallel are not shown: --samples prints the "
+		fprintf(out,
+			"\n%llu samples taken in parallel are not shown: --samples prints the "
 			"sampling tables (they show mostly the cost of the syscall tracing)\n",
 			(unsigned long long)p->nsamples);
 		return;
@@ -534,14 +539,16 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 	if (p->unwinder) {
 		uint32_t copied = stack_copied(s, p);
 		if (copied < s->attr.sample_stack_user)
-			fprintf(out, "stacks     %u bytes of user stack asked per sample, at most %u "
+			fprintf(out,
+				"stacks     %u bytes of user stack asked per sample, at most %u "
 				"copied (the kernel keeps a record under 64 KiB); ",
 				(unsigned)s->attr.sample_stack_user, (unsigned)copied);
 		else
 			fprintf(out, "stacks     %u bytes of user stack copied per sample; ",
 				(unsigned)copied);
 		if (p->dwarf_truncated)
-			fprintf(out, "%llu of %zu samples (%.1f%%) truncated: their stack went on past "
+			fprintf(out,
+				"%llu of %zu samples (%.1f%%) truncated: their stack went on past "
 				"the copy, so outer callers are missing (%s)\n",
 				(unsigned long long)p->dwarf_truncated, p->nsamples,
 				pct(p->dwarf_truncated, p->nsamples), stack_advice(s, p));
@@ -557,8 +564,8 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 	fprintf(out, "lost       %llu records, %llu samples (%.2f%% of samples)\n",
 		(unsigned long long)p->lost, (unsigned long long)p->lost_samples,
 		pct(p->lost + p->lost_samples, all + p->lost + p->lost_samples));
-	fprintf(out, "user       %.1f%%   kernel %.1f%%%s\n", pct(r->nsamples - r->kernel, r->nsamples),
-		pct(r->kernel, r->nsamples),
+	fprintf(out, "user       %.1f%%   kernel %.1f%%%s\n",
+		pct(r->nsamples - r->kernel, r->nsamples), pct(r->kernel, r->nsamples),
 		r->kernel_hidden ? "  (kernel symbols hidden: kernel.kptr_restrict or no "
 				   "CAP_SYSLOG; kernel samples are one [kernel] bucket)"
 				 : "");
@@ -567,8 +574,8 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		pl_syscalls_print(sc, out);
 	if (mk && mk->nnames) {
 		fprintf(out, "\n%sregions%s (per thread, CLOCK_MONOTONIC windows)\n", b, z);
-		fprintf(out, "  %-24s %10s %10s %9s %7s\n", "name", "time ms", "instances", "samples",
-			"%");
+		fprintf(out, "  %-24s %10s %10s %9s %7s\n", "name", "time ms", "instances",
+			"samples", "%");
 		for (size_t i = 0; i < mk->nnames; i++) {
 			uint64_t ns, inst, smp;
 			region_stats(mk, p, i, &ns, &inst, &smp);
@@ -593,7 +600,8 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		if (r->thread_samples[i])
 			ti[nt++] = i;
 	for (size_t i = 1; i < nt; i++) /* insertion sort: stable, by samples descending */
-		for (size_t k = i; k > 0 && r->thread_samples[ti[k]] > r->thread_samples[ti[k - 1]]; k--) {
+		for (size_t k = i; k > 0 && r->thread_samples[ti[k]] > r->thread_samples[ti[k - 1]];
+		     k--) {
 			size_t x = ti[k];
 			ti[k] = ti[k - 1];
 			ti[k - 1] = x;
@@ -609,7 +617,8 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		}
 		const struct pl_thread *t = &p->threads[i];
 		fprintf(out, "  %8u %8u %-16s %9llu %6.1f%% %7.1f%%\n", t->pid, t->tid, t->comm,
-			(unsigned long long)r->thread_samples[i], pct(r->thread_samples[i], r->nsamples),
+			(unsigned long long)r->thread_samples[i],
+			pct(r->thread_samples[i], r->nsamples),
 			pct(r->thread_kernel[i], r->thread_samples[i]));
 	}
 	if (nt > (size_t)o->top)
@@ -619,7 +628,8 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 	fprintf(out, "\n%scpus%s\n", b, z);
 	for (size_t c = 0; c < r->ncpu; c++)
 		if (r->cpu_samples[c])
-			fprintf(out, "  cpu%-4zu %9llu %6.1f%%\n", c, (unsigned long long)r->cpu_samples[c],
+			fprintf(out, "  cpu%-4zu %9llu %6.1f%%\n", c,
+				(unsigned long long)r->cpu_samples[c],
 				pct(r->cpu_samples[c], r->nsamples));
 	/* On a terminal, long (C++) names in the tables and the tree are shortened so a row
 	 * fits the width; to a file or pipe they are printed whole, like perf report. */
@@ -656,9 +666,11 @@ static void print_text(FILE *out, const struct profile_opts *o, const struct run
 		for (size_t i = 0; i < rows; i++) {
 			const struct pl_func *f = &r->funcs[ord[i]];
 			uint64_t v = pass ? f->total : f->self;
-			fprintf(out, "  %6.2f%% %6.2f%% %9llu  %s %s%s%s\n", pct(f->self, r->nsamples),
-				pct(f->total, r->nsamples), (unsigned long long)v, nm ? nm[i] : f->name,
-				f->module[0] == '[' ? "" : "[", f->module, f->module[0] == '[' ? "" : "]");
+			fprintf(out, "  %6.2f%% %6.2f%% %9llu  %s %s%s%s\n",
+				pct(f->self, r->nsamples), pct(f->total, r->nsamples),
+				(unsigned long long)v, nm ? nm[i] : f->name,
+				f->module[0] == '[' ? "" : "[", f->module,
+				f->module[0] == '[' ? "" : "]");
 			if (nm)
 				free(nm[i]);
 		}
@@ -691,7 +703,6 @@ static json_t *u64a(const uint64_t *v, size_t n)
 		json_array_append_new(a, json_integer((json_int_t)v[i]));
 	return a;
 }
-
 
 /* The folded stacks as [{"stack":"comm;f1;f2","count":N}], the same lines as --folded, so
  * `perflab report --from` can draw the flame graph of a saved profile. */
@@ -734,8 +745,9 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 	json_object_set_new(d, "target", pl_json_string(ri->what));
 	json_t *ev = json_object();
 	json_object_set_new(ev, "name", pl_json_string(s->event_name));
-	json_object_set_new(ev, "fallback", s->fell_back ? pl_json_string(strerror(s->fallback_errno))
-							 : json_null());
+	json_object_set_new(ev, "fallback",
+			    s->fell_back ? pl_json_string(strerror(s->fallback_errno))
+					 : json_null());
 	json_object_set_new(ev, "user_only", json_boolean(s->user_only));
 	if (ri->period)
 		json_object_set_new(ev, "period", json_integer((json_int_t)ri->period));
@@ -751,7 +763,8 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 				    json_integer((json_int_t)p->stack_copied_max));
 		json_object_set_new(dw, "unwound", json_integer((json_int_t)p->dwarf_unwound));
 		json_object_set_new(dw, "truncated", json_integer((json_int_t)p->dwarf_truncated));
-		json_object_set_new(dw, "truncated_pct", json_real(pct(p->dwarf_truncated, p->nsamples)));
+		json_object_set_new(dw, "truncated_pct",
+				    json_real(pct(p->dwarf_truncated, p->nsamples)));
 		json_object_set_new(d, "dwarf", dw);
 	}
 	json_object_set_new(d, "duration_s", json_real((double)ri->wall_ns / 1e9));
@@ -760,8 +773,9 @@ static json_t *to_json(const struct profile_opts *o, const struct run_info *ri,
 	json_object_set_new(d, "region", o->region ? pl_json_string(o->region) : json_null());
 	json_object_set_new(d, "lost_records", json_integer((json_int_t)p->lost));
 	json_object_set_new(d, "lost_samples", json_integer((json_int_t)p->lost_samples));
-	json_object_set_new(d, "lost_pct", json_real(pct(p->lost + p->lost_samples,
-							   p->nsamples + p->lost + p->lost_samples)));
+	json_object_set_new(
+		d, "lost_pct",
+		json_real(pct(p->lost + p->lost_samples, p->nsamples + p->lost + p->lost_samples)));
 	json_object_set_new(d, "user_pct", json_real(pct(r->nsamples - r->kernel, r->nsamples)));
 	json_object_set_new(d, "kernel_pct", json_real(pct(r->kernel, r->nsamples)));
 	json_object_set_new(d, "kernel_hidden", json_boolean(r->kernel_hidden));
@@ -943,8 +957,9 @@ static int from_folded(const struct profile_opts *o)
 		return PL_EXIT_USAGE;
 	}
 	if (r < 0) {
-		pl_error("%s:%zu: %s", strcmp(o->from_folded, "-") == 0 ? "<stdin>" : o->from_folded,
-			 bad, pl_flame_strerror(r));
+		pl_error("%s:%zu: %s",
+			 strcmp(o->from_folded, "-") == 0 ? "<stdin>" : o->from_folded, bad,
+			 pl_flame_strerror(r));
 		pl_flame_free(fl);
 		return PL_EXIT_USAGE;
 	}
@@ -1104,7 +1119,9 @@ static int ptrace_loop(struct target *t, struct pl_syscalls *sc, struct pl_pe_se
 			/* again at every tick: a child forked meanwhile goes too */
 			size_t n = pl_syscalls_kill(sc, SIGKILL);
 			if (!killed && stop_flag && t->exited && n)
-				pl_warn("--syscalls: killed %zu traced tasks the command left running", n);
+				pl_warn("--syscalls: killed %zu traced tasks the command left "
+					"running",
+					n);
 			killed = true;
 		}
 	}
@@ -1153,7 +1170,8 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (o.stack_size && (o.g || (o.cg >= 0 && o.cg != 1))) {
 		pl_error("--stack-size is for --call-graph dwarf, not --call-graph %s (drop one of "
-			 "them)", o.g ? "fp (-g)" : cg_choices[o.cg]);
+			 "them)",
+			 o.g ? "fp (-g)" : cg_choices[o.cg]);
 		pl_args_free(&args);
 		return PL_EXIT_USAGE;
 	}
@@ -1168,7 +1186,8 @@ int cmd_profile(int argc, char **argv)
 	else
 		o.via = VIA_AUTO;
 	if (o.syscalls && o.via == VIA_PTRACE && o.all) {
-		pl_error("--syscalls-via ptrace cannot trace -a (system-wide): use tracepoints (root) "
+		pl_error("--syscalls-via ptrace cannot trace -a (system-wide): use tracepoints "
+			 "(root) "
 			 "or give '-- CMD' or '-p PID'");
 		pl_args_free(&args);
 		return PL_EXIT_USAGE;
@@ -1202,13 +1221,14 @@ int cmd_profile(int argc, char **argv)
 	}
 
 	/* output paths are checked before the program runs, not after */
-	const char *outs[][2] = { { "--folded", o.folded }, { "--svg", o.svg },
+	const char *outs[][2] = { { "--folded", o.folded },
+				  { "--svg", o.svg },
 				  { "-o", pl_g.output } };
 	for (size_t i = 0; i < 3; i++) {
 		int e = outs[i][1] ? check_writable(outs[i][1]) : 0;
 		if (e < 0) {
-			pl_error("%s '%s': cannot write there: %s (choose another path)", outs[i][0],
-				 outs[i][1], strerror(-e));
+			pl_error("%s '%s': cannot write there: %s (choose another path)",
+				 outs[i][0], outs[i][1], strerror(-e));
 			free(cpus);
 			pl_args_free(&args);
 			return PL_EXIT_USAGE;
@@ -1257,15 +1277,19 @@ int cmd_profile(int argc, char **argv)
 		.event = event_choices[o.event],
 		.freq = (uint64_t)o.freq,
 		.period = o.period,
-		.cg = (enum pl_callgraph)(o.cg == 0 ? PL_CG_FP : o.cg == 1 ? PL_CG_DWARF : PL_CG_NONE),
+		.cg = (enum pl_callgraph)(o.cg == 0   ? PL_CG_FP
+					  : o.cg == 1 ? PL_CG_DWARF
+						      : PL_CG_NONE),
 		.enable_on_exec = cmdv != NULL,
 		.inherit = !o.all,
 		.ring_pages = (uint32_t)o.ring_kb / 4,
 		.stack_bytes = (uint32_t)(o.stack_size ? o.stack_size : STACK_SIZE_DEFAULT),
 	};
 	int r = pl_pe_open(&s, &cfg, t.pids, t.npids, cpus, ncpus);
-	struct pl_pe_request rq = { .event = s.event_name, .system_wide = o.all,
-				    .user_only = s.user_only, .mmap = s.mmap_failed,
+	struct pl_pe_request rq = { .event = s.event_name,
+				    .system_wide = o.all,
+				    .user_only = s.user_only,
+				    .mmap = s.mmap_failed,
 				    .pid_target = o.pids != NULL };
 	if (r < 0) {
 		pl_error("%s: %s", s.mmap_failed ? "perf_event mmap" : "perf_event_open",
@@ -1367,8 +1391,10 @@ int cmd_profile(int argc, char **argv)
 				break;
 			if (!left_running) {
 				left_running = true;
-				pl_warn("'%s' exited; counting the processes it left running until they "
-					"exit (like strace -f; Ctrl-C or --duration to stop)", cmdv[0]);
+				pl_warn("'%s' exited; counting the processes it left running until "
+					"they "
+					"exit (like strace -f; Ctrl-C or --duration to stop)",
+					cmdv[0]);
 			}
 		}
 		if (t.nprocs && !any_alive(&t))
@@ -1429,8 +1455,9 @@ int cmd_profile(int argc, char **argv)
 	 * opened is an input error (2; it was checked before the run), an output that
 	 * cannot be written (a full disk, stderr or stdout on /dev/full or a closed pipe)
 	 * a runtime failure (3), as main.c's flush of stdout. */
-	const char *dest = to_stderr ? "stderr"
-			   : pl_g.output && strcmp(pl_g.output, "-") != 0 ? pl_g.output : "stdout";
+	const char *dest = to_stderr					  ? "stderr"
+			   : pl_g.output && strcmp(pl_g.output, "-") != 0 ? pl_g.output
+									  : "stdout";
 	struct pl_outfile out = { 0 };
 	FILE *fp = stderr;
 	if (!to_stderr) {

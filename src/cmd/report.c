@@ -51,20 +51,21 @@ static const struct pl_cmd_info info = {
 	.usage = "perflab report [-o DIR] [--workload W] [--quick | --full | --no-bench]\n"
 		 "       [--from FILE]... [--json] [--sysroot DIR]",
 	.summary = "Inspect, check and benchmark this machine; write DIR/report.{json,md,html}.",
-	.description = "-o DIR names the report directory (default ./perflab-report; created when\n"
-		       "missing). All inputs are read before anything is written, and each file is\n"
-		       "written to a temporary name and renamed into place, so a bad input or a\n"
-		       "failure leaves an earlier report untouched. --json also prints report.json\n"
-		       "on stdout. Each --from document is checked when it is read: a member the\n"
-		       "report uses that is missing, of another type or out of range is exit 2,\n"
-		       "naming the file and the JSON path ($.findings[3].severity).\n\n"
-		       "The quick benchmarks (clock, syscall, mem, ticks, io in the report directory,\n"
-		       "net on loopback, compress on a built-in corpus) run with their brief arguments\n"
-		       "within a time budget: about 60 s by default, 15 s with --quick (benchmarks that\n"
-		       "would start after the budget is used are listed as skipped, with that reason);\n"
-		       "--full runs each with its own defaults. Benchmarks need the live system: with\n"
-		       "--sysroot they are left out. A progress line per stage goes to stderr on a\n"
-		       "terminal. Ctrl-C stops the current stage and writes what is done (exit 130).",
+	.description =
+		"-o DIR names the report directory (default ./perflab-report; created when\n"
+		"missing). All inputs are read before anything is written, and each file is\n"
+		"written to a temporary name and renamed into place, so a bad input or a\n"
+		"failure leaves an earlier report untouched. --json also prints report.json\n"
+		"on stdout. Each --from document is checked when it is read: a member the\n"
+		"report uses that is missing, of another type or out of range is exit 2,\n"
+		"naming the file and the JSON path ($.findings[3].severity).\n\n"
+		"The quick benchmarks (clock, syscall, mem, ticks, io in the report directory,\n"
+		"net on loopback, compress on a built-in corpus) run with their brief arguments\n"
+		"within a time budget: about 60 s by default, 15 s with --quick (benchmarks that\n"
+		"would start after the budget is used are listed as skipped, with that reason);\n"
+		"--full runs each with its own defaults. Benchmarks need the live system: with\n"
+		"--sysroot they are left out. A progress line per stage goes to stderr on a\n"
+		"terminal. Ctrl-C stops the current stage and writes what is done (exit 130).",
 };
 
 /* The three report files, written to temporaries and renamed together at the end. */
@@ -141,12 +142,14 @@ static void run_benchmarks(json_t *doc, bool full, double budget_s, int stage, i
 			json_object_set_new(r, "benchmark", pl_json_string(b->name));
 			json_object_set_new(r, "summary", pl_json_string(b->summary));
 			json_object_set_new(r, "status", pl_json_string("skipped"));
-			json_object_set_new(r, "generated",
-					    pl_json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
+			json_object_set_new(
+				r, "generated",
+				pl_json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
 			json_object_set_new(r, "perflab_version", pl_json_string(PERFLAB_VERSION));
-			char *why = pl_xasprintf("the report's time budget of %.0f s was used up "
-						 "(run 'perflab bench %s' or 'perflab report --full')",
-						 budget_s, b->name);
+			char *why =
+				pl_xasprintf("the report's time budget of %.0f s was used up "
+					     "(run 'perflab bench %s' or 'perflab report --full')",
+					     budget_s, b->name);
 			json_object_set_new(r, "reason", pl_json_string(why));
 			free(why);
 		} else {
@@ -165,8 +168,7 @@ static void run_benchmarks(json_t *doc, bool full, double budget_s, int stage, i
 	json_t *old = json_object_get(doc, "benchmarks");
 	size_t k;
 	json_t *x;
-	json_array_foreach(old, k, x)
-		json_array_append(arr, x);
+	json_array_foreach(old, k, x) json_array_append(arr, x);
 	json_object_set_new(doc, "benchmarks", arr);
 }
 
@@ -272,17 +274,21 @@ int cmd_report(int argc, char **argv)
 	progress(0, 0, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	json_t *meta = json_object();
-	json_object_set_new(meta, "mode", pl_json_string(o.no_bench || !bench ? "no-bench"
-						     : o.full ? "full" : o.quick ? "quick" : "default"));
+	json_object_set_new(meta, "mode",
+			    pl_json_string(o.no_bench || !bench ? "no-bench"
+					   : o.full		? "full"
+					   : o.quick		? "quick"
+								: "default"));
 	json_object_set_new(meta, "interrupted", json_boolean(interrupted));
 	if (!pl_sysroot_is_live())
-		json_object_set_new(meta, "note", pl_json_string("benchmarks left out: --sysroot "
-							      "reads another machine's files"));
+		json_object_set_new(meta, "note",
+				    pl_json_string("benchmarks left out: --sysroot "
+						   "reads another machine's files"));
 	json_object_set_new(doc, "run", meta);
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)", dir,
-			 strerror(errno));
+		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)",
+			 dir, strerror(errno));
 		ret = PL_EXIT_USAGE;
 		goto out;
 	}

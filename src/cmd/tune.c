@@ -32,42 +32,44 @@ struct tune_opts {
 };
 
 static const struct pl_opt tune_opts[] = {
-    {"profile-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, profile_dir), "DIR",
-     "look for profiles in DIR first (then bundled, /etc/tuned, /usr/lib/tuned)"},
-    {"state-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, state_dir), "DIR", "journal directory",
-     .def = PL_JOURNAL_DEFAULT_DIR},
-    {"dry-run", 0, PL_OPT_FLAG, offsetof(struct tune_opts, dry_run), NULL,
-     "apply: print what would be written, write nothing", .was_short = 'n' },
-    {"to", 0, PL_OPT_U64, offsetof(struct tune_opts, to), "STEP",
-     "rollback: undo only the changes after STEP (default 0: all)"},
-    {"all", 0, PL_OPT_FLAG, offsetof(struct tune_opts, all), NULL,
-     "status: also list changes already rolled back", .was_short = 'a' },
-    PL_OPT_END,
+	{ "profile-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, profile_dir), "DIR",
+	  "look for profiles in DIR first (then bundled, /etc/tuned, /usr/lib/tuned)" },
+	{ "state-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, state_dir), "DIR",
+	  "journal directory", .def = PL_JOURNAL_DEFAULT_DIR },
+	{ "dry-run", 0, PL_OPT_FLAG, offsetof(struct tune_opts, dry_run), NULL,
+	  "apply: print what would be written, write nothing", .was_short = 'n' },
+	{ "to", 0, PL_OPT_U64, offsetof(struct tune_opts, to), "STEP",
+	  "rollback: undo only the changes after STEP (default 0: all)" },
+	{ "all", 0, PL_OPT_FLAG, offsetof(struct tune_opts, all), NULL,
+	  "status: also list changes already rolled back", .was_short = 'a' },
+	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
-    .name = "tune",
-    .usage = "perflab tune list|show NAME|diff NAME|apply NAME [--dry-run]|verify NAME|\n"
-	     "                    rollback [--to STEP]|status|hold-latency USEC [options]",
-    .summary = "Apply tuned-format profiles with a crash-safe journal and exact rollback.",
-    .description =
-	"Profiles are tuned's format (<dir>/<name>/tuned.conf): include, [variables],\n"
-	"[sysctl] [vm] [cpu] [disk] [sysfs] [bootloader]; other plugins are listed as\n"
-	"unsupported; [bootloader] tokens must be plain kernel parameters (letters, digits,\n"
-	"_ - . , = : / + @ %). Every write is journaled (fsync) in --state-dir before it is\n"
-	"made; 'rollback' restores the values from before the first change, also after a\n"
-	"crash.\n"
-	"  list              profiles along the search path\n"
-	"  show NAME         merged profile, with the file and line of every value\n"
-	"  diff NAME         current vs wanted per item on this machine\n"
-	"  apply NAME        write what differs, all or nothing: every value checked\n"
-	"                    first, the whole apply rolled back if the kernel refuses or\n"
-	"                    changes one (--dry-run: only check and print)\n"
-	"  verify NAME       exit 0 when every applicable item matches, else 1\n"
-	"  rollback          undo the journaled changes, newest first (--to STEP)\n"
-	"  status            what is applied, from the journal\n"
-	"  hold-latency USEC hold a CPU wakeup latency limit (force_latency) until Ctrl-C\n"
-	"--json: docs/schemas/tune-{list,show,items,journal}.schema.json.",
+	.name = "tune",
+	.usage = "perflab tune list|show NAME|diff NAME|apply NAME [--dry-run]|verify NAME|\n"
+		 "                    rollback [--to STEP]|status|hold-latency USEC [options]",
+	.summary = "Apply tuned-format profiles with a crash-safe journal and exact rollback.",
+	.description =
+		"Profiles are tuned's format (<dir>/<name>/tuned.conf): include, [variables],\n"
+		"[sysctl] [vm] [cpu] [disk] [sysfs] [bootloader]; other plugins are listed as\n"
+		"unsupported; [bootloader] tokens must be plain kernel parameters (letters, "
+		"digits,\n"
+		"_ - . , = : / + @ %). Every write is journaled (fsync) in --state-dir before it "
+		"is\n"
+		"made; 'rollback' restores the values from before the first change, also after a\n"
+		"crash.\n"
+		"  list              profiles along the search path\n"
+		"  show NAME         merged profile, with the file and line of every value\n"
+		"  diff NAME         current vs wanted per item on this machine\n"
+		"  apply NAME        write what differs, all or nothing: every value checked\n"
+		"                    first, the whole apply rolled back if the kernel refuses or\n"
+		"                    changes one (--dry-run: only check and print)\n"
+		"  verify NAME       exit 0 when every applicable item matches, else 1\n"
+		"  rollback          undo the journaled changes, newest first (--to STEP)\n"
+		"  status            what is applied, from the journal\n"
+		"  hold-latency USEC hold a CPU wakeup latency limit (force_latency) until Ctrl-C\n"
+		"--json: docs/schemas/tune-{list,show,items,journal}.schema.json.",
 };
 
 static char errbuf[1024];
@@ -203,7 +205,9 @@ static json_t *opt_json(const struct pl_tune_opt *x)
 
 static bool supported_plugin(const char *t)
 {
-	static const char *const s[] = {"sysctl", "vm", "cpu", "disk", "sysfs", "bootloader", NULL};
+	static const char *const s[] = {
+		"sysctl", "vm", "cpu", "disk", "sysfs", "bootloader", NULL
+	};
 	for (size_t i = 0; s[i]; i++)
 		if (strcmp(s[i], t) == 0)
 			return true;
@@ -385,7 +389,7 @@ struct counts {
 
 static struct counts count(const struct pl_tune_plan *plan)
 {
-	struct counts c = {0};
+	struct counts c = { 0 };
 	for (size_t i = 0; i < plan->n; i++) {
 		const char *v = verdict(&plan->v[i]);
 		if (strcmp(v, "match") == 0)
@@ -437,11 +441,11 @@ static json_t *items_doc(const char *cmd, const struct pl_tune_profile *pr,
 static void print_summary(FILE *f, const struct pl_tune_plan *plan)
 {
 	struct counts c = count(plan);
-	fprintf(
-	    f,
-	    "\n%zu match, %zu differ, %zu pending reboot, %zu manual, %zu not applicable on this "
-	    "machine, %zu unsupported\n",
-	    c.match, c.differ, c.pending, c.manual, c.na, c.unsupported);
+	fprintf(f,
+		"\n%zu match, %zu differ, %zu pending reboot, %zu manual, %zu not applicable on "
+		"this "
+		"machine, %zu unsupported\n",
+		c.match, c.differ, c.pending, c.manual, c.na, c.unsupported);
 	if (c.refused)
 		fprintf(f,
 			"%zu refused (outside the sysroot or a hard link): 'apply' writes nothing "
@@ -690,7 +694,8 @@ static int do_apply(const struct tune_opts *o, const char *name)
 				fprintf(f, "step %lu: %s GRUB_CMDLINE_LINUX updated\n", e->step,
 					it->target);
 			else
-				fprintf(f, "step %lu: %-44s %s -> %s\n", e->step, label, cur, value);
+				fprintf(f, "step %lu: %-44s %s -> %s\n", e->step, label, cur,
+					value);
 		} else {
 			/* A value refused, clamped or taken in part: the profile is not what the
 			 * kernel holds, so none of it stays. */
@@ -698,24 +703,28 @@ static int do_apply(const struct tune_opts *o, const char *name)
 				pl_error("%s: %s: the kernel refused '%s': %s (value stays '%s')",
 					 it->origin, label, value, strerror(e->error), acc);
 			else
-				pl_error("%s: %s: the kernel kept '%s' when '%s' was written (clamped, "
+				pl_error("%s: %s: the kernel kept '%s' when '%s' was written "
+					 "(clamped, "
 					 "rounded or taken in part)",
-					 it->origin, label, acc, grub ? "GRUB_CMDLINE_LINUX" : value);
+					 it->origin, label, acc,
+					 grub ? "GRUB_CMDLINE_LINUX" : value);
 			failed = true;
 		}
 		free(cur);
 		free(acc);
 	}
 	if (failed) {
-		struct undo_ctx u = {.arr = json_array(), .f = f};
+		struct undo_ctx u = { .arr = json_array(), .f = f };
 		int rr = pl_journal_rollback(j, mark, on_undo, &u);
 		json_decref(u.arr);
 		if (rr < 0)
-			pl_error("nothing should stay applied, but %d of the %zu changes of this apply "
+			pl_error("nothing should stay applied, but %d of the %zu changes of this "
+				 "apply "
 				 "could not be rolled back: run 'perflab tune rollback'",
 				 u.failed, nwrites);
 		else
-			pl_error("nothing was applied: the %zu change%s of this apply %s rolled back "
+			pl_error("nothing was applied: the %zu change%s of this apply %s rolled "
+				 "back "
 				 "(a profile is applied all or nothing)",
 				 nwrites, nwrites == 1 ? "" : "s", nwrites == 1 ? "was" : "were");
 		ret = PL_EXIT_RUNTIME;
@@ -762,7 +771,8 @@ static json_t *entry_json(const struct pl_journal_entry *e)
 	json_object_set_new(j, "sysroot", pl_json_string(e->sysroot));
 	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
 	json_object_set_new(j, "old", grub ? pl_json_string("(file)") : jstr_or_null(e->old));
-	json_object_set_new(j, "new", grub ? pl_json_string("(file)") : pl_json_string(e->new_value));
+	json_object_set_new(j, "new",
+			    grub ? pl_json_string("(file)") : pl_json_string(e->new_value));
 	json_object_set_new(j, "accepted", grub ? json_null() : jstr_or_null(e->accepted));
 	json_object_set_new(j, "status", pl_json_string(pl_journal_status_name(e->status)));
 	json_object_set_new(j, "profile", pl_json_string(e->profile));
@@ -859,7 +869,7 @@ static int do_rollback(const struct tune_opts *o)
 		return rc;
 	bool nothing = pl_journal_live(j) == 0;
 	pl_journal_close(j);
-	struct undo_ctx u = {.arr = json_array(), .f = pl_g.json ? stderr : stdout};
+	struct undo_ctx u = { .arr = json_array(), .f = pl_g.json ? stderr : stdout };
 	int r = 0;
 	if (!nothing) {
 		if ((rc = journal_open(o, PL_JOURNAL_WRITE, &j))) {
@@ -869,10 +879,10 @@ static int do_rollback(const struct tune_opts *o)
 		r = pl_journal_rollback(j, o->to, on_undo, &u);
 		pl_journal_close(j);
 		if (r == -EXDEV) {
-			pl_error(
-			    "the journal in '%s' holds changes made with another --sysroot: run "
-			    "'perflab tune status' and roll back with that --sysroot",
-			    dir);
+			pl_error("the journal in '%s' holds changes made with another --sysroot: "
+				 "run "
+				 "'perflab tune status' and roll back with that --sysroot",
+				 dir);
 			json_decref(u.arr);
 			return PL_EXIT_USAGE;
 		}
@@ -924,7 +934,7 @@ static int do_hold(const char *arg)
 
 int cmd_tune(int argc, char **argv)
 {
-	struct tune_opts o = {0};
+	struct tune_opts o = { 0 };
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, tune_opts, &o, &args);
 	if (rc >= 0)
@@ -932,8 +942,8 @@ int cmd_tune(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int nargs; /* 1: needs NAME/USEC */
-	} subs[] = {{"list", 0},   {"show", 1},	    {"diff", 1},   {"apply", 1},
-		    {"verify", 1}, {"rollback", 0}, {"status", 0}, {"hold-latency", 1}};
+	} subs[] = { { "list", 0 },   { "show", 1 },	 { "diff", 1 },	  { "apply", 1 },
+		     { "verify", 1 }, { "rollback", 0 }, { "status", 0 }, { "hold-latency", 1 } };
 	int which = -1;
 	if (args.npos >= 1)
 		for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
@@ -955,9 +965,9 @@ int cmd_tune(int argc, char **argv)
 	}
 	const char *sub = subs[which].name, *arg = args.npos > 1 ? args.pos[1] : NULL;
 	if (arg && which != 7 && !pl_tune_name_ok(arg)) {
-		pl_error(
-		    "'%s' is not a profile name (letters, digits, '_', '.', '-'; no '/' or '..')",
-		    arg);
+		pl_error("'%s' is not a profile name (letters, digits, '_', '.', '-'; no '/' or "
+			 "'..')",
+			 arg);
 		pl_args_free(&args);
 		return PL_EXIT_USAGE;
 	}

@@ -15,7 +15,7 @@
 const char *pl_cmp_verdict_name(enum pl_cmp_verdict v)
 {
 	static const char *const names[] = { "baseline",	"no-verdict",	 "changed",
-					      "below-threshold", "no-difference", "equivalent" };
+					     "below-threshold", "no-difference", "equivalent" };
 	return names[v];
 }
 
@@ -148,8 +148,7 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 		}
 		c->p_welch = t.p;
 		double est, lo, hi;
-		if (base != 0 &&
-		    pl_hodges_lehmann(a, na, b, nb, o->level, &est, &lo, &hi) == 0) {
+		if (base != 0 && pl_hodges_lehmann(a, na, b, nb, o->level, &est, &lo, &hi) == 0) {
 			c->hl_ratio = 1 + est / fabs(base);
 			c->hl_lo = 1 + lo / fabs(base);
 			c->hl_hi = 1 + hi / fabs(base);
@@ -157,8 +156,8 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 		sd_rel = base != 0 ? sqrt((sa.stddev * sa.stddev * (double)(na - 1) +
 					   sb.stddev * sb.stddev * (double)(nb - 1)) /
 					  (double)(na + nb - 2)) /
-					     fabs(base) :
-				     NAN;
+					     fabs(base)
+				   : NAN;
 	}
 	pl_mann_whitney(a, na, b, nb, &c->mw);
 	c->runs_needed = c->near_zero ? 0 : pl_runs_needed(sd_rel, o->threshold, o->alpha, 0.8);
@@ -195,7 +194,8 @@ static const char *fmt_p(char *buf, size_t len, double p)
 static char *signed_unit(char *buf, size_t len, double x, const char *unit)
 {
 	char b[48];
-	snprintf(buf, len, "%s%s", x > 0 ? "+" : "", pl_fmt_unit(b, sizeof(b), x, unit ? unit : ""));
+	snprintf(buf, len, "%s%s", x > 0 ? "+" : "",
+		 pl_fmt_unit(b, sizeof(b), x, unit ? unit : ""));
 	return buf;
 }
 
@@ -215,16 +215,17 @@ static void near_zero_verdict(const struct pl_cmp_vstat *va, const struct pl_cmp
 		c->verdict = PL_CMP_CHANGED;
 		c->text = pl_xasprintf("%s by %s (the baseline is ~0, mean %s: no relative change; "
 				       "%.0f%% CI %s to %s, %s, n=%zu/%zu)",
-				       word, d, m, o->level * 100, lo, hi, fmt_p(pb, sizeof(pb), c->p_holm),
-				       va->n, vb->n);
+				       word, d, m, o->level * 100, lo, hi,
+				       fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
 		c->brief = pl_xasprintf("%s %s", word, d);
 	} else {
 		c->verdict = PL_CMP_NO_DIFF;
-		c->text = pl_xasprintf("no difference detected; the baseline is ~0 (mean %s, within its "
-				       "own CI of zero), so no relative CI or run estimate: difference "
-				       "%s (%.0f%% CI %s to %s, %s, n=%zu/%zu)",
-				       m, d, o->level * 100, lo, hi, fmt_p(pb, sizeof(pb), c->p_holm),
-				       va->n, vb->n);
+		c->text = pl_xasprintf(
+			"no difference detected; the baseline is ~0 (mean %s, within its "
+			"own CI of zero), so no relative CI or run estimate: difference "
+			"%s (%.0f%% CI %s to %s, %s, n=%zu/%zu)",
+			m, d, o->level * 100, lo, hi, fmt_p(pb, sizeof(pb), c->p_holm), va->n,
+			vb->n);
 		c->brief = pl_xasprintf("no difference (base ~0)");
 	}
 }
@@ -249,7 +250,8 @@ static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb
 	}
 	if (!c->ok || isnan(c->ratio) || isnan(c->mw.p)) {
 		c->verdict = PL_CMP_NO_VERDICT;
-		c->text = pl_xstrdup("no verdict: the metric is undefined or zero for the baseline");
+		c->text =
+			pl_xstrdup("no verdict: the metric is undefined or zero for the baseline");
 		c->brief = pl_xstrdup("no verdict");
 		return;
 	}
@@ -265,9 +267,10 @@ static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb
 		c->brief = pl_xasprintf("%s %.1f%%", word, fabs(eff));
 	} else if (detected) {
 		c->verdict = PL_CMP_BELOW;
-		c->text = pl_xasprintf("difference detected but below the %g%% threshold: %+.2f%% "
-				       "(%s, %s, n=%zu/%zu)",
-				       thr, eff, ci, fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
+		c->text =
+			pl_xasprintf("difference detected but below the %g%% threshold: %+.2f%% "
+				     "(%s, %s, n=%zu/%zu)",
+				     thr, eff, ci, fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
 		c->brief = pl_xasprintf("%+.1f%% (< %g%%)", eff, thr);
 	} else if (c->lo > 1 - o->threshold && c->hi < 1 + o->threshold) {
 		c->verdict = PL_CMP_EQUIVALENT;

@@ -30,53 +30,53 @@ struct pl_cmp_vstat {
 	size_t n;
 	double median, med_lo, med_hi; /**< median and its CI (NaN when n is too small) */
 	double mad, iqr, min, max, mean, sd;
-	size_t noutliers;  /**< MAD outliers (modified z > 3.5) */
-	size_t *outliers;  /**< their measured-round indices (noutliers entries, owned) */
-	int modes;         /**< 1 normally; >= 2 when the distribution looks multimodal */
+	size_t noutliers; /**< MAD outliers (modified z > 3.5) */
+	size_t *outliers; /**< their measured-round indices (noutliers entries, owned) */
+	int modes;	  /**< 1 normally; >= 2 when the distribution looks multimodal */
 };
 
 /** Verdicts. */
 enum pl_cmp_verdict {
 	PL_CMP_BASELINE = 0, /**< the baseline itself */
 	PL_CMP_NO_VERDICT,   /**< too few runs or an undefined metric: see text */
-	PL_CMP_CHANGED,      /**< slower/faster by at least the threshold */
-	PL_CMP_BELOW,        /**< difference detected but below the threshold */
-	PL_CMP_NO_DIFF,      /**< no difference detected (CI wider than the threshold) */
+	PL_CMP_CHANGED,	     /**< slower/faster by at least the threshold */
+	PL_CMP_BELOW,	     /**< difference detected but below the threshold */
+	PL_CMP_NO_DIFF,	     /**< no difference detected (CI wider than the threshold) */
 	PL_CMP_EQUIVALENT,   /**< the whole CI lies within +-threshold */
 };
 
 /** A variant compared with the baseline on one metric. Ratios are variant/baseline. */
 struct pl_cmp_cstat {
-	bool ok;            /**< enough values to compute anything */
-	bool log_scale;     /**< ratio of geometric means (false: additive Welch / baseline mean) */
+	bool ok;	/**< enough values to compute anything */
+	bool log_scale; /**< ratio of geometric means (false: additive Welch / baseline mean) */
 	double ratio, lo, hi; /**< estimate and CI at the confidence level */
-	double p_welch;     /**< Welch t p-value */
+	double p_welch;	      /**< Welch t p-value */
 	double median_ratio;
 	double hl_ratio, hl_lo, hl_hi; /**< Hodges-Lehmann (on logs when log_scale) */
-	struct pl_rank_test mw; /**< Mann-Whitney U of the variant against the baseline */
-	double p_holm;      /**< Holm-adjusted Mann-Whitney p */
-	struct pl_rank_test wsr; /**< Wilcoxon signed-rank of the per-round log ratios */
+	struct pl_rank_test mw;	       /**< Mann-Whitney U of the variant against the baseline */
+	double p_holm;		       /**< Holm-adjusted Mann-Whitney p */
+	struct pl_rank_test wsr;       /**< Wilcoxon signed-rank of the per-round log ratios */
 	bool wsr_ok;
-	size_t pairs;       /**< rounds with both values */
+	size_t pairs;	    /**< rounds with both values */
 	size_t runs_needed; /**< runs per variant to detect the threshold at 80% power (0 when
 				 near_zero) */
 	double rules_out;   /**< the CI excludes changes beyond this fraction (max |CI - 1|) */
-	bool near_zero;     /**< the baseline is ~0: some value is <= 0 and the CI of its mean
+	bool near_zero;	    /**< the baseline is ~0: some value is <= 0 and the CI of its mean
 				 (Student t at the confidence level) contains 0, i.e. |mean| <=
 				 t * sd / sqrt(n); then ratio, CI and runs_needed are not defined
 				 (NaN/0) and the verdict uses the difference */
 	double diff, diff_lo, diff_hi; /**< variant minus baseline (means, Welch CI), in the
 					    metric's unit */
 	enum pl_cmp_verdict verdict;
-	char *text;         /**< the full verdict sentence (owned) */
-	char *brief;        /**< a short form for table cells (owned) */
+	char *text;  /**< the full verdict sentence (owned) */
+	char *brief; /**< a short form for table cells (owned) */
 };
 
 /** Options of the analysis. */
 struct pl_cmp_aopts {
-	double level;     /**< confidence level (0.95) */
-	double alpha;     /**< significance level (0.05) */
-	double threshold; /**< fraction (0.01) */
+	double level;	       /**< confidence level (0.95) */
+	double alpha;	       /**< significance level (0.05) */
+	double threshold;      /**< fraction (0.01) */
 	const char *up, *down; /**< words for larger/smaller values ("slower", "faster") */
 	bool higher_better;
 	const char *unit; /**< unit of the metric ("s", "B", ""), for differences in verdicts */

@@ -129,8 +129,8 @@ static void plan_free(struct child_plan *p)
 /* In the child between vfork and exec: system calls only; failures go back through
  * @errfd as an errno. Never returns. */
 static void child(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
-		  const struct pl_cmp_exec_opts *o, const struct child_plan *p, int nul,
-		  int outfd, int errfd)
+		  const struct pl_cmp_exec_opts *o, const struct child_plan *p, int nul, int outfd,
+		  int errfd)
 {
 	int e = 0;
 	struct sigaction dfl;

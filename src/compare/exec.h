@@ -14,18 +14,18 @@
 
 /** Resources of one run. */
 struct pl_cmp_usage {
-	double wall_s;          /**< CLOCK_MONOTONIC from before fork to wait4's return, s */
-	double user_s, sys_s;   /**< CPU time of the child, s (ru_utime, ru_stime) */
+	double wall_s;		/**< CLOCK_MONOTONIC from before fork to wait4's return, s */
+	double user_s, sys_s;	/**< CPU time of the child, s (ru_utime, ru_stime) */
 	uint64_t max_rss_bytes; /**< ru_maxrss * 1024 */
 	uint64_t minor_faults, major_faults; /**< ru_minflt, ru_majflt */
 	uint64_t vol_ctxsw, invol_ctxsw;     /**< ru_nvcsw, ru_nivcsw */
-	int exit_code;          /**< exit status, or -1 when killed by a signal */
-	int term_signal;        /**< signal that ended the child, or 0 */
+	int exit_code;			     /**< exit status, or -1 when killed by a signal */
+	int term_signal;		     /**< signal that ended the child, or 0 */
 };
 
 /** How to run. */
 struct pl_cmp_exec_opts {
-	bool capture;     /**< collect stdout and stderr (merged) into *output */
+	bool capture;	  /**< collect stdout and stderr (merged) into *output */
 	bool show_output; /**< let the child inherit our stdout/stderr (else /dev/null); with
 			       capture, what was captured is also copied to our stdout */
 };

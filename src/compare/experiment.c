@@ -48,8 +48,8 @@ static void add_setting(struct pl_cmp_variant *v, const char *key, const char *p
 			return;
 		}
 	v->settings = pl_xrealloc(v->settings, (v->nsettings + 1) * sizeof(*v->settings));
-	v->settings[v->nsettings++] = (struct pl_cmp_setting){ pl_xstrdup(key), pl_xstrdup(path),
-							       pl_xstrdup(value) };
+	v->settings[v->nsettings++] =
+		(struct pl_cmp_setting){ pl_xstrdup(key), pl_xstrdup(path), pl_xstrdup(value) };
 }
 
 static void add_env(struct pl_cmp_variant *v, const char *name, const char *value)
@@ -66,16 +66,18 @@ static void add_env(struct pl_cmp_variant *v, const char *name, const char *valu
 	v->env[v->nenv] = NULL;
 }
 
-int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *value,
-		       char *err, size_t errlen)
+int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *value, char *err,
+		       size_t errlen)
 {
 	struct {
 		const char *k;
 		char **dst;
 	} strs[] = {
-		{ "command", &v->command }, { "cwd", &v->cwd },	    { "cpus", &v->cpus },
-		{ "membind", &v->membind }, { "profile", &v->profile }, { "prepare", &v->prepare },
-		{ "cleanup", &v->cleanup }, { "setup", &v->setup },	    { "teardown", &v->teardown },
+		{ "command", &v->command },   { "cwd", &v->cwd },
+		{ "cpus", &v->cpus },	      { "membind", &v->membind },
+		{ "profile", &v->profile },   { "prepare", &v->prepare },
+		{ "cleanup", &v->cleanup },   { "setup", &v->setup },
+		{ "teardown", &v->teardown },
 	};
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		if (strcmp(key, strs[i].k) == 0) {
@@ -87,8 +89,9 @@ int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *va
 	if (pl_startswith(key, "env.")) {
 		const char *name = key + 4;
 		if (!*name || strchr(name, '=')) {
-			pl_cmp_seterr(err, errlen, "'%s': environment variable name missing or contains '='",
-			       key);
+			pl_cmp_seterr(err, errlen,
+				      "'%s': environment variable name missing or contains '='",
+				      key);
 			return -EINVAL;
 		}
 		add_env(v, name, value);
@@ -97,8 +100,8 @@ int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *va
 	if (pl_startswith(key, "sysctl.")) {
 		char *path;
 		if (pl_tune_sysctl_path(key + 7, &path) < 0) {
-			pl_cmp_seterr(err, errlen, "'%s' is not a sysctl name (e.g. sysctl.vm.swappiness)",
-			       key);
+			pl_cmp_seterr(err, errlen,
+				      "'%s' is not a sysctl name (e.g. sysctl.vm.swappiness)", key);
 			return -EINVAL;
 		}
 		add_setting(v, key, path, value);
@@ -109,9 +112,9 @@ int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *va
 		const char *path = key + 6;
 		if (!pl_startswith(path, "/sys/") || pl_tune_target_check(path) < 0) {
 			pl_cmp_seterr(err, errlen,
-			       "'%s': a sysfs key names an absolute path under /sys (e.g. "
-			       "sysfs./sys/kernel/mm/transparent_hugepage/enabled)",
-			       key);
+				      "'%s': a sysfs key names an absolute path under /sys (e.g. "
+				      "sysfs./sys/kernel/mm/transparent_hugepage/enabled)",
+				      key);
 			return -EINVAL;
 		}
 		add_setting(v, key, path, value);
@@ -191,8 +194,7 @@ struct ini_ctx {
 	size_t errlen;
 };
 
-static int defaults_handler(void *user, const char *section, const char *name,
-			    const char *value)
+static int defaults_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_ctx *c = user;
 	if (*section)
@@ -208,8 +210,7 @@ static struct pl_cmp_variant *find_section(struct ini_ctx *c, const char *sectio
 	return pl_cmp_add_variant(c->e, section);
 }
 
-static int variant_ini_handler(void *user, const char *section, const char *name,
-			       const char *value)
+static int variant_ini_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_ctx *c = user;
 	struct pl_cmp_variant *v = *section ? find_section(c, section) : &c->e->defaults;
@@ -256,7 +257,9 @@ int pl_cmp_load_ini(struct pl_cmp_experiment *e, const char *path, char *err, si
 			pl_cmp_seterr(err, errlen, "%s: cannot parse", path);
 		else
 			pl_cmp_seterr(err, errlen, "%s:%d: %s", path, line,
-			       reason[0] ? reason : "syntax error (expected [section] or key = value)");
+				      reason[0]
+					      ? reason
+					      : "syntax error (expected [section] or key = value)");
 		return -EINVAL;
 	}
 	return 0;
@@ -273,7 +276,8 @@ int pl_cmp_param_parse(const char *spec, struct pl_cmp_param *p, char *err, size
 	p->name = pl_xasprintf("%.*s", (int)(eq - spec), spec);
 	for (const char *q = p->name; *q; q++)
 		if (*q == '{' || *q == '}') {
-			pl_cmp_seterr(err, errlen, "--param '%s': the name may not contain braces", spec);
+			pl_cmp_seterr(err, errlen, "--param '%s': the name may not contain braces",
+				      spec);
 			pl_cmp_param_free(p);
 			return -EINVAL;
 		}
@@ -321,7 +325,7 @@ static bool mentions(const char *s, const char *pat)
 
 static bool variant_mentions(const struct pl_cmp_variant *v, const char *pat)
 {
-	const char *strs[] = { v->command, v->cwd,	v->cpus,  v->membind, v->profile,
+	const char *strs[] = { v->command, v->cwd,     v->cpus,	 v->membind, v->profile,
 			       v->prepare, v->cleanup, v->setup, v->teardown };
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		if (mentions(strs[i], pat))
@@ -380,8 +384,8 @@ static void subst_variant(struct pl_cmp_variant *v, const char *pat, const char 
 	}
 }
 
-int pl_cmp_expand_params(struct pl_cmp_experiment *e, const struct pl_cmp_param *p,
-			 size_t np, char *err, size_t errlen)
+int pl_cmp_expand_params(struct pl_cmp_experiment *e, const struct pl_cmp_param *p, size_t np,
+			 char *err, size_t errlen)
 {
 	for (size_t k = 0; k < np; k++) {
 		char *pat = pl_xasprintf("{%s}", p[k].name);
@@ -389,8 +393,8 @@ int pl_cmp_expand_params(struct pl_cmp_experiment *e, const struct pl_cmp_param 
 		for (size_t i = 0; i < e->n; i++)
 			used |= variant_mentions(&e->v[i], pat) || mentions(e->v[i].name, pat);
 		if (!used) {
-			pl_cmp_seterr(err, errlen, "--param %s: no variant mentions {%s}", p[k].name,
-			       p[k].name);
+			pl_cmp_seterr(err, errlen, "--param %s: no variant mentions {%s}",
+				      p[k].name, p[k].name);
 			free(pat);
 			return -EINVAL;
 		}
@@ -432,7 +436,8 @@ const char *pl_cmp_shell_syntax(const char *s)
 		} else if (*p == '"') {
 			for (p++; *p && *p != '"'; p++)
 				if (*p == '$' || *p == '`')
-					return p; /* expansion inside double quotes needs a shell too */
+					return p; /* expansion inside double quotes needs a shell
+						     too */
 				else if (*p == '\\' && p[1])
 					p++;
 			if (!*p)
@@ -487,7 +492,7 @@ char **pl_cmp_split_words(const char *s)
 		v[n++] = pl_buf_steal(&w);
 		v[n] = NULL;
 		continue;
-bad:
+	bad:
 		pl_buf_free(&w);
 		pl_strv_free(v);
 		return NULL;
@@ -530,25 +535,28 @@ static int check_helper(const struct pl_cmp_experiment *e, const struct pl_cmp_v
 		return 0;
 	const char *meta = pl_cmp_shell_syntax(cmd);
 	if (meta) {
-		pl_cmp_seterr(err, errlen,
-			      "variant '%s': %s command '%s' uses shell syntax ('%c'), but commands run "
-			      "without a shell: add --shell (runs them with /bin/sh -c) or quote it",
-			      v->name, what, cmd, *meta);
+		pl_cmp_seterr(
+			err, errlen,
+			"variant '%s': %s command '%s' uses shell syntax ('%c'), but commands run "
+			"without a shell: add --shell (runs them with /bin/sh -c) or quote it",
+			v->name, what, cmd, *meta);
 		return -EINVAL;
 	}
 	char **w = pl_cmp_split_words(cmd);
 	if (!w || !w[0]) {
-		pl_cmp_seterr(err, errlen, "variant '%s': %s command '%s' is empty or has an unterminated quote",
-		       v->name, what, cmd);
+		pl_cmp_seterr(err, errlen,
+			      "variant '%s': %s command '%s' is empty or has an unterminated quote",
+			      v->name, what, cmd);
 		pl_strv_free(w);
 		return -EINVAL;
 	}
 	char *x = pl_cmp_which(w[0]);
 	if (!x) {
-		pl_cmp_seterr(err, errlen,
-		       "variant '%s': %s command '%s' not found or not executable (check $PATH, "
-		       "or use --shell for shell syntax)",
-		       v->name, what, w[0]);
+		pl_cmp_seterr(
+			err, errlen,
+			"variant '%s': %s command '%s' not found or not executable (check $PATH, "
+			"or use --shell for shell syntax)",
+			v->name, what, w[0]);
 		pl_strv_free(w);
 		return -ENOENT;
 	}
@@ -568,8 +576,9 @@ static int load_profile(struct pl_cmp_variant *v, const char *name, char *err, s
 	char why[512] = "";
 	int r = pl_tune_profile_load(&path, name, &pr, why, sizeof(why));
 	if (r < 0) {
-		pl_cmp_seterr(err, errlen, "variant '%s': profile '%s': %s (see 'perflab tune list')",
-			      v->name, name, why);
+		pl_cmp_seterr(err, errlen,
+			      "variant '%s': profile '%s': %s (see 'perflab tune list')", v->name,
+			      name, why);
 		return r;
 	}
 	struct pl_tune_plan plan = { 0 };
@@ -583,19 +592,24 @@ static int load_profile(struct pl_cmp_variant *v, const char *name, char *err, s
 			if (it->state == PL_TI_APPLY && it->target && it->want &&
 			    strcmp(it->plugin, "bootloader") != 0) {
 				char *key = pl_xasprintf("profile.%s.%s%s%s", it->plugin, it->key,
-							 it->device ? "." : "", it->device ? it->device : "");
+							 it->device ? "." : "",
+							 it->device ? it->device : "");
 				add_setting(v, key, it->target, it->want);
 				free(key);
-			} else if (it->state != PL_TI_APPLY || strcmp(it->plugin, "bootloader") == 0) {
+			} else if (it->state != PL_TI_APPLY ||
+				   strcmp(it->plugin, "bootloader") == 0) {
 				pl_buf_printf(&skipped, "%s[%s] %s (%s)", skipped.len ? ", " : "",
 					      it->unit, it->key,
-					      strcmp(it->plugin, "bootloader") == 0 ? "needs a reboot" :
-					      it->reason ? it->reason : pl_tune_state_name(it->state));
+					      strcmp(it->plugin, "bootloader") == 0
+						      ? "needs a reboot"
+					      : it->reason ? it->reason
+							   : pl_tune_state_name(it->state));
 			}
 		}
 		if (skipped.len) {
-			char *n = pl_xasprintf("%s%sprofile '%s': not applied: %s", v->note ? v->note : "",
-					       v->note ? "; " : "", name, skipped.data);
+			char *n = pl_xasprintf("%s%sprofile '%s': not applied: %s",
+					       v->note ? v->note : "", v->note ? "; " : "", name,
+					       skipped.data);
 			free(v->note);
 			v->note = n;
 		}
@@ -609,17 +623,20 @@ static int load_profile(struct pl_cmp_variant *v, const char *name, char *err, s
 int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 {
 	if (e->n < 2) {
-		pl_cmp_seterr(err, errlen,
-		       "need at least 2 variants to compare, got %zu (give -n NAME -- CMD twice, "
-		       "or an --experiment file with 2 sections)",
-		       e->n);
+		pl_cmp_seterr(
+			err, errlen,
+			"need at least 2 variants to compare, got %zu (give -n NAME -- CMD twice, "
+			"or an --experiment file with 2 sections)",
+			e->n);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < e->n; i++)
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(e->v[i].name, e->v[j].name) == 0) {
-				pl_cmp_seterr(err, errlen, "variant name '%s' is used twice (names must be unique)",
-				       e->v[i].name);
+				pl_cmp_seterr(
+					err, errlen,
+					"variant name '%s' is used twice (names must be unique)",
+					e->v[i].name);
 				return -EINVAL;
 			}
 	for (size_t i = 0; i < e->n; i++) {
@@ -630,8 +647,9 @@ int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 			v->argv = NULL;
 			if (!v->command || !*pl_trim(v->command)) {
 				pl_cmp_seterr(err, errlen,
-				       "variant '%s' has no command (add 'command = ...' or -- CMD)",
-				       v->name);
+					      "variant '%s' has no command (add 'command = ...' or "
+					      "-- CMD)",
+					      v->name);
 				return -EINVAL;
 			}
 			if (e->shell) {
@@ -643,16 +661,20 @@ int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 				const char *meta = pl_cmp_shell_syntax(v->command);
 				if (meta) {
 					pl_cmp_seterr(err, errlen,
-						      "variant '%s': command '%s' uses shell syntax ('%c'), but "
-						      "commands run without a shell: add --shell (runs them with "
+						      "variant '%s': command '%s' uses shell "
+						      "syntax ('%c'), but "
+						      "commands run without a shell: add --shell "
+						      "(runs them with "
 						      "/bin/sh -c) or quote it",
 						      v->name, v->command, *meta);
 					return -EINVAL;
 				}
 				v->argv = pl_cmp_split_words(v->command);
 				if (!v->argv || !v->argv[0]) {
-					pl_cmp_seterr(err, errlen, "variant '%s': command '%s' has an unterminated quote",
-					       v->name, v->command);
+					pl_cmp_seterr(err, errlen,
+						      "variant '%s': command '%s' has an "
+						      "unterminated quote",
+						      v->name, v->command);
 					return -EINVAL;
 				}
 			}
@@ -676,10 +698,11 @@ int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 		free(v->exe);
 		v->exe = pl_cmp_which(v->argv[0]);
 		if (!v->exe) {
-			pl_cmp_seterr(err, errlen,
-			       "variant '%s': command '%s' not found or not executable (check the "
-			       "name and $PATH)",
-			       v->name, v->argv[0]);
+			pl_cmp_seterr(
+				err, errlen,
+				"variant '%s': command '%s' not found or not executable (check the "
+				"name and $PATH)",
+				v->name, v->argv[0]);
 			return -ENOENT;
 		}
 		if ((r = check_helper(e, v, "prepare", v->prepare, err, errlen)) < 0 ||
@@ -689,9 +712,12 @@ int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 			return r;
 		v->has_cpus = false;
 		if (v->cpus) {
-			if (pl_cpuset_parse(v->cpus, &v->cpuset) < 0 || pl_cpuset_count(&v->cpuset) == 0) {
-				pl_cmp_seterr(err, errlen, "variant '%s': cpus='%s' is not a CPU list (e.g. 0-1,3)",
-				       v->name, v->cpus);
+			if (pl_cpuset_parse(v->cpus, &v->cpuset) < 0 ||
+			    pl_cpuset_count(&v->cpuset) == 0) {
+				pl_cmp_seterr(
+					err, errlen,
+					"variant '%s': cpus='%s' is not a CPU list (e.g. 0-1,3)",
+					v->name, v->cpus);
 				return -EINVAL;
 			}
 			v->has_cpus = true;
@@ -701,8 +727,9 @@ int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 			if (pl_cpuset_parse(v->membind, &v->nodes) < 0 ||
 			    pl_cpuset_count(&v->nodes) == 0) {
 				pl_cmp_seterr(err, errlen,
-				       "variant '%s': membind='%s' is not a NUMA node list (e.g. 0 or 0-1)",
-				       v->name, v->membind);
+					      "variant '%s': membind='%s' is not a NUMA node list "
+					      "(e.g. 0 or 0-1)",
+					      v->name, v->membind);
 				return -EINVAL;
 			}
 			v->has_membind = true;
@@ -710,8 +737,9 @@ int pl_cmp_finalize(struct pl_cmp_experiment *e, char *err, size_t errlen)
 		if (v->cwd && strcmp(v->cwd, "tmpfs") != 0) {
 			struct stat st;
 			if (stat(v->cwd, &st) < 0 || !S_ISDIR(st.st_mode)) {
-				pl_cmp_seterr(err, errlen, "variant '%s': cwd '%s' is not a directory", v->name,
-				       v->cwd);
+				pl_cmp_seterr(err, errlen,
+					      "variant '%s': cwd '%s' is not a directory", v->name,
+					      v->cwd);
 				return -ENOENT;
 			}
 			replace_str(&v->workdir, v->cwd);
@@ -732,8 +760,9 @@ int pl_cmp_make_dirs(struct pl_cmp_experiment *e)
 		if (!v->cwd || strcmp(v->cwd, "tmpfs") != 0 || v->workdir_tmp)
 			continue;
 		struct stat st;
-		const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" :
-				   getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+		const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm"
+				   : getenv("TMPDIR") ? getenv("TMPDIR")
+						      : "/tmp";
 		char *t = pl_xasprintf("%s/perflab-compare.XXXXXX", base);
 		if (!mkdtemp(t)) {
 			int r = -errno;

@@ -22,29 +22,31 @@ struct pl_cmp_setting {
 /** A variant. Strings are owned (malloc'd); NULL when unset. */
 struct pl_cmp_variant {
 	char *name;
-	char *command;  /**< command as one string (INI, or the CLI words joined for display) */
-	char **argv;    /**< words to exec (NULL-terminated; set by pl_cmp_finalize) */
-	char *exe;      /**< resolved executable path of argv[0] (pl_cmp_finalize) */
+	char *command;	 /**< command as one string (INI, or the CLI words joined for display) */
+	char **argv;	 /**< words to exec (NULL-terminated; set by pl_cmp_finalize) */
+	char *exe;	 /**< resolved executable path of argv[0] (pl_cmp_finalize) */
 	bool argv_given; /**< argv came from the command line as words (no splitting) */
-	char **env;     /**< "KEY=VALUE" entries added to the child's environment */
+	char **env;	 /**< "KEY=VALUE" entries added to the child's environment */
 	size_t nenv;
-	char *cwd;      /**< working directory, or "tmpfs" for a private directory on /dev/shm */
-	char *cpus;     /**< CPU list for sched_setaffinity in the child ("0-1") */
-	char *membind;  /**< NUMA node list for MPOL_BIND in the child ("0") */
+	char *cwd;     /**< working directory, or "tmpfs" for a private directory on /dev/shm */
+	char *cpus;    /**< CPU list for sched_setaffinity in the child ("0-1") */
+	char *membind; /**< NUMA node list for MPOL_BIND in the child ("0") */
 	struct pl_cmp_setting *settings;
 	size_t nsettings;
-	char *profile;  /**< tuned-format profile name whose [sysctl]/[sysfs] items become settings */
-	char *prepare, *cleanup;  /**< commands run before/after each run (not timed) */
-	char *setup, *teardown;   /**< commands run once before/after all runs of the variant */
+	char *profile; /**< tuned-format profile name whose [sysctl]/[sysfs] items become settings
+			*/
+	char *prepare, *cleanup; /**< commands run before/after each run (not timed) */
+	char *setup, *teardown;	 /**< commands run once before/after all runs of the variant */
 	/* resolved by pl_cmp_finalize */
 	struct pl_cpuset cpuset;
 	bool has_cpus;
 	struct pl_cpuset nodes;
 	bool has_membind;
-	char *workdir;  /**< directory the child runs in (the private tmpfs dir for "tmpfs") */
-	bool workdir_tmp; /**< workdir was created by perflab and is removed by pl_cmp_cleanup_dirs */
-	char *note;     /**< what pl_cmp_finalize could not apply (profile sections it skips),
-			     for the command to print; NULL when nothing */
+	char *workdir;	  /**< directory the child runs in (the private tmpfs dir for "tmpfs") */
+	bool workdir_tmp; /**< workdir was created by perflab and is removed by pl_cmp_cleanup_dirs
+			   */
+	char *note;	  /**< what pl_cmp_finalize could not apply (profile sections it skips),
+			       for the command to print; NULL when nothing */
 };
 
 /** A parameter of --param NAME=v1,v2,... */
@@ -59,7 +61,7 @@ struct pl_cmp_experiment {
 	struct pl_cmp_variant *v;
 	size_t n;
 	struct pl_cmp_variant defaults; /**< INI keys before the first section */
-	bool shell;                     /**< --shell: commands run through /bin/sh -c */
+	bool shell;			/**< --shell: commands run through /bin/sh -c */
 };
 
 /** Append a new variant called @name (copied) with the INI defaults applied; returns it
@@ -70,8 +72,8 @@ struct pl_cmp_variant *pl_cmp_add_variant(struct pl_cmp_experiment *e, const cha
  *  sysctl.NAME, sysfs./sys/PATH, profile, prepare, cleanup, setup, teardown. Returns 0,
  *  or -EINVAL with a one-line reason in @err (unknown key with the list of keys, bad
  *  sysctl name, sysfs path outside /sys). */
-int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *value,
-		       char *err, size_t errlen);
+int pl_cmp_variant_set(struct pl_cmp_variant *v, const char *key, const char *value, char *err,
+		       size_t errlen);
 
 /** Read variants from INI file @path into @e (appending). Returns 0, -errno when the file
  *  cannot be read, or -EINVAL with "FILE:LINE: reason" in @err. */
@@ -87,8 +89,8 @@ void pl_cmp_param_free(struct pl_cmp_param *p);
  *  parameter varies slowest); a variant whose name does not mention a parameter it uses
  *  gets " NAME=value" appended to its name. Returns 0, or -EINVAL when a parameter is used
  *  nowhere or a name is duplicated. */
-int pl_cmp_expand_params(struct pl_cmp_experiment *e, const struct pl_cmp_param *p,
-			 size_t np, char *err, size_t errlen);
+int pl_cmp_expand_params(struct pl_cmp_experiment *e, const struct pl_cmp_param *p, size_t np,
+			 char *err, size_t errlen);
 
 /** Split @s into words like a shell without expansion: blanks separate, '...' and
  *  "..." quote, backslash escapes. Returns a NULL-terminated malloc'd vector
@@ -122,7 +124,8 @@ void pl_cmp_cleanup_dirs(struct pl_cmp_experiment *e);
 
 /** vsnprintf a one-line error reason into @err (size @len) for the caller to log; the
  *  compare modules report reasons this way (library code does not log). NULL-safe. */
-void pl_cmp_seterr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void pl_cmp_seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /** Free everything. NULL-safe. */
 void pl_cmp_experiment_free(struct pl_cmp_experiment *e);

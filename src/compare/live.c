@@ -10,21 +10,21 @@
 #include "util/log.h"
 #include "util/str.h"
 
-static int helper(const struct pl_cmp_session *s, const struct pl_cmp_variant *v,
-		  const char *what, const char *cmd, char *err, size_t errlen)
+static int helper(const struct pl_cmp_session *s, const struct pl_cmp_variant *v, const char *what,
+		  const char *cmd, char *err, size_t errlen)
 {
 	if (!cmd)
 		return 0;
 	int status = 0;
 	int r = pl_cmp_exec_helper(v, cmd, s->cfg->shell, s->cfg->show_output, &status);
 	if (r == -ECHILD)
-		pl_cmp_seterr(err, errlen, "variant '%s': %s command '%s' failed (exit status %d)", v->name,
-		       what, cmd, status);
+		pl_cmp_seterr(err, errlen, "variant '%s': %s command '%s' failed (exit status %d)",
+			      v->name, what, cmd, status);
 	else if (r == -EINTR)
 		pl_cmp_seterr(err, errlen, "interrupted");
 	else if (r < 0)
-		pl_cmp_seterr(err, errlen, "variant '%s': cannot run %s command '%s': %s", v->name, what,
-		       cmd, strerror(-r));
+		pl_cmp_seterr(err, errlen, "variant '%s': cannot run %s command '%s': %s", v->name,
+			      what, cmd, strerror(-r));
 	return r;
 }
 
@@ -73,27 +73,30 @@ int pl_cmp_live_exec(void *ctx, struct pl_cmp_session *s, size_t variant, size_t
 		capture |= s->m[i].src == PL_CMP_SRC_REGEX;
 	struct pl_buf out = { 0 };
 	if (r == 0) {
-		struct pl_cmp_exec_opts o = { .capture = capture, .show_output = s->cfg->show_output };
+		struct pl_cmp_exec_opts o = { .capture = capture,
+					      .show_output = s->cfg->show_output };
 		r = pl_cmp_exec(v, v->exe, v->argv, &o, &out, u);
 		if (r == -EINTR)
 			pl_cmp_seterr(err, errlen, "interrupted");
 		else if (r < 0)
-			pl_cmp_seterr(err, errlen, "variant '%s': cannot run '%s': %s", v->name, v->argv[0],
-			       pl_exec_strerror(v->argv[0], -r));
+			pl_cmp_seterr(err, errlen, "variant '%s': cannot run '%s': %s", v->name,
+				      v->argv[0], pl_exec_strerror(v->argv[0], -r));
 	}
 	if (r == 0 && u->exit_code != 0) {
 		l->failed_runs++;
 		if (!s->cfg->ignore_failure) {
 			if (u->term_signal)
 				pl_cmp_seterr(err, errlen,
-				       "variant '%s' (round %zu): command killed by signal %d (use "
-				       "--ignore-failure to keep going)",
-				       v->name, round, u->term_signal);
+					      "variant '%s' (round %zu): command killed by signal "
+					      "%d (use "
+					      "--ignore-failure to keep going)",
+					      v->name, round, u->term_signal);
 			else
 				pl_cmp_seterr(err, errlen,
-				       "variant '%s' (round %zu): command exited with status %d (use "
-				       "--ignore-failure to keep going)",
-				       v->name, round, u->exit_code);
+					      "variant '%s' (round %zu): command exited with "
+					      "status %d (use "
+					      "--ignore-failure to keep going)",
+					      v->name, round, u->exit_code);
 			r = -ECHILD;
 		}
 	}
@@ -104,12 +107,13 @@ int pl_cmp_live_exec(void *ctx, struct pl_cmp_session *s, size_t variant, size_t
 		int k = pl_cmp_parse_metric(&s->m[i], text, &vals[i]);
 		if (k < 0 && !(s->cfg->ignore_failure && u->exit_code != 0)) {
 			char *q = quote_line(text);
-			pl_cmp_seterr(err, errlen,
-			       "--metric %s: /%s/ %s the output of variant '%s' (round %zu); its "
-			       "output starts with %s",
-			       s->m[i].name, s->m[i].regex,
-			       k == -ENOENT ? "matches no line of" : "captures no number in", v->name,
-			       round, q);
+			pl_cmp_seterr(
+				err, errlen,
+				"--metric %s: /%s/ %s the output of variant '%s' (round %zu); its "
+				"output starts with %s",
+				s->m[i].name, s->m[i].regex,
+				k == -ENOENT ? "matches no line of" : "captures no number in",
+				v->name, round, q);
 			free(q);
 			r = -EINVAL;
 		}
@@ -132,8 +136,7 @@ int pl_cmp_live_exec(void *ctx, struct pl_cmp_session *s, size_t variant, size_t
 	return r;
 }
 
-int pl_cmp_live_finish(struct pl_cmp_live *l, struct pl_cmp_session *s, char *err,
-		       size_t errlen)
+int pl_cmp_live_finish(struct pl_cmp_live *l, struct pl_cmp_session *s, char *err, size_t errlen)
 {
 	int first = 0;
 	for (size_t v = 0; l->set_up && v < l->nvariants; v++) {

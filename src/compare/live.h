@@ -13,9 +13,9 @@
 /** State of the live executor. Zero-initialise, then set the inputs. */
 struct pl_cmp_live {
 	struct pl_cmp_sys *sys; /**< input: open when a variant has settings, else NULL */
-	bool *set_up;           /**< per variant: setup= done (allocated on first use) */
+	bool *set_up;		/**< per variant: setup= done (allocated on first use) */
 	size_t nvariants;
-	size_t failed_runs;     /**< runs that exited non-zero (with --ignore-failure) */
+	size_t failed_runs; /**< runs that exited non-zero (with --ignore-failure) */
 };
 
 /** pl_cmp_exec_fn for live runs; @ctx is a struct pl_cmp_live. Errors: -ECHILD (the
@@ -28,7 +28,6 @@ int pl_cmp_live_exec(void *ctx, struct pl_cmp_session *s, size_t variant, size_t
 
 /** Run teardown= of every variant whose setup ran, restore settings and free @l's
  *  memory (not l->sys). Returns 0 or the first error (reason in @err). */
-int pl_cmp_live_finish(struct pl_cmp_live *l, struct pl_cmp_session *s, char *err,
-		       size_t errlen);
+int pl_cmp_live_finish(struct pl_cmp_live *l, struct pl_cmp_session *s, char *err, size_t errlen);
 
 #endif

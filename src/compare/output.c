@@ -58,8 +58,8 @@ struct pl_cmp_original *pl_cmp_originals_read(const struct pl_cmp_experiment *e,
 			if (seen)
 				continue;
 			o = pl_xrealloc(o, (*n + 1) * sizeof(*o));
-			o[(*n)++] = (struct pl_cmp_original){ st->key, st->path, pl_cmp_sys_read(st->path),
-							      NULL };
+			o[(*n)++] = (struct pl_cmp_original){ st->key, st->path,
+							      pl_cmp_sys_read(st->path), NULL };
 		}
 	return o;
 }
@@ -96,8 +96,9 @@ static void print_context(FILE *f, const struct pl_cmp_report *r, const char *in
 	}
 	for (size_t i = 0; i < r->noriginals; i++) {
 		const struct pl_cmp_original *o = &r->originals[i];
-		fprintf(f, "%s%s: '%s' before the first run, '%s' after the last%s\n", indent, o->key,
-			o->before ? o->before : "(unreadable)", o->after ? o->after : "(unreadable)",
+		fprintf(f, "%s%s: '%s' before the first run, '%s' after the last%s\n", indent,
+			o->key, o->before ? o->before : "(unreadable)",
+			o->after ? o->after : "(unreadable)",
 			restored(o) ? " (restored)" : " (NOT the same)");
 	}
 }
@@ -152,12 +153,15 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 {
 	const struct pl_cmp_session *s = r->s;
 	const char *b = pl_style(f, "bold"), *z = pl_style(f, "reset");
-	fprintf(f, "%sperflab compare%s: %zu variants, %zu rounds measured (+%zu warm-up), seed %llu, "
-		   "stopped by %s after %.1f s\n",
-		b, z, r->nv, s->measured, s->nrounds - s->measured, (unsigned long long)s->cfg->seed,
-		s->stop_reason ? s->stop_reason : "interruption", s->elapsed_s);
-	fprintf(f, "medians with %.0f%% CIs; vs baseline: ratio of geometric means, %.0f%% CI "
-		   "(Welch t on logs); verdicts: Mann-Whitney, Holm-adjusted, threshold %g%%\n\n",
+	fprintf(f,
+		"%sperflab compare%s: %zu variants, %zu rounds measured (+%zu warm-up), seed %llu, "
+		"stopped by %s after %.1f s\n",
+		b, z, r->nv, s->measured, s->nrounds - s->measured,
+		(unsigned long long)s->cfg->seed, s->stop_reason ? s->stop_reason : "interruption",
+		s->elapsed_s);
+	fprintf(f,
+		"medians with %.0f%% CIs; vs baseline: ratio of geometric means, %.0f%% CI "
+		"(Welch t on logs); verdicts: Mann-Whitney, Holm-adjusted, threshold %g%%\n\n",
 		s->cfg->level * 100, s->cfg->level * 100, s->cfg->threshold * 100);
 	/* column widths */
 	size_t w0 = 20, wc = 26;
@@ -176,7 +180,8 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 		const char *lab[4] = { "median", "CI", "vs base", "verdict" };
 		for (int row = 0; row < 4; row++) {
 			char head[64];
-			snprintf(head, sizeof(head), "%-10s %s", row == 0 ? mt->name : "", lab[row]);
+			snprintf(head, sizeof(head), "%-10s %s", row == 0 ? mt->name : "",
+				 lab[row]);
 			fprintf(f, "%-*s", (int)w0, head);
 			for (size_t v = 0; v < r->nv; v++) {
 				const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
@@ -187,7 +192,8 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 					fmt_val(cell, sizeof(cell), vs->median, mt->unit);
 					break;
 				case 1:
-					fmt_ci(cell, sizeof(cell), vs->med_lo, vs->med_hi, mt->unit);
+					fmt_ci(cell, sizeof(cell), vs->med_lo, vs->med_hi,
+					       mt->unit);
 					break;
 				case 2:
 					if (v == 0)
@@ -196,7 +202,8 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 						fmt_ratio(cell, sizeof(cell), cs, mt->unit);
 					break;
 				default:
-					snprintf(cell, sizeof(cell), "%s", v == 0 ? "baseline" : cs->brief);
+					snprintf(cell, sizeof(cell), "%s",
+						 v == 0 ? "baseline" : cs->brief);
 				}
 				fprintf(f, "%-*s", (int)wc, cell);
 			}
@@ -214,7 +221,8 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 			const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
 			/* CPU times come in scheduler ticks and RSS in pages: their modes are
 			 * quantisation, not behaviour (JSON has them all) */
-			bool coarse = s->m[m].src == PL_CMP_SRC_USER || s->m[m].src == PL_CMP_SRC_SYS ||
+			bool coarse = s->m[m].src == PL_CMP_SRC_USER ||
+				      s->m[m].src == PL_CMP_SRC_SYS ||
 				      s->m[m].src == PL_CMP_SRC_RSS;
 			if (coarse || (!vs->noutliers && vs->modes < 2))
 				continue;
@@ -222,12 +230,15 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 				fprintf(f, "\n%sNotes%s\n", b, z);
 			notes = true;
 			if (vs->noutliers)
-				fprintf(f, "  %s, %s: %zu outlier%s (MAD rule), kept in the statistics\n",
+				fprintf(f,
+					"  %s, %s: %zu outlier%s (MAD rule), kept in the "
+					"statistics\n",
 					s->m[m].name, s->exp->v[v].name, vs->noutliers,
 					vs->noutliers > 1 ? "s" : "");
 			if (vs->modes >= 2)
-				fprintf(f, "  %s, %s: the distribution looks %s (%d modes): a median "
-					   "hides that\n",
+				fprintf(f,
+					"  %s, %s: the distribution looks %s (%d modes): a median "
+					"hides that\n",
 					s->m[m].name, s->exp->v[v].name,
 					vs->modes == 2 ? "bimodal" : "multimodal", vs->modes);
 		}
@@ -346,7 +357,8 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_object_set_new(o, "name", pl_json_string(s->m[m].name));
 		json_object_set_new(o, "unit", pl_json_string(s->m[m].unit));
 		json_object_set_new(o, "source", pl_json_string(src_name(s->m[m].src)));
-		json_object_set_new(o, "regex", s->m[m].regex ? pl_json_string(s->m[m].regex) : json_null());
+		json_object_set_new(o, "regex",
+				    s->m[m].regex ? pl_json_string(s->m[m].regex) : json_null());
 		json_object_set_new(o, "higher_is_better", json_boolean(s->m[m].higher_better));
 		json_array_append_new(mets, o);
 	}
@@ -361,7 +373,8 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	for (size_t k = 0; k < s->nrounds; k++) {
 		json_t *ord = json_array();
 		for (size_t i = 0; i < r->nv; i++)
-			json_array_append_new(ord, pl_json_string(s->exp->v[s->order[k * r->nv + i]].name));
+			json_array_append_new(
+				ord, pl_json_string(s->exp->v[s->order[k * r->nv + i]].name));
 		json_array_append_new(rounds, ord);
 	}
 	json_object_set_new(doc, "round_order", rounds);
@@ -379,10 +392,14 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_object_set_new(res, "wall_s", jreal(run->u.wall_s));
 		json_object_set_new(res, "user_s", jreal(run->u.user_s));
 		json_object_set_new(res, "sys_s", jreal(run->u.sys_s));
-		json_object_set_new(res, "max_rss_bytes", json_integer((json_int_t)run->u.max_rss_bytes));
-		json_object_set_new(res, "minor_faults", json_integer((json_int_t)run->u.minor_faults));
-		json_object_set_new(res, "major_faults", json_integer((json_int_t)run->u.major_faults));
-		json_object_set_new(res, "voluntary_ctxsw", json_integer((json_int_t)run->u.vol_ctxsw));
+		json_object_set_new(res, "max_rss_bytes",
+				    json_integer((json_int_t)run->u.max_rss_bytes));
+		json_object_set_new(res, "minor_faults",
+				    json_integer((json_int_t)run->u.minor_faults));
+		json_object_set_new(res, "major_faults",
+				    json_integer((json_int_t)run->u.major_faults));
+		json_object_set_new(res, "voluntary_ctxsw",
+				    json_integer((json_int_t)run->u.vol_ctxsw));
 		json_object_set_new(res, "involuntary_ctxsw",
 				    json_integer((json_int_t)run->u.invol_ctxsw));
 		json_object_set_new(o, "resources", res);
@@ -416,7 +433,8 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 			json_object_set_new(o, "sd", jreal(vs->sd));
 			json_t *out = json_array();
 			for (size_t k = 0; k < vs->noutliers; k++)
-				json_array_append_new(out, json_integer((json_int_t)vs->outliers[k]));
+				json_array_append_new(out,
+						      json_integer((json_int_t)vs->outliers[k]));
 			json_object_set_new(o, "outlier_rounds", out);
 			json_object_set_new(o, "modes", json_integer(vs->modes));
 			if (v == 0) {
@@ -425,27 +443,34 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 				continue;
 			}
 			json_t *cmp = json_object();
-			json_object_set_new(cmp, "method", pl_json_string(cs->log_scale ? "geomean-ratio-welch-log" :
-									       "welch-relative-to-baseline-mean"));
+			json_object_set_new(
+				cmp, "method",
+				pl_json_string(cs->log_scale ? "geomean-ratio-welch-log"
+							     : "welch-relative-to-baseline-mean"));
 			json_object_set_new(cmp, "ratio", jreal(cs->ratio));
 			json_object_set_new(cmp, "ci", ci_json(cs->lo, cs->hi));
 			json_object_set_new(cmp, "p_welch", jreal(cs->p_welch));
 			json_object_set_new(cmp, "median_ratio", jreal(cs->median_ratio));
 			json_object_set_new(cmp, "hodges_lehmann_ratio", jreal(cs->hl_ratio));
-			json_object_set_new(cmp, "hodges_lehmann_ci", ci_json(cs->hl_lo, cs->hl_hi));
+			json_object_set_new(cmp, "hodges_lehmann_ci",
+					    ci_json(cs->hl_lo, cs->hl_hi));
 			json_object_set_new(cmp, "mann_whitney", rank_json(&cs->mw, cs->ok));
 			json_object_set_new(cmp, "p_holm", jreal(cs->p_holm));
-			json_object_set_new(cmp, "wilcoxon_signed_rank", rank_json(&cs->wsr, cs->wsr_ok));
+			json_object_set_new(cmp, "wilcoxon_signed_rank",
+					    rank_json(&cs->wsr, cs->wsr_ok));
 			json_object_set_new(cmp, "pairs", json_integer((json_int_t)cs->pairs));
-			json_object_set_new(cmp, "runs_needed", cs->near_zero ?
-						json_null() : json_integer((json_int_t)cs->runs_needed));
+			json_object_set_new(cmp, "runs_needed",
+					    cs->near_zero
+						    ? json_null()
+						    : json_integer((json_int_t)cs->runs_needed));
 			json_object_set_new(cmp, "baseline_near_zero", json_boolean(cs->near_zero));
 			json_t *diff = json_object();
 			json_object_set_new(diff, "estimate", jreal(cs->diff));
 			json_object_set_new(diff, "ci", ci_json(cs->diff_lo, cs->diff_hi));
 			json_object_set_new(cmp, "difference", diff);
 			json_object_set_new(o, "vs_baseline", cmp);
-			json_object_set_new(o, "verdict", pl_json_string(pl_cmp_verdict_name(cs->verdict)));
+			json_object_set_new(o, "verdict",
+					    pl_json_string(pl_cmp_verdict_name(cs->verdict)));
 			json_object_set_new(o, "verdict_text", pl_json_string(cs->text));
 			json_array_append_new(va, o);
 		}
@@ -461,7 +486,8 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_t *x = json_object();
 		json_object_set_new(x, "key", pl_json_string(o->key));
 		json_object_set_new(x, "path", pl_json_string(o->path));
-		json_object_set_new(x, "before", o->before ? pl_json_string(o->before) : json_null());
+		json_object_set_new(x, "before",
+				    o->before ? pl_json_string(o->before) : json_null());
 		json_object_set_new(x, "after", o->after ? pl_json_string(o->after) : json_null());
 		json_object_set_new(x, "restored", json_boolean(restored(o)));
 		json_array_append_new(orig, x);
@@ -483,9 +509,10 @@ static void md_escape(FILE *f, const char *s)
 void pl_cmp_write_markdown(FILE *f, const struct pl_cmp_report *r)
 {
 	const struct pl_cmp_session *s = r->s;
-	fprintf(f, "## perflab compare\n\n%zu rounds measured (+%zu warm-up), seed %llu. Cells: "
-		   "median [%.0f%% CI]; vs baseline: ratio of geometric means with %.0f%% CI; "
-		   "threshold %g%%.\n\n| metric |",
+	fprintf(f,
+		"## perflab compare\n\n%zu rounds measured (+%zu warm-up), seed %llu. Cells: "
+		"median [%.0f%% CI]; vs baseline: ratio of geometric means with %.0f%% CI; "
+		"threshold %g%%.\n\n| metric |",
 		s->measured, s->nrounds - s->measured, (unsigned long long)s->cfg->seed,
 		s->cfg->level * 100, s->cfg->level * 100, s->cfg->threshold * 100);
 	for (size_t v = 0; v < r->nv; v++) {
@@ -506,7 +533,8 @@ void pl_cmp_write_markdown(FILE *f, const struct pl_cmp_report *r)
 			fprintf(f, " %s %s", fmt_val(a, sizeof(a), vs->median, s->m[m].unit),
 				fmt_ci(ci, sizeof(ci), vs->med_lo, vs->med_hi, s->m[m].unit));
 			if (v > 0) {
-				fprintf(f, "<br>%s<br>", fmt_ratio(rt, sizeof(rt), cs, s->m[m].unit));
+				fprintf(f, "<br>%s<br>",
+					fmt_ratio(rt, sizeof(rt), cs, s->m[m].unit));
 				md_escape(f, cs->brief);
 			}
 			fputs(" |", f);

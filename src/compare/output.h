@@ -15,8 +15,8 @@
 struct pl_cmp_original {
 	const char *key;  /**< the first variant key that names it ("sysctl.net.core.somaxconn") */
 	const char *path; /**< the target file */
-	char *before;     /**< value read before the first run (kernel form), NULL: unreadable */
-	char *after;      /**< value read after the last run, NULL: unreadable or not read yet */
+	char *before;	  /**< value read before the first run (kernel form), NULL: unreadable */
+	char *after;	  /**< value read after the last run, NULL: unreadable or not read yet */
 };
 
 /** The distinct targets of every variant's settings, in order of first use, with their
@@ -34,7 +34,7 @@ struct pl_cmp_report {
 	size_t nm, nv;
 	struct pl_cmp_vstat *vs; /**< [m * nv + v] */
 	struct pl_cmp_cstat *cs; /**< [m * nv + v]; v == 0 is the baseline */
-	size_t failed_runs;      /**< runs that exited non-zero (--ignore-failure) */
+	size_t failed_runs;	 /**< runs that exited non-zero (--ignore-failure) */
 	/* set by the caller after pl_cmp_report_build (borrowed, may stay NULL/0): */
 	const json_t *environment; /**< bench/env.h's pl_env_json object of the whole experiment */
 	const struct pl_cmp_original *originals; /**< the settings' values before and after */

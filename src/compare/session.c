@@ -57,14 +57,17 @@ int pl_cmp_session_init(struct pl_cmp_session *s, const struct pl_cmp_config *cf
 		const char *spec = metric_specs[i];
 		const char *eq = strchr(spec, '=');
 		if (!eq || eq == spec || !eq[1]) {
-			pl_cmp_seterr(err, errlen, "--metric '%s': use NAME=REGEX with one capture group, e.g. "
-			       "'score=score: ([0-9.]+)'", spec);
+			pl_cmp_seterr(err, errlen,
+				      "--metric '%s': use NAME=REGEX with one capture group, e.g. "
+				      "'score=score: ([0-9.]+)'",
+				      spec);
 			return -EINVAL;
 		}
 		char *name = pl_xasprintf("%.*s", (int)(eq - spec), spec);
 		for (size_t k = 0; k < s->nm; k++)
 			if (strcmp(s->m[k].name, name) == 0) {
-				pl_cmp_seterr(err, errlen, "--metric '%s': the name '%s' is taken", spec, name);
+				pl_cmp_seterr(err, errlen, "--metric '%s': the name '%s' is taken",
+					      spec, name);
 				free(name);
 				return -EINVAL;
 			}
@@ -76,20 +79,24 @@ int pl_cmp_session_init(struct pl_cmp_session *s, const struct pl_cmp_config *cf
 			char msg[256];
 			regerror(rc, &m->re, msg, sizeof(msg));
 			m->src = PL_CMP_SRC_WALL; /* nothing compiled to free */
-			pl_cmp_seterr(err, errlen, "--metric '%s': bad regular expression: %s", spec, msg);
+			pl_cmp_seterr(err, errlen, "--metric '%s': bad regular expression: %s",
+				      spec, msg);
 			return -EINVAL;
 		}
 		if (m->re.re_nsub < 1) {
-			pl_cmp_seterr(err, errlen,
-			       "--metric '%s': the regex needs a capture group around the number, "
-			       "e.g. 'time: ([0-9.]+)'", spec);
+			pl_cmp_seterr(
+				err, errlen,
+				"--metric '%s': the regex needs a capture group around the number, "
+				"e.g. 'time: ([0-9.]+)'",
+				spec);
 			return -EINVAL;
 		}
 		nregex++;
 	}
 	if (geomean) {
 		if (nregex == 0) {
-			pl_cmp_seterr(err, errlen, "--aggregate geomean needs at least one --metric");
+			pl_cmp_seterr(err, errlen,
+				      "--aggregate geomean needs at least one --metric");
 			return -EINVAL;
 		}
 		add_metric(s, "geomean", "", PL_CMP_SRC_GEOMEAN, higher_better);

@@ -18,48 +18,48 @@
 enum pl_cmp_src {
 	PL_CMP_SRC_WALL,    /**< wall time, s */
 	PL_CMP_SRC_USER,    /**< user CPU, s */
-	PL_CMP_SRC_SYS,     /**< system CPU, s */
-	PL_CMP_SRC_RSS,     /**< max RSS, bytes */
+	PL_CMP_SRC_SYS,	    /**< system CPU, s */
+	PL_CMP_SRC_RSS,	    /**< max RSS, bytes */
 	PL_CMP_SRC_REGEX,   /**< first capture group of a regex over the output */
 	PL_CMP_SRC_GEOMEAN, /**< geometric mean of all regex metrics of the run (SPEC style) */
 };
 
 /** A metric compared between variants. */
 struct pl_cmp_metric {
-	char *name;         /**< "wall", "user", "sys", "max_rss", or the --metric NAME */
-	const char *unit;   /**< "s", "B", or "" for parsed metrics */
+	char *name;	  /**< "wall", "user", "sys", "max_rss", or the --metric NAME */
+	const char *unit; /**< "s", "B", or "" for parsed metrics */
 	enum pl_cmp_src src;
-	bool higher_better; /**< larger is better (throughput, scores) */
-	char *regex;        /**< PL_CMP_SRC_REGEX: the POSIX extended regex as given */
-	regex_t re;         /**< compiled (REG_EXTENDED | REG_NEWLINE) */
+	bool higher_better;    /**< larger is better (throughput, scores) */
+	char *regex;	       /**< PL_CMP_SRC_REGEX: the POSIX extended regex as given */
+	regex_t re;	       /**< compiled (REG_EXTENDED | REG_NEWLINE) */
 	const char *up, *down; /**< verdict words for a larger/smaller value */
 };
 
 /** Settings of an experiment run. */
 struct pl_cmp_config {
-	size_t runs;        /**< measured rounds with --runs (0 = adaptive --precision) */
-	size_t warmup;      /**< warm-up rounds, discarded */
-	uint64_t seed;      /**< seed of the round order (recorded) */
-	double precision;   /**< adaptive: stop when every CI half-width < this (fraction) */
-	size_t min_runs;    /**< adaptive: never stop before this many rounds (>= 5) */
-	size_t max_runs;    /**< adaptive: stop after this many measured rounds */
-	double max_time;    /**< adaptive: stop after this many seconds (0 = none) */
-	double threshold;   /**< --threshold as a fraction (0.01 = 1%) */
-	double alpha;       /**< significance level (0.05) */
-	double level;       /**< confidence level of the intervals (0.95) */
+	size_t runs;	     /**< measured rounds with --runs (0 = adaptive --precision) */
+	size_t warmup;	     /**< warm-up rounds, discarded */
+	uint64_t seed;	     /**< seed of the round order (recorded) */
+	double precision;    /**< adaptive: stop when every CI half-width < this (fraction) */
+	size_t min_runs;     /**< adaptive: never stop before this many rounds (>= 5) */
+	size_t max_runs;     /**< adaptive: stop after this many measured rounds */
+	double max_time;     /**< adaptive: stop after this many seconds (0 = none) */
+	double threshold;    /**< --threshold as a fraction (0.01 = 1%) */
+	double alpha;	     /**< significance level (0.05) */
+	double level;	     /**< confidence level of the intervals (0.95) */
 	bool ignore_failure; /**< keep going when the command exits non-zero */
-	bool show_output;   /**< let the commands print to the terminal */
-	bool shell;         /**< commands through /bin/sh -c */
+	bool show_output;    /**< let the commands print to the terminal */
+	bool shell;	     /**< commands through /bin/sh -c */
 };
 
 /** One run. */
 struct pl_cmp_run {
-	size_t variant;   /**< index into the experiment's variants */
-	size_t round;     /**< round number from 0 (warm-up rounds first) */
-	size_t slot;      /**< position in the round's order */
+	size_t variant; /**< index into the experiment's variants */
+	size_t round;	/**< round number from 0 (warm-up rounds first) */
+	size_t slot;	/**< position in the round's order */
 	bool warmup;
 	struct pl_cmp_usage u;
-	double *val;      /**< one value per metric (NaN when missing) */
+	double *val; /**< one value per metric (NaN when missing) */
 };
 
 struct pl_cmp_session;
@@ -67,9 +67,8 @@ struct pl_cmp_session;
 /** Executor: run variant @variant once (round @round) and fill @u and @vals (one per
  *  metric; the wait4 metrics are filled by the caller from @u). Return 0, or -errno with a
  *  one-line reason in @err: the experiment stops. -EINTR means interrupted. */
-typedef int (*pl_cmp_exec_fn)(void *ctx, struct pl_cmp_session *s, size_t variant,
-			      size_t round, struct pl_cmp_usage *u, double *vals, char *err,
-			      size_t errlen);
+typedef int (*pl_cmp_exec_fn)(void *ctx, struct pl_cmp_session *s, size_t variant, size_t round,
+			      struct pl_cmp_usage *u, double *vals, char *err, size_t errlen);
 /** Progress callback after each measured round. */
 typedef void (*pl_cmp_progress_fn)(void *ctx, const struct pl_cmp_session *s, double ci_half);
 
@@ -81,10 +80,10 @@ struct pl_cmp_session {
 	size_t nm;
 	struct pl_cmp_run *runs;
 	size_t nruns;
-	size_t nrounds;    /**< rounds done, warm-up included */
-	size_t measured;   /**< measured (non-warm-up) rounds done */
-	size_t *order;     /**< nrounds * nvariants: order[r * nv + slot] = variant */
-	double elapsed_s;  /**< wall time of the whole experiment */
+	size_t nrounds;		 /**< rounds done, warm-up included */
+	size_t measured;	 /**< measured (non-warm-up) rounds done */
+	size_t *order;		 /**< nrounds * nvariants: order[r * nv + slot] = variant */
+	double elapsed_s;	 /**< wall time of the whole experiment */
 	const char *stop_reason; /**< "runs", "precision", "max-runs", "max-time" */
 };
 

@@ -46,8 +46,10 @@ static int recover(struct pl_journal *j, size_t *restored, char *err, size_t err
 			      "newer changes: run 'perflab tune rollback' first",
 			      pl_journal_path(j));
 	else if (r < 0)
-		pl_cmp_seterr(err, errlen, "cannot restore the settings an interrupted compare left "
-			      "(journal %s): %s", pl_journal_path(j), strerror(-r));
+		pl_cmp_seterr(err, errlen,
+			      "cannot restore the settings an interrupted compare left "
+			      "(journal %s): %s",
+			      pl_journal_path(j), strerror(-r));
 	return r;
 }
 
@@ -60,8 +62,9 @@ int pl_cmp_sys_check(struct pl_cmp_experiment *e, char *err, size_t errlen)
 			char why[512], *canon;
 			int r = pl_tune_value_check(st->path, st->value, &canon, why, sizeof(why));
 			if (r < 0) {
-				pl_cmp_seterr(err, errlen, "variant '%s': %s=%s: %s%s", v->name, st->key,
-					      st->value, r == -EINVAL ? "value " : "", why);
+				pl_cmp_seterr(err, errlen, "variant '%s': %s=%s: %s%s", v->name,
+					      st->key, st->value, r == -EINVAL ? "value " : "",
+					      why);
 				return r == -EINVAL ? r : -EPERM;
 			}
 			free(st->value);
@@ -71,13 +74,14 @@ int pl_cmp_sys_check(struct pl_cmp_experiment *e, char *err, size_t errlen)
 	return 0;
 }
 
-int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *recovered,
-		    char *err, size_t errlen)
+int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *recovered, char *err,
+		    size_t errlen)
 {
 	*recovered = 0;
 	if (!pl_sysroot_is_live()) {
-		pl_cmp_seterr(err, errlen,
-			      "sysctl/sysfs variants change the live system: run without --sysroot");
+		pl_cmp_seterr(
+			err, errlen,
+			"sysctl/sysfs variants change the live system: run without --sysroot");
 		return -EROFS;
 	}
 	struct pl_journal *j;
@@ -86,16 +90,19 @@ int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *reco
 	if (r < 0) {
 		const char *dir = state_dir ? state_dir : PL_JOURNAL_DEFAULT_DIR;
 		if (r == -EBADMSG)
-			pl_cmp_seterr(err, errlen, "%s: the journal is damaged; inspect it by hand "
-				      "(nothing was changed)", why);
+			pl_cmp_seterr(err, errlen,
+				      "%s: the journal is damaged; inspect it by hand "
+				      "(nothing was changed)",
+				      why);
 		else if (r == -EBUSY)
-			pl_cmp_seterr(err, errlen, "another perflab holds the journal in %s (wait for it)",
-				      dir);
+			pl_cmp_seterr(err, errlen,
+				      "another perflab holds the journal in %s (wait for it)", dir);
 		else
 			pl_cmp_seterr(err, errlen, "cannot open the journal in %s: %s%s", dir,
 				      strerror(-r),
-				      r == -EACCES || r == -EPERM ? " (run as root, or --state-dir DIR)" :
-								    "");
+				      r == -EACCES || r == -EPERM
+					      ? " (run as root, or --state-dir DIR)"
+					      : "");
 		return r;
 	}
 	r = recover(j, recovered, err, errlen);
@@ -108,8 +115,7 @@ int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *reco
 	return 0;
 }
 
-int pl_cmp_sys_apply(struct pl_cmp_sys *s, const struct pl_cmp_variant *v, char *err,
-		     size_t errlen)
+int pl_cmp_sys_apply(struct pl_cmp_sys *s, const struct pl_cmp_variant *v, char *err, size_t errlen)
 {
 	if (!s->applied) {
 		s->mark = pl_journal_last_step(s->j);
@@ -122,24 +128,25 @@ int pl_cmp_sys_apply(struct pl_cmp_sys *s, const struct pl_cmp_variant *v, char 
 		const struct pl_journal_entry *e = NULL;
 		r = pl_journal_write(s->j, st->path, st->value, who, &e);
 		if (r < 0) {
-			pl_cmp_seterr(err, errlen, "variant '%s': cannot set %s (%s): %s%s", v->name,
-				      st->key, st->path,
-				      r == -ENOENT ? "no such setting on this kernel" :
-						     pl_tune_path_strerror(r),
+			pl_cmp_seterr(err, errlen, "variant '%s': cannot set %s (%s): %s%s",
+				      v->name, st->key, st->path,
+				      r == -ENOENT ? "no such setting on this kernel"
+						   : pl_tune_path_strerror(r),
 				      r == -EACCES || r == -EPERM ? " (run as root)" : "");
 		} else if (e && e->status == PL_JS_REFUSED) {
 			r = e->error ? -e->error : -EINVAL;
-			pl_cmp_seterr(err, errlen, "variant '%s': the kernel refused %s=%s: %s", v->name,
-				      st->key, st->value, strerror(-r));
+			pl_cmp_seterr(err, errlen, "variant '%s': the kernel refused %s=%s: %s",
+				      v->name, st->key, st->value, strerror(-r));
 		} else if (e && e->status != PL_JS_OK) {
 			/* A clamped value or a triple taken in part: the runs would not measure
 			 * what the variant says. */
 			r = -ERANGE;
 			char *kept = pl_tune_value_norm(e->accepted ? e->accepted : "?");
-			pl_cmp_seterr(err, errlen,
-				      "variant '%s': the kernel kept '%s' for %s when '%s' was written "
-				      "(rounded, clamped or taken in part): give a value it keeps",
-				      v->name, kept, st->key, st->value);
+			pl_cmp_seterr(
+				err, errlen,
+				"variant '%s': the kernel kept '%s' for %s when '%s' was written "
+				"(rounded, clamped or taken in part): give a value it keeps",
+				v->name, kept, st->key, st->value);
 			free(kept);
 		}
 	}
@@ -155,8 +162,10 @@ int pl_cmp_sys_restore(struct pl_cmp_sys *s, char *err, size_t errlen)
 		return 0;
 	int r = pl_journal_rollback(s->j, s->mark, NULL, NULL);
 	if (r < 0)
-		pl_cmp_seterr(err, errlen, "cannot restore the settings (journal %s): %s; run "
-			      "'perflab tune rollback'", pl_journal_path(s->j), strerror(-r));
+		pl_cmp_seterr(err, errlen,
+			      "cannot restore the settings (journal %s): %s; run "
+			      "'perflab tune rollback'",
+			      pl_journal_path(s->j), strerror(-r));
 	else
 		s->applied = false;
 	return r;

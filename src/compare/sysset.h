@@ -19,8 +19,8 @@ struct pl_cmp_sys;
  *  -errno with a reason in @err: -EROFS with a sysroot other than /, -EACCES (not root),
  *  -EBUSY (another perflab holds the journal, or tune changes sit above a crashed
  *  compare's entries). */
-int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *recovered,
-		    char *err, size_t errlen);
+int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *recovered, char *err,
+		    size_t errlen);
 /** Check every setting of every variant of @e before anything is written, with the
  *  same function as `tune apply` (pl_tune_value_check: type and range of known
  *  sysctl/sysfs targets, shape of the current value for others, targets inside the

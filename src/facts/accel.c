@@ -17,23 +17,23 @@
 /* QAT physical and virtual functions: drivers/crypto/intel/qat/qat_common/adf_accel_devices.h
  * (ADF_*_PCI_DEVICE_ID). */
 static const unsigned qat_ids[] = {
-    0x0435, 0x0443, /* DH895xCC PF/VF */
-    0x37c8, 0x37c9, /* C62x */
-    0x19e2, 0x19e3, /* C3xxx */
-    0x18ee, 0x18ef, /* 200xx */
-    0x6f54, 0x6f55, /* D15xx */
-    0x4940, 0x4941, /* 4xxx */
-    0x4942, 0x4943, /* 401xx */
-    0x4944, 0x4945, /* 402xx */
-    0x4946, 0x4947, /* 420xx */
-    0x578a, 0x578b, /* 6xxx */
+	0x0435, 0x0443, /* DH895xCC PF/VF */
+	0x37c8, 0x37c9, /* C62x */
+	0x19e2, 0x19e3, /* C3xxx */
+	0x18ee, 0x18ef, /* 200xx */
+	0x6f54, 0x6f55, /* D15xx */
+	0x4940, 0x4941, /* 4xxx */
+	0x4942, 0x4943, /* 401xx */
+	0x4944, 0x4945, /* 402xx */
+	0x4946, 0x4947, /* 420xx */
+	0x578a, 0x578b, /* 6xxx */
 };
 
 /* Display-class vendors whose devices are real GPUs; other VGA devices are BMC or
  * emulated framebuffers (ASPEED, Matrox G200, QEMU std-vga, virtio-gpu). A 3D
  * controller (class 0x0302) counts whoever made it. */
-static const unsigned gpu_vendors[] = {0x10de /* NVIDIA */, 0x1002 /* AMD */, 0x8086 /* Intel */,
-				       0x1ed5 /* Moore Threads */};
+static const unsigned gpu_vendors[] = { 0x10de /* NVIDIA */, 0x1002 /* AMD */, 0x8086 /* Intel */,
+					0x1ed5 /* Moore Threads */ };
 
 struct names_db {
 	struct pci_access *pacc;
@@ -51,12 +51,12 @@ static char *device_name(struct names_db *db, unsigned vendor, unsigned device)
 		db->pacc->warning = pci_quiet;
 	}
 	char vb[128], db_[256];
-	const char *v =
-	    pci_lookup_name(db->pacc, vb, sizeof(vb),
-			    PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB, vendor);
+	const char *v = pci_lookup_name(
+		db->pacc, vb, sizeof(vb),
+		PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB, vendor);
 	const char *d = pci_lookup_name(
-	    db->pacc, db_, sizeof(db_),
-	    PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB, vendor, device);
+		db->pacc, db_, sizeof(db_),
+		PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB, vendor, device);
 	if (v && d)
 		return pl_xasprintf("%s %s", v, d);
 	if (v)
@@ -104,13 +104,13 @@ void pl_collect_accel(struct pl_facts *f)
 	char **slots;
 	int r = pl_list_dir(PCI_DIR, &slots, NULL);
 	if (r < 0) {
-		static const char *const keys[] = {"accel.qat.count", "accel.qat.devices",
-						   "accel.gpu.count", "accel.gpu.devices", NULL};
+		static const char *const keys[] = { "accel.qat.count", "accel.qat.devices",
+						    "accel.gpu.count", "accel.gpu.devices", NULL };
 		for (const char *const *k = keys; *k; k++)
 			pl_fact_unavailable(f, *k, PCI_DIR ": %s", pl_read_strerror(r));
 		return;
 	}
-	struct names_db db = {0};
+	struct names_db db = { 0 };
 	json_t *qat = json_array(), *gpu = json_array();
 	for (char **s = slots; *s; s++) {
 		uint64_t vendor, device, cls;

@@ -12,7 +12,7 @@
 
 static bool skipped(const char *dev)
 {
-	static const char *const prefixes[] = {"loop", "ram", "sr", "fd", "zram", "nbd", NULL};
+	static const char *const prefixes[] = { "loop", "ram", "sr", "fd", "zram", "nbd", NULL };
 	for (const char *const *p = prefixes; *p; p++)
 		if (pl_startswith(dev, *p))
 			return true;
@@ -38,7 +38,9 @@ static void collect_dev(struct pl_facts *f, const char *dev)
 		pl_fact_int(f, key, v * 512, path); /* always 512-byte sectors (sysfs-block) */
 	else
 		pl_fact_unavailable(f, key, "%s: %s", path,
-				    r ? pl_read_strerror(r) : v < 0 ? "negative" : "out of range");
+				    r	    ? pl_read_strerror(r)
+				    : v < 0 ? "negative"
+					    : "out of range");
 
 	snprintf(key, sizeof(key), "block.%s.queue.scheduler", dev);
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", dev);

@@ -21,32 +21,35 @@ static const struct {
 	unsigned code;
 	const char *name;
 } arm_implementers[] = {
-    {0x41, "ARM"},	 {0x42, "Broadcom"},  {0x43, "Cavium"}, {0x46, "Fujitsu"},
-    {0x48, "HiSilicon"}, {0x4e, "NVIDIA"},    {0x50, "APM"},	{0x51, "Qualcomm"},
-    {0x61, "Apple"},	 {0x6d, "Microsoft"}, {0xc0, "Ampere"},
+	{ 0x41, "ARM" },       { 0x42, "Broadcom" },  { 0x43, "Cavium" }, { 0x46, "Fujitsu" },
+	{ 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" },    { 0x50, "APM" },	  { 0x51, "Qualcomm" },
+	{ 0x61, "Apple" },     { 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
 };
 
 static const struct {
 	unsigned impl, part;
 	const char *name;
 } arm_parts[] = {
-    {0x41, 0xd03, "Cortex-A53"},  {0x41, 0xd07, "Cortex-A57"},	{0x41, 0xd08, "Cortex-A72"},
-    {0x41, 0xd0b, "Cortex-A76"},  {0x41, 0xd0c, "Neoverse-N1"}, {0x41, 0xd40, "Neoverse-V1"},
-    {0x41, 0xd49, "Neoverse-N2"}, {0x41, 0xd4f, "Neoverse-V2"}, {0x41, 0xd8e, "Neoverse-N3"},
-    {0x41, 0xd84, "Neoverse-V3"}, {0x48, 0xd01, "Kunpeng-920"}, {0x46, 0x001, "A64FX"},
-    {0x43, 0x0af, "ThunderX2"},	  {0xc0, 0xac3, "Ampere-1"},	{0xc0, 0xac4, "Ampere-1a"},
+	{ 0x41, 0xd03, "Cortex-A53" },	{ 0x41, 0xd07, "Cortex-A57" },
+	{ 0x41, 0xd08, "Cortex-A72" },	{ 0x41, 0xd0b, "Cortex-A76" },
+	{ 0x41, 0xd0c, "Neoverse-N1" }, { 0x41, 0xd40, "Neoverse-V1" },
+	{ 0x41, 0xd49, "Neoverse-N2" }, { 0x41, 0xd4f, "Neoverse-V2" },
+	{ 0x41, 0xd8e, "Neoverse-N3" }, { 0x41, 0xd84, "Neoverse-V3" },
+	{ 0x48, 0xd01, "Kunpeng-920" }, { 0x46, 0x001, "A64FX" },
+	{ 0x43, 0x0af, "ThunderX2" },	{ 0xc0, 0xac3, "Ampere-1" },
+	{ 0xc0, 0xac4, "Ampere-1a" },
 };
 
 /* Extensions worth a line in a report (x86 flag names and arm64 hwcap names). */
 static const char *const notable_isa[] = {
-    "sse4_2",	   "avx",	 "avx2",       "fma",	       "bmi2",	      "adx",
-    "aes",	   "vaes",	 "pclmulqdq",  "vpclmulqdq",   "sha_ni",      "gfni",
-    "rdrand",	   "rdseed",	 "avx512f",    "avx512dq",     "avx512cd",    "avx512bw",
-    "avx512vl",	   "avx512ifma", "avx512vbmi", "avx512_vbmi2", "avx512_vnni", "avx512_bf16",
-    "avx512_fp16", "avx_vnni",	 "amx_tile",   "amx_bf16",     "amx_int8",    "movdir64b",
-    "enqcmd",	   "asimd",	 "sve",	       "sve2",	       "sme",	      "pmull",
-    "sha1",	   "sha2",	 "sha3",       "sha512",       "crc32",	      "atomics",
-    "asimddp",	   "i8mm",	 "bf16",       "sm3",	       "sm4",	      NULL,
+	"sse4_2",      "avx",	     "avx2",	   "fma",	   "bmi2",	  "adx",
+	"aes",	       "vaes",	     "pclmulqdq",  "vpclmulqdq",   "sha_ni",	  "gfni",
+	"rdrand",      "rdseed",     "avx512f",	   "avx512dq",	   "avx512cd",	  "avx512bw",
+	"avx512vl",    "avx512ifma", "avx512vbmi", "avx512_vbmi2", "avx512_vnni", "avx512_bf16",
+	"avx512_fp16", "avx_vnni",   "amx_tile",   "amx_bf16",	   "amx_int8",	  "movdir64b",
+	"enqcmd",      "asimd",	     "sve",	   "sve2",	   "sme",	  "pmull",
+	"sha1",	       "sha2",	     "sha3",	   "sha512",	   "crc32",	  "atomics",
+	"asimddp",     "i8mm",	     "bf16",	   "sm3",	   "sm4",	  NULL,
 };
 
 void pl_cpuinfo_free(struct pl_cpuinfo *ci)
@@ -71,8 +74,8 @@ int pl_cpuinfo_parse(const char *text, struct pl_cpuinfo *out)
 		const char *colon = memchr(p, ':', len);
 		if (colon) {
 			char *key = pl_xasprintf("%.*s", (int)(colon - p), p);
-			char *val =
-			    pl_xasprintf("%.*s", (int)(len - (size_t)(colon - p) - 1), colon + 1);
+			char *val = pl_xasprintf("%.*s", (int)(len - (size_t)(colon - p) - 1),
+						 colon + 1);
 			char *k = pl_trim(key), *v = pl_trim(val);
 			if (strcmp(k, "processor") == 0) {
 				uint64_t n;
@@ -174,8 +177,8 @@ int pl_cpulist_count(const char *s)
 static void collect_cpuinfo(struct pl_facts *f)
 {
 	static const char src[] = "/proc/cpuinfo";
-	static const char *const keys[] = {"cpu.vendor", "cpu.model",	      "cpu.flags",
-					   "cpu.isa",	 "cpu.tsc.invariant", NULL};
+	static const char *const keys[] = { "cpu.vendor", "cpu.model",	       "cpu.flags",
+					    "cpu.isa",	  "cpu.tsc.invariant", NULL };
 	char *text;
 	int r = pl_cpuinfo_read(&text);
 	struct pl_cpuinfo ci;
@@ -239,13 +242,13 @@ static void collect_online(struct pl_facts *f)
 	free(s);
 }
 
-static const char *const topo_keys[] = {"cpu.sockets",
-					"cpu.cores",
-					"cpu.threads_per_core",
-					"cpu.cache.l1d_bytes",
-					"cpu.cache.l2_bytes",
-					"cpu.cache.l3_bytes",
-					NULL};
+static const char *const topo_keys[] = { "cpu.sockets",
+					 "cpu.cores",
+					 "cpu.threads_per_core",
+					 "cpu.cache.l1d_bytes",
+					 "cpu.cache.l2_bytes",
+					 "cpu.cache.l3_bytes",
+					 NULL };
 
 static void topo_unavailable(struct pl_facts *f, const char *why)
 {
@@ -297,7 +300,7 @@ static bool cpuid_caches(struct cache_sizes *cs)
 {
 	unsigned a, b, c, d;
 	unsigned maxext = __get_cpuid_max(0x80000000, NULL);
-	unsigned leaves[2] = {4, 0x8000001d};
+	unsigned leaves[2] = { 4, 0x8000001d };
 	for (int li = 0; li < 2; li++) {
 		unsigned leaf = leaves[li];
 		if (leaf == 4 && __get_cpuid_max(0, NULL) < 4)
@@ -318,10 +321,9 @@ static bool cpuid_caches(struct cache_sizes *cs)
 			any = true;
 		}
 		if (any) {
-			cs->src =
-			    leaf == 4
-				? "cpuid:4 (this CPU, or what the hypervisor reports)"
-				: "cpuid:0x8000001d (this CPU, or what the hypervisor reports)";
+			cs->src = leaf == 4 ? "cpuid:4 (this CPU, or what the hypervisor reports)"
+					    : "cpuid:0x8000001d (this CPU, or what the hypervisor "
+					      "reports)";
 			return true;
 		}
 	}
@@ -348,11 +350,11 @@ static bool cpuid_caches(struct cache_sizes *cs)
 
 static void cache_facts(struct pl_facts *f, hwloc_topology_t t, bool live)
 {
-	static const char *const keys[] = {NULL, "cpu.cache.l1d_bytes", "cpu.cache.l2_bytes",
-					   "cpu.cache.l3_bytes"};
-	static const hwloc_obj_type_t types[] = {HWLOC_OBJ_PU, HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
-						 HWLOC_OBJ_L3CACHE};
-	struct cache_sizes cs = {{0}, NULL};
+	static const char *const keys[] = { NULL, "cpu.cache.l1d_bytes", "cpu.cache.l2_bytes",
+					    "cpu.cache.l3_bytes" };
+	static const hwloc_obj_type_t types[] = { HWLOC_OBJ_PU, HWLOC_OBJ_L1CACHE,
+						  HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE };
+	struct cache_sizes cs = { { 0 }, NULL };
 	bool sysfs = pl_exists("/sys/devices/system/cpu/cpu0/cache/index0");
 	if (sysfs) {
 		cs.src = "hwloc:/sys/devices/system/cpu/cpu0/cache";
@@ -394,7 +396,7 @@ static void collect_topology(struct pl_facts *f)
 	 * needs, never the tree itself (facts/hwloc_input.h says why). The live sysfs is the
 	 * kernel's own and is read directly. */
 	bool live = pl_sysroot_is_live();
-	struct pl_hwloc_input in = {{0}};
+	struct pl_hwloc_input in = { { 0 } };
 	if (!live) {
 		char why[512];
 		if (pl_hwloc_input_make(&in, why, sizeof(why)) < 0) {

@@ -100,8 +100,8 @@ void pl_collect_cpuidle(struct pl_facts *f)
 								  : json_null());
 			json_object_set_new(o, "residency_us",
 					    st[i].residency_us >= 0
-						? json_integer(st[i].residency_us)
-						: json_null());
+						    ? json_integer(st[i].residency_us)
+						    : json_null());
 			json_object_set_new(o, "disabled", json_boolean(st[i].disabled));
 			json_array_append_new(arr, o);
 			free(st[i].name);

@@ -78,7 +78,7 @@ void pl_fact_bool(struct pl_facts *f, const char *key, bool value, const char *s
 static void vunavailable(struct pl_facts *f, const char *key, const char *fmt, va_list ap)
 {
 	struct pl_fact *x = slot(f, key);
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_vprintf(&b, fmt, ap);
 	x->unavailable = pl_buf_steal(&b);
 }
@@ -144,7 +144,8 @@ int pl_fact_from_file_uint(struct pl_facts *f, const char *key, const char *path
 	int r = pl_read_u64(path, &v);
 	if (r < 0) {
 		pl_fact_unavailable(f, key, "%s: %s", path,
-				    r == -EINVAL ? "not a number, or negative" : pl_read_strerror(r));
+				    r == -EINVAL ? "not a number, or negative"
+						 : pl_read_strerror(r));
 		return r;
 	}
 	pl_fact_uint(f, key, v, path);
@@ -227,9 +228,9 @@ char *pl_fact_value_text(const json_t *v)
 		size_t i;
 		json_t *e;
 		json_array_foreach(v, i, e) if (json_is_object(e) || json_is_array(e)) scalars =
-		    false;
+			false;
 		if (scalars) {
-			struct pl_buf b = {0};
+			struct pl_buf b = { 0 };
 			json_array_foreach(v, i, e)
 			{
 				char *t = pl_fact_value_text(e);

@@ -40,7 +40,7 @@ void pl_fact_int(struct pl_facts *f, const char *key, int64_t value, const char 
 void pl_fact_bool(struct pl_facts *f, const char *key, bool value, const char *source);
 /** Mark @key unavailable with a printf-style reason ("/sys/...: not present"). */
 void pl_fact_unavailable(struct pl_facts *f, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
 /** Set @key to the string @value from @source when @value is non-NULL, else mark it
  *  unavailable with the printf-style reason. */

@@ -22,12 +22,12 @@
 
 /* How a file's first line must look. */
 enum kind {
-	K_LIST,	 /* cpulist "0-3,8", every number < PL_MAX_CPUS, no reversed range */
-	K_MASK,	 /* hex cpumask "ff,00000001" of at most PL_HWLOC_MASK_MAX bytes */
-	K_ID,	 /* an integer -1 .. INT32_MAX (package, core, die, cluster ids, online, level) */
-	K_SIZE,	 /* a cache size: a number with an optional K, M or G, below 2^40 bytes */
-	K_TYPE,	 /* Data, Instruction or Unified */
-	K_HINT,	 /* an unsigned number; dropped (not fatal) when bad */
+	K_LIST, /* cpulist "0-3,8", every number < PL_MAX_CPUS, no reversed range */
+	K_MASK, /* hex cpumask "ff,00000001" of at most PL_HWLOC_MASK_MAX bytes */
+	K_ID,	/* an integer -1 .. INT32_MAX (package, core, die, cluster ids, online, level) */
+	K_SIZE, /* a cache size: a number with an optional K, M or G, below 2^40 bytes */
+	K_TYPE, /* Data, Instruction or Unified */
+	K_HINT, /* an unsigned number; dropped (not fatal) when bad */
 };
 
 struct ctx {
@@ -128,7 +128,8 @@ static int write_copy(struct ctx *c, const char *abs, const char *text)
 }
 
 /* Copy the file @abs of kind @k: 0 when copied or absent, -errno with the reason set. */
-static int copy(struct ctx *c, enum kind k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int copy(struct ctx *c, enum kind k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static int copy(struct ctx *c, enum kind k, const char *fmt, ...)
 {
 	char abs[PATH_MAX];
@@ -147,8 +148,8 @@ static int copy(struct ctx *c, enum kind k, const char *fmt, ...)
 	buf[strcspn(buf, "\n")] = '\0';
 	char *t = pl_trim(buf);
 	if (!valid(k, t)) {
-		static const char *const what[] = {"a CPU list", "a CPU mask", "an id",
-						   "a cache size", "a cache type", "a number"};
+		static const char *const what[] = { "a CPU list",   "a CPU mask",   "an id",
+						    "a cache size", "a cache type", "a number" };
 		if (k == K_HINT) {
 			free(buf);
 			return 0;
@@ -201,14 +202,20 @@ static int link_copy(struct ctx *c, const char *bus, const char *name, const cha
 
 static int copy_cpu(struct ctx *c, unsigned cpu)
 {
-	static const char *const masks[] = {"core_cpus",     "core_siblings", "thread_siblings",
-					    "package_cpus",  "die_cpus",      "cluster_cpus",
-					    "book_siblings", "drawer_siblings", NULL};
-	static const char *const ids[] = {"physical_package_id", "core_id", "die_id", "cluster_id",
-					  "book_id", "drawer_id", NULL};
-	static const char *const cache_ids[] = {"level", "coherency_line_size", "number_of_sets",
-						"physical_line_partition", "ways_of_associativity",
-						"id", NULL};
+	static const char *const masks[] = { "core_cpus",     "core_siblings",	 "thread_siblings",
+					     "package_cpus",  "die_cpus",	 "cluster_cpus",
+					     "book_siblings", "drawer_siblings", NULL };
+	static const char *const ids[] = {
+		"physical_package_id", "core_id", "die_id", "cluster_id", "book_id",
+		"drawer_id",	       NULL
+	};
+	static const char *const cache_ids[] = { "level",
+						 "coherency_line_size",
+						 "number_of_sets",
+						 "physical_line_partition",
+						 "ways_of_associativity",
+						 "id",
+						 NULL };
 	int r = 0;
 	char base[64];
 	snprintf(base, sizeof(base), CPU_DIR "/cpu%u", cpu);
@@ -232,7 +239,8 @@ static int copy_cpu(struct ctx *c, unsigned cpu)
 	struct pl_cpuset idx;
 	if (r || numbered(cdir, "index", &idx) < 0)
 		return r;
-	for (int i = pl_cpuset_next(&idx, 0); !r && i >= 0; i = pl_cpuset_next(&idx, (unsigned)i + 1)) {
+	for (int i = pl_cpuset_next(&idx, 0); !r && i >= 0;
+	     i = pl_cpuset_next(&idx, (unsigned)i + 1)) {
 		for (const char *const *m = cache_ids; !r && *m; m++)
 			r = copy(c, K_ID, "%s/index%d/%s", cdir, i, *m);
 		if (!r)
@@ -247,9 +255,9 @@ static int copy_cpu(struct ctx *c, unsigned cpu)
 
 static int copy_all(struct ctx *c)
 {
-	static const char *const cpu_lists[] = {"online", "possible", "present", NULL};
-	static const char *const node_lists[] = {"online",	"possible",	     "has_cpu",
-						 "has_memory", "has_normal_memory", NULL};
+	static const char *const cpu_lists[] = { "online", "possible", "present", NULL };
+	static const char *const node_lists[] = { "online",	"possible",	     "has_cpu",
+						  "has_memory", "has_normal_memory", NULL };
 	int r = 0;
 	for (const char *const *l = cpu_lists; !r && *l; l++)
 		r = copy(c, K_LIST, CPU_DIR "/%s", *l);
@@ -258,7 +266,8 @@ static int copy_all(struct ctx *c)
 	struct pl_cpuset cpus;
 	if (r || (r = numbered(CPU_DIR, "cpu", &cpus)) < 0)
 		return r < 0 && !*c->why ? fail(c, r, CPU_DIR ": %s", pl_read_strerror(r)) : r;
-	for (int i = pl_cpuset_next(&cpus, 0); !r && i >= 0; i = pl_cpuset_next(&cpus, (unsigned)i + 1)) {
+	for (int i = pl_cpuset_next(&cpus, 0); !r && i >= 0;
+	     i = pl_cpuset_next(&cpus, (unsigned)i + 1)) {
 		char name[32], target[64];
 		snprintf(name, sizeof(name), "cpu%d", i);
 		snprintf(target, sizeof(target), "../../../devices/system/cpu/cpu%d", i);
@@ -271,7 +280,8 @@ static int copy_all(struct ctx *c)
 		return r;
 	for (const char *const *l = node_lists; !r && *l; l++)
 		r = copy(c, K_LIST, NODE_DIR "/%s", *l);
-	for (int i = pl_cpuset_next(&nodes, 0); !r && i >= 0; i = pl_cpuset_next(&nodes, (unsigned)i + 1)) {
+	for (int i = pl_cpuset_next(&nodes, 0); !r && i >= 0;
+	     i = pl_cpuset_next(&nodes, (unsigned)i + 1)) {
 		char name[32], target[64];
 		snprintf(name, sizeof(name), "node%d", i);
 		snprintf(target, sizeof(target), "../../../devices/system/node/node%d", i);
@@ -290,7 +300,7 @@ static int copy_all(struct ctx *c)
 
 int pl_hwloc_input_make(struct pl_hwloc_input *in, char *why, size_t whylen)
 {
-	struct ctx c = {in, why, whylen, ""};
+	struct ctx c = { in, why, whylen, "" };
 	why[0] = '\0';
 	/* TMPDIR, else /dev/shm (tmpfs: a thousand small files cost 10x less than on a
 	 * disk), else /tmp */

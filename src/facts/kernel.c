@@ -13,7 +13,7 @@ json_t *pl_cmdline_parse(const char *cmdline)
 {
 	json_t *o = json_object();
 	const char *p = cmdline ? cmdline : "";
-	struct pl_buf tok = {0};
+	struct pl_buf tok = { 0 };
 	while (*p) {
 		while (isspace((unsigned char)*p))
 			p++;

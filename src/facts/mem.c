@@ -85,8 +85,9 @@ void pl_collect_mem(struct pl_facts *f)
 	int r = pl_read_file("/proc/meminfo", &mi, NULL);
 	if (r < 0) {
 		static const char *const keys[] = {
-		    "mem.total_bytes",	   "mem.available_bytes",      "mem.swap.total_bytes",
-		    "mem.hugepages.total", "mem.hugepages.size_bytes", NULL};
+			"mem.total_bytes",     "mem.available_bytes",	   "mem.swap.total_bytes",
+			"mem.hugepages.total", "mem.hugepages.size_bytes", NULL
+		};
 		for (const char *const *k = keys; *k; k++)
 			pl_fact_unavailable(f, *k, "/proc/meminfo: %s", pl_read_strerror(r));
 	} else {

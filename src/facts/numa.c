@@ -175,8 +175,8 @@ void pl_collect_numa(struct pl_facts *f)
 	const char *src;
 	int r = node_set(&nodes, &src);
 	if (r < 0) {
-		static const char *const keys[] = {"numa.nodes", "numa.distance",
-						   "numa.remote_ratio", NULL};
+		static const char *const keys[] = { "numa.nodes", "numa.distance",
+						    "numa.remote_ratio", NULL };
 		for (const char *const *k = keys; *k; k++)
 			pl_fact_unavailable(f, *k,
 					    NODE_DIR ": %s (kernel without NUMA or no sysfs)",

@@ -6,19 +6,19 @@
 #include "facts/collectors.h"
 
 const struct pl_collector pl_collectors[] = {
-    {"virt", "hypervisor detection (sysfs, DMI, cpuid)", pl_collect_virt},
-    {"kernel", "kernel release, hostname and boot command line", pl_collect_kernel},
-    {"clocksource", "current and available clocksources", pl_collect_clock},
-    {"cpu", "CPU identity, ISA, topology (hwloc), caches, vulnerabilities", pl_collect_cpu},
-    {"cpufreq", "frequency driver, governors, boost, intel_pstate", pl_collect_cpufreq},
-    {"cpuidle", "idle driver, governor and C-states", pl_collect_cpuidle},
-    {"mem", "memory, swap, transparent and static huge pages", pl_collect_mem},
-    {"numa", "NUMA nodes, distances, remote allocation ratio", pl_collect_numa},
-    {"sysctl", "sysctls the rules read and the field reports tuned", pl_collect_sysctl},
-    {"block", "block devices and their queue settings", pl_collect_block},
-    {"fs", "tmpfs mounts", pl_collect_fs},
-    {"net", "network interfaces: MTU, speed, driver, queues", pl_collect_net},
-    {"services", "irqbalance, numad, tuned and its profile", pl_collect_services},
-    {"accel", "QAT and GPU devices on the PCI bus", pl_collect_accel},
+	{ "virt", "hypervisor detection (sysfs, DMI, cpuid)", pl_collect_virt },
+	{ "kernel", "kernel release, hostname and boot command line", pl_collect_kernel },
+	{ "clocksource", "current and available clocksources", pl_collect_clock },
+	{ "cpu", "CPU identity, ISA, topology (hwloc), caches, vulnerabilities", pl_collect_cpu },
+	{ "cpufreq", "frequency driver, governors, boost, intel_pstate", pl_collect_cpufreq },
+	{ "cpuidle", "idle driver, governor and C-states", pl_collect_cpuidle },
+	{ "mem", "memory, swap, transparent and static huge pages", pl_collect_mem },
+	{ "numa", "NUMA nodes, distances, remote allocation ratio", pl_collect_numa },
+	{ "sysctl", "sysctls the rules read and the field reports tuned", pl_collect_sysctl },
+	{ "block", "block devices and their queue settings", pl_collect_block },
+	{ "fs", "tmpfs mounts", pl_collect_fs },
+	{ "net", "network interfaces: MTU, speed, driver, queues", pl_collect_net },
+	{ "services", "irqbalance, numad, tuned and its profile", pl_collect_services },
+	{ "accel", "QAT and GPU devices on the PCI bus", pl_collect_accel },
 };
 const size_t pl_ncollectors = sizeof(pl_collectors) / sizeof(pl_collectors[0]);

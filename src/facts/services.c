@@ -15,12 +15,12 @@ static const struct {
 	const char *name; /* the service, the key component */
 	const char *comm; /* its comm, as the kernel truncates it */
 } daemons[] = {
-    {"irqbalance", "irqbalance"},
-    {"numad", "numad"},
-    {"tuned", "tuned"},
-    {"thermald", "thermald"},
-    {"power-profiles-daemon", "power-profiles-"},
-    {"cpupower", "cpupower"},
+	{ "irqbalance", "irqbalance" },
+	{ "numad", "numad" },
+	{ "tuned", "tuned" },
+	{ "thermald", "thermald" },
+	{ "power-profiles-daemon", "power-profiles-" },
+	{ "cpupower", "cpupower" },
 };
 #define NDAEMONS (sizeof(daemons) / sizeof(daemons[0]))
 
@@ -28,7 +28,7 @@ void pl_collect_services(struct pl_facts *f)
 {
 	char **pids;
 	int r = pl_list_dir("/proc", &pids, NULL);
-	bool running[NDAEMONS] = {false};
+	bool running[NDAEMONS] = { false };
 	size_t seen = 0;
 	if (r == 0) {
 		for (char **p = pids; *p; p++) {

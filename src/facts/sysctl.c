@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sysctl.NAME: every sysctl a rule reads (the names the caller gave to
  * pl_facts_set_sysctl_names(): check, report and inspect pass pl_rules_sysctl_names(), the
- * keys[] of every rule table starting with "sysctl.") plus a base list from the field reports (the GPU instance's
- * network/VM settings, the SPEC run's scheduler and NUMA knobs). Values are typed by
+ * keys[] of every rule table starting with "sysctl.") plus a base list from the field reports (the
+ * GPU instance's network/VM settings, the SPEC run's scheduler and NUMA knobs). Values are typed by
  * pl_sysctl_value_parse(). A sysctl the kernel dropped gets a reason saying so. */
 #include <errno.h>
 #include <limits.h>
@@ -15,88 +15,88 @@
 #include "util/sysroot.h"
 
 static const char *const base_sysctls[] = {
-    /* 000 (GPU instance, MPI traffic): backlog, buffers, BBR+fq, keepalive, risky ones */
-    "net.core.netdev_max_backlog",
-    "net.core.netdev_budget",
-    "net.core.netdev_budget_usecs",
-    "net.core.somaxconn",
-    "net.core.rmem_default",
-    "net.core.rmem_max",
-    "net.core.wmem_default",
-    "net.core.wmem_max",
-    "net.core.optmem_max",
-    "net.core.default_qdisc",
-    "net.ipv4.tcp_rmem",
-    "net.ipv4.tcp_wmem",
-    "net.ipv4.udp_rmem_min",
-    "net.ipv4.udp_wmem_min",
-    "net.ipv4.tcp_fastopen",
-    "net.ipv4.tcp_max_syn_backlog",
-    "net.ipv4.tcp_max_tw_buckets",
-    "net.ipv4.tcp_tw_reuse",
-    "net.ipv4.tcp_tw_recycle",
-    "net.ipv4.tcp_fin_timeout",
-    "net.ipv4.tcp_slow_start_after_idle",
-    "net.ipv4.tcp_keepalive_time",
-    "net.ipv4.tcp_keepalive_intvl",
-    "net.ipv4.tcp_keepalive_probes",
-    "net.ipv4.tcp_mtu_probing",
-    "net.ipv4.tcp_timestamps",
-    "net.ipv4.tcp_sack",
-    "net.ipv4.tcp_window_scaling",
-    "net.ipv4.tcp_congestion_control",
-    "net.ipv4.tcp_available_congestion_control",
-    "net.ipv4.tcp_syncookies",
-    "net.ipv4.tcp_rfc1337",
-    "net.ipv4.tcp_low_latency",
-    "net.ipv4.ip_local_port_range",
-    "net.ipv4.conf.all.rp_filter",
-    "net.ipv4.conf.default.rp_filter",
-    "net.ipv4.conf.all.log_martians",
-    "net.ipv4.conf.default.log_martians",
-    "net.ipv4.conf.all.accept_redirects",
-    "net.ipv4.conf.default.accept_redirects",
-    "net.ipv4.conf.all.secure_redirects",
-    "net.ipv4.conf.default.secure_redirects",
-    "net.ipv4.conf.all.send_redirects",
-    "net.ipv4.conf.default.send_redirects",
-    "net.ipv6.conf.all.accept_redirects",
-    "net.ipv6.conf.default.accept_redirects",
-    "net.ipv4.icmp_echo_ignore_all",
-    "net.ipv6.icmp.echo_ignore_all",
-    "net.core.busy_poll",
-    "net.core.busy_read",
-    /* VM */
-    "vm.swappiness",
-    "vm.dirty_ratio",
-    "vm.dirty_background_ratio",
-    "vm.dirty_bytes",
-    "vm.dirty_background_bytes",
-    "vm.dirty_expire_centisecs",
-    "vm.dirty_writeback_centisecs",
-    "vm.vfs_cache_pressure",
-    "vm.zone_reclaim_mode",
-    "vm.overcommit_memory",
-    "vm.min_free_kbytes",
-    "vm.nr_hugepages",
-    "vm.max_map_count",
-    "vm.stat_interval",
-    /* 001 (SPEC run): scheduler and NUMA */
-    "kernel.sched_latency_ns",
-    "kernel.sched_min_granularity_ns",
-    "kernel.sched_wakeup_granularity_ns",
-    "kernel.sched_migration_cost_ns",
-    "kernel.sched_autogroup_enabled",
-    "kernel.numa_balancing",
-    "kernel.timer_migration",
-    "kernel.nmi_watchdog",
-    "kernel.watchdog",
-    "kernel.perf_event_paranoid",
-    "kernel.kptr_restrict",
-    "kernel.randomize_va_space",
-    "fs.file-max",
-    "fs.aio-max-nr",
-    NULL,
+	/* 000 (GPU instance, MPI traffic): backlog, buffers, BBR+fq, keepalive, risky ones */
+	"net.core.netdev_max_backlog",
+	"net.core.netdev_budget",
+	"net.core.netdev_budget_usecs",
+	"net.core.somaxconn",
+	"net.core.rmem_default",
+	"net.core.rmem_max",
+	"net.core.wmem_default",
+	"net.core.wmem_max",
+	"net.core.optmem_max",
+	"net.core.default_qdisc",
+	"net.ipv4.tcp_rmem",
+	"net.ipv4.tcp_wmem",
+	"net.ipv4.udp_rmem_min",
+	"net.ipv4.udp_wmem_min",
+	"net.ipv4.tcp_fastopen",
+	"net.ipv4.tcp_max_syn_backlog",
+	"net.ipv4.tcp_max_tw_buckets",
+	"net.ipv4.tcp_tw_reuse",
+	"net.ipv4.tcp_tw_recycle",
+	"net.ipv4.tcp_fin_timeout",
+	"net.ipv4.tcp_slow_start_after_idle",
+	"net.ipv4.tcp_keepalive_time",
+	"net.ipv4.tcp_keepalive_intvl",
+	"net.ipv4.tcp_keepalive_probes",
+	"net.ipv4.tcp_mtu_probing",
+	"net.ipv4.tcp_timestamps",
+	"net.ipv4.tcp_sack",
+	"net.ipv4.tcp_window_scaling",
+	"net.ipv4.tcp_congestion_control",
+	"net.ipv4.tcp_available_congestion_control",
+	"net.ipv4.tcp_syncookies",
+	"net.ipv4.tcp_rfc1337",
+	"net.ipv4.tcp_low_latency",
+	"net.ipv4.ip_local_port_range",
+	"net.ipv4.conf.all.rp_filter",
+	"net.ipv4.conf.default.rp_filter",
+	"net.ipv4.conf.all.log_martians",
+	"net.ipv4.conf.default.log_martians",
+	"net.ipv4.conf.all.accept_redirects",
+	"net.ipv4.conf.default.accept_redirects",
+	"net.ipv4.conf.all.secure_redirects",
+	"net.ipv4.conf.default.secure_redirects",
+	"net.ipv4.conf.all.send_redirects",
+	"net.ipv4.conf.default.send_redirects",
+	"net.ipv6.conf.all.accept_redirects",
+	"net.ipv6.conf.default.accept_redirects",
+	"net.ipv4.icmp_echo_ignore_all",
+	"net.ipv6.icmp.echo_ignore_all",
+	"net.core.busy_poll",
+	"net.core.busy_read",
+	/* VM */
+	"vm.swappiness",
+	"vm.dirty_ratio",
+	"vm.dirty_background_ratio",
+	"vm.dirty_bytes",
+	"vm.dirty_background_bytes",
+	"vm.dirty_expire_centisecs",
+	"vm.dirty_writeback_centisecs",
+	"vm.vfs_cache_pressure",
+	"vm.zone_reclaim_mode",
+	"vm.overcommit_memory",
+	"vm.min_free_kbytes",
+	"vm.nr_hugepages",
+	"vm.max_map_count",
+	"vm.stat_interval",
+	/* 001 (SPEC run): scheduler and NUMA */
+	"kernel.sched_latency_ns",
+	"kernel.sched_min_granularity_ns",
+	"kernel.sched_wakeup_granularity_ns",
+	"kernel.sched_migration_cost_ns",
+	"kernel.sched_autogroup_enabled",
+	"kernel.numa_balancing",
+	"kernel.timer_migration",
+	"kernel.nmi_watchdog",
+	"kernel.watchdog",
+	"kernel.perf_event_paranoid",
+	"kernel.kptr_restrict",
+	"kernel.randomize_va_space",
+	"fs.file-max",
+	"fs.aio-max-nr",
+	NULL,
 };
 
 /* Sysctls kernels dropped or moved. Version codes as pl_kernel_version_code(). */
@@ -108,23 +108,24 @@ static const struct {
 	const char *moved_reason;
 } removed[] = {
 #define KV(a, b) ((uint32_t)(a) << 16 | (uint32_t)(b) << 8)
-    {"kernel.sched_latency_ns", KV(6, 6),
-     "not present: removed from this kernel, EEVDF since 6.6 (base slice: "
-     "/sys/kernel/debug/sched/base_slice_ns)",
-     KV(5, 13), "not present: moved to /sys/kernel/debug/sched/latency_ns in 5.13"},
-    {"kernel.sched_min_granularity_ns", KV(6, 6),
-     "not present: removed from this kernel, EEVDF since 6.6 (base slice: "
-     "/sys/kernel/debug/sched/base_slice_ns)",
-     KV(5, 13), "not present: moved to /sys/kernel/debug/sched/min_granularity_ns in 5.13"},
-    {"kernel.sched_wakeup_granularity_ns", KV(6, 6),
-     "not present: removed from this kernel, EEVDF since 6.6", KV(5, 13),
-     "not present: moved to /sys/kernel/debug/sched/wakeup_granularity_ns in 5.13"},
-    {"kernel.sched_migration_cost_ns", KV(5, 13),
-     "not present: moved to /sys/kernel/debug/sched/migration_cost_ns in 5.13", 0, NULL},
-    {"net.ipv4.tcp_tw_recycle", KV(4, 12),
-     "not present: removed from this kernel in 4.12 (broke clients behind NAT)", 0, NULL},
-    {"net.ipv4.tcp_low_latency", KV(4, 14),
-     "not present: removed from this kernel in 4.14 (no effect since the prequeue went)", 0, NULL},
+	{ "kernel.sched_latency_ns", KV(6, 6),
+	  "not present: removed from this kernel, EEVDF since 6.6 (base slice: "
+	  "/sys/kernel/debug/sched/base_slice_ns)",
+	  KV(5, 13), "not present: moved to /sys/kernel/debug/sched/latency_ns in 5.13" },
+	{ "kernel.sched_min_granularity_ns", KV(6, 6),
+	  "not present: removed from this kernel, EEVDF since 6.6 (base slice: "
+	  "/sys/kernel/debug/sched/base_slice_ns)",
+	  KV(5, 13), "not present: moved to /sys/kernel/debug/sched/min_granularity_ns in 5.13" },
+	{ "kernel.sched_wakeup_granularity_ns", KV(6, 6),
+	  "not present: removed from this kernel, EEVDF since 6.6", KV(5, 13),
+	  "not present: moved to /sys/kernel/debug/sched/wakeup_granularity_ns in 5.13" },
+	{ "kernel.sched_migration_cost_ns", KV(5, 13),
+	  "not present: moved to /sys/kernel/debug/sched/migration_cost_ns in 5.13", 0, NULL },
+	{ "net.ipv4.tcp_tw_recycle", KV(4, 12),
+	  "not present: removed from this kernel in 4.12 (broke clients behind NAT)", 0, NULL },
+	{ "net.ipv4.tcp_low_latency", KV(4, 14),
+	  "not present: removed from this kernel in 4.14 (no effect since the prequeue went)", 0,
+	  NULL },
 #undef KV
 };
 
@@ -132,7 +133,7 @@ int pl_kernel_version_code(const char *release, uint32_t *out)
 {
 	if (!release)
 		return -EINVAL;
-	unsigned v[3] = {0, 0, 0};
+	unsigned v[3] = { 0, 0, 0 };
 	const char *p = release;
 	int got = 0;
 	for (int i = 0; i < 3; i++) {
@@ -281,7 +282,7 @@ void pl_facts_set_sysctl_names(const char *const *names)
 
 void pl_collect_sysctl(struct pl_facts *f)
 {
-	struct names ns = {0};
+	struct names ns = { 0 };
 	for (const char *const *b = base_sysctls; *b; b++)
 		names_add(&ns, *b);
 	for (const char *const *n = extra_names; n && *n; n++)

@@ -17,18 +17,18 @@ static const struct {
 	const char *needle; /* substring of DMI sys_vendor or product_name */
 	const char *name;
 } dmi_map[] = {
-    {"QEMU", "kvm"},
-    {"KVM", "kvm"},
-    {"Amazon EC2", "kvm"},
-    {"Google", "kvm"},
-    {"VMware", "vmware"},
-    {"Microsoft Corporation", "hyperv"},
-    {"Xen", "xen"},
-    {"innotek", "virtualbox"},
-    {"VirtualBox", "virtualbox"},
-    {"Parallels", "parallels"},
-    {"Bochs", "bochs"},
-    {"OpenStack", "kvm"},
+	{ "QEMU", "kvm" },
+	{ "KVM", "kvm" },
+	{ "Amazon EC2", "kvm" },
+	{ "Google", "kvm" },
+	{ "VMware", "vmware" },
+	{ "Microsoft Corporation", "hyperv" },
+	{ "Xen", "xen" },
+	{ "innotek", "virtualbox" },
+	{ "VirtualBox", "virtualbox" },
+	{ "Parallels", "parallels" },
+	{ "Bochs", "bochs" },
+	{ "OpenStack", "kvm" },
 };
 
 static const char *dmi_lookup(const char *s)
@@ -47,10 +47,12 @@ static const struct {
 	const char *sig;
 	const char *name;
 } cpuid_map[] = {
-    {"KVMKVMKVM", "kvm"},	   {"XenVMMXenVMM", "xen"},  {"VMwareVMware", "vmware"},
-    {"Microsoft Hv", "hyperv"},	   {"TCGTCGTCGTCG", "qemu"}, {"bhyve bhyve ", "bhyve"},
-    {" lrpepyh  vr", "parallels"}, {"ACRNACRNACRN", "acrn"}, {"VBoxVBoxVBox", "virtualbox"},
-    {"QNXQVMBSQG", "qnx"},	   {"SRESRESRESRE", "sre"},  {"EVMMEVMMEVMM", "evmm"},
+	{ "KVMKVMKVM", "kvm" },		  { "XenVMMXenVMM", "xen" },
+	{ "VMwareVMware", "vmware" },	  { "Microsoft Hv", "hyperv" },
+	{ "TCGTCGTCGTCG", "qemu" },	  { "bhyve bhyve ", "bhyve" },
+	{ " lrpepyh  vr", "parallels" },  { "ACRNACRNACRN", "acrn" },
+	{ "VBoxVBoxVBox", "virtualbox" }, { "QNXQVMBSQG", "qnx" },
+	{ "SRESRESRESRE", "sre" },	  { "EVMMEVMMEVMM", "evmm" },
 };
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -101,16 +103,16 @@ static const struct {
 	const char *clocksource;
 	const char *name;
 } pvclock_map[] = {
-    {"kvm-clock", "kvm"},
-    {"xen", "xen"},
-    {"hyperv_clocksource_tsc_page", "hyperv"},
-    {"hyperv_clocksource_msr", "hyperv"},
+	{ "kvm-clock", "kvm" },
+	{ "xen", "xen" },
+	{ "hyperv_clocksource_tsc_page", "hyperv" },
+	{ "hyperv_clocksource_msr", "hyperv" },
 };
 
 static const char *pvclock_lookup(void)
 {
 	static const char path[] =
-	    "/sys/devices/system/clocksource/clocksource0/available_clocksource";
+		"/sys/devices/system/clocksource/clocksource0/available_clocksource";
 	char *s;
 	if (pl_read_str(path, &s) < 0)
 		return NULL;

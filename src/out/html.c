@@ -30,18 +30,24 @@ static const char css[] =
 	"font-size:22px}\n"
 	"table{border-collapse:collapse;width:100%;margin:8px 0 16px;font-size:14px}th,td{border:"
 	"1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}th{background:"
-	"#f6f8fa}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-	".sev{display:inline-block;font-weight:700;font-size:12px;padding:1px 6px;border-radius:4px;"
+	"#f6f8fa}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:"
+	"nowrap}\n"
+	".sev{display:inline-block;font-weight:700;font-size:12px;padding:1px "
+	"6px;border-radius:4px;"
 	"border:1px solid currentColor}.sev-crit{color:var(--crit)}.sev-warn{color:var(--warn)}"
 	".sev-info{color:var(--info)}\n"
-	"code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;"
+	"code{font:13px/1.4 "
+	"ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;"
 	"padding:1px 4px;border-radius:3px;word-break:break-all}\n"
 	"button.copy{font-size:12px;margin-left:6px;cursor:pointer}\n"
 	"details{margin:6px 0}summary{cursor:pointer}\n"
-	"svg.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}svg.chart .bar{fill:var(--bar)}"
+	"svg.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}svg.chart "
+	".bar{fill:var(--bar)}"
 	"svg.chart .err{stroke:#000;stroke-width:1.5}svg.chart .axis{fill:var(--muted)}\n"
-	"td.cmp{min-width:220px;text-align:right}td.cmp span.num{font-variant-numeric:tabular-nums;white-space:nowrap}"
-	".env{font-size:13px;color:var(--muted)}.verdict{font-size:13px}.verdict-changed{font-weight:700}\n"
+	"td.cmp{min-width:220px;text-align:right}td.cmp "
+	"span.num{font-variant-numeric:tabular-nums;white-space:nowrap}"
+	".env{font-size:13px;color:var(--muted)}.verdict{font-size:13px}.verdict-changed{font-"
+	"weight:700}\n"
 	"iframe.flame{display:block;margin:8px 0}\n"
 	"@media print{body{max-width:none;padding:0}button.copy{display:none}details{display:block}"
 	"h2{break-after:avoid}table,svg{break-inside:avoid}}\n";
@@ -49,9 +55,13 @@ static const char css[] =
 static const char js_copy[] =
 	"function plCopy(b){var t=b.previousElementSibling.textContent;"
 	"function done(){b.textContent='copied';setTimeout(function(){b.textContent='copy'},1500)}"
-	"if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(t).then(done,"
-	"function(){})}else{var r=document.createRange();r.selectNodeContents(b.previousElementSibling);"
-	"var s=window.getSelection();s.removeAllRanges();s.addRange(r);try{document.execCommand('copy');"
+	"if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(t).then("
+	"done,"
+	"function(){})}else{var "
+	"r=document.createRange();r.selectNodeContents(b.previousElementSibling);"
+	"var "
+	"s=window.getSelection();s.removeAllRanges();s.addRange(r);try{document.execCommand('copy')"
+	";"
 	"done()}catch(e){}}}\n";
 
 static void esc(struct pl_buf *b, const char *s)
@@ -64,8 +74,8 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 	const json_t *sum = json_object_get(check, "summary");
 	pl_buf_puts(b, "<h2 id=\"findings\">Findings</h2>\n<p>Workload <b>");
 	esc(b, pl_json_str(check, "workload"));
-	pl_buf_printf(b, "</b>: %lld critical, %lld warnings, %lld info.</p>\n", pl_json_int(sum, "crit"),
-		      pl_json_int(sum, "warn"), pl_json_int(sum, "info"));
+	pl_buf_printf(b, "</b>: %lld critical, %lld warnings, %lld info.</p>\n",
+		      pl_json_int(sum, "crit"), pl_json_int(sum, "warn"), pl_json_int(sum, "info"));
 	const json_t *arr = json_object_get(check, "findings");
 	if (json_array_size(arr) == 0) {
 		pl_buf_puts(b, "<p>No findings: every rule for this workload passed.</p>\n");
@@ -198,7 +208,8 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 			      (long long)json_integer_value(json_object_get(runner, "warmup")),
 			      pl_json_num(runner, "elapsed_s"));
 		esc(b, pl_json_str(runner, "cpus"));
-		pl_buf_puts(b, json_is_true(json_object_get(runner, "pinned")) ? " (pinned)" : " (unpinned)");
+		pl_buf_puts(b, json_is_true(json_object_get(runner, "pinned")) ? " (pinned)"
+									       : " (unpinned)");
 	}
 	pl_buf_puts(b, ".</p>\n");
 	const json_t *metrics = json_object_get(doc, "metrics");
@@ -222,12 +233,16 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 			if (done[k] || !u || !unit || strcmp(u, unit) != 0)
 				continue;
 			done[k] = true;
-			bars[nb++] = (struct pl_svg_bar){ pl_json_str(mk, "name"), pl_json_num(mk, "median"),
-							  pl_json_num(mk, "min"), pl_json_num(mk, "max") };
+			bars[nb++] = (struct pl_svg_bar){ pl_json_str(mk, "name"),
+							  pl_json_num(mk, "median"),
+							  pl_json_num(mk, "min"),
+							  pl_json_num(mk, "max") };
 		}
-		char *title = pl_xasprintf("bench %s: median per metric, whiskers min to max", name);
+		char *title =
+			pl_xasprintf("bench %s: median per metric, whiskers min to max", name);
 		pl_svg_bar_chart(b, title, bars, nb, unit,
-				 strcmp(pl_json_str(mi, "better") ? pl_json_str(mi, "better") : "", "lower") == 0);
+				 strcmp(pl_json_str(mi, "better") ? pl_json_str(mi, "better") : "",
+					"lower") == 0);
 		free(title);
 	}
 	free(done);
@@ -310,9 +325,10 @@ static const char *metric_unit(const json_t *doc, const char *metric)
 {
 	size_t i;
 	json_t *m;
-	json_array_foreach(json_object_get(doc, "metrics"), i, m)
-		if (pl_json_str(m, "name") && strcmp(pl_json_str(m, "name"), metric) == 0)
-			return pl_json_str(m, "unit");
+	json_array_foreach(json_object_get(doc, "metrics"), i,
+			   m) if (pl_json_str(m, "name") &&
+				  strcmp(pl_json_str(m, "name"), metric) ==
+					  0) return pl_json_str(m, "unit");
 	return NULL;
 }
 
@@ -330,10 +346,12 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		esc(b, pl_json_str(v, "name"));
 	}
 	pl_buf_printf(b, "</h3><p>%lld interleaved rounds (+%lld warm-up), seed %lld, stopped: ",
-		      pl_json_int(doc, "rounds_measured"), pl_json_int(doc, "rounds_warmup"), pl_json_int(doc, "seed"));
+		      pl_json_int(doc, "rounds_measured"), pl_json_int(doc, "rounds_warmup"),
+		      pl_json_int(doc, "seed"));
 	esc(b, pl_json_str(doc, "stop_reason"));
 	pl_buf_puts(b, ". Cells: median [95% CI]; below it the change vs the baseline in % [CI] "
-		       "(a difference when the baseline is ~0) and the verdict.</p>\n<table class=\"comparison\"><thead><tr><th>metric</th>");
+		       "(a difference when the baseline is ~0) and the verdict.</p>\n<table "
+		       "class=\"comparison\"><thead><tr><th>metric</th>");
 	json_array_foreach(variants, i, v)
 	{
 		pl_buf_puts(b, "<th>");
@@ -358,7 +376,8 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 			char *vs = pl_report_cmp_vs(x, unit ? unit : "");
 			pl_buf_puts(b, "<td class=\"cmp\"><span class=\"num\">");
 			esc(b, med);
-			pl_buf_printf(b, " <span class=\"muted\">n=%lld</span></span>", pl_json_int(x, "n"));
+			pl_buf_printf(b, " <span class=\"muted\">n=%lld</span></span>",
+				      pl_json_int(x, "n"));
 			if (vs) {
 				pl_buf_puts(b, "<br><span class=\"num\">");
 				esc(b, vs);
@@ -366,8 +385,10 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 			}
 			free(med);
 			free(vs);
-			if (pl_json_str(x, "verdict_text") && strcmp(pl_json_str(x, "verdict"), "baseline") != 0) {
-				pl_buf_printf(b, "<br><span class=\"verdict verdict-%s\">", pl_json_str(x, "verdict"));
+			if (pl_json_str(x, "verdict_text") &&
+			    strcmp(pl_json_str(x, "verdict"), "baseline") != 0) {
+				pl_buf_printf(b, "<br><span class=\"verdict verdict-%s\">",
+					      pl_json_str(x, "verdict"));
 				esc(b, pl_json_str(x, "verdict_text"));
 				pl_buf_puts(b, "</span>");
 			}
@@ -398,15 +419,18 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		{
 			const json_t *ci = json_object_get(x, "median_ci");
 			const json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
-			bars[i] = (struct pl_svg_bar){ pl_json_str(x, "variant"), pl_json_num(x, "median"),
-						       json_is_number(lo) ? json_number_value(lo) : NAN,
-						       json_is_number(hi) ? json_number_value(hi) : NAN };
+			bars[i] = (struct pl_svg_bar){
+				pl_json_str(x, "variant"), pl_json_num(x, "median"),
+				json_is_number(lo) ? json_number_value(lo) : NAN,
+				json_is_number(hi) ? json_number_value(hi) : NAN
+			};
 		}
 		const char *metric = pl_json_str(first, "metric");
 		bool hib = false;
-		json_array_foreach(json_object_get(doc, "metrics"), i, x)
-			if (pl_json_str(x, "name") && metric && strcmp(pl_json_str(x, "name"), metric) == 0)
-				hib = json_is_true(json_object_get(x, "higher_is_better"));
+		json_array_foreach(json_object_get(doc, "metrics"), i,
+				   x) if (pl_json_str(x, "name") && metric &&
+					  strcmp(pl_json_str(x, "name"), metric) == 0) hib =
+			json_is_true(json_object_get(x, "higher_is_better"));
 		char *title = pl_xasprintf("compare: median %s per variant, whiskers 95%% CI",
 					   metric ? metric : "");
 		pl_svg_bar_chart(b, title, bars, n, metric_unit(doc, metric), !hib);
@@ -436,7 +460,8 @@ static void profile_flame(struct pl_buf *b, const json_t *doc)
 		const json_t *st = json_object_get(x, "stack");
 		json_int_t c = pl_json_int(x, "count");
 		if (json_is_string(st) && c >= 0)
-			pl_flame_add(fl, json_string_value(st), json_string_length(st), (uint64_t)c);
+			pl_flame_add(fl, json_string_value(st), json_string_length(st),
+				     (uint64_t)c);
 	}
 	/* timeline: one row per thread */
 	const json_t *tl = json_object_get(doc, "timeline");
@@ -454,7 +479,8 @@ static void profile_flame(struct pl_buf *b, const json_t *doc)
 		labels = pl_xcalloc(rows, sizeof(char *));
 		json_array_foreach(threads, i, x)
 		{
-			labels[i] = pl_xstrdup(pl_json_str(x, "label") ? pl_json_str(x, "label") : "?");
+			labels[i] =
+				pl_xstrdup(pl_json_str(x, "label") ? pl_json_str(x, "label") : "?");
 			const json_t *c = json_object_get(x, "counts");
 			for (size_t k = 0; k < nb && k < json_array_size(c); k++) {
 				json_int_t v = json_integer_value(json_array_get(c, k));
@@ -471,8 +497,9 @@ static void profile_flame(struct pl_buf *b, const json_t *doc)
 		int r = pl_flame_write_svg(fl, m, "Flame graph", strip.nrows ? &strip : NULL);
 		fclose(m);
 		if (r == 0) {
-			pl_buf_puts(b, "<iframe class=\"flame\" title=\"flame graph: click a frame to "
-				       "zoom, hover for samples and %\" style=\"width:100%;height:");
+			pl_buf_puts(b,
+				    "<iframe class=\"flame\" title=\"flame graph: click a frame to "
+				    "zoom, hover for samples and %\" style=\"width:100%;height:");
 			pl_buf_printf(b, "%zupx;border:1px solid #d0d7de\" srcdoc=\"",
 				      480 + (strip.nrows < 100000 ? strip.nrows : 100000) * 14);
 			esc(b, svg);
@@ -494,7 +521,8 @@ static void profile_one(struct pl_buf *b, const json_t *doc)
 	esc(b, pl_json_str(doc, "target"));
 	pl_buf_puts(b, "</h3>\n<div class=\"cards\">");
 	char t[32];
-	pl_buf_printf(b, "<div class=\"card\">samples<b>%lld</b></div>", pl_json_int(doc, "samples"));
+	pl_buf_printf(b, "<div class=\"card\">samples<b>%lld</b></div>",
+		      pl_json_int(doc, "samples"));
 	pl_buf_printf(b, "<div class=\"card\">duration<b>%s s</b></div>",
 		      pl_fmt_num(t, sizeof(t), pl_json_num(doc, "duration_s")));
 	pl_buf_printf(b, "<div class=\"card\">user<b>%s %%</b></div>",
@@ -579,8 +607,8 @@ static void tune_one(struct pl_buf *b, const json_t *doc)
 
 /* A section made of the documents in report[@key], each drawn by @one; left out when
  * there are none. */
-static void section_list(struct pl_buf *b, const json_t *report, const char *key,
-			 const char *title, void (*one)(struct pl_buf *, const json_t *))
+static void section_list(struct pl_buf *b, const json_t *report, const char *key, const char *title,
+			 void (*one)(struct pl_buf *, const json_t *))
 {
 	const json_t *arr = json_object_get(report, key);
 	if (json_array_size(arr) == 0)
@@ -588,8 +616,7 @@ static void section_list(struct pl_buf *b, const json_t *report, const char *key
 	pl_buf_printf(b, "<h2 id=\"%s\">%s</h2>\n", key, title);
 	size_t i;
 	json_t *x;
-	json_array_foreach(arr, i, x)
-		one(b, x);
+	json_array_foreach(arr, i, x) one(b, x);
 }
 
 static void pl_report_html_sections(struct pl_buf *b, const json_t *report)

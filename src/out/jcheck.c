@@ -26,14 +26,21 @@ const struct pl_jshape pl_jstrings = { .types = PL_JT_ARR, .each = &pl_jstr };
 static unsigned type_of(const json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: return PL_JT_OBJ;
-	case JSON_ARRAY: return PL_JT_ARR;
-	case JSON_STRING: return PL_JT_STR;
-	case JSON_INTEGER: return PL_JT_INT;
-	case JSON_REAL: return PL_JT_REAL;
+	case JSON_OBJECT:
+		return PL_JT_OBJ;
+	case JSON_ARRAY:
+		return PL_JT_ARR;
+	case JSON_STRING:
+		return PL_JT_STR;
+	case JSON_INTEGER:
+		return PL_JT_INT;
+	case JSON_REAL:
+		return PL_JT_REAL;
 	case JSON_TRUE:
-	case JSON_FALSE: return PL_JT_BOOL;
-	default: return PL_JT_NULL;
+	case JSON_FALSE:
+		return PL_JT_BOOL;
+	default:
+		return PL_JT_NULL;
 	}
 }
 
@@ -44,8 +51,9 @@ static void type_names(struct pl_buf *b, unsigned t)
 		unsigned bits;
 		const char *name;
 	} names[] = {
-		{ PL_JT_OBJ, "an object" }, { PL_JT_ARR, "an array" },   { PL_JT_STR, "a string" },
-		{ PL_JT_NUM, "a number" },  { PL_JT_INT, "an integer" }, { PL_JT_REAL, "a number" },
+		{ PL_JT_OBJ, "an object" },  { PL_JT_ARR, "an array" },
+		{ PL_JT_STR, "a string" },   { PL_JT_NUM, "a number" },
+		{ PL_JT_INT, "an integer" }, { PL_JT_REAL, "a number" },
 		{ PL_JT_BOOL, "a boolean" }, { PL_JT_NULL, "null" },
 	};
 	bool first = true;
@@ -180,9 +188,11 @@ static int walk(const json_t *v, const struct pl_jshape *s, struct pl_jctx *c)
 			else
 				pl_buf_printf(&m, "%g", x);
 			if (s->max == HUGE_VAL)
-				pl_buf_printf(&m, " is out of range (expected at least %g)", s->min);
+				pl_buf_printf(&m, " is out of range (expected at least %g)",
+					      s->min);
 			else
-				pl_buf_printf(&m, " is out of range (expected %g to %g)", s->min, s->max);
+				pl_buf_printf(&m, " is out of range (expected %g to %g)", s->min,
+					      s->max);
 			return fail_buf(c, &m);
 		}
 	}
@@ -190,11 +200,13 @@ static int walk(const json_t *v, const struct pl_jshape *s, struct pl_jctx *c)
 		size_t n = json_array_size(v);
 		if (n < s->min_len || (s->max_len && n > s->max_len)) {
 			if (s->min_len == s->max_len)
-				return pl_jfail(c, "", "expected %zu entries, got %zu", s->min_len, n);
+				return pl_jfail(c, "", "expected %zu entries, got %zu", s->min_len,
+						n);
 			if (n < s->min_len)
-				return pl_jfail(c, "", "expected at least %zu entr%s, got %zu", s->min_len,
-						s->min_len == 1 ? "y" : "ies", n);
-			return pl_jfail(c, "", "expected at most %zu entries, got %zu", s->max_len, n);
+				return pl_jfail(c, "", "expected at least %zu entr%s, got %zu",
+						s->min_len, s->min_len == 1 ? "y" : "ies", n);
+			return pl_jfail(c, "", "expected at most %zu entries, got %zu", s->max_len,
+					n);
 		}
 		for (size_t i = 0; s->each && i < n; i++) {
 			int r = step(json_array_get(v, i), s->each, c, NULL, i);

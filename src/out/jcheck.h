@@ -48,14 +48,14 @@ struct pl_jmember {
 
 /** The shape of a JSON value. Zeroed fields check nothing. */
 struct pl_jshape {
-	unsigned types;                   /**< allowed types (enum pl_jtype bits); 0 = any */
+	unsigned types;			  /**< allowed types (enum pl_jtype bits); 0 = any */
 	const struct pl_jmember *members; /**< objects: members checked, ended by { NULL } */
-	const struct pl_jshape *each;     /**< arrays: every element; objects: every member */
-	const char *const *oneof;         /**< strings: the allowed values, ended by NULL */
-	bool ranged;                      /**< numbers: check min <= value <= max */
-	double min, max;                  /**< the range (HUGE_VAL for no upper bound) */
-	size_t min_len;                   /**< strings (bytes) and arrays (entries): at least */
-	size_t max_len;                   /**< strings and arrays: at most (0 = no limit) */
+	const struct pl_jshape *each;	  /**< arrays: every element; objects: every member */
+	const char *const *oneof;	  /**< strings: the allowed values, ended by NULL */
+	bool ranged;			  /**< numbers: check min <= value <= max */
+	double min, max;		  /**< the range (HUGE_VAL for no upper bound) */
+	size_t min_len;			  /**< strings (bytes) and arrays (entries): at least */
+	size_t max_len;			  /**< strings and arrays: at most (0 = no limit) */
 	/** Called after everything above passed for the value: more checks (relations
 	 *  between members). Returns 0, or what pl_jfail returns. */
 	int (*check)(const json_t *v, struct pl_jctx *c);
@@ -64,8 +64,14 @@ struct pl_jshape {
 /** Member list of an object shape (a static array ended by { NULL }). */
 #define PL_JMEMBERS(...) ((const struct pl_jmember[]){ __VA_ARGS__, { NULL, NULL, false } })
 /** A required / an optional member. */
-#define PL_JREQ(name, shape) { (name), (shape), true }
-#define PL_JOPT(name, shape) { (name), (shape), false }
+#define PL_JREQ(name, shape)                                                                       \
+	{                                                                                          \
+		(name), (shape), true                                                              \
+	}
+#define PL_JOPT(name, shape)                                                                       \
+	{                                                                                          \
+		(name), (shape), false                                                             \
+	}
 /** An inline shape (a static compound literal), e.g. PL_JSHAPE(.types = PL_JT_STR). */
 #define PL_JSHAPE(...) (&(const struct pl_jshape){ __VA_ARGS__ })
 /** Range fields of a shape: PL_JRANGE(0, HUGE_VAL) for "at least 0". */

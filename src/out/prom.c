@@ -46,7 +46,8 @@ int pl_prom_write_check(FILE *out, const json_t *check)
 		fprintf(out, "} %lld\n",
 			(long long)json_integer_value(json_object_get(sum, pl_severity_names[s])));
 	}
-	fputs("# HELP perflab_check_finding A finding of perflab check that is present (always 1).\n"
+	fputs("# HELP perflab_check_finding A finding of perflab check that is present (always "
+	      "1).\n"
 	      "# TYPE perflab_check_finding gauge\n",
 	      out);
 	size_t i;
@@ -70,11 +71,13 @@ int pl_prom_write_bench(FILE *out, const json_t *bench, int header)
 {
 	const char *name = jstr(bench, "benchmark");
 	if (header)
-		fputs("# HELP perflab_bench_value A statistic of a perflab benchmark metric, in the "
+		fputs("# HELP perflab_bench_value A statistic of a perflab benchmark metric, in "
+		      "the "
 		      "unit of the unit label.\n# TYPE perflab_bench_value gauge\n"
 		      "# HELP perflab_bench_runs Measured repetitions of a perflab benchmark.\n"
 		      "# TYPE perflab_bench_runs gauge\n"
-		      "# HELP perflab_bench_ok 1 when the benchmark completed, 0 when skipped, failed "
+		      "# HELP perflab_bench_ok 1 when the benchmark completed, 0 when skipped, "
+		      "failed "
 		      "or interrupted.\n# TYPE perflab_bench_ok gauge\n",
 		      out);
 	static const char *const stats[] = { "best", "median", "mean", "p99", "stddev" };

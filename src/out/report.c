@@ -68,10 +68,11 @@ static void append_to(json_t *report, const char *key, json_t *doc)
 static const char *const severities[] = { "info", "warn", "crit", NULL };
 static const char *const bench_status[] = { "ok", "interrupted", "skipped", "failed", NULL };
 static const char *const better[] = { "lower", "higher", "neither", NULL };
-static const char *const verdicts[] = { "baseline",	 "no-verdict",	 "changed", "below-threshold",
+static const char *const verdicts[] = { "baseline",	 "no-verdict", "changed", "below-threshold",
 					"no-difference", "equivalent", NULL };
-static const char *const tune_states[] = { "match",  "differs", "not-applicable", "unsupported",
-					   "manual", "pending-reboot", NULL };
+static const char *const tune_states[] = { "match",	  "differs", "not-applicable",
+					   "unsupported", "manual",  "pending-reboot",
+					   NULL };
 
 /* check: docs/schemas/check.schema.json */
 static const struct pl_jshape check_doc = {
@@ -85,33 +86,40 @@ static const struct pl_jshape check_doc = {
 		PL_JREQ("findings",
 			PL_JSHAPE(.types = PL_JT_ARR,
 				  .each = PL_JSHAPE(
-					  .types = PL_JT_OBJ,
-					  .members = PL_JMEMBERS(
-						  PL_JREQ("id", &pl_jstr),
-						  PL_JREQ("severity", PL_JSHAPE(.types = PL_JT_STR,
-										.oneof = severities)),
-						  PL_JREQ("title", &pl_jstr), PL_JOPT("subject", &pl_jstr),
-						  PL_JREQ("observed", &pl_jstr),
-						  PL_JREQ("expected", &pl_jstr),
-						  PL_JREQ("rationale", &pl_jstr),
-						  PL_JREQ("source", &pl_jstr), PL_JREQ("risky", &pl_jbool),
-						  PL_JREQ("fix", PL_JSHAPE(.types = PL_JT_OBJ,
-									   .members = PL_JMEMBERS(
-										   PL_JREQ("command", &pl_jstr_or_null),
-										   PL_JREQ("tune", &pl_jstr_or_null)))))))))
+						  .types = PL_JT_OBJ,
+						  .members = PL_JMEMBERS(
+							  PL_JREQ("id", &pl_jstr),
+							  PL_JREQ("severity",
+								  PL_JSHAPE(.types = PL_JT_STR,
+									    .oneof = severities)),
+							  PL_JREQ("title", &pl_jstr),
+							  PL_JOPT("subject", &pl_jstr),
+							  PL_JREQ("observed", &pl_jstr),
+							  PL_JREQ("expected", &pl_jstr),
+							  PL_JREQ("rationale", &pl_jstr),
+							  PL_JREQ("source", &pl_jstr),
+							  PL_JREQ("risky", &pl_jbool),
+							  PL_JREQ("fix",
+								  PL_JSHAPE(.types = PL_JT_OBJ,
+									    .members = PL_JMEMBERS(
+										    PL_JREQ("comman"
+											    "d",
+											    &pl_jstr_or_null),
+										    PL_JREQ("tune",
+											    &pl_jstr_or_null)))))))))
 };
 
 /* bench: docs/schemas/bench.schema.json */
 static const struct pl_jshape bench_metric = {
 	.types = PL_JT_OBJ,
-	.members = PL_JMEMBERS(
-		PL_JREQ("name", &pl_jstr), PL_JREQ("unit", &pl_jstr),
-		PL_JREQ("better", PL_JSHAPE(.types = PL_JT_STR, .oneof = better)),
-		PL_JREQ("best", &pl_jnum_or_null), PL_JREQ("median", &pl_jnum_or_null),
-		PL_JREQ("mean", &pl_jnum_or_null), PL_JREQ("stddev", &pl_jnum_or_null),
-		PL_JREQ("min", &pl_jnum_or_null), PL_JREQ("max", &pl_jnum_or_null),
-		PL_JREQ("p99", &pl_jnum_or_null), PL_JREQ("n", &pl_jcount),
-		PL_JOPT("notes", PL_JSHAPE(.types = PL_JT_OBJ, .each = &pl_jstr)))
+	.members =
+		PL_JMEMBERS(PL_JREQ("name", &pl_jstr), PL_JREQ("unit", &pl_jstr),
+			    PL_JREQ("better", PL_JSHAPE(.types = PL_JT_STR, .oneof = better)),
+			    PL_JREQ("best", &pl_jnum_or_null), PL_JREQ("median", &pl_jnum_or_null),
+			    PL_JREQ("mean", &pl_jnum_or_null), PL_JREQ("stddev", &pl_jnum_or_null),
+			    PL_JREQ("min", &pl_jnum_or_null), PL_JREQ("max", &pl_jnum_or_null),
+			    PL_JREQ("p99", &pl_jnum_or_null), PL_JREQ("n", &pl_jcount),
+			    PL_JOPT("notes", PL_JSHAPE(.types = PL_JT_OBJ, .each = &pl_jstr)))
 };
 
 static const struct pl_jshape bench_doc = {
@@ -132,8 +140,9 @@ static const struct pl_jshape bench_doc = {
 };
 
 /* compare: docs/schemas/compare.schema.json */
-static const struct pl_jshape ci_pair = { .types = PL_JT_ARR, .each = &pl_jnum_or_null, .min_len = 2,
-				     .max_len = 2 };
+static const struct pl_jshape ci_pair = {
+	.types = PL_JT_ARR, .each = &pl_jnum_or_null, .min_len = 2, .max_len = 2
+};
 
 /* Every statistics entry has one column per variant, in the order of "variants". */
 static int compare_columns(const json_t *doc, struct pl_jctx *c)
@@ -159,15 +168,17 @@ static const struct pl_jshape compare_cell = {
 		PL_JREQ("median", &pl_jnum_or_null), PL_JREQ("median_ci", &ci_pair),
 		PL_JREQ("verdict", PL_JSHAPE(.types = PL_JT_STR, .oneof = verdicts)),
 		PL_JOPT("verdict_text", &pl_jstr),
-		PL_JOPT("vs_baseline", PL_JSHAPE(.types = PL_JT_OBJ | PL_JT_NULL,
-						 .members = PL_JMEMBERS(PL_JREQ("ratio", &pl_jnum_or_null),
-									PL_JREQ("ci", &ci_pair)))))
+		PL_JOPT("vs_baseline",
+			PL_JSHAPE(.types = PL_JT_OBJ | PL_JT_NULL,
+				  .members = PL_JMEMBERS(PL_JREQ("ratio", &pl_jnum_or_null),
+							 PL_JREQ("ci", &ci_pair)))))
 };
 
 static const struct pl_jshape compare_stat = {
 	.types = PL_JT_OBJ,
-	.members = PL_JMEMBERS(PL_JREQ("metric", &pl_jstr),
-			       PL_JREQ("variants", PL_JSHAPE(.types = PL_JT_ARR, .each = &compare_cell)))
+	.members = PL_JMEMBERS(
+		PL_JREQ("metric", &pl_jstr),
+		PL_JREQ("variants", PL_JSHAPE(.types = PL_JT_ARR, .each = &compare_cell)))
 };
 
 static const struct pl_jshape compare_metric = {
@@ -183,8 +194,8 @@ static const struct pl_jshape compare_doc = {
 		PL_JREQ("rounds_warmup", &pl_jcount), PL_JREQ("stop_reason", &pl_jstr_or_null),
 		PL_JREQ("variants", PL_JSHAPE(.types = PL_JT_ARR, .min_len = 1,
 					      .each = PL_JSHAPE(.types = PL_JT_OBJ,
-								.members = PL_JMEMBERS(
-									PL_JREQ("name", &pl_jstr))))),
+								.members = PL_JMEMBERS(PL_JREQ(
+									"name", &pl_jstr))))),
 		PL_JREQ("metrics", PL_JSHAPE(.types = PL_JT_ARR, .each = &compare_metric)),
 		PL_JREQ("statistics", PL_JSHAPE(.types = PL_JT_ARR, .each = &compare_stat))),
 	.check = compare_columns
@@ -206,7 +217,9 @@ static int timeline_rows(const json_t *tl, struct pl_jctx *c)
 			if (n != nb) {
 				char sub[64];
 				snprintf(sub, sizeof(sub), ".%s[%zu].counts", rows[r], i);
-				return pl_jfail(c, sub, "has %zu entries, $.timeline.buckets says %zu", n, nb);
+				return pl_jfail(c, sub,
+						"has %zu entries, $.timeline.buckets says %zu", n,
+						nb);
 			}
 		}
 	}
@@ -229,7 +242,8 @@ static int folded_stacks(const json_t *arr, struct pl_jctx *c)
 			snprintf(sub, sizeof(sub), "[%zu].stack", i);
 			return pl_jfail(c, sub, "%s", pl_flame_strerror(r));
 		}
-		if (__builtin_add_overflow(sum, (uint64_t)json_integer_value(json_object_get(x, "count")), &sum)) {
+		if (__builtin_add_overflow(
+			    sum, (uint64_t)json_integer_value(json_object_get(x, "count")), &sum)) {
 			snprintf(sub, sizeof(sub), "[%zu].count", i);
 			return pl_jfail(c, sub, "%s", pl_flame_strerror(-EOVERFLOW));
 		}
@@ -243,16 +257,19 @@ static const struct pl_jshape timeline = {
 	.types = PL_JT_OBJ,
 	.members = PL_JMEMBERS(
 		PL_JREQ("bucket_ms", PL_JSHAPE(.types = PL_JT_INT, PL_JRANGE(1, HUGE_VAL))),
-		PL_JREQ("buckets", PL_JSHAPE(.types = PL_JT_INT, PL_JRANGE(1, PL_REPORT_MAX_BUCKETS))),
-		PL_JREQ("threads", PL_JSHAPE(.types = PL_JT_ARR,
-					     .each = PL_JSHAPE(.types = PL_JT_OBJ,
-							       .members = PL_JMEMBERS(
-								       PL_JREQ("label", &pl_jstr),
-								       PL_JREQ("counts", &timeline_counts))))),
-		PL_JREQ("cpus", PL_JSHAPE(.types = PL_JT_ARR,
-					  .each = PL_JSHAPE(.types = PL_JT_OBJ,
-							    .members = PL_JMEMBERS(
-								    PL_JREQ("counts", &timeline_counts)))))),
+		PL_JREQ("buckets",
+			PL_JSHAPE(.types = PL_JT_INT, PL_JRANGE(1, PL_REPORT_MAX_BUCKETS))),
+		PL_JREQ("threads",
+			PL_JSHAPE(.types = PL_JT_ARR,
+				  .each = PL_JSHAPE(.types = PL_JT_OBJ,
+						    .members = PL_JMEMBERS(
+							    PL_JREQ("label", &pl_jstr),
+							    PL_JREQ("counts", &timeline_counts))))),
+		PL_JREQ("cpus",
+			PL_JSHAPE(.types = PL_JT_ARR,
+				  .each = PL_JSHAPE(.types = PL_JT_OBJ,
+						    .members = PL_JMEMBERS(PL_JREQ(
+							    "counts", &timeline_counts)))))),
 	.check = timeline_rows
 };
 
@@ -261,7 +278,8 @@ static const struct pl_jshape folded = {
 	.each = PL_JSHAPE(.types = PL_JT_OBJ,
 			  .members = PL_JMEMBERS(
 				  PL_JREQ("stack", PL_JSHAPE(.types = PL_JT_STR, .min_len = 1)),
-				  PL_JREQ("count", PL_JSHAPE(.types = PL_JT_INT, PL_JRANGE(1, HUGE_VAL))))),
+				  PL_JREQ("count",
+					  PL_JSHAPE(.types = PL_JT_INT, PL_JRANGE(1, HUGE_VAL))))),
 	.check = folded_stacks
 };
 
@@ -279,10 +297,11 @@ static const struct pl_jshape profile_doc = {
 		PL_JREQ("duration_s", PL_JSHAPE(.types = PL_JT_NUM, PL_JRANGE(0, HUGE_VAL))),
 		PL_JREQ("user_pct", &pl_jpct), PL_JREQ("kernel_pct", &pl_jpct),
 		PL_JREQ("lost_pct", &pl_jpct),
-		PL_JREQ("event", PL_JSHAPE(.types = PL_JT_OBJ,
-					   .members = PL_JMEMBERS(PL_JREQ("name", &pl_jstr),
-								  PL_JREQ("fallback", &pl_jstr_or_null),
-								  PL_JREQ("user_only", &pl_jbool)))),
+		PL_JREQ("event",
+			PL_JSHAPE(.types = PL_JT_OBJ,
+				  .members = PL_JMEMBERS(PL_JREQ("name", &pl_jstr),
+							 PL_JREQ("fallback", &pl_jstr_or_null),
+							 PL_JREQ("user_only", &pl_jbool)))),
 		PL_JREQ("top_self", PL_JSHAPE(.types = PL_JT_ARR, .each = &profile_func)),
 		PL_JOPT("timeline", &timeline), PL_JREQ("folded", &folded))
 };
@@ -295,15 +314,18 @@ static const struct pl_jshape tune_doc = {
 		PL_JREQ("summary", PL_JSHAPE(.types = PL_JT_OBJ, .each = &pl_jcount)),
 		PL_JREQ("items",
 			PL_JSHAPE(.types = PL_JT_ARR,
-				  .each = PL_JSHAPE(
-					  .types = PL_JT_OBJ,
-					  .members = PL_JMEMBERS(
-						  PL_JREQ("plugin", &pl_jstr), PL_JREQ("key", &pl_jstr),
-						  PL_JOPT("device", &pl_jstr_or_null),
-						  PL_JREQ("wanted", &pl_jstr),
-						  PL_JREQ("current", &pl_jstr_or_null),
-						  PL_JREQ("state", PL_JSHAPE(.types = PL_JT_STR, .oneof = tune_states)),
-						  PL_JOPT("reason", &pl_jstr_or_null))))))
+				  .each = PL_JSHAPE(.types = PL_JT_OBJ,
+						    .members = PL_JMEMBERS(
+							    PL_JREQ("plugin", &pl_jstr),
+							    PL_JREQ("key", &pl_jstr),
+							    PL_JOPT("device", &pl_jstr_or_null),
+							    PL_JREQ("wanted", &pl_jstr),
+							    PL_JREQ("current", &pl_jstr_or_null),
+							    PL_JREQ("state",
+								    PL_JSHAPE(.types = PL_JT_STR,
+									      .oneof =
+										      tune_states)),
+							    PL_JOPT("reason", &pl_jstr_or_null))))))
 };
 
 /* inspect: docs/schemas/inspect.schema.json; a fact is {value, source} or {unavailable} */
@@ -331,7 +353,7 @@ static const struct {
 	const char *section;
 	const struct pl_jshape *shape;
 } kinds[] = {
-	{ "bench", "benchmarks", &bench_doc }, { "compare", "comparisons", &compare_doc },
+	{ "bench", "benchmarks", &bench_doc },	 { "compare", "comparisons", &compare_doc },
 	{ "profile", "profiles", &profile_doc }, { "tune-diff", "tune", &tune_doc },
 	{ "tune", "tune", &tune_doc },
 };
@@ -360,21 +382,24 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 	 * them by their required members (docs/schemas/). */
 	if (!kind && pl_json_str(doc, "benchmark"))
 		kind = "bench";
-	else if (!kind && pl_json_str(doc, "tool") && strcmp(pl_json_str(doc, "tool"), "perflab compare") == 0)
+	else if (!kind && pl_json_str(doc, "tool") &&
+		 strcmp(pl_json_str(doc, "tool"), "perflab compare") == 0)
 		kind = "compare";
 	else if (!kind && json_object_get(doc, "top_self") && json_object_get(doc, "samples"))
 		kind = "profile";
-	else if (!kind && pl_json_str(doc, "command") && json_is_array(json_object_get(doc, "items")) &&
-		 pl_json_str(doc, "profile"))
+	else if (!kind && pl_json_str(doc, "command") &&
+		 json_is_array(json_object_get(doc, "items")) && pl_json_str(doc, "profile"))
 		kind = "tune";
 	const struct pl_jshape *shape = NULL;
 	const char *section = NULL;
 	if (!json_is_object(doc)) {
-		snprintf(err, errlen, "%s: $: expected an object, got %s (not a perflab JSON document)",
-			 path, json_is_array(doc) ? "an array" : "a single value");
+		snprintf(err, errlen,
+			 "%s: $: expected an object, got %s (not a perflab JSON document)", path,
+			 json_is_array(doc) ? "an array" : "a single value");
 		r = -EINVAL;
 	} else if (!ver) {
-		snprintf(err, errlen, "'%s' is not a perflab JSON document (no schema_version)", path);
+		snprintf(err, errlen, "'%s' is not a perflab JSON document (no schema_version)",
+			 path);
 		r = -EINVAL;
 	} else if (!json_is_integer(ver)) {
 		snprintf(err, errlen, "%s: $.schema_version: expected an integer (1)", path);
@@ -393,8 +418,9 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 				shape = kinds[i].shape;
 			}
 		if (!section) {
-			snprintf(err, errlen, "'%s' is a '%s' document, which a report cannot include",
-				 path, kind);
+			snprintf(err, errlen,
+				 "'%s' is a '%s' document, which a report cannot include", path,
+				 kind);
 			r = -EINVAL;
 		}
 	} else if (json_object_get(doc, "generated") && json_object_get(doc, "check")) {
@@ -404,8 +430,10 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 	} else if (json_object_get(doc, "facts")) {
 		shape = &inspect_doc;
 	} else {
-		snprintf(err, errlen, "'%s' is not a perflab bench, compare, profile, tune, check, "
-			 "inspect or report document", path);
+		snprintf(err, errlen,
+			 "'%s' is not a perflab bench, compare, profile, tune, check, "
+			 "inspect or report document",
+			 path);
 		r = -EINVAL;
 	}
 	if (r == 0)
@@ -452,7 +480,8 @@ char *pl_report_machine_line(const json_t *report)
 	const json_t *mem = json_object_get(m, "mem_bytes");
 	if (json_is_integer(mem)) {
 		char t[32];
-		pl_buf_printf(&b, ", %s", pl_fmt_bytes(t, sizeof(t), (double)json_integer_value(mem)));
+		pl_buf_printf(&b, ", %s",
+			      pl_fmt_bytes(t, sizeof(t), (double)json_integer_value(mem)));
 	}
 	const char *hv = pl_json_str(m, "hypervisor");
 	pl_buf_printf(&b, ", %s", hv && strcmp(hv, "none") != 0 ? hv : "bare metal");
@@ -484,7 +513,8 @@ static void md_cell(FILE *out, const char *s)
 static void md_num(FILE *out, const json_t *v)
 {
 	char b[32];
-	fprintf(out, " %s |", json_is_number(v) ? pl_fmt_num(b, sizeof(b), json_number_value(v)) : "n/a");
+	fprintf(out, " %s |",
+		json_is_number(v) ? pl_fmt_num(b, sizeof(b), json_number_value(v)) : "n/a");
 }
 
 void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
@@ -520,10 +550,12 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 			fputs("| ", out);
 			md_cell(out, pl_json_str(m, "name"));
 			fprintf(out, " | %s |", pl_json_str(m, "unit"));
-			static const char *const cols[] = { "best", "median", "mean", "stddev", "p99" };
+			static const char *const cols[] = { "best", "median", "mean", "stddev",
+							    "p99" };
 			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 				md_num(out, json_object_get(m, cols[c]));
-			fprintf(out, " %lld |\n", (long long)json_integer_value(json_object_get(m, "n")));
+			fprintf(out, " %lld |\n",
+				(long long)json_integer_value(json_object_get(m, "n")));
 		}
 		size_t w;
 		json_t *x;
@@ -570,20 +602,23 @@ char *pl_report_cmp_vs(const json_t *x, const char *unit)
 		const json_t *d = json_object_get(vs, "difference");
 		const json_t *dci = json_object_get(d, "ci");
 		double e = num_or_nan(json_object_get(d, "estimate"));
-		double dl = num_or_nan(json_array_get(dci, 0)), dh = num_or_nan(json_array_get(dci, 1));
+		double dl = num_or_nan(json_array_get(dci, 0)),
+		       dh = num_or_nan(json_array_get(dci, 1));
 		if (isnan(e))
 			return NULL;
 		char a[48], b[48], c[48];
 		if (isnan(dl) || isnan(dh))
 			return pl_xasprintf("diff %s", signed_unit(a, sizeof(a), e, unit));
 		return pl_xasprintf("diff %s [%s, %s]", signed_unit(a, sizeof(a), e, unit),
-				    signed_unit(b, sizeof(b), dl, unit), signed_unit(c, sizeof(c), dh, unit));
+				    signed_unit(b, sizeof(b), dl, unit),
+				    signed_unit(c, sizeof(c), dh, unit));
 	}
 	if (isnan(r))
 		return NULL;
 	if (isnan(lo) || isnan(hi))
 		return pl_xasprintf("%+.2f%%", (r - 1) * 100);
-	return pl_xasprintf("%+.2f%% [%+.2f, %+.2f]", (r - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
+	return pl_xasprintf("%+.2f%% [%+.2f, %+.2f]", (r - 1) * 100, (lo - 1) * 100,
+			    (hi - 1) * 100);
 }
 
 char *pl_report_cmp_context(const json_t *doc)
@@ -603,7 +638,8 @@ char *pl_report_cmp_context(const json_t *doc)
 		pl_buf_printf(&b, "%s: '%s' before the first run, '%s' after the last%s\n",
 			      pl_json_str(o, "key") ? pl_json_str(o, "key") : "?",
 			      be ? be : "(unreadable)", af ? af : "(unreadable)",
-			      json_is_true(json_object_get(o, "restored")) ? " (restored)" : " (NOT the same)");
+			      json_is_true(json_object_get(o, "restored")) ? " (restored)"
+									   : " (NOT the same)");
 	}
 	return pl_buf_steal(&b);
 }
@@ -613,9 +649,12 @@ static const char *cmp_unit(const json_t *doc, const char *name)
 {
 	size_t i;
 	json_t *m;
-	json_array_foreach(json_object_get(doc, "metrics"), i, m)
-		if (name && pl_json_str(m, "name") && strcmp(pl_json_str(m, "name"), name) == 0)
-			return pl_json_str(m, "unit") ? pl_json_str(m, "unit") : "";
+	json_array_foreach(json_object_get(doc, "metrics"), i,
+			   m) if (name && pl_json_str(m, "name") &&
+				  strcmp(pl_json_str(m, "name"), name) ==
+					  0) return pl_json_str(m, "unit")
+		? pl_json_str(m, "unit")
+		: "";
 	return "";
 }
 
@@ -632,8 +671,11 @@ static void md_comparisons(FILE *out, const json_t *arr)
 		const json_t *variants = json_object_get(doc, "variants");
 		size_t k;
 		json_t *v;
-		fprintf(out, "%lld interleaved rounds, seed %lld. Cells: median [95%% CI]; change vs the "
-			     "baseline in %% [CI] (a difference when the baseline is ~0); verdict.\n\n| metric |",
+		fprintf(out,
+			"%lld interleaved rounds, seed %lld. Cells: median [95%% CI]; change vs "
+			"the "
+			"baseline in %% [CI] (a difference when the baseline is ~0); verdict.\n\n| "
+			"metric |",
 			(long long)json_integer_value(json_object_get(doc, "rounds_measured")),
 			(long long)json_integer_value(json_object_get(doc, "seed")));
 		json_array_foreach(variants, k, v)
@@ -657,7 +699,8 @@ static void md_comparisons(FILE *out, const json_t *arr)
 			const char *unit = cmp_unit(doc, pl_json_str(st, "metric"));
 			json_array_foreach(json_object_get(st, "variants"), j, x)
 			{
-				char *med = pl_report_cmp_median(x, unit), *vs = pl_report_cmp_vs(x, unit);
+				char *med = pl_report_cmp_median(x, unit),
+				     *vs = pl_report_cmp_vs(x, unit);
 				fprintf(out, " %s", med);
 				if (vs)
 					fprintf(out, "; %s", vs);
@@ -700,9 +743,12 @@ static void md_profiles(FILE *out, const json_t *arr)
 		md_cell(out, pl_json_str(doc, "target"));
 		fprintf(out, "\n\n%lld samples, user %s %%, kernel %s %%, lost %s %%.\n\n",
 			(long long)json_integer_value(json_object_get(doc, "samples")),
-			pl_fmt_num(a, sizeof(a), json_number_value(json_object_get(doc, "user_pct"))),
-			pl_fmt_num(b, sizeof(b), json_number_value(json_object_get(doc, "kernel_pct"))),
-			pl_fmt_num(c, sizeof(c), json_number_value(json_object_get(doc, "lost_pct"))));
+			pl_fmt_num(a, sizeof(a),
+				   json_number_value(json_object_get(doc, "user_pct"))),
+			pl_fmt_num(b, sizeof(b),
+				   json_number_value(json_object_get(doc, "kernel_pct"))),
+			pl_fmt_num(c, sizeof(c),
+				   json_number_value(json_object_get(doc, "lost_pct"))));
 		fputs("| function | module | self % | total % |\n|---|---|--:|--:|\n", out);
 		size_t k;
 		json_t *x;
@@ -733,13 +779,15 @@ static void md_tune(FILE *out, const json_t *arr)
 	json_t *doc;
 	json_array_foreach(arr, i, doc)
 	{
-		fprintf(out, "### tune %s %s\n\n", pl_json_str(doc, "command"), pl_json_str(doc, "profile"));
+		fprintf(out, "### tune %s %s\n\n", pl_json_str(doc, "command"),
+			pl_json_str(doc, "profile"));
 		const json_t *sum = json_object_get(doc, "summary");
 		const char *k;
 		json_t *v;
 		json_object_foreach((json_t *)sum, k, v)
 			fprintf(out, "%s: %lld. ", k, (long long)json_integer_value(v));
-		fputs("\n\n| plugin | item | current | wanted | state |\n|---|---|---|---|---|\n", out);
+		fputs("\n\n| plugin | item | current | wanted | state |\n|---|---|---|---|---|\n",
+		      out);
 		size_t j;
 		json_t *x;
 		json_array_foreach(json_object_get(doc, "items"), j, x)
@@ -747,10 +795,12 @@ static void md_tune(FILE *out, const json_t *arr)
 			const char *state = pl_json_str(x, "state");
 			if (state && strcmp(state, "not-applicable") == 0)
 				continue;
-			char *cur = json_is_null(json_object_get(x, "current")) || !json_object_get(x, "current")
+			char *cur = json_is_null(json_object_get(x, "current")) ||
+						    !json_object_get(x, "current")
 					    ? pl_xstrdup("")
 					    : pl_fact_value_text(json_object_get(x, "current"));
-			char *want = json_is_null(json_object_get(x, "wanted")) || !json_object_get(x, "wanted")
+			char *want = json_is_null(json_object_get(x, "wanted")) ||
+						     !json_object_get(x, "wanted")
 					     ? pl_xstrdup("")
 					     : pl_fact_value_text(json_object_get(x, "wanted"));
 			fputs("| ", out);
@@ -767,7 +817,9 @@ static void md_tune(FILE *out, const json_t *arr)
 			free(cur);
 			free(want);
 		}
-		fputs("\nItems not applicable on the machine are listed in report.json and report.html.\n\n", out);
+		fputs("\nItems not applicable on the machine are listed in report.json and "
+		      "report.html.\n\n",
+		      out);
 	}
 }
 
@@ -863,7 +915,8 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 	free(raw);
 	const json_t *check = json_object_get(report, "check");
 	const json_t *sum = json_object_get(check, "summary");
-	fprintf(out, "findings (%s): %lld crit, %lld warn, %lld info\n", pl_json_str(check, "workload"),
+	fprintf(out, "findings (%s): %lld crit, %lld warn, %lld info\n",
+		pl_json_str(check, "workload"),
 		(long long)json_integer_value(json_object_get(sum, "crit")),
 		(long long)json_integer_value(json_object_get(sum, "warn")),
 		(long long)json_integer_value(json_object_get(sum, "info")));
@@ -897,15 +950,19 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		const char *st = pl_json_str(x, "status");
 		if (!m || !st || strcmp(st, "ok") != 0) {
 			fprintf(out, "  %-10s %s%s%s\n", pl_json_str(x, "benchmark"), st ? st : "?",
-				pl_json_str(x, "reason") ? ": " : "", pl_json_str(x, "reason") ? pl_json_str(x, "reason") : "");
+				pl_json_str(x, "reason") ? ": " : "",
+				pl_json_str(x, "reason") ? pl_json_str(x, "reason") : "");
 			continue;
 		}
 		const json_t *v = json_object_get(m, "median");
 		char num[32];
-		fprintf(out, "  %-10s %s %s %s\n", pl_json_str(x, "benchmark"), pl_json_str(m, "name"),
-			json_is_number(v) ? pl_fmt_num(num, sizeof(num), json_number_value(v)) : "n/a",
+		fprintf(out, "  %-10s %s %s %s\n", pl_json_str(x, "benchmark"),
+			pl_json_str(m, "name"),
+			json_is_number(v) ? pl_fmt_num(num, sizeof(num), json_number_value(v))
+					  : "n/a",
 			pl_json_str(m, "unit"));
 	}
 	if (dir)
-		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n", dir);
+		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n",
+			dir);
 }

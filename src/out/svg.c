@@ -9,12 +9,23 @@ void pl_html_escape(struct pl_buf *out, const char *s)
 {
 	for (const char *p = s ? s : ""; *p; p++) {
 		switch (*p) {
-		case '&': pl_buf_puts(out, "&amp;"); break;
-		case '<': pl_buf_puts(out, "&lt;"); break;
-		case '>': pl_buf_puts(out, "&gt;"); break;
-		case '"': pl_buf_puts(out, "&quot;"); break;
-		case '\'': pl_buf_puts(out, "&#39;"); break;
-		default: pl_buf_append(out, p, 1);
+		case '&':
+			pl_buf_puts(out, "&amp;");
+			break;
+		case '<':
+			pl_buf_puts(out, "&lt;");
+			break;
+		case '>':
+			pl_buf_puts(out, "&gt;");
+			break;
+		case '"':
+			pl_buf_puts(out, "&quot;");
+			break;
+		case '\'':
+			pl_buf_puts(out, "&#39;");
+			break;
+		default:
+			pl_buf_append(out, p, 1);
 		}
 	}
 }
@@ -69,26 +80,29 @@ void pl_svg_bar_chart(struct pl_buf *out, const char *title, const struct pl_svg
 	pl_html_escape(out, title);
 	pl_buf_printf(out, " (%s%s)</title>\n", unit ? unit : "",
 		      lower_is_better ? ", lower is better" : ", higher is better");
-	pl_buf_printf(out,
-		      "<text x=\"%d\" y=\"%d\" class=\"axis\">%s%s</text>\n", label_w + pad, pad + 10,
-		      unit ? unit : "", lower_is_better ? " (lower is better)" : " (higher is better)");
+	pl_buf_printf(out, "<text x=\"%d\" y=\"%d\" class=\"axis\">%s%s</text>\n", label_w + pad,
+		      pad + 10, unit ? unit : "",
+		      lower_is_better ? " (lower is better)" : " (higher is better)");
 	for (size_t i = 0; i < n; i++) {
 		long long y = pad + 18 + (long long)i * row;
 		char num[32];
-		pl_buf_printf(out, "<g><text x=\"%d\" y=\"%lld\" class=\"lbl\" text-anchor=\"end\">",
+		pl_buf_printf(out,
+			      "<g><text x=\"%d\" y=\"%lld\" class=\"lbl\" text-anchor=\"end\">",
 			      label_w, y + 17);
 		pl_html_escape(out, bars[i].label);
 		pl_buf_puts(out, "</text>");
 		if (!isnan(bars[i].value)) {
 			double w = bars[i].value / max * bar_w;
 			pl_buf_printf(out,
-				      "<rect x=\"%d\" y=\"%lld\" width=\"%.1f\" height=\"%d\" class=\"bar\"/>",
+				      "<rect x=\"%d\" y=\"%lld\" width=\"%.1f\" height=\"%d\" "
+				      "class=\"bar\"/>",
 				      label_w + pad, y + 4, w < 1 ? 1 : w, row - 8);
 			if (!isnan(bars[i].lo) && !isnan(bars[i].hi)) {
 				double x1 = label_w + pad + bars[i].lo / max * bar_w;
 				double x2 = label_w + pad + bars[i].hi / max * bar_w;
 				pl_buf_printf(out,
-					      "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%lld\" y2=\"%lld\" class=\"err\"/>",
+					      "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%lld\" "
+					      "y2=\"%lld\" class=\"err\"/>",
 					      x1, x2, y + row / 2, y + row / 2);
 			}
 		}
@@ -96,8 +110,8 @@ void pl_svg_bar_chart(struct pl_buf *out, const char *title, const struct pl_svg
 		bool scaled = unit && (strcmp(unit, "s") == 0 || strcmp(unit, "B") == 0);
 		pl_buf_printf(out, "<text x=\"%d\" y=\"%lld\" class=\"val\">%s%s%s</text></g>\n",
 			      label_w + pad + bar_w + 6, y + 17,
-			      scaled ? pl_fmt_unit(num, sizeof(num), bars[i].value, unit) :
-				       pl_fmt_num(num, sizeof(num), bars[i].value),
+			      scaled ? pl_fmt_unit(num, sizeof(num), bars[i].value, unit)
+				     : pl_fmt_num(num, sizeof(num), bars[i].value),
 			      scaled || !unit ? "" : " ", scaled || !unit ? "" : unit);
 	}
 	pl_buf_puts(out, "</svg>\n");

@@ -11,8 +11,8 @@
 /** One bar. */
 struct pl_svg_bar {
 	const char *label; /**< left-hand label (escaped by the writer) */
-	double value;      /**< bar length, in the chart's unit; NaN = no bar ("n/a") */
-	double lo, hi;     /**< optional error bar in the same unit; NaN when absent */
+	double value;	   /**< bar length, in the chart's unit; NaN = no bar ("n/a") */
+	double lo, hi;	   /**< optional error bar in the same unit; NaN when absent */
 };
 
 /** Append an inline <svg> horizontal bar chart to @out: one row per bar, value printed

@@ -41,12 +41,12 @@ void pl_profile_free(struct pl_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
-#define GROW(arr, n, cap)                                                              \
-	do {                                                                           \
-		if ((n) == (cap)) {                                                    \
-			(cap) = (cap) ? (cap) * 2 : 64;                                \
-			(arr) = pl_xrealloc((arr), (cap) * sizeof(*(arr)));           \
-		}                                                                      \
+#define GROW(arr, n, cap)                                                                          \
+	do {                                                                                       \
+		if ((n) == (cap)) {                                                                \
+			(cap) = (cap) ? (cap)*2 : 64;                                              \
+			(arr) = pl_xrealloc((arr), (cap) * sizeof(*(arr)));                        \
+		}                                                                                  \
 	} while (0)
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -191,12 +191,12 @@ static struct pl_aspace *current_as(struct pl_profile *p, uint32_t pid)
 }
 
 void pl_profile_add_map(struct pl_profile *p, uint32_t pid, uint64_t time, uint64_t start,
-			uint64_t len, uint64_t pgoff, uint64_t dev, uint64_t ino, const uint8_t *bid,
-			uint32_t bid_len, const char *path)
+			uint64_t len, uint64_t pgoff, uint64_t dev, uint64_t ino,
+			const uint8_t *bid, uint32_t bid_len, const char *path)
 {
 	(void)time;
-	struct pl_module *m = pl_symtab_module(&p->syms, path, dev, ino, bid, bid_len,
-					       (pid_t)pid, start, start + len, p->live);
+	struct pl_module *m = pl_symtab_module(&p->syms, path, dev, ino, bid, bid_len, (pid_t)pid,
+					       start, start + len, p->live);
 	struct pl_aspace *a = current_as(p, pid);
 	GROW(a->maps, a->nmaps, a->capmaps);
 	a->maps[a->nmaps++] = (struct pl_map){ start, start + len, pgoff, m };
@@ -482,8 +482,8 @@ int pl_profile_synth_proc(struct pl_profile *p, pid_t pid)
 		unsigned maj, min;
 		char perms[8];
 		int pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &s, &e, perms, &off, &maj, &min,
-			   &ino, &pos) < 7)
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &s, &e, perms, &off, &maj,
+			   &min, &ino, &pos) < 7)
 			continue;
 		if (perms[2] != 'x')
 			continue;

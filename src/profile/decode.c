@@ -24,7 +24,8 @@ uint64_t pl_ring_walk(const uint8_t *data, uint64_t size, uint64_t tail, uint64_
 		/* The kernel pads every record to a multiple of 8 bytes (perf_event.h: the
 		 * records of the ring are u64 aligned); another size is corruption, and
 		 * would leave the next record and its u64 fields misaligned. */
-		if (h.size < sizeof(h) || h.size % 8 != 0 || h.size > head - tail || h.size > size) {
+		if (h.size < sizeof(h) || h.size % 8 != 0 || h.size > head - tail ||
+		    h.size > size) {
 			if (corrupt)
 				*corrupt = true;
 			return tail;
@@ -145,8 +146,7 @@ int pl_parse_sample(const struct perf_event_header *rec, uint64_t st, uint64_t r
 	return c.bad ? -EINVAL : 0;
 }
 
-int pl_parse_sample_id(const struct perf_event_header *rec, uint64_t st,
-		       struct pl_sample_id *o)
+int pl_parse_sample_id(const struct perf_event_header *rec, uint64_t st, struct pl_sample_id *o)
 {
 	memset(o, 0, sizeof(*o));
 	size_t n = 0;

@@ -35,17 +35,17 @@ struct pl_sample {
 	uint64_t time; /**< ns, the event's clock (CLOCK_MONOTONIC with use_clockid) */
 	uint32_t cpu;
 	uint64_t period;
-	uint64_t nr;        /**< callchain entries (PERF_CONTEXT_* markers included) */
+	uint64_t nr; /**< callchain entries (PERF_CONTEXT_* markers included) */
 	const uint64_t *ips;
-	uint32_t raw_size;  /**< PERF_SAMPLE_RAW payload */
+	uint32_t raw_size; /**< PERF_SAMPLE_RAW payload */
 	const uint8_t *raw;
-	uint64_t regs_abi;  /**< PERF_SAMPLE_REGS_USER: 0 = none */
+	uint64_t regs_abi;    /**< PERF_SAMPLE_REGS_USER: 0 = none */
 	const uint64_t *regs; /**< one per bit set in the mask, in bit order */
 	uint64_t nregs;
 	uint64_t stack_size; /**< PERF_SAMPLE_STACK_USER bytes copied */
 	uint64_t stack_dyn;  /**< bytes of it that are valid */
 	const uint8_t *stack;
-	bool kernel;        /**< header.misc says kernel mode */
+	bool kernel; /**< header.misc says kernel mode */
 };
 
 /** Parse a PERF_RECORD_SAMPLE record @rec for @sample_type (supported: IDENTIFIER, IP,
@@ -53,8 +53,8 @@ struct pl_sample {
  *  @regs_mask = attr.sample_regs_user). Returns 0, or -EINVAL when the record is shorter
  *  than its fields say, has a RAW size the kernel would have padded (4 + size not a
  *  multiple of 8), or has a read-format/branch-stack field perflab never asks for. */
-int pl_parse_sample(const struct perf_event_header *rec, uint64_t sample_type,
-		    uint64_t regs_mask, struct pl_sample *out);
+int pl_parse_sample(const struct perf_event_header *rec, uint64_t sample_type, uint64_t regs_mask,
+		    struct pl_sample *out);
 
 /** The sample_id trailer of non-sample records (attr.sample_id_all). */
 struct pl_sample_id {

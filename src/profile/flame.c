@@ -166,7 +166,8 @@ static int parse_count(const char *s, size_t n, uint64_t *out)
 			return -EDOM;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
 			return -ERANGE;
 	*out = v;
 	return 0;
@@ -232,16 +233,26 @@ int pl_flame_read(struct pl_flame *f, FILE *in, size_t *bad_line)
 const char *pl_flame_strerror(int err)
 {
 	switch (err) {
-	case -EINVAL: return "no count after the stack (expected 'frame;frame;leaf COUNT')";
-	case -ENODATA: return "no frames before the count (expected 'frame;frame;leaf COUNT')";
-	case -EDOM: return "the count is not a whole number of samples (digits only, no sign)";
-	case -ERANGE: return "the count is past 2^64-1 (18446744073709551615)";
-	case -EOVERFLOW: return "the counts add up past 2^64-1 (18446744073709551615)";
-	case -ENOMSG: return "an empty frame name (';;', or ';' at the start or the end of the stack)";
-	case -E2BIG: return "more than 65536 frames in one stack";
-	case -EMSGSIZE: return "a line longer than 16 MiB";
-	case -EILSEQ: return "a NUL byte in the line";
-	default: return "not a folded stack (expected 'frame;frame;leaf COUNT')";
+	case -EINVAL:
+		return "no count after the stack (expected 'frame;frame;leaf COUNT')";
+	case -ENODATA:
+		return "no frames before the count (expected 'frame;frame;leaf COUNT')";
+	case -EDOM:
+		return "the count is not a whole number of samples (digits only, no sign)";
+	case -ERANGE:
+		return "the count is past 2^64-1 (18446744073709551615)";
+	case -EOVERFLOW:
+		return "the counts add up past 2^64-1 (18446744073709551615)";
+	case -ENOMSG:
+		return "an empty frame name (';;', or ';' at the start or the end of the stack)";
+	case -E2BIG:
+		return "more than 65536 frames in one stack";
+	case -EMSGSIZE:
+		return "a line longer than 16 MiB";
+	case -EILSEQ:
+		return "a NUL byte in the line";
+	default:
+		return "not a folded stack (expected 'frame;frame;leaf COUNT')";
 	}
 }
 
@@ -261,10 +272,18 @@ static void xml_escape(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
 		default:
 			if ((unsigned char)*s >= 0x20)
 				fputc(*s, out);
@@ -306,8 +325,10 @@ static void draw_node(const struct pl_flame *f, FILE *out, size_t node, double x
 	fprintf(out, "<g class=\"f\" data-d=\"%d\" data-c=\"%llu\"><title>", depth,
 		(unsigned long long)n->count);
 	xml_escape(out, n->name);
-	fprintf(out, " (%llu samples, %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		     "height=\"%d\" fill=\"rgb(%d,%d,%d)\" data-f=\"rgb(%d,%d,%d)\" rx=\"2\"/><text x=\"%.1f\" y=\"%.1f\">",
+	fprintf(out,
+		" (%llu samples, %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%d\" fill=\"rgb(%d,%d,%d)\" data-f=\"rgb(%d,%d,%d)\" rx=\"2\"/><text "
+		"x=\"%.1f\" y=\"%.1f\">",
 		(unsigned long long)n->count, 100.0 * (double)n->count / (double)total, x, y, w,
 		FH - 1, r, g, b, r, g, b, x + 3, y + FH - 4.5);
 	/* Text that fits (about 7 px per character); the script re-fits after zoom. */
@@ -364,27 +385,43 @@ static void draw(const struct pl_flame *f, FILE *out, double ybase, uint64_t tot
 
 static const char script[] =
 	"<script type=\"text/ecmascript\"><![CDATA[\n"
-	"var W=" "1200" ",P=10,fs=[],det,srch,tot=0;\n"
-	"function init(){fs=[].slice.call(document.querySelectorAll('g.f'));det=document.getElementById('det');\n"
-	" srch=document.getElementById('srch');fs.forEach(function(g){var r=g.querySelector('rect');\n"
-	"  g.ox=+r.getAttribute('x');g.ow=+r.getAttribute('width');g.nm=g.querySelector('title').textContent.replace(/ \\(\\d+ samples.*$/,'');\n"
+	"var W="
+	"1200"
+	",P=10,fs=[],det,srch,tot=0;\n"
+	"function "
+	"init(){fs=[].slice.call(document.querySelectorAll('g.f'));det=document.getElementById('"
+	"det');\n"
+	" srch=document.getElementById('srch');fs.forEach(function(g){var "
+	"r=g.querySelector('rect');\n"
+	"  "
+	"g.ox=+r.getAttribute('x');g.ow=+r.getAttribute('width');g.nm=g.querySelector('title')."
+	"textContent.replace(/ \\(\\d+ samples.*$/,'');\n"
 	"  g.onmouseover=function(){det.textContent=g.querySelector('title').textContent;};\n"
 	"  g.onmouseout=function(){det.textContent=' ';};g.onclick=function(){zoom(g);};});\n"
 	" tot=fs.length?+fs[0].getAttribute('data-c'):0;fs.forEach(fit);}\n"
-	"function fit(g){var r=g.querySelector('rect'),t=g.querySelector('text'),w=+r.getAttribute('width');\n"
+	"function fit(g){var "
+	"r=g.querySelector('rect'),t=g.querySelector('text'),w=+r.getAttribute('width');\n"
 	" var n=Math.floor((w-6)/7);t.setAttribute('x',+r.getAttribute('x')+3);\n"
 	" t.textContent=n>=g.nm.length?g.nm:(n>2?g.nm.substring(0,n-2)+'..':'');}\n"
 	"function zoom(z){var x0=z.ox,w0=z.ow,d0=+z.getAttribute('data-d'),k=(W-2*P)/w0;\n"
 	" fs.forEach(function(g){var r=g.querySelector('rect'),d=+g.getAttribute('data-d');\n"
 	"  var inside=g.ox>=x0-1e-6&&g.ox+g.ow<=x0+w0+1e-6;\n"
-	"  if(d>=d0&&inside){r.setAttribute('x',P+(g.ox-x0)*k);r.setAttribute('width',g.ow*k);g.style.display='';}\n"
-	"  else if(d<d0&&g.ox<=x0+1e-6&&g.ox+g.ow>=x0+w0-1e-6){r.setAttribute('x',P);r.setAttribute('width',W-2*P);g.style.opacity=0.6;g.style.display='';}\n"
+	"  "
+	"if(d>=d0&&inside){r.setAttribute('x',P+(g.ox-x0)*k);r.setAttribute('width',g.ow*k);g."
+	"style.display='';}\n"
+	"  else "
+	"if(d<d0&&g.ox<=x0+1e-6&&g.ox+g.ow>=x0+w0-1e-6){r.setAttribute('x',P);r.setAttribute('"
+	"width',W-2*P);g.style.opacity=0.6;g.style.display='';}\n"
 	"  else g.style.display='none';fit(g);});}\n"
-	"function unzoom(){fs.forEach(function(g){var r=g.querySelector('rect');r.setAttribute('x',g.ox);\n"
+	"function unzoom(){fs.forEach(function(g){var "
+	"r=g.querySelector('rect');r.setAttribute('x',g.ox);\n"
 	" r.setAttribute('width',g.ow);g.style.display='';g.style.opacity='';fit(g);});}\n"
-	"function search(){var t=prompt('Search (regular expression)','');if(t===null)return;var re=new RegExp(t),m=0,seen=[];\n"
-	" fs.forEach(function(g){var r=g.querySelector('rect');if(t&&re.test(g.nm)){r.setAttribute('fill','rgb(230,0,230)');\n"
-	"  var c=+g.getAttribute('data-c'),x=g.ox;if(!seen.some(function(s){return x>=s[0]&&x<s[1];})){seen.push([x,x+g.ow]);m+=c;}}\n"
+	"function search(){var t=prompt('Search (regular expression)','');if(t===null)return;var "
+	"re=new RegExp(t),m=0,seen=[];\n"
+	" fs.forEach(function(g){var "
+	"r=g.querySelector('rect');if(t&&re.test(g.nm)){r.setAttribute('fill','rgb(230,0,230)');\n"
+	"  var c=+g.getAttribute('data-c'),x=g.ox;if(!seen.some(function(s){return "
+	"x>=s[0]&&x<s[1];})){seen.push([x,x+g.ow]);m+=c;}}\n"
 	"  else if(r.getAttribute('data-f'))r.setAttribute('fill',r.getAttribute('data-f'));});\n"
 	" srch.textContent=t?('Matched: '+(tot?(100*m/tot).toFixed(2):0)+'%'):'';}\n"
 	"]]></script>\n";
@@ -401,31 +438,35 @@ int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 		tl_h = 20.0 + (double)tl->nrows * 14.0 + 10.0;
 	double top = 50.0 + tl_h;
 	double height = top + depth * FH + 30.0;
-	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		     "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" onload=\"init()\" "
-		     "viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+	fprintf(out,
+		"<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" onload=\"init()\" "
+		"viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\">\n",
 		W, height, W, height);
 	fputs("<style>text{font-family:Verdana,sans-serif;font-size:12px;fill:#000}"
 	      "g.f:hover rect{stroke:#000;stroke-width:0.5}g.f{cursor:pointer}"
 	      ".h{font-size:17px;text-anchor:middle}.b{cursor:pointer;fill:#222}</style>\n",
 	      out);
 	fputs(script, out);
-	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n"
-		     "<text class=\"h\" x=\"%.0f\" y=\"24\">",
+	fprintf(out,
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n"
+		"<text class=\"h\" x=\"%.0f\" y=\"24\">",
 		W / 2);
 	xml_escape(out, title ? title : "Flame graph");
-	fprintf(out, "</text>\n<text class=\"b\" x=\"%.0f\" y=\"24\" onclick=\"unzoom()\">Reset "
-		     "zoom</text>\n<text class=\"b\" x=\"%.0f\" y=\"24\" onclick=\"search()\">"
-		     "Search</text>\n<text id=\"srch\" x=\"%.0f\" y=\"%.0f\"> </text>\n"
-		     "<text id=\"det\" x=\"%.0f\" y=\"%.0f\"> </text>\n",
+	fprintf(out,
+		"</text>\n<text class=\"b\" x=\"%.0f\" y=\"24\" onclick=\"unzoom()\">Reset "
+		"zoom</text>\n<text class=\"b\" x=\"%.0f\" y=\"24\" onclick=\"search()\">"
+		"Search</text>\n<text id=\"srch\" x=\"%.0f\" y=\"%.0f\"> </text>\n"
+		"<text id=\"det\" x=\"%.0f\" y=\"%.0f\"> </text>\n",
 		PAD, W - 120, W - 220, height - 10, PAD, height - 10);
 	if (tl_h > 0) {
 		uint64_t mx = 1;
 		for (size_t i = 0; i < ncells; i++)
 			if (tl->counts[i] > mx)
 				mx = tl->counts[i];
-		fprintf(out, "<g id=\"timeline\"><text x=\"%.0f\" y=\"%.0f\">Timeline (%.0f ms "
-			     "buckets, darker = more samples)</text>\n",
+		fprintf(out,
+			"<g id=\"timeline\"><text x=\"%.0f\" y=\"%.0f\">Timeline (%.0f ms "
+			"buckets, darker = more samples)</text>\n",
 			PAD, 50.0 + 12, tl->bucket_ms);
 		double lw = 150.0, bw = (W - 2 * PAD - lw) / (double)tl->nbuckets;
 		for (size_t r = 0; r < tl->nrows; r++) {
@@ -438,8 +479,9 @@ int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 				if (!c)
 					continue;
 				int shade = 230 - (int)(200.0 * (double)c / (double)mx);
-				fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"12\" "
-					     "fill=\"rgb(%d,%d,255)\"><title>%llu</title></rect>\n",
+				fprintf(out,
+					"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"12\" "
+					"fill=\"rgb(%d,%d,255)\"><title>%llu</title></rect>\n",
 					PAD + lw + (double)b * bw, y, bw, shade, shade,
 					(unsigned long long)c);
 			}

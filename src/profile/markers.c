@@ -95,7 +95,8 @@ int pl_markers_collect(struct pl_markers *m, uint64_t end_ns)
 	uint64_t first = head > cap ? head - cap : 0;
 	m->dropped = first;
 	const struct pl_mark_rec *ring =
-		(const struct pl_mark_rec *)((const struct pl_mark_name *)(m->hdr + 1) + PL_MARK_NAMES);
+		(const struct pl_mark_rec *)((const struct pl_mark_name *)(m->hdr + 1) +
+					     PL_MARK_NAMES);
 	size_t n = (size_t)(head - first);
 	struct pl_mark_rec *recs = pl_xmalloc((n + 1) * sizeof(*recs));
 	size_t k = 0;
@@ -140,8 +141,8 @@ int pl_markers_collect(struct pl_markers *m, uint64_t end_ns)
 				capw = capw ? capw * 2 : 64;
 				m->wins = pl_xrealloc(m->wins, capw * sizeof(*m->wins));
 			}
-			m->wins[m->nwins++] = (struct pl_region_win){ r->tid, (uint32_t)ni, open[j].begin,
-								      r->ns };
+			m->wins[m->nwins++] = (struct pl_region_win){ r->tid, (uint32_t)ni,
+								      open[j].begin, r->ns };
 			memmove(&open[j], &open[j + 1], (nopen - j - 1) * sizeof(*open));
 			nopen--;
 		}

@@ -14,24 +14,24 @@
 /** One closed region instance: thread @tid was inside region @name in [begin, end). */
 struct pl_region_win {
 	uint32_t tid;
-	uint32_t name; /**< index into pl_markers.names */
+	uint32_t name;	     /**< index into pl_markers.names */
 	uint64_t begin, end; /**< CLOCK_MONOTONIC ns */
 };
 
 /** Markers of a run. */
 struct pl_markers {
-	int fd;                 /**< memfd, -1 when not created */
+	int fd; /**< memfd, -1 when not created */
 	struct pl_mark_hdr *hdr;
 	size_t map_len;
-	char **names;           /**< distinct region/mark names (owned) */
-	uint32_t *ids;          /**< their ids, parallel */
+	char **names;  /**< distinct region/mark names (owned) */
+	uint32_t *ids; /**< their ids, parallel */
 	size_t nnames;
 	struct pl_region_win *wins; /**< sorted by (tid, begin) */
 	size_t nwins;
-	uint64_t npoints;       /**< pl_mark() events */
-	uint64_t nrecords;      /**< records read */
-	uint64_t dropped;       /**< records overwritten before they were read */
-	uint64_t unpaired;      /**< begin without end (closed at run end) or end without begin */
+	uint64_t npoints;  /**< pl_mark() events */
+	uint64_t nrecords; /**< records read */
+	uint64_t dropped;  /**< records overwritten before they were read */
+	uint64_t unpaired; /**< begin without end (closed at run end) or end without begin */
 };
 
 /** Create the ring of @nrecs records (power of two) as a memfd without CLOEXEC and set

@@ -166,8 +166,8 @@ int pl_pe_open(struct pl_pe_session *s, const struct pl_pe_config *cfg, const pi
 				rg->cpu = cpus[c];
 				rg->fd = s->fds[i];
 				rg->map_len = (size_t)(pages + 1) * (size_t)pg;
-				rg->base = mmap(NULL, rg->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-						rg->fd, 0);
+				rg->base = mmap(NULL, rg->map_len, PROT_READ | PROT_WRITE,
+						MAP_SHARED, rg->fd, 0);
 				if (rg->base == MAP_FAILED) {
 					int e = errno;
 					rg->base = NULL;
@@ -219,7 +219,6 @@ void pl_pe_close(struct pl_pe_session *s)
 	s->fd_cpu = NULL;
 }
 
-
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38 /* Linux 5.8 */
 #endif
@@ -227,8 +226,7 @@ void pl_pe_close(struct pl_pe_session *s)
 void pl_pe_privs_read(struct pl_pe_privs *pv)
 {
 	memset(pv, 0, sizeof(*pv));
-	pv->have_paranoid =
-		pl_read_i64("/proc/sys/kernel/perf_event_paranoid", &pv->paranoid) == 0;
+	pv->have_paranoid = pl_read_i64("/proc/sys/kernel/perf_event_paranoid", &pv->paranoid) == 0;
 	pv->root = geteuid() == 0;
 	/* capget answers for this process's own user namespace; perfmon_capable() asks
 	 * about the initial one, where a process inside `unshare -r` or a rootless container
@@ -299,7 +297,10 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 {
 	char what[128];
 	describe(what, sizeof(what), rq);
-	const char *ename = err == EPERM ? "EPERM" : err == EACCES ? "EACCES" : err == ENOSYS ? "ENOSYS" : NULL;
+	const char *ename = err == EPERM    ? "EPERM"
+			    : err == EACCES ? "EACCES"
+			    : err == ENOSYS ? "ENOSYS"
+					    : NULL;
 	if (rq->mmap && (err == EPERM || err == ENOMEM)) {
 		snprintf(buf, len,
 			 "mmap of %s refused (%s): the rings are locked memory, limited by "
@@ -314,8 +315,10 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 		if (pv->perfmon) {
 			snprintf(buf, len,
 				 "%s refused with %s (%s) although perflab runs %s, which "
-				 "kernel.perf_event_paranoid (%s) does not restrict: a seccomp filter or "
-				 "a Linux security module (SELinux, AppArmor, lockdown) refused it; %s",
+				 "kernel.perf_event_paranoid (%s) does not restrict: a seccomp "
+				 "filter or "
+				 "a Linux security module (SELinux, AppArmor, lockdown) refused "
+				 "it; %s",
 				 what, ename, strerror(err),
 				 pv->root ? "as root with CAP_PERFMON/CAP_SYS_ADMIN"
 					  : "with CAP_PERFMON/CAP_SYS_ADMIN",
@@ -329,43 +332,59 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 				 "user or is not dumpable (ptrace access mode check; see "
 				 "Documentation/admin-guide/perf-security.rst): profile it as its "
 				 "user, as root, or with CAP_PERFMON (Linux 5.9+); "
-				 "kernel.perf_event_paranoid is %s, which allows it (<= %lld), so if "
+				 "kernel.perf_event_paranoid is %s, which allows it (<= %lld), so "
+				 "if "
 				 "the process is yours and dumpable, a seccomp filter or a Linux "
 				 "security module refused it; %s",
 				 what, ename, strerror(err), pv_s, (long long)need,
 				 seccomp_lsm_checks);
 		} else if (pv->have_paranoid && pv->paranoid <= need) {
 			snprintf(buf, len,
-				 "%s refused with %s (%s) although kernel.perf_event_paranoid is %s, "
-				 "which allows it (<= %lld) without privileges: a seccomp filter or a "
-				 "Linux security module (SELinux, AppArmor, lockdown) refused it; %s",
+				 "%s refused with %s (%s) although kernel.perf_event_paranoid is "
+				 "%s, "
+				 "which allows it (<= %lld) without privileges: a seccomp filter "
+				 "or a "
+				 "Linux security module (SELinux, AppArmor, lockdown) refused it; "
+				 "%s",
 				 what, ename, strerror(err), pv_s, (long long)need,
 				 seccomp_lsm_checks);
 		} else if (pv->root && pv->userns) {
-			snprintf(buf, len,
-				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (allows "
-				 "this only <= %lld without privileges) and perflab runs as root of a "
-				 "user namespace (/proc/self/uid_map is not the initial one: unshare "
-				 "-r, a rootless container), whose capabilities do not count: the "
-				 "kernel checks CAP_PERFMON in the initial user namespace; lower it on "
-				 "the host with 'sysctl kernel.perf_event_paranoid=%lld', or run "
-				 "perflab outside the namespace as root or with CAP_PERFMON",
-				 what, ename, strerror(err), pv_s, (long long)need, (long long)need);
+			snprintf(
+				buf, len,
+				"%s refused with %s (%s): kernel.perf_event_paranoid is %s (allows "
+				"this only <= %lld without privileges) and perflab runs as root of "
+				"a "
+				"user namespace (/proc/self/uid_map is not the initial one: "
+				"unshare "
+				"-r, a rootless container), whose capabilities do not count: the "
+				"kernel checks CAP_PERFMON in the initial user namespace; lower it "
+				"on "
+				"the host with 'sysctl kernel.perf_event_paranoid=%lld', or run "
+				"perflab outside the namespace as root or with CAP_PERFMON",
+				what, ename, strerror(err), pv_s, (long long)need, (long long)need);
 		} else if (pv->root) {
-			snprintf(buf, len,
-				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (allows "
-				 "this only <= %lld without privileges) and perflab runs as root but "
-				 "without CAP_PERFMON and CAP_SYS_ADMIN (dropped, as in a container): "
-				 "grant CAP_PERFMON (e.g. docker run --cap-add PERFMON; Linux 5.8+) or "
-				 "lower it on the host with 'sysctl kernel.perf_event_paranoid=%lld'; "
-				 "if neither helps, a seccomp filter or LSM refuses it: %s",
-				 what, ename, strerror(err), pv_s, (long long)need, (long long)need,
-				 seccomp_lsm_checks);
+			snprintf(
+				buf, len,
+				"%s refused with %s (%s): kernel.perf_event_paranoid is %s (allows "
+				"this only <= %lld without privileges) and perflab runs as root "
+				"but "
+				"without CAP_PERFMON and CAP_SYS_ADMIN (dropped, as in a "
+				"container): "
+				"grant CAP_PERFMON (e.g. docker run --cap-add PERFMON; Linux 5.8+) "
+				"or "
+				"lower it on the host with 'sysctl "
+				"kernel.perf_event_paranoid=%lld'; "
+				"if neither helps, a seccomp filter or LSM refuses it: %s",
+				what, ename, strerror(err), pv_s, (long long)need, (long long)need,
+				seccomp_lsm_checks);
 		} else {
 			snprintf(buf, len,
-				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (2 = user "
-				 "space only for unprivileged users, 3+ = no perf_event_open at all; "
-				 "this needs <= %lld); %srun as root, grant CAP_PERFMON (Linux 5.8+: "
+				 "%s refused with %s (%s): kernel.perf_event_paranoid is %s (2 = "
+				 "user "
+				 "space only for unprivileged users, 3+ = no perf_event_open at "
+				 "all; "
+				 "this needs <= %lld); %srun as root, grant CAP_PERFMON (Linux "
+				 "5.8+: "
 				 "setcap cap_perfmon+ep), or lower it with 'sysctl "
 				 "kernel.perf_event_paranoid=%lld'%s",
 				 what, ename, strerror(err), pv_s, (long long)need,
@@ -373,20 +392,24 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 					      "outside it "
 					    : "",
 				 (long long)need,
-				 rq->user_only ? "" : "; kernel addresses also need "
-						      "kernel.kptr_restrict=0 or CAP_SYSLOG");
+				 rq->user_only ? ""
+					       : "; kernel addresses also need "
+						 "kernel.kptr_restrict=0 or CAP_SYSLOG");
 		}
 	} else if (err == ENOSYS) {
 		if (pv->have_paranoid)
 			snprintf(buf, len,
-				 "%s: perf_event_open answered ENOSYS (%s), but this kernel has perf "
-				 "events (/proc/sys/kernel/perf_event_paranoid exists), so a seccomp "
+				 "%s: perf_event_open answered ENOSYS (%s), but this kernel has "
+				 "perf "
+				 "events (/proc/sys/kernel/perf_event_paranoid exists), so a "
+				 "seccomp "
 				 "filter answers ENOSYS for it; %s",
 				 what, strerror(err), seccomp_lsm_checks);
 		else
 			snprintf(buf, len,
 				 "%s: the kernel has no perf events (ENOSYS, %s; built without "
-				 "CONFIG_PERF_EVENTS, no /proc/sys/kernel/perf_event_paranoid): use a "
+				 "CONFIG_PERF_EVENTS, no /proc/sys/kernel/perf_event_paranoid): "
+				 "use a "
 				 "kernel with perf events",
 				 what, strerror(err));
 	} else if (is_missing_event(err)) {
@@ -395,8 +418,9 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 			 "try -e cpu-clock",
 			 what, strerror(err));
 	} else if (err == EMFILE) {
-		snprintf(buf, len, "too many open files: raise 'ulimit -n' (one fd per CPU "
-				   "and task)");
+		snprintf(buf, len,
+			 "too many open files: raise 'ulimit -n' (one fd per CPU "
+			 "and task)");
 	} else if (err == ESRCH) {
 		snprintf(buf, len, "no such process");
 	} else {

@@ -22,20 +22,20 @@ enum pl_callgraph { PL_CG_NONE, PL_CG_FP, PL_CG_DWARF };
 
 /** What to sample. */
 struct pl_pe_config {
-	const char *event;   /**< "cycles" (default, falls back), "cpu-clock", "task-clock" */
-	uint64_t freq;       /**< samples per second per CPU (when period == 0) */
-	uint64_t period;     /**< events per sample; 0 = use freq */
+	const char *event; /**< "cycles" (default, falls back), "cpu-clock", "task-clock" */
+	uint64_t freq;	   /**< samples per second per CPU (when period == 0) */
+	uint64_t period;   /**< events per sample; 0 = use freq */
 	enum pl_callgraph cg;
 	uint32_t stack_bytes; /**< bytes of user stack copied per sample for PL_CG_DWARF */
-	bool enable_on_exec; /**< start disabled, enable at the target's exec */
-	bool inherit;        /**< follow new threads and children */
-	uint32_t ring_pages; /**< data pages per ring (power of two) */
+	bool enable_on_exec;  /**< start disabled, enable at the target's exec */
+	bool inherit;	      /**< follow new threads and children */
+	uint32_t ring_pages;  /**< data pages per ring (power of two) */
 };
 
 /** One per-CPU ring. */
 struct pl_pe_ring {
 	int cpu;
-	int fd;     /**< the fd that owns the mapping */
+	int fd;	    /**< the fd that owns the mapping */
 	void *base; /**< mapping: metadata page + data */
 	size_t map_len;
 	uint8_t *data;
@@ -45,16 +45,16 @@ struct pl_pe_ring {
 /** An open sampling session. */
 struct pl_pe_session {
 	struct perf_event_attr attr; /**< as finally opened (after fallbacks) */
-	char event_name[32];         /**< event actually used: "cycles", "cpu-clock"... */
-	bool fell_back;              /**< hardware event unavailable -> software clock */
-	bool user_only;              /**< EACCES/EPERM -> exclude_kernel */
-	int fallback_errno;          /**< errno that caused the event fallback, or 0 */
-	int user_only_errno;         /**< errno that caused the user-only retry, or 0 */
-	bool mmap_failed;            /**< (failure) the ring's mmap failed, not the open */
-	int *fds;                    /**< all event fds (nfds) */
-	int *fd_cpu;                 /**< index into the cpus array of each fd */
+	char event_name[32];	     /**< event actually used: "cycles", "cpu-clock"... */
+	bool fell_back;		     /**< hardware event unavailable -> software clock */
+	bool user_only;		     /**< EACCES/EPERM -> exclude_kernel */
+	int fallback_errno;	     /**< errno that caused the event fallback, or 0 */
+	int user_only_errno;	     /**< errno that caused the user-only retry, or 0 */
+	bool mmap_failed;	     /**< (failure) the ring's mmap failed, not the open */
+	int *fds;		     /**< all event fds (nfds) */
+	int *fd_cpu;		     /**< index into the cpus array of each fd */
 	size_t nfds;
-	struct pl_pe_ring *rings;    /**< one per CPU (nrings) */
+	struct pl_pe_ring *rings; /**< one per CPU (nrings) */
 	size_t nrings;
 };
 
@@ -78,9 +78,9 @@ void pl_pe_close(struct pl_pe_session *s);
 struct pl_pe_request {
 	const char *event; /**< event name ("cpu-clock"...); NULL = not named */
 	bool system_wide;  /**< CPU-wide events (-a, pid -1): need paranoid <= 0 unprivileged */
-	bool user_only;    /**< exclude_kernel (the retry): needs paranoid <= 2 unprivileged;
+	bool user_only;	   /**< exclude_kernel (the retry): needs paranoid <= 2 unprivileged;
 			    *   with kernel samples it needs <= 1 */
-	bool mmap;         /**< the ring's mmap failed, not the open */
+	bool mmap;	   /**< the ring's mmap failed, not the open */
 	bool pid_target;   /**< tasks perflab did not start (-p PID): the kernel also makes
 			    *   the ptrace access mode check (PTRACE_MODE_READ_REALCREDS)
 			    *   unless perfmon_capable() (Linux 5.9+) */
@@ -90,11 +90,11 @@ struct pl_pe_request {
 struct pl_pe_privs {
 	bool have_paranoid; /**< /proc/sys/kernel/perf_event_paranoid was read */
 	int64_t paranoid;
-	bool root;          /**< effective uid 0 (in this process's user namespace) */
-	bool userns;        /**< this process is not in the initial user namespace
-			     *   (/proc/self/uid_map), so its capabilities do not count */
-	bool perfmon;       /**< CAP_PERFMON or CAP_SYS_ADMIN effective in the initial user
-			     *   namespace (perfmon_capable(), which is capable() there) */
+	bool root;    /**< effective uid 0 (in this process's user namespace) */
+	bool userns;  /**< this process is not in the initial user namespace
+		       *   (/proc/self/uid_map), so its capabilities do not count */
+	bool perfmon; /**< CAP_PERFMON or CAP_SYS_ADMIN effective in the initial user
+		       *   namespace (perfmon_capable(), which is capable() there) */
 };
 
 /** Read the privileges of this process and perf_event_paranoid (sysroot helper; profile

@@ -15,10 +15,10 @@
 
 /** One sample as kept after decoding. */
 struct pl_psample {
-	uint64_t time;  /**< CLOCK_MONOTONIC ns */
+	uint64_t time; /**< CLOCK_MONOTONIC ns */
 	uint32_t pid, tid, cpu;
 	uint32_t stack; /**< index into pl_profile.stacks */
-	bool kernel;    /**< taken in kernel mode */
+	bool kernel;	/**< taken in kernel mode */
 };
 
 /** An interned stack: ips leaf first (PERF_CONTEXT_* markers removed). */
@@ -56,7 +56,7 @@ struct pl_thread {
 struct pl_profile {
 	uint64_t sample_type;
 	uint64_t regs_mask;
-	bool live; /**< the tasks are alive while records arrive (open map_files) */
+	bool live;	  /**< the tasks are alive while records arrive (open map_files) */
 	bool no_demangle; /**< report names as in the symbol table (--no-demangle) */
 
 	struct pl_psample *samples;
@@ -75,16 +75,16 @@ struct pl_profile {
 	uint32_t *thread_hash; /**< tid index: thread index + 1, 0 = empty */
 	size_t thread_cap;
 
-	uint64_t lost;         /**< records lost (PERF_RECORD_LOST) */
+	uint64_t lost;	       /**< records lost (PERF_RECORD_LOST) */
 	uint64_t lost_samples; /**< samples lost (PERF_RECORD_LOST_SAMPLES) */
 	uint64_t throttles;
-	uint64_t bad_records;  /**< undecodable records */
+	uint64_t bad_records; /**< undecodable records */
 	uint64_t nrecords;
 	uint64_t t_first, t_last; /**< ns of the first and last sample */
 
 	struct pl_symtab syms;
 	struct pl_unwinder *unwinder; /**< set for --call-graph dwarf (owned), else NULL */
-	uint64_t dwarf_unwound;       /**< samples whose user stack libdwfl unwound */
+	uint64_t dwarf_unwound;	      /**< samples whose user stack libdwfl unwound */
 	uint64_t dwarf_truncated;     /**< samples whose user stack went on past the copied
 				       *   bytes (pl_unwind's *truncated), not continued by the
 				       *   frame-pointer chain */
@@ -111,8 +111,8 @@ int pl_profile_synth_proc(struct pl_profile *p, pid_t pid);
 
 /** Record a mapping directly (what MMAP2 does). */
 void pl_profile_add_map(struct pl_profile *p, uint32_t pid, uint64_t time, uint64_t start,
-			uint64_t len, uint64_t pgoff, uint64_t dev, uint64_t ino, const uint8_t *bid,
-			uint32_t bid_len, const char *path);
+			uint64_t len, uint64_t pgoff, uint64_t dev, uint64_t ino,
+			const uint8_t *bid, uint32_t bid_len, const char *path);
 
 /** The address space of @pid at @time (NULL when none was seen). */
 struct pl_aspace *pl_profile_aspace(struct pl_profile *p, uint32_t pid, uint64_t time);

@@ -189,7 +189,7 @@ static int cmp_combo(const void *x, const void *y)
 }
 
 int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filter filter,
-		    void *fctx)
+		     void *fctx)
 {
 	memset(r, 0, sizeof(*r));
 	uint32_t maxcpu = 0;
@@ -220,13 +220,13 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 		r->thread_samples[ti]++;
 		if (s->kernel)
 			r->thread_kernel[ti]++;
-		if (s->pid != last_pid || s->time < last_time || !last_as ||
-		    p->nas > 1) {
+		if (s->pid != last_pid || s->time < last_time || !last_as || p->nas > 1) {
 			last_as = pl_profile_aspace(p, s->pid, s->time);
 			last_pid = s->pid;
 			last_time = s->time;
 		}
-		cs[nc++] = (struct combo){ s->stack, last_as ? (uint32_t)(last_as - p->as) : UINT32_MAX,
+		cs[nc++] = (struct combo){ s->stack,
+					   last_as ? (uint32_t)(last_as - p->as) : UINT32_MAX,
 					   t->comm, 1 };
 	}
 	qsort(cs, nc, sizeof(*cs), cmp_combo);
@@ -286,7 +286,8 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 			struct ent *e = cache_slot(&cache, as, a);
 			if (!e->used) {
 				uint32_t fid = resolve(r, p, as, a, &kt);
-				e = cache_slot(&cache, as, a); /* resolve() does not touch the cache */
+				e = cache_slot(&cache, as,
+					       a); /* resolve() does not touch the cache */
 				*e = (struct ent){ as, a, fid, 1 };
 				cache.n++;
 			}
@@ -379,7 +380,7 @@ static size_t operator_len(const char *start, const char *s)
 			      (s[-9] >= 'A' && s[-9] <= 'Z') || (s[-9] >= '0' && s[-9] <= '9')))
 		return 0;
 	static const char *const ops[] = { "<=>", "<<=", ">>=", "->*", "<<", ">>", "<=",
-					   ">=", "->", "()", "<", ">", NULL };
+					   ">=",  "->",	 "()",	"<",   ">",  NULL };
 	for (int i = 0; ops[i]; i++)
 		if (strncmp(s, ops[i], strlen(ops[i])) == 0)
 			return strlen(ops[i]);
@@ -425,7 +426,7 @@ static int cmp_agroup(const void *x, const void *y)
 	if (a->cls != b->cls)
 		return a->cls < b->cls ? -1 : 1;
 	if (a->depth != b->depth)
-		return a->depth > b->depth ? -1 : 1; /* innermost first */
+		return a->depth > b->depth ? -1 : 1;	   /* innermost first */
 	return a->open > b->open ? -1 : a->open < b->open; /* then the last first */
 }
 
@@ -765,8 +766,8 @@ static int cmp_kid(const void *x, const void *y)
 /* Walk the printed (unpruned) nodes under @node: with @room set, record for each
  * function the name room of its narrowest row; else print the rows, with the names in
  * @nm (NULL entries: whole). */
-static void tree_walk(struct tree *t, const struct pl_preport *r, FILE *f, size_t node,
-		      int depth, uint64_t min, size_t width, size_t *room, char **nm)
+static void tree_walk(struct tree *t, const struct pl_preport *r, FILE *f, size_t node, int depth,
+		      uint64_t min, size_t width, size_t *room, char **nm)
 {
 	struct tnode *n = &t->n[node];
 	tree_sort_ctx = t;

@@ -14,13 +14,13 @@
 
 /** A function (symbol in a module). */
 struct pl_func {
-	char *name;   /**< "main", "ns::f(int)" (demangled, pl_demangle), "[unknown]",
-		       *   "[kernel]"; owned */
+	char *name;    /**< "main", "ns::f(int)" (demangled, pl_demangle), "[unknown]",
+			*   "[kernel]"; owned */
 	char *mangled; /**< the symbol table's name when it differs from @name, else NULL;
 			*   owned */
-	char *module; /**< "perflab", "libc.so.6", "[kernel.kallsyms]"; owned */
+	char *module;  /**< "perflab", "libc.so.6", "[kernel.kallsyms]"; owned */
 	bool kernel;
-	uint64_t self;  /**< samples with this function as the leaf */
+	uint64_t self;	/**< samples with this function as the leaf */
 	uint64_t total; /**< samples with this function anywhere on the stack (once each) */
 };
 
@@ -42,8 +42,8 @@ struct pl_preport {
 	size_t nfuncs, capfuncs;
 	struct pl_chain *chains;
 	size_t nchains;
-	uint64_t nsamples; /**< samples kept by the filter */
-	uint64_t kernel;   /**< of which in kernel mode */
+	uint64_t nsamples;     /**< samples kept by the filter */
+	uint64_t kernel;       /**< of which in kernel mode */
 	uint64_t *cpu_samples; /**< per CPU number, ncpu entries */
 	size_t ncpu;
 	uint64_t *thread_samples; /**< parallel to profile.threads */
@@ -58,7 +58,7 @@ struct pl_preport {
  *  Function names are demangled (pl_demangle) once per function unless
  *  p->no_demangle. Returns 0. */
 int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filter filter,
-		    void *fctx);
+		     void *fctx);
 /** Free. NULL-safe. */
 void pl_preport_free(struct pl_preport *r);
 

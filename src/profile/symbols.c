@@ -199,7 +199,8 @@ static void read_segs(Elf *e, struct pl_module *m)
 	for (size_t i = 0; i < n && m->nsegs < 16; i++) {
 		GElf_Phdr ph;
 		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			m->segs[m->nsegs++] = (struct pl_seg){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+			m->segs[m->nsegs++] =
+				(struct pl_seg){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
 	}
 }
 
@@ -310,7 +311,8 @@ static Elf *find_debug(struct pl_symtab *st, struct pl_module *m, const char *li
 	char p[4096];
 	Elf *e;
 	if (m->build_id_len) {
-		int n = snprintf(p, sizeof(p), "%s/.build-id/%02x/", st->debug_root, m->build_id[0]);
+		int n = snprintf(p, sizeof(p), "%s/.build-id/%02x/", st->debug_root,
+				 m->build_id[0]);
 		for (uint32_t i = 1; i < m->build_id_len && n < (int)sizeof(p) - 8; i++)
 			n += snprintf(p + n, sizeof(p) - (size_t)n, "%02x", m->build_id[i]);
 		snprintf(p + n, sizeof(p) - (size_t)n, ".debug");
@@ -638,8 +640,7 @@ struct kbest {
 	bool set;
 };
 
-static void kline(char *line, const uint64_t *addrs, size_t n, struct kbest *best,
-		  size_t *nonzero)
+static void kline(char *line, const uint64_t *addrs, size_t n, struct kbest *best, size_t *nonzero)
 {
 	char *e;
 	unsigned long long a = strtoull(line, &e, 16);

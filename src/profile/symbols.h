@@ -25,21 +25,21 @@ struct pl_seg {
 
 /** An executable file (or the vDSO). */
 struct pl_module {
-	char *path;          /**< path as mapped (may be "(deleted)"), owned */
-	const char *name;    /**< basename of path */
+	char *path;	  /**< path as mapped (may be "(deleted)"), owned */
+	const char *name; /**< basename of path */
 	uint8_t build_id[20];
 	uint32_t build_id_len; /**< 0 when unknown */
-	uint64_t dev, ino;   /**< dev = makedev(maj, min) */
-	int fd;              /**< opened through /proc/PID/map_files, or -1 */
-	pid_t pid;           /**< a process that mapped it (for /proc/PID/root) */
-	bool loaded;         /**< symbols read (or tried) */
-	bool jit;            /**< anonymous executable memory (JIT) */
-	struct pl_sym *syms; /**< sorted by start */
+	uint64_t dev, ino;     /**< dev = makedev(maj, min) */
+	int fd;		       /**< opened through /proc/PID/map_files, or -1 */
+	pid_t pid;	       /**< a process that mapped it (for /proc/PID/root) */
+	bool loaded;	       /**< symbols read (or tried) */
+	bool jit;	       /**< anonymous executable memory (JIT) */
+	struct pl_sym *syms;   /**< sorted by start */
 	size_t nsyms;
 	struct pl_seg segs[16];
 	size_t nsegs;
-	char *strs;          /**< string storage of syms */
-	char *symsrc;        /**< file the symbols came from, owned, or NULL */
+	char *strs;   /**< string storage of syms */
+	char *symsrc; /**< file the symbols came from, owned, or NULL */
 };
 
 /** A JIT map of one process: sorted symbols over absolute addresses. */
@@ -57,13 +57,13 @@ struct pl_symtab {
 	size_t nmods, capmods;
 	struct pl_jitmap *jits;
 	size_t njits;
-	char *debug_root;    /**< "/usr/lib/debug" (inside the sysroot) unless changed */
+	char *debug_root; /**< "/usr/lib/debug" (inside the sysroot) unless changed */
 	/* kernel */
 	bool kallsyms_tried;
-	bool kernel_hidden;  /**< kallsyms addresses are all 0 (kptr_restrict) */
+	bool kernel_hidden; /**< kallsyms addresses are all 0 (kptr_restrict) */
 	struct pl_sym *ksyms;
 	size_t nksyms;
-	char **kmods;        /**< module of each ksym ("" = vmlinux), parallel to ksyms */
+	char **kmods; /**< module of each ksym ("" = vmlinux), parallel to ksyms */
 	char *kstrs;
 };
 

@@ -35,8 +35,8 @@ struct ev {
 struct pl_syscalls {
 	enum pl_syscalls_method method;
 	struct pl_sc_ptrace *pt; /* the ptrace backend, or NULL */
-	char *fallback;          /* why tracepoints were not used, or NULL */
-	struct pl_pe_session s; /* reuse of the session struct: fds + rings */
+	char *fallback;		 /* why tracepoints were not used, or NULL */
+	struct pl_pe_session s;	 /* reuse of the session struct: fds + rings */
 	uint64_t enter_ids[8192];
 	size_t nenter;
 	int off_id_enter, off_id_exit, off_ret;
@@ -121,7 +121,8 @@ int pl_syscalls_open(struct pl_syscalls **out, const pid_t *pids, size_t npids, 
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_TRACEPOINT;
 	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	a.sample_type =
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
 	a.disabled = 1;
 	a.enable_on_exec = on_exec;
 	a.inherit = inherit;
@@ -140,7 +141,8 @@ int pl_syscalls_open(struct pl_syscalls **out, const pid_t *pids, size_t npids, 
 		for (size_t p = 0; p < npids; p++) {
 			for (int k = 0; k < 2; k++) {
 				a.config = k ? id_exit : id_enter;
-				int fd = pl_perf_open_hook(&a, pids[p], cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+				int fd = pl_perf_open_hook(&a, pids[p], cpus[c], -1,
+							   PERF_FLAG_FD_CLOEXEC);
 				if (fd < 0) {
 					r = -errno;
 					if (r == -ESRCH && npids > 1)
@@ -242,9 +244,11 @@ static int on_rec(void *ctx, const struct perf_event_header *h)
 	if (h->type != PERF_RECORD_SAMPLE)
 		return 0;
 	struct pl_sample sm;
-	if (pl_parse_sample(h, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				       PERF_SAMPLE_RAW,
-			    0, &sm) < 0 || !sm.raw)
+	if (pl_parse_sample(h,
+			    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				    PERF_SAMPLE_RAW,
+			    0, &sm) < 0 ||
+	    !sm.raw)
 		return 0;
 	struct ev e = { .time = sm.time, .tid = sm.tid };
 	e.exit = !is_enter(s, sm.id);
@@ -359,7 +363,8 @@ static void compute(struct pl_syscalls *cs)
 		struct pl_sc_row *rw = &s->rows[nr];
 		if (!e->exit) {
 			if (tab[j].nr >= 0)
-				s->unpaired++; /* previous call never returned (exit_group, or lost exit) */
+				s->unpaired++; /* previous call never returned (exit_group, or lost
+						  exit) */
 			tab[j].nr = nr;
 			tab[j].t = e->time;
 			continue;
@@ -374,7 +379,8 @@ static void compute(struct pl_syscalls *cs)
 		} else if (execve) {
 			for (size_t k = 0; k < cap && !paired; k++) {
 				if (tab[k].used && k != j && tab[k].nr == nr) {
-					paired = true; /* entered by a thread that took over this tid */
+					paired = true; /* entered by a thread that took over this
+							  tid */
 					t0 = tab[k].t;
 					tab[k].nr = -1;
 				}
@@ -448,16 +454,19 @@ void pl_syscalls_print(const struct pl_syscalls *cs, FILE *out)
 	unsigned long long calls = 0, errs = 0;
 	uint64_t tot = 0;
 	if (s->method == PL_SYSCALLS_PTRACE) {
-		fprintf(out, "\n%ssyscalls%s (ptrace syscall stops, like strace -c -f; time = entry to "
+		fprintf(out,
+			"\n%ssyscalls%s (ptrace syscall stops, like strace -c -f; time = entry to "
 			"exit stop as seen by perflab, wall, like strace -c -w)\n",
 			pl_style(out, "bold"), pl_style(out, "reset"));
 		if (s->fallback)
 			fprintf(out, "  method ptrace: %s\n", s->fallback);
-		fprintf(out, "  note: the program ran slower under ptrace (two stops per call, ~20x on "
+		fprintf(out,
+			"  note: the program ran slower under ptrace (two stops per call, ~20x on "
 			"syscall-heavy code, like strace): times are inflated%s\n",
 			exact(s) ? ", counts are exact" : "");
 	} else {
-		fprintf(out, "\n%ssyscalls%s (raw_syscalls tracepoints; time = enter to exit, wall)\n",
+		fprintf(out,
+			"\n%ssyscalls%s (raw_syscalls tracepoints; time = enter to exit, wall)\n",
 			pl_style(out, "bold"), pl_style(out, "reset"));
 	}
 	fprintf(out, "  %-22s %10s %8s %12s %10s %10s\n", "syscall", "calls", "errors", "total ms",
@@ -481,15 +490,18 @@ void pl_syscalls_print(const struct pl_syscalls *cs, FILE *out)
 		fprintf(out, "  lost events %llu%s\n", (unsigned long long)s->lost,
 			s->lost ? " (counts are low by at most this much)" : " (counts are exact)");
 	if (s->pt && pl_sc_ptrace_uncounted(s->pt))
-		fprintf(out, "  %llu calls not counted (exit without a seen entry, or a 32-bit ABI): "
+		fprintf(out,
+			"  %llu calls not counted (exit without a seen entry, or a 32-bit ABI): "
 			"counts are low by this much\n",
 			pl_sc_ptrace_uncounted(s->pt));
 	if (s->pt && pl_sc_ptrace_detached(s->pt))
-		fprintf(out, "  %zu tasks were detached alive: their calls after that are not counted\n",
+		fprintf(out,
+			"  %zu tasks were detached alive: their calls after that are not counted\n",
 			pl_sc_ptrace_detached(s->pt));
 	size_t und = s->pt ? pl_sc_ptrace_undetached(s->pt, NULL, 0) : 0;
 	if (und)
-		fprintf(out, "  %zu tasks could not be detached (still traced until perflab exits)\n",
+		fprintf(out,
+			"  %zu tasks could not be detached (still traced until perflab exits)\n",
 			und);
 	free(v);
 }
@@ -503,17 +515,18 @@ json_t *pl_syscalls_json(const struct pl_syscalls *cs)
 	json_t *d = json_object();
 	bool pt = s->method == PL_SYSCALLS_PTRACE;
 	json_object_set_new(d, "method", pl_json_string(pt ? "ptrace" : "tracepoint"));
-	json_object_set_new(d, "source",
-			    pl_json_string(pt ? "ptrace syscall stops" : "raw_syscalls tracepoints"));
+	json_object_set_new(
+		d, "source",
+		pl_json_string(pt ? "ptrace syscall stops" : "raw_syscalls tracepoints"));
 	json_object_set_new(d, "fallback", s->fallback ? pl_json_string(s->fallback) : json_null());
 	json_object_set_new(d, "lost", json_integer((json_int_t)s->lost));
 	json_object_set_new(d, "uncounted",
 			    json_integer(s->pt ? (json_int_t)pl_sc_ptrace_uncounted(s->pt) : 0));
 	json_object_set_new(d, "detached",
 			    json_integer(s->pt ? (json_int_t)pl_sc_ptrace_detached(s->pt) : 0));
-	json_object_set_new(d, "undetached",
-			    json_integer(s->pt ? (json_int_t)pl_sc_ptrace_undetached(s->pt, NULL, 0)
-					       : 0));
+	json_object_set_new(
+		d, "undetached",
+		json_integer(s->pt ? (json_int_t)pl_sc_ptrace_undetached(s->pt, NULL, 0) : 0));
 	json_object_set_new(d, "exact", json_boolean(exact(s)));
 	json_t *rows = json_array();
 	unsigned long long calls = 0, errs = 0;
@@ -526,8 +539,9 @@ json_t *pl_syscalls_json(const struct pl_syscalls *cs)
 		json_object_set_new(x, "calls", json_integer((json_int_t)r->calls));
 		json_object_set_new(x, "errors", json_integer((json_int_t)r->errors));
 		json_object_set_new(x, "total_ms", json_real((double)r->total_ns / 1e6));
-		json_object_set_new(x, "mean_us",
-				    json_real(r->timed ? (double)r->total_ns / (double)r->timed / 1e3 : 0));
+		json_object_set_new(
+			x, "mean_us",
+			json_real(r->timed ? (double)r->total_ns / (double)r->timed / 1e3 : 0));
 		json_object_set_new(x, "max_us", json_real((double)r->max_ns / 1e3));
 		json_array_append_new(rows, x);
 		free(nm);
@@ -560,8 +574,7 @@ const char *pl_syscalls_strerror(int err)
 	return strerror(-err);
 }
 
-int pl_syscalls_open_ptrace(struct pl_syscalls **out, const pid_t *pids, size_t npids,
-			    bool command)
+int pl_syscalls_open_ptrace(struct pl_syscalls **out, const pid_t *pids, size_t npids, bool command)
 {
 	struct pl_syscalls *s = pl_xcalloc(1, sizeof(*s));
 	s->method = PL_SYSCALLS_PTRACE;

@@ -18,7 +18,7 @@ struct pl_syscalls;
 /** How the calls are counted. */
 enum pl_syscalls_method {
 	PL_SYSCALLS_TRACEPOINT, /**< raw_syscalls tracepoints through perf_event_open */
-	PL_SYSCALLS_PTRACE,     /**< ptrace syscall stops (the program runs slower) */
+	PL_SYSCALLS_PTRACE,	/**< ptrace syscall stops (the program runs slower) */
 };
 
 /** Open sys_enter and sys_exit for @pids (-1 = all tasks) on @cpus, disabled, with

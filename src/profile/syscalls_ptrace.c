@@ -35,18 +35,17 @@ struct pl_sc_ptrace {
 	bool execed;
 	bool leader_exited;
 	int leader_status;
-	bool finished;   /* pl_sc_ptrace_detach ran (done, or timed out: not repeated) */
-	pid_t *gone;     /* tids detached (so a late fork event does not add them again) */
+	bool finished; /* pl_sc_ptrace_detach ran (done, or timed out: not repeated) */
+	pid_t *gone;   /* tids detached (so a late fork event does not add them again) */
 	size_t ngone, capgone;
 	size_t detached; /* tasks detached alive (their later calls are not counted) */
-	int err;         /* sticky: -ENOSYS without PTRACE_GET_SYSCALL_INFO */
-	uint32_t arch;   /* AUDIT_ARCH_* of perflab itself (= libseccomp's token) */
+	int err;	 /* sticky: -ENOSYS without PTRACE_GET_SYSCALL_INFO */
+	uint32_t arch;	 /* AUDIT_ARCH_* of perflab itself (= libseccomp's token) */
 	unsigned long long uncounted;
 };
 
 static const long trace_opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |
 			       PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
-
 
 /* ---- the tracee table ---- */
 

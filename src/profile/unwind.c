@@ -13,12 +13,12 @@
 struct cur_sample {
 	const struct pl_sample *s;
 	pid_t pid;
-	bool given; /* next_thread returned the one thread */
+	bool given;    /* next_thread returned the one thread */
 	bool past_end; /* a read above the copied bytes (a caller's frame) failed */
 };
 
 struct space {
-	size_t as; /* index into pl_profile.as (the array may move) */
+	size_t as;    /* index into pl_profile.as (the array may move) */
 	size_t nmaps; /* mappings reported */
 	Dwfl *dwfl;
 	bool attached;
@@ -176,8 +176,8 @@ size_t pl_unwind(struct pl_unwinder *u, struct pl_profile *p, struct pl_aspace *
 			dwfl_end(sp->dwfl);
 		sp->dwfl = build(p, as);
 		sp->nmaps = as->nmaps;
-		sp->attached = sp->dwfl && dwfl_attach_state(sp->dwfl, NULL, (pid_t)as->pid,
-							     &thread_cbs, u);
+		sp->attached = sp->dwfl &&
+			       dwfl_attach_state(sp->dwfl, NULL, (pid_t)as->pid, &thread_cbs, u);
 	}
 	if (!sp->attached)
 		return 0;

@@ -41,7 +41,8 @@ static bool accel_devices(const struct pl_facts *f, const char *key, int64_t *co
 				name = json_object_get(e, "model");
 		}
 		if (json_is_string(name))
-			pl_buf_printf(models, "%s%s", models->len ? ", " : "", json_string_value(name));
+			pl_buf_printf(models, "%s%s", models->len ? ", " : "",
+				      json_string_value(name));
 	}
 	return true;
 }

@@ -24,8 +24,8 @@ static const char *const kind_names[] = { "other", "rotational disk", "SSD", "NV
  * (dm, md, loop, zram...) have no scheduler of their own that matters. */
 static enum blk_kind blk_kind(const struct pl_facts *f, const char *dev)
 {
-	static const char *const skip[] = { "loop", "ram", "zram", "sr", "dm-", "md", "nbd",
-					    "fd", "mtdblock", NULL };
+	static const char *const skip[] = { "loop", "ram", "zram", "sr",       "dm-",
+					    "md",   "nbd", "fd",   "mtdblock", NULL };
 	for (int i = 0; skip[i]; i++)
 		if (pl_startswith(dev, skip[i]))
 			return BLK_SKIP;
@@ -42,8 +42,7 @@ static enum blk_kind blk_kind(const struct pl_facts *f, const char *dev)
 }
 
 /* Call @fn for every device named in block.<dev>.* facts, once each. */
-static void for_each_dev(const struct pl_rule *r, const struct pl_facts *f,
-			 struct pl_findings *out,
+static void for_each_dev(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out,
 			 void (*fn)(const struct pl_rule *, const struct pl_facts *,
 				    struct pl_findings *, const char *, enum blk_kind))
 {
@@ -147,11 +146,11 @@ static void dev_nr_requests(const struct pl_rule *r, const struct pl_facts *f,
 	add_dev(out, r, dev, kind, "nr_requests", v, r->expect);
 }
 
-#define EACH(fn)                                                                             \
-	static void eval_##fn(const struct pl_rule *r, const struct pl_facts *f,              \
-			      struct pl_findings *out)                                        \
-	{                                                                                     \
-		for_each_dev(r, f, out, fn);                                                  \
+#define EACH(fn)                                                                                   \
+	static void eval_##fn(const struct pl_rule *r, const struct pl_facts *f,                   \
+			      struct pl_findings *out)                                             \
+	{                                                                                          \
+		for_each_dev(r, f, out, fn);                                                       \
 	}
 EACH(dev_sched_hdd)
 EACH(dev_sched_nvme)
@@ -164,9 +163,9 @@ static const char *const ra_keys[] = { "block.*.queue.read_ahead_kb", "block.*.r
 static const char *const nr_keys[] = { "block.*.queue.nr_requests", "block.*.queue.scheduler",
 				       "block.*.rotational", NULL };
 
-#define SCHED_SOURCE                                                                         \
-	"Red Hat Enterprise Linux 9 'Monitoring and managing system status and performance', " \
-	"'Different disk schedulers for different use cases'; Documentation/block/"           \
+#define SCHED_SOURCE                                                                               \
+	"Red Hat Enterprise Linux 9 'Monitoring and managing system status and performance', "     \
+	"'Different disk schedulers for different use cases'; Documentation/block/"                \
 	"switching-sched.rst"
 
 const struct pl_rule pl_rules_block[] = {
@@ -178,10 +177,11 @@ const struct pl_rule pl_rules_block[] = {
 		.eval = eval_dev_sched_hdd,
 		.expect = "mq-deadline (or bfq)",
 		.title = "rotational disk has no I/O scheduler",
-		.rationale = "A spinning disk pays a seek for every out-of-order request; without a "
-			     "scheduler requests reach it in submission order and concurrent "
-			     "streams thrash the head. mq-deadline sorts and batches them and bounds "
-			     "their wait; bfq shares bandwidth fairly for interactive use.",
+		.rationale =
+			"A spinning disk pays a seek for every out-of-order request; without a "
+			"scheduler requests reach it in submission order and concurrent "
+			"streams thrash the head. mq-deadline sorts and batches them and bounds "
+			"their wait; bfq shares bandwidth fairly for interactive use.",
 		.source = SCHED_SOURCE,
 		.fix_command = "echo mq-deadline > /sys/block/%s/queue/scheduler",
 		.fix_tune = "[disk] devices=%s elevator=mq-deadline",
@@ -227,11 +227,12 @@ const struct pl_rule pl_rules_block[] = {
 		.limit = 4096,
 		.expect = ">= 4096",
 		.title = "read-ahead is small for streaming reads",
-		.rationale = "Sequential buffered reads are issued in read_ahead_kb chunks (default "
-			     "128 KiB). On rotational and virtual disks larger read-ahead turns a "
-			     "stream of small requests into fewer large ones; tuned "
-			     "throughput-performance raises it to at least 4096 KiB. Not for NVMe "
-			     "and SSDs with random access, where it only reads unused data.",
+		.rationale =
+			"Sequential buffered reads are issued in read_ahead_kb chunks (default "
+			"128 KiB). On rotational and virtual disks larger read-ahead turns a "
+			"stream of small requests into fewer large ones; tuned "
+			"throughput-performance raises it to at least 4096 KiB. Not for NVMe "
+			"and SSDs with random access, where it only reads unused data.",
 		.source = "Documentation/ABI/stable/sysfs-block (read_ahead_kb); tuned "
 			  "throughput-performance ([disk] readahead=>4096)",
 		.fix_command = "echo 4096 > /sys/block/%s/queue/read_ahead_kb",
@@ -246,10 +247,11 @@ const struct pl_rule pl_rules_block[] = {
 		.limit = 256,
 		.expect = ">= 256",
 		.title = "request queue of a rotational disk is short",
-		.rationale = "nr_requests is how many requests the scheduler may hold per queue; a "
-			     "deeper queue gives mq-deadline more requests to sort and merge into "
-			     "sequential runs on a spinning disk, at the cost of longer waits for "
-			     "single requests. The SPEC CPU field report tuned it with read_ahead_kb.",
+		.rationale =
+			"nr_requests is how many requests the scheduler may hold per queue; a "
+			"deeper queue gives mq-deadline more requests to sort and merge into "
+			"sequential runs on a spinning disk, at the cost of longer waits for "
+			"single requests. The SPEC CPU field report tuned it with read_ahead_kb.",
 		.source = "Documentation/ABI/stable/sysfs-block (nr_requests); Red Hat Enterprise "
 			  "Linux 7 Performance Tuning Guide, 'Tuning the deadline scheduler' / "
 			  "nr_requests",

@@ -12,8 +12,7 @@
 #include "rules/predicates.h"
 #include "util/str.h"
 
-static void eval_xen_tsc(const struct pl_rule *r, const struct pl_facts *f,
-			 struct pl_findings *out)
+static void eval_xen_tsc(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
 {
 	const char *cur = pl_facts_get_str(f, "clocksource.current");
 	const json_t *avail = pl_facts_value(f, "clocksource.available");
@@ -39,7 +38,8 @@ static void eval_slow_source(const struct pl_rule *r, const struct pl_facts *f,
 	bool invariant = true;
 	pl_facts_get_bool(f, "cpu.tsc.invariant", &invariant);
 	for (int i = 0; fast[i]; i++) {
-		if (!pl_json_list_has(avail, fast[i]) || (strcmp(fast[i], "tsc") == 0 && !invariant))
+		if (!pl_json_list_has(avail, fast[i]) ||
+		    (strcmp(fast[i], "tsc") == 0 && !invariant))
 			continue;
 		char obs[96], exp[64];
 		snprintf(obs, sizeof(obs), "clocksource %s (%s available)", cur, fast[i]);
@@ -73,7 +73,8 @@ const struct pl_rule pl_rules_clock[] = {
 			     "clocksource=tsc tsc=reliable on the kernel command line.",
 		.source = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/set-time.html; "
 			  "Documentation/admin-guide/kernel-parameters.txt (clocksource=)",
-		.fix_command = "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource",
+		.fix_command = "echo tsc > "
+			       "/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		.fix_tune = "[bootloader] cmdline=clocksource=tsc tsc=reliable",
 	},
 	{
@@ -90,7 +91,8 @@ const struct pl_rule pl_rules_clock[] = {
 			     "unstable; check dmesg for 'clocksource' before switching back.",
 		.source = "Documentation/admin-guide/clocksource.rst; Documentation/virt/kvm/x86/"
 			  "timekeeping.rst",
-		.fix_command = "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource",
+		.fix_command = "echo tsc > "
+			       "/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		.fix_tune = "[bootloader] cmdline=clocksource=tsc",
 	},
 };

@@ -8,17 +8,17 @@
 #define PERFLAB_RULES_DOMAINS_H
 #include "rules/rules.h"
 
-#define PL_RULE_DOMAIN(name)                                                                 \
-	extern const struct pl_rule pl_rules_##name[];                                       \
+#define PL_RULE_DOMAIN(name)                                                                       \
+	extern const struct pl_rule pl_rules_##name[];                                             \
 	extern const size_t pl_rules_##name##_n
 
-PL_RULE_DOMAIN(clock);  /**< clocksource (xen vs tsc, hpet) */
-PL_RULE_DOMAIN(power);  /**< governor, boost, C-states */
-PL_RULE_DOMAIN(sched);  /**< nohz_full isolation, sched_latency_ns, irqbalance */
-PL_RULE_DOMAIN(mem);    /**< THP, swappiness, dirty limits, vfs_cache_pressure */
-PL_RULE_DOMAIN(numa);   /**< remote ratio, zone_reclaim_mode, numa_balancing, numad */
-PL_RULE_DOMAIN(net);    /**< buffers, backlogs, congestion control, risky sysctls */
-PL_RULE_DOMAIN(block);  /**< I/O scheduler, read-ahead, nr_requests by device type */
-PL_RULE_DOMAIN(accel);  /**< QAT and GPU present */
+PL_RULE_DOMAIN(clock); /**< clocksource (xen vs tsc, hpet) */
+PL_RULE_DOMAIN(power); /**< governor, boost, C-states */
+PL_RULE_DOMAIN(sched); /**< nohz_full isolation, sched_latency_ns, irqbalance */
+PL_RULE_DOMAIN(mem);   /**< THP, swappiness, dirty limits, vfs_cache_pressure */
+PL_RULE_DOMAIN(numa);  /**< remote ratio, zone_reclaim_mode, numa_balancing, numad */
+PL_RULE_DOMAIN(net);   /**< buffers, backlogs, congestion control, risky sysctls */
+PL_RULE_DOMAIN(block); /**< I/O scheduler, read-ahead, nr_requests by device type */
+PL_RULE_DOMAIN(accel); /**< QAT and GPU present */
 
 #endif

@@ -11,9 +11,8 @@
 #include "rules/domains.h"
 #include "rules/predicates.h"
 
-static void eval_thp_str(const struct pl_rule *r, const struct pl_facts *f,
-			 struct pl_findings *out, const char *key, const char *bad,
-			 const char *expected)
+static void eval_thp_str(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out,
+			 const char *key, const char *bad, const char *expected)
 {
 	const char *v = pl_facts_get_str(f, key);
 	if (!v || strcmp(v, bad) != 0)
@@ -35,8 +34,7 @@ static void eval_thp_defrag(const struct pl_rule *r, const struct pl_facts *f,
 	eval_thp_str(r, f, out, "mem.thp.defrag", "always", "madvise or defer+madvise");
 }
 
-static void eval_thp_hpc(const struct pl_rule *r, const struct pl_facts *f,
-			 struct pl_findings *out)
+static void eval_thp_hpc(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
 {
 	eval_thp_str(r, f, out, "mem.thp.enabled", "never", "always (or madvise)");
 }
@@ -72,8 +70,8 @@ static void eval_dirty(const struct pl_rule *r, const struct pl_facts *f, struct
 	if (!fire)
 		return;
 	char obs[128];
-	snprintf(obs, sizeof(obs), "vm.dirty_ratio = %" PRId64 ", vm.dirty_background_ratio = %" PRId64,
-		 ratio, bg);
+	snprintf(obs, sizeof(obs),
+		 "vm.dirty_ratio = %" PRId64 ", vm.dirty_background_ratio = %" PRId64, ratio, bg);
 	pl_finding_add(out, r, NULL, obs, r->expect);
 }
 
@@ -125,10 +123,11 @@ const struct pl_rule pl_rules_mem[] = {
 		.keys = thp_defrag_keys,
 		.eval = eval_thp_defrag,
 		.title = "THP defrag is 'always': page faults stall in direct compaction",
-		.rationale = "defrag=always makes every THP page fault that finds no free huge page "
-			     "reclaim and compact memory synchronously, stalling the faulting thread; "
-			     "the kernel default 'madvise' does that only for madvise(MADV_HUGEPAGE) "
-			     "regions, and 'defer+madvise' wakes kcompactd for the rest.",
+		.rationale =
+			"defrag=always makes every THP page fault that finds no free huge page "
+			"reclaim and compact memory synchronously, stalling the faulting thread; "
+			"the kernel default 'madvise' does that only for madvise(MADV_HUGEPAGE) "
+			"regions, and 'defer+madvise' wakes kcompactd for the rest.",
 		.source = "Documentation/admin-guide/mm/transhuge.rst (defrag)",
 		.fix_command = "echo madvise > /sys/kernel/mm/transparent_hugepage/defrag",
 		.fix_tune = "[sysfs] /sys/kernel/mm/transparent_hugepage/defrag=madvise",
@@ -140,9 +139,10 @@ const struct pl_rule pl_rules_mem[] = {
 		.keys = thp_keys,
 		.eval = eval_thp_hpc,
 		.title = "transparent huge pages are disabled for HPC work",
-		.rationale = "Large dense arrays walked by HPC codes miss the TLB often with 4 KiB "
-			     "pages; 2 MiB pages cover 512 times more memory per TLB entry. tuned's "
-			     "hpc-compute profile sets always.",
+		.rationale =
+			"Large dense arrays walked by HPC codes miss the TLB often with 4 KiB "
+			"pages; 2 MiB pages cover 512 times more memory per TLB entry. tuned's "
+			"hpc-compute profile sets always.",
 		.source = "Documentation/admin-guide/mm/transhuge.rst; tuned hpc-compute ([vm] "
 			  "transparent_hugepages=always)",
 		.fix_command = "echo always > /sys/kernel/mm/transparent_hugepage/enabled",
@@ -157,11 +157,12 @@ const struct pl_rule pl_rules_mem[] = {
 		.limit = 10,
 		.expect = "<= 10",
 		.title = "vm.swappiness is high for a performance workload",
-		.rationale = "swappiness sets how readily the kernel swaps anonymous memory out "
-			     "instead of dropping page cache (default 60). A working set paged out "
-			     "to make room for cache costs a major fault per page when it is touched "
-			     "again. All tuned performance profiles set 10, as does the GPU-instance "
-			     "field report. Only relevant when swap is configured.",
+		.rationale =
+			"swappiness sets how readily the kernel swaps anonymous memory out "
+			"instead of dropping page cache (default 60). A working set paged out "
+			"to make room for cache costs a major fault per page when it is touched "
+			"again. All tuned performance profiles set 10, as does the GPU-instance "
+			"field report. Only relevant when swap is configured.",
 		.source = "Documentation/admin-guide/sysctl/vm.rst (swappiness); tuned "
 			  "throughput-performance and latency-performance",
 		.fix_command = "sysctl -w vm.swappiness=10",
@@ -175,12 +176,13 @@ const struct pl_rule pl_rules_mem[] = {
 		.eval = eval_dirty_latency,
 		.expect = "vm.dirty_ratio <= 10, vm.dirty_background_ratio <= 5",
 		.title = "dirty page cache limits allow long writeback stalls",
-		.rationale = "Writers are throttled once dirty pages reach dirty_ratio percent of "
-			     "available memory (default 20) and background writeback starts at "
-			     "dirty_background_ratio (default 10). On large-memory machines that is "
-			     "gigabytes flushed in bursts that stall writers and compete for I/O. "
-			     "tuned latency-performance uses 10/3, the GPU-instance field report "
-			     "10/5.",
+		.rationale =
+			"Writers are throttled once dirty pages reach dirty_ratio percent of "
+			"available memory (default 20) and background writeback starts at "
+			"dirty_background_ratio (default 10). On large-memory machines that is "
+			"gigabytes flushed in bursts that stall writers and compete for I/O. "
+			"tuned latency-performance uses 10/3, the GPU-instance field report "
+			"10/5.",
 		.source = "Documentation/admin-guide/sysctl/vm.rst (dirty_ratio, "
 			  "dirty_background_ratio); tuned latency-performance",
 		.fix_command = "sysctl -w vm.dirty_ratio=10 vm.dirty_background_ratio=3",
@@ -213,9 +215,10 @@ const struct pl_rule pl_rules_mem[] = {
 		.expect = "> 0 (default 100; 50 keeps more dentries and inodes)",
 		.risky = true,
 		.title = "vm.vfs_cache_pressure = 0: dentries and inodes are never reclaimed",
-		.rationale = "Risky: with 0 the kernel never reclaims dentries and inodes under "
-			     "memory pressure, which the kernel documentation warns 'can easily lead "
-			     "to out-of-memory conditions' on machines touching many files.",
+		.rationale =
+			"Risky: with 0 the kernel never reclaims dentries and inodes under "
+			"memory pressure, which the kernel documentation warns 'can easily lead "
+			"to out-of-memory conditions' on machines touching many files.",
 		.source = "Documentation/admin-guide/sysctl/vm.rst (vfs_cache_pressure)",
 		.fix_command = "sysctl -w vm.vfs_cache_pressure=50",
 		.fix_tune = "[sysctl] vm.vfs_cache_pressure=50",
@@ -229,10 +232,11 @@ const struct pl_rule pl_rules_mem[] = {
 		.limit = 50,
 		.expect = "<= 50",
 		.title = "dentry/inode caches are reclaimed as eagerly as page cache",
-		.rationale = "For file and metadata-heavy work (many small files, the MLPerf Storage "
-			     "field report's metadata latency) keeping dentries and inodes cached "
-			     "saves path lookups and inode reads; values below 100 make the kernel "
-			     "prefer to keep them. The GPU-instance field report sets 50.",
+		.rationale =
+			"For file and metadata-heavy work (many small files, the MLPerf Storage "
+			"field report's metadata latency) keeping dentries and inodes cached "
+			"saves path lookups and inode reads; values below 100 make the kernel "
+			"prefer to keep them. The GPU-instance field report sets 50.",
 		.source = "Documentation/admin-guide/sysctl/vm.rst (vfs_cache_pressure)",
 		.fix_command = "sysctl -w vm.vfs_cache_pressure=50",
 		.fix_tune = "[sysctl] vm.vfs_cache_pressure=50",

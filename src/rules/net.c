@@ -16,8 +16,7 @@
 #define BUF_MAX (16 * 1024 * 1024)
 
 /* The third field (max) of tcp_rmem / tcp_wmem. */
-static void eval_tcp_buf(const struct pl_rule *r, const struct pl_facts *f,
-			 struct pl_findings *out)
+static void eval_tcp_buf(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
 {
 	int64_t max;
 	if (!pl_rf_vec(f, r->keys[0], 2, &max) || max >= r->limit)
@@ -27,8 +26,7 @@ static void eval_tcp_buf(const struct pl_rule *r, const struct pl_facts *f,
 	pl_finding_add(out, r, NULL, obs, r->expect);
 }
 
-static void eval_bbr_fq(const struct pl_rule *r, const struct pl_facts *f,
-			struct pl_findings *out)
+static void eval_bbr_fq(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
 {
 	const char *cc = pl_facts_get_str(f, "sysctl.net.ipv4.tcp_congestion_control");
 	const char *q = pl_facts_get_str(f, "sysctl.net.core.default_qdisc");
@@ -49,7 +47,8 @@ static void eval_icmp_echo(const struct pl_rule *r, const struct pl_facts *f,
 	if (!(h4 && v4 == 1) && !(h6 && v6 == 1))
 		return;
 	char obs[128];
-	snprintf(obs, sizeof(obs), "%s%s%s", h4 && v4 == 1 ? "net.ipv4.icmp_echo_ignore_all = 1" : "",
+	snprintf(obs, sizeof(obs), "%s%s%s",
+		 h4 && v4 == 1 ? "net.ipv4.icmp_echo_ignore_all = 1" : "",
 		 h4 && v4 == 1 && h6 && v6 == 1 ? ", " : "",
 		 h6 && v6 == 1 ? "net.ipv6.icmp.echo_ignore_all = 1" : "");
 	pl_finding_add(out, r, NULL, obs, "0 (answer pings; rate-limited by icmp_ratelimit)");
@@ -69,15 +68,15 @@ static const char *const icmp_keys[] = { "sysctl.net.ipv4.icmp_echo_ignore_all",
 					 "sysctl.net.ipv6.icmp.echo_ignore_all", NULL };
 static const char *const tw_recycle_keys[] = { "sysctl.net.ipv4.tcp_tw_recycle", NULL };
 
-#define NET_BUF_RATIONALE                                                                    \
-	"The maximum socket buffer bounds the TCP window, and one window per round trip bounds " \
-	"throughput: 212992 bytes at 1 ms RTT is at most 1.7 Gb/s. MPI and bulk transfers over " \
-	"fast links need buffers of bandwidth x RTT. Autotuning grows buffers only up to the "  \
-	"tcp_rmem/tcp_wmem maximum; rmem_max/wmem_max cap what applications request with "      \
+#define NET_BUF_RATIONALE                                                                          \
+	"The maximum socket buffer bounds the TCP window, and one window per round trip bounds "   \
+	"throughput: 212992 bytes at 1 ms RTT is at most 1.7 Gb/s. MPI and bulk transfers over "   \
+	"fast links need buffers of bandwidth x RTT. Autotuning grows buffers only up to the "     \
+	"tcp_rmem/tcp_wmem maximum; rmem_max/wmem_max cap what applications request with "         \
 	"SO_RCVBUF/SO_SNDBUF. Memory is used only when the window actually grows."
-#define NET_BUF_SOURCE                                                                     \
-	"Documentation/networking/ip-sysctl.rst (tcp_rmem, tcp_wmem); Documentation/admin-" \
-	"guide/sysctl/net.rst (rmem_max, wmem_max); tuned network-throughput; "            \
+#define NET_BUF_SOURCE                                                                             \
+	"Documentation/networking/ip-sysctl.rst (tcp_rmem, tcp_wmem); Documentation/admin-"        \
+	"guide/sysctl/net.rst (rmem_max, wmem_max); tuned network-throughput; "                    \
 	"https://fasterdata.es.net/host-tuning/linux/"
 
 const struct pl_rule pl_rules_net[] = {
@@ -146,11 +145,12 @@ const struct pl_rule pl_rules_net[] = {
 		.limit = 10000,
 		.expect = ">= 10000",
 		.title = "per-CPU input backlog (netdev_max_backlog) is short",
-		.rationale = "netdev_max_backlog is how many received packets may wait per CPU "
-			     "before the network stack processes them (default 1000). Bursts at "
-			     "10 Gb/s and above overflow it and the packets are dropped (second "
-			     "column of /proc/net/softnet_stat). The GPU-instance field report sets "
-			     "100000 for MPI traffic.",
+		.rationale =
+			"netdev_max_backlog is how many received packets may wait per CPU "
+			"before the network stack processes them (default 1000). Bursts at "
+			"10 Gb/s and above overflow it and the packets are dropped (second "
+			"column of /proc/net/softnet_stat). The GPU-instance field report sets "
+			"100000 for MPI traffic.",
 		.source = "Documentation/admin-guide/sysctl/net.rst (netdev_max_backlog); Red Hat "
 			  "Enterprise Linux 9 'Monitoring and managing system status and "
 			  "performance', tuning the network performance",
@@ -166,11 +166,12 @@ const struct pl_rule pl_rules_net[] = {
 		.limit = 4096,
 		.expect = ">= 4096 (the kernel default since 5.4)",
 		.title = "listen backlog limit (somaxconn) is low",
-		.rationale = "somaxconn caps the accept queue of every listening socket; when it is "
-			     "full, new connections are dropped or retried after a SYN timeout (1 s "
-			     "and more). Linux 5.4 raised the default from 128 to 4096; the "
-			     "GPU-instance field report's 1024 lowers it on current kernels. tuned "
-			     "throughput-performance asks for at least 2048.",
+		.rationale =
+			"somaxconn caps the accept queue of every listening socket; when it is "
+			"full, new connections are dropped or retried after a SYN timeout (1 s "
+			"and more). Linux 5.4 raised the default from 128 to 4096; the "
+			"GPU-instance field report's 1024 lowers it on current kernels. tuned "
+			"throughput-performance asks for at least 2048.",
 		.source = "Documentation/networking/ip-sysctl.rst (somaxconn); tuned "
 			  "throughput-performance (net.core.somaxconn=>2048)",
 		.fix_command = "sysctl -w net.core.somaxconn=4096",
@@ -184,11 +185,12 @@ const struct pl_rule pl_rules_net[] = {
 		.eval = pl_pred_str_differs,
 		.expect = "bbr",
 		.title = "TCP congestion control is not BBR",
-		.rationale = "Loss-based congestion control (cubic, reno) backs off on every loss and "
-			     "fills bottleneck queues; BBR paces to the measured bandwidth and RTT, "
-			     "which keeps throughput up on lossy or long paths and queues short. "
-			     "Measure before adopting it on a LAN (perflab bench net): between "
-			     "hosts on one switch cubic is often as good. Use it with the fq qdisc.",
+		.rationale =
+			"Loss-based congestion control (cubic, reno) backs off on every loss and "
+			"fills bottleneck queues; BBR paces to the measured bandwidth and RTT, "
+			"which keeps throughput up on lossy or long paths and queues short. "
+			"Measure before adopting it on a LAN (perflab bench net): between "
+			"hosts on one switch cubic is often as good. Use it with the fq qdisc.",
 		.source = "Documentation/networking/ip-sysctl.rst (tcp_congestion_control); "
 			  "https://queue.acm.org/detail.cfm?id=3022184 (BBR)",
 		.fix_command = "modprobe tcp_bbr && sysctl -w net.core.default_qdisc=fq "
@@ -203,11 +205,12 @@ const struct pl_rule pl_rules_net[] = {
 		.keys = cc_keys,
 		.eval = eval_bbr_fq,
 		.title = "BBR runs without the fq qdisc",
-		.rationale = "BBR sends at a paced rate. Before Linux 4.13 pacing came only from the "
-			     "fq qdisc and BBR without it sent in bursts; newer kernels fall back to "
-			     "TCP-internal pacing, which costs more CPU (a high-resolution timer per "
-			     "flow) than fq's. default_qdisc applies to interfaces set up after the "
-			     "change.",
+		.rationale =
+			"BBR sends at a paced rate. Before Linux 4.13 pacing came only from the "
+			"fq qdisc and BBR without it sent in bursts; newer kernels fall back to "
+			"TCP-internal pacing, which costs more CPU (a high-resolution timer per "
+			"flow) than fq's. default_qdisc applies to interfaces set up after the "
+			"change.",
 		.source = "Documentation/networking/ip-sysctl.rst (default_qdisc); tc-fq(8); "
 			  "Linux 4.13 commit \"tcp: internal implementation for pacing\"",
 		.fix_command = "sysctl -w net.core.default_qdisc=fq",
@@ -222,10 +225,11 @@ const struct pl_rule pl_rules_net[] = {
 		.limit = 1,
 		.expect = "0",
 		.title = "TCP restarts slow start after every idle period",
-		.rationale = "With tcp_slow_start_after_idle=1 (default, RFC 2861) a connection that "
-			     "was idle longer than one RTO falls back to the initial window, so every "
-			     "request after a pause on a persistent connection (RPC, MPI, HTTP "
-			     "keep-alive) pays extra round trips. The GPU-instance field report sets 0.",
+		.rationale =
+			"With tcp_slow_start_after_idle=1 (default, RFC 2861) a connection that "
+			"was idle longer than one RTO falls back to the initial window, so every "
+			"request after a pause on a persistent connection (RPC, MPI, HTTP "
+			"keep-alive) pays extra round trips. The GPU-instance field report sets 0.",
 		.source = "Documentation/networking/ip-sysctl.rst (tcp_slow_start_after_idle); "
 			  "RFC 2861",
 		.fix_command = "sysctl -w net.ipv4.tcp_slow_start_after_idle=0",
@@ -241,11 +245,12 @@ const struct pl_rule pl_rules_net[] = {
 		.expect = "1 (the default)",
 		.risky = true,
 		.title = "TCP timestamps are disabled",
-		.rationale = "Risky: turning timestamps off (as the GPU-instance field report does) "
-			     "saves 12 bytes per segment but removes PAWS, the protection against "
-			     "wrapped sequence numbers that fast links (10 Gb/s wraps in ~3 s) "
-			     "need, makes RTT estimates and loss recovery coarser, and disables "
-			     "tcp_tw_reuse, which needs timestamps to be safe.",
+		.rationale =
+			"Risky: turning timestamps off (as the GPU-instance field report does) "
+			"saves 12 bytes per segment but removes PAWS, the protection against "
+			"wrapped sequence numbers that fast links (10 Gb/s wraps in ~3 s) "
+			"need, makes RTT estimates and loss recovery coarser, and disables "
+			"tcp_tw_reuse, which needs timestamps to be safe.",
 		.source = "RFC 7323 (sections 3, 4 and 5); Documentation/networking/ip-sysctl.rst "
 			  "(tcp_timestamps, tcp_tw_reuse)",
 		.fix_command = "sysctl -w net.ipv4.tcp_timestamps=1",
@@ -280,11 +285,12 @@ const struct pl_rule pl_rules_net[] = {
 		.expect = "0 (removed in Linux 4.12)",
 		.risky = true,
 		.title = "tcp_tw_recycle is on: connections from clients behind NAT fail",
-		.rationale = "Risky: tcp_tw_recycle drops SYNs whose timestamp is older than the last "
-			     "one seen from the same IP address. Clients behind one NAT address have "
-			     "unrelated timestamp clocks, so their connections fail at random. Linux "
-			     "4.12 removed the option for that reason; use tcp_tw_reuse for outgoing "
-			     "connections instead.",
+		.rationale =
+			"Risky: tcp_tw_recycle drops SYNs whose timestamp is older than the last "
+			"one seen from the same IP address. Clients behind one NAT address have "
+			"unrelated timestamp clocks, so their connections fail at random. Linux "
+			"4.12 removed the option for that reason; use tcp_tw_reuse for outgoing "
+			"connections instead.",
 		.source = "Documentation/networking/ip-sysctl.rst (tcp_tw_reuse); Linux commit "
 			  "\"tcp: remove tcp_tw_recycle\" (Linux 4.12)",
 		.fix_command = "sysctl -w net.ipv4.tcp_tw_recycle=0",

@@ -22,10 +22,12 @@ static void eval_remote_ratio(const struct pl_rule *r, const struct pl_facts *f,
 			      struct pl_findings *out)
 {
 	double ratio;
-	if (!multi_node(f) || !pl_rf_num(f, "numa.remote_ratio", &ratio) || ratio <= REMOTE_RATIO_MAX)
+	if (!multi_node(f) || !pl_rf_num(f, "numa.remote_ratio", &ratio) ||
+	    ratio <= REMOTE_RATIO_MAX)
 		return;
 	char obs[96], exp[64];
-	snprintf(obs, sizeof(obs), "%.0f%% of page allocations were remote (numa_other)", ratio * 100);
+	snprintf(obs, sizeof(obs), "%.0f%% of page allocations were remote (numa_other)",
+		 ratio * 100);
 	snprintf(exp, sizeof(exp), "<= %.0f%%", REMOTE_RATIO_MAX * 100);
 	pl_finding_add(out, r, NULL, obs, exp);
 }
@@ -42,11 +44,13 @@ static void eval_numad(const struct pl_rule *r, const struct pl_facts *f, struct
 	bool running;
 	if (!multi_node(f) || !pl_rf_running(f, "numad", &running) || !running)
 		return;
-	pl_finding_add(out, r, NULL, "numad running", "numad stopped when work is pinned explicitly");
+	pl_finding_add(out, r, NULL, "numad running",
+		       "numad stopped when work is pinned explicitly");
 }
 
 static const char *const remote_keys[] = { "numa.remote_ratio", "numa.nodes", NULL };
-static const char *const zone_reclaim_keys[] = { "sysctl.vm.zone_reclaim_mode", "numa.nodes", NULL };
+static const char *const zone_reclaim_keys[] = { "sysctl.vm.zone_reclaim_mode", "numa.nodes",
+						 NULL };
 static const char *const balancing_keys[] = { "sysctl.kernel.numa_balancing", "numa.nodes", NULL };
 static const char *const numad_keys[] = { "services.numad.running", "numa.nodes", NULL };
 
@@ -58,12 +62,13 @@ const struct pl_rule pl_rules_numa[] = {
 		.keys = remote_keys,
 		.eval = eval_remote_ratio,
 		.title = "many memory allocations land on a remote NUMA node",
-		.rationale = "numa_other counts pages a process got from another node than the one "
-			     "it ran on. Remote memory has higher latency and, across sockets, a "
-			     "fraction of the local bandwidth (the MLPerf Storage field report: ~80% "
-			     "remote accesses, cross-socket copies at 48 vs 37/28 GB/s). Bind "
-			     "threads and their memory to one node (numactl, taskset, cpusets) and "
-			     "measure with perflab bench mem. The counters are since boot.",
+		.rationale =
+			"numa_other counts pages a process got from another node than the one "
+			"it ran on. Remote memory has higher latency and, across sockets, a "
+			"fraction of the local bandwidth (the MLPerf Storage field report: ~80% "
+			"remote accesses, cross-socket copies at 48 vs 37/28 GB/s). Bind "
+			"threads and their memory to one node (numactl, taskset, cpusets) and "
+			"measure with perflab bench mem. The counters are since boot.",
 		.source = "Documentation/admin-guide/numastat.rst; numactl(8)",
 		.fix_command = "numactl --cpunodebind=NODE --membind=NODE -- COMMAND",
 		.fix_tune = NULL,
@@ -77,12 +82,13 @@ const struct pl_rule pl_rules_numa[] = {
 		.limit = 0,
 		.expect = "0 (allocate from other nodes before reclaiming)",
 		.title = "zone_reclaim_mode reclaims local memory instead of using other nodes",
-		.rationale = "With zone_reclaim_mode on, a node that runs out of free memory drops "
-			     "its own page cache (or writes and swaps) before allocating from another "
-			     "node, so file servers and caches lose their cache while other nodes "
-			     "sit idle. The kernel documentation recommends leaving it off for "
-			     "workloads that benefit from caching; only pinned HPC codes gain "
-			     "(tuned hpc-compute sets 1).",
+		.rationale =
+			"With zone_reclaim_mode on, a node that runs out of free memory drops "
+			"its own page cache (or writes and swaps) before allocating from another "
+			"node, so file servers and caches lose their cache while other nodes "
+			"sit idle. The kernel documentation recommends leaving it off for "
+			"workloads that benefit from caching; only pinned HPC codes gain "
+			"(tuned hpc-compute sets 1).",
 		.source = "Documentation/admin-guide/sysctl/vm.rst (zone_reclaim_mode)",
 		.fix_command = "sysctl -w vm.zone_reclaim_mode=0",
 		.fix_tune = "[sysctl] vm.zone_reclaim_mode=0",
@@ -96,11 +102,12 @@ const struct pl_rule pl_rules_numa[] = {
 		.limit = 0,
 		.expect = "0 for pinned work",
 		.title = "automatic NUMA balancing is on for pinned or latency-sensitive work",
-		.rationale = "NUMA balancing periodically unmaps pages to take hinting faults and "
-			     "migrates pages and tasks between nodes. Work that is already pinned "
-			     "(MPI ranks, numactl) pays the faults and migrations for nothing, and "
-			     "latency-sensitive threads see the fault stalls. tuned hpc-compute and "
-			     "network-latency set 0.",
+		.rationale =
+			"NUMA balancing periodically unmaps pages to take hinting faults and "
+			"migrates pages and tasks between nodes. Work that is already pinned "
+			"(MPI ranks, numactl) pays the faults and migrations for nothing, and "
+			"latency-sensitive threads see the fault stalls. tuned hpc-compute and "
+			"network-latency set 0.",
 		.source = "Documentation/admin-guide/sysctl/kernel.rst (numa_balancing); tuned "
 			  "hpc-compute and network-latency",
 		.fix_command = "sysctl -w kernel.numa_balancing=0",

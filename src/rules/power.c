@@ -29,7 +29,8 @@ static void eval_governor(const struct pl_rule *r, const struct pl_facts *f,
 	if (drv && strcmp(drv, "intel_pstate") == 0 && st)
 		snprintf(obs, sizeof(obs), "governor %s (intel_pstate %s)", g, st);
 	else
-		snprintf(obs, sizeof(obs), "governor %s%s%s", g, drv ? ", driver " : "", drv ? drv : "");
+		snprintf(obs, sizeof(obs), "governor %s%s%s", g, drv ? ", driver " : "",
+			 drv ? drv : "");
 	pl_finding_add(out, r, NULL, obs, "performance on every CPU");
 }
 
@@ -46,12 +47,13 @@ static void set_boost_fix(struct pl_finding *x, const struct pl_facts *f, bool o
 	free(x->fix_command);
 	free(x->fix_tune);
 	if (is_intel_pstate(f)) {
-		x->fix_command = pl_xasprintf("echo %d > /sys/devices/system/cpu/intel_pstate/no_turbo",
-					      on ? 0 : 1);
-		x->fix_tune = pl_xasprintf("[sysfs] /sys/devices/system/cpu/intel_pstate/no_turbo=%d",
-					   on ? 0 : 1);
+		x->fix_command = pl_xasprintf(
+			"echo %d > /sys/devices/system/cpu/intel_pstate/no_turbo", on ? 0 : 1);
+		x->fix_tune = pl_xasprintf(
+			"[sysfs] /sys/devices/system/cpu/intel_pstate/no_turbo=%d", on ? 0 : 1);
 	} else {
-		x->fix_command = pl_xasprintf("echo %d > /sys/devices/system/cpu/cpufreq/boost", on);
+		x->fix_command =
+			pl_xasprintf("echo %d > /sys/devices/system/cpu/cpufreq/boost", on);
 		x->fix_tune = pl_xasprintf("[sysfs] /sys/devices/system/cpu/cpufreq/boost=%d", on);
 	}
 }
@@ -62,8 +64,9 @@ static void eval_boost(const struct pl_rule *r, const struct pl_facts *f, struct
 	bool on;
 	if (!pl_facts_get_bool(f, "cpufreq.boost", &on) || on == want)
 		return;
-	struct pl_finding *x = pl_finding_add(out, r, NULL, on ? "turbo boost on" : "turbo boost off",
-					      want ? "turbo boost on" : "turbo boost off");
+	struct pl_finding *x =
+		pl_finding_add(out, r, NULL, on ? "turbo boost on" : "turbo boost off",
+			       want ? "turbo boost on" : "turbo boost off");
 	set_boost_fix(x, f, want);
 }
 
@@ -83,8 +86,9 @@ static void eval_boost_bench(const struct pl_rule *r, const struct pl_facts *f,
  * disabling them in sysfs. */
 static bool pm_qos_profile(const struct pl_facts *f)
 {
-	static const char *const p[] = { "latency-performance", "network-latency", "hpc-compute",
-					 "realtime", "cpu-partitioning", NULL };
+	static const char *const p[] = { "latency-performance", "network-latency",
+					 "hpc-compute",		"realtime",
+					 "cpu-partitioning",	NULL };
 	const char *t = pl_facts_get_str(f, "services.tuned.profile");
 	for (int i = 0; t && p[i]; i++)
 		if (strcmp(t, p[i]) == 0)
@@ -92,8 +96,7 @@ static bool pm_qos_profile(const struct pl_facts *f)
 	return false;
 }
 
-static void eval_cstates(const struct pl_rule *r, const struct pl_facts *f,
-			 struct pl_findings *out)
+static void eval_cstates(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
 {
 	const json_t *states = pl_facts_value(f, "cpuidle.states");
 	if (!json_is_array(states) || pm_qos_profile(f))
@@ -156,12 +159,13 @@ const struct pl_rule pl_rules_power[] = {
 		.keys = governor_keys,
 		.eval = eval_governor,
 		.title = "CPU frequency governor is not performance",
-		.rationale = "powersave, schedutil and ondemand lower the clock between bursts and "
-			     "ramp it up only after load appears, which adds latency and run-to-run "
-			     "variance (the SPEC CPU field report checks for 'performance' before "
-			     "every run). With intel_pstate in active mode 'powersave' is the "
-			     "default and still lets hardware P-states drop the frequency. Every "
-			     "tuned performance profile sets governor=performance.",
+		.rationale =
+			"powersave, schedutil and ondemand lower the clock between bursts and "
+			"ramp it up only after load appears, which adds latency and run-to-run "
+			"variance (the SPEC CPU field report checks for 'performance' before "
+			"every run). With intel_pstate in active mode 'powersave' is the "
+			"default and still lets hardware P-states drop the frequency. Every "
+			"tuned performance profile sets governor=performance.",
 		.source = "Documentation/admin-guide/pm/cpufreq.rst; Documentation/admin-guide/pm/"
 			  "intel_pstate.rst; tuned profiles latency-performance and "
 			  "throughput-performance ([cpu] governor=performance)",
@@ -175,10 +179,11 @@ const struct pl_rule pl_rules_power[] = {
 		.keys = boost_keys,
 		.eval = eval_boost_off,
 		.title = "turbo boost is disabled",
-		.rationale = "Turbo (Intel Turbo Boost, AMD Core Performance Boost) raises the clock "
-			     "above base frequency while power and thermal headroom last; with it "
-			     "off single-thread speed is capped at the base clock. Leave it off only "
-			     "when reproducibility matters more than speed (benchmarking).",
+		.rationale =
+			"Turbo (Intel Turbo Boost, AMD Core Performance Boost) raises the clock "
+			"above base frequency while power and thermal headroom last; with it "
+			"off single-thread speed is capped at the base clock. Leave it off only "
+			"when reproducibility matters more than speed (benchmarking).",
 		.source = "Documentation/admin-guide/pm/cpufreq.rst (boost); "
 			  "Documentation/admin-guide/pm/intel_pstate.rst (no_turbo)",
 		.fix_command = "echo 1 > /sys/devices/system/cpu/cpufreq/boost",
@@ -191,11 +196,12 @@ const struct pl_rule pl_rules_power[] = {
 		.keys = boost_keys,
 		.eval = eval_boost_bench,
 		.title = "turbo boost is on while benchmarking",
-		.rationale = "With turbo on the clock depends on temperature, on how many cores are "
-			     "busy and on recent history, so repeated runs of the same benchmark "
-			     "differ by more than the effects being measured (the SPEC CPU field "
-			     "report could not tell <1% effects from noise). Disable it for A/B "
-			     "comparisons and say so in the results.",
+		.rationale =
+			"With turbo on the clock depends on temperature, on how many cores are "
+			"busy and on recent history, so repeated runs of the same benchmark "
+			"differ by more than the effects being measured (the SPEC CPU field "
+			"report could not tell <1% effects from noise). Disable it for A/B "
+			"comparisons and say so in the results.",
 		.source = "Documentation/admin-guide/pm/intel_pstate.rst (no_turbo); "
 			  "Documentation/admin-guide/pm/cpufreq.rst (boost)",
 		.fix_command = "echo 0 > /sys/devices/system/cpu/cpufreq/boost",
@@ -208,15 +214,18 @@ const struct pl_rule pl_rules_power[] = {
 		.keys = cstate_keys,
 		.eval = eval_cstates,
 		.title = "deep C-states are enabled for latency-sensitive work",
-		.rationale = "A core waking from C6 needs tens to hundreds of microseconds before it "
-			     "runs the interrupt or thread that woke it, which shows up directly in "
-			     "request latency. The GPU-instance field report limits idle states to "
-			     "C1 (intel_idle.max_cstate=1) for the fastest response; tuned's "
-			     "latency-performance holds /dev/cpu_dma_latency for the same effect. "
-			     "Costs power and some turbo headroom.",
-		.source = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/processor_state_control."
-			  "html; Documentation/admin-guide/pm/cpuidle.rst; tuned latency-performance "
-			  "(force_latency)",
+		.rationale =
+			"A core waking from C6 needs tens to hundreds of microseconds before it "
+			"runs the interrupt or thread that woke it, which shows up directly in "
+			"request latency. The GPU-instance field report limits idle states to "
+			"C1 (intel_idle.max_cstate=1) for the fastest response; tuned's "
+			"latency-performance holds /dev/cpu_dma_latency for the same effect. "
+			"Costs power and some turbo headroom.",
+		.source =
+			"https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/"
+			"processor_state_control."
+			"html; Documentation/admin-guide/pm/cpuidle.rst; tuned latency-performance "
+			"(force_latency)",
 		.fix_command = "cpupower idle-set -D 11",
 		.fix_tune = "[cpu] force_latency=10",
 	},
@@ -227,10 +236,11 @@ const struct pl_rule pl_rules_power[] = {
 		.keys = cmdline_keys,
 		.eval = eval_cstate_cmdline,
 		.title = "intel_idle.max_cstate=0 lets acpi_idle use deep C-states",
-		.rationale = "intel_idle.max_cstate=0 does not limit C-states: it disables the "
-			     "intel_idle driver, and acpi_idle then uses the firmware's _CST table, "
-			     "which usually includes C3 and deeper. Use intel_idle.max_cstate=1, or "
-			     "add processor.max_cstate=1 to limit acpi_idle too.",
+		.rationale =
+			"intel_idle.max_cstate=0 does not limit C-states: it disables the "
+			"intel_idle driver, and acpi_idle then uses the firmware's _CST table, "
+			"which usually includes C3 and deeper. Use intel_idle.max_cstate=1, or "
+			"add processor.max_cstate=1 to limit acpi_idle too.",
 		.source = "Documentation/admin-guide/pm/intel_idle.rst (max_cstate); "
 			  "Documentation/admin-guide/kernel-parameters.txt (processor.max_cstate)",
 		.fix_command = "sed -i 's/intel_idle.max_cstate=0/intel_idle.max_cstate=1/' "

@@ -118,7 +118,10 @@ static void pred_cmp(const struct pl_rule *r, const struct pl_facts *f, struct p
 		return;
 	char exp[64];
 	if (!r->expect)
-		snprintf(exp, sizeof(exp), "%s %" PRId64, op == ABOVE ? "<=" : op == BELOW ? ">=" : "not",
+		snprintf(exp, sizeof(exp), "%s %" PRId64,
+			 op == ABOVE   ? "<="
+			 : op == BELOW ? ">="
+				       : "not",
 			 r->limit);
 	pl_finding_add_int(out, r, r->keys[0], v, r->expect ? r->expect : exp);
 }
@@ -138,8 +141,7 @@ void pl_pred_equals(const struct pl_rule *r, const struct pl_facts *f, struct pl
 	pred_cmp(r, f, out, EQUALS);
 }
 
-void pl_pred_str_differs(const struct pl_rule *r, const struct pl_facts *f,
-			 struct pl_findings *out)
+void pl_pred_str_differs(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
 {
 	const char *s = r->keys ? pl_facts_get_str(f, r->keys[0]) : NULL;
 	if (!s || !r->expect || strcmp(s, r->expect) == 0)

@@ -3,7 +3,10 @@
  * is the order of `check --list-rules`; findings are sorted by severity and id. */
 #include "rules/domains.h"
 
-#define TABLE(name) { #name, pl_rules_##name, &pl_rules_##name##_n }
+#define TABLE(name)                                                                                \
+	{                                                                                          \
+#name, pl_rules_##name, &pl_rules_##name##_n                                       \
+	}
 
 const struct pl_rule_table pl_rule_tables[] = {
 	TABLE(clock), TABLE(power), TABLE(sched), TABLE(mem),

@@ -11,7 +11,7 @@
 #include "util/str.h"
 
 const char *const pl_workload_names[] = { "general", "latency", "throughput", "hpc",
-					  "network", "storage", "benchmark", NULL };
+					  "network", "storage", "benchmark",  NULL };
 const char *const pl_severity_names[] = { "info", "warn", "crit", NULL };
 
 int pl_severity_parse(const char *s)
@@ -55,8 +55,7 @@ static char *render(const char *tmpl, const char *subject, bool shell)
 }
 
 struct pl_finding *pl_finding_add(struct pl_findings *out, const struct pl_rule *r,
-				  const char *subject, const char *observed,
-				  const char *expected)
+				  const char *subject, const char *observed, const char *expected)
 {
 	if (out->n == out->cap) {
 		out->cap = out->cap ? out->cap * 2 : 16;
@@ -75,7 +74,8 @@ struct pl_finding *pl_finding_add(struct pl_findings *out, const struct pl_rule 
 	for (const char *const *k = r->keys; k && *k; k++) {
 		const char *star = strchr(*k, '*');
 		if (star && subject) {
-			char *key = pl_xasprintf("%.*s%s%s", (int)(star - *k), *k, subject, star + 1);
+			char *key =
+				pl_xasprintf("%.*s%s%s", (int)(star - *k), *k, subject, star + 1);
 			json_array_append_new(x->facts, pl_json_string(key));
 			free(key);
 		} else {
@@ -133,8 +133,8 @@ void pl_rules_eval(const struct pl_facts *f, unsigned workload, struct pl_findin
 				continue;
 			out->nrules++;
 			if (!primary_known(r, f)) {
-				out->unevaluated = pl_xrealloc(out->unevaluated,
-							       (nun + 2) * sizeof(char *));
+				out->unevaluated =
+					pl_xrealloc(out->unevaluated, (nun + 2) * sizeof(char *));
 				out->unevaluated[nun++] = pl_xstrdup(r->id);
 				out->unevaluated[nun] = NULL;
 			}
@@ -219,8 +219,10 @@ json_t *pl_findings_to_json(const struct pl_findings *fs, const char *workload)
 		json_object_set_new(o, "source", pl_json_string(x->rule->source));
 		json_object_set_new(o, "risky", json_boolean(x->rule->risky));
 		json_t *fix = json_object();
-		json_object_set_new(fix, "command", x->fix_command ? pl_json_string(x->fix_command) : json_null());
-		json_object_set_new(fix, "tune", x->fix_tune ? pl_json_string(x->fix_tune) : json_null());
+		json_object_set_new(fix, "command",
+				    x->fix_command ? pl_json_string(x->fix_command) : json_null());
+		json_object_set_new(fix, "tune",
+				    x->fix_tune ? pl_json_string(x->fix_tune) : json_null());
 		json_object_set_new(o, "fix", fix);
 		json_array_append_new(arr, o);
 	}

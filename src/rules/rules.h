@@ -46,24 +46,24 @@ typedef void (*pl_rule_eval_fn)(const struct pl_rule *r, const struct pl_facts *
 
 /** A rule. All strings static. */
 struct pl_rule {
-	const char *id;            /**< stable id, "clock.xen-tsc" */
-	unsigned workloads;        /**< enum pl_workload mask */
+	const char *id;		   /**< stable id, "clock.xen-tsc" */
+	unsigned workloads;	   /**< enum pl_workload mask */
 	enum pl_severity severity; /**< default severity of its findings */
 	const char *const *keys;   /**< fact keys read, NULL-terminated ("block.*" patterns
-				        allowed for per-device rules) */
+					allowed for per-device rules) */
 	pl_rule_eval_fn eval;
-	const char *title;     /**< one line: what is wrong */
-	const char *rationale; /**< why it matters */
-	const char *source;    /**< public source: kernel doc path or vendor guide URL */
+	const char *title;	 /**< one line: what is wrong */
+	const char *rationale;	 /**< why it matters */
+	const char *source;	 /**< public source: kernel doc path or vendor guide URL */
 	const char *fix_command; /**< shell command that fixes it (may contain %s for the
 				      subject, e.g. the device; see pl_finding.subject) */
-	const char *fix_tune;    /**< tuned-format profile item(s), one "[plugin] key=value"
+	const char *fix_tune;	 /**< tuned-format profile item(s), one "[plugin] key=value"
 				      per line ("[sysctl] vm.swappiness=10"; several joined
 				      with "\n"); NULL when no profile item fixes it */
-	bool risky;              /**< the *observed* setting is risky (explained in rationale) */
-	int64_t limit;           /**< threshold of the generic predicates (predicates.h), in the
+	bool risky;		 /**< the *observed* setting is risky (explained in rationale) */
+	int64_t limit;		 /**< threshold of the generic predicates (predicates.h), in the
 				      unit of keys[0] (bytes, ns, %, a plain count) */
-	const char *expect;      /**< what the rule wants, for humans ("<= 10", "bbr");
+	const char *expect;	 /**< what the rule wants, for humans ("<= 10", "bbr");
 				      generic predicates use it as the finding's expected text */
 };
 
@@ -71,29 +71,28 @@ struct pl_rule {
 struct pl_finding {
 	const struct pl_rule *rule;
 	enum pl_severity severity;
-	char *subject;     /**< e.g. "vda" for per-device rules, or NULL */
-	char *observed;    /**< what the facts say */
-	char *expected;    /**< what the rule wants */
+	char *subject;	   /**< e.g. "vda" for per-device rules, or NULL */
+	char *observed;	   /**< what the facts say */
+	char *expected;	   /**< what the rule wants */
 	char *fix_command; /**< rendered fix command (subject substituted) */
-	char *fix_tune;    /**< rendered profile line */
-	json_t *facts;     /**< array of the fact keys this finding used */
+	char *fix_tune;	   /**< rendered profile line */
+	json_t *facts;	   /**< array of the fact keys this finding used */
 };
 
 /** A list of findings, plus what pl_rules_eval() could not decide. */
 struct pl_findings {
 	struct pl_finding *v;
 	size_t n, cap;
-	size_t nrules;      /**< rules evaluated (those applying to the workload) */
+	size_t nrules;	    /**< rules evaluated (those applying to the workload) */
 	char **unevaluated; /**< NULL-terminated ids of applying rules whose primary fact
-			         (keys[0]) is missing or unavailable, or NULL; owned */
+				 (keys[0]) is missing or unavailable, or NULL; owned */
 };
 
 /** Add a finding for @r with severity r->severity; @subject may be NULL; observed and
  *  expected are copied. Fact keys default to r->keys with "*" replaced by the subject.
  *  Returns the finding so the caller can adjust severity or fix. */
 struct pl_finding *pl_finding_add(struct pl_findings *out, const struct pl_rule *r,
-				  const char *subject, const char *observed,
-				  const char *expected);
+				  const char *subject, const char *observed, const char *expected);
 /** Free all findings. NULL-safe. */
 void pl_findings_free(struct pl_findings *fs);
 

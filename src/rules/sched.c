@@ -73,8 +73,9 @@ static void eval_irqbalance(const struct pl_rule *r, const struct pl_facts *f,
 	bool running;
 	if (!pl_rf_running(f, "irqbalance", &running) || !running)
 		return;
-	pl_finding_add(out, r, NULL, "irqbalance running", "irqbalance stopped, IRQs pinned "
-							   "away from the compute CPUs");
+	pl_finding_add(out, r, NULL, "irqbalance running",
+		       "irqbalance stopped, IRQs pinned "
+		       "away from the compute CPUs");
 }
 
 static const char *const nohz_keys[] = { "kernel.cmdline.params", NULL };
@@ -89,18 +90,20 @@ const struct pl_rule pl_rules_sched[] = {
 		.keys = nohz_keys,
 		.eval = eval_nohz_full,
 		.title = "nohz_full CPUs are not isolated (isolcpus/rcu_nocbs)",
-		.rationale = "nohz_full stops the scheduler tick only while exactly one task runs on "
-			     "a CPU. Without isolcpus (or a cpuset) the scheduler keeps placing other "
-			     "tasks there and the tick comes back; kernels before RCU offloading "
-			     "became implicit also need rcu_nocbs for the same CPUs, or RCU "
-			     "callbacks keep interrupting them. The SPEC CPU field report verified "
-			     "1000 vs 1 local timer interrupts per second on a busy isolated CPU.",
+		.rationale =
+			"nohz_full stops the scheduler tick only while exactly one task runs on "
+			"a CPU. Without isolcpus (or a cpuset) the scheduler keeps placing other "
+			"tasks there and the tick comes back; kernels before RCU offloading "
+			"became implicit also need rcu_nocbs for the same CPUs, or RCU "
+			"callbacks keep interrupting them. The SPEC CPU field report verified "
+			"1000 vs 1 local timer interrupts per second on a busy isolated CPU.",
 		.source = "Documentation/timers/no_hz.rst; Documentation/admin-guide/"
 			  "kernel-parameters.txt (nohz_full, isolcpus, rcu_nocbs); Red Hat "
 			  "Enterprise Linux 7 Performance Tuning Guide, 'Configuring kernel tick "
 			  "time'",
-		.fix_command = "sed -i 's/nohz_full=/isolcpus=CPUS rcu_nocbs=CPUS &/' "
-			       "/etc/default/grub && update-grub  # CPUS = the nohz_full list; reboot",
+		.fix_command =
+			"sed -i 's/nohz_full=/isolcpus=CPUS rcu_nocbs=CPUS &/' "
+			"/etc/default/grub && update-grub  # CPUS = the nohz_full list; reboot",
 		.fix_tune = "[bootloader] cmdline=isolcpus=CPUS rcu_nocbs=CPUS",
 	},
 	{
@@ -112,14 +115,16 @@ const struct pl_rule pl_rules_sched[] = {
 		.limit = 12000000,
 		.expect = "<= 12000000 (12 ms)",
 		.title = "CFS targeted latency (sched_latency_ns) is long",
-		.rationale = "sched_latency_ns is the period in which CFS tries to run every "
-			     "runnable task once; longer periods mean longer waits for a woken "
-			     "latency-sensitive thread on a busy CPU. RHEL 7 defaults to 24 ms; the "
-			     "SPEC CPU field report tried 12 ms (no change for a throughput "
-			     "benchmark, so measure with perflab compare). The knob exists only on "
-			     "CFS kernels before 6.6 (moved to debugfs in 5.13, gone with EEVDF).",
-		.source = "Documentation/scheduler/sched-design-CFS.rst; Red Hat Enterprise Linux 7 "
-			  "Performance Tuning Guide (kernel.sched_latency_ns)",
+		.rationale =
+			"sched_latency_ns is the period in which CFS tries to run every "
+			"runnable task once; longer periods mean longer waits for a woken "
+			"latency-sensitive thread on a busy CPU. RHEL 7 defaults to 24 ms; the "
+			"SPEC CPU field report tried 12 ms (no change for a throughput "
+			"benchmark, so measure with perflab compare). The knob exists only on "
+			"CFS kernels before 6.6 (moved to debugfs in 5.13, gone with EEVDF).",
+		.source =
+			"Documentation/scheduler/sched-design-CFS.rst; Red Hat Enterprise Linux 7 "
+			"Performance Tuning Guide (kernel.sched_latency_ns)",
 		.fix_command = "sysctl -w kernel.sched_latency_ns=12000000",
 		.fix_tune = "[sysctl] kernel.sched_latency_ns=12000000",
 	},
@@ -130,10 +135,11 @@ const struct pl_rule pl_rules_sched[] = {
 		.keys = irqbalance_keys,
 		.eval = eval_irqbalance,
 		.title = "irqbalance is running under pinned HPC work",
-		.rationale = "irqbalance moves device interrupts between CPUs every 10 s according to "
-			     "load, so interrupts land on the cores where pinned MPI/OpenMP ranks "
-			     "run and steal cycles from them. For pinned work stop it and pin IRQs "
-			     "to housekeeping CPUs, or ban the compute CPUs (IRQBALANCE_BANNED_CPUS).",
+		.rationale =
+			"irqbalance moves device interrupts between CPUs every 10 s according to "
+			"load, so interrupts land on the cores where pinned MPI/OpenMP ranks "
+			"run and steal cycles from them. For pinned work stop it and pin IRQs "
+			"to housekeeping CPUs, or ban the compute CPUs (IRQBALANCE_BANNED_CPUS).",
 		.source = "irqbalance(1); Red Hat Enterprise Linux 7 Performance Tuning Guide, "
 			  "'Setting interrupt affinity' / irqbalance",
 		.fix_command = "systemctl disable --now irqbalance",

@@ -18,12 +18,12 @@
 
 /** A histogram of unsigned 64-bit values (the caller's unit, usually ns). */
 struct pl_hist {
-	unsigned bits;     /**< precision, 1..16 */
+	unsigned bits;	   /**< precision, 1..16 */
 	size_t nbuckets;   /**< length of counts[] */
 	uint64_t *counts;  /**< owned */
-	uint64_t n;        /**< values recorded */
+	uint64_t n;	   /**< values recorded */
 	uint64_t min, max; /**< exact extremes (min = UINT64_MAX when empty) */
-	double sum;        /**< sum of values, for the mean */
+	double sum;	   /**< sum of values, for the mean */
 };
 
 /** Initialise an empty histogram with @bits of precision (1..16; 0 = PL_HIST_BITS).

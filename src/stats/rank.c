@@ -150,8 +150,7 @@ int pl_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		size_t len = na * nb + 1;
 		out->exact = true;
 		out->z = NAN;
-		out->p = two_sided(cdf_from_counts(c, len, u),
-				   1 - cdf_from_counts(c, len, u - 1));
+		out->p = two_sided(cdf_from_counts(c, len, u), 1 - cdf_from_counts(c, len, u - 1));
 		free(c);
 		return 0;
 	}

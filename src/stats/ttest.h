@@ -8,12 +8,12 @@
 
 /** A two-sample t interval for mean(b) - mean(a). */
 struct pl_tinterval {
-	double diff;   /**< mean(b) - mean(a), units of the data */
-	double half;   /**< half-width of the CI at the requested level */
-	double lo, hi; /**< diff -+ half */
-	double se;     /**< standard error of diff */
-	double df;     /**< degrees of freedom (Welch-Satterthwaite for Welch) */
-	double p;      /**< two-sided p-value of diff == 0 */
+	double diff;	  /**< mean(b) - mean(a), units of the data */
+	double half;	  /**< half-width of the CI at the requested level */
+	double lo, hi;	  /**< diff -+ half */
+	double se;	  /**< standard error of diff */
+	double df;	  /**< degrees of freedom (Welch-Satterthwaite for Welch) */
+	double p;	  /**< two-sided p-value of diff == 0 */
 	double pooled_sd; /**< pooled standard deviation (pooled test only, NaN for Welch) */
 };
 

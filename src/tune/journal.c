@@ -29,7 +29,7 @@ struct pl_journal {
 	struct pl_journal_entry *v;
 	size_t n, cap;
 	unsigned long last; /* highest step */
-	long writes; /* target writes through this handle (fault injection) */
+	long writes;	    /* target writes through this handle (fault injection) */
 };
 
 static char *jstr(json_t *o, const char *k)
@@ -123,29 +123,33 @@ static int check_record(struct pl_journal *j, json_t *o, char *why, size_t wl)
 		return bad(why, wl, "\"step\" is not an integer >= 1");
 	unsigned long step = (unsigned long)json_integer_value(st);
 	if (strcmp(op, "set") == 0) {
-		static const char *const strs[] = {"target", "sysroot", "new", "profile"};
+		static const char *const strs[] = { "target", "sysroot", "new", "profile" };
 		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 			if (want_str(o, strs[i], false) < 0)
-				return bad(why, wl, "step %lu: \"%s\" is missing or not a string", step,
-					   strs[i]);
+				return bad(why, wl, "step %lu: \"%s\" is missing or not a string",
+					   step, strs[i]);
 		if (!json_is_integer(json_object_get(o, "time")))
-			return bad(why, wl, "step %lu: \"time\" is missing or not an integer", step);
+			return bad(why, wl, "step %lu: \"time\" is missing or not an integer",
+				   step);
 		const char *target = json_string_value(json_object_get(o, "target"));
 		if (pl_tune_target_check(target) < 0)
-			return bad(why, wl, "step %lu: target '%s' is not a writable name (%s)", step,
-				   target, pl_tune_path_strerror(pl_tune_target_check(target)));
+			return bad(why, wl, "step %lu: target '%s' is not a writable name (%s)",
+				   step, target,
+				   pl_tune_path_strerror(pl_tune_target_check(target)));
 		bool grub = strcmp(target, PL_TUNE_GRUB_FILE) == 0;
 		int old = want_str(o, "old", grub), raw = want_str(o, "old_raw", grub);
 		if (old < 0 || raw < 0)
-			return bad(why, wl,
-				   "step %lu: \"%s\" is %s (a rollback would write garbage or remove "
-				   "%s)",
-				   step, old < 0 ? "old" : "old_raw",
-				   json_object_get(o, old < 0 ? "old" : "old_raw") ? "not a string"
-										  : "missing",
-				   target);
+			return bad(
+				why, wl,
+				"step %lu: \"%s\" is %s (a rollback would write garbage or remove "
+				"%s)",
+				step, old < 0 ? "old" : "old_raw",
+				json_object_get(o, old < 0 ? "old" : "old_raw") ? "not a string"
+										: "missing",
+				target);
 		if (old != raw)
-			return bad(why, wl, "step %lu: \"old\" and \"old_raw\" disagree (one is null)",
+			return bad(why, wl,
+				   "step %lu: \"old\" and \"old_raw\" disagree (one is null)",
 				   step);
 		if (j->last >= step)
 			return bad(why, wl, "step %lu does not follow step %lu", step, j->last);
@@ -158,7 +162,8 @@ static int check_record(struct pl_journal *j, json_t *o, char *why, size_t wl)
 		const char *s = json_string_value(json_object_get(o, "status"));
 		json_t *en = json_object_get(o, "errno");
 		if (!s || (strcmp(s, "ok") && strcmp(s, "changed") && strcmp(s, "refused")))
-			return bad(why, wl, "step %lu: \"status\" is not ok, changed or refused", step);
+			return bad(why, wl, "step %lu: \"status\" is not ok, changed or refused",
+				   step);
 		if (want_str(o, "value", true) < 0)
 			return bad(why, wl, "step %lu: \"value\" is not a string or null", step);
 		if (en && (!json_is_integer(en) || json_integer_value(en) < 1 ||
@@ -268,8 +273,8 @@ int pl_journal_open(const char *state_dir, enum pl_journal_mode mode, struct pl_
 	return pl_journal_open_why(state_dir, mode, out, NULL, 0);
 }
 
-int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode,
-			struct pl_journal **out, char *why, size_t whylen)
+int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode, struct pl_journal **out,
+			char *why, size_t whylen)
 {
 	char reason[512] = "";
 	if (!state_dir)
@@ -421,7 +426,7 @@ static int append(struct pl_journal *j, json_t *o, bool may_tear)
 	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	if (!s)
 		return -ENOMEM;
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_printf(&b, "%s\n", s);
 	free(s);
 	size_t len = b.len;
@@ -637,8 +642,8 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 		acc = whole ? pl_xstrdup(back) : pl_tune_value_current(back);
 	if (werr < 0)
 		st = PL_JS_REFUSED;
-	else if (acc &&
-		 (whole ? strcmp(acc, new_value) == 0 : pl_tune_value_match(target, acc, new_value)))
+	else if (acc && (whole ? strcmp(acc, new_value) == 0
+			       : pl_tune_value_match(target, acc, new_value)))
 		st = PL_JS_OK;
 	else
 		st = PL_JS_CHANGED;

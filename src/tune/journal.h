@@ -117,8 +117,8 @@ int pl_journal_open(const char *state_dir, enum pl_journal_mode mode, struct pl_
 /** pl_journal_open() that also says why a journal is refused: for -EBADMSG @why gets
  *  "journal FILE:LINE: reason" (e.g. "... step 3: \"old\" is not a string (a rollback
  *  would write garbage or remove /proc/sys/vm/swappiness)"). @why may be NULL. */
-int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode,
-			struct pl_journal **out, char *why, size_t whylen);
+int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode, struct pl_journal **out,
+			char *why, size_t whylen);
 /** Close and free. NULL-safe. */
 void pl_journal_close(struct pl_journal *j);
 /** Path of the journal file (owned by @j). */

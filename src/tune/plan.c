@@ -62,20 +62,20 @@ static struct pl_tune_item *add(struct ctx *c, const char *plugin, const struct 
 	it->key = pl_xstrdup(o ? o->key : "*");
 	it->value = pl_xstrdup(o ? (o->expanded ? o->expanded : o->value) : "");
 	it->device = device ? pl_xstrdup(device) : NULL;
-	it->origin =
-	    o ? pl_xasprintf("%s:%d", o->file, o->line) : pl_xasprintf("%s:%d", u->file, u->line);
+	it->origin = o ? pl_xasprintf("%s:%d", o->file, o->line)
+		       : pl_xasprintf("%s:%d", u->file, u->line);
 	it->profile = pl_xstrdup(o ? o->profile : "");
 	it->state = PL_TI_APPLY;
 	return it;
 }
 
 static void set_reason(struct pl_tune_item *it, enum pl_tune_state st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 static void set_reason(struct pl_tune_item *it, enum pl_tune_state st, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	free(it->reason);
@@ -171,11 +171,11 @@ static int plugin_sysctl(struct ctx *c, const struct pl_tune_unit *u)
 		const struct pl_tune_opt *o = &u->opts.v[i];
 		char *path;
 		if (pl_tune_sysctl_path(o->key, &path) < 0) {
-			snprintf(
-			    c->err, c->el,
-			    "%s:%d: profile '%s', section [%s]: '%s' is not a sysctl name (dotted "
-			    "name without '..', '/' at the start or shell characters)",
-			    o->file, o->line, o->profile, u->name, o->key);
+			snprintf(c->err, c->el,
+				 "%s:%d: profile '%s', section [%s]: '%s' is not a sysctl name "
+				 "(dotted "
+				 "name without '..', '/' at the start or shell characters)",
+				 o->file, o->line, o->profile, u->name, o->key);
 			return -EINVAL;
 		}
 		int r = check_modifier(c, u, o);
@@ -190,8 +190,8 @@ static int plugin_sysctl(struct ctx *c, const struct pl_tune_unit *u)
 		const char *v = val(o);
 		size_t vl = strlen(v);
 		char *uq = vl >= 2 && v[0] == '"' && v[vl - 1] == '"'
-			       ? pl_xasprintf("%.*s", (int)(vl - 2), v + 1)
-			       : pl_xstrdup(v);
+				   ? pl_xasprintf("%.*s", (int)(vl - 2), v + 1)
+				   : pl_xstrdup(v);
 		if (read_current(it, "no such sysctl on this kernel"))
 			decide(it, uq);
 		free(uq);
@@ -358,15 +358,15 @@ static void decide_alt(struct pl_tune_item *it, const char *v, const char *avail
 /* ---- [cpu] ---- */
 
 static const char *const epb_names[][2] = {
-    {"performance", "0"},
-    {"balance-performance", "4"},
-    {"balance_performance", "4"},
-    {"normal", "6"},
-    {"default", "6"},
-    {"balance-power", "8"},
-    {"balance_power", "8"},
-    {"power", "15"},
-    {"powersave", "15"},
+	{ "performance", "0" },
+	{ "balance-performance", "4" },
+	{ "balance_performance", "4" },
+	{ "normal", "6" },
+	{ "default", "6" },
+	{ "balance-power", "8" },
+	{ "balance_power", "8" },
+	{ "power", "15" },
+	{ "powersave", "15" },
 };
 
 static char *epb_number(const char *name)
@@ -410,8 +410,8 @@ static int force_latency(struct ctx *c, const struct pl_tune_unit *u, const stru
 					break;
 				}
 				path = pl_xasprintf(
-				    "/sys/devices/system/cpu/cpu0/cpuidle/state%llu/latency",
-				    (unsigned long long)id);
+					"/sys/devices/system/cpu/cpu0/cpuidle/state%llu/latency",
+					(unsigned long long)id);
 			} else if (pl_startswith(a, "cstate.name:")) {
 				char **st = NULL;
 				size_t ns = 0;
@@ -424,10 +424,10 @@ static int force_latency(struct ctx *c, const struct pl_tune_unit *u, const stru
 								 "cpuidle/%s/name",
 								 st[k]) == 0 &&
 						    strcmp(nm, colon + 1) == 0)
-							path =
-							    pl_xasprintf("/sys/devices/system/cpu/"
-									 "cpu0/cpuidle/%s/latency",
-									 st[k]);
+							path = pl_xasprintf(
+								"/sys/devices/system/cpu/"
+								"cpu0/cpuidle/%s/latency",
+								st[k]);
 						free(nm);
 					}
 					pl_strv_free(st);
@@ -485,9 +485,10 @@ static int force_latency(struct ctx *c, const struct pl_tune_unit *u, const stru
 static int plugin_cpu(struct ctx *c, const struct pl_tune_unit *u)
 {
 	static const char *const cpu_opts[] = {
-	    "governor",	    "energy_perf_bias", "energy_performance_preference",
-	    "min_perf_pct", "max_perf_pct",	"no_turbo",
-	    "boost",	    "force_latency",	NULL};
+		"governor",	"energy_perf_bias", "energy_performance_preference",
+		"min_perf_pct", "max_perf_pct",	    "no_turbo",
+		"boost",	"force_latency",    NULL
+	};
 	char **cpus = devices(u, "/sys/devices/system/cpu", "^cpu[0-9]+$", NULL);
 	int r = 0;
 	for (size_t i = 0; i < u->opts.n && r == 0; i++) {
@@ -557,8 +558,8 @@ static int plugin_cpu(struct ctx *c, const struct pl_tune_unit *u)
 			struct pl_tune_item *it = add(c, "cpu", u, o, cpus[k]);
 			const char *base = "/sys/devices/system/cpu";
 			if (strcmp(o->key, "governor") == 0) {
-				it->target =
-				    pl_xasprintf("%s/%s/cpufreq/scaling_governor", base, cpus[k]);
+				it->target = pl_xasprintf("%s/%s/cpufreq/scaling_governor", base,
+							  cpus[k]);
 				if (!read_current(it, "no cpufreq on this machine"))
 					continue;
 				char *ap = pl_xasprintf("%s/%s/cpufreq/scaling_available_governors",
@@ -566,19 +567,20 @@ static int plugin_cpu(struct ctx *c, const struct pl_tune_unit *u)
 				decide_alt(it, v, ap, "none of these governors is offered");
 				free(ap);
 			} else if (strcmp(o->key, "energy_performance_preference") == 0) {
-				it->target = pl_xasprintf(
-				    "%s/%s/cpufreq/energy_performance_preference", base, cpus[k]);
+				it->target =
+					pl_xasprintf("%s/%s/cpufreq/energy_performance_preference",
+						     base, cpus[k]);
 				if (!read_current(
-					it, "no energy_performance_preference on this machine"))
+					    it, "no energy_performance_preference on this machine"))
 					continue;
 				char *ap = pl_xasprintf(
-				    "%s/%s/cpufreq/energy_performance_available_preferences", base,
-				    cpus[k]);
+					"%s/%s/cpufreq/energy_performance_available_preferences",
+					base, cpus[k]);
 				decide_alt(it, v, ap, "none of these preferences is offered");
 				free(ap);
 			} else {
 				it->target =
-				    pl_xasprintf("%s/%s/power/energy_perf_bias", base, cpus[k]);
+					pl_xasprintf("%s/%s/power/energy_perf_bias", base, cpus[k]);
 				if (read_current(it, "no energy_perf_bias on this machine"))
 					decide(it, epb);
 			}
@@ -627,12 +629,13 @@ static int plugin_vm(struct ctx *c, const struct pl_tune_unit *u)
 			if (r < 0 || ((pct || ratio_key) && n > 100)) {
 				free(t);
 				return bad_value(
-				    c, u, o, "is not a byte count or a percentage 'N%' (0-100)");
+					c, u, o,
+					"is not a byte count or a percentage 'N%' (0-100)");
 			}
 			it = add(c, "vm", u, o, NULL);
 			it->target =
-			    pl_xasprintf("/proc/sys/vm/dirty_%s%s", bg ? "background_" : "",
-					 pct || ratio_key ? "ratio" : "bytes");
+				pl_xasprintf("/proc/sys/vm/dirty_%s%s", bg ? "background_" : "",
+					     pct || ratio_key ? "ratio" : "bytes");
 			if (read_current(it, "no such sysctl on this kernel"))
 				decide(it, t);
 			free(t);
@@ -649,7 +652,7 @@ static int plugin_vm(struct ctx *c, const struct pl_tune_unit *u)
 
 static int plugin_disk(struct ctx *c, const struct pl_tune_unit *u)
 {
-	static const char *const skip[] = {"loop", "ram", "zram", "sr", "fd", "dm-", "md", NULL};
+	static const char *const skip[] = { "loop", "ram", "zram", "sr", "fd", "dm-", "md", NULL };
 	char **devs = devices(u, "/sys/block", "^[a-zA-Z]", skip);
 	int r = 0;
 	for (size_t i = 0; i < u->opts.n && r == 0; i++) {
@@ -665,22 +668,23 @@ static int plugin_disk(struct ctx *c, const struct pl_tune_unit *u)
 			char *t = pl_xstrdup(v[0] == '>' || v[0] == '<' ? v + 1 : v);
 			char *num = pl_trim(t);
 			size_t l = strlen(num);
-			bool sect =
-			    l > 1 && num[l - 1] == 's' && (num[l - 2] == ' ' || num[l - 2] == '\t');
+			bool sect = l > 1 && num[l - 1] == 's' &&
+				    (num[l - 2] == ' ' || num[l - 2] == '\t');
 			if (sect)
 				num[l - 1] = '\0';
 			uint64_t n;
 			if (pl_parse_u64(pl_trim(num), &n) < 0) {
 				free(t);
 				r = bad_value(
-				    c, u, o,
-				    "is not a size in KiB ('N', '>N', or 'N s' for sectors)");
+					c, u, o,
+					"is not a size in KiB ('N', '>N', or 'N s' for sectors)");
 				break;
 			}
 			want = v[0] == '>' || v[0] == '<'
-				   ? pl_xasprintf("%c%llu", v[0],
-						  (unsigned long long)(sect ? n / 2 : n))
-				   : pl_xasprintf("%llu", (unsigned long long)(sect ? n / 2 : n));
+				       ? pl_xasprintf("%c%llu", v[0],
+						      (unsigned long long)(sect ? n / 2 : n))
+				       : pl_xasprintf("%llu",
+						      (unsigned long long)(sect ? n / 2 : n));
 			free(t);
 		} else if (strcmp(o->key, "nr_requests") == 0) {
 			file = "nr_requests";
@@ -786,10 +790,10 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 		const struct pl_tune_opt *o = &u->opts.v[i];
 		if (!pl_startswith(o->key, "cmdline")) {
 			struct pl_tune_item *it = add(c, "bootloader", u, o, NULL);
-			set_reason(
-			    it, PL_TI_UNSUPPORTED,
-			    "[bootloader] option '%s' is not supported by perflab (only cmdline)",
-			    o->key);
+			set_reason(it, PL_TI_UNSUPPORTED,
+				   "[bootloader] option '%s' is not supported by perflab (only "
+				   "cmdline)",
+				   o->key);
 			continue;
 		}
 		const char *v = val(o);
@@ -869,16 +873,16 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 		if (in_grub && !in_running) {
 			it->pending_reboot = true;
 			it->reason = pl_xstrdup(
-			    "pending reboot: in the grub file, not yet in /proc/cmdline");
+				"pending reboot: in the grub file, not yet in /proc/cmdline");
 		}
 		if (in_grub)
 			continue;
 		if (!safe) {
 			set_reason(
-			    it, PL_TI_MANUAL,
-			    "GRUB_CMDLINE_LINUX in %s is quoted or built in a way perflab does "
-			    "not rewrite: add '%s' to it by hand",
-			    PL_TUNE_GRUB_FILE, want[k]);
+				it, PL_TI_MANUAL,
+				"GRUB_CMDLINE_LINUX in %s is quoted or built in a way perflab does "
+				"not rewrite: add '%s' to it by hand",
+				PL_TUNE_GRUB_FILE, want[k]);
 			continue;
 		}
 		it->want = pl_xstrdup(want[k]);
@@ -900,8 +904,8 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 		changed = true;
 	}
 	if (changed) {
-		struct pl_buf b = {0};
-		struct pl_buf line = {0};
+		struct pl_buf b = { 0 };
+		struct pl_buf line = { 0 };
 		pl_buf_puts(&line, "GRUB_CMDLINE_LINUX=\"");
 		for (size_t m = 0; m < nh; m++)
 			pl_buf_printf(&line, "%s%s", m ? " " : "", have[m]);
@@ -926,7 +930,7 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 			   strstr(osr, "ID_LIKE=debian") || strstr(osr, "ID_LIKE=ubuntu"));
 	free(c->plan->grub_update);
 	c->plan->grub_update =
-	    pl_xstrdup(deb || !osr ? "update-grub" : "grub2-mkconfig -o /boot/grub2/grub.cfg");
+		pl_xstrdup(deb || !osr ? "update-grub" : "grub2-mkconfig -o /boot/grub2/grub.cfg");
 	free(osr);
 	free(file);
 	free(cmd);
@@ -943,14 +947,14 @@ static const struct {
 	const char *name;
 	int (*fn)(struct ctx *, const struct pl_tune_unit *);
 } plugins[] = {
-    {"sysctl", plugin_sysctl}, {"vm", plugin_vm},	{"cpu", plugin_cpu},
-    {"disk", plugin_disk},     {"sysfs", plugin_sysfs}, {"bootloader", plugin_bootloader},
+	{ "sysctl", plugin_sysctl }, { "vm", plugin_vm },	{ "cpu", plugin_cpu },
+	{ "disk", plugin_disk },     { "sysfs", plugin_sysfs }, { "bootloader", plugin_bootloader },
 };
 
 /* tuned applies a unit only when its regexes match uname -m / /proc/cpuinfo. */
 bool pl_tune_unit_applies(const struct pl_tune_unit *u, char **why)
 {
-	const char *res[2] = {u->uname_regex, u->cpuinfo_regex};
+	const char *res[2] = { u->uname_regex, u->cpuinfo_regex };
 	for (int i = 0; i < 2; i++) {
 		if (!res[i])
 			continue;
@@ -984,7 +988,7 @@ int pl_tune_plan_build(const struct pl_tune_profile *pr, struct pl_tune_plan *pl
 		       size_t errlen)
 {
 	memset(plan, 0, sizeof(*plan));
-	struct ctx c = {.pr = pr, .plan = plan, .err = err, .el = errlen};
+	struct ctx c = { .pr = pr, .plan = plan, .err = err, .el = errlen };
 	for (size_t i = 0; i < pr->nunits; i++) {
 		const struct pl_tune_unit *u = &pr->units[i];
 		if (!u->enabled)
@@ -1023,7 +1027,7 @@ int pl_tune_plan_build(const struct pl_tune_profile *pr, struct pl_tune_plan *pl
 		 */
 		struct pl_tune_unit uu = *u;
 		const struct pl_tune_opt *prio = pl_tune_opts_get(&u->opts, "priority");
-		struct pl_tune_opts rest = {0};
+		struct pl_tune_opts rest = { 0 };
 		if (prio) {
 			rest.v = pl_xcalloc(u->opts.n, sizeof(*rest.v));
 			for (size_t k = 0; k < u->opts.n; k++)
@@ -1108,7 +1112,7 @@ int pl_tune_hold_latency(int usec, void (*ready)(int usec))
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	struct sigaction sa = {.sa_handler = on_sig};
+	struct sigaction sa = { .sa_handler = on_sig };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (ready)

@@ -295,7 +295,7 @@ static void unmark(char *s)
  * result would be longer than PL_TUNE_MAX_VALUE. */
 static char *expand_profile_dir(const char *v, const char *dir)
 {
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "");
 	const char *tok = "${i:PROFILE_DIR}";
 	const char *p;
@@ -330,11 +330,11 @@ static int on_kv(void *user, const char *section, const char *name, const char *
 	unmark(sec);
 	struct section *s = conf_section(r->c, sec, r->line);
 	if (s) {
-		struct pl_tune_opt o = {.key = n,
-					.value = v,
-					.file = r->c->file,
-					.profile = r->c->name,
-					.line = r->line};
+		struct pl_tune_opt o = { .key = n,
+					 .value = v,
+					 .file = r->c->file,
+					 .profile = r->c->name,
+					 .line = r->line };
 		opts_set(&s->opts, &o);
 	} else {
 		too_many_sections(r);
@@ -434,7 +434,7 @@ static int parse_file(const char *path, const char *name, struct conf *c, char *
 	char *sl = strrchr(dir, '/');
 	if (sl)
 		*sl = '\0';
-	struct reader r = {.p = text, .end = text + len, .c = c, .profile_dir = dir};
+	struct reader r = { .p = text, .end = text + len, .c = c, .profile_dir = dir };
 	int rc = ini_parse_stream(read_line, &r, on_kv, &r);
 	free(text);
 	free(dir);
@@ -594,7 +594,7 @@ static void add_note(struct loader *L, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	L->notes = pl_xrealloc(L->notes, (L->nnotes + 2) * sizeof(char *));
@@ -623,7 +623,7 @@ static char *virt_check(const char *v)
 	if (!virt && pl_read_file("/proc/cpuinfo", &cpuinfo, NULL) == 0)
 		virt = strstr(cpuinfo, " hypervisor") != NULL;
 	free(cpuinfo);
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_append(&b, v, (size_t)(p - v));
 	if (virt)
 		pl_buf_append(&b, a, (size_t)(colon - a));
@@ -689,11 +689,11 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 				 "'.', '-'; no '/' or '..')",
 				 from_file, from_line, name);
 		else
-			snprintf(
-			    L->err, L->el,
-			    "'%s' is not a profile name (letters, digits, '_', '.', '-'; no '/' "
-			    "or '..')",
-			    name);
+			snprintf(L->err, L->el,
+				 "'%s' is not a profile name (letters, digits, '_', '.', '-'; no "
+				 "'/' "
+				 "or '..')",
+				 name);
 		return -EINVAL;
 	}
 	char *skipped = NULL;
@@ -704,7 +704,7 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 			if (strcmp(L->stack_files[i], skipped) == 0)
 				on_stack = true;
 		if (on_stack) {
-			struct pl_buf b = {0};
+			struct pl_buf b = { 0 };
 			size_t start = 0;
 			for (size_t i = 0; i < L->depth; i++)
 				if (strcmp(L->stack_names[i], name) == 0) {
@@ -727,7 +727,7 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 			free(skipped);
 			return 0;
 		}
-		struct pl_buf b = {0};
+		struct pl_buf b = { 0 };
 		for (size_t i = 0; i < L->path->n; i++)
 			pl_buf_printf(&b, "%s%s/%s/tuned.conf", i ? ", " : "", L->path->dirs[i],
 				      name);
@@ -737,10 +737,10 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 				 from_file, from_line, name, b.data);
 		else
 			snprintf(
-			    L->err, L->el,
-			    "profile '%s' not found (looked for %s; see 'perflab tune list')%s",
-			    name, b.data,
-			    dash ? "; a leading '-' makes only an include optional" : "");
+				L->err, L->el,
+				"profile '%s' not found (looked for %s; see 'perflab tune list')%s",
+				name, b.data,
+				dash ? "; a leading '-' makes only an include optional" : "");
 		pl_buf_free(&b);
 		return -ENOENT;
 	}
@@ -779,9 +779,10 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 	return 0;
 }
 
-static const char *const unit_reserved[] = {
-    "type",	     "enabled",	    "replace",	  "drop",	 "devices", "devices_udev_regex",
-    "cpuinfo_regex", "uname_regex", "script_pre", "script_post", NULL};
+static const char *const unit_reserved[] = { "type",	      "enabled",     "replace",
+					     "drop",	      "devices",     "devices_udev_regex",
+					     "cpuinfo_regex", "uname_regex", "script_pre",
+					     "script_post",   NULL };
 
 static bool truthy(const char *v)
 {
@@ -920,7 +921,7 @@ static const char *ref_end(const char *v)
  * PL_TUNE_MAX_VALUE bytes (variables that repeat each other grow exponentially). */
 static int expand(const char *v, const struct pl_tune_opts *vars, char **unsupported, char **out)
 {
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "");
 	while (*v) {
 		const char *add = v;
@@ -1060,7 +1061,7 @@ int pl_tune_cmdline_check(const char *value, char *why, size_t whylen)
 {
 	/* Set aside ${...} (balanced, as expand() finds them): left unexpanded, they make
 	 * the planner report the option as unsupported. */
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "");
 	const char *v = value;
 	if (*v == '+' || *v == '-')
@@ -1111,7 +1112,7 @@ size_t pl_tune_regex_cost(const char *re, bool *backref)
 		size_t alts, branch, last;
 	} st[64];
 	size_t d = 0, lost = 0;
-	st[0] = (struct frame){0, 0, 0};
+	st[0] = (struct frame){ 0, 0, 0 };
 	*backref = false;
 	const char *p = re;
 	while (*p) {
@@ -1119,7 +1120,7 @@ size_t pl_tune_regex_cost(const char *re, bool *backref)
 		switch (*p) {
 		case '(':
 			if (d + 1 < sizeof(st) / sizeof(st[0]))
-				st[++d] = (struct frame){0, 0, 0};
+				st[++d] = (struct frame){ 0, 0, 0 };
 			else
 				lost++;
 			p++;
@@ -1151,7 +1152,7 @@ size_t pl_tune_regex_cost(const char *re, bool *backref)
 				q++;
 			while (*q && *q != ']') {
 				if (q[0] == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=')) {
-					const char end[3] = {q[1], ']', '\0'};
+					const char end[3] = { q[1], ']', '\0' };
 					const char *e = strstr(q + 2, end);
 					q = e ? e + 2 : q + 1;
 				} else {
@@ -1274,9 +1275,9 @@ static int finish_unit(struct loader *L, struct pl_tune_profile *pr, struct pl_t
 		return r;
 	set_str(&u->devices, x);
 	free(x);
-	char **res[2] = {&u->cpuinfo_regex, &u->uname_regex};
-	const char *ats[2] = {u->cpuinfo_regex_at, u->uname_regex_at};
-	const char *keys[2] = {"cpuinfo_regex", "uname_regex"};
+	char **res[2] = { &u->cpuinfo_regex, &u->uname_regex };
+	const char *ats[2] = { u->cpuinfo_regex_at, u->uname_regex_at };
+	const char *keys[2] = { "cpuinfo_regex", "uname_regex" };
 	for (int i = 0; i < 2; i++) {
 		if (!*res[i])
 			continue;
@@ -1316,7 +1317,7 @@ static int finish_unit(struct loader *L, struct pl_tune_profile *pr, struct pl_t
 int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 			 struct pl_tune_profile **out, char *err, size_t errlen)
 {
-	struct loader L = {.path = p, .err = err, .el = errlen};
+	struct loader L = { .path = p, .err = err, .el = errlen };
 	err[0] = '\0';
 	int r = load_one(&L, name, NULL, 0);
 	struct pl_tune_profile *pr = NULL;
@@ -1330,7 +1331,7 @@ int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 	pr->name = pl_xstrdup(name);
 	pr->file = pl_xstrdup(L.confs[L.nconfs - 1].file);
 	pr->chain = pl_xcalloc(L.nconfs + 1, sizeof(char *));
-	struct pl_tune_opts vars_raw = {0};
+	struct pl_tune_opts vars_raw = { 0 };
 	for (size_t i = 0; i < L.nconfs; i++) {
 		struct conf *c = &L.confs[i];
 		pr->chain[i] = pl_xstrdup(c->file);

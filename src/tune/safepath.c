@@ -16,7 +16,7 @@
 #include "util/sysroot.h"
 
 /* The allowed areas: a prefix (ending in '/', everything below it) or one exact file. */
-static const char *const areas[] = {"/proc/sys/", "/sys/", PL_TUNE_GRUB_FILE};
+static const char *const areas[] = { "/proc/sys/", "/sys/", PL_TUNE_GRUB_FILE };
 
 static const char *area_of(const char *abs)
 {

@@ -40,7 +40,7 @@ static void put_token(struct pl_buf *b, const char *s, size_t n)
 
 char *pl_tune_value_norm(const char *s)
 {
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "");
 	while (s && *s) {
 		while (isspace((unsigned char)*s))
@@ -111,93 +111,96 @@ struct vtype {
 
 #define I32 2147483647LL
 #define I64 9223372036854775807LL
-#define INT1(p, lo, hi) {p, V_INTS, 1, lo, hi, NULL}
+#define INT1(p, lo, hi)                                                                            \
+	{                                                                                          \
+		p, V_INTS, 1, lo, hi, NULL                                                         \
+	}
 
 /* Known targets. Ranges are the kernel's (proc_do*_minmax bounds in kernel/sysctl.c,
  * mm/, net/core/sysctl_net_core.c, net/ipv4/sysctl_net_ipv4.c) as documented in
  * Documentation/admin-guide/sysctl/{vm,kernel,net}.rst and networking/ip-sysctl.rst;
  * where the kernel has no bound, the C type's. To add one: a row, most specific first. */
 static const struct vtype vtypes[] = {
-    INT1("/proc/sys/vm/swappiness", 0, 200),
-    INT1("/proc/sys/vm/dirty_ratio", 0, 100),
-    INT1("/proc/sys/vm/dirty_background_ratio", 0, 100),
-    INT1("/proc/sys/vm/dirty_bytes", 0, I64),
-    INT1("/proc/sys/vm/dirty_background_bytes", 0, I64),
-    INT1("/proc/sys/vm/dirty_expire_centisecs", 0, I32),
-    INT1("/proc/sys/vm/dirty_writeback_centisecs", 0, I32),
-    INT1("/proc/sys/vm/vfs_cache_pressure", 0, I32),
-    INT1("/proc/sys/vm/overcommit_memory", 0, 2),
-    INT1("/proc/sys/vm/overcommit_ratio", 0, I64),
-    INT1("/proc/sys/vm/min_free_kbytes", 0, I32),
-    INT1("/proc/sys/vm/max_map_count", 0, I32),
-    INT1("/proc/sys/vm/zone_reclaim_mode", 0, I32),
-    INT1("/proc/sys/vm/nr_hugepages", 0, I64),
-    INT1("/proc/sys/vm/stat_interval", 0, I32),
-    INT1("/proc/sys/vm/watermark_scale_factor", 1, 3000),
-    INT1("/proc/sys/kernel/numa_balancing", 0, 3),
-    INT1("/proc/sys/kernel/nmi_watchdog", 0, 1),
-    INT1("/proc/sys/kernel/watchdog", 0, 1),
-    INT1("/proc/sys/kernel/sched_autogroup_enabled", 0, 1),
-    INT1("/proc/sys/kernel/timer_migration", 0, 1),
-    INT1("/proc/sys/kernel/randomize_va_space", 0, 2),
-    INT1("/proc/sys/kernel/kptr_restrict", 0, 2),
-    INT1("/proc/sys/kernel/perf_event_paranoid", -I32 - 1, I32),
-    INT1("/proc/sys/kernel/sched_rt_runtime_us", -1, I32),
-    INT1("/proc/sys/net/core/somaxconn", 0, I32),
-    INT1("/proc/sys/net/core/rmem_max", 0, I32),
-    INT1("/proc/sys/net/core/wmem_max", 0, I32),
-    INT1("/proc/sys/net/core/rmem_default", 0, I32),
-    INT1("/proc/sys/net/core/wmem_default", 0, I32),
-    INT1("/proc/sys/net/core/optmem_max", 0, I32),
-    INT1("/proc/sys/net/core/netdev_max_backlog", 0, I32),
-    INT1("/proc/sys/net/core/netdev_budget", 0, I32),
-    INT1("/proc/sys/net/core/netdev_budget_usecs", 0, I32),
-    INT1("/proc/sys/net/core/busy_poll", 0, I32),
-    INT1("/proc/sys/net/core/busy_read", 0, I32),
-    {"/proc/sys/net/ipv4/tcp_rmem", V_INTS, 3, 1, I32, NULL},
-    {"/proc/sys/net/ipv4/tcp_wmem", V_INTS, 3, 1, I32, NULL},
-    {"/proc/sys/net/ipv4/tcp_mem", V_INTS, 3, 0, I64, NULL},
-    {"/proc/sys/net/ipv4/udp_mem", V_INTS, 3, 0, I64, NULL},
-    {"/proc/sys/net/ipv4/ip_local_port_range", V_INTS, 2, 1, 65535, NULL},
-    {"/proc/sys/net/ipv4/ping_group_range", V_INTS, 2, 0, I32, NULL},
-    {"/proc/sys/net/ipv4/tcp_congestion_control", V_CHOICE, 0, 0, 0,
-     "tcp_available_congestion_control"},
-    INT1("/proc/sys/net/ipv4/tcp_syn_retries", 1, 127),
-    INT1("/proc/sys/net/ipv4/tcp_synack_retries", 0, 255),
-    INT1("/proc/sys/net/ipv4/tcp_keepalive_time", 0, I32),
-    INT1("/proc/sys/net/ipv4/tcp_keepalive_intvl", 0, I32),
-    INT1("/proc/sys/net/ipv4/tcp_keepalive_probes", 0, 255),
-    INT1("/proc/sys/net/ipv4/tcp_fin_timeout", 0, I32),
-    INT1("/proc/sys/net/ipv4/tcp_tw_reuse", 0, 2),
-    INT1("/proc/sys/net/ipv4/tcp_timestamps", 0, 2),
-    INT1("/proc/sys/net/ipv4/tcp_sack", 0, 1),
-    INT1("/proc/sys/net/ipv4/tcp_window_scaling", 0, 1),
-    INT1("/proc/sys/net/ipv4/tcp_slow_start_after_idle", 0, 1),
-    INT1("/proc/sys/net/ipv4/tcp_no_metrics_save", 0, 1),
-    INT1("/proc/sys/net/ipv4/tcp_mtu_probing", 0, 2),
-    INT1("/proc/sys/net/ipv4/tcp_fastopen", 0, I32),
-    INT1("/proc/sys/net/ipv4/tcp_max_syn_backlog", 0, I32),
-    INT1("/proc/sys/net/ipv4/tcp_notsent_lowat", 0, 4294967295LL),
-    INT1("/proc/sys/net/ipv4/ip_forward", 0, 1),
-    INT1("/proc/sys/net/ipv4/ip_default_ttl", 1, 255),
-    INT1("/proc/sys/net/ipv4/conf/*/rp_filter", 0, 2),
-    {"/sys/devices/system/cpu/*/scaling_governor", V_CHOICE, 0, 0, 0,
-     "scaling_available_governors"},
-    {"/sys/devices/system/cpu/*/energy_performance_preference", V_CHOICE, 0, 0, 0,
-     "energy_performance_available_preferences"},
-    INT1("/sys/devices/system/cpu/cpu*/power/energy_perf_bias", 0, 15),
-    INT1("/sys/devices/system/cpu/intel_pstate/min_perf_pct", 0, 100),
-    INT1("/sys/devices/system/cpu/intel_pstate/max_perf_pct", 0, 100),
-    INT1("/sys/devices/system/cpu/intel_pstate/no_turbo", 0, 1),
-    INT1("/sys/devices/system/cpu/cpufreq/boost", 0, 1),
-    {"/sys/devices/system/clocksource/*/current_clocksource", V_CHOICE, 0, 0, 0,
-     "available_clocksource"},
-    {"/sys/kernel/mm/transparent_hugepage/enabled", V_SELECT, 0, 0, 0, NULL},
-    {"/sys/kernel/mm/transparent_hugepage/defrag", V_SELECT, 0, 0, 0, NULL},
-    {"/sys/*/queue/scheduler", V_SELECT, 0, 0, 0, NULL},
-    INT1("/sys/*/queue/read_ahead_kb", 0, I32),
-    INT1("/sys/*/queue/nr_requests", 1, I32),
-    {"/sys/*/cpumask", V_MASK, 0, 0, 0, NULL},
+	INT1("/proc/sys/vm/swappiness", 0, 200),
+	INT1("/proc/sys/vm/dirty_ratio", 0, 100),
+	INT1("/proc/sys/vm/dirty_background_ratio", 0, 100),
+	INT1("/proc/sys/vm/dirty_bytes", 0, I64),
+	INT1("/proc/sys/vm/dirty_background_bytes", 0, I64),
+	INT1("/proc/sys/vm/dirty_expire_centisecs", 0, I32),
+	INT1("/proc/sys/vm/dirty_writeback_centisecs", 0, I32),
+	INT1("/proc/sys/vm/vfs_cache_pressure", 0, I32),
+	INT1("/proc/sys/vm/overcommit_memory", 0, 2),
+	INT1("/proc/sys/vm/overcommit_ratio", 0, I64),
+	INT1("/proc/sys/vm/min_free_kbytes", 0, I32),
+	INT1("/proc/sys/vm/max_map_count", 0, I32),
+	INT1("/proc/sys/vm/zone_reclaim_mode", 0, I32),
+	INT1("/proc/sys/vm/nr_hugepages", 0, I64),
+	INT1("/proc/sys/vm/stat_interval", 0, I32),
+	INT1("/proc/sys/vm/watermark_scale_factor", 1, 3000),
+	INT1("/proc/sys/kernel/numa_balancing", 0, 3),
+	INT1("/proc/sys/kernel/nmi_watchdog", 0, 1),
+	INT1("/proc/sys/kernel/watchdog", 0, 1),
+	INT1("/proc/sys/kernel/sched_autogroup_enabled", 0, 1),
+	INT1("/proc/sys/kernel/timer_migration", 0, 1),
+	INT1("/proc/sys/kernel/randomize_va_space", 0, 2),
+	INT1("/proc/sys/kernel/kptr_restrict", 0, 2),
+	INT1("/proc/sys/kernel/perf_event_paranoid", -I32 - 1, I32),
+	INT1("/proc/sys/kernel/sched_rt_runtime_us", -1, I32),
+	INT1("/proc/sys/net/core/somaxconn", 0, I32),
+	INT1("/proc/sys/net/core/rmem_max", 0, I32),
+	INT1("/proc/sys/net/core/wmem_max", 0, I32),
+	INT1("/proc/sys/net/core/rmem_default", 0, I32),
+	INT1("/proc/sys/net/core/wmem_default", 0, I32),
+	INT1("/proc/sys/net/core/optmem_max", 0, I32),
+	INT1("/proc/sys/net/core/netdev_max_backlog", 0, I32),
+	INT1("/proc/sys/net/core/netdev_budget", 0, I32),
+	INT1("/proc/sys/net/core/netdev_budget_usecs", 0, I32),
+	INT1("/proc/sys/net/core/busy_poll", 0, I32),
+	INT1("/proc/sys/net/core/busy_read", 0, I32),
+	{ "/proc/sys/net/ipv4/tcp_rmem", V_INTS, 3, 1, I32, NULL },
+	{ "/proc/sys/net/ipv4/tcp_wmem", V_INTS, 3, 1, I32, NULL },
+	{ "/proc/sys/net/ipv4/tcp_mem", V_INTS, 3, 0, I64, NULL },
+	{ "/proc/sys/net/ipv4/udp_mem", V_INTS, 3, 0, I64, NULL },
+	{ "/proc/sys/net/ipv4/ip_local_port_range", V_INTS, 2, 1, 65535, NULL },
+	{ "/proc/sys/net/ipv4/ping_group_range", V_INTS, 2, 0, I32, NULL },
+	{ "/proc/sys/net/ipv4/tcp_congestion_control", V_CHOICE, 0, 0, 0,
+	  "tcp_available_congestion_control" },
+	INT1("/proc/sys/net/ipv4/tcp_syn_retries", 1, 127),
+	INT1("/proc/sys/net/ipv4/tcp_synack_retries", 0, 255),
+	INT1("/proc/sys/net/ipv4/tcp_keepalive_time", 0, I32),
+	INT1("/proc/sys/net/ipv4/tcp_keepalive_intvl", 0, I32),
+	INT1("/proc/sys/net/ipv4/tcp_keepalive_probes", 0, 255),
+	INT1("/proc/sys/net/ipv4/tcp_fin_timeout", 0, I32),
+	INT1("/proc/sys/net/ipv4/tcp_tw_reuse", 0, 2),
+	INT1("/proc/sys/net/ipv4/tcp_timestamps", 0, 2),
+	INT1("/proc/sys/net/ipv4/tcp_sack", 0, 1),
+	INT1("/proc/sys/net/ipv4/tcp_window_scaling", 0, 1),
+	INT1("/proc/sys/net/ipv4/tcp_slow_start_after_idle", 0, 1),
+	INT1("/proc/sys/net/ipv4/tcp_no_metrics_save", 0, 1),
+	INT1("/proc/sys/net/ipv4/tcp_mtu_probing", 0, 2),
+	INT1("/proc/sys/net/ipv4/tcp_fastopen", 0, I32),
+	INT1("/proc/sys/net/ipv4/tcp_max_syn_backlog", 0, I32),
+	INT1("/proc/sys/net/ipv4/tcp_notsent_lowat", 0, 4294967295LL),
+	INT1("/proc/sys/net/ipv4/ip_forward", 0, 1),
+	INT1("/proc/sys/net/ipv4/ip_default_ttl", 1, 255),
+	INT1("/proc/sys/net/ipv4/conf/*/rp_filter", 0, 2),
+	{ "/sys/devices/system/cpu/*/scaling_governor", V_CHOICE, 0, 0, 0,
+	  "scaling_available_governors" },
+	{ "/sys/devices/system/cpu/*/energy_performance_preference", V_CHOICE, 0, 0, 0,
+	  "energy_performance_available_preferences" },
+	INT1("/sys/devices/system/cpu/cpu*/power/energy_perf_bias", 0, 15),
+	INT1("/sys/devices/system/cpu/intel_pstate/min_perf_pct", 0, 100),
+	INT1("/sys/devices/system/cpu/intel_pstate/max_perf_pct", 0, 100),
+	INT1("/sys/devices/system/cpu/intel_pstate/no_turbo", 0, 1),
+	INT1("/sys/devices/system/cpu/cpufreq/boost", 0, 1),
+	{ "/sys/devices/system/clocksource/*/current_clocksource", V_CHOICE, 0, 0, 0,
+	  "available_clocksource" },
+	{ "/sys/kernel/mm/transparent_hugepage/enabled", V_SELECT, 0, 0, 0, NULL },
+	{ "/sys/kernel/mm/transparent_hugepage/defrag", V_SELECT, 0, 0, 0, NULL },
+	{ "/sys/*/queue/scheduler", V_SELECT, 0, 0, 0, NULL },
+	INT1("/sys/*/queue/read_ahead_kb", 0, I32),
+	INT1("/sys/*/queue/nr_requests", 1, I32),
+	{ "/sys/*/cpumask", V_MASK, 0, 0, 0, NULL },
 };
 
 static const struct vtype *vtype_of(const char *target)
@@ -233,7 +236,8 @@ static char **fields(const char *s, size_t *n)
 	return pl_split(s ? s : "", " \t\n", n);
 }
 
-static void why_set(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void why_set(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void why_set(char *why, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -269,15 +273,15 @@ static int check_ints(const char *value, int n, long long min, long long max, co
 			if (n == 1)
 				why_set(why, wl, "is not a decimal integer %s", what);
 			else
-				why_set(why, wl, "field %zu ('%s') is not a decimal integer %s", i + 1,
-					f[i], what);
+				why_set(why, wl, "field %zu ('%s') is not a decimal integer %s",
+					i + 1, f[i], what);
 			r = -EINVAL;
 		} else if (v < min || v > max) {
 			if (n == 1)
 				why_set(why, wl, "is out of range (%lld..%lld)", min, max);
 			else
-				why_set(why, wl, "field %zu (%lld) is out of range (%lld..%lld)", i + 1,
-					v, min, max);
+				why_set(why, wl, "field %zu (%lld) is out of range (%lld..%lld)",
+					i + 1, v, min, max);
 			r = -EINVAL;
 		}
 	}
@@ -302,7 +306,7 @@ static int check_choice(const char *value, const char *avail, const char *from, 
 		found = strcmp(w[i], t) == 0;
 	int r = 0;
 	if (!found) {
-		struct pl_buf b = {0};
+		struct pl_buf b = { 0 };
 		for (size_t i = 0; i < n; i++)
 			pl_buf_printf(&b, "%s%s", i ? " " : "", w[i]);
 		why_set(why, wl, "is not one of the available choices (%s, from %s)",
@@ -343,7 +347,7 @@ static bool mask_ok(const char *s)
 /* A mask without commas and leading zeros, lower case ("00000000,00000003" -> "3"). */
 static char *mask_norm(const char *s)
 {
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "");
 	for (const char *p = s; *p; p++)
 		if (isxdigit((unsigned char)*p) && !(b.len == 0 && *p == '0')) {

@@ -70,7 +70,7 @@ static void put_hex(struct pl_buf *b, const unsigned char *p, int n)
 
 char *pl_str_escape(const char *s, unsigned flags)
 {
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	for (const char *p = s ? s : ""; *p;) {
 		const unsigned char *u = (const unsigned char *)p;
 		int n = pl_utf8_seq_len(p);
@@ -99,7 +99,7 @@ char *pl_shell_quote(const char *s)
 	char *t = pl_str_escape(s, PL_ESC_TERM);
 	if (*t && strspn(t, safe) == strlen(t))
 		return t;
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "'");
 	for (const char *p = t; *p; p++) {
 		if (*p == '\'')

@@ -60,9 +60,11 @@ bool pl_color(FILE *stream)
 
 const char *pl_style(FILE *stream, const char *name)
 {
-	static const struct { const char *name, *esc; } styles[] = {
-		{ "bold", "\033[1m" },   { "red", "\033[31m" }, { "yellow", "\033[33m" },
-		{ "green", "\033[32m" }, { "dim", "\033[2m" },  { "reset", "\033[0m" },
+	static const struct {
+		const char *name, *esc;
+	} styles[] = {
+		{ "bold", "\033[1m" },	 { "red", "\033[31m" }, { "yellow", "\033[33m" },
+		{ "green", "\033[32m" }, { "dim", "\033[2m" },	{ "reset", "\033[0m" },
 	};
 	if (!pl_color(stream))
 		return "";

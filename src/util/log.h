@@ -8,7 +8,7 @@
 
 /** Exit status table (documented in README and perflab(1)). */
 enum pl_exit {
-	PL_EXIT_OK = 0,       /**< success */
+	PL_EXIT_OK = 0,	      /**< success */
 	PL_EXIT_FINDINGS = 1, /**< check/verify found problems at or above --fail-on */
 	PL_EXIT_USAGE = 2,    /**< usage or input error: one line on stderr names it */
 	PL_EXIT_RUNTIME = 3,  /**< runtime failure: permission, missing kernel feature */

@@ -11,8 +11,8 @@
 #include "util/log.h"
 #include "util/str.h"
 
-static const struct pl_opt *find_long(const struct pl_optset *sets, size_t nsets,
-				      const char *name, size_t len, void **base)
+static const struct pl_opt *find_long(const struct pl_optset *sets, size_t nsets, const char *name,
+				      size_t len, void **base)
 {
 	for (size_t s = 0; s < nsets; s++)
 		for (const struct pl_opt *o = sets[s].opts; o->name; o++)
@@ -181,8 +181,8 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 		if (r == -ERANGE)
 			return too_large(cmd, o, val);
 		if (r < 0) {
-			pl_error("%s--%s: '%s' is not a duration (use e.g. 500ms, 10s, 2m)", pfx(cmd),
-				 o->name, val);
+			pl_error("%s--%s: '%s' is not a duration (use e.g. 500ms, 10s, 2m)",
+				 pfx(cmd), o->name, val);
 			return -EINVAL;
 		}
 		if (range_ok(cmd, o, v) < 0)
@@ -208,8 +208,8 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 	case PL_OPT_CPUS: {
 		struct pl_cpuset set;
 		if (pl_cpuset_parse(val, &set) < 0 || pl_cpuset_count(&set) == 0) {
-			pl_error("%s--%s: '%s' is not a CPU list (use e.g. 0-3,8)", pfx(cmd), o->name,
-				 val);
+			pl_error("%s--%s: '%s' is not a CPU list (use e.g. 0-3,8)", pfx(cmd),
+				 o->name, val);
 			return -EINVAL;
 		}
 		*(const char **)dst = val;
@@ -231,8 +231,8 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 	return -EINVAL;
 }
 
-int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nsets,
-		 const char *cmd, struct pl_args *out)
+int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nsets, const char *cmd,
+		 struct pl_args *out)
 {
 	out->pos = pl_xcalloc((size_t)argc + 1, sizeof(char *));
 	out->npos = 0;
@@ -253,8 +253,8 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 			o = find_long(sets, nsets, name, len, &base);
 			if (!o) {
-				pl_error("%sunknown option '--%.*s' (see '%s --help')", pfx(cmd), (int)len,
-					 name, cmd);
+				pl_error("%sunknown option '--%.*s' (see '%s --help')", pfx(cmd),
+					 (int)len, name, cmd);
 				goto fail;
 			}
 			const char *val = NULL;
@@ -264,8 +264,8 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 				else if (i + 1 < argc)
 					val = argv[++i];
 				else {
-					pl_error("%soption '--%s' needs a value %s", pfx(cmd), o->name,
-						 o->arg ? o->arg : "");
+					pl_error("%soption '--%s' needs a value %s", pfx(cmd),
+						 o->name, o->arg ? o->arg : "");
 					goto fail;
 				}
 			} else if (eq) {
@@ -281,16 +281,19 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 				if (old) {
 					char now[8] = "";
 					if (old->short_name)
-						snprintf(now, sizeof(now), "-%c or ", old->short_name);
-					pl_error("%s-%c no longer means --%s: use %s--%s (a letter means "
-						 "one thing across perflab commands; see 'Renamed options' "
+						snprintf(now, sizeof(now), "-%c or ",
+							 old->short_name);
+					pl_error("%s-%c no longer means --%s: use %s--%s (a letter "
+						 "means "
+						 "one thing across perflab commands; see 'Renamed "
+						 "options' "
 						 "in README)",
 						 pfx(cmd), *p, old->name, now, old->name);
 					goto fail;
 				}
 				if (!o) {
-					pl_error("%sunknown option '-%c' (see '%s --help')", pfx(cmd), *p,
-						 cmd);
+					pl_error("%sunknown option '-%c' (see '%s --help')",
+						 pfx(cmd), *p, cmd);
 					goto fail;
 				}
 				if (takes_arg(o)) {
@@ -300,8 +303,8 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 					else if (i + 1 < argc)
 						val = argv[++i];
 					else {
-						pl_error("%soption '-%c' needs a value %s", pfx(cmd), *p,
-							 o->arg ? o->arg : "");
+						pl_error("%soption '-%c' needs a value %s",
+							 pfx(cmd), *p, o->arg ? o->arg : "");
 						goto fail;
 					}
 					if (store(cmd, o, base, val) < 0)
@@ -338,11 +341,11 @@ void pl_opt_help(FILE *f, const struct pl_optset *sets, size_t nsets)
 		for (const struct pl_opt *o = sets[s].opts; o->name; o++) {
 			char head[64];
 			if (o->short_name)
-				snprintf(head, sizeof(head), "-%c, --%s%s%s", o->short_name, o->name,
-					 o->arg ? " " : "", o->arg ? o->arg : "");
+				snprintf(head, sizeof(head), "-%c, --%s%s%s", o->short_name,
+					 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 			else
-				snprintf(head, sizeof(head), "    --%s%s%s", o->name, o->arg ? " " : "",
-					 o->arg ? o->arg : "");
+				snprintf(head, sizeof(head), "    --%s%s%s", o->name,
+					 o->arg ? " " : "", o->arg ? o->arg : "");
 			fprintf(f, "  %-26s %s", head, o->help ? o->help : "");
 			if (o->type == PL_OPT_ENUM && o->choices) {
 				fputs(" (", f);

@@ -170,14 +170,17 @@ int pl_parse_size(const char *s, uint64_t *out)
 	int r = split_unit(s, &v, unit, sizeof(unit));
 	if (r < 0)
 		return r;
-	static const struct { const char *u; double mul; } units[] = {
-		{ "", 1 }, { "b", 1 },
-		{ "k", 0x1p10 }, { "kb", 0x1p10 }, { "ki", 0x1p10 }, { "kib", 0x1p10 },
-		{ "m", 0x1p20 }, { "mb", 0x1p20 }, { "mi", 0x1p20 }, { "mib", 0x1p20 },
-		{ "g", 0x1p30 }, { "gb", 0x1p30 }, { "gi", 0x1p30 }, { "gib", 0x1p30 },
-		{ "t", 0x1p40 }, { "tb", 0x1p40 }, { "ti", 0x1p40 }, { "tib", 0x1p40 },
-		{ "p", 0x1p50 }, { "pb", 0x1p50 }, { "pi", 0x1p50 }, { "pib", 0x1p50 },
-		{ "e", 0x1p60 }, { "eb", 0x1p60 }, { "ei", 0x1p60 }, { "eib", 0x1p60 },
+	static const struct {
+		const char *u;
+		double mul;
+	} units[] = {
+		{ "", 1 },	  { "b", 1 },	     { "k", 0x1p10 }, { "kb", 0x1p10 },
+		{ "ki", 0x1p10 }, { "kib", 0x1p10 }, { "m", 0x1p20 }, { "mb", 0x1p20 },
+		{ "mi", 0x1p20 }, { "mib", 0x1p20 }, { "g", 0x1p30 }, { "gb", 0x1p30 },
+		{ "gi", 0x1p30 }, { "gib", 0x1p30 }, { "t", 0x1p40 }, { "tb", 0x1p40 },
+		{ "ti", 0x1p40 }, { "tib", 0x1p40 }, { "p", 0x1p50 }, { "pb", 0x1p50 },
+		{ "pi", 0x1p50 }, { "pib", 0x1p50 }, { "e", 0x1p60 }, { "eb", 0x1p60 },
+		{ "ei", 0x1p60 }, { "eib", 0x1p60 },
 	};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(units[i].u, unit) == 0) {
@@ -200,9 +203,12 @@ int pl_parse_duration(const char *s, double *out_seconds)
 	int r = split_unit(s, &v, unit, sizeof(unit));
 	if (r < 0)
 		return r;
-	static const struct { const char *u; double mul; } units[] = {
-		{ "", 1 }, { "s", 1 }, { "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 },
-		{ "m", 60 }, { "min", 60 }, { "h", 3600 },
+	static const struct {
+		const char *u;
+		double mul;
+	} units[] = {
+		{ "", 1 },	{ "s", 1 },  { "ns", 1e-9 }, { "us", 1e-6 },
+		{ "ms", 1e-3 }, { "m", 60 }, { "min", 60 },  { "h", 3600 },
 	};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(units[i].u, unit) == 0) {
@@ -332,8 +338,12 @@ char *pl_fmt_size(char *buf, size_t len, double bytes)
 
 char *pl_fmt_duration(char *buf, size_t len, double seconds)
 {
-	static const struct { const char *u; double s; } units[] = {
-		{ "h", 3600 }, { "min", 60 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
+	static const struct {
+		const char *u;
+		double s;
+	} units[] = {
+		{ "h", 3600 },	{ "min", 60 },	{ "s", 1 },
+		{ "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
 	};
 	size_t i = 0;
 	while (i + 1 < sizeof(units) / sizeof(units[0]) && seconds < units[i].s)

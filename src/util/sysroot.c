@@ -149,14 +149,14 @@ int pl_read_i64(const char *abs, int64_t *out)
 	return r < 0 ? -EINVAL : 0;
 }
 
-#define FMT_PATH(buf, fmt)                                                    \
-	do {                                                                  \
-		va_list ap_;                                                  \
-		va_start(ap_, fmt);                                           \
-		int n_ = vsnprintf(buf, sizeof(buf), fmt, ap_);               \
-		va_end(ap_);                                                  \
-		if (n_ < 0 || (size_t)n_ >= sizeof(buf))                      \
-			return -ENAMETOOLONG;                                 \
+#define FMT_PATH(buf, fmt)                                                                         \
+	do {                                                                                       \
+		va_list ap_;                                                                       \
+		va_start(ap_, fmt);                                                                \
+		int n_ = vsnprintf(buf, sizeof(buf), fmt, ap_);                                    \
+		va_end(ap_);                                                                       \
+		if (n_ < 0 || (size_t)n_ >= sizeof(buf))                                           \
+			return -ENAMETOOLONG;                                                      \
 	} while (0)
 
 int pl_read_filef(char **out, size_t *len, const char *fmt, ...)
@@ -247,20 +247,35 @@ int pl_readlink(const char *abs, char **out)
 const char *pl_read_strerror(int neg_errno)
 {
 	switch (-neg_errno) {
-	case ENOENT: return "not present";
-	case EACCES: return "permission denied";
-	case EPERM: return "operation not permitted";
-	case EINVAL: return "not a number or malformed";
-	case ENODATA: return "empty";
-	case EISDIR: return "is a directory";
-	case ENOTDIR: return "not a directory";
-	case ENAMETOOLONG: return "path too long";
-	case EIO: return "I/O error";
-	case ENODEV: return "no such device";
-	case EOPNOTSUPP: return "not supported";
-	case PL_ENOTREG: return "not a regular file (FIFO, socket or device)";
-	case ELOOP: return "symlink loop";
-	case EFBIG: return "larger than 16 MiB";
-	default: return strerror(-neg_errno);
+	case ENOENT:
+		return "not present";
+	case EACCES:
+		return "permission denied";
+	case EPERM:
+		return "operation not permitted";
+	case EINVAL:
+		return "not a number or malformed";
+	case ENODATA:
+		return "empty";
+	case EISDIR:
+		return "is a directory";
+	case ENOTDIR:
+		return "not a directory";
+	case ENAMETOOLONG:
+		return "path too long";
+	case EIO:
+		return "I/O error";
+	case ENODEV:
+		return "no such device";
+	case EOPNOTSUPP:
+		return "not supported";
+	case PL_ENOTREG:
+		return "not a regular file (FIFO, socket or device)";
+	case ELOOP:
+		return "symlink loop";
+	case EFBIG:
+		return "larger than 16 MiB";
+	default:
+		return strerror(-neg_errno);
 	}
 }

@@ -52,7 +52,8 @@ int pl_read_u64(const char *abs, uint64_t *out);
 /** Read @abs as one signed integer. Same errors as pl_read_u64(). */
 int pl_read_i64(const char *abs, int64_t *out);
 /** printf-style path variants of the readers above. */
-int pl_read_filef(char **out, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int pl_read_filef(char **out, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int pl_read_strf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int pl_read_u64f(uint64_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -66,15 +66,29 @@ static void test_hist_index_layout(void **state)
 		size_t prev = 0;
 		/* bounds contain the value; neighbouring buckets tile without gaps; the width is
 		 * at most 2^-(bits-1) of the lower bound */
-		uint64_t probes[] = { 0, 1, 2, 3, 255, 256, 257, 1000, 65535, 65536, 1u << 31,
-				      UINT64_C(1) << 40, UINT64_MAX / 3, UINT64_MAX - 1, UINT64_MAX };
+		uint64_t probes[] = { 0,
+				      1,
+				      2,
+				      3,
+				      255,
+				      256,
+				      257,
+				      1000,
+				      65535,
+				      65536,
+				      1u << 31,
+				      UINT64_C(1) << 40,
+				      UINT64_MAX / 3,
+				      UINT64_MAX - 1,
+				      UINT64_MAX };
 		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
 			uint64_t v = probes[i];
 			size_t idx = pl_hist_index(&h, v, &lo, &hi);
 			assert_true(idx < h.nbuckets);
 			assert_true(lo <= v && v <= hi);
 			if (lo > 0)
-				assert_true((double)(hi - lo + 1) <= ldexp((double)lo, -(int)(bits - 1)) + 1);
+				assert_true((double)(hi - lo + 1) <=
+					    ldexp((double)lo, -(int)(bits - 1)) + 1);
 			assert_true(i == 0 || idx >= prev);
 			prev = idx;
 		}
@@ -187,7 +201,8 @@ static void test_cpustat(void **state)
 	/* a repeated row counts once; a signed or overflowing row is not a row (found by
 	 * tests/fuzz procstat: sscanf read "-300" as 2^64-300) */
 	pl_cpuset_parse("0", &set);
-	assert_int_equal(pl_cpustat_parse("cpu0 1 2 3 4 0 0 0 0\ncpu0 1 2 3 4 0 0 0 0\n", &set, &s), 0);
+	assert_int_equal(pl_cpustat_parse("cpu0 1 2 3 4 0 0 0 0\ncpu0 1 2 3 4 0 0 0 0\n", &set, &s),
+			 0);
 	assert_int_equal(s.ncpus, 1);
 	assert_int_equal(s.total, 10);
 	assert_int_equal(pl_cpustat_parse("cpu0 1 2 -300 4 0 0 0 0\n", &set, &s), -EINVAL);
@@ -231,15 +246,16 @@ static void test_option_tables(void **state)
 		for (const struct pl_opt *o = b->opts; o && o->name; o++) {
 			if (!o->help || !*o->help)
 				fail_msg("%s --%s has no help", b->name, o->name);
-			size_t sz = o->type == PL_OPT_U64 || o->type == PL_OPT_SIZE     ? 8
+			size_t sz = o->type == PL_OPT_U64 || o->type == PL_OPT_SIZE	     ? 8
 				    : o->type == PL_OPT_DOUBLE || o->type == PL_OPT_DURATION ? 8
-				    : o->type == PL_OPT_FLAG				      ? 1
+				    : o->type == PL_OPT_FLAG				     ? 1
 				    : o->type == PL_OPT_INT || o->type == PL_OPT_ENUM ||
-						      o->type == PL_OPT_COUNT
+						    o->type == PL_OPT_COUNT
 					    ? 4
 					    : sizeof(void *);
 			if (o->off + sz > b->opts_size)
-				fail_msg("%s --%s: offset outside the options struct", b->name, o->name);
+				fail_msg("%s --%s: offset outside the options struct", b->name,
+					 o->name);
 			for (const struct pl_opt *p = o + 1; p->name; p++) {
 				assert_string_not_equal(o->name, p->name);
 				if (o->short_name)
@@ -249,7 +265,8 @@ static void test_option_tables(void **state)
 			for (size_t t = 0; t < 2; t++)
 				for (const struct pl_opt *p = shared[t]; p->name; p++) {
 					if (strcmp(o->name, p->name) == 0)
-						fail_msg("%s --%s shadows a shared option", b->name, o->name);
+						fail_msg("%s --%s shadows a shared option", b->name,
+							 o->name);
 					if (o->short_name && o->short_name == p->short_name)
 						fail_msg("%s -%c shadows a shared option", b->name,
 							 o->short_name);
@@ -263,8 +280,8 @@ static void test_option_tables(void **state)
 					v = *(const int *)p;
 				/* 0 or -1 in the defaults means "not given": automatic */
 				if (!isnan(v) && v != 0 && v != -1 && (v < o->min || v > o->max))
-					fail_msg("%s --%s default %g outside [%g, %g]", b->name, o->name, v,
-						 o->min, o->max);
+					fail_msg("%s --%s default %g outside [%g, %g]", b->name,
+						 o->name, v, o->min, o->max);
 			}
 			if (o->type == PL_OPT_ENUM)
 				assert_non_null(o->choices);
@@ -273,7 +290,8 @@ static void test_option_tables(void **state)
 			void *opts = calloc(1, b->opts_size ? b->opts_size : 1);
 			int runs = 0;
 			struct pl_optset sets[2] = { { b->opts, opts, "x" },
-						     { pl_bench_runner_opts, calloc(1, 256), "r" } };
+						     { pl_bench_runner_opts, calloc(1, 256),
+						       "r" } };
 			int argc = 1;
 			char *argv[32] = { "bench" };
 			for (const char *const *p = b->quick_argv; *p; p++)
@@ -316,10 +334,9 @@ static void test_calibrate(void **state)
 			break;
 	}
 	if (n20 < 4 * n1)
-		fail_msg("calibrate: %llu iterations for 1 ms, %llu for 20 ms", (unsigned long long)n1,
-			 (unsigned long long)n20);
+		fail_msg("calibrate: %llu iterations for 1 ms, %llu for 20 ms",
+			 (unsigned long long)n1, (unsigned long long)n20);
 }
-
 
 static char *fixture(const char *name)
 {
@@ -441,11 +458,16 @@ static void test_stream_validation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hist_exact_small),  cmocka_unit_test(test_hist_index_layout),
-		cmocka_unit_test(test_hist_relative_error), cmocka_unit_test(test_hist_merge_reset),
-		cmocka_unit_test(test_cpustat),            cmocka_unit_test(test_option_tables),
-		cmocka_unit_test(test_calibrate),          cmocka_unit_test(test_irq_parse),
-		cmocka_unit_test(test_isolation_cpus),     cmocka_unit_test(test_stream_validation),
+		cmocka_unit_test(test_hist_exact_small),
+		cmocka_unit_test(test_hist_index_layout),
+		cmocka_unit_test(test_hist_relative_error),
+		cmocka_unit_test(test_hist_merge_reset),
+		cmocka_unit_test(test_cpustat),
+		cmocka_unit_test(test_option_tables),
+		cmocka_unit_test(test_calibrate),
+		cmocka_unit_test(test_irq_parse),
+		cmocka_unit_test(test_isolation_cpus),
+		cmocka_unit_test(test_stream_validation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,8 +21,14 @@ typedef struct { /* qatzip.h's layout: hw_session_stat is a signed long */
 	unsigned long total_in, total_out;
 } QzSession_T;
 
-enum { QZ_OK = 0, QZ_DUPLICATE = 1, QZ_FAIL = -2, QZ_BUF_ERROR = -3, QZ_DATA_ERROR = -4,
-       QZ_NOSW_NO_INST_ATTACH = -103 };
+enum {
+	QZ_OK = 0,
+	QZ_DUPLICATE = 1,
+	QZ_FAIL = -2,
+	QZ_BUF_ERROR = -3,
+	QZ_DATA_ERROR = -4,
+	QZ_NOSW_NO_INST_ATTACH = -103
+};
 
 static int inited;
 static unsigned long calls;

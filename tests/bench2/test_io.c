@@ -97,11 +97,18 @@ static void test_residency(void **state)
 	pl_io_file_remove(&f);
 }
 
-static void window(const struct pl_io_file *f, enum pl_io_rw rw, enum pl_io_engine e,
-		   bool direct, uint64_t bs, unsigned jobs, unsigned depth)
+static void window(const struct pl_io_file *f, enum pl_io_rw rw, enum pl_io_engine e, bool direct,
+		   uint64_t bs, unsigned jobs, unsigned depth)
 {
-	struct pl_io_params p = { .rw = rw, .engine = e, .bs = bs, .jobs = jobs, .iodepth = depth,
-				  .direct = direct, .seconds = 0.2, .seed = 1, .first_cpu = -1 };
+	struct pl_io_params p = { .rw = rw,
+				  .engine = e,
+				  .bs = bs,
+				  .jobs = jobs,
+				  .iodepth = depth,
+				  .direct = direct,
+				  .seconds = 0.2,
+				  .seed = 1,
+				  .first_cpu = -1 };
 	struct pl_hist h;
 	pl_hist_init(&h, 0);
 	struct pl_io_result r;
@@ -114,10 +121,11 @@ static void window(const struct pl_io_file *f, enum pl_io_rw rw, enum pl_io_engi
 	assert_int_equal(rc, 0);
 	print_message("# %s %s%s bs=%llu jobs=%u depth=%u: %.0f MB/s %.0f IOPS p50 %.0f ns\n",
 		      pl_io_rw_names[rw], pl_io_engine_names[e], direct ? " direct" : "",
-		      (unsigned long long)bs, jobs, depth, r.mbps, r.iops, pl_hist_quantile(&h, 0.5));
+		      (unsigned long long)bs, jobs, depth, r.mbps, r.iops,
+		      pl_hist_quantile(&h, 0.5));
 	assert_true(r.ops > 10);
 	assert_int_equal(r.bytes, r.ops * bs); /* every operation complete, none short */
-	assert_int_equal(h.n, r.ops);           /* one latency per operation */
+	assert_int_equal(h.n, r.ops);	       /* one latency per operation */
 	assert_true(r.elapsed_s >= 0.19 && r.elapsed_s < 5);
 	assert_true(r.user_s + r.sys_s > 0);
 	assert_true(pl_hist_quantile(&h, 0.5) > 100); /* > 100 ns: a real syscall happened */
@@ -136,8 +144,12 @@ static void test_windows(void **state)
 	window(&f, PL_IO_WRITE, PL_IO_PSYNC, false, 65536, 1, 1);
 	window(&f, PL_IO_RANDWRITE, PL_IO_URING, true, 4096, 1, 8);
 	/* bad parameters */
-	struct pl_io_params p = { .rw = PL_IO_READ, .bs = 1000, .jobs = 1, .direct = true,
-				  .seconds = 0.1, .first_cpu = -1 };
+	struct pl_io_params p = { .rw = PL_IO_READ,
+				  .bs = 1000,
+				  .jobs = 1,
+				  .direct = true,
+				  .seconds = 0.1,
+				  .first_cpu = -1 };
 	struct pl_io_result r;
 	assert_int_equal(pl_io_run(&f, &p, NULL, &r), -EINVAL); /* unaligned direct */
 	p.bs = 32 << 20;
@@ -155,9 +167,15 @@ static void test_cold_passes(void **state)
 	struct pl_io_file f;
 	assert_int_equal(pl_io_file_create(dir, 4 << 20, &f, NULL, NULL), 0);
 	assert_int_equal(pl_io_drop_file_cache(f.path), 0);
-	struct pl_io_params p = { .rw = PL_IO_READ, .engine = PL_IO_PSYNC, .bs = 1 << 20,
-				  .jobs = 1, .iodepth = 1, .cold = true, .seconds = 0.3,
-				  .seed = 1, .first_cpu = -1 };
+	struct pl_io_params p = { .rw = PL_IO_READ,
+				  .engine = PL_IO_PSYNC,
+				  .bs = 1 << 20,
+				  .jobs = 1,
+				  .iodepth = 1,
+				  .cold = true,
+				  .seconds = 0.3,
+				  .seed = 1,
+				  .first_cpu = -1 };
 	struct pl_io_result r;
 	assert_int_equal(pl_io_run(&f, &p, NULL, &r), 0);
 	double res = -1;
@@ -191,8 +209,9 @@ static void test_smallfiles(void **state)
 	assert_int_equal(hs.n, 200);
 	assert_int_equal(hr.n, 200);
 	assert_int_equal(pl_io_sf_measure(&sf, NULL, NULL, &warm, NULL, NULL), 0);
-	print_message("# smallfiles cold %.0f files/s (res %.0f%%), warm %.0f files/s (res %.0f%%)\n",
-		      cold.read_files_per_s, cold.residency, warm.read_files_per_s, warm.residency);
+	print_message(
+		"# smallfiles cold %.0f files/s (res %.0f%%), warm %.0f files/s (res %.0f%%)\n",
+		cold.read_files_per_s, cold.residency, warm.read_files_per_s, warm.residency);
 	assert_true(cold.residency < 20);
 	assert_true(warm.residency > 99);
 	assert_true(warm.read_files_per_s > 0 && warm.stat_files_per_s > 0);
@@ -206,10 +225,8 @@ static void test_smallfiles(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_create_remove),
-		cmocka_unit_test(test_residency),
-		cmocka_unit_test(test_windows),
-		cmocka_unit_test(test_cold_passes),
+		cmocka_unit_test(test_create_remove), cmocka_unit_test(test_residency),
+		cmocka_unit_test(test_windows),	      cmocka_unit_test(test_cold_passes),
 		cmocka_unit_test(test_smallfiles),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

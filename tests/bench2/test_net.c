@@ -39,9 +39,9 @@ static void test_req_rejects(void **state)
 		"",
 		"\n",
 		"HELLO test=tcp_pp\n",
-		"PLNET1\n",                           /* no test */
-		"PLNET1 test=tcp_xx\n",               /* unknown test */
-		"PLNET1 test=tcp_pp size=0\n",        /* out of range */
+		"PLNET1\n",			      /* no test */
+		"PLNET1 test=tcp_xx\n",		      /* unknown test */
+		"PLNET1 test=tcp_pp size=0\n",	      /* out of range */
 		"PLNET1 test=tcp_pp size=99999999\n", /* out of range */
 		"PLNET1 test=tcp_pp size=12abc\n",    /* garbage */
 		"PLNET1 test=tcp_pp size=-1\n",
@@ -49,13 +49,13 @@ static void test_req_rejects(void **state)
 		"PLNET1 test=tcp_pp seconds=1e9\n",
 		"PLNET1 test=tcp_pp streams=65\n",
 		"PLNET1 test=tcp_pp nodelay=2\n",
-		"PLNET1 test=tcp_pp colour=red\n",    /* unknown key */
-		"PLNET1 test=tcp_pp test=udp_pp\n",   /* duplicate */
-		"PLNET1 test=tcp_pp size\n",          /* no '=' */
+		"PLNET1 test=tcp_pp colour=red\n",  /* unknown key */
+		"PLNET1 test=tcp_pp test=udp_pp\n", /* duplicate */
+		"PLNET1 test=tcp_pp size\n",	    /* no '=' */
 		"PLNET1 test=tcp_pp size=\n",
-		"PLNET1 test=udp_pp size=70000\n",    /* bigger than a datagram */
-		"PLNET1 test=tcp_pp\x01 size=1\n",    /* control byte */
-		"PLNET1 test=tcp_pp size=64\xff\n",   /* non-ASCII */
+		"PLNET1 test=udp_pp size=70000\n",  /* bigger than a datagram */
+		"PLNET1 test=tcp_pp\x01 size=1\n",  /* control byte */
+		"PLNET1 test=tcp_pp size=64\xff\n", /* non-ASCII */
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct pl_net_req r = { .size = 7 };
@@ -85,12 +85,16 @@ static void test_done_and_ok(void **state)
 	assert_int_equal(e.rx_msgs, 42);
 	assert_int_equal(e.cpu, 1);
 	assert_int_equal(e.retrans, 3);
-	assert_int_equal(pl_net_done_parse("DONE rx_bytes=1 rx_msgs=2 cpu=0 retrans=0 x\n", &e), -EBADMSG);
-	/* strict numbers: no sign wrap, no overflowing cpu, no hex, cpu -1 = unknown */
-	assert_int_equal(pl_net_done_parse("DONE rx_bytes=-1 rx_msgs=2 cpu=0 retrans=0\n", &e), -EBADMSG);
-	assert_int_equal(pl_net_done_parse("DONE rx_bytes=1 rx_msgs=2 cpu=99999999999 retrans=0\n", &e),
+	assert_int_equal(pl_net_done_parse("DONE rx_bytes=1 rx_msgs=2 cpu=0 retrans=0 x\n", &e),
 			 -EBADMSG);
-	assert_int_equal(pl_net_done_parse("DONE rx_bytes=0x10 rx_msgs=2 cpu=0 retrans=0\n", &e), -EBADMSG);
+	/* strict numbers: no sign wrap, no overflowing cpu, no hex, cpu -1 = unknown */
+	assert_int_equal(pl_net_done_parse("DONE rx_bytes=-1 rx_msgs=2 cpu=0 retrans=0\n", &e),
+			 -EBADMSG);
+	assert_int_equal(
+		pl_net_done_parse("DONE rx_bytes=1 rx_msgs=2 cpu=99999999999 retrans=0\n", &e),
+		-EBADMSG);
+	assert_int_equal(pl_net_done_parse("DONE rx_bytes=0x10 rx_msgs=2 cpu=0 retrans=0\n", &e),
+			 -EBADMSG);
 	assert_int_equal(pl_net_done_parse("DONE rx_bytes=1 rx_msgs=2 cpu=-1 retrans=0\n", &e), 0);
 	assert_int_equal(e.cpu, -1);
 	assert_int_equal(pl_net_ok_parse("OK port=4242\n", why, sizeof(why)), 4242);
@@ -324,8 +328,10 @@ static void test_silent_peer(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_req_roundtrip),  cmocka_unit_test(test_req_rejects),
-		cmocka_unit_test(test_done_and_ok),    cmocka_unit_test(test_addr_parse),
+		cmocka_unit_test(test_req_roundtrip),
+		cmocka_unit_test(test_req_rejects),
+		cmocka_unit_test(test_done_and_ok),
+		cmocka_unit_test(test_addr_parse),
 		cmocka_unit_test_setup_teardown(test_loopback_tests, srv_setup, srv_teardown),
 		cmocka_unit_test_setup_teardown(test_robustness, srv_setup, srv_teardown),
 		cmocka_unit_test(test_silent_peer),

@@ -62,8 +62,12 @@ static int group_teardown(void **state)
 	(void)state;
 	char p[600];
 	static const char *const dirs[] = { "sys/bus/pci/drivers/c6xx/0000:3d:00.0",
-					    "sys/bus/pci/drivers/c6xx", "sys/bus/pci/drivers",
-					    "sys/bus/pci", "sys/bus", "sys", "" };
+					    "sys/bus/pci/drivers/c6xx",
+					    "sys/bus/pci/drivers",
+					    "sys/bus/pci",
+					    "sys/bus",
+					    "sys",
+					    "" };
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
 		rmdir(p);
@@ -152,7 +156,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qat_available_and_verified),
-		cmocka_unit_test_setup_teardown(test_qat_busy_falls_back, busy_setup, busy_teardown),
+		cmocka_unit_test_setup_teardown(test_qat_busy_falls_back, busy_setup,
+						busy_teardown),
 		cmocka_unit_test(test_qat_injected_failures),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

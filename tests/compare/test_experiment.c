@@ -51,11 +51,11 @@ static void test_shell_syntax(void **state)
 		const char *s;
 		int at; /* index of the reported character, -1 for none */
 	} c[] = {
-		{ "./bench --size 1G", -1 },   { "echo a | wc", 7 },	     { "a>b", 1 },
-		{ "echo 'a|b;c>d'", -1 },      { "echo \"x $HOME\"", 8 },	     { "echo \"a|b\"", -1 },
-		{ "echo a\\|b", -1 },	       { "ls *.c", 3 },		     { "cd ~/x", 3 },
-		{ "echo a~b #c", 9 },	       { "echo a#b", -1 },	     { "sleep 1 && true", 8 },
-		{ "f() { :; }", 1 },	       { "echo `id`", 5 },	     { "echo 'open", -1 },
+		{ "./bench --size 1G", -1 }, { "echo a | wc", 7 },	{ "a>b", 1 },
+		{ "echo 'a|b;c>d'", -1 },    { "echo \"x $HOME\"", 8 }, { "echo \"a|b\"", -1 },
+		{ "echo a\\|b", -1 },	     { "ls *.c", 3 },		{ "cd ~/x", 3 },
+		{ "echo a~b #c", 9 },	     { "echo a#b", -1 },	{ "sleep 1 && true", 8 },
+		{ "f() { :; }", 1 },	     { "echo `id`", 5 },	{ "echo 'open", -1 },
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		const char *p = pl_cmp_shell_syntax(c[i].s);
@@ -205,8 +205,11 @@ static void test_params_cartesian(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_split_words),	cmocka_unit_test(test_shell_syntax),	cmocka_unit_test(test_ini),
-		cmocka_unit_test(test_ini_errors),	cmocka_unit_test(test_finalize_errors),
+		cmocka_unit_test(test_split_words),
+		cmocka_unit_test(test_shell_syntax),
+		cmocka_unit_test(test_ini),
+		cmocka_unit_test(test_ini_errors),
+		cmocka_unit_test(test_finalize_errors),
 		cmocka_unit_test(test_params_cartesian),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

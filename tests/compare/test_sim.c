@@ -24,9 +24,9 @@
 struct sim {
 	gsl_rng *rng;
 	double mean[4]; /* per variant, seconds */
-	double cv;      /* sd / mean of the noise */
-	double drift;   /* relative change from the first to the last run (0.02 = +2%) */
-	size_t total;   /* runs in the whole experiment, for the drift */
+	double cv;	/* sd / mean of the noise */
+	double drift;	/* relative change from the first to the last run (0.02 = +2%) */
+	size_t total;	/* runs in the whole experiment, for the drift */
 	size_t done;
 };
 
@@ -61,11 +61,17 @@ static struct pl_cmp_experiment *two_variants(void)
 
 /* Run one simulated experiment of @n rounds; return the wall-time comparison verdict
  * and (optionally) the Holm p and ratio. */
-static enum pl_cmp_verdict simulate(uint64_t seed, size_t n, double shift, double cv,
-				    double drift, double *p, double *ratio)
+static enum pl_cmp_verdict simulate(uint64_t seed, size_t n, double shift, double cv, double drift,
+				    double *p, double *ratio)
 {
-	struct pl_cmp_config cfg = { .runs = n, .warmup = 0, .seed = seed, .threshold = 0.01,
-				     .alpha = 0.05, .level = 0.95, .min_runs = 5, .max_runs = n };
+	struct pl_cmp_config cfg = { .runs = n,
+				     .warmup = 0,
+				     .seed = seed,
+				     .threshold = 0.01,
+				     .alpha = 0.05,
+				     .level = 0.95,
+				     .min_runs = 5,
+				     .max_runs = n };
 	struct sim m = { .cv = cv, .drift = drift, .total = 2 * n };
 	m.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(m.rng, (unsigned long)(seed * 2654435761u + 17));
@@ -73,16 +79,17 @@ static enum pl_cmp_verdict simulate(uint64_t seed, size_t n, double shift, doubl
 	m.mean[1] = 0.1 * (1 + shift);
 	struct pl_cmp_session s;
 	char err[256];
-	assert_int_equal(pl_cmp_session_init(&s, &cfg, two_variants(), NULL, false, false, err,
-					     sizeof(err)),
-			 0);
+	assert_int_equal(
+		pl_cmp_session_init(&s, &cfg, two_variants(), NULL, false, false, err, sizeof(err)),
+		0);
 	assert_int_equal(pl_cmp_session_run(&s, sim_exec, &m, NULL, NULL, err, sizeof(err)), 0);
 	assert_int_equal(s.measured, n);
 	double *x[2] = { pl_cmp_values(&s, 0, 0), pl_cmp_values(&s, 0, 1) };
 	struct pl_cmp_vstat vs[2];
 	struct pl_cmp_cstat cs[2];
-	struct pl_cmp_aopts o = { .level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower",
-				  .down = "faster" };
+	struct pl_cmp_aopts o = {
+		.level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower", .down = "faster"
+	};
 	pl_cmp_analyze_metric(x, 2, n, &o, vs, cs);
 	enum pl_cmp_verdict v = cs[1].verdict;
 	if (p)
@@ -111,7 +118,8 @@ static void test_aa_false_positive_rate(void **state)
 	for (size_t i = 0; i < total; i++)
 		fp += detected(simulate(1000 + i, 20, 0, 0.01, 0, NULL, NULL));
 	double rate = (double)fp / (double)total;
-	print_message("# A/A false-positive rate, n=20 (exact U): %.4f (%zu/%zu)\n", rate, fp, total);
+	print_message("# A/A false-positive rate, n=20 (exact U): %.4f (%zu/%zu)\n", rate, fp,
+		      total);
 	assert_true(rate >= 0.03 && rate <= 0.07);
 }
 
@@ -161,8 +169,9 @@ static void test_drift_blocked_would_mislead(void **state)
 	double *x[2] = { a, b };
 	struct pl_cmp_vstat vs[2];
 	struct pl_cmp_cstat cs[2];
-	struct pl_cmp_aopts o = { .level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower",
-				  .down = "faster" };
+	struct pl_cmp_aopts o = {
+		.level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower", .down = "faster"
+	};
 	pl_cmp_analyze_metric(x, 2, 20, &o, vs, cs);
 	assert_true(detected(cs[1].verdict));
 	pl_cmp_stats_free(vs, cs, 2);
@@ -189,8 +198,9 @@ static void test_too_few_runs(void **state)
 	double *x[2] = { x0, x1 };
 	struct pl_cmp_vstat vs[2];
 	struct pl_cmp_cstat cs[2];
-	struct pl_cmp_aopts o = { .level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower",
-				  .down = "faster" };
+	struct pl_cmp_aopts o = {
+		.level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower", .down = "faster"
+	};
 	pl_cmp_analyze_metric(x, 2, 4, &o, vs, cs);
 	assert_int_equal(cs[1].verdict, PL_CMP_NO_VERDICT);
 	assert_non_null(strstr(cs[1].text, "fewer than 5 runs"));
@@ -201,8 +211,9 @@ static void test_too_few_runs(void **state)
 static void test_verdicts(void **state)
 {
 	(void)state;
-	struct pl_cmp_aopts o = { .level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower",
-				  .down = "faster" };
+	struct pl_cmp_aopts o = {
+		.level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower", .down = "faster"
+	};
 	double a[30], b[30], c[30], d[30];
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, 7);
@@ -210,8 +221,8 @@ static void test_verdicts(void **state)
 		double n1 = gsl_ran_ugaussian(rng), n2 = gsl_ran_ugaussian(rng);
 		a[i] = 1 + 0.001 * n1;
 		b[i] = 1.004 + 0.001 * n2; /* +0.4%: detected, below 1% */
-		c[i] = 1 + 0.001 * n2;     /* same: equivalent within 1% */
-		d[i] = 1 + 0.05 * n2;      /* noisy: no difference, CI too wide */
+		c[i] = 1 + 0.001 * n2;	   /* same: equivalent within 1% */
+		d[i] = 1 + 0.05 * n2;	   /* noisy: no difference, CI too wide */
 	}
 	gsl_rng_free(rng);
 	double *x[4] = { a, b, c, d };
@@ -237,8 +248,12 @@ static void test_verdicts(void **state)
 static void test_near_zero_baseline(void **state)
 {
 	(void)state;
-	struct pl_cmp_aopts o = { .level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower",
-				  .down = "faster", .unit = "s" };
+	struct pl_cmp_aopts o = { .level = 0.95,
+				  .alpha = 0.05,
+				  .threshold = 0.01,
+				  .up = "slower",
+				  .down = "faster",
+				  .unit = "s" };
 	double a[10] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.004 }, z[10] = { 0 }, big[10];
 	for (int i = 0; i < 10; i++)
 		big[i] = 0.05 + 0.0005 * (i % 3);
@@ -283,8 +298,12 @@ static void test_near_zero_baseline(void **state)
 static void test_seeded_order(void **state)
 {
 	(void)state;
-	struct pl_cmp_config cfg = { .runs = 30, .seed = 99, .threshold = 0.01, .alpha = 0.05,
-				     .level = 0.95, .min_runs = 5 };
+	struct pl_cmp_config cfg = { .runs = 30,
+				     .seed = 99,
+				     .threshold = 0.01,
+				     .alpha = 0.05,
+				     .level = 0.95,
+				     .min_runs = 5 };
 	size_t *orders[2];
 	for (int k = 0; k < 2; k++) {
 		struct sim m = { .cv = 0.01, .total = 60 };
@@ -295,7 +314,8 @@ static void test_seeded_order(void **state)
 		assert_int_equal(pl_cmp_session_init(&s, &cfg, two_variants(), NULL, false, false,
 						     err, sizeof(err)),
 				 0);
-		assert_int_equal(pl_cmp_session_run(&s, sim_exec, &m, NULL, NULL, err, sizeof(err)), 0);
+		assert_int_equal(pl_cmp_session_run(&s, sim_exec, &m, NULL, NULL, err, sizeof(err)),
+				 0);
 		orders[k] = malloc(60 * sizeof(size_t));
 		memcpy(orders[k], s.order, 60 * sizeof(size_t));
 		pl_cmp_session_free(&s);
@@ -317,8 +337,13 @@ static void test_seeded_order(void **state)
 static void test_adaptive(void **state)
 {
 	(void)state;
-	struct pl_cmp_config cfg = { .runs = 0, .seed = 5, .precision = 0.01, .min_runs = 5,
-				     .max_runs = 200, .threshold = 0.01, .alpha = 0.05,
+	struct pl_cmp_config cfg = { .runs = 0,
+				     .seed = 5,
+				     .precision = 0.01,
+				     .min_runs = 5,
+				     .max_runs = 200,
+				     .threshold = 0.01,
+				     .alpha = 0.05,
 				     .level = 0.95 };
 	char err[128];
 	for (int k = 0; k < 2; k++) {
@@ -329,7 +354,8 @@ static void test_adaptive(void **state)
 		assert_int_equal(pl_cmp_session_init(&s, &cfg, two_variants(), NULL, false, false,
 						     err, sizeof(err)),
 				 0);
-		assert_int_equal(pl_cmp_session_run(&s, sim_exec, &m, NULL, NULL, err, sizeof(err)), 0);
+		assert_int_equal(pl_cmp_session_run(&s, sim_exec, &m, NULL, NULL, err, sizeof(err)),
+				 0);
 		if (k == 0) {
 			assert_string_equal(s.stop_reason, "precision");
 			assert_true(s.measured >= 5 && s.measured < 50);
@@ -350,9 +376,9 @@ static void test_metric_parse(void **state)
 	struct pl_cmp_session s;
 	char err[256];
 	char *specs[] = { "score=score: ([0-9.]+)", "lat=latency ([0-9.e+-]+) us", NULL };
-	assert_int_equal(pl_cmp_session_init(&s, &cfg, two_variants(), specs, true, true, err,
-					     sizeof(err)),
-			 0);
+	assert_int_equal(
+		pl_cmp_session_init(&s, &cfg, two_variants(), specs, true, true, err, sizeof(err)),
+		0);
 	assert_int_equal(s.nm, 7);
 	assert_string_equal(s.m[6].name, "geomean");
 	assert_string_equal(s.m[4].up, "faster");
@@ -364,9 +390,9 @@ static void test_metric_parse(void **state)
 	assert_int_equal(pl_cmp_parse_metric(&s.m[5], "nothing here\n", &v), -ENOENT);
 	pl_cmp_session_free(&s);
 	char *bad[] = { "x=([0-9]", NULL };
-	assert_int_equal(pl_cmp_session_init(&s, &cfg, two_variants(), bad, false, false, err,
-					     sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+		pl_cmp_session_init(&s, &cfg, two_variants(), bad, false, false, err, sizeof(err)),
+		-EINVAL);
 	assert_non_null(strstr(err, "bad regular expression"));
 	pl_cmp_session_free(&s);
 	char *nocap[] = { "x=[0-9]+", NULL };
@@ -375,9 +401,9 @@ static void test_metric_parse(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "capture group"));
 	pl_cmp_session_free(&s);
-	assert_int_equal(pl_cmp_session_init(&s, &cfg, two_variants(), NULL, false, true, err,
-					     sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+		pl_cmp_session_init(&s, &cfg, two_variants(), NULL, false, true, err, sizeof(err)),
+		-EINVAL);
 	pl_cmp_session_free(&s);
 }
 

@@ -113,8 +113,8 @@ static void test_mw_exact_tables(void **state)
 	const struct {
 		size_t n1, n2;
 		double crit;
-	} tab[] = { { 5, 5, 2 }, { 8, 8, 13 }, { 10, 10, 23 }, { 20, 20, 127 }, { 6, 9, 10 },
-		    { 4, 7, 3 } };
+	} tab[] = { { 5, 5, 2 },     { 8, 8, 13 }, { 10, 10, 23 },
+		    { 20, 20, 127 }, { 6, 9, 10 }, { 4, 7, 3 } };
 	for (size_t i = 0; i < N(tab); i++) {
 		double c = tab[i].crit;
 		assert_true(pl_mw_cdf_exact(tab[i].n1, tab[i].n2, c) <= 0.025);
@@ -260,10 +260,14 @@ static void test_robust(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ministat_pooled_t), cmocka_unit_test(test_numeric_traps),
-		cmocka_unit_test(test_welch_known),	  cmocka_unit_test(test_mw_exact_tables),
-		cmocka_unit_test(test_mw_normal_ties),	  cmocka_unit_test(test_signed_rank),
-		cmocka_unit_test(test_hodges_lehmann),	  cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_ministat_pooled_t),
+		cmocka_unit_test(test_numeric_traps),
+		cmocka_unit_test(test_welch_known),
+		cmocka_unit_test(test_mw_exact_tables),
+		cmocka_unit_test(test_mw_normal_ties),
+		cmocka_unit_test(test_signed_rank),
+		cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_robust),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

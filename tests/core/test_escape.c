@@ -60,7 +60,9 @@ static void test_escape(void **state)
 	expect_escape("a\rb\bc\x7f", PL_ESC_TERM, "a\\x0db\\x08c\\x7f");
 	expect_escape("a\nb", PL_ESC_TERM, "a\\x0ab");
 	expect_escape("a\nb\tc", PL_ESC_TERM | PL_ESC_KEEP_NL, "a\nb\\x09c");
-	expect_escape("\xc2\x9b" "2J", PL_ESC_TERM, "\\xc2\\x9b2J"); /* C1 CSI */
+	expect_escape("\xc2\x9b"
+		      "2J",
+		      PL_ESC_TERM, "\\xc2\\x9b2J");  /* C1 CSI */
 	expect_escape("\xff", PL_ESC_CTRL, "\\xff"); /* a terminal gets no invalid UTF-8 */
 	expect_escape(NULL, PL_ESC_TERM, "");
 	expect_escape("back\\slash", PL_ESC_TERM, "back\\slash");
@@ -106,7 +108,8 @@ static void test_json_string(void **state)
 	json_decref(s);
 
 	json_t *o = json_object();
-	assert_int_equal(pl_json_set(o, "block.sd\xff.queue.scheduler", pl_json_string("[none]\xfe")), 0);
+	assert_int_equal(
+		pl_json_set(o, "block.sd\xff.queue.scheduler", pl_json_string("[none]\xfe")), 0);
 	assert_int_equal(pl_json_set(o, "plain", NULL), 0);
 	assert_int_equal(json_object_size(o), 2);
 	const json_t *v = json_object_get(o, "block.sd\\xff.queue.scheduler");
@@ -115,8 +118,8 @@ static void test_json_string(void **state)
 	assert_true(json_is_null(json_object_get(o, "plain")));
 	char *dump = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	assert_non_null(dump);
-	assert_string_equal(dump,
-			    "{\"block.sd\\\\xff.queue.scheduler\":\"[none]\\\\xfe\",\"plain\":null}");
+	assert_string_equal(
+		dump, "{\"block.sd\\\\xff.queue.scheduler\":\"[none]\\\\xfe\",\"plain\":null}");
 	free(dump);
 	json_decref(o);
 }
@@ -126,7 +129,7 @@ static void test_fix_command_quoted(void **state)
 	(void)state;
 	const struct pl_rule *r = pl_rule_find("block.scheduler-nvme");
 	assert_non_null(r);
-	struct pl_findings fs = {0};
+	struct pl_findings fs = { 0 };
 	struct pl_finding *x = pl_finding_add(&fs, r, "nvme0n1", "mq-deadline", "none");
 	assert_string_equal(x->fix_command, "echo none > /sys/block/nvme0n1/queue/scheduler");
 	x = pl_finding_add(&fs, r, "a b$(reboot)", "mq-deadline", "none");
@@ -219,9 +222,12 @@ static void test_read_refusals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_utf8),	  cmocka_unit_test(test_escape),
-	    cmocka_unit_test(test_shell_quote),	  cmocka_unit_test(test_json_string),
-	    cmocka_unit_test(test_fix_command_quoted), cmocka_unit_test(test_read_refusals),
+		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_shell_quote),
+		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_fix_command_quoted),
+		cmocka_unit_test(test_read_refusals),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -319,8 +319,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysroot_reads), cmocka_unit_test(test_sysroot_set_errors),
 		cmocka_unit_test(test_parse_numbers), cmocka_unit_test(test_cpuset),
-		cmocka_unit_test(test_summary),       cmocka_unit_test(test_split_buf),
-		cmocka_unit_test(test_outfile),       cmocka_unit_test(test_fmt_unit),
+		cmocka_unit_test(test_summary),	      cmocka_unit_test(test_split_buf),
+		cmocka_unit_test(test_outfile),	      cmocka_unit_test(test_fmt_unit),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

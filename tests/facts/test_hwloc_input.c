@@ -62,10 +62,10 @@ static void good_tree(void)
 	for (int c = 0; c < 2; c++) {
 		char p[256];
 		const char *self = c ? "2\n" : "1\n";
-#define PUT(rel, v)                                                                        \
-	do {                                                                               \
-		snprintf(p, sizeof(p), CPU "/cpu%d/%s", c, rel);                            \
-		put(p, v);                                                                 \
+#define PUT(rel, v)                                                                                \
+	do {                                                                                       \
+		snprintf(p, sizeof(p), CPU "/cpu%d/%s", c, rel);                                   \
+		put(p, v);                                                                         \
 	} while (0)
 		PUT("topology/core_cpus", self);
 		PUT("topology/thread_siblings", self);
@@ -108,7 +108,7 @@ static int teardown(void **state)
 static void test_good_tree_copied(void **state)
 {
 	(void)state;
-	struct pl_hwloc_input in = {{0}};
+	struct pl_hwloc_input in = { { 0 } };
 	char why[256];
 	assert_int_equal(pl_hwloc_input_make(&in, why, sizeof(why)), 0);
 	char p[sizeof(in.dir) + 128];
@@ -144,7 +144,7 @@ static void expect_refused(const char *rel, const char *content, const char *rea
 		replace_with(rel, content);
 	else
 		put(rel, content);
-	struct pl_hwloc_input in = {{0}};
+	struct pl_hwloc_input in = { { 0 } };
 	char why[256];
 	alarm(30); /* a FIFO opened without O_NONBLOCK would hang here */
 	int r = pl_hwloc_input_make(&in, why, sizeof(why));
@@ -175,10 +175,8 @@ static void test_bad_trees_refused(void **state)
 	(void)state;
 	expect_refused("/sys/devices/system/node/online", "5-2\n", "not a CPU list: '5-2'");
 	expect_refused(CPU "/online", "0-4294967295\n", "not a CPU list");
-	expect_refused(CPU "/cpu0/cache/index2/shared_cpu_map", "fifo",
-		       "not a regular file");
-	expect_refused(CPU "/cpu1/cache/index0/shared_cpu_map", "/dev/zero",
-		       "not a regular file");
+	expect_refused(CPU "/cpu0/cache/index2/shared_cpu_map", "fifo", "not a regular file");
+	expect_refused(CPU "/cpu1/cache/index0/shared_cpu_map", "/dev/zero", "not a regular file");
 	expect_refused(CPU "/cpu0/topology/core_id", "18446744073709551616\n", "not an id");
 	expect_refused(CPU "/cpu0/cache/index0/type", "\x1b[2J\n", "not a cache type: '\\x1b[2J'");
 	expect_refused(CPU "/cpu0/cache/index0/size", "-1K\n", "not a cache size");
@@ -197,8 +195,8 @@ static void test_bad_trees_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_good_tree_copied),
-	    cmocka_unit_test(test_bad_trees_refused),
+		cmocka_unit_test(test_good_tree_copied),
+		cmocka_unit_test(test_bad_trees_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -18,18 +18,18 @@
 #include "util/sysroot.h"
 
 static const char x86_cpuinfo[] =
-    "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
-    "model name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\n"
-    "flags\t\t: fpu tsc constant_tsc nonstop_tsc avx2 avx512f sha_ni hypervisor\n\n"
-    "processor\t: 1\nvendor_id\t: GenuineIntel\nmodel name\t: other\nflags\t\t: fpu\n\n";
+	"processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+	"model name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\n"
+	"flags\t\t: fpu tsc constant_tsc nonstop_tsc avx2 avx512f sha_ni hypervisor\n\n"
+	"processor\t: 1\nvendor_id\t: GenuineIntel\nmodel name\t: other\nflags\t\t: fpu\n\n";
 
 static const char arm_cpuinfo[] =
-    "processor\t: 0\nBogoMIPS\t: 50.00\n"
-    "Features\t: fp asimd aes pmull sve sve2\n"
-    "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
-    "CPU part\t: 0xd0c\nCPU revision\t: 1\n\n"
-    "processor\t: 1\nFeatures\t: fp\nCPU implementer\t: 0x41\n"
-    "CPU part\t: 0xd0c\n";
+	"processor\t: 0\nBogoMIPS\t: 50.00\n"
+	"Features\t: fp asimd aes pmull sve sve2\n"
+	"CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
+	"CPU part\t: 0xd0c\nCPU revision\t: 1\n\n"
+	"processor\t: 1\nFeatures\t: fp\nCPU implementer\t: 0x41\n"
+	"CPU part\t: 0xd0c\n";
 
 static void test_cpuinfo_x86(void **state)
 {
@@ -63,7 +63,8 @@ static void test_cpuinfo_arm(void **state)
 
 	/* an unknown part keeps its number */
 	assert_int_equal(
-	    pl_cpuinfo_parse("processor : 0\nCPU implementer : 0x99\nCPU part : 0xabc\n", &ci), 0);
+		pl_cpuinfo_parse("processor : 0\nCPU implementer : 0x99\nCPU part : 0xabc\n", &ci),
+		0);
 	assert_string_equal(ci.vendor, "0x99");
 	assert_string_equal(ci.model, "part 0xabc");
 	pl_cpuinfo_free(&ci);
@@ -172,7 +173,7 @@ static void test_sysctl_removed(void **state)
 	/* on 5.10 it should exist: no explanation */
 	assert_null(pl_sysctl_removed_reason("kernel.sched_latency_ns", "5.10.0-28-cloud-amd64"));
 	assert_non_null(
-	    strstr(pl_sysctl_removed_reason("net.ipv4.tcp_tw_recycle", "5.4.0"), "4.12"));
+		strstr(pl_sysctl_removed_reason("net.ipv4.tcp_tw_recycle", "5.4.0"), "4.12"));
 	assert_null(pl_sysctl_removed_reason("net.ipv4.tcp_tw_recycle", "3.10.0-1160.el7.x86_64"));
 	assert_null(pl_sysctl_removed_reason("vm.swappiness", "6.6.0"));
 	/* unknown release: say what is known */
@@ -239,9 +240,9 @@ static void test_numastat(void **state)
 	(void)state;
 	uint64_t local = 0, other = 0;
 	assert_int_equal(
-	    pl_numastat_parse("numa_hit 10\nnuma_miss 0\nlocal_node 100\nother_node 300\n", &local,
-			      &other),
-	    0);
+		pl_numastat_parse("numa_hit 10\nnuma_miss 0\nlocal_node 100\nother_node 300\n",
+				  &local, &other),
+		0);
 	assert_int_equal(pl_numastat_parse("local_node 0\nother_node 100\n", &local, &other), 0);
 	assert_int_equal(local, 100);
 	assert_int_equal(other, 400);
@@ -273,9 +274,9 @@ static void test_cpuidle_states(void **state)
 	/* state10 sorts after state2; garbage latency becomes -1; a bogus entry is skipped */
 	static const struct {
 		const char *dir, *name, *lat, *dis;
-	} s[] = {{"state0", "POLL", "0", "0"},
-		 {"state10", "C10", "890", "1"},
-		 {"state2", "C6", "garbage", "0"}};
+	} s[] = { { "state0", "POLL", "0", "0" },
+		  { "state10", "C10", "890", "1" },
+		  { "state2", "C6", "garbage", "0" } };
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(p, sizeof(p), "%s/%s/name", base, s[i].dir);
 		put(p, s[i].name);
@@ -311,13 +312,13 @@ static void test_cpuidle_states(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cpuinfo_x86),	    cmocka_unit_test(test_cpuinfo_arm),
-	    cmocka_unit_test(test_cpuinfo_garbage), cmocka_unit_test(test_cmdline),
-	    cmocka_unit_test(test_cpulist),	    cmocka_unit_test(test_sysctl_values),
-	    cmocka_unit_test(test_sysctl_path),	    cmocka_unit_test(test_sysctl_removed),
-	    cmocka_unit_test(test_kernel_version),  cmocka_unit_test(test_bracket_list),
-	    cmocka_unit_test(test_meminfo),	    cmocka_unit_test(test_numastat),
-	    cmocka_unit_test(test_cpuidle_states),
+		cmocka_unit_test(test_cpuinfo_x86),	cmocka_unit_test(test_cpuinfo_arm),
+		cmocka_unit_test(test_cpuinfo_garbage), cmocka_unit_test(test_cmdline),
+		cmocka_unit_test(test_cpulist),		cmocka_unit_test(test_sysctl_values),
+		cmocka_unit_test(test_sysctl_path),	cmocka_unit_test(test_sysctl_removed),
+		cmocka_unit_test(test_kernel_version),	cmocka_unit_test(test_bracket_list),
+		cmocka_unit_test(test_meminfo),		cmocka_unit_test(test_numastat),
+		cmocka_unit_test(test_cpuidle_states),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,10 +37,10 @@ void fuzz_remove(const char *rel);
 
 /** Abort with @what on stderr when @cond is false: an invariant the harness checks
  *  (the fuzzer reports it as a crash with the input). */
-#define FUZZ_ASSERT(cond, what)                                                              \
-	do {                                                                                 \
-		if (!(cond))                                                                 \
-			fuzz_fail(__FILE__, __LINE__, (what));                               \
+#define FUZZ_ASSERT(cond, what)                                                                    \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			fuzz_fail(__FILE__, __LINE__, (what));                                     \
 	} while (0)
 _Noreturn void fuzz_fail(const char *file, int line, const char *what);
 

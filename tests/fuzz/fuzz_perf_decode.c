@@ -99,7 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t head = tail + n;
 	uint64_t *scratch = malloc(PL_REC_MAX);
 	bool corrupt;
-	uint64_t end = pl_ring_walk(ring, rsize, tail, head, (uint8_t *)scratch, on_rec, &w, &corrupt);
+	uint64_t end =
+		pl_ring_walk(ring, rsize, tail, head, (uint8_t *)scratch, on_rec, &w, &corrupt);
 	FUZZ_ASSERT(end >= tail && end <= head, "walk ends between tail and head");
 	free(scratch);
 	free(ring64);

@@ -25,8 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pl_cpuset_set(&set, cpu);
 	pl_cpuset_set(&set, cpu + 1);
 	struct pl_cpustat st;
-	if (pl_cpustat_parse(s, &set, &st) == 0)
-	{
+	if (pl_cpustat_parse(s, &set, &st) == 0) {
 		FUZZ_ASSERT(st.ncpus >= 1 && st.ncpus <= 2, "rows of the set only, once each");
 		FUZZ_ASSERT(st.busy <= st.total && st.steal <= st.total, "parts within the total");
 	}

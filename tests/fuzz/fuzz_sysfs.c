@@ -25,8 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool found = false;
 		size_t i;
 		json_t *e, *want = pl_json_string(active);
-		json_array_foreach(all, i, e)
-			found |= json_equal(e, want);
+		json_array_foreach(all, i, e) found |= json_equal(e, want);
 		json_decref(want);
 		FUZZ_ASSERT(found, "the active entry is one of the entries");
 	}

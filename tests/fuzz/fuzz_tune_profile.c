@@ -8,9 +8,9 @@
  *                              profiles it may include ("include=a,-b")
  *   root/vars                  a [variables] include=/vars file
  *   root/proc/cpuinfo          what cpuinfo_regex= and ${f:virt_check:...} read
- * Missing parts are missing files. A first line "@NAME" loads NAME instead of main. Nothing is written outside the temporary directory.
- * Invariants: a failed load says why; a loaded profile has its file first in no chain
- * but last (merge order) and every unit a name. */
+ * Missing parts are missing files. A first line "@NAME" loads NAME instead of main. Nothing is
+ * written outside the temporary directory. Invariants: a failed load says why; a loaded profile has
+ * its file first in no chain but last (merge order) and every unit a name. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +22,12 @@
 #include "util/sysroot.h"
 
 static const char *const files[] = {
-	"profiles/main/tuned.conf", "profiles/a/tuned.conf", "profiles/b/tuned.conf",
-	"profiles/c/tuned.conf",    "root/vars",	     "root/proc/cpuinfo",
+	"profiles/main/tuned.conf",
+	"profiles/a/tuned.conf",
+	"profiles/b/tuned.conf",
+	"profiles/c/tuned.conf",
+	"root/vars",
+	"root/proc/cpuinfo",
 };
 enum { NFILES = sizeof(files) / sizeof(files[0]) };
 

@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: seccomp-wrap EPERM|EACCES|ENOSYS CMD ARGS...\n");
 		return 2;
 	}
-	int e = strcmp(argv[1], "EPERM") == 0    ? EPERM
+	int e = strcmp(argv[1], "EPERM") == 0	 ? EPERM
 		: strcmp(argv[1], "EACCES") == 0 ? EACCES
 		: strcmp(argv[1], "ENOSYS") == 0 ? ENOSYS
 						 : 0;

@@ -21,8 +21,9 @@
 #include "profile/profile.h"
 #include "profile/report.h"
 
-#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+#define ST                                                                                         \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
 /* Byte builder for records as the kernel lays them out. */
 struct rb {
@@ -63,12 +64,12 @@ static void sample(struct rb *r, uint32_t pid, uint32_t tid, uint64_t time, uint
 {
 	size_t s = r->n;
 	hdr(r, PERF_RECORD_SAMPLE, kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
-	u64(r, 7);          /* identifier */
-	u64(r, chain[0]);   /* ip */
+	u64(r, 7);	  /* identifier */
+	u64(r, chain[0]); /* ip */
 	u64(r, (uint64_t)tid << 32 | pid);
 	u64(r, time);
 	u64(r, cpu);
-	u64(r, 1001001);    /* period */
+	u64(r, 1001001); /* period */
 	u64(r, n + 1);
 	u64(r, kernel ? (uint64_t)PERF_CONTEXT_KERNEL : (uint64_t)PERF_CONTEXT_USER);
 	for (size_t i = 0; i < n; i++)
@@ -118,10 +119,10 @@ static void mmap2(struct rb *r, uint32_t pid, uint64_t addr, uint64_t len, const
 	r->n += 8;
 	u64(r, addr);
 	u64(r, len);
-	u64(r, 0);   /* pgoff */
-	u64(r, 0);   /* maj, min */
-	u64(r, 0);   /* ino */
-	u64(r, 0);   /* ino_generation */
+	u64(r, 0); /* pgoff */
+	u64(r, 0); /* maj, min */
+	u64(r, 0); /* ino */
+	u64(r, 0); /* ino_generation */
 	uint32_t pf[2] = { 5 /* PROT_READ|PROT_EXEC */, 2 /* MAP_PRIVATE */ };
 	memcpy(r->b + r->n, pf, 8);
 	r->n += 8;
@@ -201,16 +202,16 @@ static void test_header_split(void **state)
 	uint8_t scratch[PL_REC_MAX];
 	int n = 0;
 	bool corrupt;
-	assert_int_equal(pl_ring_walk(ring, sizeof(ring), tail, tail + r.n, scratch, count_cb, &n,
-				      &corrupt),
-			 tail + r.n);
+	assert_int_equal(
+		pl_ring_walk(ring, sizeof(ring), tail, tail + r.n, scratch, count_cb, &n, &corrupt),
+		tail + r.n);
 	assert_int_equal(n, 2);
 	/* A head that cuts the second record: walk stops at its start and says so. */
 	n = 0;
 	uint64_t half = tail + r.n - 8;
-	assert_int_equal(pl_ring_walk(ring, sizeof(ring), tail, half, scratch, count_cb, &n,
-				      &corrupt),
-			 tail + r.n / 2);
+	assert_int_equal(
+		pl_ring_walk(ring, sizeof(ring), tail, half, scratch, count_cb, &n, &corrupt),
+		tail + r.n / 2);
 	assert_int_equal(n, 1);
 	assert_true(corrupt);
 }
@@ -311,9 +312,13 @@ static const char *advise(int err, bool user_only, bool sys, int64_t paranoid, b
 			  bool perfmon)
 {
 	static char buf[1024];
-	struct pl_pe_request rq = { .event = "cpu-clock", .user_only = user_only, .system_wide = sys };
-	struct pl_pe_privs pv = { .have_paranoid = paranoid >= -1, .paranoid = paranoid,
-				  .root = root, .perfmon = perfmon };
+	struct pl_pe_request rq = { .event = "cpu-clock",
+				    .user_only = user_only,
+				    .system_wide = sys };
+	struct pl_pe_privs pv = { .have_paranoid = paranoid >= -1,
+				  .paranoid = paranoid,
+				  .root = root,
+				  .perfmon = perfmon };
 	return pl_pe_advice(err, &rq, &pv, buf, sizeof(buf));
 }
 
@@ -326,11 +331,12 @@ static void test_advice(void **state)
 	assert_non_null(strstr(m, "run as root"));
 	assert_non_null(strstr(m, "CAP_PERFMON"));
 	assert_non_null(strstr(m, "kptr_restrict"));
-	assert_non_null(strstr(m, "cpu-clock sampling (user and kernel, per task) refused with EACCES"));
+	assert_non_null(
+		strstr(m, "cpu-clock sampling (user and kernel, per task) refused with EACCES"));
 	assert_null(strstr(m, "seccomp filter or"));
 	m = advise(EACCES, true, false, 3, false, false);
 	assert_non_null(strstr(m, "this needs <= 2"));
-	assert_null(strstr(m, "kptr_restrict")); /* no kernel samples were asked */
+	assert_null(strstr(m, "kptr_restrict"));	 /* no kernel samples were asked */
 	m = advise(EACCES, true, true, 1, false, false); /* system-wide needs <= 0 */
 	assert_non_null(strstr(m, "this needs <= 0"));
 	/* root (CAP_PERFMON/CAP_SYS_ADMIN) refused: not paranoid, never "run as root" */
@@ -394,7 +400,8 @@ static void test_advice_userns(void **state)
 	(void)state;
 	assert_true(pl_pe_uid_map_is_initial("         0          0 4294967295\n"));
 	assert_true(pl_pe_uid_map_is_initial("0 0 4294967295"));
-	assert_false(pl_pe_uid_map_is_initial("         0          0          1\n")); /* unshare -r */
+	assert_false(
+		pl_pe_uid_map_is_initial("         0          0          1\n")); /* unshare -r */
 	assert_false(pl_pe_uid_map_is_initial("         0       1000          1\n"));
 	assert_false(pl_pe_uid_map_is_initial("0 0 4294967294\n"));
 	assert_false(pl_pe_uid_map_is_initial("0 0 4294967295\n1 1 1\n"));
@@ -405,8 +412,9 @@ static void test_advice_userns(void **state)
 	assert_false(pl_pe_uid_map_is_initial(""));
 	char buf[1024];
 	struct pl_pe_request rq = { .event = "cpu-clock" }; /* kernel samples, per task */
-	struct pl_pe_privs pv = { .have_paranoid = true, .paranoid = 2, .root = true,
-				  .userns = true };
+	struct pl_pe_privs pv = {
+		.have_paranoid = true, .paranoid = 2, .root = true, .userns = true
+	};
 	const char *m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
 	assert_non_null(strstr(m, "kernel.perf_event_paranoid is 2"));
 	assert_non_null(strstr(m, "root of a user namespace"));
@@ -480,9 +488,9 @@ static void test_folded_jit(void **state)
 	struct rb r = { 0 };
 	comm(&r, pid, pid, "jitprog");
 	mmap2(&r, pid, 0x10000, 0x1000, "//anon");
-	uint64_t a[] = { 0x10110, 0x10010 };          /* inner <- outer */
+	uint64_t a[] = { 0x10110, 0x10010 };	      /* inner <- outer */
 	uint64_t b[] = { 0x10210, 0x10150, 0x10020 }; /* leaf <- inner <- outer */
-	uint64_t c[] = { 0x10300, 0x10020 };          /* unknown <- outer */
+	uint64_t c[] = { 0x10300, 0x10020 };	      /* unknown <- outer */
 	sample(&r, pid, pid, 10, 0, a, 2, false);
 	sample(&r, pid, pid, 11, 0, a, 2, false);
 	sample(&r, pid, pid, 12, 1, b, 3, false);
@@ -517,16 +525,11 @@ static void test_folded_jit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ring_wrap),
-		cmocka_unit_test(test_header_split),
-		cmocka_unit_test(test_parse_short),
-		cmocka_unit_test(test_fallback_enoent),
-		cmocka_unit_test(test_fallback_eacces),
-		cmocka_unit_test(test_fallback_fails),
-		cmocka_unit_test(test_advice),
-		cmocka_unit_test(test_advice_userns),
-		cmocka_unit_test(test_advice_ptrace),
-		cmocka_unit_test(test_folded_jit),
+		cmocka_unit_test(test_ring_wrap),	cmocka_unit_test(test_header_split),
+		cmocka_unit_test(test_parse_short),	cmocka_unit_test(test_fallback_enoent),
+		cmocka_unit_test(test_fallback_eacces), cmocka_unit_test(test_fallback_fails),
+		cmocka_unit_test(test_advice),		cmocka_unit_test(test_advice_userns),
+		cmocka_unit_test(test_advice_ptrace),	cmocka_unit_test(test_folded_jit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

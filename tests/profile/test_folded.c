@@ -63,7 +63,8 @@ static void test_add_line(void **state)
 	assert_int_equal(pl_flame_add_line(fl, " \t\r\n"), 0);
 	assert_int_equal(pl_flame_total(fl), UINT64_MAX);
 	pl_flame_free(fl);
-	assert_string_equal(pl_flame_strerror(-ERANGE), "the count is past 2^64-1 (18446744073709551615)");
+	assert_string_equal(pl_flame_strerror(-ERANGE),
+			    "the count is past 2^64-1 (18446744073709551615)");
 }
 
 int main(void)

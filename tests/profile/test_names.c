@@ -109,8 +109,8 @@ static void test_abbrev(void **state)
 		      "std::less<int>::operator()(...) const");
 	expect_abbrev("geo::Box<int>::operator->(geo::Box<int> const&) const", 36,
 		      "geo::Box<int>::operator->(...) const");
-	expect_abbrev("std::ostream& geo::operator<< <int>(std::ostream&, geo::Box<int> const&)", 40,
-		      "std::ostream& geo::operator<< <int>(...)");
+	expect_abbrev("std::ostream& geo::operator<< <int>(std::ostream&, geo::Box<int> const&)",
+		      40, "std::ostream& geo::operator<< <int>(...)");
 	/* (anonymous namespace) is a name too */
 	expect_abbrev("(anonymous namespace)::foo<int>(int, long, long, long)", 40,
 		      "(anonymous namespace)::foo<int>(...)");
@@ -123,7 +123,8 @@ static void test_abbrev_lambda(void **state)
 	(void)state;
 	const char *l = "main::{lambda(std::vector<int, std::allocator<int> > const&, long)#1}::"
 			"operator()(std::vector<int, std::allocator<int> > const&, long) const";
-	expect_abbrev(l, 70, "main::{lambda(...)#1}::operator()(std::vector<...> const&, long) const");
+	expect_abbrev(l, 70,
+		      "main::{lambda(...)#1}::operator()(std::vector<...> const&, long) const");
 	expect_abbrev(l, 44, "main::{lambda(...)#1}::operator()(...) const");
 	/* a cut never starts inside the braces */
 	expect_abbrev(l, 40, "...operator()(...) const");
@@ -184,9 +185,10 @@ static void test_abbrev_apart(void **state)
 			    "std::allocator<int> > const&)",
 			    "geo::transform<geo::Box<float>, geo::Policy<4> >(std::vector<int, "
 			    "std::allocator<int> > const&)" };
-	expect_set(t, 2, 60,
-		   (const char *const[]){ "geo::transform<geo::Box<double>, geo::Policy<4> >(...)",
-					  "geo::transform<geo::Box<float>, geo::Policy<4> >(...)" });
+	expect_set(
+		t, 2, 60,
+		(const char *const[]){ "geo::transform<geo::Box<double>, geo::Policy<4> >(...)",
+				       "geo::transform<geo::Box<float>, geo::Policy<4> >(...)" });
 	/* documented limit: the difference cannot be kept within 20 bytes */
 	const char *d[] = { "void ns::very_long_namespace_name::f(int)",
 			    "void other::very_long_namespace_name::f(int)" };
@@ -208,18 +210,19 @@ static void test_tree(void **state)
 		    n2[] = "work(" V ", " V ", int)", n3[] = "work(" V ", " V ", long)",
 		    n4[] = "rare3()", n5[] = "rare2()", mod[] = "prog", libc[] = "libc.so.6";
 	struct pl_func funcs[] = {
-		{ .name = n0, .module = mod }, { .name = n1, .module = mod },
-		{ .name = n2, .module = mod }, { .name = n3, .module = mod },
+		{ .name = n0, .module = mod },	{ .name = n1, .module = mod },
+		{ .name = n2, .module = mod },	{ .name = n3, .module = mod },
 		{ .name = n4, .module = libc }, { .name = n5, .module = mod },
 	};
 	uint32_t c0[] = { 0, 1 }, c1[] = { 0, 2 }, c2[] = { 0, 3 }, c3[] = { 0, 1, 4 },
 		 c4[] = { 0, 5 };
 	struct pl_chain chains[] = {
 		{ "prog", c0, 2, 150 }, { "prog", c1, 2, 60 }, { "prog", c2, 2, 35 },
-		{ "prog", c3, 3, 3 },   { "prog", c4, 2, 2 },
+		{ "prog", c3, 3, 3 },	{ "prog", c4, 2, 2 },
 	};
-	struct pl_preport r = { .funcs = funcs, .nfuncs = 6, .chains = chains, .nchains = 5,
-				.nsamples = 250 };
+	struct pl_preport r = {
+		.funcs = funcs, .nfuncs = 6, .chains = chains, .nchains = 5, .nsamples = 250
+	};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -252,14 +255,10 @@ static void test_tree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_demangle_cxx),
-		cmocka_unit_test(test_demangle_rust),
-		cmocka_unit_test(test_not_mangled),
-		cmocka_unit_test(test_abbrev),
-		cmocka_unit_test(test_abbrev_lambda),
-		cmocka_unit_test(test_abbrev_arrow),
-		cmocka_unit_test(test_abbrev_apart),
-		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_demangle_cxx),  cmocka_unit_test(test_demangle_rust),
+		cmocka_unit_test(test_not_mangled),   cmocka_unit_test(test_abbrev),
+		cmocka_unit_test(test_abbrev_lambda), cmocka_unit_test(test_abbrev_arrow),
+		cmocka_unit_test(test_abbrev_apart),  cmocka_unit_test(test_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

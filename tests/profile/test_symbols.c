@@ -248,8 +248,8 @@ static void test_deleted_while_running(void **state)
 	pl_symtab_init(&st, "/nonexistent");
 	char gone[600];
 	snprintf(gone, sizeof(gone), "%s (deleted)", p);
-	struct pl_module *m = pl_symtab_module(&st, gone, sb.st_dev, sb.st_ino, NULL, 0, pid, s, e,
-					       true);
+	struct pl_module *m =
+		pl_symtab_module(&st, gone, sb.st_dev, sb.st_ino, NULL, 0, pid, s, e, true);
 	bool opened = m->fd >= 0;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -292,7 +292,8 @@ static void test_cxx_names(void **state)
 	assert_int_equal(sh("g++ -O1 -o %s %s", bin, src), 0);
 	char cmd[1400], line[512];
 	snprintf(cmd, sizeof(cmd),
-		 "nm --defined-only %s | awk '$2 ~ /^[TtWw]$/ && $3 ~ /^_Z/ { print $1, $3 }'", bin);
+		 "nm --defined-only %s | awk '$2 ~ /^[TtWw]$/ && $3 ~ /^_Z/ { print $1, $3 }'",
+		 bin);
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	struct pl_symtab st;

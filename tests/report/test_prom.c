@@ -33,11 +33,13 @@ static int bench_with_header(FILE *f, const json_t *doc)
 static void test_label_escaping(void **state)
 {
 	(void)state;
-	char *out = render(pl_prom_write_check,
-			   "{\"workload\":\"general\",\"summary\":{\"crit\":1,\"warn\":0,\"info\":0},"
-			   "\"findings\":[{\"id\":\"disk.x\",\"severity\":\"crit\","
-			   "\"subject\":\"a\\\"b\\\\c\\nd\"}]}");
-	assert_non_null(strstr(out, "perflab_check_findings{workload=\"general\",severity=\"crit\"} 1\n"));
+	char *out =
+		render(pl_prom_write_check,
+		       "{\"workload\":\"general\",\"summary\":{\"crit\":1,\"warn\":0,\"info\":0},"
+		       "\"findings\":[{\"id\":\"disk.x\",\"severity\":\"crit\","
+		       "\"subject\":\"a\\\"b\\\\c\\nd\"}]}");
+	assert_non_null(
+		strstr(out, "perflab_check_findings{workload=\"general\",severity=\"crit\"} 1\n"));
 	assert_non_null(strstr(out, "perflab_check_finding{workload=\"general\",id=\"disk.x\","
 				    "severity=\"crit\",subject=\"a\\\"b\\\\c\\nd\"} 1\n"));
 	free(out);

@@ -21,21 +21,21 @@
 struct rcase {
 	const char *rule;     /* rule id */
 	const char *facts;    /* JSON object of facts */
-	int fires;            /* expected number of findings */
+	int fires;	      /* expected number of findings */
 	const char *observed; /* substring of the first finding's observed text, or NULL */
 	const char *subject;  /* subject of the first finding, or NULL */
 	const char *fix;      /* substring of the first finding's fix command, or NULL */
 };
 
 #define UNAV "{\"$unavailable\":\"not present\"}"
-#define ISTATES_DEEP                                                                         \
-	"[{\"name\":\"POLL\",\"latency_us\":0,\"disabled\":false},"                         \
-	"{\"name\":\"C1\",\"latency_us\":2,\"disabled\":false},"                            \
-	"{\"name\":\"C1E\",\"latency_us\":10,\"disabled\":false},"                          \
+#define ISTATES_DEEP                                                                               \
+	"[{\"name\":\"POLL\",\"latency_us\":0,\"disabled\":false},"                                \
+	"{\"name\":\"C1\",\"latency_us\":2,\"disabled\":false},"                                   \
+	"{\"name\":\"C1E\",\"latency_us\":10,\"disabled\":false},"                                 \
 	"{\"name\":\"C6\",\"latency_us\":133,\"disabled\":false}]"
-#define ISTATES_C6_OFF                                                                       \
-	"[{\"name\":\"POLL\",\"latency_us\":0,\"disabled\":false},"                         \
-	"{\"name\":\"C1\",\"latency_us\":2,\"disabled\":false},"                            \
+#define ISTATES_C6_OFF                                                                             \
+	"[{\"name\":\"POLL\",\"latency_us\":0,\"disabled\":false},"                                \
+	"{\"name\":\"C1\",\"latency_us\":2,\"disabled\":false},"                                   \
 	"{\"name\":\"C6\",\"latency_us\":133,\"disabled\":true}]"
 
 static const struct rcase cases[] = {
@@ -51,15 +51,19 @@ static const struct rcase cases[] = {
 	  "\"cpu.tsc.invariant\":false}",
 	  0 },
 	{ "clock.xen-tsc",
-	  "{\"clocksource.current\":\"kvm-clock\",\"clocksource.available\":[\"kvm-clock\",\"tsc\"]}",
+	  "{\"clocksource.current\":\"kvm-clock\",\"clocksource.available\":[\"kvm-clock\",\"tsc\"]"
+	  "}",
 	  0 },
-	{ "clock.xen-tsc", "{\"clocksource.current\":\"xen\",\"clocksource.available\":[\"xen\"]}", 0 },
-	{ "clock.xen-tsc", "{\"clocksource.current\":\"xen\",\"clocksource.available\":" UNAV "}", 0 },
+	{ "clock.xen-tsc", "{\"clocksource.current\":\"xen\",\"clocksource.available\":[\"xen\"]}",
+	  0 },
+	{ "clock.xen-tsc", "{\"clocksource.current\":\"xen\",\"clocksource.available\":" UNAV "}",
+	  0 },
 	{ "clock.slow-source",
 	  "{\"clocksource.current\":\"hpet\",\"clocksource.available\":[\"tsc\",\"hpet\"]}", 1,
 	  "hpet (tsc available)", NULL, "echo tsc" },
 	{ "clock.slow-source",
-	  "{\"clocksource.current\":\"acpi_pm\",\"clocksource.available\":[\"kvm-clock\",\"acpi_pm\"]}",
+	  "{\"clocksource.current\":\"acpi_pm\",\"clocksource.available\":[\"kvm-clock\",\"acpi_"
+	  "pm\"]}",
 	  1, "acpi_pm", NULL, "echo kvm-clock" },
 	{ "clock.slow-source",
 	  "{\"clocksource.current\":\"hpet\",\"clocksource.available\":[\"tsc\",\"hpet\"],"
@@ -67,8 +71,8 @@ static const struct rcase cases[] = {
 	  0 },
 	{ "clock.slow-source",
 	  "{\"clocksource.current\":\"tsc\",\"clocksource.available\":[\"tsc\",\"hpet\"]}", 0 },
-	{ "clock.slow-source", "{\"clocksource.current\":\"kvm-clock\",\"clocksource.available\":[\"kvm-clock\"]}",
-	  0 },
+	{ "clock.slow-source",
+	  "{\"clocksource.current\":\"kvm-clock\",\"clocksource.available\":[\"kvm-clock\"]}", 0 },
 
 	/* power */
 	{ "power.governor",
@@ -90,37 +94,45 @@ static const struct rcase cases[] = {
 	{ "power.cstates-deep", "{\"cpuidle.states\":" ISTATES_DEEP "}", 1, "C6 (133 us)" },
 	{ "power.cstates-deep", "{\"cpuidle.states\":" ISTATES_C6_OFF "}", 0 },
 	{ "power.cstates-deep",
-	  "{\"cpuidle.states\":" ISTATES_DEEP ",\"services.tuned.profile\":\"latency-performance\"}", 0 },
+	  "{\"cpuidle.states\":" ISTATES_DEEP
+	  ",\"services.tuned.profile\":\"latency-performance\"}",
+	  0 },
 	{ "power.cstates-deep",
 	  "{\"cpuidle.states\":" ISTATES_DEEP ",\"services.tuned.profile\":\"balanced\"}", 1 },
 	{ "power.cstates-deep", "{\"cpuidle.states\":" UNAV "}", 0 },
 	{ "power.cstates-deep", "{\"cpuidle.states\":[]}", 0 },
-	{ "power.cstate-cmdline", "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"0\"}}", 1,
-	  "intel_idle.max_cstate=0" },
+	{ "power.cstate-cmdline", "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"0\"}}",
+	  1, "intel_idle.max_cstate=0" },
 	{ "power.cstate-cmdline",
-	  "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"0\",\"processor.max_cstate\":\"1\"}}",
+	  "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"0\",\"processor.max_cstate\":"
+	  "\"1\"}}",
 	  0 },
-	{ "power.cstate-cmdline", "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"1\"}}", 0 },
+	{ "power.cstate-cmdline", "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"1\"}}",
+	  0 },
 	{ "power.cstate-cmdline", "{\"kernel.cmdline.params\":" UNAV "}", 0 },
 
 	/* sched */
 	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":{\"nohz_full\":\"1-15\"}}", 1,
 	  "CPUs 1-15 not in isolcpus; no rcu_nocbs", NULL, "isolcpus=1-15 rcu_nocbs=1-15" },
 	{ "sched.nohz-full-unisolated",
-	  "{\"kernel.cmdline.params\":{\"nohz_full\":\"1-15\",\"isolcpus\":\"1-7\",\"rcu_nocbs\":\"1-15\"}}",
+	  "{\"kernel.cmdline.params\":{\"nohz_full\":\"1-15\",\"isolcpus\":\"1-7\",\"rcu_nocbs\":"
+	  "\"1-15\"}}",
 	  1, "CPUs 8-15 not in isolcpus; rcu_nocbs=1-15" },
 	{ "sched.nohz-full-unisolated",
-	  "{\"kernel.cmdline.params\":{\"nohz_full\":\"1-15\",\"isolcpus\":\"managed_irq,domain,1-15\"}}",
+	  "{\"kernel.cmdline.params\":{\"nohz_full\":\"1-15\",\"isolcpus\":\"managed_irq,domain,1-"
+	  "15\"}}",
 	  0 },
 	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":{\"quiet\":true}}", 0 },
-	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":{\"nohz_full\":\"garbage\"}}", 0 },
+	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":{\"nohz_full\":\"garbage\"}}",
+	  0 },
 	{ "sched.nohz-full-unisolated", "{\"kernel.cmdline.params\":" UNAV "}", 0 },
 	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":24000000}", 1,
 	  "kernel.sched_latency_ns = 24000000" },
 	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":\"24000000\"}", 1 },
 	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":12000000}", 0 },
 	{ "sched.latency-ns", "{\"sysctl.kernel.sched_latency_ns\":" UNAV "}", 0 },
-	{ "sched.irqbalance-hpc", "{\"services.irqbalance.running\":true}", 1, "irqbalance running" },
+	{ "sched.irqbalance-hpc", "{\"services.irqbalance.running\":true}", 1,
+	  "irqbalance running" },
 	{ "sched.irqbalance-hpc", "{\"services.irqbalance.running\":false}", 0 },
 	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":{\"running\":true}}", 1 },
 	{ "sched.irqbalance-hpc", "{\"services.irqbalance\":true}", 1 },
@@ -139,13 +151,14 @@ static const struct rcase cases[] = {
 	  "vm.swappiness = 60", NULL, "sysctl -w vm.swappiness=10" },
 	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":60,\"mem.swap.total_bytes\":0}", 0 },
 	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":60}", 0 },
-	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":10,\"mem.swap.total_bytes\":1073741824}", 0 },
+	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":10,\"mem.swap.total_bytes\":1073741824}",
+	  0 },
 	{ "mem.swappiness", "{\"sysctl.vm.swappiness\":" UNAV ",\"mem.swap.total_bytes\":1}", 0 },
 	{ "mem.dirty-latency",
 	  "{\"sysctl.vm.dirty_ratio\":20,\"sysctl.vm.dirty_background_ratio\":10}", 1,
 	  "vm.dirty_ratio = 20, vm.dirty_background_ratio = 10" },
-	{ "mem.dirty-latency", "{\"sysctl.vm.dirty_ratio\":10,\"sysctl.vm.dirty_background_ratio\":3}",
-	  0 },
+	{ "mem.dirty-latency",
+	  "{\"sysctl.vm.dirty_ratio\":10,\"sysctl.vm.dirty_background_ratio\":3}", 0 },
 	{ "mem.dirty-latency",
 	  "{\"sysctl.vm.dirty_ratio\":0,\"sysctl.vm.dirty_background_ratio\":0,"
 	  "\"sysctl.vm.dirty_bytes\":268435456}",
@@ -183,7 +196,8 @@ static const struct rcase cases[] = {
 	{ "numa.numad-hpc", "{\"numa.nodes\":1,\"services.numad\":{\"running\":true}}", 0 },
 
 	/* net */
-	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":212992}", 1, "net.core.rmem_max = 212992" },
+	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":212992}", 1,
+	  "net.core.rmem_max = 212992" },
 	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":16777216}", 0 },
 	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":" UNAV "}", 0 },
 	{ "net.wmem-max", "{\"sysctl.net.core.wmem_max\":212992}", 1 },
@@ -204,13 +218,16 @@ static const struct rcase cases[] = {
 	{ "net.congestion-control", "{\"sysctl.net.ipv4.tcp_congestion_control\":\"bbr\"}", 0 },
 	{ "net.congestion-control", "{\"sysctl.net.ipv4.tcp_congestion_control\":" UNAV "}", 0 },
 	{ "net.bbr-qdisc",
-	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"bbr\",\"sysctl.net.core.default_qdisc\":\"fq_codel\"}",
+	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"bbr\",\"sysctl.net.core.default_qdisc\":"
+	  "\"fq_codel\"}",
 	  1, "default_qdisc = fq_codel" },
 	{ "net.bbr-qdisc",
-	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"bbr\",\"sysctl.net.core.default_qdisc\":\"fq\"}",
+	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"bbr\",\"sysctl.net.core.default_qdisc\":"
+	  "\"fq\"}",
 	  0 },
 	{ "net.bbr-qdisc",
-	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"cubic\",\"sysctl.net.core.default_qdisc\":\"fq_codel\"}",
+	  "{\"sysctl.net.ipv4.tcp_congestion_control\":\"cubic\",\"sysctl.net.core.default_qdisc\":"
+	  "\"fq_codel\"}",
 	  0 },
 	{ "net.slow-start-after-idle", "{\"sysctl.net.ipv4.tcp_slow_start_after_idle\":1}", 1 },
 	{ "net.slow-start-after-idle", "{\"sysctl.net.ipv4.tcp_slow_start_after_idle\":0}", 0 },
@@ -221,10 +238,11 @@ static const struct rcase cases[] = {
 	{ "net.icmp-echo-ignored", "{\"sysctl.net.ipv4.icmp_echo_ignore_all\":1}", 1,
 	  "net.ipv4.icmp_echo_ignore_all = 1" },
 	{ "net.icmp-echo-ignored",
-	  "{\"sysctl.net.ipv4.icmp_echo_ignore_all\":0,\"sysctl.net.ipv6.icmp.echo_ignore_all\":1}", 1,
-	  "net.ipv6.icmp.echo_ignore_all = 1" },
+	  "{\"sysctl.net.ipv4.icmp_echo_ignore_all\":0,\"sysctl.net.ipv6.icmp.echo_ignore_all\":1}",
+	  1, "net.ipv6.icmp.echo_ignore_all = 1" },
 	{ "net.icmp-echo-ignored",
-	  "{\"sysctl.net.ipv4.icmp_echo_ignore_all\":0,\"sysctl.net.ipv6.icmp.echo_ignore_all\":0}", 0 },
+	  "{\"sysctl.net.ipv4.icmp_echo_ignore_all\":0,\"sysctl.net.ipv6.icmp.echo_ignore_all\":0}",
+	  0 },
 	{ "net.tcp-tw-recycle", "{\"sysctl.net.ipv4.tcp_tw_recycle\":1}", 1 },
 	{ "net.tcp-tw-recycle", "{\"sysctl.net.ipv4.tcp_tw_recycle\":0}", 0 },
 	{ "net.tcp-tw-recycle", "{\"sysctl.net.ipv4.tcp_tw_recycle\":" UNAV "}", 0 },
@@ -235,18 +253,22 @@ static const struct rcase cases[] = {
 	  "\"block.sdb.rotational\":1,\"block.sdb.queue.scheduler\":\"mq-deadline\"}",
 	  1, "sda (rotational disk): scheduler = none", "sda",
 	  "echo mq-deadline > /sys/block/sda/queue/scheduler" },
-	{ "block.scheduler-hdd", "{\"block.sda.rotational\":0,\"block.sda.queue.scheduler\":\"none\"}", 0 },
-	{ "block.scheduler-hdd", "{\"block.vda.rotational\":1,\"block.vda.queue.scheduler\":\"none\"}", 0 },
-	{ "block.scheduler-hdd", "{\"block.sda.rotational\":" UNAV ",\"block.sda.queue.scheduler\":\"none\"}",
-	  0 },
+	{ "block.scheduler-hdd",
+	  "{\"block.sda.rotational\":0,\"block.sda.queue.scheduler\":\"none\"}", 0 },
+	{ "block.scheduler-hdd",
+	  "{\"block.vda.rotational\":1,\"block.vda.queue.scheduler\":\"none\"}", 0 },
+	{ "block.scheduler-hdd",
+	  "{\"block.sda.rotational\":" UNAV ",\"block.sda.queue.scheduler\":\"none\"}", 0 },
 	{ "block.scheduler-nvme",
 	  "{\"block.nvme0n1.rotational\":0,\"block.nvme0n1.queue.scheduler\":\"mq-deadline\","
 	  "\"block.nvme1n1.rotational\":0,\"block.nvme1n1.queue.scheduler\":\"kyber\"}",
-	  2, "nvme0n1 (NVMe): scheduler = mq-deadline", "nvme0n1", "echo none > /sys/block/nvme0n1" },
-	{ "block.scheduler-nvme", "{\"block.nvme0n1.rotational\":0,\"block.nvme0n1.queue.scheduler\":\"none\"}",
-	  0 },
+	  2, "nvme0n1 (NVMe): scheduler = mq-deadline", "nvme0n1",
+	  "echo none > /sys/block/nvme0n1" },
+	{ "block.scheduler-nvme",
+	  "{\"block.nvme0n1.rotational\":0,\"block.nvme0n1.queue.scheduler\":\"none\"}", 0 },
 	{ "block.scheduler-nvme", "{\"block.nvme0n1.queue.scheduler\":" UNAV "}", 0 },
-	{ "block.scheduler-virtio", "{\"block.vda.rotational\":1,\"block.vda.queue.scheduler\":\"bfq\"}", 1,
+	{ "block.scheduler-virtio",
+	  "{\"block.vda.rotational\":1,\"block.vda.queue.scheduler\":\"bfq\"}", 1,
 	  "vda (virtual disk): scheduler = bfq", "vda" },
 	{ "block.scheduler-virtio",
 	  "{\"block.vda.rotational\":1,\"block.vda.queue.scheduler\":\"mq-deadline\"}", 0 },
@@ -254,10 +276,12 @@ static const struct rcase cases[] = {
 	  "{\"block.sda.rotational\":1,\"block.sda.queue.read_ahead_kb\":128,"
 	  "\"block.vdb.rotational\":1,\"block.vdb.queue.read_ahead_kb\":\"128\"}",
 	  2, "sda (rotational disk): read_ahead_kb = 128", "sda", "echo 4096 > /sys/block/sda" },
-	{ "block.read-ahead", "{\"block.nvme0n1.rotational\":0,\"block.nvme0n1.queue.read_ahead_kb\":128}",
+	{ "block.read-ahead",
+	  "{\"block.nvme0n1.rotational\":0,\"block.nvme0n1.queue.read_ahead_kb\":128}", 0 },
+	{ "block.read-ahead", "{\"block.sda.rotational\":1,\"block.sda.queue.read_ahead_kb\":8192}",
 	  0 },
-	{ "block.read-ahead", "{\"block.sda.rotational\":1,\"block.sda.queue.read_ahead_kb\":8192}", 0 },
-	{ "block.read-ahead", "{\"block.loop0.rotational\":1,\"block.loop0.queue.read_ahead_kb\":128}", 0 },
+	{ "block.read-ahead",
+	  "{\"block.loop0.rotational\":1,\"block.loop0.queue.read_ahead_kb\":128}", 0 },
 	{ "block.nr-requests",
 	  "{\"block.sda.rotational\":1,\"block.sda.queue.scheduler\":\"mq-deadline\","
 	  "\"block.sda.queue.nr_requests\":64}",
@@ -282,7 +306,8 @@ static const struct rcase cases[] = {
 	{ "accel.qat", "{\"accel.qat.devices\":[]}", 0 },
 	{ "accel.qat", "{\"accel.qat.devices\":{\"count\":0,\"models\":[]}}", 0 },
 	{ "accel.qat", "{\"accel.qat.devices\":" UNAV "}", 0 },
-	{ "accel.gpu", "{\"accel.gpu.devices\":{\"count\":1,\"models\":[\"GV100GL [Tesla V100]\"]}}", 1,
+	{ "accel.gpu",
+	  "{\"accel.gpu.devices\":{\"count\":1,\"models\":[\"GV100GL [Tesla V100]\"]}}", 1,
 	  "Tesla V100" },
 	{ "accel.gpu", "{\"accel.gpu.devices\":0}", 0 },
 };
@@ -346,10 +371,10 @@ static void run_case(void **state)
 	pl_facts_free(&f);
 }
 
-#define FOREACH_RULE(r)                                                                      \
-	for (size_t t_ = 0; t_ < pl_nrule_tables; t_++)                                      \
-		for (size_t i_ = 0; i_ < *pl_rule_tables[t_].n; i_++)                        \
-			for (const struct pl_rule *r = &pl_rule_tables[t_].rules[i_], *once_ = r; \
+#define FOREACH_RULE(r)                                                                            \
+	for (size_t t_ = 0; t_ < pl_nrule_tables; t_++)                                            \
+		for (size_t i_ = 0; i_ < *pl_rule_tables[t_].n; i_++)                              \
+			for (const struct pl_rule *r = &pl_rule_tables[t_].rules[i_], *once_ = r;  \
 			     once_; once_ = NULL)
 
 /* Every rule has a case where it fires and one where it does not. */
@@ -366,7 +391,8 @@ static void test_every_rule_has_cases(void **state)
 				quiet |= cases[i].fires == 0;
 			}
 		if (!fires || !quiet)
-			fail_msg("rule %s lacks a case that %s", r->id, fires ? "does not fire" : "fires");
+			fail_msg("rule %s lacks a case that %s", r->id,
+				 fires ? "does not fire" : "fires");
 		n++;
 	}
 	assert_true(n >= 40);
@@ -396,17 +422,19 @@ static void test_rule_data(void **state)
 		assert_non_null(r->eval);
 		assert_true(r->title && r->title[0]);
 		assert_true(r->rationale && strlen(r->rationale) > 80);
-		assert_true(r->source && (strstr(r->source, "Documentation/") ||
-					  strstr(r->source, "https://") || strstr(r->source, "tuned") ||
-					  strstr(r->source, "Red Hat") || strstr(r->source, "(8)") ||
-					  strstr(r->source, "(1)")));
+		assert_true(r->source &&
+			    (strstr(r->source, "Documentation/") || strstr(r->source, "https://") ||
+			     strstr(r->source, "tuned") || strstr(r->source, "Red Hat") ||
+			     strstr(r->source, "(8)") || strstr(r->source, "(1)")));
 		if (r->risky)
 			assert_memory_equal(r->rationale, "Risky: ", 7);
 		if (r->fix_tune) {
 			char **lines = pl_split(r->fix_tune, "\n", NULL);
 			for (char **l = lines; *l; l++)
 				if ((*l)[0] != '[' || !strchr(*l, ']') || !strchr(*l, '='))
-					fail_msg("%s: profile item '%s' is not '[plugin] key=value'", r->id, *l);
+					fail_msg(
+						"%s: profile item '%s' is not '[plugin] key=value'",
+						r->id, *l);
 			pl_strv_free(lines);
 		}
 		/* sysctl fixes name a sysctl the rule reads (so facts collect it) */
@@ -439,7 +467,8 @@ static void test_missing_is_not_bad(void **state)
 			char *key = pl_xstrdup(*k);
 			char *star = strchr(key, '*');
 			if (star) { /* a device */
-				char *dk = pl_xasprintf("%.*ssda%s", (int)(star - key), key, star + 1);
+				char *dk =
+					pl_xasprintf("%.*ssda%s", (int)(star - key), key, star + 1);
 				free(key);
 				key = dk;
 			}
@@ -473,9 +502,15 @@ static void test_missing_is_not_bad(void **state)
 static void test_garbage_values(void **state)
 {
 	(void)state;
-	static const char *const garbage[] = { "null", "{}", "[1,\"x\",{},null,[]]", "1.5", "-1",
-					       "\"garbage\"", "{\"running\":\"x\"}",
-					       "[{\"name\":1,\"latency_us\":\"x\"}]", NULL };
+	static const char *const garbage[] = { "null",
+					       "{}",
+					       "[1,\"x\",{},null,[]]",
+					       "1.5",
+					       "-1",
+					       "\"garbage\"",
+					       "{\"running\":\"x\"}",
+					       "[{\"name\":1,\"latency_us\":\"x\"}]",
+					       NULL };
 	for (const char *const *g = garbage; *g; g++) {
 		struct pl_facts f;
 		pl_facts_init(&f);
@@ -483,9 +518,11 @@ static void test_garbage_values(void **state)
 		{
 			for (const char *const *k = r->keys; *k; k++) {
 				char *star = strchr(*k, '*');
-				char *key = star ? pl_xasprintf("%.*ssda%s", (int)(star - *k), *k, star + 1)
+				char *key = star ? pl_xasprintf("%.*ssda%s", (int)(star - *k), *k,
+								star + 1)
 						 : pl_xstrdup(*k);
-				pl_fact_set(&f, key, json_loads(*g, JSON_DECODE_ANY, NULL), "/test");
+				pl_fact_set(&f, key, json_loads(*g, JSON_DECODE_ANY, NULL),
+					    "/test");
 				free(key);
 			}
 		}
@@ -557,9 +594,10 @@ static void test_eval_filter_and_order(void **state)
 static void test_domains(void **state)
 {
 	(void)state;
-	static const char *const known[] = { "virt", "kernel", "clocksource", "cpu", "cpufreq",
-					     "cpuidle", "mem", "numa", "sysctl", "block",
-					     "fs", "net", "services", "accel", NULL };
+	static const char *const known[] = { "virt",	 "kernel",  "clocksource", "cpu",
+					     "cpufreq",	 "cpuidle", "mem",	   "numa",
+					     "sysctl",	 "block",   "fs",	   "net",
+					     "services", "accel",   NULL };
 	char *d = pl_rules_domains(PL_WL_GENERAL, known);
 	assert_string_equal(d, "kernel,clocksource,cpu,mem,numa,sysctl,block,accel");
 	free(d);

@@ -158,9 +158,9 @@ static void test_write_rollback(void **st)
 	assert_string_equal(e->old_raw, "60\n");
 	assert_int_equal(e->status, PL_JS_OK);
 	assert_string_equal(get("/proc/sys/vm/swappiness"), "10\n");
-	assert_int_equal(
-	    pl_journal_write(j, "/sys/kernel/mm/transparent_hugepage/enabled", "never", "p1", &e),
-	    0);
+	assert_int_equal(pl_journal_write(j, "/sys/kernel/mm/transparent_hugepage/enabled", "never",
+					  "p1", &e),
+			 0);
 	assert_string_equal(e->old, "madvise");
 	assert_int_equal(pl_journal_write(j, "/proc/sys/vm/swappiness", "5", "p2", &e), 0);
 	assert_string_equal(e->old, "10");
@@ -198,7 +198,8 @@ static void test_write_rollback(void **st)
 	assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), 0);
 	/* Steps keep increasing after a rollback. */
 	assert_int_equal(
-	    pl_journal_write(j, "/proc/sys/net/ipv4/tcp_rmem", "4096 87380 6291456", "p3", &e), 0);
+		pl_journal_write(j, "/proc/sys/net/ipv4/tcp_rmem", "4096 87380 6291456", "p3", &e),
+		0);
 	assert_int_equal(e->step, 5);
 	assert_int_equal(pl_journal_rollback(j, 0, NULL, NULL), 0);
 	assert_string_equal(get("/proc/sys/net/ipv4/tcp_rmem"), "4096\t131072\t6291456\n");
@@ -266,18 +267,18 @@ static void test_value_check(void **st)
 	put("/proc/sys/kernel/pair", "-1 2\n");
 	put("/sys/bus/workqueue/devices/writeback/cpumask", "00000000,00000003\n");
 	put("/sys/block/vda/queue/scheduler", "[mq-deadline] none\n");
-	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", "abc", &c, why,
-					     sizeof(why)),
-			 -EINVAL);
+	assert_int_equal(
+		pl_tune_value_check("/proc/sys/net/core/somaxconn", "abc", &c, why, sizeof(why)),
+		-EINVAL);
 	assert_null(c);
 	assert_string_equal(why, "is not a decimal integer (0..2147483647)");
-	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", "-1", NULL, why,
-					     sizeof(why)),
-			 -EINVAL);
+	assert_int_equal(
+		pl_tune_value_check("/proc/sys/net/core/somaxconn", "-1", NULL, why, sizeof(why)),
+		-EINVAL);
 	assert_string_equal(why, "is out of range (0..2147483647)");
-	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", "0x10", NULL, why,
-					     sizeof(why)),
-			 -EINVAL);
+	assert_int_equal(
+		pl_tune_value_check("/proc/sys/net/core/somaxconn", "0x10", NULL, why, sizeof(why)),
+		-EINVAL);
 	assert_int_equal(pl_tune_value_check("/proc/sys/net/core/somaxconn", "99999999999999999999",
 					     NULL, why, sizeof(why)),
 			 -EINVAL);
@@ -302,9 +303,8 @@ static void test_value_check(void **st)
 					     NULL, why, sizeof(why)),
 			 -EINVAL);
 	/* unknown targets: shaped like the current value */
-	assert_int_equal(pl_tune_value_check("/proc/sys/kernel/pair", "3 -4", NULL, why,
-					     sizeof(why)),
-			 0);
+	assert_int_equal(
+		pl_tune_value_check("/proc/sys/kernel/pair", "3 -4", NULL, why, sizeof(why)), 0);
 	assert_int_equal(pl_tune_value_check("/proc/sys/kernel/pair", "3", NULL, why, sizeof(why)),
 			 -EINVAL);
 	assert_string_equal(why,
@@ -329,8 +329,9 @@ static void test_value_check(void **st)
 					     NULL, why, sizeof(why)),
 			 -EINVAL);
 	/* refused targets */
-	assert_int_equal(pl_tune_value_check("/proc/sys/kernel/escape", "1", NULL, why, sizeof(why)),
-			 -EXDEV);
+	assert_int_equal(
+		pl_tune_value_check("/proc/sys/kernel/escape", "1", NULL, why, sizeof(why)),
+		-EXDEV);
 	assert_true(pl_startswith(why, "refused: outside the sysroot"));
 	assert_int_equal(pl_tune_value_check(PL_TUNE_GRUB_FILE, "GRUB_X=1\n", &c, why, sizeof(why)),
 			 0);
@@ -364,9 +365,9 @@ static void test_links_hooks_damage(void **st)
 	/* A simulated kernel (sysroot only): keeps another value, or refuses. */
 	const struct pl_journal_entry *e;
 	setenv("PERFLAB_TUNE_TEST_KEEP", "/proc/sys/net/ipv4/tcp_rmem=4096 87380 6291456", 1);
-	assert_int_equal(
-	    pl_journal_write(j, "/proc/sys/net/ipv4/tcp_rmem", "4096 87380 16777216", "bench:x", &e),
-	    0);
+	assert_int_equal(pl_journal_write(j, "/proc/sys/net/ipv4/tcp_rmem", "4096 87380 16777216",
+					  "bench:x", &e),
+			 0);
 	assert_int_equal(e->status, PL_JS_CHANGED);
 	assert_string_equal(e->accepted, "4096 87380 6291456");
 	unsetenv("PERFLAB_TUNE_TEST_KEEP");
@@ -397,13 +398,15 @@ static void test_links_hooks_damage(void **st)
 	snprintf(p, sizeof(p), "%s/%s", state, PL_JOURNAL_FILE);
 	FILE *f = fopen(p, "a");
 	assert_non_null(f);
-	fprintf(f, "{\"op\":\"set\",\"step\":%lu,\"target\":\"/proc/sys/vm/swappiness\","
-		   "\"sysroot\":\"%s\",\"old\":null,\"old_raw\":null,\"new\":\"1\","
-		   "\"profile\":\"p\",\"time\":1}\n",
+	fprintf(f,
+		"{\"op\":\"set\",\"step\":%lu,\"target\":\"/proc/sys/vm/swappiness\","
+		"\"sysroot\":\"%s\",\"old\":null,\"old_raw\":null,\"new\":\"1\","
+		"\"profile\":\"p\",\"time\":1}\n",
 		last + 1, root);
 	fclose(f);
 	char why[1024] = "";
-	assert_int_equal(pl_journal_open_why(state, PL_JOURNAL_READ, &j, why, sizeof(why)), -EBADMSG);
+	assert_int_equal(pl_journal_open_why(state, PL_JOURNAL_READ, &j, why, sizeof(why)),
+			 -EBADMSG);
 	char want[512];
 	snprintf(want, sizeof(want), "journal %s:", p);
 	assert_true(pl_startswith(why, want));
@@ -418,12 +421,9 @@ static void test_links_hooks_damage(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_value),
-	    cmocka_unit_test(test_paths),
-	    cmocka_unit_test(test_write_rollback),
-	    cmocka_unit_test(test_torn_and_fault),
-	    cmocka_unit_test(test_value_check),
-	    cmocka_unit_test(test_links_hooks_damage),
+		cmocka_unit_test(test_value),	       cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_write_rollback), cmocka_unit_test(test_torn_and_fault),
+		cmocka_unit_test(test_value_check),    cmocka_unit_test(test_links_hooks_damage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -50,7 +50,7 @@ static void profile(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	char p[512];
@@ -105,37 +105,38 @@ static void test_cmdline_tokens(void **st)
 {
 	(void)st;
 	/* Parameters as kernel-parameters.rst and stock tuned profiles write them. */
-	const char *good[] = {"quiet",
-			      "intel_idle.max_cstate=1",
-			      "console=ttyS0,115200n8",
-			      "isolcpus=managed_irq,domain,2-7",
-			      "crashkernel=512M-2G:64M,2G-:128M",
-			      "root=UUID=0a1b-2c3d",
-			      "root=/dev/disk/by-path/pci-0000:00:1f.2-ata-1",
-			      "video=HDMI-A-1:1920x1080@60",
-			      "memmap=64M@1G",
-			      "8250.nr_uarts=4",
-			      "nvme_core.io_timeout=4294967295",
-			      "iommu.strict=0",
-			      "skew_tick=1",
-			      "tuned.non_isolcpus=0000000f",
-			      "systemd.unit=multi-user.target",
-			      "a=b=c",
-			      "x=",
-			      "rd.luks.options=discard",
-			      "dyndbg=+p",
-			      "pct=50%",
-			      NULL};
+	const char *good[] = { "quiet",
+			       "intel_idle.max_cstate=1",
+			       "console=ttyS0,115200n8",
+			       "isolcpus=managed_irq,domain,2-7",
+			       "crashkernel=512M-2G:64M,2G-:128M",
+			       "root=UUID=0a1b-2c3d",
+			       "root=/dev/disk/by-path/pci-0000:00:1f.2-ata-1",
+			       "video=HDMI-A-1:1920x1080@60",
+			       "memmap=64M@1G",
+			       "8250.nr_uarts=4",
+			       "nvme_core.io_timeout=4294967295",
+			       "iommu.strict=0",
+			       "skew_tick=1",
+			       "tuned.non_isolcpus=0000000f",
+			       "systemd.unit=multi-user.target",
+			       "a=b=c",
+			       "x=",
+			       "rd.luks.options=discard",
+			       "dyndbg=+p",
+			       "pct=50%",
+			       NULL };
 	for (size_t i = 0; good[i]; i++)
 		if (!pl_tune_cmdline_token_ok(good[i]))
 			fail_msg("refused '%s'", good[i]);
 	/* Everything the shell or grub's script parser would read as syntax. */
-	const char *bad[] = {
-	    "",		  "a=\"b\"", "a=$(reboot)", "a=`id`",  "a=$HOME", "a=${x}", "a=\\",
-	    "a=x;reboot", "a=x&b",   "a=x|b",	    "a=<b",    "a=>b",	  "a=(b)",  "a=*",
-	    "a=?",	  "a=!b",    "a=~",	    "a=#b",    "a='b'",	  "a=[1]",  "a={1}",
-	    "a=b c",	  "a=b\tc",  "a=b\nc",	    "a=b\rc",  "a=\x01",  "a=\x7f", "a=\xc3\xa9",
-	    "-x",	  "--",	     "=x",	    "a.b+c=1", "a/b=1",	  "a:b",    NULL};
+	const char *bad[] = { "",	"a=\"b\"", "a=$(reboot)", "a=`id`", "a=$HOME",
+			      "a=${x}", "a=\\",	   "a=x;reboot",  "a=x&b",  "a=x|b",
+			      "a=<b",	"a=>b",	   "a=(b)",	  "a=*",    "a=?",
+			      "a=!b",	"a=~",	   "a=#b",	  "a='b'",  "a=[1]",
+			      "a={1}",	"a=b c",   "a=b\tc",	  "a=b\nc", "a=b\rc",
+			      "a=\x01", "a=\x7f",  "a=\xc3\xa9",  "-x",	    "--",
+			      "=x",	"a.b+c=1", "a/b=1",	  "a:b",    NULL };
 	for (size_t i = 0; bad[i]; i++)
 		if (pl_tune_cmdline_token_ok(bad[i]))
 			fail_msg("accepted '%s'", bad[i]);
@@ -148,9 +149,9 @@ static void test_cmdline_tokens(void **st)
 	/* Unevaluated ${...} is set aside (the planner marks the option unsupported), even
 	 * with spaces or shell characters inside; what is outside is still checked. */
 	assert_int_equal(
-	    pl_tune_cmdline_check("+nohz=on${cmd_isolcpus} nohz_full=${isolated_cores}", why,
-				  sizeof(why)),
-	    0);
+		pl_tune_cmdline_check("+nohz=on${cmd_isolcpus} nohz_full=${isolated_cores}", why,
+				      sizeof(why)),
+		0);
 	assert_int_equal(pl_tune_cmdline_check("a=${f:exec:rm -rf /}", why, sizeof(why)), 0);
 	assert_int_equal(pl_tune_cmdline_check("a=${x}$(reboot)", why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "'a=$(reboot)' has '$'"));
@@ -165,13 +166,13 @@ static void test_cmdline_tokens(void **st)
 static void test_cmdline_at_load(void **st)
 {
 	(void)st;
-	const char *hostile[] = {"quiet\" ; reboot ; \"",
-				 "$(touch /tmp/perflab-pwned)",
-				 "`touch /tmp/perflab-pwned`",
-				 "a=\\\" b",
-				 "a=x;b",
-				 "init=/bin/sh#",
-				 NULL};
+	const char *hostile[] = { "quiet\" ; reboot ; \"",
+				  "$(touch /tmp/perflab-pwned)",
+				  "`touch /tmp/perflab-pwned`",
+				  "a=\\\" b",
+				  "a=x;b",
+				  "init=/bin/sh#",
+				  NULL };
 	for (size_t i = 0; hostile[i]; i++) {
 		profile("evil",
 			"[main]\nsummary=x\n[bootloader]\ncmdline=quiet\ncmdline_x=+ok=1 %s\n",
@@ -210,20 +211,20 @@ static void test_cmdline_writer(void **st)
 	write_file(p, grub, strlen(grub));
 	assert_int_equal(pl_sysroot_set(root), 0);
 
-	struct pl_tune_opt opt = {.key = "cmdline_x",
-				  .value = "+ok=1 a=$(reboot)",
-				  .expanded = "+ok=1 a=$(reboot)",
-				  .file = "hand.conf",
-				  .profile = "hand",
-				  .line = 7};
-	struct pl_tune_unit unit = {.name = "bootloader",
-				    .type = "bootloader",
-				    .enabled = true,
-				    .devices = "*",
-				    .opts = {.v = &opt, .n = 1, .cap = 1},
-				    .file = "hand.conf",
-				    .line = 6};
-	struct pl_tune_profile pr = {.name = "hand", .units = &unit, .nunits = 1};
+	struct pl_tune_opt opt = { .key = "cmdline_x",
+				   .value = "+ok=1 a=$(reboot)",
+				   .expanded = "+ok=1 a=$(reboot)",
+				   .file = "hand.conf",
+				   .profile = "hand",
+				   .line = 7 };
+	struct pl_tune_unit unit = { .name = "bootloader",
+				     .type = "bootloader",
+				     .enabled = true,
+				     .devices = "*",
+				     .opts = { .v = &opt, .n = 1, .cap = 1 },
+				     .file = "hand.conf",
+				     .line = 6 };
+	struct pl_tune_profile pr = { .name = "hand", .units = &unit, .nunits = 1 };
 	struct pl_tune_plan plan;
 	assert_int_equal(pl_tune_plan_build(&pr, &plan, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "hand.conf:7: profile 'hand', section [bootloader], key "
@@ -241,15 +242,15 @@ static void test_cmdline_writer(void **st)
 	/* Lines perflab would change the meaning of by rewriting them as "TOKENS": the
 	 * item is manual and nothing is to be written. The last line is the one that
 	 * counts (the shell keeps the last assignment). */
-	const char *unsafe[] = {"GRUB_CMDLINE_LINUX='quiet $x'\n",
-				"GRUB_CMDLINE_LINUX=\"quiet\" # comment\n",
-				"GRUB_CMDLINE_LINUX=\"a\"\"b\"\n",
-				"GRUB_CMDLINE_LINUX=\"a \\\"b\\\"\"\n",
-				"GRUB_CMDLINE_LINUX=\"`cat /etc/cmdline`\"\n",
-				"GRUB_CMDLINE_LINUX=\"quiet $(cat /etc/cmdline)\"\n",
-				"GRUB_CMDLINE_LINUX=\"quiet ${EXTRA:-a  b}\"\n",
-				"GRUB_CMDLINE_LINUX=\"quiet\"\nGRUB_CMDLINE_LINUX=$(cat /x)\n",
-				NULL};
+	const char *unsafe[] = { "GRUB_CMDLINE_LINUX='quiet $x'\n",
+				 "GRUB_CMDLINE_LINUX=\"quiet\" # comment\n",
+				 "GRUB_CMDLINE_LINUX=\"a\"\"b\"\n",
+				 "GRUB_CMDLINE_LINUX=\"a \\\"b\\\"\"\n",
+				 "GRUB_CMDLINE_LINUX=\"`cat /etc/cmdline`\"\n",
+				 "GRUB_CMDLINE_LINUX=\"quiet $(cat /etc/cmdline)\"\n",
+				 "GRUB_CMDLINE_LINUX=\"quiet ${EXTRA:-a  b}\"\n",
+				 "GRUB_CMDLINE_LINUX=\"quiet\"\nGRUB_CMDLINE_LINUX=$(cat /x)\n",
+				 NULL };
 	for (size_t i = 0; unsafe[i]; i++) {
 		write_file(p, unsafe[i], strlen(unsafe[i]));
 		assert_int_equal(pl_tune_plan_build(&pr, &plan, err, sizeof(err)), 0);
@@ -261,12 +262,12 @@ static void test_cmdline_writer(void **st)
 	}
 	/* Faithful rewrites: '$' inside double quotes stays as it was; the last line. */
 	const char *safe[][2] = {
-	    {"GRUB_CMDLINE_LINUX=\"quiet $EXTRA\"\n",
-	     "GRUB_CMDLINE_LINUX=\"quiet $EXTRA nohz=on\"\n"},
-	    {"GRUB_CMDLINE_LINUX='quiet'  \n", "GRUB_CMDLINE_LINUX=\"quiet nohz=on\"\n"},
-	    {"GRUB_CMDLINE_LINUX=quiet\n", "GRUB_CMDLINE_LINUX=\"quiet nohz=on\"\n"},
-	    {"GRUB_CMDLINE_LINUX=\"a\"\nX=1\nGRUB_CMDLINE_LINUX=\"b\"\n",
-	     "GRUB_CMDLINE_LINUX=\"a\"\nX=1\nGRUB_CMDLINE_LINUX=\"b nohz=on\"\n"},
+		{ "GRUB_CMDLINE_LINUX=\"quiet $EXTRA\"\n",
+		  "GRUB_CMDLINE_LINUX=\"quiet $EXTRA nohz=on\"\n" },
+		{ "GRUB_CMDLINE_LINUX='quiet'  \n", "GRUB_CMDLINE_LINUX=\"quiet nohz=on\"\n" },
+		{ "GRUB_CMDLINE_LINUX=quiet\n", "GRUB_CMDLINE_LINUX=\"quiet nohz=on\"\n" },
+		{ "GRUB_CMDLINE_LINUX=\"a\"\nX=1\nGRUB_CMDLINE_LINUX=\"b\"\n",
+		  "GRUB_CMDLINE_LINUX=\"a\"\nX=1\nGRUB_CMDLINE_LINUX=\"b nohz=on\"\n" },
 	};
 	for (size_t i = 0; i < sizeof(safe) / sizeof(safe[0]); i++) {
 		write_file(p, safe[i][0], strlen(safe[i][0]));
@@ -340,7 +341,7 @@ static void test_expansion(void **st)
 {
 	(void)st;
 	/* Each variable doubles the one before: 2^60 bytes unbounded. */
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "[variables]\nv0=xxxxxxxx\n");
 	for (int i = 1; i <= 60; i++)
 		pl_buf_printf(&b, "v%d=${v%d}${v%d}\n", i, i - 1, i - 1);
@@ -359,7 +360,7 @@ static void test_expansion(void **st)
 	assert_int_equal(load("double2", &pr), 0); /* 48 * 16 bytes: fine */
 	pl_tune_profile_free(pr);
 	/* Many values each under the limit: the total over the whole profile is bounded. */
-	b = (struct pl_buf){0};
+	b = (struct pl_buf){ 0 };
 	pl_buf_puts(&b, "[variables]\nbig=");
 	for (int i = 0; i < 60000; i++)
 		pl_buf_puts(&b, "y");
@@ -370,7 +371,7 @@ static void test_expansion(void **st)
 	pl_buf_free(&b);
 	refused("wide", -E2BIG, "expansion of this profile passes 4194304 bytes in total");
 	/* ${i:PROFILE_DIR} repeated in one line is bounded too. */
-	b = (struct pl_buf){0};
+	b = (struct pl_buf){ 0 };
 	pl_buf_puts(&b, "[sysctl]\nvm.k=");
 	for (int i = 0; i < 4000; i++)
 		pl_buf_puts(&b, "${i:PROFILE_DIR}");
@@ -402,8 +403,9 @@ static void test_regex(void **st)
 	/* Alternatives add. */
 	assert_int_equal(pl_tune_regex_cost("ab|cd|ef", &br), 6);
 	/* The stock ThunderX condition is small. */
-	assert_true(pl_tune_regex_cost(
-			"CPU part\\s+:\\s+(0x0?516)|(0x0?af)|(0x0?a[0-3])|(0x0?b8)\\b", &br) < 100);
+	assert_true(
+		pl_tune_regex_cost("CPU part\\s+:\\s+(0x0?516)|(0x0?af)|(0x0?a[0-3])|(0x0?b8)\\b",
+				   &br) < 100);
 	assert_false(br);
 	pl_tune_regex_cost("(a*)*\\1", &br);
 	assert_true(br);
@@ -412,7 +414,7 @@ static void test_regex(void **st)
 		"[cpu]\ncpuinfo_regex=a++++++++++++++++++++++++++++++++++++++++\ngovernor=x\n");
 	refused("rx1", -E2BIG, "rx1/tuned.conf:2: section [cpu], cpuinfo_regex 'a+++");
 	assert_non_null(strstr(err, "more than 4096 elements"));
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "[variables]\nr=");
 	for (int i = 0; i < 1100; i++)
 		pl_buf_puts(&b, "a");
@@ -453,7 +455,7 @@ static void test_files_and_lines(void **st)
 	profile("ctl", "[main]\nsummary=x\n[bootloader]\ncmdline=a=\x01\n");
 	refused("ctl", -EBADMSG, "ctl/tuned.conf:4: byte 0x01");
 	/* A line longer than inih's buffer: an error, not two lines. */
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	pl_buf_puts(&b, "[main]\nsummary=");
 	for (int i = 0; i < 70000; i++)
 		pl_buf_puts(&b, "z");
@@ -464,7 +466,7 @@ static void test_files_and_lines(void **st)
 		"longline/tuned.conf:2: profile 'longline': line longer than 65535");
 	/* A long line whose tail starts with '[' is no section, and the line numbers after
 	 * long lines stay right. */
-	b = (struct pl_buf){0};
+	b = (struct pl_buf){ 0 };
 	pl_buf_puts(&b, "[main]\nsummary=");
 	for (int i = 0; i < 199 - 8; i++)
 		pl_buf_puts(&b, "s");
@@ -500,19 +502,19 @@ static void test_files_and_lines(void **st)
 static void test_sections_and_options(void **st)
 {
 	(void)st;
-	struct pl_buf b = {0};
+	struct pl_buf b = { 0 };
 	for (int i = 0; i <= PL_TUNE_MAX_SECTIONS; i++)
 		pl_buf_printf(&b, "[s%d]\n", i);
 	profile("secs", "%s", b.data);
 	pl_buf_free(&b);
 	refused("secs", -E2BIG, "secs/tuned.conf:1025: profile 'secs': more than 1024 sections");
 	/* Over the chain too. */
-	b = (struct pl_buf){0};
+	b = (struct pl_buf){ 0 };
 	for (int i = 0; i < 600; i++)
 		pl_buf_printf(&b, "[a%d]\n", i);
 	profile("secs-a", "%s", b.data);
 	pl_buf_free(&b);
-	b = (struct pl_buf){0};
+	b = (struct pl_buf){ 0 };
 	pl_buf_puts(&b, "[main]\ninclude=secs-a\n");
 	for (int i = 0; i < 600; i++)
 		pl_buf_printf(&b, "[b%d]\n", i);
@@ -522,7 +524,7 @@ static void test_sections_and_options(void **st)
 	/* Many options and references: linear work (hash index), correct merge order,
 	 * drop= of many keys in one pass. */
 	enum { N = 20000, DROP = 8000 };
-	b = (struct pl_buf){0};
+	b = (struct pl_buf){ 0 };
 	pl_buf_puts(&b, "[variables]\n");
 	for (int i = 0; i < N; i++)
 		pl_buf_printf(&b, "v%d=%d\n", i, i);
@@ -531,7 +533,7 @@ static void test_sections_and_options(void **st)
 		pl_buf_printf(&b, "k%d=${v%d}${nope}\n", i, N - 1 - i);
 	profile("many-base", "%s", b.data);
 	pl_buf_free(&b);
-	b = (struct pl_buf){0};
+	b = (struct pl_buf){ 0 };
 	pl_buf_puts(&b, "[main]\ninclude=many-base\n[sysctl]\ndrop=");
 	for (int i = 0; i < DROP; i += 2)
 		pl_buf_printf(&b, "k%d,", i);
@@ -560,15 +562,15 @@ static void test_sections_and_options(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cmdline_tokens),
-	    cmocka_unit_test(test_cmdline_at_load),
-	    cmocka_unit_test(test_cmdline_writer),
-	    cmocka_unit_test(test_dash_name),
-	    cmocka_unit_test(test_include_depth),
-	    cmocka_unit_test(test_expansion),
-	    cmocka_unit_test(test_regex),
-	    cmocka_unit_test(test_files_and_lines),
-	    cmocka_unit_test(test_sections_and_options),
+		cmocka_unit_test(test_cmdline_tokens),
+		cmocka_unit_test(test_cmdline_at_load),
+		cmocka_unit_test(test_cmdline_writer),
+		cmocka_unit_test(test_dash_name),
+		cmocka_unit_test(test_include_depth),
+		cmocka_unit_test(test_expansion),
+		cmocka_unit_test(test_regex),
+		cmocka_unit_test(test_files_and_lines),
+		cmocka_unit_test(test_sections_and_options),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
