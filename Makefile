@@ -6,7 +6,7 @@ FUZZBUILD  ?= build-fuzz
 PREFIX     ?= /usr/local
 MESON      ?= meson
 
-.PHONY: all deps test-deps build run test fuzz fuzz-build install clean bench-deps format
+.PHONY: all deps test-deps build run test fuzz fuzz-build install clean bench-deps format format-check
 
 all: build
 
@@ -49,7 +49,7 @@ fuzz: fuzz-build
 # for FUZZ_TIME seconds (default 20); the last line is "N passed, N failed[, N skipped]".
 # The release build (-O3 -Werror) is built first: gcc warns about some code
 # (maybe-uninitialized) only when it optimises, and `make run` must build on a fresh clone.
-test: test-deps build $(TESTBUILD)/build.ninja fuzz-build
+test: test-deps format-check build $(TESTBUILD)/build.ninja fuzz-build
 	@ninja -C $(TESTBUILD) >/dev/null || ninja -C $(TESTBUILD)
 	@FUZZ_TIME=$(or $(FUZZ_TIME),20) FUZZ_REQUIRED=1 \
 		FUZZ_BINDIR=$(CURDIR)/$(FUZZBUILD)/tests/fuzz tests/run-all.sh $(TESTBUILD)
@@ -64,8 +64,19 @@ install: build
 bench-deps:
 	@scripts/install-deps.sh peers
 
+# Every tracked C file as .clang-format wants it (clang-format 14, Debian 12); `make format`
+# rewrites them, `make format-check` (part of `make test`) names those that differ.
+CLANG_FORMAT ?= clang-format
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h')
+	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
+
+format-check: test-deps
+	@bad=$$(for f in $$(git ls-files '*.c' '*.h'); do \
+		$(CLANG_FORMAT) --dry-run -Werror "$$f" >/dev/null 2>&1 || echo "$$f"; done); \
+	if [ -n "$$bad" ]; then \
+		echo "format-check: these files differ from .clang-format (run 'make format'):" >&2; \
+		echo "$$bad" | sed 's/^/  /' >&2; exit 1; fi; \
+	echo "format-check: $$(git ls-files '*.c' '*.h' | wc -l) C files formatted"
 
 clean:
 	rm -rf $(BUILD) $(TESTBUILD) $(FUZZBUILD)

@@ -29,11 +29,22 @@ volatile double sink;
 			x += (double)i * 0.5;                                                      \
 		sink = x;                                                                          \
 	}
+/* clang-format off: one function per line (the macro defines them, clang-format cannot tell) */
 FN(w_alpha)
-FN(w_bravo) FN(w_charlie) FN(w_delta) FN(w_echo) FN(w_foxtrot) FN(w_golf) FN(w_hotel) FN(w_india)
-	FN(w_juliet) FN(w_kilo) FN(w_lima)
+FN(w_bravo)
+FN(w_charlie)
+FN(w_delta)
+FN(w_echo)
+FN(w_foxtrot)
+FN(w_golf)
+FN(w_hotel)
+FN(w_india)
+FN(w_juliet)
+FN(w_kilo)
+FN(w_lima)
+/* clang-format on */
 
-		int main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	double scale = argc > 1 ? strtod(argv[1], NULL) : 1.0;
 	long u = (long)(100000 * scale);
