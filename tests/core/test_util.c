@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: sysroot reader, number/size/duration parsing, cpulists, summary stats. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "stats/summary.h"
+#include "util/cleanup.h"
 #include "util/cpuset.h"
 #include "util/outfile.h"
 #include "util/str.h"
@@ -314,6 +316,38 @@ static void test_fmt_unit(void **state)
 	assert_string_equal(pl_fmt_unit(b, sizeof(b), NAN, "s"), "-");
 }
 
+/* util/cleanup.h: the descriptor is closed at scope exit, a stolen one is not, and a
+ * pl_autofree buffer is freed (ASan's leak check fails the test otherwise). */
+static int scoped_open(int steal)
+{
+	pl_autoclose int fd = open("/dev/null", O_RDONLY);
+	pl_autofree char *buf = malloc(64);
+	pl_autofclose FILE *f = fopen("/dev/null", "r");
+	pl_autofclose FILE *none = NULL;
+	(void)none;
+	assert_true(fd >= 0 && buf && f);
+	return steal ? pl_steal_fd(&fd) : fd;
+}
+
+static void test_cleanup(void **state)
+{
+	(void)state;
+	int closed = scoped_open(0);
+	errno = 0;
+	assert_int_equal(fcntl(closed, F_GETFD), -1);
+	assert_int_equal(errno, EBADF);
+	int kept = scoped_open(1);
+	assert_true(fcntl(kept, F_GETFD) >= 0);
+	close(kept);
+	pl_autofree char *p = strdup("x");
+	char *q = pl_steal_ptr(&p);
+	assert_null(p);
+	assert_string_equal(q, "x");
+	free(q);
+	pl_autoclose int neg = -1; /* accepted: nothing to close */
+	(void)neg;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_parse_numbers), cmocka_unit_test(test_cpuset),
 		cmocka_unit_test(test_summary),	      cmocka_unit_test(test_split_buf),
 		cmocka_unit_test(test_outfile),	      cmocka_unit_test(test_fmt_unit),
+		cmocka_unit_test(test_cleanup),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
