@@ -32,13 +32,18 @@ static const char css[] =
 	"1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}th{background:"
 	"#f6f8fa}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:"
 	"nowrap}\n"
+	"#findings-table{table-layout:fixed}#findings-table th:first-child{width:84px}"
+	"#findings-table th:nth-child(3){width:20%}#findings-table th:nth-child(4){width:14%}"
+	"#findings-table th:nth-child(5){width:28%}#findings-table td,#findings-table "
+	"code{overflow-wrap:anywhere}\n"
+	"@media (max-width:900px){body{padding:12px}table{font-size:13px}th,td{padding:4px 6px}}\n"
 	".sev{display:inline-block;font-weight:700;font-size:12px;padding:1px "
 	"6px;border-radius:4px;"
 	"border:1px solid currentColor}.sev-crit{color:var(--crit)}.sev-warn{color:var(--warn)}"
 	".sev-info{color:var(--info)}\n"
 	"code{font:13px/1.4 "
 	"ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;"
-	"padding:1px 4px;border-radius:3px;word-break:break-all}\n"
+	"padding:1px 4px;border-radius:3px;overflow-wrap:break-word}\n"
 	"button.copy{font-size:12px;margin-left:6px;cursor:pointer}\n"
 	"details{margin:6px 0}summary{cursor:pointer}\n"
 	"svg.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}svg.chart "
@@ -48,7 +53,10 @@ static const char css[] =
 	"span.num{font-variant-numeric:tabular-nums;white-space:nowrap}"
 	".env{font-size:13px;color:var(--muted)}.verdict{font-size:13px}.verdict-changed{font-"
 	"weight:700}\n"
-	"iframe.flame{display:block;margin:8px 0}\n"
+	"div.flame{margin:8px 0;border:1px solid var(--line)}iframe.flame{display:block;"
+	"width:100%;border:0}\n"
+	"table.facts{table-layout:fixed}table.facts col.key{width:30%}table.facts "
+	"col.source{width:26%}table.facts td,table.facts code{overflow-wrap:anywhere}\n"
 	"@media print{body{max-width:none;padding:0}button.copy{display:none}details{display:block}"
 	"h2{break-after:avoid}table,svg{break-inside:avoid}}\n";
 
@@ -144,25 +152,44 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 	pl_buf_puts(b, "</tbody></table>\n");
 }
 
+/* @s escaped, with a line-break opportunity (<wbr>) after each character of @after, so
+ * dotted keys, paths and comma lists wrap there before they wrap anywhere else (the
+ * break characters are ASCII: a UTF-8 sequence is never split). */
+static void esc_wbr(struct pl_buf *b, const char *s, const char *after)
+{
+	char one[2] = { 0 };
+	for (const char *p = s ? s : ""; *p; p++) {
+		one[0] = *p;
+		esc(b, one);
+		if (strchr(after, *p) && p[1])
+			pl_buf_puts(b, "<wbr>");
+	}
+}
+
+/* The facts table has fixed column widths (the CSS of table.facts): the key and source
+ * columns keep their share of the page whatever the values are, and a long value
+ * (kernel.cmdline.params) wraps inside its column. */
 static void section_facts(struct pl_buf *b, const json_t *facts)
 {
 	pl_buf_puts(b, "<h2 id=\"facts\">Facts</h2>\n<details><summary>All collected facts "
-		       "(value and where it was read)</summary>\n<table><thead><tr><th>fact</th>"
-		       "<th>value</th><th>source</th></tr></thead><tbody>\n");
+		       "(value and where it was read)</summary>\n<table id=\"facts-table\" "
+		       "class=\"facts\"><colgroup><col class=\"key\"><col class=\"value\"><col "
+		       "class=\"source\"></colgroup><thead><tr><th>fact</th><th>value</th>"
+		       "<th>source</th></tr></thead><tbody>\n");
 	const char *key;
 	json_t *e;
 	json_object_foreach((json_t *)facts, key, e)
 	{
 		pl_buf_puts(b, "<tr><td><code>");
-		esc(b, key);
+		esc_wbr(b, key, "._");
 		pl_buf_puts(b, "</code></td><td>");
 		const json_t *v = json_object_get(e, "value");
 		if (v) {
 			char *t = pl_fact_value_text(v);
-			esc(b, t);
+			esc_wbr(b, t, ",");
 			free(t);
 			pl_buf_puts(b, "</td><td>");
-			esc(b, pl_json_str(e, "source"));
+			esc_wbr(b, pl_json_str(e, "source"), "/_");
 		} else {
 			pl_buf_puts(b, "<span class=\"muted\">unavailable: ");
 			esc(b, pl_json_str(e, "unavailable"));
@@ -440,6 +467,38 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 	pl_buf_puts(b, "</section>\n");
 }
 
+/* The width and height of an SVG document from its root element's viewBox; 0 when it
+ * has none. */
+static int svg_viewbox(const char *svg, double *w, double *h)
+{
+	const char *root = strstr(svg, "<svg");
+	const char *end = root ? strchr(root, '>') : NULL;
+	const char *vb = root ? strstr(root, "viewBox=\"") : NULL;
+	double x, y;
+	if (!end || !vb || vb > end ||
+	    sscanf(vb, "viewBox=\"%lf %lf %lf %lf\"", &x, &y, w, h) != 4 || !(*w > 0) || !(*h > 0))
+		return -EINVAL;
+	return 0;
+}
+
+/* @svg in an iframe as wide as its container and exactly as tall as the picture scaled
+ * to that width (CSS aspect-ratio from the viewBox; inside, the svg is 100% wide with no
+ * body margin), so there is neither a scrollbar nor a blank band at any page width. */
+static void flame_iframe(struct pl_buf *b, const char *svg)
+{
+	double w = 1200, h = 480;
+	svg_viewbox(svg, &w, &h); /* flame.c always writes one; the defaults are a fallback */
+	pl_buf_printf(b,
+		      "<div class=\"flame\"><iframe class=\"flame\" title=\"flame graph: click a "
+		      "frame to zoom, hover for samples and %%\" style=\"aspect-ratio:%.0f/%.0f\" "
+		      "srcdoc=\"",
+		      w, h);
+	esc(b, "<!DOCTYPE html><style>html,body{margin:0;overflow:hidden}svg{display:block;"
+	       "width:100%;height:auto}</style>");
+	esc(b, svg);
+	pl_buf_puts(b, "\"></iframe></div>\n");
+}
+
 /* The flame graph of a profile document's folded stacks ({"stack","count"} items), with
  * the per-thread timeline strip, written by the profiler's own SVG writer and embedded
  * with iframe srcdoc so its script and ids stay separate from the page's. */
@@ -496,15 +555,8 @@ static void profile_flame(struct pl_buf *b, const json_t *doc)
 	if (m) {
 		int r = pl_flame_write_svg(fl, m, "Flame graph", strip.nrows ? &strip : NULL);
 		fclose(m);
-		if (r == 0) {
-			pl_buf_puts(b,
-				    "<iframe class=\"flame\" title=\"flame graph: click a frame to "
-				    "zoom, hover for samples and %\" style=\"width:100%;height:");
-			pl_buf_printf(b, "%zupx;border:1px solid #d0d7de\" srcdoc=\"",
-				      480 + (strip.nrows < 100000 ? strip.nrows : 100000) * 14);
-			esc(b, svg);
-			pl_buf_puts(b, "\"></iframe>\n");
-		}
+		if (r == 0)
+			flame_iframe(b, svg);
 		free(svg);
 	}
 	for (size_t k = 0; k < rows && labels; k++)
