@@ -5,6 +5,14 @@ on loopback, no third-party Python modules) and check it like a reader would.
 
 Usage: browser.py REPORT.html SCREENSHOT.png EXPECTED_FINDING_IDS(comma-separated|-) [--flame]
 Prints TAP lines. Exit 77 (skip) when chromium or chromedriver is missing.
+
+The layout is checked at a desktop and a narrow window width (WIDTHS), with every
+<details> open: no element reaches past the page width (document and each element),
+no table cell's content spills out of its cell, the facts table keeps a readable key
+column and its source column on screen, and each embedded flame graph fills its iframe
+exactly (no scrollbar inside, no blank band, controls inside the picture). Screenshots
+of the top of the page, the first profile and the facts table are written at each width
+(SHOTS): SCREENSHOT.png is the top at the first width, the others SCREENSHOT-WIDTH-PART.png.
 """
 import base64
 import json
@@ -45,6 +53,145 @@ def call(base, method, path, body=None):
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=60) as r:
         return json.loads(r.read().decode())["value"]
+
+
+WIDTHS = (1280, 800)
+# The facts table's key column must hold at least this many characters of its
+# monospace font on one line (dotted keys are up to ~50 characters and wrap at dots).
+KEY_MIN_CHARS = 24
+
+# Everything in the page that reaches past the page width, and table cells whose
+# content spills out of the cell (what a reader would see as clipped or overlapping).
+JS_PAGE = r"""
+var de=document.documentElement,W=de.clientWidth,out=[],spill=[],wide=new Set(),n=0;
+function nm(e){var c=typeof e.className=='string'&&e.className?'.'+e.className.trim().split(/\s+/).join('.'):'';
+ return e.tagName.toLowerCase()+(e.id?'#'+e.id:'')+c;}
+Array.prototype.forEach.call(document.body.querySelectorAll('*'),function(e){
+ var r=e.getBoundingClientRect();if(!r.width&&!r.height)return;
+ if(r.right>W+0.5||r.left<-0.5){wide.add(e);n++;if(!wide.has(e.parentElement))
+  out.push(nm(e)+' '+Math.round(r.left)+'..'+Math.round(r.right)+' px');}});
+Array.prototype.forEach.call(document.querySelectorAll('td,th'),function(e){
+ if(e.scrollWidth>e.clientWidth+1)spill.push(nm(e.closest('table'))+' '+nm(e)+' '+
+  e.scrollWidth+'>'+e.clientWidth+': '+e.textContent.slice(0,60));});
+return {W:W,sw:de.scrollWidth,tables:document.querySelectorAll('table').length,
+ out:out.slice(0,12),nout:n,spill:spill.slice(0,12),nspill:spill.length};
+"""
+
+# The facts table: column edges and the width of one character of the key font.
+JS_FACTS = r"""
+var t=document.getElementById('facts-table');if(!t)return null;
+var th=t.querySelectorAll('thead th'),c=t.querySelector('tbody td code');
+var px=7.8;if(c){var s=document.createElement('span');s.style.font=getComputedStyle(c).font;
+ s.textContent='x'.repeat(100);document.body.appendChild(s);px=s.getBoundingClientRect().width/100;s.remove();}
+return {W:document.documentElement.clientWidth,px:px,rows:t.querySelectorAll('tbody tr').length,
+ cols:Array.prototype.map.call(th,function(h){var r=h.getBoundingClientRect();
+  return {name:h.textContent,left:r.left,right:r.right,width:r.width};})};
+"""
+
+# Each flame graph iframe against the element that contains it.
+JS_FRAMES = r"""
+return Array.prototype.map.call(document.querySelectorAll('iframe.flame'),function(f){
+ var r=f.getBoundingClientRect(),p=f.parentElement.getBoundingClientRect();
+ return {left:r.left,right:r.right,width:r.width,height:r.height,cw:f.clientWidth,ch:f.clientHeight,
+  pleft:p.left,pright:p.right,W:document.documentElement.clientWidth};});
+"""
+
+# Inside one flame graph iframe: scrollbars, the picture's box, the controls' boxes.
+JS_FLAME = r"""
+var de=document.documentElement,s=document.querySelector('svg');if(!s)return null;
+var r=s.getBoundingClientRect(),c=[];
+Array.prototype.forEach.call(s.querySelectorAll('text.h,text.b'),function(t){
+ var b=t.getBoundingClientRect();c.push({t:t.textContent,l:b.left,r:b.right,top:b.top,b:b.bottom});});
+return {cw:de.clientWidth,ch:de.clientHeight,sw:de.scrollWidth,sh:de.scrollHeight,
+ x:r.left,y:r.top,w:r.width,h:r.height,controls:c};
+"""
+
+
+# What the screenshots show, at each width: the top of the page, the first profile
+# (its flame graph) and the facts table, each scrolled to the top of the window.
+SHOTS = (("top", None), ("profile", "section.profile"), ("facts", "#facts-table"))
+SHOT_HEIGHT = 1400
+
+
+def shot_name(shot, width, part):
+    """SCREENSHOT.png for the top of the page at the first width, else
+    SCREENSHOT-WIDTH-PART.png."""
+    if width == WIDTHS[0] and part == "top":
+        return shot
+    root, ext = os.path.splitext(shot)
+    return f"{root}-{width}-{part}{ext or '.png'}"
+
+
+def check_layout(base, s, ex, width, want_flame):
+    """The layout checks at one window width (TAP lines named with the width)."""
+    call(base, "POST", s + "/window/rect", {"width": width, "height": 1000})
+    ex("document.querySelectorAll('details').forEach(function(d){d.open=true})")
+    pg = ex(JS_PAGE)
+    at = f"at {width} px (page {pg['W']} px)"
+    tap(pg["tables"] > 0, f"{at}: the page has tables to lay out", pg["tables"])
+    tap(pg["sw"] <= pg["W"], f"{at}: no horizontal scrollbar (document {pg['sw']} px wide)",
+        "\n".join(pg["out"]))
+    tap(pg["nout"] == 0, f"{at}: no element wider than the page",
+        f"{pg['nout']} elements past the edge, the outermost:\n" + "\n".join(pg["out"]))
+    tap(pg["nspill"] == 0, f"{at}: no table cell's content spills out of its cell",
+        f"{pg['nspill']} cells:\n" + "\n".join(pg["spill"]))
+    fa = ex(JS_FACTS)
+    tap(fa is not None and fa["rows"] > 0, f"{at}: facts table present", fa)
+    if fa is not None and len(fa["cols"]) == 3:
+        key, _, src = fa["cols"]
+        chars = key["width"] / fa["px"]
+        tap(chars >= KEY_MIN_CHARS,
+            f"{at}: facts key column holds {chars:.0f} characters (>= {KEY_MIN_CHARS})",
+            json.dumps(fa["cols"]))
+        tap(src["left"] >= 0 and src["right"] <= fa["W"] + 0.5,
+            f"{at}: facts source column on screen", json.dumps(src))
+    frames = ex(JS_FRAMES)
+    if want_flame:
+        tap(len(frames) >= 1, f"{at}: flame graph iframe present", frames)
+    for i, f in enumerate(frames):
+        tap(f["left"] >= f["pleft"] - 0.5 and f["right"] <= f["pright"] + 0.5 and
+            f["right"] <= f["W"] + 0.5, f"{at}: flame graph {i} inside its container",
+            json.dumps(f))
+        call(base, "POST", s + "/frame", {"id": i})
+        try:
+            fl = ex(JS_FLAME)
+        finally:
+            call(base, "POST", s + "/frame/parent", {})
+        tap(fl is not None, f"{at}: flame graph {i} has its picture", fl)
+        if fl is None:
+            continue
+        tap(fl["sw"] <= fl["cw"] and fl["sh"] <= fl["ch"],
+            f"{at}: flame graph {i}: no scrollbar inside its frame",
+            f"content {fl['sw']}x{fl['sh']} in a {fl['cw']}x{fl['ch']} frame")
+        tap(abs(fl["w"] - fl["cw"]) <= 2 and abs(fl["h"] - fl["ch"]) <= 2,
+            f"{at}: flame graph {i} fills its frame (no blank band)",
+            f"picture {fl['w']:.0f}x{fl['h']:.0f} at {fl['x']:.0f},{fl['y']:.0f} "
+            f"in a {fl['cw']}x{fl['ch']} frame")
+        bad = [c for c in fl["controls"] if c["l"] < 0 or c["r"] > fl["cw"] + 0.5 or
+               c["top"] < 0 or c["b"] > fl["ch"] + 0.5]
+        tap(len(fl["controls"]) >= 3 and not bad,
+            f"{at}: flame graph {i}: title and controls inside the frame",
+            json.dumps(bad or fl["controls"]))
+
+
+def screenshots(base, s, ex, shot, width):
+    """Window-sized screenshots at @width of the parts in SHOTS that the page has."""
+    call(base, "POST", s + "/window/rect", {"width": width, "height": SHOT_HEIGHT})
+    for part, sel in SHOTS:
+        if sel is None:
+            found = ex("window.scrollTo(0,0);return true")
+        else:
+            found = ex("var e=document.querySelector(arguments[0]);if(!e)return false;"
+                       "window.scrollTo(0,e.getBoundingClientRect().top+scrollY-8);return true",
+                       [sel])
+        if not found:
+            continue
+        path = shot_name(shot, width, part)
+        png = call(base, "GET", s + "/screenshot")
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(png))
+        tap(os.path.getsize(path) > 1000, f"screenshot of the {part} at {width} px: {path}")
+    ex("window.scrollTo(0,0)")
 
 
 def main():
@@ -90,6 +237,10 @@ def main():
         ext = ex("return Array.from(document.querySelectorAll('script[src],link[href],img[src]'))"
                  ".map(function(e){return e.src||e.href})")
         tap(ext == [], "no external resources (self-contained page)", ext)
+        for width in WIDTHS:
+            check_layout(base, s, ex, width, want_flame)
+            screenshots(base, s, ex, shot, width)
+        call(base, "POST", s + "/window/rect", {"width": WIDTHS[0], "height": 1600})
         if want_flame:
             n_frames = ex("return document.querySelectorAll('iframe.flame').length")
             tap(n_frames >= 1, "flame graph present", n_frames)
@@ -110,10 +261,6 @@ def main():
                     tap(after is not None and after > before, "flame graph zooms on click",
                         f"width {before} -> {after}")
                 call(base, "POST", s + "/frame/parent", {})
-        png = call(base, "GET", s + "/screenshot")
-        with open(shot, "wb") as f:
-            f.write(base64.b64decode(png))
-        tap(os.path.getsize(shot) > 1000, f"screenshot written to {shot}")
         try:
             logs = call(base, "POST", s + "/se/log", {"type": "browser"})
         except Exception as e:  # chromedriver without the log endpoint

@@ -7,8 +7,8 @@ FX=$PERFLAB_SRCDIR/tests/report/fixtures
 export PERFLAB_TIMESTAMP=1780000000
 R=$TMP/r
 
-ok "report with --from check and bench documents" "$PERFLAB" report -o "$R" \
-	--from "$FX/check-2.json" --from "$FX/bench-clock.json"
+ok "report with --from check, bench and profile documents" "$PERFLAB" report -o "$R" \
+	--from "$FX/check-2.json" --from "$FX/bench-clock.json" --from "$FX/profile-burn.json"
 for f in report.html report.md report.json; do
 	ok "$f written" test -s "$R/$f"
 done
@@ -16,7 +16,7 @@ is "generation time from PERFLAB_TIMESTAMP" "$(jqv "$R/report.json" .generated)"
 is "merged findings" "$(jqv "$R/report.json" '[.check.findings[].id]|join(",")')" "clock.xen-tsc,sysctl.tcp-timestamps-off"
 is "inputs recorded" "$(jqv "$R/report.json" '.inputs[0].file')" "$FX/check-2.json"
 is "bench document merged" "$(jqv "$R/report.json" '.benchmarks[0].benchmark')" "clock"
-is "inputs lists both files" "$(jqv "$R/report.json" '.inputs|length')" "2"
+is "inputs lists the three files" "$(jqv "$R/report.json" '.inputs|length')" "3"
 md=$(cat "$R/report.md")
 like "markdown has the bench table" "$md" '\| gettimeofday \| ns \|'
 html=$(cat "$R/report.html")
@@ -32,17 +32,38 @@ else
 	_report ok "no external resources"
 fi
 
-# Headless Chromium: console errors, findings rows, screenshot as a test artifact.
-shot=$PERFLAB_BUILDDIR/report-screenshot.png
-if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
-	/usr/bin/python3 "$PERFLAB_SRCDIR/tests/report/browser.py" "$R/report.html" "$shot" \
-		"clock.xen-tsc,sysctl.tcp-timestamps-off" >"$TMP/tap" 2>&1
+# The facts of this machine with the values that are long on other machines: a cloud
+# image's kernel command line (kernel.cmdline.params, one long JSON text), a long
+# unbroken value, and a long key and source path. The page must wrap them.
+long=$(printf 'x%.0s' $(seq 300))
+params=$(seq 40 | jq -R '{("param.name_\(.)"): "value,with,commas,\(.)"}' | jq -s add)
+jq --argjson p "$params" --arg long "$long" '{schema_version: 1, facts: (.facts + {
+	"kernel.cmdline.params": {value: $p, source: "/proc/cmdline"},
+	"kernel.cmdline.initrd": {value: ("/boot/initrd.img-" + $long), source: "/proc/cmdline"},
+	"sysctl.net.ipv4.conf.enp0s31f6_with_a_rather_long_interface_name.accept_redirects":
+		{value: 0, source: "/proc/sys/net/ipv4/conf/enp0s31f6_with_a_rather_long_interface_name/accept_redirects"}})}' \
+	"$R/report.json" >"$TMP/inspect-long.json"
+L=$TMP/long
+ok "report with long facts, a benchmark and a profile" "$PERFLAB" report --no-bench -o "$L" \
+	--from "$TMP/inspect-long.json" --from "$FX/bench-clock.json" --from "$FX/profile-burn.json"
+like "long values wrap after their commas" "$(cat "$L/report.html")" 'name_40&quot;:&quot;value,<wbr>with,<wbr>commas'
+
+# Headless Chromium: console errors, findings rows, the layout at two widths (nothing
+# wider than the page, the facts table's columns, the flame graph in its frame), and
+# full-page screenshots at both widths as test artifacts.
+chromium_check() { # REPORT.html SCREENSHOT.png FINDING_IDS [--flame]
+	/usr/bin/python3 "$PERFLAB_SRCDIR/tests/report/browser.py" "$@" >"$TMP/tap" 2>&1
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*) _report ok "chromium: ${line#ok * - }" ;;
 		"not ok "*) _report fail "chromium: ${line#not ok * - }" "$(grep '^#' "$TMP/tap")" ;;
 		esac
 	done <"$TMP/tap"
+}
+if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+	chromium_check "$R/report.html" "$PERFLAB_BUILDDIR/report-screenshot.png" \
+		"clock.xen-tsc,sysctl.tcp-timestamps-off" --flame
+	chromium_check "$L/report.html" "$PERFLAB_BUILDDIR/report-long-screenshot.png" - --flame
 else
 	skip "report.html in headless chromium" "chromium/chromedriver not installed"
 fi
