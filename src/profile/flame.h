@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/cleanup.h"
+
 struct pl_flame;
 
 /** A timeline strip drawn above the flame graph: @nrows rows (threads or CPUs) of
@@ -32,6 +34,9 @@ struct pl_flame_timeline {
 struct pl_flame *pl_flame_new(void);
 /** Free. NULL-safe. */
 void pl_flame_free(struct pl_flame *f);
+PL_DEFINE_CLEANUP(struct pl_flame, pl_flame_free, pl_flame_free)
+/** A struct pl_flame * freed with pl_flame_free at scope exit. */
+#define pl_autoflame __attribute__((cleanup(pl_flame_freep)))
 /** Check a folded stack (@len bytes at @stack, "comm;frame;...;leaf", no count): 0, or
  *  -ENODATA (empty), -ENOMSG (an empty frame name: ";;", or ';' at either end) or -E2BIG
  *  (more than PL_FLAME_MAX_DEPTH frames). */

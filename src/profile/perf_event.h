@@ -17,6 +17,14 @@ typedef int (*pl_perf_open_fn)(struct perf_event_attr *attr, pid_t pid, int cpu,
 /** Current opener (default: the raw syscall). Not thread-safe to change while opening. */
 extern pl_perf_open_fn pl_perf_open_hook;
 
+/** Most bytes of user stack copied per sample for PL_CG_DWARF: perf's limit for
+ *  --call-graph dwarf,SIZE (tools/perf/util/callchain.c get_stack_size: rounded up to a
+ *  multiple of 8, at most USHRT_MAX rounded down to one); the kernel refuses
+ *  sample_stack_user values that are not multiples of 8 or >= USHRT_MAX. */
+#define PL_PE_STACK_USER_MAX 65528
+/** Bytes of user stack copied per sample by default (perf's default too). */
+#define PL_PE_STACK_USER_DEFAULT 8192
+
 /** Callchain mode. */
 enum pl_callgraph { PL_CG_NONE, PL_CG_FP, PL_CG_DWARF };
 
