@@ -82,6 +82,8 @@ struct pl_module *pl_symtab_module(struct pl_symtab *st, const char *path, uint6
 		if (!same)
 			continue;
 		if (m->fd < 0 && live && !m->loaded && !anon && ino) {
+			/* the mapped file itself, through the live process's map_files link
+			 * (kept open for libelf; why not pl_read_file: below) */
 			char rel[96], p[4096];
 			snprintf(rel, sizeof(rel), "/proc/%d/map_files/%llx-%llx", (int)pid,
 				 (unsigned long long)start, (unsigned long long)end);
@@ -104,6 +106,11 @@ struct pl_module *pl_symtab_module(struct pl_symtab *st, const char *path, uint6
 		m->build_id_len = bid_len;
 	}
 	if (live && !anon && ino) {
+		/* A live read of the target's /proc/PID/map_files/START-END: the very file it
+		 * mapped, even when that path was replaced or deleted since, or lives in another
+		 * mount namespace. It is an ELF image kept open as a descriptor for libelf (as
+		 * open_in_sysroot), not a text file, so not pl_read_file(); the path gets the
+		 * sysroot prefix, which is "/" here (@live: the tasks are running). */
 		char rel[96], p[4096];
 		snprintf(rel, sizeof(rel), "/proc/%d/map_files/%llx-%llx", (int)pid,
 			 (unsigned long long)start, (unsigned long long)end);
@@ -270,6 +277,12 @@ static bool has_symtab(Elf *e)
 	return false;
 }
 
+/* An ELF file (a binary, a library, a debug file, or one seen through /proc/PID/root)
+ * opened read-only under the sysroot prefix for libelf. Not through pl_read_file(): libelf
+ * maps the file from a descriptor (ELF_C_READ_MMAP) and reads only the sections it needs,
+ * where pl_read_file() would copy a whole (often large, not text) image into memory and
+ * refuse one over PL_READ_MAX. The path still gets the sysroot prefix (pl_sysroot_path),
+ * although profile runs only on the live system. */
 static int open_in_sysroot(const char *abs)
 {
 	char p[4096];
@@ -688,6 +701,11 @@ int pl_kernel_resolve_many(struct pl_symtab *st, const uint64_t *addrs, size_t n
 		names[i] = mods[i] = NULL;
 	if (!n)
 		return 0;
+	/* Streamed, not pl_read_file(): one pass keeps a few fixed slots instead of the
+	 * whole table, and a kernel with many modules can have a kallsyms larger than
+	 * PL_READ_MAX, which pl_read_file() refuses (kernel symbols would vanish). The path
+	 * gets the sysroot prefix; profile runs on the live system only, where /proc/kallsyms
+	 * is a procfs file, never a FIFO or device. */
 	char path[4096];
 	int r = pl_sysroot_path(path, sizeof(path), "/proc/kallsyms");
 	if (r < 0)
