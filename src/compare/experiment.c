@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <ini.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -793,6 +794,28 @@ void pl_cmp_cleanup_dirs(struct pl_cmp_experiment *e)
 		nftw(v->workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 		v->workdir_tmp = false;
 	}
+}
+
+void pl_cmp_experiment_cpus(const struct pl_cmp_experiment *e, struct pl_cpuset *set, bool *pinned)
+{
+	pl_cpuset_clear(set);
+	*pinned = e->n > 0;
+	for (size_t i = 0; i < e->n; i++)
+		*pinned &= e->v[i].has_cpus;
+	if (*pinned) {
+		for (size_t i = 0; i < e->n; i++)
+			for (int c = pl_cpuset_next(&e->v[i].cpuset, 0); c >= 0;
+			     c = pl_cpuset_next(&e->v[i].cpuset, (unsigned)c + 1))
+				pl_cpuset_set(set, (unsigned)c);
+		return;
+	}
+	cpu_set_t allowed;
+	CPU_ZERO(&allowed);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+		return;
+	for (unsigned c = 0; c < CPU_SETSIZE && c < PL_MAX_CPUS; c++)
+		if (CPU_ISSET(c, &allowed))
+			pl_cpuset_set(set, c);
 }
 
 void pl_cmp_experiment_free(struct pl_cmp_experiment *e)

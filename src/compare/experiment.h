@@ -122,6 +122,11 @@ int pl_cmp_make_dirs(struct pl_cmp_experiment *e);
  *  Safe to call more than once. */
 void pl_cmp_cleanup_dirs(struct pl_cmp_experiment *e);
 
+/** The CPUs experiment @e runs on, for its environment (bench/env.h): into @set the union
+ *  of the variants' cpus= when every variant has one (*pinned true), else the CPUs this
+ *  process may use (sched_getaffinity; empty when that fails). */
+void pl_cmp_experiment_cpus(const struct pl_cmp_experiment *e, struct pl_cpuset *set, bool *pinned);
+
 /** vsnprintf a one-line error reason into @err (size @len) for the caller to log; the
  *  compare modules report reasons this way (library code does not log). NULL-safe. */
 void pl_cmp_seterr(char *err, size_t len, const char *fmt, ...)

@@ -46,6 +46,47 @@ static char *quote_line(const char *out)
 	return pl_xstrdup("(no output at all)");
 }
 
+int pl_cmp_live_open(struct pl_cmp_live *l, struct pl_cmp_experiment *e, const char *state_dir,
+		     size_t *recovered, bool *bad_input, char *err, size_t errlen)
+{
+	bool settings = false;
+	for (size_t i = 0; i < e->n; i++)
+		settings |= e->v[i].nsettings > 0;
+	*recovered = 0;
+	*bad_input = false;
+	if (!settings)
+		return 0;
+	/* every value checked (type, range, shape) before anything is written */
+	int r = pl_cmp_sys_check(e, err, errlen);
+	if (r < 0) {
+		*bad_input = true;
+		return r;
+	}
+	r = pl_cmp_sys_open(state_dir, &l->sys, recovered, err, errlen);
+	*bad_input = r == -EROFS;
+	return r;
+}
+
+int pl_cmp_live_try(struct pl_cmp_live *l, const struct pl_cmp_experiment *e, bool *bad_input,
+		    char *err, size_t errlen)
+{
+	*bad_input = false;
+	for (size_t i = 0; i < e->n; i++) {
+		if (!e->v[i].nsettings)
+			continue;
+		int k = pl_cmp_sys_apply(l->sys, &e->v[i], err, errlen);
+		char rerr[512];
+		int k2 = pl_cmp_sys_restore(l->sys, rerr, sizeof(rerr));
+		if (k < 0 || k2 < 0) {
+			if (k == 0)
+				pl_cmp_seterr(err, errlen, "%s", rerr);
+			*bad_input = k == -ENOENT || k == -EINVAL;
+			return k < 0 ? k : k2;
+		}
+	}
+	return 0;
+}
+
 int pl_cmp_live_exec(void *ctx, struct pl_cmp_session *s, size_t variant, size_t round,
 		     struct pl_cmp_usage *u, double *vals, char *err, size_t errlen)
 {
@@ -160,4 +201,14 @@ int pl_cmp_live_finish(struct pl_cmp_live *l, struct pl_cmp_session *s, char *er
 	free(l->set_up);
 	l->set_up = NULL;
 	return first;
+}
+
+void pl_cmp_live_close(struct pl_cmp_live *l)
+{
+	if (!l)
+		return;
+	pl_cmp_sys_close(l->sys);
+	l->sys = NULL;
+	free(l->set_up);
+	l->set_up = NULL;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "compare/output.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "config.h"
 #include "out/json.h"
 #include "util/log.h"
+#include "util/outfile.h"
 #include "util/str.h"
 
 void pl_cmp_report_build(struct pl_cmp_report *r, const struct pl_cmp_session *s)
@@ -614,4 +616,75 @@ void pl_cmp_write_csv(FILE *f, const struct pl_cmp_report *r)
 			csv_field(f, base ? "" : cs->text);
 			fputc('\n', f);
 		}
+}
+
+int pl_cmp_write_report(const struct pl_cmp_report *r, const struct pl_cmp_dest *d, char *err,
+			size_t errlen)
+{
+	struct pl_outfile out = { .fp = stderr };
+	int k = d->to_stderr ? 0 : pl_outfile_open(&out, d->path);
+	if (k < 0) {
+		pl_cmp_seterr(err, errlen, "cannot write '%s': %s",
+			      d->path ? d->path : "standard output", strerror(-k));
+		return k;
+	}
+	if (d->json) {
+		json_t *doc = pl_cmp_to_json(r);
+		k = pl_json_write(out.fp, doc);
+		json_decref(doc);
+	} else {
+		pl_cmp_print_table(out.fp, r);
+	}
+	if (d->to_stderr)
+		k = fflush(stderr) != 0 || ferror(stderr) || k < 0 ? -EIO : 0;
+	if ((!d->to_stderr && pl_outfile_close(&out, k == 0) < 0) || k < 0) {
+		pl_cmp_seterr(err, errlen, "cannot write '%s'",
+			      d->path	     ? d->path
+			      : d->to_stderr ? "standard error"
+					     : "standard output");
+		return -EIO;
+	}
+	return 0;
+}
+
+int pl_cmp_export(const char *path, const struct pl_cmp_report *r,
+		  void (*fn)(FILE *, const struct pl_cmp_report *), char *err, size_t errlen)
+{
+	struct pl_outfile o;
+	int k = pl_outfile_open(&o, path);
+	if (k < 0) {
+		pl_cmp_seterr(err, errlen, "cannot write '%s': %s", path, strerror(-k));
+		return k;
+	}
+	fn(o.fp, r);
+	k = pl_outfile_close(&o, true);
+	if (k < 0)
+		pl_cmp_seterr(err, errlen, "cannot write '%s': %s", path, strerror(-k));
+	return k;
+}
+
+void pl_cmp_progress_show(void *ctx, const struct pl_cmp_session *s, double ci_half)
+{
+	struct pl_cmp_progress *p = ctx;
+	if (!p->on)
+		return;
+	char ci[32];
+	if (isinf(ci_half) || isnan(ci_half))
+		snprintf(ci, sizeof(ci), "n/a");
+	else
+		snprintf(ci, sizeof(ci), "+-%.2f%%", ci_half * 100);
+	if (p->target)
+		fprintf(stderr, "\r\033[Kround %zu/%zu  CI half-width %s  %.1f s", s->measured,
+			p->target, ci, s->elapsed_s);
+	else
+		fprintf(stderr,
+			"\r\033[Kround %zu (target +-%.2f%%, max %zu)  CI half-width %s  %.1f s",
+			s->measured, s->cfg->precision * 100, s->cfg->max_runs, ci, s->elapsed_s);
+	fflush(stderr);
+}
+
+void pl_cmp_progress_end(const struct pl_cmp_progress *p)
+{
+	if (p->on)
+		fputs("\r\033[K", stderr);
 }

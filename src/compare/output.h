@@ -5,6 +5,7 @@
 #ifndef PERFLAB_COMPARE_OUTPUT_H
 #define PERFLAB_COMPARE_OUTPUT_H
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "compare/analyze.h"
@@ -58,5 +59,34 @@ void pl_cmp_write_markdown(FILE *f, const struct pl_cmp_report *r);
 /** CSV: one row per metric and variant with the statistics and the verdict (RFC 4180
  *  quoting). */
 void pl_cmp_write_csv(FILE *f, const struct pl_cmp_report *r);
+
+/** Where and how pl_cmp_write_report writes. */
+struct pl_cmp_dest {
+	const char *path; /**< -o FILE (written atomically, util/outfile.h), NULL: stdout */
+	bool json;	  /**< --json: the JSON document, else the terminal table */
+	bool to_stderr;	  /**< --show-output without -o: the commands' output owns stdout */
+};
+
+/** Write the report of @r to @d (the JSON document or the table). Returns 0 or -errno with
+ *  "cannot write 'FILE'..." in @err; a file is then not left half-written. */
+int pl_cmp_write_report(const struct pl_cmp_report *r, const struct pl_cmp_dest *d, char *err,
+			size_t errlen);
+
+/** Write @r with @fn (pl_cmp_write_markdown or pl_cmp_write_csv) to file @path
+ *  atomically. Returns 0 or -errno with "cannot write 'FILE': reason" in @err. */
+int pl_cmp_export(const char *path, const struct pl_cmp_report *r,
+		  void (*fn)(FILE *, const struct pl_cmp_report *), char *err, size_t errlen);
+
+/** State of the progress line (--runs or --precision). */
+struct pl_cmp_progress {
+	bool on;       /**< print it (stderr is a terminal, not -q, not --show-output) */
+	size_t target; /**< --runs N, 0 with --precision */
+};
+
+/** pl_cmp_progress_fn: rewrite the progress line on stderr ("round 3/10  CI half-width
+ *  +-1.20%  0.4 s"); @ctx is a struct pl_cmp_progress. */
+void pl_cmp_progress_show(void *ctx, const struct pl_cmp_session *s, double ci_half);
+/** Erase the progress line, if it is on. */
+void pl_cmp_progress_end(const struct pl_cmp_progress *p);
 
 #endif

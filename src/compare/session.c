@@ -9,9 +9,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "stats/ttest.h"
 #include "util/str.h"
+
+uint64_t pl_cmp_seed_from_clock(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^
+			((uint64_t)getpid() << 16);
+	return seed & 0xffffffffull; /* MT19937 takes 32 bits */
+}
 
 static struct pl_cmp_metric *add_metric(struct pl_cmp_session *s, const char *name,
 					const char *unit, enum pl_cmp_src src, bool hb)

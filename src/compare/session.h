@@ -52,6 +52,10 @@ struct pl_cmp_config {
 	bool shell;	     /**< commands through /bin/sh -c */
 };
 
+/** A seed for --seed's default: the realtime clock mixed with the process id, cut to the
+ *  32 bits MT19937 takes. Recorded in the output, so the order can be replayed. */
+uint64_t pl_cmp_seed_from_clock(void);
+
 /** One run. */
 struct pl_cmp_run {
 	size_t variant; /**< index into the experiment's variants */

@@ -6,6 +6,12 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "util/cleanup.h"
+
+/** json_decref at scope exit: pl_autojson json_t *doc = ...; (NULL-safe). */
+PL_DEFINE_CLEANUP(json_t, pl_json_decref, json_decref)
+#define pl_autojson __attribute__((cleanup(pl_json_decrefp)))
+
 /** A new JSON string holding @s, or JSON null when @s is NULL; never fails on content.
  *  jansson refuses a string that is not valid UTF-8 (json_string() returns NULL and the
  *  member or array element silently vanishes), so each byte that is not part of valid

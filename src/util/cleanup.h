@@ -55,6 +55,11 @@ static inline void pl_fclosep(FILE **f)
 /** A FILE * closed at scope exit (initialise it to NULL or an open stream). */
 #define pl_autofclose __attribute__((cleanup(pl_fclosep)))
 
+/** Call FUNC(&var) at scope exit, for a struct held by value whose release function takes
+ *  a pointer to it and accepts it zeroed (pl_args_free, pl_cmp_session_free, ...):
+ *      pl_cleanup(pl_args_free) struct pl_args args = { 0 }; */
+#define pl_cleanup(FUNC) __attribute__((cleanup(FUNC)))
+
 /** Declare a cleanup function NAME##p for pointers to TYPE released with FUNC(TYPE *),
  *  which must accept NULL or is called only when the pointer is non-NULL; use it as
  *  __attribute__((cleanup(NAME##p))). Example beside jansson's type:
