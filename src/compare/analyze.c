@@ -10,6 +10,7 @@
 #include "stats/robust.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 
 const char *pl_cmp_verdict_name(enum pl_cmp_verdict v)
@@ -34,7 +35,7 @@ static void vstat(const double *x, size_t nr, struct pl_cmp_vstat *s)
 {
 	memset(s, 0, sizeof(*s));
 	size_t n;
-	double *y = present(x, nr, &n);
+	pl_autofree double *y = present(x, nr, &n);
 	struct pl_summary sum;
 	pl_summary_compute(&sum, y, n);
 	s->n = n;
@@ -45,19 +46,15 @@ static void vstat(const double *x, size_t nr, struct pl_cmp_vstat *s)
 	s->sd = sum.stddev;
 	s->modes = 1;
 	s->med_lo = s->med_hi = s->mad = s->iqr = NAN;
-	if (n == 0) {
-		free(y);
+	if (n == 0)
 		return;
-	}
-	double *sorted = pl_xmalloc(n * sizeof(double));
+	pl_autofree double *sorted = pl_xmalloc(n * sizeof(double));
 	memcpy(sorted, y, n * sizeof(double));
 	pl_sort_doubles(sorted, n);
 	pl_median_ci(sorted, n, 0.95, &s->med_lo, &s->med_hi);
 	s->mad = pl_mad_sorted(sorted, n);
 	s->iqr = pl_iqr_sorted(sorted, n);
-	free(sorted);
-	bool *out = pl_xcalloc(nr ? nr : 1, sizeof(bool));
-	bool *outy = pl_xcalloc(n, sizeof(bool));
+	pl_autofree bool *outy = pl_xcalloc(n, sizeof(bool));
 	s->noutliers = pl_outliers_mad(y, n, outy);
 	/* map back to round indices */
 	s->outliers = pl_xcalloc(s->noutliers ? s->noutliers : 1, sizeof(size_t));
@@ -67,10 +64,7 @@ static void vstat(const double *x, size_t nr, struct pl_cmp_vstat *s)
 		if (outy[k++])
 			s->outliers[j++] = i;
 	}
-	free(out);
-	free(outy);
 	s->modes = pl_mode_count(y, n);
-	free(y);
 }
 
 static bool all_positive(const double *x, size_t n)
@@ -96,9 +90,10 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 	c->hl_ratio = c->hl_lo = c->hl_hi = c->p_holm = NAN;
 	c->mw.p = c->wsr.p = NAN;
 	size_t na, nb;
-	double *a = present(xa, nr, &na), *b = present(xb, nr, &nb);
+	pl_autofree double *a = present(xa, nr, &na);
+	pl_autofree double *b = present(xb, nr, &nb);
 	if (na < 2 || nb < 2)
-		goto done;
+		return;
 	c->ok = true;
 	c->log_scale = all_positive(a, na) && all_positive(b, nb);
 	struct pl_summary sa, sb;
@@ -108,7 +103,8 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 	double sd_rel;
 	if (c->log_scale) {
 		pl_ratio_geomean(a, na, b, nb, o->level, &c->ratio, &c->lo, &c->hi, &c->p_welch);
-		double *la = pl_xmalloc(na * sizeof(double)), *lb = pl_xmalloc(nb * sizeof(double));
+		pl_autofree double *la = pl_xmalloc(na * sizeof(double));
+		pl_autofree double *lb = pl_xmalloc(nb * sizeof(double));
 		for (size_t i = 0; i < na; i++)
 			la[i] = log(a[i]);
 		for (size_t i = 0; i < nb; i++)
@@ -127,8 +123,6 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 		sd_rel = sqrt((ls_a.stddev * ls_a.stddev * (double)(na - 1) +
 			       ls_b.stddev * ls_b.stddev * (double)(nb - 1)) /
 			      (double)(na + nb - 2));
-		free(la);
-		free(lb);
 	} else {
 		struct pl_tinterval t;
 		pl_ttest_welch(a, na, b, nb, o->level, &t);
@@ -163,7 +157,7 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 	c->runs_needed = c->near_zero ? 0 : pl_runs_needed(sd_rel, o->threshold, o->alpha, 0.8);
 	c->rules_out = fmax(fabs(c->hi - 1), fabs(c->lo - 1));
 	/* per-round pairs: log ratio (or difference) of the two runs of the same round */
-	double *d = pl_xmalloc((nr ? nr : 1) * sizeof(double));
+	pl_autofree double *d = pl_xmalloc((nr ? nr : 1) * sizeof(double));
 	size_t np = 0;
 	for (size_t i = 0; i < nr; i++)
 		if (!isnan(xa[i]) && !isnan(xb[i])) {
@@ -175,10 +169,6 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 	c->pairs = np;
 	if (np > 0)
 		c->wsr_ok = pl_signed_rank(d, np, &c->wsr) == 0;
-	free(d);
-done:
-	free(a);
-	free(b);
 }
 
 static const char *fmt_p(char *buf, size_t len, double p)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "compare/exec.h"
+#include "util/cleanup.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -126,40 +127,62 @@ static void plan_free(struct child_plan *p)
 		CPU_FREE(p->cpus);
 }
 
+/* In the child between vfork and exec: its descriptors, working directory, CPU affinity
+ * and NUMA policy. System calls only. Returns 0 or -1 (errno set). */
+static int child_setup(const struct pl_cmp_variant *v, const struct pl_cmp_exec_opts *o,
+		       const struct child_plan *p, int nul, int outfd)
+{
+	if (!o->show_output) {
+		int out = outfd >= 0 ? outfd : nul;
+		if (dup2(nul, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+			return -1;
+	} else if (outfd >= 0) {
+		if (dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0)
+			return -1;
+	}
+	if (v && v->workdir && chdir(v->workdir) < 0)
+		return -1;
+	if (p->cpus && sched_setaffinity(0, p->cpus_size, p->cpus) < 0)
+		return -1;
+	if (p->maxnode && syscall(SYS_set_mempolicy, MPOL_BIND, p->nodes, p->maxnode) < 0)
+		return -1;
+	return 0;
+}
+
 /* In the child between vfork and exec: system calls only; failures go back through
  * @errfd as an errno. Never returns. */
 static void child(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
 		  const struct pl_cmp_exec_opts *o, const struct child_plan *p, int nul, int outfd,
 		  int errfd)
 {
-	int e = 0;
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	sigaction(SIGINT, &dfl, NULL);
 	sigaction(SIGTERM, &dfl, NULL);
 	sigaction(SIGHUP, &dfl, NULL);
-	if (!o->show_output) {
-		int out = outfd >= 0 ? outfd : nul;
-		if (dup2(nul, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
-			goto fail;
-	} else if (outfd >= 0) {
-		if (dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0)
-			goto fail;
-	}
-	if (v && v->workdir && chdir(v->workdir) < 0)
-		goto fail;
-	if (p->cpus && sched_setaffinity(0, p->cpus_size, p->cpus) < 0)
-		goto fail;
-	if (p->maxnode && syscall(SYS_set_mempolicy, MPOL_BIND, p->nodes, p->maxnode) < 0)
-		goto fail;
-	execve(exe, argv, p->envp);
-fail:
-	e = errno ? errno : EINVAL;
+	if (child_setup(v, o, p, nul, outfd) == 0)
+		execve(exe, argv, p->envp);
+	int e = errno ? errno : EINVAL;
 	if (write(errfd, &e, sizeof(e)) < 0) {
 		/* nothing left to report to */
 	}
 	_exit(127);
+}
+
+/* Start the child. vfork: no copy of our page tables, so the harness costs what
+ * posix_spawn costs (hyperfine's way) while the child can still apply affinity, NUMA
+ * policy and cwd. A function of its own (not inlined) so that no variable of the caller
+ * lives across vfork (-Wclobbered). Returns the pid or -1 (errno set). */
+__attribute__((noinline)) static pid_t spawn(const struct pl_cmp_variant *v, const char *exe,
+					     char *const argv[], const struct pl_cmp_exec_opts *o,
+					     const struct child_plan *p, int nul, int outfd,
+					     int errfd)
+{
+	pid_t pid = vfork();
+	if (pid == 0)
+		child(v, exe, argv, o, p, nul, outfd, errfd);
+	return pid;
 }
 
 /* Write @n bytes to our stdout; a closed or full stdout loses the copy, not the run. */
@@ -179,51 +202,40 @@ static void pass_on(const char *p, size_t n)
 int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
 		const struct pl_cmp_exec_opts *o, struct pl_buf *output, struct pl_cmp_usage *u)
 {
-	int errp[2], outp[2] = { -1, -1 };
-	if (pipe2(errp, O_CLOEXEC) < 0)
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
-	if (o->capture && pipe2(outp, O_CLOEXEC) < 0) {
-		int r = -errno;
-		close(errp[0]);
-		close(errp[1]);
-		return r;
+	/* the child's exec errno comes back through err_r */
+	pl_autoclose int err_r = fds[0];
+	pl_autoclose int err_w = fds[1];
+	pl_autoclose int out_r = -1;
+	pl_autoclose int out_w = -1;
+	if (o->capture) {
+		if (pipe2(fds, O_CLOEXEC) < 0)
+			return -errno;
+		out_r = fds[0];
+		out_w = fds[1];
 	}
-	if (!o->show_output && devnull_fd() < 0) {
-		int r = -errno;
-		close(errp[0]);
-		close(errp[1]);
-		return r;
-	}
+	if (!o->show_output && devnull_fd() < 0)
+		return -errno;
 	struct child_plan plan;
 	plan_build(&plan, v);
 	int nul = devnull_fd(); /* opened here: the child makes no library calls */
 	double t0 = pl_cmp_now();
-	/* vfork: no copy of our page tables, so the harness costs what posix_spawn costs
-	 * (hyperfine's way) while the child can still apply affinity, NUMA policy and cwd */
-	pid_t pid = vfork();
-	if (pid == 0)
-		child(v, exe, argv, o, &plan, nul, outp[1], errp[1]);
+	pid_t pid = spawn(v, exe, argv, o, &plan, nul, out_w, err_w);
 	plan_free(&plan);
-	if (pid < 0) {
-		int r = -errno;
-		close(errp[0]);
-		close(errp[1]);
-		if (outp[0] >= 0) {
-			close(outp[0]);
-			close(outp[1]);
-		}
-		return r;
-	}
+	if (pid < 0)
+		return -errno;
 	running_child = pid;
 	if (got_signal)
 		kill(pid, got_signal);
-	close(errp[1]);
-	if (outp[1] >= 0)
-		close(outp[1]);
-	if (outp[0] >= 0) {
+	close(pl_steal_fd(&err_w));
+	if (out_w >= 0)
+		close(pl_steal_fd(&out_w));
+	if (out_r >= 0) {
 		char buf[65536];
 		for (;;) {
-			ssize_t k = read(outp[0], buf, sizeof(buf));
+			ssize_t k = read(out_r, buf, sizeof(buf));
 			if (k > 0) {
 				if (output)
 					pl_buf_append(output, buf, (size_t)k);
@@ -234,7 +246,7 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 				break;
 			}
 		}
-		close(outp[0]);
+		close(pl_steal_fd(&out_r));
 	}
 	int status = 0;
 	struct rusage ru;
@@ -245,7 +257,6 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 		if (w < 0 && errno != EINTR) {
 			int r = -errno;
 			running_child = 0;
-			close(errp[0]);
 			return r;
 		}
 	}
@@ -254,9 +265,8 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 	int cerr = 0;
 	ssize_t k;
 	do
-		k = read(errp[0], &cerr, sizeof(cerr));
+		k = read(err_r, &cerr, sizeof(cerr));
 	while (k < 0 && errno == EINTR);
-	close(errp[0]);
 	if (k == (ssize_t)sizeof(cerr) && cerr)
 		return -cerr;
 	memset(u, 0, sizeof(*u));

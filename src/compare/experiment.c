@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What this file opens or stats does not go through the sysroot helper
+ * (util/sysroot.h), on purpose: none of it is a read of /proc, /sys or /etc. The INI file
+ * of --experiment is the user's own file; the commands on $PATH, cwd= and /dev/shm are
+ * looked up on the machine the commands run on, which is always the live one (compare
+ * runs programs; settings refuse --sysroot, compare/sysset.c). Setting targets are only
+ * named and checked here (tune/safepath.h resolves them inside the sysroot); their values
+ * are read through the helper by sysset.c, and profile= files by tune/profile.c
+ * (/etc/tuned inside the sysroot). */
 #include "compare/experiment.h"
 
 #include <errno.h>
@@ -17,7 +25,6 @@
 #include "tune/profile.h"
 #include "tune/safepath.h"
 #include "util/str.h"
-#include "util/sysroot.h"
 
 static const char *const variant_keys =
 	"command, env.NAME, cwd, cpus, membind, sysctl.NAME, sysfs./sys/PATH, profile, "
@@ -453,6 +460,39 @@ const char *pl_cmp_shell_syntax(const char *s)
 	return NULL;
 }
 
+/* Append the word at *pp (quotes and backslashes as in pl_cmp_split_words) to @w and
+ * advance *pp past it. Returns false on an unterminated quote. */
+static bool read_word(const char **pp, struct pl_buf *w)
+{
+	const char *p = *pp;
+	while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+		if (*p == '\'') {
+			const char *q = strchr(p + 1, '\'');
+			if (!q)
+				return false;
+			pl_buf_append(w, p + 1, (size_t)(q - p - 1));
+			p = q + 1;
+		} else if (*p == '"') {
+			p++;
+			while (*p && *p != '"') {
+				if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+					p++;
+				pl_buf_append(w, p++, 1);
+			}
+			if (*p != '"')
+				return false;
+			p++;
+		} else if (*p == '\\' && p[1]) {
+			pl_buf_append(w, p + 1, 1);
+			p += 2;
+		} else {
+			pl_buf_append(w, p++, 1);
+		}
+	}
+	*pp = p;
+	return true;
+}
+
 char **pl_cmp_split_words(const char *s)
 {
 	char **v = pl_xcalloc(1, sizeof(char *));
@@ -465,38 +505,14 @@ char **pl_cmp_split_words(const char *s)
 			break;
 		struct pl_buf w = { 0 };
 		pl_buf_append(&w, "", 0);
-		while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
-			if (*p == '\'') {
-				const char *q = strchr(p + 1, '\'');
-				if (!q)
-					goto bad;
-				pl_buf_append(&w, p + 1, (size_t)(q - p - 1));
-				p = q + 1;
-			} else if (*p == '"') {
-				p++;
-				while (*p && *p != '"') {
-					if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
-						p++;
-					pl_buf_append(&w, p++, 1);
-				}
-				if (*p != '"')
-					goto bad;
-				p++;
-			} else if (*p == '\\' && p[1]) {
-				pl_buf_append(&w, p + 1, 1);
-				p += 2;
-			} else {
-				pl_buf_append(&w, p++, 1);
-			}
+		if (!read_word(&p, &w)) {
+			pl_buf_free(&w);
+			pl_strv_free(v);
+			return NULL;
 		}
 		v = pl_xrealloc(v, (n + 2) * sizeof(char *));
 		v[n++] = pl_buf_steal(&w);
 		v[n] = NULL;
-		continue;
-	bad:
-		pl_buf_free(&w);
-		pl_strv_free(v);
-		return NULL;
 	}
 	return v;
 }

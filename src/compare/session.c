@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "stats/ttest.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 
 uint64_t pl_cmp_seed_from_clock(void)
@@ -231,14 +232,47 @@ static void fill_usage_metrics(const struct pl_cmp_session *s, struct pl_cmp_run
 	}
 }
 
+/* Run one round: every variant once, in the order @perm (nv entries). Returns 0 or the
+ * executor's error; the runs done so far stay in @s. */
+static int run_round(struct pl_cmp_session *s, const size_t *perm, bool warm, pl_cmp_exec_fn fn,
+		     void *ctx, char *err, size_t errlen)
+{
+	size_t nv = s->exp->n;
+	s->order = pl_xrealloc(s->order, (s->nrounds + 1) * nv * sizeof(size_t));
+	memcpy(s->order + s->nrounds * nv, perm, nv * sizeof(size_t));
+	for (size_t slot = 0; slot < nv; slot++) {
+		s->runs = pl_xrealloc(s->runs, (s->nruns + 1) * sizeof(*s->runs));
+		struct pl_cmp_run *run = &s->runs[s->nruns];
+		memset(run, 0, sizeof(*run));
+		run->variant = perm[slot];
+		run->round = s->nrounds;
+		run->slot = slot;
+		run->warmup = warm;
+		run->val = pl_xmalloc(s->nm * sizeof(double));
+		for (size_t i = 0; i < s->nm; i++)
+			run->val[i] = NAN;
+		int r = fn(ctx, s, perm[slot], s->nrounds, &run->u, run->val, err, errlen);
+		if (r < 0) {
+			free(run->val);
+			return r;
+		}
+		fill_usage_metrics(s, run);
+		s->nruns++;
+	}
+	s->nrounds++;
+	return 0;
+}
+
+PL_DEFINE_CLEANUP(gsl_rng, pl_gsl_rng_free, gsl_rng_free)
+
 int pl_cmp_session_run(struct pl_cmp_session *s, pl_cmp_exec_fn fn, void *ctx,
 		       pl_cmp_progress_fn progress, void *pctx, char *err, size_t errlen)
 {
 	const struct pl_cmp_config *c = s->cfg;
 	size_t nv = s->exp->n;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	__attribute__((cleanup(pl_gsl_rng_freep))) gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, (unsigned long)c->seed);
-	size_t *perm = pl_xmalloc(nv * sizeof(size_t));
+	pl_autofree size_t *perm = pl_xmalloc(nv * sizeof(size_t));
 	size_t pm = primary_metric(s);
 	double t0 = pl_cmp_now();
 	int r = 0;
@@ -248,28 +282,8 @@ int pl_cmp_session_run(struct pl_cmp_session *s, pl_cmp_exec_fn fn, void *ctx,
 		for (size_t i = 0; i < nv; i++)
 			perm[i] = i;
 		gsl_ran_shuffle(rng, perm, nv, sizeof(size_t));
-		s->order = pl_xrealloc(s->order, (s->nrounds + 1) * nv * sizeof(size_t));
-		memcpy(s->order + s->nrounds * nv, perm, nv * sizeof(size_t));
-		for (size_t slot = 0; slot < nv; slot++) {
-			s->runs = pl_xrealloc(s->runs, (s->nruns + 1) * sizeof(*s->runs));
-			struct pl_cmp_run *run = &s->runs[s->nruns];
-			memset(run, 0, sizeof(*run));
-			run->variant = perm[slot];
-			run->round = s->nrounds;
-			run->slot = slot;
-			run->warmup = warm;
-			run->val = pl_xmalloc(s->nm * sizeof(double));
-			for (size_t i = 0; i < s->nm; i++)
-				run->val[i] = NAN;
-			r = fn(ctx, s, perm[slot], s->nrounds, &run->u, run->val, err, errlen);
-			if (r < 0) {
-				free(run->val);
-				goto out;
-			}
-			fill_usage_metrics(s, run);
-			s->nruns++;
-		}
-		s->nrounds++;
+		if ((r = run_round(s, perm, warm, fn, ctx, err, errlen)) < 0)
+			break;
 		if (warm)
 			continue;
 		s->measured++;
@@ -290,9 +304,6 @@ int pl_cmp_session_run(struct pl_cmp_session *s, pl_cmp_exec_fn fn, void *ctx,
 			s->stop_reason = "max-time";
 		}
 	}
-out:
 	s->elapsed_s = pl_cmp_now() - t0;
-	free(perm);
-	gsl_rng_free(rng);
 	return r;
 }
