@@ -231,6 +231,80 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 	return -EINVAL;
 }
 
+/* The long option argv[*i] ("--name", "--name=value" or "--name value", which advances
+ * *i). Returns 0 or -EINVAL after logging. */
+static int parse_long(int argc, char **argv, int *i, const struct pl_optset *sets, size_t nsets,
+		      const char *cmd)
+{
+	const char *name = argv[*i] + 2;
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	void *base;
+	const struct pl_opt *o = find_long(sets, nsets, name, len, &base);
+	if (!o) {
+		pl_error("%sunknown option '--%.*s' (see '%s --help')", pfx(cmd), (int)len, name,
+			 cmd);
+		return -EINVAL;
+	}
+	const char *val = NULL;
+	if (takes_arg(o)) {
+		if (eq)
+			val = eq + 1;
+		else if (*i + 1 < argc)
+			val = argv[++*i];
+		else {
+			pl_error("%soption '--%s' needs a value %s", pfx(cmd), o->name,
+				 o->arg ? o->arg : "");
+			return -EINVAL;
+		}
+	} else if (eq) {
+		pl_error("%soption '--%s' takes no value", pfx(cmd), o->name);
+		return -EINVAL;
+	}
+	return store(cmd, o, base, val) < 0 ? -EINVAL : 0;
+}
+
+/* The short options of argv[*i] ("-ab", "-nVALUE" or "-n VALUE", which advances *i).
+ * Returns 0 or -EINVAL after logging. */
+static int parse_short(int argc, char **argv, int *i, const struct pl_optset *sets, size_t nsets,
+		       const char *cmd)
+{
+	for (const char *p = argv[*i] + 1; *p; p++) {
+		void *base;
+		const struct pl_opt *o = find_short(sets, nsets, *p, &base);
+		const struct pl_opt *old = o ? NULL : find_retired(sets, nsets, *p);
+		if (old) {
+			char now[8] = "";
+			if (old->short_name)
+				snprintf(now, sizeof(now), "-%c or ", old->short_name);
+			pl_error("%s-%c no longer means --%s: use %s--%s (a letter means one thing "
+				 "across perflab commands; see 'Renamed options' in README)",
+				 pfx(cmd), *p, old->name, now, old->name);
+			return -EINVAL;
+		}
+		if (!o) {
+			pl_error("%sunknown option '-%c' (see '%s --help')", pfx(cmd), *p, cmd);
+			return -EINVAL;
+		}
+		if (takes_arg(o)) {
+			const char *val;
+			if (p[1])
+				val = p + 1;
+			else if (*i + 1 < argc)
+				val = argv[++*i];
+			else {
+				pl_error("%soption '-%c' needs a value %s", pfx(cmd), *p,
+					 o->arg ? o->arg : "");
+				return -EINVAL;
+			}
+			return store(cmd, o, base, val) < 0 ? -EINVAL : 0;
+		}
+		if (store(cmd, o, base, NULL) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nsets, const char *cmd,
 		 struct pl_args *out)
 {
@@ -239,90 +313,26 @@ int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nse
 	out->dashdash = -1;
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
-		void *base;
-		const struct pl_opt *o;
+		int r = 0;
 		if (strcmp(a, "--") == 0) {
 			out->dashdash = out->npos;
 			for (i++; i < argc; i++)
 				out->pos[out->npos++] = argv[i];
 			break;
 		}
-		if (a[0] == '-' && a[1] == '-') {
-			const char *name = a + 2;
-			const char *eq = strchr(name, '=');
-			size_t len = eq ? (size_t)(eq - name) : strlen(name);
-			o = find_long(sets, nsets, name, len, &base);
-			if (!o) {
-				pl_error("%sunknown option '--%.*s' (see '%s --help')", pfx(cmd),
-					 (int)len, name, cmd);
-				goto fail;
-			}
-			const char *val = NULL;
-			if (takes_arg(o)) {
-				if (eq)
-					val = eq + 1;
-				else if (i + 1 < argc)
-					val = argv[++i];
-				else {
-					pl_error("%soption '--%s' needs a value %s", pfx(cmd),
-						 o->name, o->arg ? o->arg : "");
-					goto fail;
-				}
-			} else if (eq) {
-				pl_error("%soption '--%s' takes no value", pfx(cmd), o->name);
-				goto fail;
-			}
-			if (store(cmd, o, base, val) < 0)
-				goto fail;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			for (const char *p = a + 1; *p; p++) {
-				o = find_short(sets, nsets, *p, &base);
-				const struct pl_opt *old = o ? NULL : find_retired(sets, nsets, *p);
-				if (old) {
-					char now[8] = "";
-					if (old->short_name)
-						snprintf(now, sizeof(now), "-%c or ",
-							 old->short_name);
-					pl_error("%s-%c no longer means --%s: use %s--%s (a letter "
-						 "means "
-						 "one thing across perflab commands; see 'Renamed "
-						 "options' "
-						 "in README)",
-						 pfx(cmd), *p, old->name, now, old->name);
-					goto fail;
-				}
-				if (!o) {
-					pl_error("%sunknown option '-%c' (see '%s --help')",
-						 pfx(cmd), *p, cmd);
-					goto fail;
-				}
-				if (takes_arg(o)) {
-					const char *val;
-					if (p[1])
-						val = p + 1;
-					else if (i + 1 < argc)
-						val = argv[++i];
-					else {
-						pl_error("%soption '-%c' needs a value %s",
-							 pfx(cmd), *p, o->arg ? o->arg : "");
-						goto fail;
-					}
-					if (store(cmd, o, base, val) < 0)
-						goto fail;
-					break;
-				}
-				if (store(cmd, o, base, NULL) < 0)
-					goto fail;
-			}
-		} else {
+		if (a[0] == '-' && a[1] == '-')
+			r = parse_long(argc, argv, &i, sets, nsets, cmd);
+		else if (a[0] == '-' && a[1] != '\0')
+			r = parse_short(argc, argv, &i, sets, nsets, cmd);
+		else
 			out->pos[out->npos++] = a;
+		if (r < 0) {
+			pl_args_free(out);
+			return -EINVAL;
 		}
 	}
 	out->pos[out->npos] = NULL;
 	return 0;
-fail:
-	pl_args_free(out);
-	return -EINVAL;
 }
 
 void pl_args_free(struct pl_args *a)
