@@ -23,6 +23,8 @@
 #include "util/str.h"
 #include "util/sysroot.h"
 
+#include "testutil.h"
+
 static void expect_escape(const char *in, unsigned flags, const char *want)
 {
 	char *got = pl_str_escape(in, flags);
@@ -190,9 +192,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	pl_sysroot_set(NULL);
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return pl_test_rmtree(root) == 0 ? 0 : -1;
 }
 
 static void test_read_refusals(void **state)

@@ -23,23 +23,13 @@
 #include "util/str.h"
 #include "util/sysroot.h"
 
+#include "testutil.h"
+
 static char root[] = "/tmp/perflab-util.XXXXXX";
 
 static void put(const char *rel, const char *content)
 {
-	char p[512];
-	snprintf(p, sizeof(p), "%s%s", root, rel);
-	char d[512];
-	snprintf(d, sizeof(d), "%s", p);
-	for (char *s = d + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(d, 0755);
-		*s = '/';
-	}
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(pl_test_put(root, rel, content), 0);
 }
 
 static int setup(void **state)
@@ -58,9 +48,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	pl_sysroot_set(NULL);
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return pl_test_rmtree(root) == 0 ? 0 : -1;
 }
 
 static void test_sysroot_reads(void **state)
@@ -348,6 +336,32 @@ static void test_cleanup(void **state)
 	(void)neg;
 }
 
+/* tests/testutil.c: the tree helper removes a tree, a symlink in it but not what the link
+ * points to, and accepts a tree that is already gone. */
+static void test_testutil_rmtree(void **state)
+{
+	(void)state;
+	char t[] = "/tmp/perflab-rmtree.XXXXXX";
+	assert_int_equal(pl_test_mkdtemp(t), 0);
+	char p[700], keep[600];
+	assert_int_equal(pl_test_put(t, "/a/b/c/file", "x\n"), 0);
+	assert_int_equal(pl_test_put(t, "/outside/keep", "precious\n"), 0);
+	snprintf(keep, sizeof(keep), "%s/outside", t);
+	snprintf(p, sizeof(p), "%s/a/link", t);
+	assert_int_equal(symlink(keep, p), 0);
+	snprintf(p, sizeof(p), "%s/a", t);
+	assert_int_equal(pl_test_rmtree(p), 0);
+	struct stat st;
+	assert_int_equal(lstat(p, &st), -1);
+	snprintf(p, sizeof(p), "%s/keep", keep);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_size, 9);
+	assert_int_equal(pl_test_rmtree(t), 0);
+	assert_int_equal(lstat(t, &st), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(pl_test_rmtree(t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,7 +369,7 @@ int main(void)
 		cmocka_unit_test(test_parse_numbers), cmocka_unit_test(test_cpuset),
 		cmocka_unit_test(test_summary),	      cmocka_unit_test(test_split_buf),
 		cmocka_unit_test(test_outfile),	      cmocka_unit_test(test_fmt_unit),
-		cmocka_unit_test(test_cleanup),
+		cmocka_unit_test(test_cleanup),	      cmocka_unit_test(test_testutil_rmtree),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -21,23 +21,18 @@
 #include "facts/hwloc_input.h"
 #include "util/sysroot.h"
 
+#include "testutil.h"
+
 static char root[] = "/tmp/perflab-hwin.XXXXXX";
 
+/* Write @rel inside the tree; a FIFO or device put there by replace_with() is replaced,
+ * not opened. */
 static void put(const char *rel, const char *content)
 {
-	char p[512], d[512];
+	char p[512];
 	snprintf(p, sizeof(p), "%s%s", root, rel);
-	snprintf(d, sizeof(d), "%s", p);
-	for (char *s = d + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(d, 0755);
-		*s = '/';
-	}
 	unlink(p);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
+	assert_int_equal(pl_test_put(root, rel, content), 0);
 }
 
 static void replace_with(const char *rel, const char *what)
@@ -100,9 +95,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	pl_sysroot_set(NULL);
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return pl_test_rmtree(root) == 0 ? 0 : -1;
 }
 
 static void test_good_tree_copied(void **state)

@@ -17,6 +17,8 @@
 #include "facts/collectors.h"
 #include "util/sysroot.h"
 
+#include "testutil.h"
+
 static const char x86_cpuinfo[] =
 	"processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
 	"model name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\n"
@@ -259,10 +261,7 @@ static char root[] = "/tmp/perflab-facts.XXXXXX";
 /* Write @content to @rel inside the temporary root, creating directories (mkdir -p). */
 static void put(const char *rel, const char *content)
 {
-	char cmd[1024];
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s%s')\" && printf '%%s' '%s' >'%s%s'",
-		 root, rel, content, root, rel);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pl_test_put(root, rel, content), 0);
 }
 
 static void test_cpuidle_states(void **state)
@@ -304,9 +303,7 @@ static void test_cpuidle_states(void **state)
 	free(st);
 	assert_int_equal(pl_cpuidle_read_states(1, &st), -ENOENT);
 	pl_sysroot_set(NULL);
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pl_test_rmtree(root), 0);
 }
 
 int main(void)

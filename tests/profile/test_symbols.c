@@ -21,6 +21,8 @@
 
 #include "profile/symbols.h"
 
+#include "testutil.h"
+
 static char dir[] = "/tmp/perflab-sym.XXXXXX";
 
 static int sh(const char *fmt, ...)
@@ -93,8 +95,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	sh("rm -rf %s", dir);
-	return 0;
+	return pl_test_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static struct pl_module *module_of(struct pl_symtab *st, const char *path)

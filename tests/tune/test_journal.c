@@ -22,6 +22,8 @@
 #include "util/str.h"
 #include "util/sysroot.h"
 
+#include "testutil.h"
+
 static char root[64];
 static char state[96];
 
@@ -80,9 +82,9 @@ static int setup(void **st)
 static int teardown(void **st)
 {
 	(void)st;
-	char cmd[256];
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s' '%s'", root, state);
-	return system(cmd) == 0 ? 0 : -1;
+	int r = pl_test_rmtree(root);
+	int r2 = pl_test_rmtree(state);
+	return r == 0 && r2 == 0 ? 0 : -1;
 }
 
 static void test_value(void **st)

@@ -24,6 +24,8 @@
 #include "util/str.h"
 #include "util/sysroot.h"
 
+#include "testutil.h"
+
 static char dir[64];  /* profiles: dir/NAME/tuned.conf */
 static char root[96]; /* a sysroot with /etc/default/grub and /proc/cmdline */
 static char err[1024];
@@ -94,9 +96,7 @@ static int setup(void **st)
 static int teardown(void **st)
 {
 	(void)st;
-	char cmd[256];
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return pl_test_rmtree(dir) == 0 ? 0 : -1;
 }
 
 /* ---- [bootloader] cmdline tokens ---- */
