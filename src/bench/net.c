@@ -258,44 +258,36 @@ static void add_variant(struct pl_bench_ctx *ctx, struct net_state *s, struct pl
 
 static void net_teardown(struct pl_bench_ctx *ctx, void *opts, void *state);
 
-static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
+/* The peer: --connect HOST:PORT, or a loopback server on a thread of this process.
+ * Returns 0 or -errno after pl_bench_error. */
+static int setup_peer(struct pl_bench_ctx *ctx, const struct net_opts *o, struct net_state *s)
 {
-	struct net_opts *o = opts;
-	struct net_state *s = pl_xcalloc(1, sizeof(*s));
-	atomic_init(&s->srv_stop, 0);
-	int r = 0;
-	if (o->connect && o->loopback) {
-		pl_bench_error(ctx, "--connect and --loopback exclude each other");
-		r = -EINVAL;
-		goto fail;
-	}
 	int ccpu, scpu;
 	side_cpus(ctx, &ccpu, &scpu);
 	s->co.timeout = o->timeout;
 	s->co.cpu = ccpu;
 	json_t *info = pl_bench_info(ctx);
 	if (o->connect) {
-		r = pl_net_addr_parse(o->connect, false, &s->co.addr, &s->co.addrlen);
+		int r = pl_net_addr_parse(o->connect, false, &s->co.addr, &s->co.addrlen);
 		if (r < 0) {
 			pl_bench_error(ctx,
 				       "--connect '%s': %s (use HOST:PORT, e.g. 10.0.0.2:5305)",
 				       o->connect,
 				       r == -EADDRNOTAVAIL ? "host name does not resolve"
 							   : "not HOST:PORT");
-			r = -EINVAL;
-			goto fail;
+			return -EINVAL;
 		}
 		json_object_set_new(info, "peer", pl_json_string(o->connect));
 	} else {
-		if ((r = open_server(ctx, "127.0.0.1:0", o->timeout, scpu, &s->srv)) < 0)
-			goto fail;
+		int r = open_server(ctx, "127.0.0.1:0", o->timeout, scpu, &s->srv);
+		if (r < 0)
+			return r;
 		char a[64];
 		snprintf(a, sizeof(a), "127.0.0.1:%d", pl_net_server_port(s->srv));
 		pl_net_addr_parse(a, false, &s->co.addr, &s->co.addrlen);
 		if (pthread_create(&s->srv_th, NULL, srv_thread, s) != 0) {
 			pl_bench_error(ctx, "cannot start the loopback server thread");
-			r = -EAGAIN;
-			goto fail;
+			return -EAGAIN;
 		}
 		s->srv_running = true;
 		json_object_set_new(info, "peer",
@@ -305,13 +297,19 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	if (!o->connect)
 		json_object_set_new(info, "server_cpu_pinned", json_integer(scpu));
 	json_object_set_new(info, "latency", pl_json_string("round trip (RTT), not one-way"));
+	return 0;
+}
 
+/* The variants of --tests and --sizes. Returns 0 or -EINVAL after pl_bench_error. */
+static int setup_variants(struct pl_bench_ctx *ctx, const struct net_opts *o, struct net_state *s)
+{
 	uint64_t sizes[32];
 	size_t nsz = 0;
-	if ((r = parse_list(ctx, "sizes", o->sizes, sizes, 32, &nsz)) < 0)
-		goto fail;
+	int r = parse_list(ctx, "sizes", o->sizes, sizes, 32, &nsz);
+	if (r < 0)
+		return r;
 	size_t nt = 0;
-	char **tv = pl_split(o->tests, ",", &nt);
+	pl_autostrv char **tv = pl_split(o->tests, ",", &nt);
 	bool want[PL_NET_NTESTS] = { false };
 	for (size_t i = 0; i < nt; i++) {
 		int t = -1;
@@ -323,13 +321,10 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 				       "--tests: unknown test '%s' (tcp_pp, udp_pp, tcp_stream, "
 				       "udp_stream, tcp_crr)",
 				       tv[i]);
-			pl_strv_free(tv);
-			r = -EINVAL;
-			goto fail;
+			return -EINVAL;
 		}
 		want[t] = true;
 	}
-	pl_strv_free(tv);
 	struct pl_net_req base = { .seconds = o->time,
 				   .streams = 1,
 				   .nodelay = !o->no_nodelay,
@@ -369,12 +364,23 @@ static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	if (s->nv == 0) {
 		pl_bench_error(ctx, "nothing to run: --tests '%s' with --sizes '%s'", o->tests,
 			       o->sizes);
-		r = -EINVAL;
-		goto fail;
+		return -EINVAL;
 	}
-	*state = s;
 	return 0;
-fail:
+}
+
+static int net_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
+{
+	struct net_opts *o = opts;
+	struct net_state *s = pl_xcalloc(1, sizeof(*s));
+	atomic_init(&s->srv_stop, 0);
+	int r = -EINVAL;
+	if (o->connect && o->loopback)
+		pl_bench_error(ctx, "--connect and --loopback exclude each other");
+	else if ((r = setup_peer(ctx, o, s)) == 0 && (r = setup_variants(ctx, o, s)) == 0) {
+		*state = s;
+		return 0;
+	}
 	net_teardown(ctx, opts, s);
 	return r;
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 
 /* ---- small socket helpers ---- */
@@ -487,6 +488,13 @@ static void srv_reject(int fd, const char *why, atomic_ulong *rejected)
 		atomic_fetch_add(rejected, 1);
 }
 
+static void srv_test_free(struct srv_test *t)
+{
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+}
+PL_DEFINE_CLEANUP(struct srv_test, srv_test_free, srv_test_free)
+
 /* Serve one control connection whose request @req (one line with its newline) has been
  * read. */
 static void srv_session(struct pl_net_server *s, int cfd, const char *req, const atomic_int *stop,
@@ -496,7 +504,7 @@ static void srv_session(struct pl_net_server *s, int cfd, const char *req, const
 	int r;
 	set_timeo(cfd, s->o.timeout);
 	snprintf(line, sizeof(line), "%s", req);
-	struct srv_test *t = pl_xcalloc(1, sizeof(*t));
+	__attribute__((cleanup(srv_test_freep))) struct srv_test *t = pl_xcalloc(1, sizeof(*t));
 	t->dfd = -1;
 	atomic_init(&t->cpu, -1);
 	pthread_mutex_init(&t->lock, NULL);
@@ -506,19 +514,19 @@ static void srv_session(struct pl_net_server *s, int cfd, const char *req, const
 		char msg[200];
 		snprintf(msg, sizeof(msg), "malformed request: %s", why);
 		srv_reject(cfd, msg, rejected);
-		goto out;
+		return;
 	}
 	int port = srv_start(t, cfd);
 	if (port < 0) {
 		snprintf(why, sizeof(why), "cannot start the test: %s", strerror(-port));
 		srv_reject(cfd, why, rejected);
 		srv_stop(t, 0);
-		goto out;
+		return;
 	}
 	snprintf(line, sizeof(line), "OK port=%d\n", port);
 	if (send_line(cfd, line) < 0) {
 		srv_stop(t, 0);
-		goto out;
+		return;
 	}
 	/* The client drives the test; we wait for END, a vanished client, a second client
 	 * (told we are busy) or a client that overstays its own duration. */
@@ -555,9 +563,6 @@ static void srv_session(struct pl_net_server *s, int cfd, const char *req, const
 			atomic_fetch_add(served, 1);
 		send_line(cfd, line);
 	}
-out:
-	pthread_mutex_destroy(&t->lock);
-	free(t);
 }
 
 /* Control connections accepted but without a whole request line yet. The serve loop
@@ -906,7 +911,8 @@ int pl_net_run(const struct pl_net_client_opts *o, const struct pl_net_req *req,
 	pin_self(o->cpu);
 	/* A busy server (another client's test) is retried every 100 ms until the timeout. */
 	uint64_t give_up = pl_now_ns() + (uint64_t)(o->timeout * 1e9);
-	int cfd, r, port;
+	pl_autoclose int cfd = -1;
+	int r, port;
 	for (;;) {
 		cfd = connect_timeout(&o->addr, o->addrlen, SOCK_STREAM, o->timeout);
 		if (cfd < 0) {
@@ -921,19 +927,19 @@ int pl_net_run(const struct pl_net_client_opts *o, const struct pl_net_req *req,
 		if (r < 0) {
 			snprintf(err, errlen, "no reply to the test request within %.1f s: %s",
 				 o->timeout, errtext(r));
-			goto out;
+			return r;
 		}
 		port = pl_net_ok_parse(line, why, sizeof(why));
 		if (port != -EPROTO || !pl_startswith(why, "busy") || pl_now_ns() >= give_up)
 			break;
-		close(cfd);
+		close(pl_steal_fd(&cfd));
 		usleep(100000);
 	}
 	if (port < 0) {
 		r = port;
 		snprintf(err, errlen, "server %s: %s",
 			 r == -EPROTO ? "refused the test" : "sent garbage", why);
-		goto out;
+		return r;
 	}
 	struct sockaddr_storage data = o->addr;
 	set_port(&data, port);
@@ -954,21 +960,18 @@ int pl_net_run(const struct pl_net_client_opts *o, const struct pl_net_req *req,
 	}
 	if (r < 0) {
 		snprintf(err, errlen, "%s data path: %s", pl_net_test_names[req->test], errtext(r));
-		goto out;
+		return r;
 	}
 	if ((r = send_line(cfd, "END\n")) < 0 ||
 	    (r = read_line(cfd, line, sizeof(line), o->timeout + 1)) < 0) {
 		snprintf(err, errlen, "no result from the server within %.1f s: %s", o->timeout + 1,
 			 errtext(r));
-		goto out;
+		return r;
 	}
 	if ((r = pl_net_done_parse(line, &res->server)) < 0) {
 		snprintf(err, errlen, "server sent a malformed result line");
-		goto out;
+		return r;
 	}
 	res->retrans += res->server.retrans;
-	r = 0;
-out:
-	close(cfd);
-	return r;
+	return 0;
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/cleanup.h"
+
 /** malloc/calloc/realloc/strdup that abort with a message on out-of-memory (git's
  *  xmalloc rule: perflab cannot do anything useful without a few KB). */
 void *pl_xmalloc(size_t n);
@@ -58,6 +60,9 @@ void pl_buf_free(struct pl_buf *b);
 char **pl_split(const char *s, const char *seps, size_t *n);
 /** Free a NULL-terminated string vector. NULL-safe. */
 void pl_strv_free(char **v);
+/** pl_strv_free at scope exit: pl_autostrv char **words = pl_split(...); */
+PL_DEFINE_CLEANUP(char *, pl_strv_free, pl_strv_free)
+#define pl_autostrv __attribute__((cleanup(pl_strv_freep)))
 
 /** Human formatting helpers writing into @buf (size @len), returning @buf. */
 /** "1.50 GiB" style, powers of 1024. */
