@@ -11,6 +11,7 @@
 #include "facts/facts.h"
 #include "out/json.h"
 #include "out/prom.h"
+#include "util/cleanup.h"
 #include "util/escape.h"
 #include "util/outfile.h"
 #include "util/str.h"
@@ -245,16 +246,14 @@ int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = { .workload = 0, .fail_on = PL_SEV_CRIT };
 	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
-	struct pl_args args;
+	pl_cleanup(pl_args_free) struct pl_args args = { 0 };
 	int rc = pl_cmd_parse(argc, argv, &info, check_opts, &o, &args);
 	if (rc >= 0)
 		return rc;
 	if (args.npos > 0) {
 		pl_error("unexpected argument '%s' (see 'perflab check --help')", args.pos[0]);
-		pl_args_free(&args);
 		return PL_EXIT_USAGE;
 	}
-	pl_args_free(&args);
 	if (o.list) {
 		if (list_rules(stdout) < 0 || fflush(stdout) != 0) {
 			pl_error("cannot write the rule list to standard output");
@@ -263,44 +262,38 @@ int cmd_check(int argc, char **argv)
 		return PL_EXIT_OK;
 	}
 
-	struct pl_facts f;
+	pl_cleanup(pl_facts_free) struct pl_facts f;
 	pl_facts_init(&f);
 	collect_for(&f, 1u << o.workload);
-	struct pl_findings fs = { 0 };
 	int ret = pl_cmd_require_facts(&f); /* a wrong --sysroot: no "0 findings", exit 0 */
 	if (ret >= 0)
-		goto done;
+		return ret;
 	const char *wname = pl_workload_names[o.workload];
+	pl_cleanup(pl_findings_free) struct pl_findings fs = { 0 };
 	pl_rules_eval(&f, 1u << o.workload, &fs);
 
-	ret = PL_EXIT_OK;
 	struct pl_outfile out;
 	int r = pl_outfile_open(&out, pl_g.output);
 	if (r < 0) {
 		pl_error("cannot write '%s': %s", pl_g.output, strerror(-r));
-		ret = PL_EXIT_USAGE;
-		goto done;
+		return PL_EXIT_USAGE;
 	}
 	if (pl_g.json || o.format != FMT_TEXT) {
-		json_t *doc = pl_findings_to_json(&fs, wname);
+		pl_autojson json_t *doc = pl_findings_to_json(&fs, wname);
 		if (o.format == FMT_PROM)
 			r = pl_prom_write_check(out.fp, doc);
 		else
 			r = pl_json_write(out.fp, doc);
-		json_decref(doc);
 	} else {
 		pl_check_print(out.fp, &fs, wname);
 	}
 	if (pl_outfile_close(&out, r == 0) < 0 || r < 0) {
 		pl_error("cannot write '%s'", pl_g.output ? pl_g.output : "standard output");
-		ret = PL_EXIT_RUNTIME;
-		goto done;
+		return PL_EXIT_RUNTIME;
 	}
+	ret = PL_EXIT_OK;
 	for (size_t i = 0; i < fs.n; i++)
 		if ((int)fs.v[i].severity >= o.fail_on)
 			ret = PL_EXIT_FINDINGS;
-done:
-	pl_findings_free(&fs);
-	pl_facts_free(&f);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include "facts/facts.h"
 #include "out/json.h"
 #include "rules/rules.h"
+#include "util/cleanup.h"
 #include "util/escape.h"
 #include "util/outfile.h"
 #include "util/str.h"
@@ -50,7 +51,7 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 {
 	const char *b = pl_style(out, "bold"), *d = pl_style(out, "dim"),
 		   *r = pl_style(out, "reset");
-	bool *done = pl_xcalloc(f->n ? f->n : 1, sizeof(*done));
+	pl_autofree bool *done = pl_xcalloc(f->n ? f->n : 1, sizeof(*done));
 	bool first = true;
 	for (size_t i = 0; i < f->n; i++) {
 		if (done[i])
@@ -66,10 +67,9 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 			}
 		width = width > 44 ? 44 : width;
 		if (any) {
-			char *de = pl_str_escape(dom, PL_ESC_TERM);
+			pl_autofree char *de = pl_str_escape(dom, PL_ESC_TERM);
 			fprintf(out, "%s%s%.*s%s\n", first ? "" : "\n", b, (int)strcspn(de, "."),
 				de, r);
-			free(de);
 			first = false;
 		}
 		for (size_t j = i; j < f->n; j++) {
@@ -81,41 +81,34 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 				continue;
 			/* keys and values come from the machine tree: no control
 			 * characters or invalid UTF-8 reach the terminal */
-			char *k = pl_str_escape(x->key, PL_ESC_TERM);
+			pl_autofree char *k = pl_str_escape(x->key, PL_ESC_TERM);
 			if (x->unavailable) {
-				char *u = pl_str_escape(x->unavailable, PL_ESC_TERM);
+				pl_autofree char *u = pl_str_escape(x->unavailable, PL_ESC_TERM);
 				fprintf(out, "  %-*s  %sunavailable: %s%s\n", width, k, d, u, r);
-				free(u);
 			} else {
-				char *v = pl_fact_value_text(x->value);
-				char *t = pl_str_escape(v, PL_ESC_TERM);
+				pl_autofree char *v = pl_fact_value_text(x->value);
+				pl_autofree char *t = pl_str_escape(v, PL_ESC_TERM);
 				fprintf(out, "  %-*s  %s\n", width, k, *t ? t : "(none)");
-				free(t);
-				free(v);
 			}
-			free(k);
 		}
 	}
-	free(done);
 }
 
 /* Facts of @f that have a value. */
 int cmd_inspect(int argc, char **argv)
 {
 	struct inspect_opts o = { 0 };
-	struct pl_args args;
+	pl_cleanup(pl_args_free) struct pl_args args = { 0 };
 	int rc = pl_cmd_parse(argc, argv, &info, inspect_opts, &o, &args);
 	if (rc >= 0)
 		return rc;
 	if (args.npos > 0) {
 		pl_error("unexpected argument '%s' (see 'perflab inspect --help')", args.pos[0]);
-		pl_args_free(&args);
 		return PL_EXIT_USAGE;
 	}
-	pl_args_free(&args);
 
 	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
-	struct pl_facts f;
+	pl_cleanup(pl_facts_free) struct pl_facts f;
 	pl_facts_init(&f);
 	if (pl_facts_collect(&f, o.domains) < 0) {
 		pl_error("--domain '%s': unknown domain (see 'perflab inspect --help')", o.domains);
@@ -124,17 +117,14 @@ int cmd_inspect(int argc, char **argv)
 	/* A tree without one readable fact is the wrong directory: say so instead of
 	 * printing nothing and succeeding. */
 	rc = pl_cmd_require_facts(&f);
-	if (rc >= 0) {
-		pl_facts_free(&f);
+	if (rc >= 0)
 		return rc;
-	}
 	int ret = PL_EXIT_OK;
 	if (pl_g.json) {
-		json_t *doc = json_object();
+		pl_autojson json_t *doc = json_object();
 		json_object_set_new(doc, "schema_version", json_integer(1));
 		json_object_set_new(doc, "facts", pl_facts_to_json(&f, NULL));
 		int r = pl_json_write_path(pl_g.output, doc);
-		json_decref(doc);
 		if (r < 0) {
 			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-",
 				 strerror(-r));
@@ -155,6 +145,5 @@ int cmd_inspect(int argc, char **argv)
 				ret = PL_EXIT_RUNTIME;
 		}
 	}
-	pl_facts_free(&f);
 	return ret;
 }
