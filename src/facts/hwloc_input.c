@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/cleanup.h"
 #include "util/cpuset.h"
 #include "util/escape.h"
 #include "util/str.h"
@@ -139,7 +140,7 @@ static int copy(struct ctx *c, enum kind k, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(abs))
 		return fail(c, -ENAMETOOLONG, "path too long under %s", CPU_DIR);
-	char *buf;
+	pl_autofree char *buf = NULL;
 	int r = pl_read_file(abs, &buf, NULL);
 	if (r == -ENOENT || (r < 0 && k == K_HINT))
 		return 0;
@@ -150,20 +151,13 @@ static int copy(struct ctx *c, enum kind k, const char *fmt, ...)
 	if (!valid(k, t)) {
 		static const char *const what[] = { "a CPU list",   "a CPU mask",   "an id",
 						    "a cache size", "a cache type", "a number" };
-		if (k == K_HINT) {
-			free(buf);
+		if (k == K_HINT)
 			return 0;
-		}
-		char *shown = pl_str_escape(t, PL_ESC_TERM);
-		r = fail(c, -EINVAL, "%s: not %s: '%.40s%s'", abs, what[k], shown,
-			 strlen(shown) > 40 ? "..." : "");
-		free(shown);
-		free(buf);
-		return r;
+		pl_autofree char *shown = pl_str_escape(t, PL_ESC_TERM);
+		return fail(c, -EINVAL, "%s: not %s: '%.40s%s'", abs, what[k], shown,
+			    strlen(shown) > 40 ? "..." : "");
 	}
-	r = write_copy(c, abs, t);
-	free(buf);
-	return r;
+	return write_copy(c, abs, t);
 }
 
 /* Numbers N of the entries named PREFIX<N> of @dir, ascending, below PL_MAX_CPUS. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "out/json.h"
 #include "util/cpuset.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -98,20 +99,19 @@ static void collect_node(struct pl_facts *f, int n)
 
 static void collect_distance(struct pl_facts *f, const struct pl_cpuset *nodes, unsigned count)
 {
-	json_t *m = json_array();
+	pl_autojson json_t *m = json_array();
 	for (int n = pl_cpuset_next(nodes, 0); n >= 0; n = pl_cpuset_next(nodes, (unsigned)n + 1)) {
-		char *s;
+		pl_autofree char *s = NULL;
 		char path[128];
 		snprintf(path, sizeof(path), NODE_DIR "/node%d/distance", n);
 		int r = pl_read_str(path, &s);
 		if (r < 0) {
 			pl_fact_unavailable(f, "numa.distance", "%s: %s", path,
 					    pl_read_strerror(r));
-			json_decref(m);
 			return;
 		}
-		char **w = pl_split(s, " \t", NULL);
-		json_t *row = json_array();
+		pl_autostrv char **w = pl_split(s, " \t", NULL);
+		pl_autojson json_t *row = json_array();
 		size_t k = 0;
 		bool bad = false;
 		for (; w[k]; k++) {
@@ -122,18 +122,14 @@ static void collect_distance(struct pl_facts *f, const struct pl_cpuset *nodes, 
 			}
 			json_array_append_new(row, json_integer((json_int_t)d));
 		}
-		pl_strv_free(w);
-		free(s);
 		if (bad || k != count) {
 			pl_fact_unavailable(f, "numa.distance", "%s: expected %u numbers (0..255)",
 					    path, count);
-			json_decref(row);
-			json_decref(m);
 			return;
 		}
-		json_array_append_new(m, row);
+		json_array_append_new(m, pl_steal_ptr(&row));
 	}
-	pl_fact_set(f, "numa.distance", m, NODE_DIR "/node*/distance");
+	pl_fact_set(f, "numa.distance", pl_steal_ptr(&m), NODE_DIR "/node*/distance");
 }
 
 static void collect_remote(struct pl_facts *f, const struct pl_cpuset *nodes)

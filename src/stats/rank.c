@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stats/summary.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 
 /* Counts of U = 0..na*nb: multiply by (1 - q^(nb+i)) and divide by (1 - q^i) for
@@ -132,26 +133,24 @@ int pl_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	if (na == 0 || nb == 0)
 		return -EDOM;
 	size_t n = na + nb;
-	double *all = pl_xmalloc(n * sizeof(double)), *rank = pl_xmalloc(n * sizeof(double));
+	pl_autofree double *all = pl_xmalloc(n * sizeof(double));
+	pl_autofree double *rank = pl_xmalloc(n * sizeof(double));
 	memcpy(all, a, na * sizeof(double));
 	memcpy(all + na, b, nb * sizeof(double));
 	double ties = midranks(all, n, rank);
 	double rb = 0;
 	for (size_t i = na; i < n; i++)
 		rb += rank[i];
-	free(all);
-	free(rank);
 	double u = rb - (double)nb * (double)(nb + 1) / 2;
 	out->stat = u;
 	out->n = n;
 	double mn = (double)na * (double)nb;
 	if (ties == 0 && n <= PL_RANK_EXACT_MAX) {
-		double *c = mw_counts(na, nb);
+		pl_autofree double *c = mw_counts(na, nb);
 		size_t len = na * nb + 1;
 		out->exact = true;
 		out->z = NAN;
 		out->p = two_sided(cdf_from_counts(c, len, u), 1 - cdf_from_counts(c, len, u - 1));
-		free(c);
 		return 0;
 	}
 	double N = (double)n;
@@ -163,8 +162,8 @@ int pl_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 
 int pl_signed_rank(const double *d, size_t n, struct pl_rank_test *out)
 {
-	double *abs_d = pl_xmalloc((n ? n : 1) * sizeof(double));
-	double *sign = pl_xmalloc((n ? n : 1) * sizeof(double));
+	pl_autofree double *abs_d = pl_xmalloc((n ? n : 1) * sizeof(double));
+	pl_autofree double *sign = pl_xmalloc((n ? n : 1) * sizeof(double));
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (d[i] != 0 && !isnan(d[i])) {
@@ -176,27 +175,20 @@ int pl_signed_rank(const double *d, size_t n, struct pl_rank_test *out)
 	out->z = NAN;
 	out->exact = false;
 	out->p = 1;
-	if (m == 0) {
-		free(abs_d);
-		free(sign);
+	if (m == 0)
 		return -EDOM;
-	}
-	double *rank = pl_xmalloc(m * sizeof(double));
+	pl_autofree double *rank = pl_xmalloc(m * sizeof(double));
 	double ties = midranks(abs_d, m, rank);
 	double w = 0;
 	for (size_t i = 0; i < m; i++)
 		if (sign[i] > 0)
 			w += rank[i];
-	free(abs_d);
-	free(sign);
-	free(rank);
 	out->stat = w;
 	if (ties == 0 && m <= PL_RANK_EXACT_MAX) {
-		double *c = signrank_counts(m);
+		pl_autofree double *c = signrank_counts(m);
 		size_t len = m * (m + 1) / 2 + 1;
 		out->exact = true;
 		out->p = two_sided(cdf_from_counts(c, len, w), 1 - cdf_from_counts(c, len, w - 1));
-		free(c);
 		return 0;
 	}
 	double M = (double)m;
