@@ -27,6 +27,14 @@ fi
 
 SIZES=$(mktemp -d "${TMPDIR:-/tmp}/perflab-disagree.XXXXXX")
 mount -t tmpfs -o size=4m tmpfs "$SIZES"
+# on every way out (a failure, a timeout's SIGTERM): the binds, the tmpfs, the directory
+cleanup_sizes() {
+	undo
+	umount -l "$SIZES" 2>/dev/null
+	rmdir "$SIZES" 2>/dev/null
+}
+trap cleanup_sizes EXIT
+trap 'exit 143' TERM
 # shrink: every CPU's level-2 size halved, level-3 an eighth (in K, as sysfs prints them)
 shrink() {
 	local d l kb n=0
@@ -64,6 +72,7 @@ if [ "${1:-}" = --run ]; then
 fi
 
 . "$PERFLAB_SRCDIR/tests/lib.sh"
+trap 'cleanup_sizes; rm -rf "$TMP"' EXIT
 # relay the TAP of live.sh under a prefix (its skips stay skips, its failures failures)
 relay() { # PREFIX
 	local line
