@@ -231,5 +231,16 @@ extern const char *pl_bench_workdir;
  *  the runner catches during the run; "failed" or "skipped" with a reason). Nothing is
  *  printed. Call on the live system only. */
 json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full);
+/** pl_bench_run_for_report() with @extra (NULL-terminated, or NULL) after the quick
+ *  arguments: `check --measure` runs a rule's evidence ("--numa-matrix") this way. */
+json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *const *extra);
+
+struct pl_findings;
+/** `check --measure`: run the evidence benchmark (struct pl_evidence) of every finding of
+ *  @fs whose rule has one, each distinct run once, briefly (pl_bench_run_brief()), and set
+ *  each such finding's evidence (pl_evidence_eval(), possibly "unavailable" with the
+ *  reason). Live system only. Returns the result documents run, as a new array (empty when
+ *  no finding has evidence); nothing is printed. */
+json_t *pl_bench_measure_findings(struct pl_findings *fs);
 
 #endif

@@ -898,9 +898,16 @@ void pl_bench_opts_free(const struct pl_bench *b, void *o)
 
 json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full)
 {
+	return pl_bench_run_brief(b, full, NULL);
+}
+
+json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *const *extra)
+{
 	int argc = 1;
 	char *argv[32] = { (char *)"bench" };
 	for (const char *const *p = b->quick_argv; !full && p && *p && argc < 31; p++)
+		argv[argc++] = (char *)*p;
+	for (const char *const *p = extra; p && *p && argc < 31; p++)
 		argv[argc++] = (char *)*p;
 	argv[argc] = NULL;
 	struct pl_bench_run_opts ro = { .warmup = -1 };

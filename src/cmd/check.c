@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "cmd/check.h"
 #include "cmd/common.h"
 #include "facts/facts.h"
@@ -15,11 +16,13 @@
 #include "util/escape.h"
 #include "util/outfile.h"
 #include "util/str.h"
+#include "util/sysroot.h"
 
 struct check_opts {
 	int workload;
 	int fail_on;
 	bool list;
+	bool measure;
 	int format;
 };
 
@@ -33,6 +36,8 @@ static const struct pl_opt check_opts[] = {
 	  "exit 1 when a finding is at least this severe", pl_severity_names, .def = "crit" },
 	{ "list-rules", 0, PL_OPT_FLAG, offsetof(struct check_opts, list), NULL,
 	  "list every rule (id, severity, title, workloads; with --json everything) and exit" },
+	{ "measure", 0, PL_OPT_FLAG, offsetof(struct check_opts, measure), NULL,
+	  "run the benchmark that quantifies each finding (briefly) and show its figures" },
 	{ "format", 'f', PL_OPT_ENUM, offsetof(struct check_opts, format), "FMT",
 	  "output format; prom = Prometheus text format for node_exporter's textfile collector "
 	  "(--json is --format json)",
@@ -43,13 +48,17 @@ static const struct pl_opt check_opts[] = {
 static const struct pl_cmd_info info = {
 	.name = "check",
 	.usage = "perflab check [--workload W] [--fail-on SEVERITY] [--json | --format prom] "
-		 "[--sysroot DIR]",
+		 "[--measure] [--sysroot DIR]",
 	.summary = "Check the machine against tuning rules for a workload.",
 	.description =
 		"Each finding says what was observed, what was expected, why (with a public\n"
 		"source) and how to fix it: a command and the tuned-format profile line.\n"
 		"Rules whose facts cannot be read (a VM without cpufreq, a container\n"
 		"without /proc/sys) do not fire; -v lists them. -q prints titles only.\n"
+		"--measure runs, briefly, the benchmark a finding's rule names as its evidence\n"
+		"(bench clock for the clocksource rules, bench ticks for nohz_full, bench io\n"
+		"for the block rules, bench mem --numa-matrix for numa.remote-ratio) and\n"
+		"shows the figures under the finding.\n"
 		"Exit status 1 when a finding is at or above --fail-on.",
 };
 
@@ -123,6 +132,10 @@ void pl_check_print(FILE *out, const struct pl_findings *fs, const char *workloa
 			if (pl_verbosity < 0)
 				continue;
 			print_field(out, "observed:", x->observed);
+			const char *ev = pl_json_str(x->evidence, "text");
+			if (x->evidence)
+				print_field(out, "measured:",
+					    ev ? ev : pl_json_str(x->evidence, "unavailable"));
 			print_field(out, "expected:", x->expected);
 			if (x->fix_command)
 				print_field(out, "fix:", x->fix_command);
@@ -201,6 +214,9 @@ static json_t *rules_json(void)
 					    r->fix_tune ? pl_json_string(r->fix_tune)
 							: json_null());
 			json_object_set_new(o, "fix", fix);
+			if (r->evidence)
+				json_object_set_new(o, "evidence",
+						    pl_evidence_to_json(r->evidence));
 			json_array_append_new(arr, o);
 		}
 	json_t *doc = json_object();
@@ -227,6 +243,26 @@ static int list_rules(FILE *out)
 			free(wl);
 		}
 	return ferror(out) ? -EIO : 0;
+}
+
+/* check --measure --json: {"benchmarks":[{"benchmark","argv"... as run,"status"}...]} */
+static json_t *measured_json(const json_t *docs)
+{
+	json_t *arr = json_array();
+	size_t i;
+	const json_t *d;
+	json_array_foreach(docs, i, d)
+	{
+		json_t *o = json_object();
+		json_object_set_new(o, "benchmark", pl_json_string(pl_json_str(d, "benchmark")));
+		json_object_set_new(o, "status", pl_json_string(pl_json_str(d, "status")));
+		if (pl_json_str(d, "reason"))
+			json_object_set_new(o, "reason", pl_json_string(pl_json_str(d, "reason")));
+		json_array_append_new(arr, o);
+	}
+	json_t *m = json_object();
+	json_object_set_new(m, "benchmarks", arr);
+	return m;
 }
 
 /* Collect only the fact domains the workload's rules read (check prints no facts). */
@@ -262,6 +298,12 @@ int cmd_check(int argc, char **argv)
 		return PL_EXIT_OK;
 	}
 
+	if (o.measure && !pl_sysroot_is_live()) {
+		pl_error("--measure runs benchmarks on this machine, not on the --sysroot tree "
+			 "(drop one of them)");
+		return PL_EXIT_USAGE;
+	}
+	pl_autojson json_t *measured = NULL;
 	pl_cleanup(pl_facts_free) struct pl_facts f;
 	pl_facts_init(&f);
 	collect_for(&f, 1u << o.workload);
@@ -271,6 +313,8 @@ int cmd_check(int argc, char **argv)
 	const char *wname = pl_workload_names[o.workload];
 	pl_cleanup(pl_findings_free) struct pl_findings fs = { 0 };
 	pl_rules_eval(&f, 1u << o.workload, &fs);
+	if (o.measure)
+		measured = pl_bench_measure_findings(&fs);
 
 	struct pl_outfile out;
 	int r = pl_outfile_open(&out, pl_g.output);
@@ -280,12 +324,16 @@ int cmd_check(int argc, char **argv)
 	}
 	if (pl_g.json || o.format != FMT_TEXT) {
 		pl_autojson json_t *doc = pl_findings_to_json(&fs, wname);
+		if (measured)
+			json_object_set_new(doc, "measured", measured_json(measured));
 		if (o.format == FMT_PROM)
 			r = pl_prom_write_check(out.fp, doc);
 		else
 			r = pl_json_write(out.fp, doc);
 	} else {
 		pl_check_print(out.fp, &fs, wname);
+		if (measured && json_array_size(measured) == 0)
+			fprintf(out.fp, "measured: no finding has a benchmark that measures it\n");
 	}
 	if (pl_outfile_close(&out, r == 0) < 0 || r < 0) {
 		pl_error("cannot write '%s'", pl_g.output ? pl_g.output : "standard output");

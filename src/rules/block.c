@@ -168,6 +168,16 @@ static const char *const nr_keys[] = { "block.*.queue.nr_requests", "block.*.que
 	"'Different disk schedulers for different use cases'; Documentation/block/"                \
 	"switching-sched.rst"
 
+/* Evidence: bench io reads a file of the working directory's file system (cold cache),
+ * which shows what the device delivers, though not necessarily the finding's device. */
+static const char *const io_metrics[] = { "bandwidth", "iops", "latency", NULL };
+static const struct pl_evidence io_evidence = {
+	.bench = "io",
+	.metrics = io_metrics,
+	.text = "reading a file of the working directory (cold cache; the device may not be "
+		"{subject}): {1}, {2} requests, {3} per request",
+};
+
 const struct pl_rule pl_rules_block[] = {
 	{
 		.id = "block.scheduler-hdd",
@@ -185,6 +195,7 @@ const struct pl_rule pl_rules_block[] = {
 		.source = SCHED_SOURCE,
 		.fix_command = "echo mq-deadline > /sys/block/%s/queue/scheduler",
 		.fix_tune = "[disk] devices=%s elevator=mq-deadline",
+		.evidence = &io_evidence,
 	},
 	{
 		.id = "block.scheduler-nvme",
@@ -201,6 +212,7 @@ const struct pl_rule pl_rules_block[] = {
 		.source = SCHED_SOURCE,
 		.fix_command = "echo none > /sys/block/%s/queue/scheduler",
 		.fix_tune = "[disk] devices=%s elevator=none",
+		.evidence = &io_evidence,
 	},
 	{
 		.id = "block.scheduler-virtio",
@@ -217,6 +229,7 @@ const struct pl_rule pl_rules_block[] = {
 		.source = SCHED_SOURCE,
 		.fix_command = "echo mq-deadline > /sys/block/%s/queue/scheduler",
 		.fix_tune = "[disk] devices=%s elevator=mq-deadline",
+		.evidence = &io_evidence,
 	},
 	{
 		.id = "block.read-ahead",
@@ -237,6 +250,7 @@ const struct pl_rule pl_rules_block[] = {
 			  "throughput-performance ([disk] readahead=>4096)",
 		.fix_command = "echo 4096 > /sys/block/%s/queue/read_ahead_kb",
 		.fix_tune = "[disk] devices=%s readahead=>4096",
+		.evidence = &io_evidence,
 	},
 	{
 		.id = "block.nr-requests",

@@ -48,6 +48,17 @@ static void eval_numad(const struct pl_rule *r, const struct pl_facts *f, struct
 		       "numad stopped when work is pinned explicitly");
 }
 
+/* Evidence: copy bandwidth from node 0's CPUs to its own memory and to node 1's. */
+static const char *const numa_argv[] = { "--numa-matrix", NULL };
+static const char *const numa_metrics[] = { "copy cpu0 mem0", "copy cpu0 mem1", NULL };
+static const struct pl_evidence numa_evidence = {
+	.bench = "mem",
+	.argv = numa_argv,
+	.metrics = numa_metrics,
+	.text = "STREAM copy from node 0's CPUs runs at {1} on local memory and {2} on "
+		"node 1's memory",
+};
+
 static const char *const remote_keys[] = { "numa.remote_ratio", "numa.nodes", NULL };
 static const char *const zone_reclaim_keys[] = { "sysctl.vm.zone_reclaim_mode", "numa.nodes",
 						 NULL };
@@ -72,6 +83,7 @@ const struct pl_rule pl_rules_numa[] = {
 		.source = "Documentation/admin-guide/numastat.rst; numactl(8)",
 		.fix_command = "numactl --cpunodebind=NODE --membind=NODE -- COMMAND",
 		.fix_tune = NULL,
+		.evidence = &numa_evidence,
 	},
 	{
 		.id = "numa.zone-reclaim",

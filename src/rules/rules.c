@@ -97,6 +97,7 @@ void pl_findings_free(struct pl_findings *fs)
 		free(x->fix_command);
 		free(x->fix_tune);
 		json_decref(x->facts);
+		json_decref(x->evidence);
 	}
 	free(fs->v);
 	pl_strv_free(fs->unevaluated);
@@ -224,6 +225,8 @@ json_t *pl_findings_to_json(const struct pl_findings *fs, const char *workload)
 		json_object_set_new(fix, "tune",
 				    x->fix_tune ? pl_json_string(x->fix_tune) : json_null());
 		json_object_set_new(o, "fix", fix);
+		if (x->evidence)
+			json_object_set(o, "evidence", x->evidence);
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "findings", arr);

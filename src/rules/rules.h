@@ -39,6 +39,24 @@ unsigned pl_workload_parse(const char *s);
 struct pl_findings;
 struct pl_rule;
 
+/** The benchmark figure that quantifies a rule's findings (its evidence): which benchmark
+ *  to run, which of its metrics to read and the sentence that shows them. `perflab report`
+ *  shows the sentence under a finding when its benchmarks section has the metrics, and
+ *  `perflab check --measure` runs the benchmark briefly (its quick_argv, then @argv) to
+ *  get them. All strings static. */
+struct pl_evidence {
+	const char *bench;	    /**< a benchmark of src/bench/list.h ("clock") */
+	const char *const *argv;    /**< arguments after the benchmark's quick_argv
+					 ("--numa-matrix"), NULL-terminated, or NULL */
+	const char *const *metrics; /**< metric names, NULL-terminated, 1 to
+					 PL_EVIDENCE_MAX_METRICS ("gettimeofday") */
+	const char *text;	    /**< the sentence: {1}..{4} = median of metrics[0..3]
+					 with its unit ("1.2 us"), {1:via} = that metric's "via"
+					 note, {subject} = the finding's subject */
+};
+/** At most this many metrics per evidence. */
+#define PL_EVIDENCE_MAX_METRICS 4
+
 /** A rule's predicate: inspect @f and add 0..n findings to @out with pl_finding_add()
  *  (several for per-device rules). Must not fail; missing facts mean "does not apply". */
 typedef void (*pl_rule_eval_fn)(const struct pl_rule *r, const struct pl_facts *f,
@@ -65,6 +83,7 @@ struct pl_rule {
 				      unit of keys[0] (bytes, ns, %, a plain count) */
 	const char *expect;	 /**< what the rule wants, for humans ("<= 10", "bbr");
 				      generic predicates use it as the finding's expected text */
+	const struct pl_evidence *evidence; /**< the measurement that quantifies it, or NULL */
 };
 
 /** A finding. Strings owned. */
@@ -77,6 +96,7 @@ struct pl_finding {
 	char *fix_command; /**< rendered fix command (subject substituted) */
 	char *fix_tune;	   /**< rendered profile line */
 	json_t *facts;	   /**< array of the fact keys this finding used */
+	json_t *evidence;  /**< pl_evidence_eval() result after `check --measure`, or NULL */
 };
 
 /** A list of findings, plus what pl_rules_eval() could not decide. */
@@ -123,6 +143,29 @@ void pl_rules_eval(const struct pl_facts *f, unsigned workload, struct pl_findin
 char *pl_rules_domains(unsigned workload, const char *const *known);
 /** Find a rule by id, or NULL. */
 const struct pl_rule *pl_rule_find(const char *id);
+
+/** The evidence of a finding from benchmark results: @benches is an array of bench result
+ *  documents (docs/schemas/bench.schema.json); the first one of ev->bench with status "ok"
+ *  that has every metric of @ev gives the figures. @subject (may be NULL) fills
+ *  {subject}. Returns a new object {"benchmark","argv":[...],"metrics":[{"name","median",
+ *  "unit"}...],"text"} or, when no document has the figures, {"benchmark","argv",
+ *  "unavailable": reason}, with the reason the benchmark gave when it did not run. */
+json_t *pl_evidence_eval(const struct pl_evidence *ev, const json_t *benches, const char *subject);
+/** @x in @unit as evidence and key numbers show it, into @buf (@len bytes), returning
+ *  @buf: "ns" as a duration ("1.2 us", "21.3 ns"), "1/s" as "250/s", anything else as
+ *  pl_fmt_unit() does ("5.46 GB/s"). */
+char *pl_evidence_fmt_value(char *buf, size_t len, double x, const char *unit);
+/** @ev as --list-rules --json shows it: {"benchmark","argv":[...],"metrics":[...],"text"}
+ *  (docs/schemas/rules.schema.json); a new object. */
+json_t *pl_evidence_to_json(const struct pl_evidence *ev);
+/** The shell words of @ev's benchmark run: "bench clock", "bench mem --numa-matrix";
+ *  malloc'd. */
+char *pl_evidence_command(const struct pl_evidence *ev);
+/** Add "evidence" (pl_evidence_eval()) to each finding object of the array @findings
+ *  (check.schema.json shape) whose rule has evidence and whose figures are in @benches;
+ *  an "evidence" member that was there is replaced or removed, so the result depends on
+ *  @benches only. Returns the number of findings that got evidence. */
+size_t pl_evidence_attach(json_t *findings, const json_t *benches);
 
 /** {"schema_version":1,"workload":W,"findings":[...],"summary":{"total","crit","warn",
  *  "info","rules","unevaluated":[IDS]}} as a new object (docs/schemas/check.schema.json). */

@@ -78,6 +78,15 @@ static void eval_irqbalance(const struct pl_rule *r, const struct pl_facts *f,
 		       "away from the compute CPUs");
 }
 
+/* Evidence: bench ticks loads the first nohz_full CPU and counts its timer interrupts. */
+static const char *const ticks_metrics[] = { "local timer interrupts", NULL };
+static const struct pl_evidence nohz_evidence = {
+	.bench = "ticks",
+	.metrics = ticks_metrics,
+	.text = "a busy nohz_full CPU took {1} local timer interrupts (about 1/s when the "
+		"tick stops, CONFIG_HZ when it does not)",
+};
+
 static const char *const nohz_keys[] = { "kernel.cmdline.params", NULL };
 static const char *const sched_latency_keys[] = { "sysctl.kernel.sched_latency_ns", NULL };
 static const char *const irqbalance_keys[] = { "services.irqbalance.running", NULL };
@@ -105,6 +114,7 @@ const struct pl_rule pl_rules_sched[] = {
 			"sed -i 's/nohz_full=/isolcpus=CPUS rcu_nocbs=CPUS &/' "
 			"/etc/default/grub && update-grub  # CPUS = the nohz_full list; reboot",
 		.fix_tune = "[bootloader] cmdline=isolcpus=CPUS rcu_nocbs=CPUS",
+		.evidence = &nohz_evidence,
 	},
 	{
 		.id = "sched.latency-ns",

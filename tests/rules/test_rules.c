@@ -14,6 +14,9 @@
 
 #include <cmocka.h>
 
+#include "bench/bench.h"
+#include "bench/bench.h"
+#include "out/json.h"
 #include "rules/predicates.h"
 #include "rules/rules.h"
 #include "util/str.h"
@@ -644,9 +647,235 @@ static void test_readers(void **state)
 	pl_facts_free(&f);
 }
 
+/* Evidence is data: every rule that has it names a benchmark of the registry, options that
+ * benchmark has, 1 to 4 metrics and a sentence whose placeholders refer to them; the
+ * rules issue 14 names have it. (tests/rules/evidence.sh runs the benchmarks and checks
+ * the metrics are ones they declare.) */
+static void test_evidence_data(void **state)
+{
+	(void)state;
+	static const char *const want[] = { "clock.xen-tsc",
+					    "clock.slow-source",
+					    "numa.remote-ratio",
+					    "sched.nohz-full-unisolated",
+					    "block.scheduler-hdd",
+					    "block.scheduler-nvme",
+					    "block.scheduler-virtio",
+					    "block.read-ahead",
+					    NULL };
+	for (const char *const *w = want; *w; w++) {
+		const struct pl_rule *r = pl_rule_find(*w);
+		assert_non_null(r);
+		if (!r->evidence)
+			fail_msg("%s has no evidence", *w);
+	}
+	size_t with = 0;
+	for (size_t t = 0; t < pl_nrule_tables; t++)
+		for (size_t i = 0; i < *pl_rule_tables[t].n; i++) {
+			const struct pl_rule *r = &pl_rule_tables[t].rules[i];
+			const struct pl_evidence *ev = r->evidence;
+			if (!ev)
+				continue;
+			with++;
+			const struct pl_bench *b = pl_bench_find(ev->bench);
+			if (!b)
+				fail_msg("%s: evidence names no benchmark '%s'", r->id, ev->bench);
+			for (const char *const *a = ev->argv; a && *a; a++) {
+				if (strncmp(*a, "--", 2) != 0)
+					continue;
+				bool found = false;
+				for (const struct pl_opt *o = b->opts; o && o->name && !found; o++)
+					found = strcmp(o->name, *a + 2) == 0;
+				if (!found)
+					fail_msg("%s: bench %s has no option %s", r->id, ev->bench,
+						 *a);
+			}
+			size_t nm = 0;
+			while (ev->metrics && ev->metrics[nm])
+				nm++;
+			assert_true(nm >= 1 && nm <= PL_EVIDENCE_MAX_METRICS);
+			bool used[PL_EVIDENCE_MAX_METRICS] = { false };
+			for (const char *p = strchr(ev->text, '{'); p; p = strchr(p + 1, '{')) {
+				const char *end = strchr(p, '}');
+				assert_non_null(end);
+				if (strncmp(p, "{subject}", 9) == 0)
+					continue;
+				unsigned k = (unsigned)(p[1] - '1');
+				if (k >= nm || (p[2] != '}' && p[2] != ':'))
+					fail_msg("%s: placeholder %.*s names no metric", r->id,
+						 (int)(end - p + 1), p);
+				used[k] = true;
+			}
+			for (size_t k = 0; k < nm; k++)
+				if (!used[k])
+					fail_msg("%s: metric '%s' is not in the sentence", r->id,
+						 ev->metrics[k]);
+		}
+	assert_true(with >= 8);
+}
+
+static json_t *docs(const char *text)
+{
+	json_error_t e;
+	json_t *d = json_loads(text, 0, &e);
+	if (!d)
+		fail_msg("bad test JSON: %s", e.text);
+	return d;
+}
+
+#define METRIC(n, med, unit, via)                                                                  \
+	"{\"name\":\"" n "\",\"unit\":\"" unit "\",\"median\":" med via "}"
+
+/* pl_evidence_eval() reads the figures from bench documents, or says why it could not. */
+static void test_evidence_eval(void **state)
+{
+	(void)state;
+	const struct pl_evidence *clk = pl_rule_find("clock.xen-tsc")->evidence;
+	json_t *b = docs(
+		"[{\"benchmark\":\"clock\",\"status\":\"skipped\",\"reason\":\"r\"},"
+		"{\"benchmark\":\"clock\",\"status\":\"ok\",\"metrics\":[" METRIC(
+			"gettimeofday", "1234.0", "ns",
+			",\"notes\":{\"via\":\"syscall\"}") "," METRIC("gettimeofday [syscall]",
+								       "1250", "ns", "") "]}]");
+	json_t *e = pl_evidence_eval(clk, b, NULL);
+	assert_string_equal(
+		pl_json_str(e, "text"),
+		"gettimeofday costs 1.234 us here (via syscall); 1.25 us as a system call");
+	assert_string_equal(pl_json_str(e, "benchmark"), "clock");
+	assert_int_equal(json_array_size(json_object_get(e, "metrics")), 2);
+	assert_true(json_number_value(json_object_get(
+			    json_array_get(json_object_get(e, "metrics"), 1), "median")) == 1250);
+	assert_null(json_object_get(e, "unavailable"));
+	json_decref(e);
+	json_decref(b);
+
+	/* a vDSO read in ns, without the via note: "unknown", never a guess */
+	b = docs("[{\"benchmark\":\"clock\",\"status\":\"ok\",\"metrics\":[" METRIC(
+		"gettimeofday", "21.3", "ns", "") "," METRIC("gettimeofday [syscall]", "1200", "ns",
+							     "") "]}]");
+	e = pl_evidence_eval(clk, b, NULL);
+	assert_string_equal(
+		pl_json_str(e, "text"),
+		"gettimeofday costs 21.3 ns here (via unknown); 1.2 us as a system call");
+	json_decref(e);
+	json_decref(b);
+
+	/* a metric missing, or without a median: unavailable, naming it */
+	b = docs("[{\"benchmark\":\"clock\",\"status\":\"ok\",\"metrics\":[" METRIC(
+		"gettimeofday", "21.3", "ns", "") "," METRIC("gettimeofday [syscall]", "null", "ns",
+							     "") "]}]");
+	e = pl_evidence_eval(clk, b, NULL);
+	assert_null(json_object_get(e, "text"));
+	assert_string_equal(pl_json_str(e, "unavailable"),
+			    "'bench clock' has no metric 'gettimeofday [syscall]'");
+	json_decref(e);
+	json_decref(b);
+
+	/* the benchmark did not run: its reason; not at all: says so */
+	const struct pl_evidence *numa = pl_rule_find("numa.remote-ratio")->evidence;
+	b = docs("[{\"benchmark\":\"mem\",\"status\":\"failed\",\"reason\":\"no libnuma\"}]");
+	e = pl_evidence_eval(numa, b, NULL);
+	assert_string_equal(pl_json_str(e, "unavailable"),
+			    "'bench mem --numa-matrix' did not run: no libnuma");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(e, "argv"), 0)),
+			    "--numa-matrix");
+	json_decref(e);
+	e = pl_evidence_eval(pl_rule_find("block.read-ahead")->evidence, b, "vda");
+	assert_string_equal(pl_json_str(e, "unavailable"), "'bench io' was not run");
+	json_decref(e);
+	json_decref(b);
+
+	/* {subject} and several metrics with their units */
+	b = docs("[{\"benchmark\":\"io\",\"status\":\"ok\",\"metrics\":[" METRIC(
+		"bandwidth", "436.4", "MB/s",
+		"") "," METRIC("iops", "416.2", "1/s", "") "," METRIC("latency", "173567", "ns",
+								      "") "]}]");
+	e = pl_evidence_eval(pl_rule_find("block.read-ahead")->evidence, b, "vda");
+	assert_string_equal(pl_json_str(e, "text"),
+			    "reading a file of the working directory (cold cache; the device may "
+			    "not be vda): 436.4 MB/s, 416.2/s requests, 173.6 us per request");
+	json_decref(e);
+	json_decref(b);
+}
+
+/* pl_evidence_attach(): findings of rules with evidence get it, others lose a stale one. */
+static void test_evidence_attach(void **state)
+{
+	(void)state;
+	json_t *f = docs("[{\"id\":\"clock.slow-source\"},{\"id\":\"mem.swappiness\","
+			 "\"evidence\":{\"text\":\"stale\"}},{\"id\":\"no.such-rule\"},{}]");
+	json_t *b = docs("[{\"benchmark\":\"clock\",\"status\":\"ok\",\"metrics\":[" METRIC(
+		"gettimeofday", "900", "ns",
+		",\"notes\":{\"via\":\"syscall\"}") "," METRIC("gettimeofday [syscall]", "950",
+							       "ns", "") "]}]");
+	assert_int_equal(pl_evidence_attach(f, b), 1);
+	assert_string_equal(
+		pl_json_str(json_object_get(json_array_get(f, 0), "evidence"), "text"),
+		"gettimeofday costs 900 ns here (via syscall); 950 ns as a system call");
+	assert_null(json_object_get(json_array_get(f, 1), "evidence"));
+	json_t *empty = json_array();
+	assert_int_equal(pl_evidence_attach(f, empty), 0); /* no figures: no evidence */
+	assert_null(json_object_get(json_array_get(f, 0), "evidence"));
+	json_decref(empty);
+	json_decref(b);
+	json_decref(f);
+}
+
+/* pl_bench_measure_findings() on this machine: one brief bench clock run for the two
+ * clock findings (same evidence), none for a finding without evidence; the figures in
+ * each finding's evidence are that run's medians. */
+static void test_measure_findings(void **state)
+{
+	(void)state;
+	struct pl_findings fs = { 0 };
+	pl_finding_add(&fs, pl_rule_find("clock.xen-tsc"), NULL, "o", "e");
+	pl_finding_add(&fs, pl_rule_find("clock.slow-source"), NULL, "o", "e");
+	pl_finding_add(&fs, pl_rule_find("mem.swappiness"), NULL, "o", "e");
+	json_t *runs = pl_bench_measure_findings(&fs);
+	assert_int_equal(json_array_size(runs), 1);
+	const json_t *d = json_array_get(runs, 0);
+	assert_string_equal(pl_json_str(d, "benchmark"), "clock");
+	assert_null(fs.v[2].evidence);
+	for (int i = 0; i < 2; i++) {
+		const json_t *ev = fs.v[i].evidence;
+		assert_non_null(ev);
+		if (strcmp(pl_json_str(d, "status"), "ok") != 0) {
+			assert_non_null(strstr(pl_json_str(ev, "unavailable"), "did not run"));
+			continue;
+		}
+		const char *text = pl_json_str(ev, "text");
+		assert_non_null(text);
+		regex_t re;
+		assert_int_equal(
+			regcomp(&re,
+				"^gettimeofday costs [0-9.]+ [nu]s here \\(via "
+				"(vdso|syscall|unknown)\\); [0-9.]+ [nu]s as a system call$",
+				REG_EXTENDED | REG_NOSUB),
+			0);
+		if (regexec(&re, text, 0, NULL, 0) != 0)
+			fail_msg("evidence text '%s'", text);
+		regfree(&re);
+		size_t k;
+		const json_t *m;
+		json_array_foreach(json_object_get(ev, "metrics"), k, m)
+		{
+			const json_t *dm = NULL, *x;
+			size_t j;
+			json_array_foreach(json_object_get(d, "metrics"), j,
+					   x) if (strcmp(pl_json_str(x, "name"),
+							 pl_json_str(m, "name")) == 0) dm = x;
+			assert_non_null(dm);
+			assert_true(json_number_value(json_object_get(m, "median")) ==
+				    json_number_value(json_object_get(dm, "median")));
+		}
+	}
+	json_decref(runs);
+	pl_findings_free(&fs);
+}
+
 int main(void)
 {
-	size_t n = ncases + 7;
+	size_t n = ncases + 11;
 	struct CMUnitTest *tests = pl_xcalloc(n, sizeof(*tests));
 	char **names = pl_xcalloc(ncases, sizeof(*names));
 	for (size_t i = 0; i < ncases; i++) {
@@ -661,6 +890,10 @@ int main(void)
 	tests[ncases + 4] = (struct CMUnitTest)cmocka_unit_test(test_readers);
 	tests[ncases + 5] = (struct CMUnitTest)cmocka_unit_test(test_domains);
 	tests[ncases + 6] = (struct CMUnitTest)cmocka_unit_test(test_garbage_values);
+	tests[ncases + 7] = (struct CMUnitTest)cmocka_unit_test(test_evidence_data);
+	tests[ncases + 8] = (struct CMUnitTest)cmocka_unit_test(test_evidence_eval);
+	tests[ncases + 9] = (struct CMUnitTest)cmocka_unit_test(test_evidence_attach);
+	tests[ncases + 10] = (struct CMUnitTest)cmocka_unit_test(test_measure_findings);
 	int rc = _cmocka_run_group_tests("rules", tests, n, NULL, NULL);
 	for (size_t i = 0; i < ncases; i++)
 		free(names[i]);
