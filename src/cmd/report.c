@@ -18,6 +18,7 @@
 #include "facts/facts.h"
 #include "out/html.h"
 #include "out/json.h"
+#include "out/keynums.h"
 #include "out/report.h"
 #include "rules/rules.h"
 #include "util/clock.h"
@@ -292,6 +293,7 @@ int cmd_report(int argc, char **argv)
 		ret = PL_EXIT_USAGE;
 		goto out;
 	}
+	pl_report_annotate(doc); /* evidence of findings, key numbers */
 	int r = write_all(dir, doc);
 	if (r < 0) {
 		pl_error("cannot write the report into '%s': %s (choose another with -o DIR)", dir,

@@ -12,6 +12,7 @@
 #include "facts/facts.h"
 #include "out/report.h"
 #include "out/json.h"
+#include "out/keynums.h"
 #include "out/svg.h"
 #include "profile/flame.h"
 #include "util/str.h"
@@ -77,6 +78,21 @@ static void esc(struct pl_buf *b, const char *s)
 	pl_html_escape(b, s);
 }
 
+/* A finding's measured evidence (pl_report_annotate()), under what was observed. */
+static void html_evidence(struct pl_buf *b, const json_t *finding)
+{
+	const json_t *ev = json_object_get(finding, "evidence");
+	if (!pl_json_str(ev, "text"))
+		return;
+	pl_buf_puts(b, "<div class=\"evidence\"><b>Measured here:</b> ");
+	esc(b, pl_json_str(ev, "text"));
+	pl_buf_puts(b, " (<a href=\"#bench-");
+	esc(b, pl_json_str(ev, "benchmark"));
+	pl_buf_puts(b, "\">bench ");
+	esc(b, pl_json_str(ev, "benchmark"));
+	pl_buf_puts(b, "</a>)</div>");
+}
+
 static void section_findings(struct pl_buf *b, const json_t *check)
 {
 	const json_t *sum = json_object_get(check, "summary");
@@ -132,6 +148,7 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 		}
 		pl_buf_puts(b, "</details></td><td>");
 		esc(b, pl_json_str(x, "observed"));
+		html_evidence(b, x);
 		pl_buf_puts(b, "</td><td>");
 		esc(b, pl_json_str(x, "expected"));
 		pl_buf_puts(b, "</td><td>");
@@ -211,7 +228,9 @@ static void td_num(struct pl_buf *b, double v)
 static void bench_one(struct pl_buf *b, const json_t *doc)
 {
 	const char *name = pl_json_str(doc, "benchmark");
-	pl_buf_puts(b, "<section class=\"bench\" data-benchmark=\"");
+	pl_buf_puts(b, "<section class=\"bench\" id=\"bench-");
+	esc(b, name);
+	pl_buf_puts(b, "\" data-benchmark=\"");
 	esc(b, name);
 	pl_buf_puts(b, "\"><h3>bench ");
 	esc(b, name);
@@ -696,9 +715,8 @@ int pl_report_write_html(FILE *out, const json_t *report)
 	esc(&b, pl_json_str(report, "generated"));
 	pl_buf_puts(&b, " by perflab ");
 	esc(&b, pl_json_str(report, "perflab_version"));
-	pl_buf_puts(&b, "</div>\n<div class=\"machine\" id=\"machine\"><b>Machine:</b> ");
-	esc(&b, line);
 	pl_buf_puts(&b, "</div>\n");
+	pl_keynums_write_html(&b, report);
 	free(line);
 
 	const json_t *check = json_object_get(report, "check");

@@ -11,6 +11,7 @@
 #include "bench/env.h"
 #include "config.h"
 #include "out/jcheck.h"
+#include "out/keynums.h"
 #include "out/json.h"
 #include "out/svg.h"
 #include "profile/flame.h"
@@ -510,6 +511,11 @@ static void md_cell(FILE *out, const char *s)
 	}
 }
 
+void pl_report_md_cell(FILE *out, const char *s)
+{
+	md_cell(out, s);
+}
+
 static void md_num(FILE *out, const json_t *v)
 {
 	char b[32];
@@ -823,16 +829,24 @@ static void md_tune(FILE *out, const json_t *arr)
 	}
 }
 
+/* A finding's measured evidence (pl_report_annotate()), after its rationale. */
+static void md_evidence(FILE *out, const json_t *finding)
+{
+	const json_t *ev = json_object_get(finding, "evidence");
+	if (!pl_json_str(ev, "text"))
+		return;
+	fputs(" **Measured here:** ", out);
+	md_cell(out, pl_json_str(ev, "text"));
+	fprintf(out, " ([bench %s](#bench-%s)).", pl_json_str(ev, "benchmark"),
+		pl_json_str(ev, "benchmark"));
+}
+
 int pl_report_write_markdown(FILE *out, const json_t *report)
 {
-	char *raw = pl_report_machine_line(report);
-	char *line = pl_str_escape(raw, PL_ESC_TERM); /* hostname, model: machine-tree text */
-	free(raw);
 	fprintf(out, "# perflab report\n\n");
 	fprintf(out, "Generated %s by perflab %s.\n\n", pl_json_str(report, "generated"),
 		pl_json_str(report, "perflab_version"));
-	fprintf(out, "**Machine:** %s\n\n", line);
-	free(line);
+	pl_keynums_write_markdown(out, report);
 
 	const json_t *check = json_object_get(report, "check");
 	const json_t *sum = json_object_get(check, "summary");
@@ -873,7 +887,9 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		{
 			fprintf(out, "- **%s**: ", pl_json_str(x, "id"));
 			md_cell(out, pl_json_str(x, "rationale"));
-			fprintf(out, " Source: %s\n", pl_json_str(x, "source"));
+			fprintf(out, " Source: %s", pl_json_str(x, "source"));
+			md_evidence(out, x);
+			fputc('\n', out);
 		}
 		fputc('\n', out);
 	}
@@ -907,19 +923,8 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 
 void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 {
-	const char *b = pl_style(out, "bold"), *r = pl_style(out, "reset");
-	char *raw = pl_report_machine_line(report);
-	char *line = pl_str_escape(raw, PL_ESC_TERM);
-	fprintf(out, "%s%s%s\n", b, line, r);
-	free(line);
-	free(raw);
+	pl_keynums_write_text(out, report);
 	const json_t *check = json_object_get(report, "check");
-	const json_t *sum = json_object_get(check, "summary");
-	fprintf(out, "findings (%s): %lld crit, %lld warn, %lld info\n",
-		pl_json_str(check, "workload"),
-		(long long)json_integer_value(json_object_get(sum, "crit")),
-		(long long)json_integer_value(json_object_get(sum, "warn")),
-		(long long)json_integer_value(json_object_get(sum, "info")));
 	const json_t *arr = json_object_get(check, "findings");
 	size_t i, shown = 0;
 	json_t *x;
@@ -938,29 +943,13 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 			fprintf(out, "         fix: %s\n", cmd);
 			free(cmd);
 		}
-		shown++;
-	}
-	/* key numbers: the first metric of every benchmark that ran */
-	const json_t *benches = json_object_get(report, "benchmarks");
-	if (json_array_size(benches) > 0)
-		fprintf(out, "key numbers (median):\n");
-	json_array_foreach(benches, i, x)
-	{
-		const json_t *m = json_array_get(json_object_get(x, "metrics"), 0);
-		const char *st = pl_json_str(x, "status");
-		if (!m || !st || strcmp(st, "ok") != 0) {
-			fprintf(out, "  %-10s %s%s%s\n", pl_json_str(x, "benchmark"), st ? st : "?",
-				pl_json_str(x, "reason") ? ": " : "",
-				pl_json_str(x, "reason") ? pl_json_str(x, "reason") : "");
-			continue;
+		const char *ev = pl_json_str(json_object_get(x, "evidence"), "text");
+		if (ev) { /* {subject} and the via note are machine-tree text */
+			char *e = pl_str_escape(ev, PL_ESC_TERM);
+			fprintf(out, "         measured: %s\n", e);
+			free(e);
 		}
-		const json_t *v = json_object_get(m, "median");
-		char num[32];
-		fprintf(out, "  %-10s %s %s %s\n", pl_json_str(x, "benchmark"),
-			pl_json_str(m, "name"),
-			json_is_number(v) ? pl_fmt_num(num, sizeof(num), json_number_value(v))
-					  : "n/a",
-			pl_json_str(m, "unit"));
+		shown++;
 	}
 	if (dir)
 		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n",

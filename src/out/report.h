@@ -24,6 +24,9 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 /** The one-line machine summary ("vm: Intel Xeon ... x2, 23.4 GiB, kvm, Linux 6.18") of a
  *  report document, malloc'd. */
 char *pl_report_machine_line(const json_t *report);
+/** @s (NULL = "") as the text of a Markdown table cell into @out: '|' escaped, newlines
+ *  and tabs as spaces, other control characters as \xNN (machine-tree text). */
+void pl_report_md_cell(FILE *out, const char *s);
 /** Render the report document as Markdown to @out. Returns 0 or -EIO. */
 int pl_report_write_markdown(FILE *out, const json_t *report);
 /** Write the "## Benchmarks" Markdown section for an array of bench documents

@@ -41,7 +41,13 @@ is "facts: clocksource with its source path" "$(jqv "$J" '.facts["clocksource.cu
 M=$(cat "$R/report.md")
 like "md: title" "$M" '^# perflab report'
 like "md: generated line" "$M" 'Generated 2023-11-14T22:13:20Z by perflab'
-like "md: machine line" "$M" '\*\*Machine:\*\* .*Linux 6\.1\.0-xen, clocksource xen'
+like "md: key numbers first" "$(sed -n 5p "$R/report.md")" '^## Key numbers$'
+like "md: machine line in the key numbers" "$M" '\| \[machine\]\(#facts\) \| .*Linux 6\.1\.0-xen, clocksource xen \|'
+like "md: findings by severity in the key numbers" "$M" '\| \[findings\]\(#findings-workload-general\) \| 0 crit, 1 warn, 0 info \| workload general \|'
+like "md: a figure not measured says so" "$M" '\| time read \| not measured \(perflab bench clock\) \|'
+is "json: key numbers in order" "$(jqv "$J" '[.key_numbers[].name]|join(",")')" \
+	"machine,findings,time read,syscall,memory,io bandwidth,io IOPS,loopback RTT,compression"
+is "json: no figure without benchmarks" "$(jqv "$J" '[.key_numbers[]|select(.value!=null)]|length')" 0
 like "md: findings section" "$M" '## Findings \(workload: general\)'
 like "md: counts" "$M" '0 critical, 1 warnings, 0 info\.'
 like "md: finding row" "$M" '\| warn \| clocksource is xen although an invariant TSC is available \(`clock\.xen-tsc`\) \|'

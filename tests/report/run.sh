@@ -18,7 +18,54 @@ for d in $(jqv "$TMP/q/report.json" '.benchmarks|keys[]'); do
 done
 st=$(jqv "$TMP/q/report.json" '[.benchmarks[]|select(.status=="ok" or .status=="skipped")]|length')
 is "every benchmark ran or says why it was skipped" "$st" "$n"
-like "summary lists key numbers" "$(cat "$OUT")" 'key numbers \(median\)'
+Q=$TMP/q/report.json
+is "summary starts with the machine line" "$(head -1 "$OUT")" "$(jqv "$Q" '.key_numbers[0].text')"
+like "summary: findings by severity second" "$(sed -n 2p "$OUT")" '^  findings +[0-9]+ crit, [0-9]+ warn, [0-9]+ info'
+is "key numbers: the rows in order" "$(jqv "$Q" '[.key_numbers[].name]|join(",")')" \
+	"machine,findings,time read,syscall,memory,io bandwidth,io IOPS,loopback RTT,compression"
+# each figure is the median of its benchmark's metric in the same report (or says why not)
+for kv in "time read|clock|gettimeofday" "syscall|syscall|getppid" "memory|mem|triad" \
+	"io bandwidth|io|bandwidth" "io IOPS|io|iops" "loopback RTT|net|tcp_pp 64B round-trip"; do
+	IFS='|' read -r name b metric <<<"$kv"
+	want=$(jqv "$Q" "[.benchmarks[]|select(.benchmark==\"$b\" and .status==\"ok\")|.metrics[]|select(.name==\"$metric\")|.median][0]")
+	got=$(jqv "$Q" ".key_numbers[]|select(.name==\"$name\")|.value")
+	if [ "$want" = null ]; then
+		like "key numbers: $name not measured says why" \
+			"$(jqv "$Q" ".key_numbers[]|select(.name==\"$name\")|.text")" '^(not measured|skipped|failed|interrupted)'
+	else
+		is "key numbers: $name is bench $b's $metric median" "$got" "$want"
+	fi
+	like "summary: $name row" "$(cat "$OUT")" "^  $name +"
+done
+cz=$(jqv "$Q" '[.benchmarks[]|select(.benchmark=="compress" and .status=="ok")|.metrics[]|select(.name|endswith(" compress"))|.median]|max')
+if [ "$cz" = null ]; then
+	skip "key numbers: compression is the fastest compress MB/s" "bench compress did not run"
+else
+	is "key numbers: compression is the fastest compress MB/s" \
+		"$(jqv "$Q" '.key_numbers[]|select(.name=="compression")|.value')" "$cz"
+fi
+via=$(jqv "$Q" '[.benchmarks[]|select(.benchmark=="clock")|.metrics[]|select(.name=="gettimeofday")|.notes.via][0]')
+if [ "$via" = vdso ] || [ "$via" = syscall ]; then
+	like "key numbers: says whether the time read is a vDSO call" \
+		"$(jqv "$Q" '.key_numbers[]|select(.name=="time read")|.detail')" "a $( [ "$via" = vdso ] && echo vDSO || echo system) call"
+	like "key numbers: the syscall cost is the clock's reference" \
+		"$(jqv "$Q" '.key_numbers[]|select(.name=="time read")|.reference')" '^as a system call: [0-9.]+ [nu]s'
+else
+	skip "key numbers: vDSO or not" "bench clock did not tell the call path ($via)"
+	skip "key numbers: the clock's reference" "bench clock did not tell the call path"
+fi
+is "key numbers: memory has no reference yet" "$(jqv "$Q" '.key_numbers[]|select(.name=="memory")|.reference')" \
+	"no reference (no DIMM facts for a theoretical peak)"
+# the figures of a quick run carry that caveat
+is "key numbers: measured figures say quick run" \
+	"$(jqv "$Q" '[.key_numbers[]|select(.value!=null)|select(.caveats|index("quick run: brief arguments")|not)]|length')" 0
+H=$TMP/q/report.html
+like "html: key numbers before the findings" "$(grep -o 'id="key-numbers"\|id="findings"' "$H" | tr '\n' ' ')" '^id="key-numbers" id="findings"'
+for a in $(sed -n '/<section id="key-numbers">/,/<\/section>/p' "$H" | grep -o 'href="#[^"]*"' | sort -u | sed 's/href="#//;s/"$//'); do
+	like "html: key numbers link #$a has its target" "$(cat "$H")" "id=\"$a\""
+done
+like "md: key numbers table first" "$(sed -n 5p "$TMP/q/report.md")" '^## Key numbers$'
+
 like "html has the benchmark section" "$(cat "$TMP/q/report.html")" '<h2 id="benchmarks">'
 
 ok "report --no-bench" "$PERFLAB" report --no-bench -o "$TMP/nb"

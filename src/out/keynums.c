@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "out/keynums.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/json.h"
+#include "out/report.h"
+#include "out/svg.h"
+#include "rules/rules.h"
+#include "util/cleanup.h"
+#include "util/escape.h"
+#include "util/log.h"
+
+/* The first result of benchmark @name in @benches with status ok, else the first one of
+ * any status, else NULL. */
+static const json_t *find_bench(const json_t *benches, const char *name)
+{
+	const json_t *any = NULL, *d;
+	size_t i;
+	json_array_foreach(benches, i, d)
+	{
+		const char *n = pl_json_str(d, "benchmark"), *st = pl_json_str(d, "status");
+		if (!n || strcmp(n, name) != 0)
+			continue;
+		if (st && strcmp(st, "ok") == 0)
+			return d;
+		if (!any)
+			any = d;
+	}
+	return any;
+}
+
+static const json_t *find_metric(const json_t *doc, const char *name)
+{
+	const json_t *m;
+	size_t i;
+	json_array_foreach(json_object_get(doc, "metrics"), i, m)
+	{
+		const char *n = pl_json_str(m, "name");
+		if (n && strcmp(n, name) == 0 && json_is_number(json_object_get(m, "median")))
+			return m;
+	}
+	return NULL;
+}
+
+static double median(const json_t *m)
+{
+	return json_number_value(json_object_get(m, "median"));
+}
+
+/* What qualifies the figures of @doc: its warnings and notes, a quick run, a single run. */
+static json_t *caveats(const json_t *doc, const json_t *m)
+{
+	json_t *c = json_array();
+	const char *const lists[] = { "warnings", "notes" };
+	for (size_t k = 0; k < 2; k++) {
+		size_t i;
+		const json_t *s;
+		json_array_foreach(json_object_get(doc, lists[k]), i, s) if (json_is_string(s))
+			json_array_append_new(c, pl_json_string(json_string_value(s)));
+	}
+	const json_t *runner = json_object_get(doc, "runner");
+	if (json_is_true(json_object_get(runner, "quick")))
+		json_array_append_new(c, pl_json_string("quick run: brief arguments"));
+	if (m && pl_json_int(m, "n") < 2)
+		json_array_append_new(c, pl_json_string("one run: no spread"));
+	return c;
+}
+
+/* A row. @text and @detail may be NULL (""); @m gives value and unit when not NULL. */
+static json_t *row(const char *name, const char *text, const json_t *m, const char *detail,
+		   const char *reference, json_t *cav, const char *section)
+{
+	json_t *r = json_object();
+	json_object_set_new(r, "name", pl_json_string(name));
+	char v[48] = "";
+	if (m)
+		pl_evidence_fmt_value(v, sizeof(v), median(m), pl_json_str(m, "unit"));
+	json_object_set_new(r, "text", pl_json_string(text ? text : v));
+	json_object_set_new(r, "value", m ? json_real(median(m)) : json_null());
+	json_object_set_new(r, "unit", m ? pl_json_string(pl_json_str(m, "unit")) : json_null());
+	json_object_set_new(r, "detail", pl_json_string(detail ? detail : ""));
+	json_object_set_new(r, "reference", pl_json_string(reference ? reference : ""));
+	json_object_set_new(r, "caveats", cav ? cav : json_array());
+	json_object_set_new(r, "section", pl_json_string(section));
+	return r;
+}
+
+/* A row for metric @metric of benchmark @bench; @detail/@reference computed by the caller
+ * from the metric (NULL = none / "no reference"). Not measured: why, in the text. */
+static json_t *bench_row(const char *name, const char *bench, const json_t *doc, const json_t *m,
+			 const char *detail, const char *reference)
+{
+	char section[64];
+	snprintf(section, sizeof(section), "bench-%s", bench);
+	if (!doc) {
+		pl_autofree char *why = pl_xasprintf("not measured (perflab bench %s)", bench);
+		json_t *r = row(name, why, NULL, NULL, NULL, NULL, ""); /* no section to link */
+		return r;
+	}
+	if (!m) {
+		const char *st = pl_json_str(doc, "status");
+		const char *reason = pl_json_str(doc, "reason");
+		pl_autofree char *why = st && strcmp(st, "ok") != 0
+						? pl_xasprintf("%s%s%s", st, reason ? ": " : "",
+							       reason ? reason : "")
+						: pl_xstrdup("the result has no such metric");
+		json_t *r = row(name, why, NULL, NULL, NULL, NULL, section);
+		return r;
+	}
+	return row(name, NULL, m, detail, reference ? reference : "no reference", caveats(doc, m),
+		   section);
+}
+
+static void add_clock(json_t *rows, const json_t *benches)
+{
+	const json_t *d = find_bench(benches, "clock");
+	const json_t *m = find_metric(d, "gettimeofday");
+	const json_t *sys = find_metric(d, "gettimeofday [syscall]");
+	const char *via = m ? pl_json_str(json_object_get(m, "notes"), "via") : NULL;
+	pl_autofree char *detail = pl_xasprintf(
+		"gettimeofday, %s", !via			  ? "call path unknown"
+				    : strcmp(via, "vdso") == 0	  ? "a vDSO call (no kernel entry)"
+				    : strcmp(via, "syscall") == 0 ? "a system call (no vDSO here)"
+								  : via);
+	pl_autofree char *ref = NULL;
+	if (m && sys) {
+		char s[48];
+		pl_evidence_fmt_value(s, sizeof(s), median(sys), pl_json_str(sys, "unit"));
+		double x = median(m) > 0 ? median(sys) / median(m) : NAN;
+		ref = isfinite(x) && via && strcmp(via, "vdso") == 0
+			      ? pl_xasprintf("as a system call: %s (%.3gx the vDSO read)", s, x)
+			      : pl_xasprintf("as a system call: %s", s);
+	}
+	json_array_append_new(rows, bench_row("time read", "clock", d, m, detail, ref));
+}
+
+/* The fastest "NAME compress" metric (compress measures one core), with zlib-1 (the
+ * library of gzip -1) as its reference. */
+static void add_compress(json_t *rows, const json_t *benches)
+{
+	const json_t *d = find_bench(benches, "compress");
+	const json_t *best = NULL, *m;
+	size_t i;
+	json_array_foreach(json_object_get(d, "metrics"), i, m)
+	{
+		const char *n = pl_json_str(m, "name");
+		size_t l = n ? strlen(n) : 0;
+		if (l > 9 && strcmp(n + l - 9, " compress") == 0 &&
+		    json_is_number(json_object_get(m, "median")) &&
+		    (!best || median(m) > median(best)))
+			best = m;
+	}
+	pl_autofree char *detail = NULL;
+	pl_autofree char *ref = NULL;
+	if (best) {
+		const char *n = pl_json_str(best, "name");
+		detail = pl_xasprintf("%.*s, one core", (int)(strlen(n) - 9), n);
+		const json_t *z = find_metric(d, "zlib-1 compress");
+		if (z && z != best) {
+			char s[48];
+			pl_evidence_fmt_value(s, sizeof(s), median(z), pl_json_str(z, "unit"));
+			ref = pl_xasprintf("zlib-1 (gzip -1): %s", s);
+		}
+	}
+	json_array_append_new(rows, bench_row("compression", "compress", d, best, detail, ref));
+}
+
+json_t *pl_keynums_build(const json_t *report)
+{
+	json_t *rows = json_array();
+	pl_autofree char *line = pl_report_machine_line(report);
+	json_array_append_new(rows, row("machine", line, NULL, NULL, NULL, NULL, "facts"));
+	const json_t *check = json_object_get(report, "check");
+	const json_t *sum = json_object_get(check, "summary");
+	pl_autofree char *f =
+		pl_xasprintf("%lld crit, %lld warn, %lld info", pl_json_int(sum, "crit"),
+			     pl_json_int(sum, "warn"), pl_json_int(sum, "info"));
+	pl_autofree char *wl = pl_xasprintf("workload %s", pl_json_str(check, "workload")
+								   ? pl_json_str(check, "workload")
+								   : "unknown");
+	json_array_append_new(rows, row("findings", f, NULL, wl, NULL, NULL, "findings"));
+
+	const json_t *benches = json_object_get(report, "benchmarks");
+	add_clock(rows, benches);
+	const json_t *d = find_bench(benches, "syscall");
+	json_array_append_new(rows, bench_row("syscall", "syscall", d, find_metric(d, "getppid"),
+					      "getppid", NULL));
+	d = find_bench(benches, "mem");
+	json_array_append_new(rows,
+			      bench_row("memory", "mem", d, find_metric(d, "triad"),
+					"STREAM triad, all CPUs",
+					"no reference (no DIMM facts for a theoretical peak)"));
+	d = find_bench(benches, "io");
+	const json_t *opts = json_object_get(d, "options");
+	pl_autofree char *io = pl_xasprintf(
+		"%s, %s cache", pl_json_str(opts, "pattern") ? pl_json_str(opts, "pattern") : "io",
+		pl_json_str(opts, "cache") ? pl_json_str(opts, "cache") : "?");
+	json_array_append_new(
+		rows, bench_row("io bandwidth", "io", d, find_metric(d, "bandwidth"), io, NULL));
+	json_array_append_new(rows,
+			      bench_row("io IOPS", "io", d, find_metric(d, "iops"), io, NULL));
+	d = find_bench(benches, "net");
+	json_array_append_new(rows, bench_row("loopback RTT", "net", d,
+					      find_metric(d, "tcp_pp 64B round-trip"),
+					      "TCP ping-pong, 64 B", NULL));
+	add_compress(rows, benches);
+	return rows;
+}
+
+void pl_report_annotate(json_t *report)
+{
+	const json_t *benches = json_object_get(report, "benchmarks");
+	json_t *empty = json_array();
+	pl_evidence_attach(json_object_get(json_object_get(report, "check"), "findings"),
+			   benches ? benches : empty);
+	json_decref(empty);
+	json_object_set_new(report, "key_numbers", pl_keynums_build(report));
+}
+
+/* "3 caveats" / "" */
+static void caveat_text(char *buf, size_t len, const json_t *r)
+{
+	size_t n = json_array_size(json_object_get(r, "caveats"));
+	if (n)
+		snprintf(buf, len, "%zu caveat%s", n, n == 1 ? "" : "s");
+	else
+		buf[0] = '\0';
+}
+
+void pl_keynums_write_text(FILE *out, const json_t *report)
+{
+	const json_t *rows = json_object_get(report, "key_numbers");
+	const char *b = pl_style(out, "bold"), *rs = pl_style(out, "reset");
+	size_t i;
+	const json_t *r;
+	json_array_foreach(rows, i, r)
+	{
+		pl_autofree char *t = pl_str_escape(pl_json_str(r, "text"), PL_ESC_TERM);
+		const char *name = pl_json_str(r, "name");
+		if (strcmp(name, "machine") == 0) {
+			fprintf(out, "%s%s%s\n", b, t, rs);
+			continue;
+		}
+		struct pl_buf l = { 0 };
+		const char *d = pl_json_str(r, "detail"), *ref = pl_json_str(r, "reference");
+		if (d && *d)
+			pl_buf_printf(&l, "  %s", d);
+		if (ref && *ref)
+			pl_buf_printf(&l, "; %s", ref);
+		char cav[32];
+		caveat_text(cav, sizeof(cav), r);
+		if (*cav)
+			pl_buf_printf(&l, "  [%s]", cav);
+		pl_autofree char *e = pl_str_escape(l.data ? l.data : "", PL_ESC_TERM);
+		fprintf(out, "  %-13s %s%s%s%s\n", name, b, t, rs, e);
+		pl_buf_free(&l);
+	}
+}
+
+void pl_keynums_write_markdown(FILE *out, const json_t *report)
+{
+	const json_t *rows = json_object_get(report, "key_numbers");
+	if (json_array_size(rows) == 0)
+		return;
+	fputs("## Key numbers\n\n| | figure | context | reference | caveats |\n"
+	      "|---|--:|---|---|---|\n",
+	      out);
+	const char *wl = pl_json_str(json_object_get(report, "check"), "workload");
+	size_t i;
+	const json_t *r;
+	json_array_foreach(rows, i, r)
+	{
+		const char *sec = pl_json_str(r, "section");
+		/* the anchors Markdown viewers derive from the headings report.md writes */
+		if (strcmp(sec, "facts") == 0)
+			fputs("| [machine](#facts) | ", out);
+		else if (strcmp(sec, "findings") == 0)
+			fprintf(out, "| [findings](#findings-workload-%s) | ", wl ? wl : "");
+		else if (*sec)
+			fprintf(out, "| [%s](#%s) | ", pl_json_str(r, "name"), sec);
+		else
+			fprintf(out, "| %s | ", pl_json_str(r, "name"));
+		pl_report_md_cell(out, pl_json_str(r, "text"));
+		fputs(" | ", out);
+		pl_report_md_cell(out, pl_json_str(r, "detail"));
+		fputs(" | ", out);
+		pl_report_md_cell(out, pl_json_str(r, "reference"));
+		char cav[32];
+		caveat_text(cav, sizeof(cav), r); /* listed in the figure's section */
+		if (*cav)
+			fprintf(out, " | [%s](#%s) |\n", cav, sec);
+		else
+			fputs(" | |\n", out);
+	}
+	fputc('\n', out);
+}
+
+void pl_keynums_write_html(struct pl_buf *b, const json_t *report)
+{
+	const json_t *rows = json_object_get(report, "key_numbers");
+	if (json_array_size(rows) == 0)
+		return;
+	pl_buf_puts(b, "<section id=\"key-numbers\"><h2>Key numbers</h2>\n<table class=\"keynums\">"
+		       "<thead><tr><th></th><th class=\"num\">figure</th><th>context</th>"
+		       "<th>reference</th><th>caveats</th></tr></thead><tbody>\n");
+	size_t i;
+	const json_t *r;
+	json_array_foreach(rows, i, r)
+	{
+		const char *sec = pl_json_str(r, "section");
+		pl_buf_puts(b, "<tr><th>");
+		if (*sec) {
+			pl_buf_puts(b, "<a href=\"#");
+			pl_html_escape(b, sec);
+			pl_buf_puts(b, "\">");
+		}
+		pl_html_escape(b, pl_json_str(r, "name"));
+		pl_buf_puts(b, *sec ? "</a></th>" : "</th>");
+		/* a figure right-aligned on one line; the machine line and reasons wrap, and
+		 * a reason why there is no figure is not bold */
+		bool fig = json_is_number(json_object_get(r, "value"));
+		bool strong = fig || strcmp(sec, "facts") == 0 || strcmp(sec, "findings") == 0;
+		pl_buf_puts(b, fig ? "<td class=\"num\">" : "<td>");
+		pl_buf_puts(b, strong ? "<b>" : "");
+		pl_html_escape(b, pl_json_str(r, "text"));
+		pl_buf_puts(b, strong ? "</b></td><td>" : "</td><td>");
+		pl_html_escape(b, pl_json_str(r, "detail"));
+		pl_buf_puts(b, "</td><td>");
+		pl_html_escape(b, pl_json_str(r, "reference"));
+		pl_buf_puts(b, "</td><td>");
+		const json_t *cav = json_object_get(r, "caveats");
+		char n[32];
+		caveat_text(n, sizeof(n), r);
+		if (*n) {
+			pl_buf_puts(b, "<details><summary>");
+			pl_buf_puts(b, n);
+			pl_buf_puts(b, "</summary><ul>");
+			size_t k;
+			const json_t *c;
+			json_array_foreach(cav, k, c)
+			{
+				pl_buf_puts(b, "<li>");
+				pl_html_escape(b, json_string_value(c));
+				pl_buf_puts(b, "</li>");
+			}
+			pl_buf_puts(b, "</ul></details>");
+		}
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</tbody></table></section>\n");
+}
