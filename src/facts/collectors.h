@@ -34,7 +34,8 @@ void pl_collect_sysctl(struct pl_facts *f);
 /** block.devices, block.DEV.{rotational,size_bytes,queue.scheduler,queue.schedulers,
  *  queue.read_ahead_kb,queue.nr_requests}. */
 void pl_collect_block(struct pl_facts *f);
-/** fs.tmpfs.mounts (list of tmpfs mount points from /proc/mounts). */
+/** fs.tmpfs.mounts (list of tmpfs mount points from /proc/mounts, each once: a mount point
+ *  mounted twice or over counts as its last mount, as the kernel resolves it). */
 void pl_collect_fs(struct pl_facts *f);
 /** net.interfaces, net.IFACE.{mtu,speed_mbps,driver,queues,queues.tx,operstate}. */
 void pl_collect_net(struct pl_facts *f);

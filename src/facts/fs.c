@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* fs.*: tmpfs mounts from /proc/mounts (fstab(5) format, octal escapes for blanks). */
+/* fs.*: tmpfs mounts from /proc/mounts (fstab(5) format, octal escapes for blanks), each
+ * mount point once, as its last mount shows it. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,16 +34,37 @@ void pl_collect_fs(struct pl_facts *f)
 		pl_fact_unavailable(f, "fs.tmpfs.mounts", "/proc/mounts: %s", pl_read_strerror(r));
 		return;
 	}
+	/* A mount point mounted twice (this project's VMs list /dev/shm twice) or mounted
+	 * over is what its last mount is, as the kernel resolves the path: keep each tmpfs
+	 * mount point once, where its last mount is, and only when that mount is tmpfs. */
 	json_t *list = json_array();
 	char **lines = pl_split(text, "\n", NULL);
-	for (char **l = lines; *l; l++) {
-		char **w = pl_split(*l, " \t", NULL);
-		if (w[0] && w[1] && w[2] && strcmp(w[2], "tmpfs") == 0) {
+	size_t n = 0;
+	for (char **l = lines; *l; l++)
+		n++;
+	char **mp = pl_xcalloc(n + 1, sizeof(char *));
+	bool *tmpfs = pl_xcalloc(n + 1, sizeof(bool));
+	for (size_t i = 0; i < n; i++) {
+		char **w = pl_split(lines[i], " \t", NULL);
+		if (w[0] && w[1] && w[2]) {
 			unescape(w[1]);
-			json_array_append_new(list, pl_json_string(w[1]));
+			mp[i] = pl_xstrdup(w[1]);
+			tmpfs[i] = strcmp(w[2], "tmpfs") == 0;
 		}
 		pl_strv_free(w);
 	}
+	for (size_t i = 0; i < n; i++) {
+		bool last = mp[i] != NULL;
+		for (size_t k = i + 1; last && k < n; k++)
+			if (mp[k] && strcmp(mp[k], mp[i]) == 0)
+				last = false;
+		if (last && tmpfs[i])
+			json_array_append_new(list, pl_json_string(mp[i]));
+	}
+	for (size_t i = 0; i < n; i++)
+		free(mp[i]);
+	free(mp);
+	free(tmpfs);
 	pl_strv_free(lines);
 	free(text);
 	pl_fact_set(f, "fs.tmpfs.mounts", list, "/proc/mounts");

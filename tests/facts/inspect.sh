@@ -86,6 +86,7 @@ is "arm: zone_reclaim_mode" "$(fact sysctl.vm.zone_reclaim_mode "$J")" 1
 is "arm: hypervisor none" "$(fact virt.hypervisor "$J")" none
 is "arm: clocksource" "$(fact clocksource.current "$J")" arch_sys_counter
 is "arm: L3 per socket" "$(fact cpu.cache.l3_bytes "$J") $(fact cpu.cache.l3_count "$J")" "119537664 2"
+is "arm: tmpfs mounts once each, as the last mount shows them" "$(fact fs.tmpfs.mounts "$J")" '["/run","/dev/shm"]'
 
 # --- container: no /proc/sys, no topology, garbage THP file
 inspect_json container "$SR/container"
