@@ -52,6 +52,8 @@ struct pl_bench {
 	bool uses_all_cpus;	 /**< one thread per CPU of the set (mem); else the runner pins
 				      the calling thread to the set and the benchmark is
 				      single-threaded */
+	bool pins_threads;	 /**< the benchmark pins each of its threads to one CPU itself
+				      (mem, ticks), with or without --cpus: the result says "pinned" */
 	/** Arguments of a brief run (a second or two): used by `--quick`, the registry smoke
 	 *  test and, when in_report, the quick section of `perflab report`. NULL-terminated;
 	 *  NULL = no extra arguments. */

@@ -714,6 +714,7 @@ const struct pl_bench pl_bench_mem = {
 	.default_runs = 5,
 	.default_warmup = 1,
 	.uses_all_cpus = true,
+	.pins_threads = true,
 	.quick_argv = mem_quick,
 	.in_report = true,
 	.setup = mem_setup,

@@ -664,7 +664,11 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			    json_real(t_last > t_first ? (double)(t_last - t_first) / 1e9 : 0));
 	json_object_set_new(rj, "cpus",
 			    pl_json_string(pl_cpuset_format(&c.cpus, buf, sizeof(buf))));
-	json_object_set_new(rj, "pinned", json_boolean(c.pinned));
+	/* pinned by --cpus (the runner), or by the benchmark itself, one thread per CPU */
+	bool pinned = c.pinned || b->pins_threads;
+	json_object_set_new(rj, "pinned", json_boolean(pinned));
+	double max_cv = b->max_cv > 0 ? b->max_cv : 0.05;
+	json_object_set_new(rj, "max_cv", json_real(max_cv));
 	json_object_set_new(rj, "membind",
 			    a->ro->membind ? pl_json_string(a->ro->membind) : json_null());
 	json_object_set_new(rj, "quick", json_boolean(a->quick));
@@ -673,7 +677,6 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_object_set(d, "info", c.info);
 	json_object_set(d, "notes", c.notes);
 	json_t *ms = json_array();
-	double max_cv = b->max_cv > 0 ? b->max_cv : 0.05;
 	struct pl_buf wide = { 0 };
 	size_t nwide = 0;
 	for (size_t i = 0; i < c.nm; i++) {
@@ -695,7 +698,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_object_set_new(d, "metrics", ms);
 	struct pl_env_during during;
 	pl_env_during(&s0, &s1, &during);
-	json_object_set_new(d, "environment", pl_env_json(&during, &c.cpus, c.pinned));
+	json_object_set_new(d, "environment", pl_env_json(&during, &c.cpus, pinned));
 	if (isfinite(during.others_busy_pct) && during.others_busy_pct > 10)
 		pl_bench_warn(&c,
 			      "machine not idle: other tasks used %.0f%% of CPUs %s during the run "

@@ -366,6 +366,7 @@ const struct pl_bench pl_bench_ticks = {
 	.default_runs = 3,
 	.max_cv = 0.2,
 	.uses_all_cpus = true,
+	.pins_threads = true,
 	.quick_argv = ticks_quick,
 	.in_report = true,
 	.supported = ticks_supported,

@@ -113,6 +113,8 @@ like "--min-time: more than one run" "$(jq -r '.runner.runs >= 2' "$TMP/mt.json"
 ok "--membind $NODE --cpus $CPU" "$PERFLAB" bench spin --quick --membind "$NODE" --cpus "$CPU" --json -o "$TMP/mb.json"
 is "--membind recorded" "$(jqv "$TMP/mb.json" .runner.membind)" "$NODE"
 is "--cpus recorded as pinned" "$(jqv "$TMP/mb.json" '"\(.runner.cpus) \(.runner.pinned) \(.environment.pinning)"')" "$CPU true pinned"
+is "no --cpus: a single-threaded benchmark is unpinned" "$(jqv "$TMP/mt.json" '"\(.runner.pinned) \(.environment.pinning)"')" "false unpinned"
+is "the spread threshold recorded (the runner's default)" "$(jqv "$TMP/mt.json" .runner.max_cv)" 0.05
 
 # mem: bad input, and the STREAM result is validated
 # an array as large as all memory (MemTotal, so three never fit): refused with the limit
@@ -130,6 +132,8 @@ expect_exit 2 "mem: bad size" "$PERFLAB" bench mem --size lots
 ok "mem --quick --nt --json" "$PERFLAB" bench mem --quick --nt --json -o "$TMP/mem.json"
 validate bench.schema.json "$TMP/mem.json"
 like "mem: validated as STREAM validates" "$(jqv "$TMP/mem.json" .info.validation)" checkSTREAMresults
+is "mem: pins one thread per CPU itself, so the result says pinned without --cpus" \
+	"$(jqv "$TMP/mem.json" '"\(.runner.pinned) \(.environment.pinning)"')" "true pinned"
 is "mem: STREAM kernels and the nt variants" "$(jq -r '[.metrics[].name] | join(" ")' "$TMP/mem.json")" \
 	"copy copy_nt scale scale_nt add add_nt triad triad_nt memcpy sum"
 is "mem: every rate is positive" "$(jq -r '[.metrics[] | select(.best > 0)] | length' "$TMP/mem.json")" 10
@@ -156,6 +160,7 @@ expect_exit 2 "ticks: --cpu outside the run" "$PERFLAB" bench ticks --cpus 0 --c
 like "ticks: --cpu names the CPUs of the run" "$(cat "$ERR")" "--cpu 1 is not one of the CPUs of the run \(0\)"
 ok "ticks --json" "$PERFLAB" bench ticks --quick --json -o "$TMP/ticks.json"
 validate bench.schema.json "$TMP/ticks.json"
+is "ticks: its own spread threshold and its busy loop pinned" "$(jqv "$TMP/ticks.json" '"\(.runner.max_cv) \(.runner.pinned)"')" "0.2 true"
 cpu=$(jqv "$TMP/ticks.json" .info.cpu)
 if [ -r /sys/devices/system/cpu/nohz_full ]; then
 	nohz=$(cat /sys/devices/system/cpu/nohz_full)
