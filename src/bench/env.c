@@ -242,6 +242,9 @@ char *pl_env_text(const json_t *e)
 	struct pl_buf b = { 0 };
 	static const char *const ek[] = { "kernel",   "cpu_model", "hypervisor",  "clocksource",
 					  "governor", "thp",	   "mitigations", NULL };
+	/* the words for the keys that are not words ("cpu_model", "thp") */
+	static const char *const words[] = { "kernel",	 "CPU", "hypervisor",  "clocksource",
+					     "governor", "THP", "mitigations", NULL };
 	for (const char *const *p = ek; *p; p++) {
 		const json_t *x = json_object_get(e, *p);
 		if (!x && strcmp(*p, "thp") == 0)
@@ -253,7 +256,7 @@ char *pl_env_text(const json_t *e)
 		char *t = (x && !json_is_null(x)) ? pl_fact_value_text(x)
 			  : why			  ? pl_xasprintf("none (%.*s)", wl, why)
 						  : pl_xstrdup("unknown");
-		pl_buf_printf(&b, "%s%s %s", b.len ? ", " : "", *p, t);
+		pl_buf_printf(&b, "%s%s %s", b.len ? ", " : "", words[p - ek], t);
 		free(t);
 	}
 	const json_t *la = json_object_get(e, "load_avg");

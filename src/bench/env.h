@@ -57,7 +57,7 @@ void pl_env_during(const struct pl_env_snap *a, const struct pl_env_snap *b,
 json_t *pl_env_json(const struct pl_env_during *d, const struct pl_cpuset *cpus, bool pinned);
 
 /** One line for the terminal of an environment object of pl_env_json: "kernel 6.18,
- *  cpu_model ..., hypervisor kvm, clocksource tsc, governor none (no cpufreq driver), thp
+ *  CPU ..., hypervisor kvm, clocksource tsc, governor none (no cpufreq driver), THP
  *  madvise, mitigations auto (kernel default); during the run: load 0.52 -> 0.61, steal
  *  0.10%, other tasks 3.20% of the CPUs; perflab 0.9.0", malloc'd. */
 char *pl_env_text(const json_t *env);
