@@ -372,6 +372,14 @@ char *pl_fmt_bytes(char *buf, size_t len, double bytes)
 char *pl_fmt_unit(char *buf, size_t len, double x, const char *unit)
 {
 	double a = fabs(x);
+	/* times in ns, us or ms are scaled like seconds (an io latency of 2.5e6 ns is 2.5 ms) */
+	static const struct {
+		const char *u;
+		double s;
+	} sub[] = { { "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 } };
+	for (size_t i = 0; unit && i < sizeof(sub) / sizeof(sub[0]); i++)
+		if (strcmp(unit, sub[i].u) == 0)
+			return pl_fmt_unit(buf, len, x * sub[i].s, "s");
 	if (isnan(x)) {
 		snprintf(buf, len, "-");
 	} else if (unit && strcmp(unit, "s") == 0) {
@@ -387,7 +395,9 @@ char *pl_fmt_unit(char *buf, size_t len, double x, const char *unit)
 		char b[48];
 		snprintf(buf, len, "%s%s", x < 0 ? "-" : "", pl_fmt_bytes(b, sizeof(b), a));
 	} else {
-		snprintf(buf, len, "%.4g%s%s", x, unit && *unit ? " " : "", unit ? unit : "");
+		/* whole numbers from 10^4 on, not %g's exponent ("25000 1/s", not "2.5e+04") */
+		snprintf(buf, len, a >= 1e4 && a < 1e15 ? "%.0f%s%s" : "%.4g%s%s", x,
+			 unit && *unit ? " " : "", unit ? unit : "");
 	}
 	return buf;
 }

@@ -74,9 +74,10 @@ char *pl_fmt_size(char *buf, size_t len, double bytes);
  *  4 significant digits, in the spelling pl_parse_duration reads back ("10ms", "1.5s",
  *  "1ns", "24h"; 0 is "0s"). */
 char *pl_fmt_duration(char *buf, size_t len, double seconds);
-/** @x in @unit as the terminal shows it: "s" scaled to ns, us, ms or s ("12.35 ms"), "B"
- *  as pl_fmt_bytes (negative values keep their sign), any other unit as "%.4g UNIT" ("" for
- *  none); NaN is "-". 4 significant digits. */
+/** @x in @unit as the terminal shows it: "s" (and "ns", "us", "ms") scaled to ns, us, ms
+ *  or s ("12.35 ms"), "B" as pl_fmt_bytes (negative values keep their sign), any other
+ *  unit as "%.4g UNIT" ("" for none), whole numbers from 10^4 on ("25000 1/s"); NaN is
+ *  "-". 4 significant digits. */
 char *pl_fmt_unit(char *buf, size_t len, double x, const char *unit);
 
 #endif

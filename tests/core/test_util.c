@@ -302,6 +302,11 @@ static void test_fmt_unit(void **state)
 	assert_string_equal(pl_fmt_unit(b, sizeof(b), 12.3456, ""), "12.35");
 	assert_string_equal(pl_fmt_unit(b, sizeof(b), 7, "ops/s"), "7 ops/s");
 	assert_string_equal(pl_fmt_unit(b, sizeof(b), NAN, "s"), "-");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 2.5e6, "ns"), "2.5 ms");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 73.36, "ns"), "73.36 ns");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 1500, "us"), "1.5 ms");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 25000, "1/s"), "25000 1/s");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 9999, "MB/s"), "9999 MB/s");
 }
 
 /* util/cleanup.h: the descriptor is closed at scope exit, a stolen one is not, and a
