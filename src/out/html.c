@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/env.h"
 #include "facts/facts.h"
+#include "out/figures.h"
 #include "out/report.h"
 #include "out/json.h"
 #include "out/keynums.h"
@@ -47,7 +49,8 @@ static const char css[] =
 	"padding:1px 4px;border-radius:3px;overflow-wrap:break-word}\n"
 	"button.copy{font-size:12px;margin-left:6px;cursor:pointer}\n"
 	"details{margin:6px 0}summary{cursor:pointer}\n"
-	"svg.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}svg.chart "
+	"svg.chart text{font:14px system-ui,sans-serif;fill:var(--fg)}svg.chart .tick{stroke:"
+	"var(--muted);stroke-width:1}svg.chart "
 	".bar{fill:var(--bar)}"
 	"svg.chart .err{stroke:#000;stroke-width:1.5}svg.chart .axis{fill:var(--muted)}\n"
 	"td.cmp{min-width:220px;text-align:right}td.cmp "
@@ -58,6 +61,11 @@ static const char css[] =
 	"width:100%;border:0}\n"
 	"table.facts{table-layout:fixed}table.facts col.key{width:30%}table.facts "
 	"col.source{width:26%}table.facts td,table.facts code{overflow-wrap:anywhere}\n"
+	"table.metrics td:first-child{overflow-wrap:anywhere;min-width:8em}@media "
+	"(max-width:900px){table.metrics td.num{white-space:normal}}\n"
+	".caveat{color:var(--warn)}ul.caveats{margin:4px 0 12px;padding-left:20px;font-size:14px}"
+	"ul.caveats li.info{color:var(--muted)}td.notes{font-size:13px}.unreliable{border:1px "
+	"solid var(--warn);border-radius:6px;padding:8px 12px;color:var(--warn)}\n"
 	"@media print{body{max-width:none;padding:0}button.copy{display:none}details{display:block}"
 	"h2{break-after:avoid}table,svg{break-inside:avoid}}\n";
 
@@ -223,8 +231,42 @@ static void td_num(struct pl_buf *b, double v)
 	pl_buf_printf(b, "<td class=\"num\">%s</td>", pl_fmt_num(t, sizeof(t), v));
 }
 
-/* One bench document: a bar chart of medians per unit (whiskers min..max), the metrics
- * table, the environment and the warnings. */
+/* The caveats of a figure in its table cell: warnings by their short form, notes whole. */
+static void caveat_cell(struct pl_buf *b, const struct pl_caveats *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		bool warn = c->v[i].kind == PL_CAVEAT_WARN;
+		pl_buf_puts(b, i ? "; " : "");
+		pl_buf_puts(b, warn ? "<span class=\"caveat\">" : "");
+		esc(b, warn && c->v[i].tag ? c->v[i].tag : c->v[i].text);
+		pl_buf_puts(b, warn ? "</span>" : "");
+	}
+}
+
+/* The caveats, notes and info items of a benchmark, right under its table. */
+static void caveat_list(struct pl_buf *b, const struct pl_caveats *c)
+{
+	if (c->n == 0)
+		return;
+	pl_buf_puts(b, "<ul class=\"caveats\">\n");
+	for (size_t i = 0; i < c->n; i++) {
+		enum pl_caveat_kind k = c->v[i].kind;
+		pl_buf_printf(b, "<li class=\"%s\">%s",
+			      k == PL_CAVEAT_WARN   ? "caveat"
+			      : k == PL_CAVEAT_NOTE ? "note"
+						    : "info",
+			      k == PL_CAVEAT_WARN   ? "<b>Caveat:</b> "
+			      : k == PL_CAVEAT_NOTE ? "Note: "
+						    : "");
+		esc(b, c->v[i].text);
+		pl_buf_puts(b, "</li>\n");
+	}
+	pl_buf_puts(b, "</ul>\n");
+}
+
+/* One bench document: a bar chart of medians per unit and direction (whiskers min..max),
+ * the metrics table with each figure's caveats, the benchmark's caveats, notes and info,
+ * and the environment. */
 static void bench_one(struct pl_buf *b, const json_t *doc)
 {
 	const char *name = pl_json_str(doc, "benchmark");
@@ -237,7 +279,6 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 	pl_buf_puts(b, "</h3><p>");
 	esc(b, pl_json_str(doc, "summary"));
 	const char *status = pl_json_str(doc, "status");
-	const json_t *runner = json_object_get(doc, "runner");
 	if (status && strcmp(status, "ok") != 0) {
 		pl_buf_puts(b, ". <b>Status: ");
 		esc(b, status);
@@ -248,35 +289,30 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 			pl_buf_puts(b, ")");
 		}
 	}
-	if (runner) {
-		pl_buf_printf(b, ". %lld runs (+%lld warm-up) in %.2f s on CPUs ",
-			      (long long)json_integer_value(json_object_get(runner, "runs")),
-			      (long long)json_integer_value(json_object_get(runner, "warmup")),
-			      pl_json_num(runner, "elapsed_s"));
-		esc(b, pl_json_str(runner, "cpus"));
-		pl_buf_puts(b, json_is_true(json_object_get(runner, "pinned")) ? " (pinned)"
-									       : " (unpinned)");
+	char *rl = pl_figure_runner_line(doc);
+	if (rl) {
+		pl_buf_puts(b, ". ");
+		esc(b, rl);
+		free(rl);
 	}
 	pl_buf_puts(b, ".</p>\n");
 	const json_t *metrics = json_object_get(doc, "metrics");
 	size_t n = json_array_size(metrics);
-	if (n == 0) {
-		pl_buf_puts(b, "</section>\n");
-		return;
-	}
-	/* one chart per unit: bars of different units on one axis mean nothing */
-	bool *done = pl_xcalloc(n, sizeof(bool));
-	struct pl_svg_bar *bars = pl_xcalloc(n, sizeof(*bars));
+	/* one chart per unit and direction: bars of different units on one axis mean
+	 * nothing, and each chart's "lower/higher is better" is its metrics' own */
+	bool *done = pl_xcalloc(n + 1, sizeof(bool));
+	struct pl_svg_bar *bars = pl_xcalloc(n + 1, sizeof(*bars));
 	for (size_t i = 0; i < n; i++) {
 		if (done[i])
 			continue;
 		const json_t *mi = json_array_get(metrics, i);
-		const char *unit = pl_json_str(mi, "unit");
+		const char *unit = pl_json_str(mi, "unit"), *better = pl_json_str(mi, "better");
 		size_t nb = 0;
 		for (size_t k = i; k < n; k++) {
 			const json_t *mk = json_array_get(metrics, k);
-			const char *u = pl_json_str(mk, "unit");
-			if (done[k] || !u || !unit || strcmp(u, unit) != 0)
+			const char *u = pl_json_str(mk, "unit"), *bk = pl_json_str(mk, "better");
+			if (done[k] || !u || !unit || strcmp(u, unit) != 0 || !bk || !better ||
+			    strcmp(bk, better) != 0)
 				continue;
 			done[k] = true;
 			bars[nb++] = (struct pl_svg_bar){ pl_json_str(mk, "name"),
@@ -286,76 +322,56 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 		}
 		char *title =
 			pl_xasprintf("bench %s: median per metric, whiskers min to max", name);
-		pl_svg_bar_chart(b, title, bars, nb, unit,
-				 strcmp(pl_json_str(mi, "better") ? pl_json_str(mi, "better") : "",
-					"lower") == 0);
+		pl_svg_bar_chart(b, title, bars, nb, unit, better);
 		free(title);
 	}
 	free(done);
 	free(bars);
-	pl_buf_puts(b, "<table class=\"metrics\"><thead><tr><th>metric</th><th>unit</th>"
-		       "<th class=\"num\">best</th><th class=\"num\">median</th><th class=\"num\">"
-		       "mean</th><th class=\"num\">stddev</th><th class=\"num\">p99</th>"
-		       "<th class=\"num\">n</th><th>notes</th></tr></thead><tbody>\n");
+	if (n > 0)
+		pl_buf_puts(b, "<table class=\"metrics\"><thead><tr><th>metric</th><th>better</th>"
+			       "<th class=\"num\">best</th><th class=\"num\">median</th>"
+			       "<th class=\"num\">mean</th><th class=\"num\">stddev</th>"
+			       "<th class=\"num\">tail</th><th class=\"num\">n</th>"
+			       "<th>caveats and notes</th></tr></thead><tbody>\n");
 	size_t i;
 	json_t *m;
 	json_array_foreach(metrics, i, m)
 	{
+		struct pl_figure_row r;
+		pl_figure_row(m, &r);
+		const char *dir = pl_json_str(m, "better");
 		pl_buf_puts(b, "<tr><td>");
 		esc(b, pl_json_str(m, "name"));
 		pl_buf_puts(b, "</td><td>");
-		esc(b, pl_json_str(m, "unit"));
+		esc(b, dir && strcmp(dir, "neither") != 0 ? dir : "");
 		pl_buf_puts(b, "</td>");
-		td_num(b, pl_json_num(m, "best"));
-		td_num(b, pl_json_num(m, "median"));
-		td_num(b, pl_json_num(m, "mean"));
-		td_num(b, pl_json_num(m, "stddev"));
-		td_num(b, pl_json_num(m, "p99"));
-		pl_buf_printf(b, "<td class=\"num\">%lld</td><td>",
-			      (long long)json_integer_value(json_object_get(m, "n")));
-		const char *k;
-		json_t *v;
-		json_object_foreach(json_object_get(m, "notes"), k, v)
-		{
-			esc(b, k);
-			pl_buf_puts(b, "=");
-			esc(b, json_string_value(v));
-			pl_buf_puts(b, " ");
+		const char *cells[] = { r.best, r.median, r.mean, r.stddev, r.tail };
+		for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
+			pl_buf_puts(b, "<td class=\"num\">");
+			esc(b, cells[c]);
+			pl_buf_puts(b, "</td>");
 		}
+		pl_buf_printf(b, "<td class=\"num\">%lld</td><td class=\"notes\">",
+			      pl_json_int(m, "n"));
+		struct pl_caveats c = { 0 };
+		pl_caveats_metric(doc, m, &c);
+		caveat_cell(b, &c);
+		pl_caveats_free(&c);
 		pl_buf_puts(b, "</td></tr>\n");
 	}
-	pl_buf_puts(b, "</tbody></table>\n");
+	if (n > 0)
+		pl_buf_puts(b, "</tbody></table>\n");
+	struct pl_caveats c = { 0 };
+	pl_caveats_bench(doc, &c);
+	caveat_list(b, &c);
+	pl_caveats_free(&c);
 	const json_t *env = json_object_get(doc, "environment");
-	if (env) {
+	if (json_is_object(env)) {
+		char *t = pl_env_text(env);
 		pl_buf_puts(b, "<p class=\"env\">Environment: ");
-		const char *k;
-		json_t *v;
-		bool first = true;
-		json_object_foreach((json_t *)env, k, v)
-		{
-			if (json_is_object(v) || json_is_array(v))
-				continue;
-			if (json_is_null(v))
-				continue;
-			pl_buf_printf(b, "%s%s ", first ? "" : "; ", k);
-			if (json_is_real(v)) {
-				char t[32];
-				esc(b, pl_fmt_num(t, sizeof(t), json_real_value(v)));
-			} else {
-				char *t = pl_fact_value_text(v);
-				esc(b, t);
-				free(t);
-			}
-			first = false;
-		}
-		pl_buf_puts(b, "</p>\n");
-	}
-	json_t *w;
-	json_array_foreach(json_object_get(doc, "warnings"), i, w)
-	{
-		pl_buf_puts(b, "<p class=\"warn\"><b>Warning:</b> ");
-		esc(b, json_string_value(w));
-		pl_buf_puts(b, "</p>\n");
+		esc(b, t);
+		pl_buf_puts(b, ".</p>\n");
+		free(t);
 	}
 	pl_buf_puts(b, "</section>\n");
 }
@@ -479,7 +495,8 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 			json_is_true(json_object_get(x, "higher_is_better"));
 		char *title = pl_xasprintf("compare: median %s per variant, whiskers 95%% CI",
 					   metric ? metric : "");
-		pl_svg_bar_chart(b, title, bars, n, metric_unit(doc, metric), !hib);
+		pl_svg_bar_chart(b, title, bars, n, metric_unit(doc, metric),
+				 hib ? "higher" : "lower");
 		free(title);
 		free(bars);
 	}
@@ -718,6 +735,13 @@ int pl_report_write_html(FILE *out, const json_t *report)
 	pl_buf_puts(&b, "</div>\n");
 	pl_keynums_write_html(&b, report);
 	free(line);
+	char *top = pl_caveats_report_top(report);
+	if (top) {
+		pl_buf_puts(&b, "<p class=\"unreliable\" id=\"unreliable\"><b>");
+		esc(&b, top);
+		pl_buf_puts(&b, "</b></p>\n");
+	}
+	free(top);
 
 	const json_t *check = json_object_get(report, "check");
 	if (check)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/figures.h"
 #include "out/json.h"
 #include "out/report.h"
 #include "out/svg.h"
@@ -243,6 +244,12 @@ void pl_keynums_write_text(FILE *out, const json_t *report)
 		const char *name = pl_json_str(r, "name");
 		if (strcmp(name, "machine") == 0) {
 			fprintf(out, "%s%s%s\n", b, t, rs);
+			/* right under the machine line: "unreliable: machine not idle ..." */
+			pl_autofree char *top = pl_caveats_report_top(report);
+			if (top) {
+				pl_autofree char *et = pl_str_escape(top, PL_ESC_TERM);
+				fprintf(out, "%s%s%s\n", pl_style(out, "yellow"), et, rs);
+			}
 			continue;
 		}
 		struct pl_buf l = { 0 };

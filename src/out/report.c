@@ -10,6 +10,7 @@
 
 #include "bench/env.h"
 #include "config.h"
+#include "out/figures.h"
 #include "out/jcheck.h"
 #include "out/keynums.h"
 #include "out/json.h"
@@ -113,14 +114,16 @@ static const struct pl_jshape check_doc = {
 /* bench: docs/schemas/bench.schema.json */
 static const struct pl_jshape bench_metric = {
 	.types = PL_JT_OBJ,
-	.members =
-		PL_JMEMBERS(PL_JREQ("name", &pl_jstr), PL_JREQ("unit", &pl_jstr),
-			    PL_JREQ("better", PL_JSHAPE(.types = PL_JT_STR, .oneof = better)),
-			    PL_JREQ("best", &pl_jnum_or_null), PL_JREQ("median", &pl_jnum_or_null),
-			    PL_JREQ("mean", &pl_jnum_or_null), PL_JREQ("stddev", &pl_jnum_or_null),
-			    PL_JREQ("min", &pl_jnum_or_null), PL_JREQ("max", &pl_jnum_or_null),
-			    PL_JREQ("p99", &pl_jnum_or_null), PL_JREQ("n", &pl_jcount),
-			    PL_JOPT("notes", PL_JSHAPE(.types = PL_JT_OBJ, .each = &pl_jstr)))
+	.members = PL_JMEMBERS(
+		PL_JREQ("name", &pl_jstr), PL_JREQ("unit", &pl_jstr),
+		PL_JREQ("better", PL_JSHAPE(.types = PL_JT_STR, .oneof = better)),
+		PL_JREQ("best", &pl_jnum_or_null), PL_JREQ("median", &pl_jnum_or_null),
+		PL_JREQ("mean", &pl_jnum_or_null), PL_JREQ("stddev", &pl_jnum_or_null),
+		PL_JREQ("min", &pl_jnum_or_null), PL_JREQ("max", &pl_jnum_or_null),
+		PL_JREQ("p99", &pl_jnum_or_null), PL_JREQ("n", &pl_jcount),
+		PL_JOPT("cv", &pl_jnum_or_null),
+		PL_JOPT("samples", PL_JSHAPE(.types = PL_JT_ARR, .each = &pl_jnum_or_null)),
+		PL_JOPT("notes", PL_JSHAPE(.types = PL_JT_OBJ, .each = &pl_jstr)))
 };
 
 static const struct pl_jshape bench_doc = {
@@ -134,9 +137,12 @@ static const struct pl_jshape bench_doc = {
 								   PL_JREQ("warmup", &pl_jcount),
 								   PL_JREQ("elapsed_s", &pl_jnum),
 								   PL_JREQ("cpus", &pl_jstr),
-								   PL_JREQ("pinned", &pl_jbool)))),
+								   PL_JREQ("pinned", &pl_jbool),
+								   PL_JOPT("quick", &pl_jbool),
+								   PL_JOPT("max_cv", &pl_jnum)))),
 		PL_JOPT("metrics", PL_JSHAPE(.types = PL_JT_ARR, .each = &bench_metric)),
 		PL_JOPT("environment", PL_JSHAPE(.types = PL_JT_OBJ)),
+		PL_JOPT("info", PL_JSHAPE(.types = PL_JT_OBJ)), PL_JOPT("notes", &pl_jstrings),
 		PL_JOPT("warnings", &pl_jstrings))
 };
 
@@ -523,6 +529,31 @@ static void md_num(FILE *out, const json_t *v)
 		json_is_number(v) ? pl_fmt_num(b, sizeof(b), json_number_value(v)) : "n/a");
 }
 
+/* The caveats of a figure in a table cell: "spread too wide (cv 22% > 5%); via: vdso". */
+static void md_caveat_cell(FILE *out, const struct pl_caveats *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		fputs(i ? "; " : "", out);
+		md_cell(out,
+			c->v[i].kind == PL_CAVEAT_WARN && c->v[i].tag ? c->v[i].tag : c->v[i].text);
+	}
+}
+
+/* The caveats, notes and info items of a benchmark as a list, right under its table. */
+static void md_caveat_list(FILE *out, const struct pl_caveats *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		fputs(c->v[i].kind == PL_CAVEAT_WARN   ? "- **caveat:** "
+		      : c->v[i].kind == PL_CAVEAT_NOTE ? "- note: "
+						       : "- ",
+		      out);
+		md_cell(out, c->v[i].text);
+		fputc('\n', out);
+	}
+	if (c->n)
+		fputc('\n', out);
+}
+
 void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 {
 	if (json_array_size(benches) == 0)
@@ -533,41 +564,58 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 	json_array_foreach(benches, i, b)
 	{
 		fprintf(out, "### bench %s\n\n", pl_json_str(b, "benchmark"));
+		md_cell(out, pl_json_str(b, "summary"));
 		const char *status = pl_json_str(b, "status");
 		if (status && strcmp(status, "ok") != 0) {
-			fprintf(out, "Status: %s", status);
-			if (pl_json_str(b, "reason"))
-				fprintf(out, " (%s)", pl_json_str(b, "reason"));
-			fprintf(out, ".\n\n");
+			fprintf(out, ". **Status: %s**", status);
+			if (pl_json_str(b, "reason")) {
+				fputs(" (", out);
+				md_cell(out, pl_json_str(b, "reason"));
+				fputc(')', out);
+			}
 		}
+		char *rl = pl_figure_runner_line(b);
+		if (rl)
+			fprintf(out, ". %s", rl);
+		free(rl);
+		fputs(".\n\n", out);
 		const json_t *metrics = json_object_get(b, "metrics");
-		if (json_array_size(metrics) == 0)
-			continue;
-		const json_t *runner = json_object_get(b, "runner");
-		fprintf(out, "%s; %lld runs on CPUs %s.\n\n", pl_json_str(b, "summary"),
-			(long long)json_integer_value(json_object_get(runner, "runs")),
-			pl_json_str(runner, "cpus") ? pl_json_str(runner, "cpus") : "?");
-		fprintf(out, "| metric | unit | best | median | mean | stddev | p99 | n |\n"
-			     "|---|---|--:|--:|--:|--:|--:|--:|\n");
+		if (json_array_size(metrics) > 0)
+			fprintf(out, "| metric | better | best | median | mean | stddev | tail | n "
+				     "| caveats and notes |\n"
+				     "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
 		size_t k;
 		json_t *m;
 		json_array_foreach(metrics, k, m)
 		{
+			struct pl_figure_row r;
+			pl_figure_row(m, &r);
+			const char *dir = pl_json_str(m, "better");
 			fputs("| ", out);
 			md_cell(out, pl_json_str(m, "name"));
-			fprintf(out, " | %s |", pl_json_str(m, "unit"));
-			static const char *const cols[] = { "best", "median", "mean", "stddev",
-							    "p99" };
-			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
-				md_num(out, json_object_get(m, cols[c]));
-			fprintf(out, " %lld |\n",
-				(long long)json_integer_value(json_object_get(m, "n")));
+			fprintf(out, " | %s | %s | %s | %s | %s | %s | %lld | ",
+				dir && strcmp(dir, "neither") != 0 ? dir : "", r.best, r.median,
+				r.mean, r.stddev, r.tail, pl_json_int(m, "n"));
+			struct pl_caveats c = { 0 };
+			pl_caveats_metric(b, m, &c);
+			md_caveat_cell(out, &c);
+			pl_caveats_free(&c);
+			fputs(" |\n", out);
 		}
-		size_t w;
-		json_t *x;
-		json_array_foreach(json_object_get(b, "warnings"), w, x)
-			fprintf(out, "%s- warning: %s\n", w == 0 ? "\n" : "", json_string_value(x));
-		fputc('\n', out);
+		if (json_array_size(metrics) > 0)
+			fputc('\n', out);
+		struct pl_caveats c = { 0 };
+		pl_caveats_bench(b, &c);
+		md_caveat_list(out, &c);
+		pl_caveats_free(&c);
+		const json_t *env = json_object_get(b, "environment");
+		if (json_is_object(env)) {
+			char *t = pl_env_text(env);
+			fputs("Environment: ", out);
+			md_cell(out, t);
+			fputs(".\n\n", out);
+			free(t);
+		}
 	}
 }
 
@@ -677,13 +725,14 @@ static void md_comparisons(FILE *out, const json_t *arr)
 		const json_t *variants = json_object_get(doc, "variants");
 		size_t k;
 		json_t *v;
-		fprintf(out,
-			"%lld interleaved rounds, seed %lld. Cells: median [95%% CI]; change vs "
-			"the "
-			"baseline in %% [CI] (a difference when the baseline is ~0); verdict.\n\n| "
-			"metric |",
-			(long long)json_integer_value(json_object_get(doc, "rounds_measured")),
-			(long long)json_integer_value(json_object_get(doc, "seed")));
+		fprintf(out, "%lld interleaved rounds (+%lld warm-up), seed %lld, stopped: ",
+			pl_json_int(doc, "rounds_measured"), pl_json_int(doc, "rounds_warmup"),
+			pl_json_int(doc, "seed"));
+		md_cell(out,
+			pl_json_str(doc, "stop_reason") ? pl_json_str(doc, "stop_reason") : "-");
+		fputs(". Cells: median [95% CI] and n; change vs the baseline in % [CI] (a "
+		      "difference when the baseline is ~0); verdict.\n\n| metric |",
+		      out);
 		json_array_foreach(variants, k, v)
 		{
 			fputc(' ', out);
@@ -707,7 +756,7 @@ static void md_comparisons(FILE *out, const json_t *arr)
 			{
 				char *med = pl_report_cmp_median(x, unit),
 				     *vs = pl_report_cmp_vs(x, unit);
-				fprintf(out, " %s", med);
+				fprintf(out, " %s n=%lld", med, pl_json_int(x, "n"));
 				if (vs)
 					fprintf(out, "; %s", vs);
 				free(med);
@@ -747,20 +796,34 @@ static void md_profiles(FILE *out, const json_t *arr)
 		char a[32], b[32], c[32];
 		fputs("### profile ", out);
 		md_cell(out, pl_json_str(doc, "target"));
-		fprintf(out, "\n\n%lld samples, user %s %%, kernel %s %%, lost %s %%.\n\n",
+		char d[48];
+		fprintf(out, "\n\n%lld samples in %s, user %s %%, kernel %s %%, lost %s %%.",
 			(long long)json_integer_value(json_object_get(doc, "samples")),
+			pl_fmt_unit(d, sizeof(d), pl_json_num(doc, "duration_s"), "s"),
 			pl_fmt_num(a, sizeof(a),
 				   json_number_value(json_object_get(doc, "user_pct"))),
 			pl_fmt_num(b, sizeof(b),
 				   json_number_value(json_object_get(doc, "kernel_pct"))),
 			pl_fmt_num(c, sizeof(c),
 				   json_number_value(json_object_get(doc, "lost_pct"))));
-		fputs("| function | module | self % | total % |\n|---|---|--:|--:|\n", out);
+		const json_t *ev = json_object_get(doc, "event");
+		fputs(" Event ", out);
+		md_cell(out, pl_json_str(ev, "name"));
+		if (pl_json_str(ev, "fallback")) {
+			fputs(" (fallback from cycles: ", out);
+			md_cell(out, pl_json_str(ev, "fallback"));
+			fputc(')', out);
+		}
+		if (json_is_true(json_object_get(ev, "user_only")))
+			fputs(", user space only (no permission for kernel samples)", out);
+		fputs(". The flame graph is in report.html.\n\n", out);
+		fputs("| function | module | self % | total % | samples |\n|---|---|--:|--:|--:|\n",
+		      out);
 		size_t k;
 		json_t *x;
 		json_array_foreach(json_object_get(doc, "top_self"), k, x)
 		{
-			if (k >= 10)
+			if (k >= 15)
 				break;
 			fputs("| ", out);
 			md_cell(out, pl_json_str(x, "function"));
@@ -769,7 +832,7 @@ static void md_profiles(FILE *out, const json_t *arr)
 			fputs(" |", out);
 			md_num(out, json_object_get(x, "self_pct"));
 			md_num(out, json_object_get(x, "total_pct"));
-			fputc('\n', out);
+			fprintf(out, " %lld |\n", pl_json_int(x, "self"));
 		}
 		fputc('\n', out);
 	}
@@ -799,8 +862,6 @@ static void md_tune(FILE *out, const json_t *arr)
 		json_array_foreach(json_object_get(doc, "items"), j, x)
 		{
 			const char *state = pl_json_str(x, "state");
-			if (state && strcmp(state, "not-applicable") == 0)
-				continue;
 			char *cur = json_is_null(json_object_get(x, "current")) ||
 						    !json_object_get(x, "current")
 					    ? pl_xstrdup("")
@@ -813,19 +874,27 @@ static void md_tune(FILE *out, const json_t *arr)
 			md_cell(out, pl_json_str(x, "plugin"));
 			fputs(" | `", out);
 			md_cell(out, pl_json_str(x, "key"));
-			fputs("` | ", out);
+			fputc('`', out);
+			if (pl_json_str(x, "device")) {
+				fputs(" (", out);
+				md_cell(out, pl_json_str(x, "device"));
+				fputc(')', out);
+			}
+			fputs(" | ", out);
 			md_cell(out, cur);
 			fputs(" | ", out);
 			md_cell(out, want);
 			fputs(" | ", out);
 			md_cell(out, state);
+			if (pl_json_str(x, "reason")) {
+				fputs(": ", out);
+				md_cell(out, pl_json_str(x, "reason"));
+			}
 			fputs(" |\n", out);
 			free(cur);
 			free(want);
 		}
-		fputs("\nItems not applicable on the machine are listed in report.json and "
-		      "report.html.\n\n",
-		      out);
+		fputc('\n', out);
 	}
 }
 
@@ -847,6 +916,13 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 	fprintf(out, "Generated %s by perflab %s.\n\n", pl_json_str(report, "generated"),
 		pl_json_str(report, "perflab_version"));
 	pl_keynums_write_markdown(out, report);
+	char *top = pl_caveats_report_top(report);
+	if (top) {
+		fputs("> **", out);
+		md_cell(out, top);
+		fputs("**\n\n", out);
+	}
+	free(top);
 
 	const json_t *check = json_object_get(report, "check");
 	const json_t *sum = json_object_get(check, "summary");
@@ -869,7 +945,9 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 				fputs(": ", out);
 				md_cell(out, pl_json_str(x, "subject"));
 			}
-			fprintf(out, " (`%s`) | ", pl_json_str(x, "id"));
+			fprintf(out, " (`%s`)%s | ", pl_json_str(x, "id"),
+				json_is_true(json_object_get(x, "risky")) ? " *(risky setting)*"
+									  : "");
 			md_cell(out, pl_json_str(x, "observed"));
 			fputs(" | ", out);
 			md_cell(out, pl_json_str(x, "expected"));
@@ -878,6 +956,12 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 			if (pl_json_str(fix, "command")) {
 				fputc('`', out);
 				md_cell(out, pl_json_str(fix, "command"));
+				fputc('`', out);
+			}
+			if (pl_json_str(fix, "tune")) {
+				fputs(pl_json_str(fix, "command") ? "; profile: `" : "profile: `",
+				      out);
+				md_cell(out, pl_json_str(fix, "tune"));
 				fputc('`', out);
 			}
 			fputs(" |\n", out);
@@ -906,15 +990,17 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 	json_object_foreach((json_t *)facts, key, e)
 	{
 		const json_t *v = json_object_get(e, "value");
-		if (!v)
-			continue;
-		char *t = pl_fact_value_text(v);
+		char *t =
+			v ? pl_fact_value_text(v)
+			  : pl_xasprintf("unavailable: %s", pl_json_str(e, "unavailable")
+								    ? pl_json_str(e, "unavailable")
+								    : "?");
 		fputs("| `", out);
 		md_cell(out, key);
 		fputs("` | ", out);
 		md_cell(out, t);
 		fputs(" | ", out);
-		md_cell(out, pl_json_str(e, "source"));
+		md_cell(out, v ? pl_json_str(e, "source") : "");
 		fputs(" |\n", out);
 		free(t);
 	}
@@ -923,6 +1009,7 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 
 void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 {
+	const char *w = pl_style(out, "yellow"), *r = pl_style(out, "reset");
 	pl_keynums_write_text(out, report);
 	const json_t *check = json_object_get(report, "check");
 	const json_t *arr = json_object_get(check, "findings");
@@ -950,6 +1037,57 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 			free(e);
 		}
 		shown++;
+	}
+	/* key numbers: the first metric of every benchmark that ran, with its caveats (tags
+	 * inline), the benchmark's notes and its info items (out/figures.h) */
+	const json_t *benches = json_object_get(report, "benchmarks");
+	if (json_array_size(benches) > 0)
+		fprintf(out, "benchmarks (first figure of each, median, with its caveats):\n");
+	json_array_foreach(benches, i, x)
+	{
+		const json_t *m = json_array_get(json_object_get(x, "metrics"), 0);
+		const char *st = pl_json_str(x, "status");
+		if (!m || !st || strcmp(st, "ok") != 0) {
+			fprintf(out, "  %-10s %s%s%s\n", pl_json_str(x, "benchmark"), st ? st : "?",
+				pl_json_str(x, "reason") ? ": " : "",
+				pl_json_str(x, "reason") ? pl_json_str(x, "reason") : "");
+			continue;
+		}
+		char num[48];
+		const char *lbl = pl_figure_better_label(pl_json_str(m, "better"));
+		fprintf(out, "  %-10s %s %s%s%s%s", pl_json_str(x, "benchmark"),
+			pl_json_str(m, "name"),
+			pl_fmt_unit(num, sizeof(num), pl_json_num(m, "median"),
+				    pl_json_str(m, "unit")),
+			lbl ? " (" : "", lbl ? lbl : "", lbl ? ")" : "");
+		struct pl_caveats mc = { 0 }, bc = { 0 };
+		pl_caveats_metric(x, m, &mc);
+		pl_caveats_bench(x, &bc);
+		size_t ntag = 0;
+		const struct pl_caveats *both[] = { &mc, &bc };
+		for (size_t l = 0; l < 2; l++)
+			for (size_t k = 0; k < both[l]->n; k++)
+				if (both[l]->v[k].kind == PL_CAVEAT_WARN && both[l]->v[k].tag)
+					fprintf(out, "%s%s%s", ntag++ ? "; " : "  [", w,
+						both[l]->v[k].tag);
+		fprintf(out, "%s%s\n", ntag ? r : "", ntag ? "]" : "");
+		struct pl_buf info = { 0 };
+		for (size_t k = 0; k < bc.n; k++) {
+			const struct pl_caveat *c = &bc.v[k];
+			/* notes and warnings without a short form in full (not the runner's
+			 * spread warning: each figure has its own tag), info on one line */
+			if (c->kind == PL_CAVEAT_INFO)
+				pl_buf_printf(&info, "%s%s", info.len ? "; " : "", c->text);
+			else if (c->kind == PL_CAVEAT_NOTE ||
+				 (!c->tag && !pl_startswith(c->text, "spread too wide")))
+				fprintf(out, "%13s%s: %s\n", "",
+					c->kind == PL_CAVEAT_NOTE ? "note" : "caveat", c->text);
+		}
+		if (info.len)
+			fprintf(out, "%13sinfo: %s\n", "", info.data);
+		pl_buf_free(&info);
+		pl_caveats_free(&mc);
+		pl_caveats_free(&bc);
 	}
 	if (dir)
 		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n",

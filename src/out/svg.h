@@ -16,11 +16,14 @@ struct pl_svg_bar {
 };
 
 /** Append an inline <svg> horizontal bar chart to @out: one row per bar, value printed
- *  at the end of the bar with @unit ("GB/s", "ns"), axis from 0 to the largest value.
- *  @title is the accessible title (<title>); @lower_is_better adds "(lower is better)".
+ *  at the end of the bar in @unit as the terminal shows it (pl_fmt_unit: "48.4 ns",
+ *  "2.47 GB/s"), a scale from 0 to a round tick above the largest value with the tick
+ *  values in the same units, text readable at 480 px width (14 px in a viewBox of about
+ *  480-560). @title is the accessible title (<title>); @better is the metrics' "better"
+ *  field: "lower" or "higher" adds "lower/higher is better", "neither" or NULL no label.
  *  Text labels carry the values, so colour is never the only carrier of meaning. */
 void pl_svg_bar_chart(struct pl_buf *out, const char *title, const struct pl_svg_bar *bars,
-		      size_t n, const char *unit, int lower_is_better);
+		      size_t n, const char *unit, const char *better);
 
 /** Append @s to @out with &, <, >, " and ' escaped for HTML/SVG text and attributes. */
 void pl_html_escape(struct pl_buf *out, const char *s);

@@ -3,7 +3,9 @@
 """Open a report.html in headless Chromium through chromedriver (W3C WebDriver over HTTP
 on loopback, no third-party Python modules) and check it like a reader would.
 
-Usage: browser.py REPORT.html SCREENSHOT.png EXPECTED_FINDING_IDS(comma-separated|-) [--flame]
+Usage: browser.py REPORT.html SCREENSHOT.png EXPECTED_FINDING_IDS(comma-separated|-) [--flame] [--charts]
+--charts: at a 480 px wide window, every bar chart fits its column and its text renders at
+12 px or more.
 Prints TAP lines. Exit 77 (skip) when chromium or chromedriver is missing.
 
 The layout is checked at a desktop and a narrow window width (WIDTHS), with every
@@ -194,9 +196,31 @@ def screenshots(base, s, ex, shot, width):
     ex("window.scrollTo(0,0)")
 
 
+def check_charts(base, s, ex):
+    """At a phone's width (480 px) the charts scale down to their column: each must fit
+    it, and its smallest text (labels, values, scale) must still render at 12 px or more."""
+    call(base, "POST", s + "/window/rect", {"width": 480, "height": 1600})
+    got = ex("var r=[];document.querySelectorAll('svg.chart').forEach(function(c){"
+             "var vb=c.viewBox.baseVal,w=c.getBoundingClientRect().width,k=w/vb.width,m=1e9;"
+             "c.querySelectorAll('text').forEach(function(t){"
+             "m=Math.min(m,parseFloat(getComputedStyle(t).fontSize)*k)});"
+             "r.push({w:w,col:c.parentElement.clientWidth,px:m,"
+             "ticks:c.querySelectorAll('g.scale text').length})});return r")
+    tap(len(got) > 0, "charts present", got)
+    small = [c for c in got if c["px"] < 12]
+    tap(not small, "chart text at 480 px renders at 12 px or more",
+        json.dumps(small or got[:3]))
+    wide = [c for c in got if c["w"] > c["col"] + 1]
+    tap(not wide, "every chart fits its column at 480 px", json.dumps(wide))
+    noscale = [c for c in got if c["ticks"] < 2]
+    tap(not noscale, "every chart has a scale with at least two tick values",
+        json.dumps(noscale))
+
+
 def main():
     html, shot, expected = sys.argv[1], sys.argv[2], sys.argv[3]
     want_flame = "--flame" in sys.argv[4:]
+    want_charts = "--charts" in sys.argv[4:]
     chromium = shutil.which("chromium")
     driver = shutil.which("chromedriver")
     if not chromium or not driver:
@@ -261,6 +285,8 @@ def main():
                     tap(after is not None and after > before, "flame graph zooms on click",
                         f"width {before} -> {after}")
                 call(base, "POST", s + "/frame/parent", {})
+        if want_charts:
+            check_charts(base, s, ex)
         try:
             logs = call(base, "POST", s + "/se/log", {"type": "browser"})
         except Exception as e:  # chromedriver without the log endpoint

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Golden test: report.md and report.json over fixture inputs (the xen-hvm sysroot and saved
 # bench, compare, profile and tune diff documents), at a fixed time. After an intended
-# change, refresh with: tests/report/golden.sh --update (needs $PERFLAB set).
+# change, refresh with: tests/report/golden.sh --update (needs $PERFLAB and $PERFLAB_SRCDIR
+# set; tests/report/fixtures/README.md says how each input was made) and review the diff.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
+. "$PERFLAB_SRCDIR/tests/report/browser.sh"
 FX=$PERFLAB_SRCDIR/tests/report/fixtures
 GOLD=$PERFLAB_SRCDIR/tests/report/golden
 export PERFLAB_TIMESTAMP=1780000000
@@ -11,7 +13,7 @@ export PERFLAB_TIMESTAMP=1780000000
 make_report() { # DIR
 	(cd "$FX" && "$PERFLAB" report --no-bench -o "$1" \
 		--sysroot "$PERFLAB_SRCDIR/tests/fixtures/sysroots/xen-hvm" \
-		--from bench-clock.json --from compare-sleep.json --from profile-burn.json \
+		--from bench-clock.json --from bench-io.json --from compare-sleep.json --from profile-burn.json \
 		--from tune-diff-cloud.json) >/dev/null
 	# the version changes with every release; everything else must not change
 	sed -i 's/perflab 0\.[0-9]*\.[0-9]*\b/perflab VERSION/g' "$1/report.md"
@@ -38,20 +40,10 @@ else
 	_report fail "report.json equals the golden file" "$(head -40 "$TMP/d.json")"
 fi
 validate report.schema.json "$TMP/g/report.json"
-is "every section present" "$(jq -c '[.benchmarks,.comparisons,.profiles,.tune]|map(length)' "$TMP/g/report.json")" "[1,1,1,1]"
+is "every section present" "$(jq -c '[.benchmarks,.comparisons,.profiles,.tune]|map(length)' "$TMP/g/report.json")" "[2,1,1,1]"
 # the HTML of the same inputs: flame graph and comparison in headless Chromium
-if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
-	/usr/bin/python3 "$PERFLAB_SRCDIR/tests/report/browser.py" "$TMP/g/report.html" \
-		"$PERFLAB_BUILDDIR/report-golden-screenshot.png" "-" --flame >"$TMP/tap" 2>&1
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "*) _report ok "chromium: ${line#ok * - }" ;;
-		"not ok "*) _report fail "chromium: ${line#not ok * - }" "$(grep '^#' "$TMP/tap")" ;;
-		esac
-	done <"$TMP/tap"
-else
-	skip "report.html with a profile in headless chromium" "chromium/chromedriver not installed"
-fi
+browser_check "report.html with a profile" "$TMP/g/report.html" \
+	"$PERFLAB_BUILDDIR/report-golden-screenshot.png" "-" --flame
 like "html: comparison table" "$(cat "$TMP/g/report.html")" '<table class="comparison">'
 like "html: tune items" "$(cat "$TMP/g/report.html")" '<table class="tune-items">'
 done_testing

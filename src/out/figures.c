@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "out/figures.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/facts.h"
+#include "out/json.h"
+#include "stats/summary.h"
+#include "util/str.h"
+
+/* The runner's spread threshold when a bench document does not record its own
+ * (bench.h: max_cv 0 = 0.05). */
+#define PL_FIG_DEFAULT_MAX_CV 0.05
+
+void pl_caveats_free(struct pl_caveats *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].text);
+		free(c->v[i].tag);
+	}
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+
+static void add(struct pl_caveats *c, enum pl_caveat_kind kind, const char *tag, char *text)
+{
+	c->v = pl_xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->v[c->n++] = (struct pl_caveat){ kind, text, tag ? pl_xstrdup(tag) : NULL };
+}
+
+/* The short form of a sentence "PREFIX: details" when PREFIX is short ("cache cold",
+ * "machine not idle", "quick run"), else NULL. */
+static char *prefix_tag(const char *s)
+{
+	const char *c = strstr(s, ": ");
+	if (!c || c == s || c - s > 40)
+		return NULL;
+	return pl_xasprintf("%.*s", (int)(c - s), s);
+}
+
+/* "1 run: no spread", "2 runs: too few runs for a spread"; NULL from 3 runs on. */
+static void runs_caveat(struct pl_caveats *c, long long n, bool all)
+{
+	if (n == 0) {
+		add(c, PL_CAVEAT_WARN, "no runs", pl_xstrdup("no runs: nothing was measured"));
+	} else if (n == 1) {
+		add(c, PL_CAVEAT_WARN, "1 run: no spread",
+		    pl_xasprintf("1 run: no spread (stddev, tail and cv need several runs%s)",
+				 all ? "; rerun with more --runs to see how much the figure varies"
+				     : ""));
+	} else if (n == 2) {
+		add(c, PL_CAVEAT_WARN, "2 runs: too few runs for a spread",
+		    pl_xasprintf("2 runs: too few runs for a spread (3 or more give a "
+				 "meaningful stddev%s)",
+				 all ? "; rerun with more --runs" : ""));
+	}
+}
+
+/* Words for the bench "info" keys that are not plain English once '_' is a space. */
+static const struct {
+	const char *key, *label;
+} info_labels[] = {
+	{ "llc_total_bytes", "last-level cache (all caches)" },
+	{ "mem_available_bytes", "memory available" },
+	{ "array_bytes", "array size (each)" },
+	{ "size_reason", "array size from" },
+	{ "isa", "instruction set" },
+	{ "vdso_detection", "vDSO detection" },
+	{ "file_bytes", "file size" },
+	{ "dir", "directory" },
+	{ "cpu", "CPU" },
+	{ "timer_row", "timer row in /proc/interrupts" },
+	{ "nohz_full", "CPU is nohz_full" },
+	{ "isolcpus", "CPU is in isolcpus" },
+	{ "rcu_nocbs", "CPU is in rcu_nocbs" },
+	{ "sysfs_nohz_full", "nohz_full CPUs (sysfs)" },
+	{ "client_cpu_pinned", "client pinned to CPU" },
+	{ "server_cpu_pinned", "server pinned to CPU" },
+	{ "input_bytes", "input size" },
+	{ "request_bytes", "request size" },
+	{ "corpus_seed", "corpus seed" },
+};
+
+/* An info value in words: sizes for *_bytes, yes/no, "not pinned" for a CPU of -1,
+ * objects as "name value, ..."; NULL for null (nothing to say). */
+static char *info_value(const char *key, const json_t *v)
+{
+	size_t kl = strlen(key);
+	if (json_is_null(v))
+		return NULL;
+	if (json_is_boolean(v))
+		return pl_xstrdup(json_is_true(v) ? "yes" : "no");
+	if (json_is_number(v) && kl > 6 && strcmp(key + kl - 6, "_bytes") == 0) {
+		char b[64];
+		/* "64 MiB", "22.93 GiB": pl_fmt_size without the exact count */
+		pl_fmt_size(b, sizeof(b), json_number_value(v));
+		b[strcspn(b, "(")] = '\0';
+		return pl_xstrdup(pl_trim(b));
+	}
+	if (json_is_integer(v) && json_integer_value(v) < 0 && kl > 7 &&
+	    strcmp(key + kl - 7, "_pinned") == 0)
+		return pl_xstrdup("not pinned");
+	if (json_is_object(v)) {
+		struct pl_buf b = { 0 };
+		const char *k;
+		json_t *x;
+		json_object_foreach((json_t *)v, k, x)
+		{
+			char *t = info_value(k, x);
+			if (t)
+				pl_buf_printf(&b, "%s%s %s", b.len ? ", " : "", k, t);
+			free(t);
+		}
+		return pl_buf_steal(&b);
+	}
+	return pl_fact_value_text(v);
+}
+
+static char *info_label(const char *key)
+{
+	for (size_t i = 0; i < sizeof(info_labels) / sizeof(info_labels[0]); i++)
+		if (strcmp(info_labels[i].key, key) == 0)
+			return pl_xstrdup(info_labels[i].label);
+	if (pl_startswith(key, "cmdline_"))
+		return pl_xasprintf("%s= on the kernel command line", key + 8);
+	char *l = pl_xstrdup(key);
+	size_t n = strlen(l);
+	if (n > 6 && strcmp(l + n - 6, "_bytes") == 0)
+		l[n - 6] = '\0';
+	for (char *p = l; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	return l;
+}
+
+void pl_caveats_bench(const json_t *doc, struct pl_caveats *out)
+{
+	const json_t *runner = json_object_get(doc, "runner");
+	const char *status = pl_json_str(doc, "status");
+	bool ok = !status || strcmp(status, "ok") == 0 || strcmp(status, "interrupted") == 0;
+	if (runner && ok && json_array_size(json_object_get(doc, "metrics")) > 0)
+		runs_caveat(out, pl_json_int(runner, "runs"), true);
+	if (json_is_true(json_object_get(runner, "quick")))
+		add(out, PL_CAVEAT_WARN, "quick run",
+		    pl_xstrdup("quick run: the benchmark's brief arguments (--quick), fewer runs "
+			       "and smaller sizes than its defaults"));
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(doc, "warnings"), i, x)
+	{
+		const char *w = json_string_value(x);
+		if (!w)
+			continue;
+		/* the runner's spread warning: each figure carries its own (pl_caveats_metric) */
+		char *tag = pl_startswith(w, "spread too wide") ? NULL : prefix_tag(w);
+		if (!tag && pl_startswith(w, "the hypervisor stole"))
+			tag = pl_xstrdup("CPU steal");
+		add(out, PL_CAVEAT_WARN, tag, pl_xstrdup(w));
+		free(tag);
+	}
+	json_array_foreach(json_object_get(doc, "notes"), i, x)
+	{
+		const char *s = json_string_value(x);
+		if (!s)
+			continue;
+		char *tag = prefix_tag(s);
+		add(out, PL_CAVEAT_NOTE, tag, pl_xstrdup(s));
+		free(tag);
+	}
+	const char *k;
+	json_object_foreach(json_object_get(doc, "info"), k, x)
+	{
+		char *v = info_value(k, x);
+		if (!v)
+			continue;
+		char *l = info_label(k);
+		add(out, PL_CAVEAT_INFO, NULL, pl_xasprintf("%s: %s", l, v));
+		free(l);
+		free(v);
+	}
+}
+
+void pl_caveats_metric(const json_t *doc, const json_t *m, struct pl_caveats *out)
+{
+	const json_t *runner = json_object_get(doc, "runner");
+	long long n = pl_json_int(m, "n");
+	if (!runner || n != pl_json_int(runner, "runs"))
+		runs_caveat(out, n, false);
+	double cv = pl_json_num(m, "cv");
+	double max_cv = pl_json_num(runner, "max_cv");
+	if (!(max_cv > 0))
+		max_cv = PL_FIG_DEFAULT_MAX_CV;
+	if (n >= 3 && isfinite(cv) && cv > max_cv) {
+		char *t = pl_xasprintf("spread too wide (cv %.1f%% > %.0f%%)", cv * 100,
+				       max_cv * 100);
+		add(out, PL_CAVEAT_WARN, t,
+		    pl_xasprintf("%s: stddev/mean above the benchmark's threshold; rerun on an "
+				 "idle machine or with more --runs",
+				 t));
+		free(t);
+	}
+	const json_t *notes = json_object_get(m, "notes");
+	const char *cc = pl_json_str(notes, "client_cpu"), *sc = pl_json_str(notes, "server_cpu");
+	if (cc && sc && strcmp(cc, sc) == 0 && strcmp(cc, "unknown") != 0) {
+		char *t = pl_xasprintf("client and server on the same CPU %s", cc);
+		add(out, PL_CAVEAT_WARN, t,
+		    pl_xasprintf("%s: they took turns on it, so the figure includes that "
+				 "sharing (pin them apart with --cpus A,B)",
+				 t));
+		free(t);
+	}
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)notes, k, v)
+	{
+		if (json_is_string(v))
+			add(out, PL_CAVEAT_NOTE, NULL,
+			    pl_xasprintf("%s: %s", k, json_string_value(v)));
+	}
+}
+
+char *pl_caveats_report_top(const json_t *report)
+{
+	struct pl_buf names = { 0 }, steal = { 0 };
+	double busy = NAN, st = NAN;
+	size_t i;
+	json_t *b;
+	json_array_foreach(json_object_get(report, "benchmarks"), i, b)
+	{
+		size_t k;
+		json_t *w;
+		json_array_foreach(json_object_get(b, "warnings"), k, w)
+		{
+			const char *s = json_string_value(w);
+			const json_t *env = json_object_get(b, "environment");
+			if (s && pl_startswith(s, "machine not idle")) {
+				pl_buf_printf(&names, "%s%s", names.len ? ", " : "",
+					      pl_json_str(b, "benchmark"));
+				double x = pl_json_num(env, "others_busy_pct");
+				if (isfinite(x) && !(x <= busy))
+					busy = x;
+			} else if (s && pl_startswith(s, "the hypervisor stole")) {
+				pl_buf_printf(&steal, "%s%s", steal.len ? ", " : "",
+					      pl_json_str(b, "benchmark"));
+				double x = pl_json_num(env, "steal_pct");
+				if (isfinite(x) && !(x <= st))
+					st = x;
+			}
+		}
+	}
+	if (!names.len && !steal.len)
+		return NULL;
+	struct pl_buf o = { 0 };
+	pl_buf_puts(&o, "unreliable: ");
+	if (names.len) {
+		pl_buf_puts(&o, "machine not idle: other tasks used ");
+		if (isfinite(busy))
+			pl_buf_printf(&o, "up to %.0f%% of ", busy);
+		pl_buf_printf(&o, "the CPUs during bench %s", names.data);
+	}
+	if (steal.len) {
+		pl_buf_printf(&o, "%sthe hypervisor stole ", names.len ? "; " : "");
+		if (isfinite(st))
+			pl_buf_printf(&o, "up to %.0f%% of ", st);
+		pl_buf_printf(&o, "the CPU time during bench %s", steal.data);
+	}
+	pl_buf_puts(&o, " (each benchmark's caveats say how much)");
+	pl_buf_free(&names);
+	pl_buf_free(&steal);
+	return pl_buf_steal(&o);
+}
+
+bool pl_figure_has_spread(const json_t *m)
+{
+	return pl_json_int(m, "n") >= 2;
+}
+
+const char *pl_figure_tail(const json_t *m, double *value)
+{
+	*value = NAN;
+	const char *better = pl_json_str(m, "better");
+	if (!better || !pl_figure_has_spread(m))
+		return NULL;
+	if (strcmp(better, "lower") == 0) {
+		*value = pl_json_num(m, "p99");
+		return "p99";
+	}
+	if (strcmp(better, "higher") != 0)
+		return NULL;
+	const json_t *s = json_object_get(m, "samples");
+	size_t n = 0, i;
+	double *v = pl_xcalloc(json_array_size(s) + 1, sizeof(double));
+	json_t *x;
+	json_array_foreach(s, i, x) if (json_is_number(x)) v[n++] = json_number_value(x);
+	if (n >= 2) {
+		pl_sort_doubles(v, n);
+		*value = pl_quantile_sorted(v, n, 0.01);
+	}
+	free(v);
+	return "p1";
+}
+
+const char *pl_figure_better_label(const char *better)
+{
+	if (better && strcmp(better, "lower") == 0)
+		return "lower is better";
+	if (better && strcmp(better, "higher") == 0)
+		return "higher is better";
+	return NULL;
+}
+
+void pl_figure_row(const json_t *m, struct pl_figure_row *r)
+{
+	const char *u = pl_json_str(m, "unit");
+	pl_fmt_unit(r->best, sizeof(r->best), pl_json_num(m, "best"), u);
+	pl_fmt_unit(r->median, sizeof(r->median), pl_json_num(m, "median"), u);
+	pl_fmt_unit(r->mean, sizeof(r->mean), pl_json_num(m, "mean"), u);
+	bool spread = pl_figure_has_spread(m);
+	pl_fmt_unit(r->stddev, sizeof(r->stddev), spread ? pl_json_num(m, "stddev") : NAN, u);
+	double t;
+	const char *tn = pl_figure_tail(m, &t);
+	char b[48];
+	if (tn && isfinite(t))
+		snprintf(r->tail, sizeof(r->tail), "%s %s", tn, pl_fmt_unit(b, sizeof(b), t, u));
+	else
+		snprintf(r->tail, sizeof(r->tail), "-");
+}
+
+char *pl_figure_runner_line(const json_t *doc)
+{
+	const json_t *r = json_object_get(doc, "runner");
+	if (!json_is_object(r))
+		return NULL;
+	long long runs = pl_json_int(r, "runs"), warm = pl_json_int(r, "warmup");
+	char el[48];
+	pl_fmt_unit(el, sizeof(el), pl_json_num(r, "elapsed_s"), "s");
+	const char *cpus = pl_json_str(r, "cpus");
+	char wu[48] = "";
+	if (warm > 0)
+		snprintf(wu, sizeof(wu), " (+%lld warm-up)", warm);
+	return pl_xasprintf("%lld run%s%s in %s on CPUs %s, %s", runs, runs == 1 ? "" : "s", wu, el,
+			    cpus ? cpus : "?",
+			    json_is_true(json_object_get(r, "pinned")) ? "pinned" : "unpinned");
+}
