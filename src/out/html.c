@@ -49,6 +49,7 @@ static const char css[] =
 	"padding:1px 4px;border-radius:3px;overflow-wrap:break-word}\n"
 	"button.copy{font-size:12px;margin-left:6px;cursor:pointer}\n"
 	"details{margin:6px 0}summary{cursor:pointer}\n"
+	"svg.chart{display:inline-block;vertical-align:top;margin:4px 16px 8px 0}"
 	"svg.chart text{font:14px system-ui,sans-serif;fill:var(--fg)}svg.chart .tick{stroke:"
 	"var(--muted);stroke-width:1}svg.chart "
 	".bar{fill:var(--bar)}"
