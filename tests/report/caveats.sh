@@ -26,10 +26,11 @@ H=$(cat "$R/report.html")
 
 # the part of each output about one benchmark
 md_bench() { awk -v b="### bench $1" '$0 == b { on = 1; print; next } on && /^#/ { exit } on' "$R/report.md"; }
-html_bench() { sed -n "/<section class=\"bench\" data-benchmark=\"$1\">/,/<\/section>/p" "$R/report.html"; }
-term_bench() { # the key-number line of benchmark $1 and the lines under it
-	printf '%s\n' "$T" | awk -v b="$1" 'on && /^  [^ ]/ { exit } on && !/^ / { exit }
-		$1 == b && /^  [a-z]/ { on = 1 } on'
+html_bench() { sed -n "/<section class=\"bench\" id=\"bench-$1\" data-benchmark=\"$1\">/,/<\/section>/p" "$R/report.html"; }
+term_bench() { # benchmark $1's line in the "benchmarks (first figure ...)" list and the lines under it
+	printf '%s\n' "$T" | awk -v b="$1" '/^benchmarks \(first figure/ { list = 1; next }
+		on && /^  [^ ]/ { exit } on && !/^ / { exit }
+		list && $1 == b && /^  [a-z]/ { on = 1 } on'
 }
 
 # the report-wide caveat opens every output
