@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Settings go through the tune journal (tune/journal.h): every old value is on disk
- * (fsync'd) before the new one is written, so a crash or kill -9 during a run leaves a
- * record that the next `perflab compare` (or `perflab tune rollback`) undoes. */
+/* Settings go through tune's apply driver (tune/apply.h) and its journal
+ * (tune/journal.h): every old value is on disk (fsync'd) before the new one is written, so a crash
+ * or kill -9 during a run leaves a record that the next `perflab compare` (or `perflab tune
+ * rollback`) undoes. */
 #include "compare/sysset.h"
 
 #include <errno.h>
@@ -10,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tune/apply.h"
 #include "tune/journal.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -21,18 +24,16 @@
 
 struct pl_cmp_sys {
 	struct pl_journal *j;
-	unsigned long mark; /* last step before the current variant's values */
-	bool applied;
+	struct pl_tune_apply a; /* the driver; its mark is the last step before the current
+				   variant's values */
 };
 
 char *pl_cmp_sys_read(const char *path)
 {
-	char *raw;
+	pl_autofree char *raw = NULL;
 	if (pl_read_file(path, &raw, NULL) < 0)
 		return NULL;
-	char *v = pl_tune_value_current(raw);
-	free(raw);
-	return v;
+	return pl_tune_value_current(raw);
 }
 
 /* Undo what an earlier compare left live (it crashed or was killed mid-run), when those
@@ -112,62 +113,63 @@ int pl_cmp_sys_open(const char *state_dir, struct pl_cmp_sys **out, size_t *reco
 	}
 	*out = pl_xcalloc(1, sizeof(**out));
 	(*out)->j = j;
+	(*out)->a = (struct pl_tune_apply){ .j = j };
 	return 0;
+}
+
+/* The reason of a failed setting, for pl_cmp_sys_apply's @err. */
+static void apply_error(const struct pl_cmp_variant *v, const struct pl_cmp_setting *st,
+			const struct pl_tune_result *res, char *err, size_t errlen)
+{
+	int r = res->error;
+	if (res->outcome == PL_TUNE_FAILED) {
+		pl_cmp_seterr(err, errlen, "variant '%s': cannot set %s (%s): %s%s", v->name,
+			      st->key, st->path,
+			      r == -ENOENT ? "no such setting on this kernel"
+					   : pl_tune_path_strerror(r),
+			      r == -EACCES || r == -EPERM ? " (run as root)" : "");
+	} else if (res->outcome == PL_TUNE_REFUSED) {
+		pl_cmp_seterr(err, errlen, "variant '%s': the kernel refused %s=%s: %s", v->name,
+			      st->key, st->value, strerror(r ? -r : EINVAL));
+	} else {
+		/* A clamped value or a triple taken in part: the runs would not measure what
+		 * the variant says. */
+		pl_autofree char *kept = pl_tune_value_norm(res->accepted ? res->accepted : "?");
+		pl_cmp_seterr(err, errlen,
+			      "variant '%s': the kernel kept '%s' for %s when '%s' was written "
+			      "(rounded, clamped or taken in part): give a value it keeps",
+			      v->name, kept, st->key, st->value);
+	}
 }
 
 int pl_cmp_sys_apply(struct pl_cmp_sys *s, const struct pl_cmp_variant *v, char *err, size_t errlen)
 {
-	if (!s->applied) {
-		s->mark = pl_journal_last_step(s->j);
-		s->applied = true;
-	}
-	char *who = pl_xasprintf(WHO_PREFIX "%s", v->name);
-	int r = 0;
-	for (size_t i = 0; i < v->nsettings && r == 0; i++) {
-		const struct pl_cmp_setting *st = &v->settings[i];
-		const struct pl_journal_entry *e = NULL;
-		r = pl_journal_write(s->j, st->path, st->value, who, &e);
-		if (r < 0) {
-			pl_cmp_seterr(err, errlen, "variant '%s': cannot set %s (%s): %s%s",
-				      v->name, st->key, st->path,
-				      r == -ENOENT ? "no such setting on this kernel"
-						   : pl_tune_path_strerror(r),
-				      r == -EACCES || r == -EPERM ? " (run as root)" : "");
-		} else if (e && e->status == PL_JS_REFUSED) {
-			r = e->error ? -e->error : -EINVAL;
-			pl_cmp_seterr(err, errlen, "variant '%s': the kernel refused %s=%s: %s",
-				      v->name, st->key, st->value, strerror(-r));
-		} else if (e && e->status != PL_JS_OK) {
-			/* A clamped value or a triple taken in part: the runs would not measure
-			 * what the variant says. */
-			r = -ERANGE;
-			char *kept = pl_tune_value_norm(e->accepted ? e->accepted : "?");
-			pl_cmp_seterr(
-				err, errlen,
-				"variant '%s': the kernel kept '%s' for %s when '%s' was written "
-				"(rounded, clamped or taken in part): give a value it keeps",
-				v->name, kept, st->key, st->value);
-			free(kept);
-		}
-	}
-	free(who);
-	if (r < 0)
-		pl_cmp_sys_restore(s, NULL, 0);
+	pl_autofree char *who = pl_xasprintf(WHO_PREFIX "%s", v->name);
+	pl_autofree struct pl_tune_setting *set = pl_xcalloc(v->nsettings + 1, sizeof(*set));
+	pl_autofree struct pl_tune_result *res = pl_xcalloc(v->nsettings + 1, sizeof(*res));
+	for (size_t i = 0; i < v->nsettings; i++)
+		set[i] = (struct pl_tune_setting){ v->settings[i].path, v->settings[i].value };
+	s->a.who = who;
+	/* On a failure the driver has rolled back what it wrote. */
+	int r = pl_tune_apply_run(&s->a, set, v->nsettings, res);
+	s->a.who = NULL;
+	for (size_t i = 0; r < 0 && i < v->nsettings; i++)
+		if (res[i].outcome >= PL_TUNE_KEPT)
+			apply_error(v, &v->settings[i], &res[i], err, errlen);
+	pl_tune_results_free(res, v->nsettings);
 	return r;
 }
 
 int pl_cmp_sys_restore(struct pl_cmp_sys *s, char *err, size_t errlen)
 {
-	if (!s || !s->applied)
+	if (!s)
 		return 0;
-	int r = pl_journal_rollback(s->j, s->mark, NULL, NULL);
+	int r = pl_tune_apply_restore(&s->a);
 	if (r < 0)
 		pl_cmp_seterr(err, errlen,
 			      "cannot restore the settings (journal %s): %s; run "
 			      "'perflab tune rollback'",
 			      pl_journal_path(s->j), strerror(-r));
-	else
-		s->applied = false;
 	return r;
 }
 
