@@ -64,6 +64,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/cleanup.h"
+
 /** Default state directory (--state-dir). */
 #define PL_JOURNAL_DEFAULT_DIR "/var/lib/perflab"
 /** Journal file name inside the state directory. */
@@ -121,6 +123,9 @@ int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode, struct
 			char *why, size_t whylen);
 /** Close and free. NULL-safe. */
 void pl_journal_close(struct pl_journal *j);
+/** pl_journal_closep(&j): close @j at scope exit, as
+ *  `__attribute__((cleanup(pl_journal_closep))) struct pl_journal *j = NULL;`. */
+PL_DEFINE_CLEANUP(struct pl_journal, pl_journal_close, pl_journal_close)
 /** Path of the journal file (owned by @j). */
 const char *pl_journal_path(const struct pl_journal *j);
 

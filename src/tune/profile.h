@@ -26,6 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/cleanup.h"
+
 /** Largest tuned.conf or [variables] include file read (bytes); stock profiles are
  *  under 3 KiB. */
 #define PL_TUNE_MAX_FILE (1u << 20)
@@ -127,6 +129,9 @@ int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 			 struct pl_tune_profile **out, char *err, size_t errlen);
 /** Free. NULL-safe. */
 void pl_tune_profile_free(struct pl_tune_profile *pr);
+/** pl_tune_profile_freep(&pr): free @pr at scope exit, as
+ *  `__attribute__((cleanup(pl_tune_profile_freep))) struct pl_tune_profile *pr = NULL;`. */
+PL_DEFINE_CLEANUP(struct pl_tune_profile, pl_tune_profile_free, pl_tune_profile_free)
 
 /** True when @tok is one kernel command line parameter perflab may write into
  *  GRUB_CMDLINE_LINUX: `name[=value]` (Documentation/admin-guide/kernel-parameters.rst),

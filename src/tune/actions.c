@@ -1,0 +1,631 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The tune subcommands' work (tune/actions.h). */
+#include "tune/actions.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "out/json.h"
+#include "tune/apply.h"
+#include "tune/journal.h"
+#include "tune/plan.h"
+#include "tune/profile.h"
+#include "tune/safepath.h"
+#include "tune/value.h"
+#include "tune/view.h"
+#include "util/cleanup.h"
+#include "util/log.h"
+#include "util/outfile.h"
+#include "util/str.h"
+
+PL_DEFINE_CLEANUP(json_t, tune_json_decref, json_decref)
+#define tune_autojson __attribute__((cleanup(tune_json_decrefp)))
+
+/* A plan on the stack, freed at scope exit. */
+static inline void tune_plan_freep(struct pl_tune_plan *p)
+{
+	pl_tune_plan_free(p);
+}
+#define tune_autoplan __attribute__((cleanup(tune_plan_freep)))
+
+static json_t *jstr_or_null(const char *s)
+{
+	return s ? pl_json_string(s) : json_null();
+}
+
+/* ---- output ---- */
+
+/* Write @doc (the caller keeps its reference) to -o or stdout. */
+static int emit_json(const struct pl_tune_req *q, const json_t *doc)
+{
+	int r = pl_json_write_path(q->output, doc);
+	if (r < 0) {
+		pl_error("cannot write '%s': %s", q->output ? q->output : "-", strerror(-r));
+		return PL_EXIT_RUNTIME;
+	}
+	return PL_EXIT_OK;
+}
+
+static int open_out(const struct pl_tune_req *q, struct pl_outfile *out)
+{
+	int r = pl_outfile_open(out, q->output);
+	if (r < 0) {
+		pl_error("cannot write '%s': %s", q->output, strerror(-r));
+		return PL_EXIT_USAGE;
+	}
+	return PL_EXIT_OK;
+}
+
+static int close_out(struct pl_outfile *out, int rc)
+{
+	if (pl_outfile_close(out, true) < 0)
+		return PL_EXIT_RUNTIME;
+	return rc;
+}
+
+/* ---- loading ---- */
+
+static int load(const struct pl_tune_req *q, const char *name, struct pl_tune_profile **pr)
+{
+	struct pl_tune_path p;
+	char err[1024];
+	pl_tune_path_default(&p, q->profile_dir);
+	if (pl_tune_profile_load(&p, name, pr, err, sizeof(err)) < 0) {
+		pl_error("%s", err);
+		return PL_EXIT_USAGE;
+	}
+	return PL_EXIT_OK;
+}
+
+/* Load profile @name and build its plan; on success the caller owns both. */
+static int load_plan(const struct pl_tune_req *q, const char *name, struct pl_tune_profile **pr,
+		     struct pl_tune_plan *plan)
+{
+	int rc = load(q, name, pr);
+	if (rc != PL_EXIT_OK)
+		return rc;
+	char err[1024];
+	if (pl_tune_plan_build(*pr, plan, err, sizeof(err)) < 0) {
+		pl_error("%s", err);
+		pl_tune_plan_free(plan);
+		pl_tune_profile_free(*pr);
+		*pr = NULL;
+		return PL_EXIT_USAGE;
+	}
+	return PL_EXIT_OK;
+}
+
+static int journal_open(const struct pl_tune_req *q, enum pl_journal_mode m, struct pl_journal **j)
+{
+	const char *dir = q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR;
+	char why[768] = "";
+	int r = pl_journal_open_why(dir, m, j, why, sizeof(why));
+	if (r == 0)
+		return PL_EXIT_OK;
+	if (r == -EBUSY)
+		pl_error("journal in '%s' is in use by another perflab (tune apply/rollback, "
+			 "compare or bench clock): wait for it to finish",
+			 dir);
+	else if (r == -EBADMSG)
+		pl_error("%s: the journal is damaged, so nothing was changed or rolled back; "
+			 "inspect it by hand (only a last line without its newline, a torn append, "
+			 "is ignored)",
+			 why);
+	else
+		pl_error("cannot open the journal in '%s': %s%s", dir, strerror(-r),
+			 r == -EACCES ? " (run as root, or pass --state-dir DIR)" : "");
+	return r == -EBADMSG ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
+}
+
+/* ---- list, show ---- */
+
+int pl_tune_do_list(const struct pl_tune_req *q)
+{
+	struct pl_tune_path p;
+	pl_tune_path_default(&p, q->profile_dir);
+	char **dirs;
+	char **names = pl_tune_profile_list(&p, &dirs);
+	tune_autojson json_t *arr = json_array();
+	for (size_t i = 0; names[i]; i++) {
+		struct pl_tune_profile *pr = NULL;
+		char err[512];
+		json_t *e = json_object();
+		json_object_set_new(e, "name", pl_json_string(names[i]));
+		json_object_set_new(e, "dir", pl_json_string(dirs[i]));
+		if (pl_tune_profile_load(&p, names[i], &pr, err, sizeof(err)) == 0)
+			json_object_set_new(e, "summary", pl_json_string(pr->summary));
+		else
+			json_object_set_new(e, "error", pl_json_string(err));
+		pl_tune_profile_free(pr);
+		json_array_append_new(arr, e);
+	}
+	pl_strv_free(names);
+	pl_strv_free(dirs);
+	if (q->json) {
+		tune_autojson json_t *doc = json_object();
+		json_object_set_new(doc, "schema_version", json_integer(1));
+		json_t *sp = json_array();
+		for (size_t i = 0; i < p.n; i++)
+			json_array_append_new(sp, pl_json_string(p.dirs[i]));
+		json_object_set_new(doc, "search_path", sp);
+		json_object_set(doc, "profiles", arr);
+		return emit_json(q, doc);
+	}
+	struct pl_outfile out;
+	int rc = open_out(q, &out);
+	if (rc)
+		return rc;
+	size_t i;
+	json_t *e;
+	json_array_foreach(arr, i, e)
+	{
+		json_t *s = json_object_get(e, "summary");
+		fprintf(out.fp, "%-32s %s\n", json_string_value(json_object_get(e, "name")),
+			s ? json_string_value(s) : json_string_value(json_object_get(e, "error")));
+	}
+	return close_out(&out, PL_EXIT_OK);
+}
+
+int pl_tune_do_show(const struct pl_tune_req *q, const char *name)
+{
+	__attribute__((cleanup(pl_tune_profile_freep))) struct pl_tune_profile *pr = NULL;
+	int rc = load(q, name, &pr);
+	if (rc)
+		return rc;
+	if (q->json) {
+		tune_autojson json_t *doc = pl_tune_show_doc(pr);
+		return emit_json(q, doc);
+	}
+	struct pl_outfile out;
+	if ((rc = open_out(q, &out)))
+		return rc;
+	pl_tune_show_text(out.fp, pr);
+	return close_out(&out, PL_EXIT_OK);
+}
+
+/* ---- diff, verify ---- */
+
+int pl_tune_do_diff(const struct pl_tune_req *q, const char *name, bool verify)
+{
+	__attribute__((cleanup(pl_tune_profile_freep))) struct pl_tune_profile *pr = NULL;
+	tune_autoplan struct pl_tune_plan plan = { 0 };
+	int rc = load_plan(q, name, &pr, &plan);
+	if (rc)
+		return rc;
+	struct pl_tune_counts c = pl_tune_count(&plan);
+	/* A manual item (force_latency) counts when it can be checked (live system). */
+	size_t manual_bad = 0;
+	for (size_t i = 0; i < plan.n; i++)
+		if (plan.v[i].state == PL_TI_MANUAL && plan.v[i].current && !plan.v[i].match)
+			manual_bad++;
+	int ret = verify && (c.differ || c.pending || c.refused || manual_bad) ? PL_EXIT_FINDINGS
+									       : PL_EXIT_OK;
+	if (q->json) {
+		tune_autojson json_t *doc =
+			pl_tune_items_doc(verify ? "verify" : "diff", pr, &plan);
+		json_object_set_new(doc, "ok", json_boolean(ret == PL_EXIT_OK));
+		rc = emit_json(q, doc);
+		return rc ? rc : ret;
+	}
+	struct pl_outfile out;
+	if ((rc = open_out(q, &out)))
+		return rc;
+	pl_tune_print_items(out.fp, &plan);
+	pl_tune_print_summary(out.fp, &plan);
+	if (verify)
+		fprintf(out.fp, "%s\n",
+			ret == PL_EXIT_OK ? "verify: every applicable item matches"
+					  : "verify: some applicable items do not match");
+	return close_out(&out, ret);
+}
+
+/* ---- apply ---- */
+
+/* Items that will be written: state APPLY with a value to write. The grub file is one
+ * write for all tokens. */
+static bool will_write(const struct pl_tune_item *it)
+{
+	return it->state == PL_TI_APPLY && it->want && it->target;
+}
+
+static bool is_grub(const char *target)
+{
+	return strcmp(target, PL_TUNE_GRUB_FILE) == 0;
+}
+
+static bool writable(const char *target)
+{
+	char real[PATH_MAX];
+	if (pl_tune_resolve(target, real, sizeof(real)) < 0)
+		return false;
+	return access(real, W_OK) == 0;
+}
+
+/* Check every item before the first write, since a profile is applied all or nothing:
+ * each refused target and each value pl_tune_value_check() rejects is named with its
+ * file:line (all of them, not only the first); the values to write are replaced by the
+ * form that will be written. Returns the number of bad items. */
+static size_t validate(struct pl_tune_plan *plan)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		struct pl_tune_item *it = &plan->v[i];
+		char label[512], why[512];
+		pl_tune_item_label(label, sizeof(label), it);
+		if (it->state == PL_TI_REFUSED) {
+			bool named = strstr(label, it->target) != NULL;
+			pl_error("%s: profile '%s', %s%s%s%s: %s", it->origin, it->profile, label,
+				 named ? "" : " (", named ? "" : it->target, named ? "" : ")",
+				 it->reason);
+			bad++;
+			continue;
+		}
+		if (!will_write(it) || is_grub(it->target))
+			continue;
+		char *canon;
+		if (pl_tune_value_check(it->target, it->want, &canon, why, sizeof(why)) < 0) {
+			pl_error("%s: profile '%s', %s: '%s' %s", it->origin, it->profile, label,
+				 it->want, why);
+			bad++;
+			continue;
+		}
+		free(it->want);
+		it->want = canon;
+	}
+	return bad;
+}
+
+/* Without the right to write, say which items need it. Returns their number. */
+static size_t check_access(const struct pl_tune_plan *plan)
+{
+	size_t denied = 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct pl_tune_item *it = &plan->v[i];
+		if (will_write(it) && !writable(it->target)) {
+			if (!denied)
+				pl_error("these items need root (or write access) and nothing was "
+					 "changed:");
+			char label[512];
+			pl_tune_item_label(label, sizeof(label), it);
+			fprintf(stderr, "  %s -> %s (%s)\n", label, it->want, it->target);
+			denied++;
+		}
+	}
+	return denied;
+}
+
+/* What a rollback restored, for its messages and the rollback document. */
+struct undo_ctx {
+	json_t *arr; /* entries restored or not, with "error" */
+	FILE *f;     /* progress lines */
+	int failed;  /* entries that could not be restored */
+};
+
+static void on_undo(const struct pl_journal_entry *e, int err, void *ud)
+{
+	struct undo_ctx *u = ud;
+	json_t *x = pl_tune_entry_json(e);
+	json_object_set_new(x, "error",
+			    err ? pl_json_string(pl_tune_path_strerror(err)) : json_null());
+	json_array_append_new(u->arr, x);
+	if (err) {
+		u->failed++;
+		fprintf(stderr, "%s: error: step %lu: cannot restore %s: %s (still journaled)\n",
+			pl_progname, e->step, e->target, pl_tune_path_strerror(err));
+	} else {
+		fprintf(u->f, "step %lu: restored %s = %s\n", e->step, e->target,
+			is_grub(e->target) ? "(previous file)" : e->old);
+	}
+}
+
+/* A profile's writes as the driver's settings: one per item to write, and one for all
+ * grub tokens (the whole new file, at the first grub item). */
+struct apply_ctx {
+	const struct pl_tune_plan *plan;
+	struct pl_tune_setting *set;
+	size_t *item; /* set[i] is for plan->v[item[i]] */
+	size_t n;
+	bool grub; /* one of the settings is the grub file */
+	FILE *f;   /* progress lines */
+	json_t *written;
+	struct undo_ctx undo;
+};
+
+static void apply_ctx_free(struct apply_ctx *c)
+{
+	free(c->set);
+	free(c->item);
+	json_decref(c->written);
+	json_decref(c->undo.arr);
+}
+
+static void settings_of(struct apply_ctx *c)
+{
+	const struct pl_tune_plan *plan = c->plan;
+	c->set = pl_xcalloc(plan->n + 1, sizeof(*c->set));
+	c->item = pl_xcalloc(plan->n + 1, sizeof(*c->item));
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct pl_tune_item *it = &plan->v[i];
+		if (!will_write(it))
+			continue;
+		bool grub = is_grub(it->target);
+		if (grub && c->grub)
+			continue;
+		c->grub |= grub;
+		c->set[c->n] =
+			(struct pl_tune_setting){ it->target, grub ? plan->grub_new : it->want };
+		c->item[c->n++] = i;
+	}
+}
+
+/* The "writes" entry of setting @i, before its result. */
+static json_t *write_json(const struct apply_ctx *c, size_t i, const char *label)
+{
+	const struct pl_tune_item *it = &c->plan->v[c->item[i]];
+	json_t *w = json_object();
+	json_object_set_new(w, "target", pl_json_string(it->target));
+	json_object_set_new(w, "item", pl_json_string(label));
+	json_object_set_new(w, "old", jstr_or_null(it->current));
+	json_object_set_new(
+		w, "new",
+		pl_json_string(is_grub(it->target) ? "GRUB_CMDLINE_LINUX" : c->set[i].value));
+	return w;
+}
+
+static void print_dry_run(struct apply_ctx *c)
+{
+	const struct pl_tune_plan *plan = c->plan;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct pl_tune_item *it = &plan->v[c->item[i]];
+		char label[512];
+		pl_tune_item_label(label, sizeof(label), it);
+		if (is_grub(it->target)) {
+			fprintf(c->f, "would write %s: add", it->target);
+			for (size_t k = c->item[i]; k < plan->n; k++)
+				if (will_write(&plan->v[k]) && is_grub(plan->v[k].target))
+					fprintf(c->f, " %s", plan->v[k].want);
+			fprintf(c->f, " to GRUB_CMDLINE_LINUX\n");
+		} else {
+			fprintf(c->f, "would write %-44s %s -> %s\n", label,
+				it->current ? it->current : "-", c->set[i].value);
+		}
+		json_array_append_new(c->written, write_json(c, i, label));
+	}
+}
+
+/* The driver's report on setting @i: the progress line or the error, and its entry. */
+static void on_result(size_t i, const struct pl_tune_result *res, void *ud)
+{
+	struct apply_ctx *c = ud;
+	const struct pl_tune_item *it = &c->plan->v[c->item[i]];
+	const char *value = c->set[i].value;
+	bool grub = is_grub(it->target);
+	char label[512];
+	pl_tune_item_label(label, sizeof(label), it);
+	json_t *w = write_json(c, i, label);
+	json_array_append_new(c->written, w);
+	if (res->outcome == PL_TUNE_SAME) {
+		json_object_set_new(w, "status", pl_json_string("already-set"));
+		return;
+	}
+	if (res->outcome == PL_TUNE_FAILED) {
+		pl_error("%s: %s: cannot change %s: %s", it->origin, label, it->target,
+			 pl_tune_path_strerror(res->error));
+		json_object_set_new(w, "status", pl_json_string("error"));
+		json_object_set_new(w, "error", pl_json_string(pl_tune_path_strerror(res->error)));
+		return;
+	}
+	enum pl_journal_status st = res->outcome == PL_TUNE_SET	   ? PL_JS_OK
+				    : res->outcome == PL_TUNE_KEPT ? PL_JS_CHANGED
+								   : PL_JS_REFUSED;
+	json_object_set_new(w, "step", json_integer((json_int_t)res->step));
+	json_object_set_new(w, "status", pl_json_string(pl_journal_status_name(st)));
+	json_object_set_new(w, "accepted", jstr_or_null(grub ? NULL : res->accepted));
+	pl_autofree char *cur = pl_tune_value_norm(it->current ? it->current : "-");
+	pl_autofree char *acc = pl_tune_value_norm(res->accepted ? res->accepted : "?");
+	if (res->outcome == PL_TUNE_SET) {
+		if (grub)
+			fprintf(c->f, "step %lu: %s GRUB_CMDLINE_LINUX updated\n", res->step,
+				it->target);
+		else
+			fprintf(c->f, "step %lu: %-44s %s -> %s\n", res->step, label, cur, value);
+	} else if (res->outcome == PL_TUNE_REFUSED) {
+		/* A value refused, clamped or taken in part: the profile is not what the
+		 * kernel holds, so none of it stays. */
+		pl_error("%s: %s: the kernel refused '%s': %s (value stays '%s')", it->origin,
+			 label, value, strerror(-res->error), acc);
+	} else {
+		pl_error("%s: %s: the kernel kept '%s' when '%s' was written (clamped, rounded or "
+			 "taken in part)",
+			 it->origin, label, acc, grub ? "GRUB_CMDLINE_LINUX" : value);
+	}
+}
+
+/* A rollback after a failed apply reports like `tune rollback`. */
+static void apply_on_undo(const struct pl_journal_entry *e, int err, void *ud)
+{
+	on_undo(e, err, &((struct apply_ctx *)ud)->undo);
+}
+
+/* Write the settings of @c through journal @j tagged @who; *nwrites gets the number of
+ * changes journaled. Returns true when all stayed, false after a rollback. */
+static bool apply_settings(struct apply_ctx *c, struct pl_journal *j, const char *who,
+			   size_t *nwrites)
+{
+	struct pl_tune_apply a = { .j = j,
+				   .who = who,
+				   .skip_same = true,
+				   .on_result = on_result,
+				   .on_undo = apply_on_undo,
+				   .ud = c };
+	pl_autofree struct pl_tune_result *res = pl_xcalloc(c->n + 1, sizeof(*res));
+	c->undo.arr = json_array();
+	bool ok = pl_tune_apply_run(&a, c->set, c->n, res) == 0;
+	pl_tune_results_free(res, c->n);
+	*nwrites = a.nwrites;
+	if (ok)
+		return true;
+	if (a.rollback_error < 0)
+		pl_error("nothing should stay applied, but %d of the %zu changes of this apply "
+			 "could "
+			 "not be rolled back: run 'perflab tune rollback'",
+			 c->undo.failed, a.nwrites);
+	else
+		pl_error("nothing was applied: the %zu change%s of this apply %s rolled back (a "
+			 "profile is applied all or nothing)",
+			 a.nwrites, a.nwrites == 1 ? "" : "s", a.nwrites == 1 ? "was" : "were");
+	return false;
+}
+
+int pl_tune_do_apply(const struct pl_tune_req *q, const char *name)
+{
+	__attribute__((cleanup(pl_tune_profile_freep))) struct pl_tune_profile *pr = NULL;
+	tune_autoplan struct pl_tune_plan plan = { 0 };
+	int rc = load_plan(q, name, &pr, &plan);
+	if (rc)
+		return rc;
+	size_t bad = validate(&plan);
+	if (bad) {
+		pl_error("nothing was applied: %zu item%s of profile '%s' cannot be written, and a "
+			 "profile is applied all or nothing; fix %s and run apply again",
+			 bad, bad == 1 ? "" : "s", pr->name, bad == 1 ? "it" : "them");
+		return PL_EXIT_USAGE;
+	}
+	/* Without the right to write, say which items need it before changing anything. */
+	if (check_access(&plan) && !q->dry_run)
+		return PL_EXIT_RUNTIME;
+
+	__attribute__((cleanup(pl_journal_closep))) struct pl_journal *j = NULL;
+	if (!q->dry_run && (rc = journal_open(q, PL_JOURNAL_WRITE, &j)))
+		return rc;
+	__attribute__((cleanup(apply_ctx_free))) struct apply_ctx c = {
+		.plan = &plan,
+		.f = q->json ? stderr : stdout,
+		.written = json_array(),
+		.undo = { .f = q->json ? stderr : stdout },
+	};
+	settings_of(&c);
+	bool failed = false;
+	size_t nwrites = 0;
+	if (q->dry_run)
+		print_dry_run(&c);
+	else
+		failed = !apply_settings(&c, j, pr->name, &nwrites);
+	int ret = failed ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+	bool grub_done = c.grub && !failed;
+	for (size_t i = 0; i < plan.n && !failed; i++)
+		if (plan.v[i].state == PL_TI_MANUAL && !plan.v[i].match)
+			fprintf(c.f, "manual: %s %s: %s\n", plan.v[i].plugin, plan.v[i].key,
+				plan.v[i].reason);
+	if (grub_done)
+		fprintf(c.f,
+			"the kernel command line changes at the next boot: run '%s' yourself, then "
+			"reboot (perflab never runs grub tools)\n",
+			plan.grub_update);
+	if (!q->dry_run && !failed)
+		fprintf(c.f, "%zu change%s journaled in %s; undo with 'perflab tune rollback'\n",
+			nwrites, nwrites == 1 ? "" : "s", pl_journal_path(j));
+	if (q->json) {
+		tune_autojson json_t *doc = pl_tune_items_doc("apply", pr, &plan);
+		json_object_set_new(doc, "dry_run", json_boolean(q->dry_run));
+		json_object_set(doc, "writes", c.written);
+		json_object_set_new(doc, "rolled_back", json_boolean(failed));
+		json_object_set_new(doc, "grub_update",
+				    grub_done ? pl_json_string(plan.grub_update) : json_null());
+		rc = emit_json(q, doc);
+		if (rc)
+			ret = rc;
+	}
+	return ret;
+}
+
+/* ---- status, rollback ---- */
+
+int pl_tune_do_status(const struct pl_tune_req *q)
+{
+	__attribute__((cleanup(pl_journal_closep))) struct pl_journal *j = NULL;
+	int rc = journal_open(q, PL_JOURNAL_READ, &j);
+	if (rc)
+		return rc;
+	size_t n;
+	const struct pl_journal_entry *v = pl_journal_entries(j, &n);
+	if (q->json) {
+		tune_autojson json_t *doc = json_object();
+		json_object_set_new(doc, "schema_version", json_integer(1));
+		json_object_set_new(doc, "journal", pl_json_string(pl_journal_path(j)));
+		json_object_set_new(doc, "live", json_integer((json_int_t)pl_journal_live(j)));
+		json_t *arr = json_array();
+		for (size_t i = 0; i < n; i++)
+			if (q->all || !v[i].undone)
+				json_array_append_new(arr, pl_tune_entry_json(&v[i]));
+		json_object_set_new(doc, "entries", arr);
+		return emit_json(q, doc);
+	}
+	struct pl_outfile out;
+	if ((rc = open_out(q, &out)))
+		return rc;
+	size_t live = pl_journal_live(j);
+	if (!live)
+		fprintf(out.fp, "nothing applied (journal %s)\n", pl_journal_path(j));
+	else
+		fprintf(out.fp,
+			"%zu change%s applied (journal %s):\nSTEP  PROFILE              "
+			"TARGET%42sOLD -> NEW\n",
+			live, live == 1 ? "" : "s", pl_journal_path(j), "");
+	for (size_t i = 0; i < n; i++)
+		if (q->all || !v[i].undone) {
+			if (v[i].undone)
+				fprintf(out.fp, "undone ");
+			pl_tune_print_entry(out.fp, &v[i]);
+		}
+	return close_out(&out, PL_EXIT_OK);
+}
+
+int pl_tune_do_rollback(const struct pl_tune_req *q)
+{
+	const char *dir = q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR;
+	/* Nothing journaled: a no-op, also without a state directory or root. */
+	__attribute__((cleanup(pl_journal_closep))) struct pl_journal *j = NULL;
+	int rc = journal_open(q, PL_JOURNAL_READ, &j);
+	if (rc)
+		return rc;
+	bool nothing = pl_journal_live(j) == 0;
+	pl_journal_close(pl_steal_ptr(&j));
+	tune_autojson json_t *arr = json_array();
+	struct undo_ctx u = { .arr = arr, .f = q->json ? stderr : stdout };
+	int r = 0;
+	if (!nothing) {
+		if ((rc = journal_open(q, PL_JOURNAL_WRITE, &j)))
+			return rc;
+		/* The driver's restore, with the mark at --to. */
+		struct pl_tune_apply a = {
+			.j = j, .on_undo = on_undo, .ud = &u, .mark = q->to, .active = true
+		};
+		r = pl_tune_apply_restore(&a);
+		pl_journal_close(pl_steal_ptr(&j));
+		if (r == -EXDEV) {
+			pl_error("the journal in '%s' holds changes made with another --sysroot: "
+				 "run "
+				 "'perflab tune status' and roll back with that --sysroot",
+				 dir);
+			return PL_EXIT_USAGE;
+		}
+	}
+	if (json_array_size(arr) == 0)
+		fprintf(u.f, "nothing to roll back\n");
+	if (q->json) {
+		tune_autojson json_t *doc = json_object();
+		json_object_set_new(doc, "schema_version", json_integer(1));
+		json_object_set_new(doc, "journal", pl_json_string(dir));
+		json_object_set_new(doc, "live", json_integer(0));
+		json_object_set(doc, "entries", arr);
+		if ((rc = emit_json(q, doc)))
+			return rc;
+	}
+	return r < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+}

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Renderers of tune's profiles, plans and journal entries (tune/view.h). */
+#include "tune/view.h"
+
+#include <string.h>
+
+#include "out/json.h"
+#include "tune/safepath.h"
+#include "tune/value.h"
+#include "util/cleanup.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "util/str.h"
+
+static json_t *jstr_or_null(const char *s)
+{
+	return s ? pl_json_string(s) : json_null();
+}
+
+static json_t *opt_json(const struct pl_tune_opt *x)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "key", pl_json_string(x->key));
+	json_object_set_new(j, "value", pl_json_string(x->value));
+	json_object_set_new(j, "expanded", jstr_or_null(x->expanded));
+	json_object_set_new(j, "profile", pl_json_string(x->profile));
+	json_object_set_new(j, "file", pl_json_string(x->file));
+	json_object_set_new(j, "line", json_integer(x->line));
+	return j;
+}
+
+bool pl_tune_plugin_supported(const char *t)
+{
+	static const char *const s[] = {
+		"sysctl", "vm", "cpu", "disk", "sysfs", "bootloader", NULL
+	};
+	for (size_t i = 0; s[i]; i++)
+		if (strcmp(s[i], t) == 0)
+			return true;
+	return false;
+}
+
+const char *pl_tune_verdict(const struct pl_tune_item *it)
+{
+	if (it->state == PL_TI_NA)
+		return "not-applicable";
+	if (it->state == PL_TI_UNSUPPORTED)
+		return "unsupported";
+	if (it->state == PL_TI_REFUSED)
+		return "refused";
+	if (it->pending_reboot)
+		return "pending-reboot";
+	if (it->state == PL_TI_MANUAL)
+		return it->match ? "match" : "manual";
+	return it->match ? "match" : "differs";
+}
+
+static json_t *item_json(const struct pl_tune_item *it)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "plugin", pl_json_string(it->plugin));
+	json_object_set_new(j, "unit", pl_json_string(it->unit));
+	json_object_set_new(j, "key", pl_json_string(it->key));
+	json_object_set_new(j, "device", jstr_or_null(it->device));
+	json_object_set_new(j, "wanted", pl_json_string(it->value));
+	json_object_set_new(j, "current", jstr_or_null(it->current));
+	json_object_set_new(j, "write", jstr_or_null(it->want));
+	json_object_set_new(j, "target", jstr_or_null(it->target));
+	json_object_set_new(j, "state", pl_json_string(pl_tune_verdict(it)));
+	json_object_set_new(j, "reason", jstr_or_null(it->reason));
+	json_object_set_new(j, "origin", pl_json_string(it->origin));
+	json_object_set_new(j, "profile", pl_json_string(it->profile));
+	return j;
+}
+
+void pl_tune_item_label(char *buf, size_t len, const struct pl_tune_item *it)
+{
+	if (it->device)
+		snprintf(buf, len, "%s %s [%s]", it->plugin, it->key, it->device);
+	else if (it->target && strcmp(it->plugin, "sysfs") == 0)
+		snprintf(buf, len, "sysfs %s", it->target);
+	else
+		snprintf(buf, len, "%s %s", it->plugin, it->key);
+}
+
+void pl_tune_print_items(FILE *f, const struct pl_tune_plan *plan)
+{
+	const char *g = pl_style(f, "green"), *y = pl_style(f, "yellow"), *rd = pl_style(f, "red"),
+		   *d = pl_style(f, "dim"), *r = pl_style(f, "reset");
+	fprintf(f, "%-46s %-22s %-22s %s\n", "ITEM", "CURRENT", "WANTED", "STATE");
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct pl_tune_item *it = &plan->v[i];
+		char label[512];
+		pl_tune_item_label(label, sizeof(label), it);
+		const char *v = pl_tune_verdict(it);
+		const char *col = strcmp(v, "match") == 0 ? g : strcmp(v, "differs") == 0 ? rd : y;
+		pl_autofree char *cur =
+			it->current ? pl_tune_value_norm(it->current) : pl_xstrdup("-");
+		fprintf(f, "%-46s %-22s %-22s %s%s%s", label, cur, it->value, col, v, r);
+		if (it->reason)
+			fprintf(f, " %s(%s)%s", d, it->reason, r);
+		fprintf(f, "\n");
+	}
+}
+
+struct pl_tune_counts pl_tune_count(const struct pl_tune_plan *plan)
+{
+	struct pl_tune_counts c = { 0 };
+	for (size_t i = 0; i < plan->n; i++) {
+		const char *v = pl_tune_verdict(&plan->v[i]);
+		if (strcmp(v, "match") == 0)
+			c.match++;
+		else if (strcmp(v, "differs") == 0)
+			c.differ++;
+		else if (strcmp(v, "not-applicable") == 0)
+			c.na++;
+		else if (strcmp(v, "unsupported") == 0)
+			c.unsupported++;
+		else if (strcmp(v, "pending-reboot") == 0)
+			c.pending++;
+		else if (strcmp(v, "refused") == 0)
+			c.refused++;
+		else
+			c.manual++;
+	}
+	return c;
+}
+
+static json_t *counts_json(struct pl_tune_counts c)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "match", json_integer((json_int_t)c.match));
+	json_object_set_new(j, "differs", json_integer((json_int_t)c.differ));
+	json_object_set_new(j, "not_applicable", json_integer((json_int_t)c.na));
+	json_object_set_new(j, "unsupported", json_integer((json_int_t)c.unsupported));
+	json_object_set_new(j, "manual", json_integer((json_int_t)c.manual));
+	json_object_set_new(j, "pending_reboot", json_integer((json_int_t)c.pending));
+	json_object_set_new(j, "refused", json_integer((json_int_t)c.refused));
+	return j;
+}
+
+json_t *pl_tune_items_doc(const char *cmd, const struct pl_tune_profile *pr,
+			  const struct pl_tune_plan *plan)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "command", pl_json_string(cmd));
+	json_object_set_new(doc, "profile", pl_json_string(pr->name));
+	json_t *arr = json_array();
+	for (size_t i = 0; i < plan->n; i++)
+		json_array_append_new(arr, item_json(&plan->v[i]));
+	json_object_set_new(doc, "items", arr);
+	json_object_set_new(doc, "summary", counts_json(pl_tune_count(plan)));
+	return doc;
+}
+
+void pl_tune_print_summary(FILE *f, const struct pl_tune_plan *plan)
+{
+	struct pl_tune_counts c = pl_tune_count(plan);
+	fprintf(f,
+		"\n%zu match, %zu differ, %zu pending reboot, %zu manual, %zu not applicable on "
+		"this "
+		"machine, %zu unsupported\n",
+		c.match, c.differ, c.pending, c.manual, c.na, c.unsupported);
+	if (c.refused)
+		fprintf(f,
+			"%zu refused (outside the sysroot or a hard link): 'apply' writes nothing "
+			"while an item is refused\n",
+			c.refused);
+}
+
+json_t *pl_tune_entry_json(const struct pl_journal_entry *e)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "step", json_integer((json_int_t)e->step));
+	json_object_set_new(j, "target", pl_json_string(e->target));
+	json_object_set_new(j, "sysroot", pl_json_string(e->sysroot));
+	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
+	json_object_set_new(j, "old", grub ? pl_json_string("(file)") : jstr_or_null(e->old));
+	json_object_set_new(j, "new",
+			    grub ? pl_json_string("(file)") : pl_json_string(e->new_value));
+	json_object_set_new(j, "accepted", grub ? json_null() : jstr_or_null(e->accepted));
+	json_object_set_new(j, "status", pl_json_string(pl_journal_status_name(e->status)));
+	json_object_set_new(j, "profile", pl_json_string(e->profile));
+	json_object_set_new(j, "time", json_integer(e->time));
+	json_object_set_new(j, "undone", json_boolean(e->undone));
+	return j;
+}
+
+void pl_tune_print_entry(FILE *f, const struct pl_journal_entry *e)
+{
+	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
+	char t[32];
+	fprintf(f, "%4lu  %-20s %-48s %s -> %s%s%s%s  %s\n", e->step, e->profile, e->target,
+		grub	 ? "(file)"
+		: e->old ? e->old
+			 : "(absent)",
+		grub ? "(file)" : e->new_value, e->status == PL_JS_CHANGED ? " (kernel kept " : "",
+		e->status == PL_JS_CHANGED && e->accepted ? e->accepted : "",
+		e->status == PL_JS_CHANGED   ? ")"
+		: e->status == PL_JS_REFUSED ? " (refused)"
+					     : "",
+		pl_iso8601(e->time, t, sizeof(t)));
+}
+
+json_t *pl_tune_show_doc(const struct pl_tune_profile *pr)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "profile", pl_json_string(pr->name));
+	json_object_set_new(doc, "file", pl_json_string(pr->file));
+	json_object_set_new(doc, "summary", pl_json_string(pr->summary));
+	json_t *ch = json_array();
+	for (size_t i = 0; pr->chain[i]; i++)
+		json_array_append_new(ch, pl_json_string(pr->chain[i]));
+	json_object_set_new(doc, "chain", ch);
+	json_t *vars = json_array();
+	for (size_t i = 0; i < pr->variables.n; i++)
+		json_array_append_new(vars, opt_json(&pr->variables.v[i]));
+	json_object_set_new(doc, "variables", vars);
+	json_t *units = json_array();
+	for (size_t i = 0; i < pr->nunits; i++) {
+		const struct pl_tune_unit *u = &pr->units[i];
+		json_t *ju = json_object();
+		json_object_set_new(ju, "name", pl_json_string(u->name));
+		json_object_set_new(ju, "type", pl_json_string(u->type));
+		json_object_set_new(ju, "supported",
+				    json_boolean(pl_tune_plugin_supported(u->type)));
+		json_object_set_new(ju, "enabled", json_boolean(u->enabled));
+		json_object_set_new(ju, "devices", pl_json_string(u->devices));
+		json_object_set_new(ju, "uname_regex", jstr_or_null(u->uname_regex));
+		json_object_set_new(ju, "cpuinfo_regex", jstr_or_null(u->cpuinfo_regex));
+		pl_autofree char *why = NULL;
+		json_object_set_new(ju, "applies_here",
+				    json_boolean(pl_tune_unit_applies(u, &why)));
+		json_object_set_new(ju, "not_applied_reason", jstr_or_null(why));
+		json_t *jo = json_array();
+		for (size_t k = 0; k < u->opts.n; k++)
+			json_array_append_new(jo, opt_json(&u->opts.v[k]));
+		json_object_set_new(ju, "options", jo);
+		json_array_append_new(units, ju);
+	}
+	json_object_set_new(doc, "units", units);
+	json_t *notes = json_array();
+	for (size_t i = 0; pr->notes[i]; i++)
+		json_array_append_new(notes, pl_json_string(pr->notes[i]));
+	json_object_set_new(doc, "notes", notes);
+	return doc;
+}
+
+void pl_tune_show_text(FILE *f, const struct pl_tune_profile *pr)
+{
+	const char *b = pl_style(f, "bold"), *d = pl_style(f, "dim"), *r = pl_style(f, "reset"),
+		   *y = pl_style(f, "yellow");
+	fprintf(f, "%s%s%s: %s\n", b, pr->name, r, pr->summary);
+	for (size_t i = 0; pr->chain[i]; i++)
+		fprintf(f, "  %s%s %s%s\n", d, i == 0 ? "loads" : "  then", pr->chain[i], r);
+	if (pr->variables.n) {
+		fprintf(f, "\n%s[variables]%s\n", b, r);
+		for (size_t i = 0; i < pr->variables.n; i++) {
+			const struct pl_tune_opt *x = &pr->variables.v[i];
+			fprintf(f, "  %-40s %s   %s(%s:%d)%s\n", x->key,
+				x->expanded ? x->expanded : x->value, d, x->file, x->line, r);
+		}
+	}
+	for (size_t i = 0; i < pr->nunits; i++) {
+		const struct pl_tune_unit *u = &pr->units[i];
+		fprintf(f, "\n%s[%s]%s", b, u->name, r);
+		if (strcmp(u->type, u->name) != 0)
+			fprintf(f, " type=%s", u->type);
+		if (!pl_tune_plugin_supported(u->type))
+			fprintf(f, " %sunsupported plugin '%s': not applied%s", y, u->type, r);
+		if (!u->enabled)
+			fprintf(f, " (enabled=false)");
+		pl_autofree char *why = NULL;
+		if (!pl_tune_unit_applies(u, &why))
+			fprintf(f, " %snot applied here: %s%s", y, why, r);
+		if (strcmp(u->devices, "*") != 0)
+			fprintf(f, " devices=%s", u->devices);
+		if (u->uname_regex)
+			fprintf(f, " uname_regex=%s", u->uname_regex);
+		if (u->cpuinfo_regex)
+			fprintf(f, " cpuinfo_regex=%s", u->cpuinfo_regex);
+		fprintf(f, "\n");
+		for (size_t k = 0; k < u->opts.n; k++) {
+			const struct pl_tune_opt *x = &u->opts.v[k];
+			fprintf(f, "  %-40s %s   %s(%s:%d)%s\n", x->key,
+				x->expanded ? x->expanded : x->value, d, x->file, x->line, r);
+		}
+	}
+	for (size_t i = 0; pr->notes[i]; i++)
+		fprintf(f, "%snote:%s %s\n", y, r, pr->notes[i]);
+}
