@@ -18,6 +18,7 @@
 #include "out/json.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -279,78 +280,58 @@ int pl_journal_open_why(const char *state_dir, enum pl_journal_mode mode, struct
 	char reason[512] = "";
 	if (!state_dir)
 		state_dir = PL_JOURNAL_DEFAULT_DIR;
-	struct pl_journal *j = pl_xcalloc(1, sizeof(*j));
+	/* Freed (and its descriptors closed) on every error return; handed out at the end. */
+	__attribute__((cleanup(pl_journal_closep))) struct pl_journal *j =
+		pl_xcalloc(1, sizeof(*j));
 	j->fd = j->dirfd = -1;
 	j->dir = pl_xstrdup(state_dir);
 	j->path = pl_xasprintf("%s/%s", state_dir, PL_JOURNAL_FILE);
-	int r = 0, fd = -1;
+	pl_autoclose int fd = -1;
+	int r;
 	if (mode == PL_JOURNAL_WRITE) {
-		if (mkdir(state_dir, 0700) < 0 && errno != EEXIST) {
-			r = -errno;
-			goto fail;
-		}
+		if (mkdir(state_dir, 0700) < 0 && errno != EEXIST)
+			return -errno;
 		j->dirfd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (j->dirfd < 0) {
-			r = -errno;
-			goto fail;
-		}
+		if (j->dirfd < 0)
+			return -errno;
 		fd = open(j->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-		if (fd < 0) {
-			r = -errno;
-			goto fail;
-		}
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			r = errno == EWOULDBLOCK ? -EBUSY : -errno;
-			goto fail;
-		}
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+			return errno == EWOULDBLOCK ? -EBUSY : -errno;
 	} else {
 		fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0) {
-			r = errno == ENOENT ? 0 : -errno;
-			if (r == 0) {
-				*out = j;
-				return 0;
-			}
-			goto fail;
+			if (errno != ENOENT)
+				return -errno;
+			*out = pl_steal_ptr(&j); /* no journal yet: empty */
+			return 0;
 		}
 		/* Wait for a writer to finish its record rather than read half of it (a peek
 		 * does not wait: writers such as compare hold the lock for a long time). */
-		if (mode == PL_JOURNAL_PEEK && flock(fd, LOCK_SH | LOCK_NB) < 0) {
-			r = errno == EWOULDBLOCK ? -EBUSY : -errno;
-			goto fail;
-		}
+		if (mode == PL_JOURNAL_PEEK && flock(fd, LOCK_SH | LOCK_NB) < 0)
+			return errno == EWOULDBLOCK ? -EBUSY : -errno;
 		if (mode != PL_JOURNAL_PEEK)
 			(void)flock(fd, LOCK_SH);
 	}
-	char *buf = NULL;
+	pl_autofree char *buf = NULL;
 	size_t len = 0, good;
 	r = read_all(fd, &buf, &len);
 	if (r < 0)
-		goto fail;
+		return r;
 	r = load(j, buf, len, &good, reason, sizeof(reason));
-	free(buf);
 	if (r < 0) {
 		if (why && whylen)
 			snprintf(why, whylen, "journal %s:%s", j->path, reason);
-		goto fail;
+		return r;
 	}
 	if (mode == PL_JOURNAL_WRITE) {
-		if (good < len && (ftruncate(fd, (off_t)good) < 0 || fsync(fd) < 0)) {
-			r = -errno;
-			goto fail;
-		}
-		j->fd = fd;
-	} else {
-		close(fd);
+		if (good < len && (ftruncate(fd, (off_t)good) < 0 || fsync(fd) < 0))
+			return -errno;
+		j->fd = pl_steal_fd(&fd);
 	}
-	*out = j;
+	*out = pl_steal_ptr(&j);
 	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	j->fd = -1;
-	pl_journal_close(j);
-	return r;
 }
 
 void pl_journal_close(struct pl_journal *j)
@@ -423,12 +404,11 @@ static long fault_after(bool *torn)
 /* Append one record and make it durable: write, fsync the file, fsync the directory. */
 static int append(struct pl_journal *j, json_t *o, bool may_tear)
 {
-	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	pl_autofree char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	if (!s)
 		return -ENOMEM;
 	struct pl_buf b = { 0 };
 	pl_buf_printf(&b, "%s\n", s);
-	free(s);
 	size_t len = b.len;
 	bool torn;
 	long k = fault_after(&torn);
@@ -503,13 +483,10 @@ static int write_target(const char *target, const char *val, const char *bytes)
 			return unlink(real) < 0 && errno != ENOENT ? -errno : 0;
 		struct stat st;
 		mode_t mode = stat(real, &st) == 0 ? st.st_mode & 07777 : 0644;
-		char *tmp = pl_xasprintf("%s.perflab-XXXXXX", real);
+		pl_autofree char *tmp = pl_xasprintf("%s.perflab-XXXXXX", real);
 		int fd = mkstemp(tmp);
-		if (fd < 0) {
-			r = -errno;
-			free(tmp);
-			return r;
-		}
+		if (fd < 0)
+			return -errno;
 		size_t len = strlen(bytes), off = 0;
 		while (off < len && r == 0) {
 			ssize_t w = write(fd, bytes + off, len - off);
@@ -525,7 +502,6 @@ static int write_target(const char *target, const char *val, const char *bytes)
 			r = -errno;
 		if (r < 0)
 			unlink(tmp);
-		free(tmp);
 		return r;
 	}
 	int fd = pl_tune_open_write(target);
@@ -533,7 +509,7 @@ static int write_target(const char *target, const char *val, const char *bytes)
 		return fd;
 	int r = 0;
 	bool kernel = pl_tune_fd_is_kernel(fd);
-	char *data = !kernel && bytes ? pl_xstrdup(bytes) : pl_xasprintf("%s\n", val);
+	pl_autofree char *data = !kernel && bytes ? pl_xstrdup(bytes) : pl_xasprintf("%s\n", val);
 	if (!kernel && ftruncate(fd, 0) < 0)
 		r = -errno;
 	size_t len = strlen(data);
@@ -546,7 +522,6 @@ static int write_target(const char *target, const char *val, const char *bytes)
 	}
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	free(data);
 	return r;
 }
 
@@ -590,20 +565,17 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	/* Steps are JSON integers (int64): the next one must fit. */
 	if (j->last >= (unsigned long)INT64_MAX)
 		return -EOVERFLOW;
-	char *raw = NULL;
+	pl_autofree char *raw = NULL;
 	int r = read_target(target, &raw);
 	if (r < 0)
 		return r;
 	bool whole = strcmp(target, PL_TUNE_GRUB_FILE) == 0;
-	char *old = raw ? (whole ? pl_xstrdup(raw) : pl_tune_value_current(raw)) : NULL;
+	pl_autofree char *old = raw ? (whole ? pl_xstrdup(raw) : pl_tune_value_current(raw)) : NULL;
 	/* Check that the target can be opened for writing before journaling anything. */
 	if (!whole) {
 		int fd = pl_tune_open_write(target);
-		if (fd < 0) {
-			free(raw);
-			free(old);
+		if (fd < 0)
 			return fd;
-		}
 		close(fd);
 	}
 
@@ -623,8 +595,6 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	if (r == 0)
 		apply_record(j, o);
 	json_decref(o);
-	free(raw);
-	free(old);
 	if (r < 0)
 		return r;
 
@@ -635,9 +605,9 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	if (!torn && k == j->writes)
 		_exit(137);
 
-	char *back = NULL;
+	pl_autofree char *back = NULL;
 	enum pl_journal_status st;
-	char *acc = NULL;
+	pl_autofree char *acc = NULL;
 	if (read_target(target, &back) == 0 && back)
 		acc = whole ? pl_xstrdup(back) : pl_tune_value_current(back);
 	if (werr < 0)
@@ -647,7 +617,6 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 		st = PL_JS_OK;
 	else
 		st = PL_JS_CHANGED;
-	free(back);
 	o = json_object();
 	json_object_set_new(o, "op", pl_json_string("accepted"));
 	json_object_set_new(o, "step", json_integer((json_int_t)step));
@@ -655,7 +624,6 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	json_object_set_new(o, "value", acc ? pl_json_string(acc) : json_null());
 	if (werr < 0)
 		json_object_set_new(o, "errno", json_integer(-werr));
-	free(acc);
 	r = append(j, o, false);
 	if (r == 0)
 		apply_record(j, o);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -348,10 +349,20 @@ static int on_kv(void *user, const char *section, const char *name, const char *
 /* Read @path whole: a regular file (opened without blocking, so a FIFO or a device in
  * its place is refused, not waited on) of at most PL_TUNE_MAX_FILE bytes and no NUL
  * byte. Returns 0 and *out (malloc'd, NUL-terminated, *len bytes) or -errno with one
- * line in @err. */
+ * line in @err.
+ *
+ * Not pl_read_file() (util/sysroot.h) on purpose: @path is a host path from the search
+ * path (pl_tune_path_default), whose directories have different roots: --profile-dir,
+ * the bundled profiles and /usr/lib/tuned are read from the host (installed software,
+ * not the machine's configuration), while /etc/tuned is already the sysroot's
+ * (<sysroot>/etc/tuned, made with pl_sysroot_path()). pl_read_file() would prefix the
+ * sysroot a second time, or a host directory wrongly; an include resolves along the
+ * whole path and names the file it read in its messages. This reader keeps the helper's
+ * protections (O_NONBLOCK, regular files only, a size cap, checked before the first
+ * read) with the smaller cap and the text checks a profile needs. */
 static int slurp(const char *path, char **out, size_t *len, char *err, size_t el)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	pl_autoclose int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(err, el, "cannot read '%s': %s", path, strerror(e));
@@ -359,17 +370,15 @@ static int slurp(const char *path, char **out, size_t *len, char *err, size_t el
 	}
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
 		snprintf(err, el, "cannot read '%s': not a regular file", path);
 		return -EINVAL;
 	}
 	if (st.st_size > (off_t)PL_TUNE_MAX_FILE) {
-		close(fd);
 		snprintf(err, el, "'%s' is larger than %u bytes (a tuned profile is a few KiB)",
 			 path, PL_TUNE_MAX_FILE);
 		return -EFBIG;
 	}
-	char *buf = pl_xmalloc(PL_TUNE_MAX_FILE + 2);
+	pl_autofree char *buf = pl_xmalloc(PL_TUNE_MAX_FILE + 2);
 	size_t n = 0;
 	for (;;) {
 		ssize_t k = read(fd, buf + n, PL_TUNE_MAX_FILE + 1 - n);
@@ -377,17 +386,13 @@ static int slurp(const char *path, char **out, size_t *len, char *err, size_t el
 			continue;
 		if (k < 0) {
 			int e = errno;
-			close(fd);
-			free(buf);
 			snprintf(err, el, "cannot read '%s': %s", path, strerror(e));
 			return -e;
 		}
 		if (k == 0 || (n += (size_t)k) > PL_TUNE_MAX_FILE)
 			break;
 	}
-	close(fd);
 	if (n > PL_TUNE_MAX_FILE) {
-		free(buf);
 		snprintf(err, el, "'%s' is larger than %u bytes (a tuned profile is a few KiB)",
 			 path, PL_TUNE_MAX_FILE);
 		return -EFBIG;
@@ -404,10 +409,9 @@ static int slurp(const char *path, char **out, size_t *len, char *err, size_t el
 			line += *q == '\n';
 		snprintf(err, el, "%s:%d: byte 0x%02x (not a text file)", path, line,
 			 (unsigned char)*bin);
-		free(buf);
 		return -EBADMSG;
 	}
-	*out = buf;
+	*out = pl_steal_ptr(&buf);
 	*len = n;
 	return 0;
 }
@@ -417,7 +421,7 @@ static int parse_file(const char *path, const char *name, struct conf *c, char *
 	memset(c, 0, sizeof(*c));
 	c->name = pl_xstrdup(name);
 	c->file = pl_xstrdup(path);
-	char *text = NULL;
+	pl_autofree char *text = NULL;
 	size_t len = 0;
 	int e = slurp(path, &text, &len, err, el);
 	if (e < 0)
@@ -430,14 +434,12 @@ static int parse_file(const char *path, const char *name, struct conf *c, char *
 	ini_allow_realloc = true;
 	ini_max_line = MAX_LINE;
 	ini_stop_on_first_error = true;
-	char *dir = pl_xstrdup(path);
+	pl_autofree char *dir = pl_xstrdup(path);
 	char *sl = strrchr(dir, '/');
 	if (sl)
 		*sl = '\0';
 	struct reader r = { .p = text, .end = text + len, .c = c, .profile_dir = dir };
 	int rc = ini_parse_stream(read_line, &r, on_kv, &r);
-	free(text);
-	free(dir);
 	if (r.fail) {
 		snprintf(err, el, "%s:%d: profile '%s': %s", path, r.line, name, r.fail);
 		return -E2BIG;
@@ -470,9 +472,12 @@ void pl_tune_path_default(struct pl_tune_path *p, const char *profile_dir)
 	else
 		snprintf(bundled, sizeof(bundled), "%s", PERFLAB_DATADIR "/profiles");
 	p->dirs[p->n++] = bundled;
+	/* The machine's own profiles: /etc is the sysroot's (util/sysroot.h), so a fixture
+	 * tree's /etc/tuned is searched, never the host's, with --sysroot. */
 	if (pl_sysroot_path(etc_dir, sizeof(etc_dir), "/etc/tuned") == 0)
 		p->dirs[p->n++] = etc_dir;
-	/* Installed software, like our bundled profiles: read from the host. */
+	/* Installed software, like our bundled profiles: read from the host (tuned's own
+	 * profiles are the same on every machine with that package). */
 	p->dirs[p->n++] = "/usr/lib/tuned";
 }
 
@@ -589,6 +594,18 @@ struct loader {
 	size_t el;
 };
 
+/* What a load leaves behind besides the profile (the cleanup of pl_tune_profile_load). */
+static void loader_free(struct loader *L)
+{
+	for (size_t i = 0; i < L->nconfs; i++)
+		conf_free(&L->confs[i]);
+	free(L->confs);
+	pl_strv_free(L->processed);
+	pl_strv_free(L->notes);
+	free(L->stack_names);
+	free(L->stack_files);
+}
+
 static void add_note(struct loader *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_note(struct loader *L, const char *fmt, ...)
 {
@@ -696,8 +713,8 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 				 name);
 		return -EINVAL;
 	}
-	char *skipped = NULL;
-	char *f = locate(L->path, name, L->processed, &skipped);
+	pl_autofree char *skipped = NULL;
+	pl_autofree char *f = locate(L->path, name, L->processed, &skipped);
 	if (!f) {
 		bool on_stack = false;
 		for (size_t i = 0; skipped && i < L->depth; i++)
@@ -717,14 +734,12 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 			snprintf(L->err, L->el, "%s:%d: include loop: %s", from_file, from_line,
 				 b.data);
 			pl_buf_free(&b);
-			free(skipped);
 			return -ELOOP;
 		}
 		if (skipped || cond) {
 			if (!skipped)
 				add_note(L, "optional include '-%s' (%s:%d) not found: skipped",
 					 name, from_file, from_line);
-			free(skipped);
 			return 0;
 		}
 		struct pl_buf b = { 0 };
@@ -744,7 +759,6 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 		pl_buf_free(&b);
 		return -ENOENT;
 	}
-	free(skipped);
 	L->processed = pl_xrealloc(L->processed, (L->nproc + 2) * sizeof(char *));
 	L->processed[L->nproc++] = pl_xstrdup(f);
 	L->processed[L->nproc] = NULL;
@@ -759,7 +773,6 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 	}
 	if (r < 0) {
 		conf_free(&c);
-		free(f);
 		return r;
 	}
 	L->stack_names = pl_xrealloc(L->stack_names, (L->depth + 1) * sizeof(char *));
@@ -769,7 +782,6 @@ static int load_one(struct loader *L, const char *name, const char *from_file, i
 	L->depth++;
 	r = load_includes(L, &c);
 	L->depth--;
-	free(f);
 	if (r < 0) {
 		conf_free(&c);
 		return r;
@@ -1317,21 +1329,22 @@ static int finish_unit(struct loader *L, struct pl_tune_profile *pr, struct pl_t
 int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 			 struct pl_tune_profile **out, char *err, size_t errlen)
 {
-	struct loader L = { .path = p, .err = err, .el = errlen };
+	__attribute__((
+		cleanup(loader_free))) struct loader L = { .path = p, .err = err, .el = errlen };
 	err[0] = '\0';
 	int r = load_one(&L, name, NULL, 0);
-	struct pl_tune_profile *pr = NULL;
 	if (r == 0 && L.nconfs == 0) {
 		snprintf(err, errlen, "profile '%s': nothing loaded", name);
 		r = -ENOENT;
 	}
 	if (r < 0)
-		goto done;
-	pr = pl_xcalloc(1, sizeof(*pr));
+		return r;
+	__attribute__((cleanup(pl_tune_profile_freep))) struct pl_tune_profile *pr =
+		pl_xcalloc(1, sizeof(*pr));
 	pr->name = pl_xstrdup(name);
 	pr->file = pl_xstrdup(L.confs[L.nconfs - 1].file);
 	pr->chain = pl_xcalloc(L.nconfs + 1, sizeof(char *));
-	struct pl_tune_opts vars_raw = { 0 };
+	__attribute__((cleanup(opts_free))) struct pl_tune_opts vars_raw = { 0 };
 	for (size_t i = 0; i < L.nconfs; i++) {
 		struct conf *c = &L.confs[i];
 		pr->chain[i] = pl_xstrdup(c->file);
@@ -1348,9 +1361,7 @@ int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 					 "%s:%d: profile '%s': option '%s' before any [section]",
 					 s->file, s->opts.n ? s->opts.v[0].line : 1, c->name,
 					 s->opts.n ? s->opts.v[0].key : "?");
-				r = -EBADMSG;
-				opts_free(&vars_raw);
-				goto done;
+				return -EBADMSG;
 			} else {
 				merge_section(pr, s);
 			}
@@ -1363,22 +1374,20 @@ int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 			r = vars_from_file(pr, o, &L);
 			continue;
 		}
-		char *uns = NULL, *ex = NULL;
+		pl_autofree char *uns = NULL;
+		pl_autofree char *ex = NULL;
 		char what[160];
 		snprintf(what, sizeof(what), "variable '%.100s'", o->key);
 		r = expand_at(&L, o->value, &pr->variables, &uns, &ex, o->file, o->line, what);
 		if (uns)
 			add_note(&L, "%s:%d: variable '%s' uses %s: functions are not supported",
 				 o->file, o->line, o->key, uns);
-		free(uns);
 		if (r < 0)
 			break;
 		struct pl_tune_opt c = *o;
 		c.expanded = ex;
 		opts_set(&pr->variables, &c);
-		free(ex);
 	}
-	opts_free(&vars_raw);
 	for (size_t i = 0; i < pr->main.n && r == 0; i++) {
 		struct pl_tune_opt *o = &pr->main.v[i];
 		char what[160];
@@ -1389,26 +1398,13 @@ int pl_tune_profile_load(const struct pl_tune_path *p, const char *name,
 	for (size_t i = 0; i < pr->nunits && r == 0; i++)
 		r = finish_unit(&L, pr, &pr->units[i]);
 	if (r < 0)
-		goto done;
+		return r;
 	const struct pl_tune_opt *sum = pl_tune_opts_get(&pr->main, "summary");
 	pr->summary = pl_xstrdup(sum ? sum->expanded : "");
-	pr->notes = L.notes;
-	L.notes = NULL;
+	pr->notes = pl_steal_ptr(&L.notes);
 	if (!pr->notes)
 		pr->notes = pl_xcalloc(1, sizeof(char *));
-done:
-	for (size_t i = 0; i < L.nconfs; i++)
-		conf_free(&L.confs[i]);
-	free(L.confs);
-	pl_strv_free(L.processed);
-	pl_strv_free(L.notes);
-	free(L.stack_names);
-	free(L.stack_files);
-	if (r < 0) {
-		pl_tune_profile_free(pr);
-		return r;
-	}
-	*out = pr;
+	*out = pl_steal_ptr(&pr);
 	return 0;
 }
 
