@@ -190,6 +190,72 @@ int pl_tune_do_show(const struct pl_tune_req *q, const char *name)
 
 /* ---- diff, verify ---- */
 
+/* Items that will be written: state APPLY with a value to write. The grub file is one
+ * write for all tokens. */
+static bool will_write(const struct pl_tune_item *it)
+{
+	return it->state == PL_TI_APPLY && it->want && it->target;
+}
+
+static bool is_grub(const char *target)
+{
+	return strcmp(target, PL_TUNE_GRUB_FILE) == 0;
+}
+
+static bool writable(const char *target)
+{
+	char real[PATH_MAX];
+	if (pl_tune_resolve(target, real, sizeof(real)) < 0)
+		return false;
+	return access(real, W_OK) == 0;
+}
+
+/* Check every item before the first write, since a profile is applied all or nothing:
+ * with @report, each refused target and each value pl_tune_value_check() rejects is
+ * named with its file:line (all of them, not only the first) and the values to write
+ * are replaced by the form that will be written. A rejected value makes its item
+ * REFUSED (bad_value, reason "refused: WHY"), so diff and verify show what apply would
+ * refuse. Returns the number of bad items. */
+static size_t validate(struct pl_tune_plan *plan, bool report)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		struct pl_tune_item *it = &plan->v[i];
+		char label[512], why[512];
+		pl_tune_item_label(label, sizeof(label), it);
+		if (it->state == PL_TI_REFUSED) {
+			bool named = strstr(label, it->target) != NULL;
+			if (report)
+				pl_error("%s: profile '%s', %s%s%s%s: %s", it->origin, it->profile,
+					 label, named ? "" : " (", named ? "" : it->target,
+					 named ? "" : ")", it->reason);
+			bad++;
+			continue;
+		}
+		if (!will_write(it) || is_grub(it->target))
+			continue;
+		char *canon;
+		if (pl_tune_value_check(it->target, it->want, &canon, why, sizeof(why)) < 0) {
+			if (report)
+				pl_error("%s: profile '%s', %s: '%s' %s", it->origin, it->profile,
+					 label, it->want, why);
+			it->state = PL_TI_REFUSED;
+			it->bad_value = true;
+			free(it->reason);
+			it->reason = pl_xasprintf("refused: '%s' %s", it->want, why);
+			bad++;
+			continue;
+		}
+		if (!report) { /* diff and verify show the value as the profile has it */
+			free(canon);
+			continue;
+		}
+		free(it->want);
+		it->want = canon;
+	}
+	return bad;
+}
+
 int pl_tune_do_diff(const struct pl_tune_req *q, const char *name, bool verify)
 {
 	__attribute__((cleanup(pl_tune_profile_freep))) struct pl_tune_profile *pr = NULL;
@@ -197,6 +263,7 @@ int pl_tune_do_diff(const struct pl_tune_req *q, const char *name, bool verify)
 	int rc = load_plan(q, name, &pr, &plan);
 	if (rc)
 		return rc;
+	validate(&plan, false);
 	struct pl_tune_counts c = pl_tune_count(&plan);
 	/* A manual item (force_latency) counts when it can be checked (live system). */
 	size_t manual_bad = 0;
@@ -225,60 +292,6 @@ int pl_tune_do_diff(const struct pl_tune_req *q, const char *name, bool verify)
 }
 
 /* ---- apply ---- */
-
-/* Items that will be written: state APPLY with a value to write. The grub file is one
- * write for all tokens. */
-static bool will_write(const struct pl_tune_item *it)
-{
-	return it->state == PL_TI_APPLY && it->want && it->target;
-}
-
-static bool is_grub(const char *target)
-{
-	return strcmp(target, PL_TUNE_GRUB_FILE) == 0;
-}
-
-static bool writable(const char *target)
-{
-	char real[PATH_MAX];
-	if (pl_tune_resolve(target, real, sizeof(real)) < 0)
-		return false;
-	return access(real, W_OK) == 0;
-}
-
-/* Check every item before the first write, since a profile is applied all or nothing:
- * each refused target and each value pl_tune_value_check() rejects is named with its
- * file:line (all of them, not only the first); the values to write are replaced by the
- * form that will be written. Returns the number of bad items. */
-static size_t validate(struct pl_tune_plan *plan)
-{
-	size_t bad = 0;
-	for (size_t i = 0; i < plan->n; i++) {
-		struct pl_tune_item *it = &plan->v[i];
-		char label[512], why[512];
-		pl_tune_item_label(label, sizeof(label), it);
-		if (it->state == PL_TI_REFUSED) {
-			bool named = strstr(label, it->target) != NULL;
-			pl_error("%s: profile '%s', %s%s%s%s: %s", it->origin, it->profile, label,
-				 named ? "" : " (", named ? "" : it->target, named ? "" : ")",
-				 it->reason);
-			bad++;
-			continue;
-		}
-		if (!will_write(it) || is_grub(it->target))
-			continue;
-		char *canon;
-		if (pl_tune_value_check(it->target, it->want, &canon, why, sizeof(why)) < 0) {
-			pl_error("%s: profile '%s', %s: '%s' %s", it->origin, it->profile, label,
-				 it->want, why);
-			bad++;
-			continue;
-		}
-		free(it->want);
-		it->want = canon;
-	}
-	return bad;
-}
 
 /* Without the right to write, say which items need it. Returns their number. */
 static size_t check_access(const struct pl_tune_plan *plan)
@@ -489,7 +502,7 @@ int pl_tune_do_apply(const struct pl_tune_req *q, const char *name)
 	int rc = load_plan(q, name, &pr, &plan);
 	if (rc)
 		return rc;
-	size_t bad = validate(&plan);
+	size_t bad = validate(&plan, true);
 	if (bad) {
 		pl_error("nothing was applied: %zu item%s of profile '%s' cannot be written, and a "
 			 "profile is applied all or nothing; fix %s and run apply again",

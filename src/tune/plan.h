@@ -44,6 +44,9 @@ struct pl_tune_item {
 	char *want;    /**< value to write; NULL when the current value already satisfies it */
 	bool match;    /**< current satisfies value (">N" satisfied counts) */
 	bool pending_reboot; /**< bootloader: in the grub file but not yet in /proc/cmdline */
+	bool bad_value;	     /**< state REFUSED because pl_tune_value_check() rejects the value
+				  to write (set by `tune diff`/`verify`, tune/actions.c; plan
+				  building leaves it false) */
 };
 
 /** A plan: the items of a profile on this machine. */

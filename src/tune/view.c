@@ -119,7 +119,7 @@ struct pl_tune_counts pl_tune_count(const struct pl_tune_plan *plan)
 		else if (strcmp(v, "pending-reboot") == 0)
 			c.pending++;
 		else if (strcmp(v, "refused") == 0)
-			c.refused++;
+			c.refused++, c.bad_values += plan->v[i].bad_value;
 		else
 			c.manual++;
 	}
@@ -162,11 +162,17 @@ void pl_tune_print_summary(FILE *f, const struct pl_tune_plan *plan)
 		"this "
 		"machine, %zu unsupported\n",
 		c.match, c.differ, c.pending, c.manual, c.na, c.unsupported);
-	if (c.refused)
+	if (c.refused > c.bad_values)
 		fprintf(f,
 			"%zu refused (outside the sysroot or a hard link): 'apply' writes nothing "
 			"while an item is refused\n",
-			c.refused);
+			c.refused - c.bad_values);
+	if (c.bad_values)
+		fprintf(f,
+			"%zu value%s refused (type, range or choices of the target): 'apply' "
+			"writes "
+			"nothing while a value is refused\n",
+			c.bad_values, c.bad_values == 1 ? "" : "s");
 }
 
 json_t *pl_tune_entry_json(const struct pl_journal_entry *e)

@@ -22,6 +22,7 @@ const char *pl_tune_verdict(const struct pl_tune_item *it);
 /** Items per verdict (pl_tune_verdict) of a plan. */
 struct pl_tune_counts {
 	size_t match, differ, na, unsupported, manual, pending, refused;
+	size_t bad_values; /**< of the refused: values pl_tune_value_check rejects */
 };
 /** Count the items of @plan per verdict. */
 struct pl_tune_counts pl_tune_count(const struct pl_tune_plan *plan);
