@@ -89,11 +89,11 @@ struct pl_tune_apply {
 };
 
 /** Make settings @v[0..@n) in order through @a's journal; @res (n entries, may be NULL
- *  for n == 0) gets a result per setting (free with pl_tune_results_free, also after a
- *  failure). Returns 0 when every setting is SET or SAME. On the first failure the loop
- *  stops (later results stay PENDING), everything since @a->mark is rolled back (the
- *  rollback's result in @a->rollback_error) and the failure is returned: FAILED its
- *  error, REFUSED its error (-EINVAL when the kernel gave none), KEPT -ERANGE. */
+ *  for n == 0) is overwritten with a result per setting (free with pl_tune_results_free
+ *  before reusing it, also after a failure). Returns 0 when every setting is SET or SAME. On the
+ * first failure the loop stops (later results stay PENDING), everything since @a->mark is rolled
+ * back (the rollback's result in @a->rollback_error) and the failure is returned: FAILED its error,
+ * REFUSED its error (-EINVAL when the kernel gave none), KEPT -ERANGE. */
 int pl_tune_apply_run(struct pl_tune_apply *a, const struct pl_tune_setting *v, size_t n,
 		      struct pl_tune_result *res);
 
