@@ -343,16 +343,17 @@ static int fact_value_or_reason(const json_t *fact, struct pl_jctx *c)
 	return 0;
 }
 
-static const struct pl_jshape inspect_doc = {
+static const struct pl_jshape facts_map = {
 	.types = PL_JT_OBJ,
-	.members = PL_JMEMBERS(PL_JREQ(
-		"facts", PL_JSHAPE(.types = PL_JT_OBJ,
-				   .each = PL_JSHAPE(.types = PL_JT_OBJ,
-						     .members = PL_JMEMBERS(
-							     PL_JOPT("source", &pl_jstr),
-							     PL_JOPT("unavailable", &pl_jstr)),
-						     .check = fact_value_or_reason))))
+	.each = PL_JSHAPE(.types = PL_JT_OBJ,
+			  .members = PL_JMEMBERS(PL_JOPT("source", &pl_jstr),
+						 PL_JOPT("unavailable", &pl_jstr)),
+			  .check = fact_value_or_reason)
 };
+
+static const struct pl_jshape inspect_doc = { .types = PL_JT_OBJ,
+					      .members =
+						      PL_JMEMBERS(PL_JREQ("facts", &facts_map)) };
 
 /* Kinds of saved documents, the report array each goes to, and their shapes. */
 static const struct {
@@ -369,18 +370,17 @@ static const struct {
 static const struct pl_jshape report_doc = {
 	.types = PL_JT_OBJ,
 	.members = PL_JMEMBERS(
-		PL_JREQ("generated", &pl_jstr), PL_JREQ("check", PL_JSHAPE(.types = PL_JT_OBJ)),
+		PL_JREQ("generated", &pl_jstr), PL_JREQ("check", &check_doc),
+		PL_JOPT("facts", &facts_map),
 		PL_JOPT("benchmarks", PL_JSHAPE(.types = PL_JT_ARR, .each = &bench_doc)),
 		PL_JOPT("comparisons", PL_JSHAPE(.types = PL_JT_ARR, .each = &compare_doc)),
 		PL_JOPT("profiles", PL_JSHAPE(.types = PL_JT_ARR, .each = &profile_doc)),
 		PL_JOPT("tune", PL_JSHAPE(.types = PL_JT_ARR, .each = &tune_doc)))
 };
 
-int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen)
+int pl_report_check_doc(const json_t *doc, const char *path, const char **kindp,
+			const char **sectionp, char *err, size_t errlen)
 {
-	json_t *doc = pl_json_read_path(path, err, errlen);
-	if (!doc)
-		return -EINVAL;
 	int r = 0;
 	const json_t *ver = json_object_get(doc, "schema_version");
 	const json_t *kindv = json_object_get(doc, "kind");
@@ -432,10 +432,13 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 		}
 	} else if (json_object_get(doc, "generated") && json_object_get(doc, "check")) {
 		shape = &report_doc;
+		kind = "report";
 	} else if (json_object_get(doc, "findings") && json_object_get(doc, "workload")) {
 		shape = &check_doc;
+		kind = "check";
 	} else if (json_object_get(doc, "facts")) {
 		shape = &inspect_doc;
+		kind = "inspect";
 	} else {
 		snprintf(err, errlen,
 			 "'%s' is not a perflab bench, compare, profile, tune, check, "
@@ -446,9 +449,24 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 	if (r == 0)
 		r = pl_jcheck(doc, shape, path, err, errlen);
 	if (r == 0) {
+		*kindp = kind;
+		if (sectionp)
+			*sectionp = section;
+	}
+	return r;
+}
+
+int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen)
+{
+	json_t *doc = pl_json_read_path(path, err, errlen);
+	if (!doc)
+		return -EINVAL;
+	const char *kind = NULL, *section = NULL;
+	int r = pl_report_check_doc(doc, path, &kind, &section, err, errlen);
+	if (r == 0) {
 		if (section) {
 			append_to(report, section, doc);
-		} else if (shape == &report_doc) {
+		} else if (strcmp(kind, "report") == 0) {
 			/* a whole earlier report: take its merged sections */
 			for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 				size_t k;
@@ -458,14 +476,14 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 				json_array_foreach(json_object_get(doc, kinds[i].section), k, x)
 					append_to(report, kinds[i].section, x);
 			}
-		} else if (shape == &check_doc) {
+		} else if (strcmp(kind, "check") == 0) {
 			json_object_set(report, "check", doc);
 		} else {
 			json_object_set(report, "facts", json_object_get(doc, "facts"));
 		}
 		json_t *in = json_object();
 		json_object_set_new(in, "file", pl_json_string(path));
-		json_object_set_new(in, "kind", pl_json_string(kind ? kind : "perflab"));
+		json_object_set_new(in, "kind", pl_json_string(section ? kind : "perflab"));
 		append_to(report, "inputs", in);
 		json_decref(in);
 	}

@@ -21,6 +21,15 @@ json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
  *  listed in "inputs". Returns 0, or -EINVAL with a one-line reason in @err naming the
  *  file (unreadable, truncated JSON, unknown kind, other schema_version). */
 int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen);
+/** Recognise the kind of a saved perflab document @doc read from @path and check the
+ *  members the report and `perflab diff` read (the shapes in report.c, with the types of
+ *  docs/schemas/; a report's "check" and "facts" as a check and an inspect document's).
+ *  On success *@kindp is "bench", "compare", "profile", "tune", "tune-diff", "report",
+ *  "check" or "inspect" (static) and *@sectionp (may be NULL) the report array the
+ *  document goes to, NULL for report, check and inspect. Returns 0, or -EINVAL with one
+ *  line in @err naming @path (and the JSON path of the first problem). */
+int pl_report_check_doc(const json_t *doc, const char *path, const char **kindp,
+			const char **sectionp, char *err, size_t errlen);
 /** The one-line machine summary ("vm: Intel Xeon ... x2, 23.4 GiB, kvm, Linux 6.18") of a
  *  report document, malloc'd. */
 char *pl_report_machine_line(const json_t *report);
