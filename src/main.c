@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "check the machine against tuning rules for a workload" },
 	{ "compare", cmd_compare,
 	  "compare variants with repeated interleaved runs and statistics" },
+	{ "diff", cmd_diff,
+	  "what changed between two saved report, inspect, check or bench documents" },
 	{ "inspect", cmd_inspect, "collect platform facts from /proc, /sys, /etc and cpuid" },
 	{ "profile", cmd_profile, "sample where CPU time goes (perf_event_open)" },
 	{ "report", cmd_report, "inspect + check + quick benchmarks, written as a report" },

@@ -54,6 +54,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 struct pl_facts;

@@ -16,6 +16,7 @@
 #include "cmd/common.h"
 #include "config.h"
 #include "facts/facts.h"
+#include "out/diff.h"
 #include "out/html.h"
 #include "out/json.h"
 #include "out/keynums.h"
@@ -29,6 +30,7 @@
 struct report_opts {
 	int workload;
 	char **from;
+	const char *baseline;
 	bool quick, full, no_bench;
 };
 
@@ -38,6 +40,8 @@ static const struct pl_opt report_opts[] = {
 	{ "from", 0, PL_OPT_STRLIST, offsetof(struct report_opts, from), "FILE",
 	  "add a saved JSON result of bench, compare, profile, tune diff, check or report "
 	  "(repeatable)" },
+	{ "baseline", 0, PL_OPT_STR, offsetof(struct report_opts, baseline), "FILE",
+	  "an earlier report.json: add what changed since (facts, findings, figures)" },
 	{ "quick", 0, PL_OPT_FLAG, offsetof(struct report_opts, quick), NULL,
 	  "brief benchmarks, about 15 s in all (default: about 60 s)" },
 	{ "full", 0, PL_OPT_FLAG, offsetof(struct report_opts, full), NULL,
@@ -50,7 +54,7 @@ static const struct pl_opt report_opts[] = {
 static const struct pl_cmd_info info = {
 	.name = "report",
 	.usage = "perflab report [-o DIR] [--workload W] [--quick | --full | --no-bench]\n"
-		 "       [--from FILE]... [--json] [--sysroot DIR]",
+		 "       [--from FILE]... [--baseline OLD/report.json] [--json] [--sysroot DIR]",
 	.summary = "Inspect, check and benchmark this machine; write DIR/report.{json,md,html}.",
 	.description =
 		"-o DIR names the report directory (default ./perflab-report; created when\n"
@@ -59,7 +63,8 @@ static const struct pl_cmd_info info = {
 		"failure leaves an earlier report untouched. --json also prints report.json\n"
 		"on stdout. Each --from document is checked when it is read: a member the\n"
 		"report uses that is missing, of another type or out of range is exit 2,\n"
-		"naming the file and the JSON path ($.findings[3].severity).\n\n"
+		"naming the file and the JSON path ($.findings[3].severity). --baseline adds\n"
+		"\"Changes since baseline\" to every output, as perflab diff shows it.\n\n"
 		"The quick benchmarks (clock, syscall, mem, ticks, io in the report directory,\n"
 		"net on loopback, compress on a built-in corpus) run with their brief arguments\n"
 		"within a time budget: about 60 s by default, 15 s with --quick (benchmarks that\n"
@@ -178,10 +183,12 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { 0 };
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, report_opts, &o, &args);
-	if (rc >= 0)
+	if (rc >= 0) {
+		free(o.from); /* --from values parsed before a bad option */
 		return rc;
+	}
 	int ret = PL_EXIT_OK;
-	json_t *doc = NULL;
+	json_t *doc = NULL, *base = NULL;
 	struct pl_facts f;
 	struct pl_findings fs = { 0 };
 	pl_facts_init(&f);
@@ -214,6 +221,19 @@ int cmd_report(int argc, char **argv)
 			ret = PL_EXIT_USAGE;
 			goto out;
 		}
+	}
+
+	const char *bkind = NULL;
+	char berr[1024];
+	if (o.baseline && (!(base = pl_diff_load(o.baseline, &bkind, berr, sizeof(berr))) ||
+			   strcmp(bkind, "report") != 0)) {
+		if (base)
+			snprintf(berr, sizeof(berr), "'%s' is a %s document, not a report.json",
+				 o.baseline, bkind);
+		pl_error("--baseline: %s", berr);
+		json_decref(from);
+		ret = PL_EXIT_USAGE;
+		goto out;
 	}
 
 	bool bench = !o.no_bench && pl_sysroot_is_live();
@@ -286,6 +306,11 @@ int cmd_report(int argc, char **argv)
 				    pl_json_string("benchmarks left out: --sysroot "
 						   "reads another machine's files"));
 	json_object_set_new(doc, "run", meta);
+	struct pl_diff_opts dopts = PL_DIFF_OPTS_DEFAULT;
+	if (base)
+		json_object_set_new(doc, "baseline",
+				    pl_diff_build(base, "report", o.baseline, doc, "report",
+						  "this report", &dopts, berr, sizeof(berr)));
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)",
@@ -313,6 +338,7 @@ out:
 	free(o.from);
 	pl_args_free(&args);
 	json_decref(doc);
+	json_decref(base);
 	pl_findings_free(&fs);
 	pl_facts_free(&f);
 	return ret;

@@ -11,6 +11,7 @@
 
 #include "bench/env.h"
 #include "facts/facts.h"
+#include "out/diff.h"
 #include "out/figures.h"
 #include "out/report.h"
 #include "out/json.h"
@@ -747,6 +748,7 @@ int pl_report_write_html(FILE *out, const json_t *report)
 	const json_t *check = json_object_get(report, "check");
 	if (check)
 		section_findings(&b, check);
+	pl_diff_report_html(&b, report);
 	pl_report_html_sections(&b, report);
 	const json_t *facts = json_object_get(report, "facts");
 	if (facts)

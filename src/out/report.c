@@ -10,6 +10,7 @@
 
 #include "bench/env.h"
 #include "config.h"
+#include "out/diff.h"
 #include "out/figures.h"
 #include "out/jcheck.h"
 #include "out/keynums.h"
@@ -996,6 +997,7 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		fputc('\n', out);
 	}
 
+	pl_diff_report_markdown(out, report);
 	pl_report_markdown_benchmarks(out, json_object_get(report, "benchmarks"));
 	md_comparisons(out, json_object_get(report, "comparisons"));
 	md_profiles(out, json_object_get(report, "profiles"));
@@ -1107,6 +1109,7 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		pl_caveats_free(&mc);
 		pl_caveats_free(&bc);
 	}
+	pl_diff_report_summary(out, report);
 	if (dir)
 		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n",
 			dir);
