@@ -92,10 +92,13 @@ struct compress_state {
 	struct pl_cz_serve_params sp;
 	int m_serve, m_serve_cpu, m_fallbacks;
 	uint64_t requests, fallbacks, failed;
+	double wall_s, cpu_s; /* timed seconds of the measured runs (pl_cz_measure) */
 };
 
 static const char *const compress_quick[] = { "--size", "1MiB", "--time", "0.05",
 					      "--runs", "1",	NULL };
+/* Below this share of the wall-clock time on a CPU, a note says so. */
+#define ON_CPU_MIN_PCT 90
 
 static int read_input(struct pl_bench_ctx *ctx, const char *path, unsigned char **out, size_t *len)
 {
@@ -161,10 +164,11 @@ static void add_combo(struct pl_bench_ctx *ctx, struct compress_state *s,
 	c->level = level;
 	snprintf(name, sizeof(name), "%s-%d compress", be->name, level);
 	c->m_comp = pl_bench_metric(ctx, name, "MB/s", PL_HIGHER_IS_BETTER,
-				    "uncompressed MB (10^6 B) per second on one core");
+				    "uncompressed MB (10^6 B) per CPU second of one core");
 	snprintf(name, sizeof(name), "%s-%d decompress", be->name, level);
-	c->m_decomp = pl_bench_metric(ctx, name, "MB/s", PL_HIGHER_IS_BETTER,
-				      "uncompressed MB (10^6 B) produced per second on one core");
+	c->m_decomp =
+		pl_bench_metric(ctx, name, "MB/s", PL_HIGHER_IS_BETTER,
+				"uncompressed MB (10^6 B) produced per CPU second of one core");
 	snprintf(name, sizeof(name), "%s-%d ratio", be->name, level);
 	c->m_ratio = pl_bench_metric(ctx, name, "x", PL_HIGHER_IS_BETTER,
 				     "input bytes / compressed bytes");
@@ -340,6 +344,10 @@ static int compress_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 		pl_bench_record(ctx, c->m_decomp, m.decomp_mbps);
 		pl_bench_record(ctx, c->m_ratio, m.ratio);
 		pl_bench_record(ctx, c->m_cpu, m.comp_cpu_s_per_gb);
+		if (!pl_bench_warming_up(ctx)) {
+			s->wall_s += m.wall_s;
+			s->cpu_s += m.cpu_s;
+		}
 	}
 	if (s->serve) {
 		if (pl_bench_stopped(ctx))
@@ -384,6 +392,19 @@ static void compress_teardown(struct pl_bench_ctx *ctx, void *opts, void *state)
 	struct compress_state *s = state;
 	if (!s)
 		return;
+	if (s->wall_s > 0) {
+		/* MB/s are per CPU second; say how much of the wall clock the thread had */
+		double on = 100 * s->cpu_s / s->wall_s;
+		json_object_set_new(pl_bench_info(ctx), "on_cpu_pct", json_real(on));
+		if (on < ON_CPU_MIN_PCT)
+			pl_bench_note(
+				ctx,
+				"the measuring thread ran %.0f%% of the timed wall-clock time "
+				"(other tasks or the hypervisor took the rest): MB/s are per "
+				"CPU second of the thread, so they hold for an idle core; a "
+				"wall-clock rate here would read that much lower",
+				on);
+	}
 	free(s->in);
 	free(s->c);
 	free(s);
@@ -396,7 +417,8 @@ const struct pl_bench pl_bench_compress = {
 	.description =
 		"Every available backend at its levels compresses the same in-memory input as\n"
 		"requests of --request-size: ratio, compress and decompress MB/s on one core\n"
-		"(10^6 B of uncompressed data per second) and CPU seconds per 10^9 B (getrusage).\n"
+		"(10^6 B of uncompressed data per CPU second of the measuring thread, getrusage,\n"
+		"so a shared CPU does not lower them) and CPU seconds per 10^9 B.\n"
 		"Every gzip output is inflated by zlib and compared with the input first, so a\n"
 		"backend writing a wrong stream fails loudly. QAT is loaded at run time (dlopen "
 		"of\n"

@@ -3,8 +3,9 @@
  * single-core compress/decompress throughput; and a web-tier stage where N worker
  * processes compress requests with one backend (or `auto`: an accelerated backend with a
  * per-request software fallback). Units: MB/s = 10^6 bytes of *uncompressed* data per
- * second (the convention of gzip benchmarks and of the peers' tools); CPU seconds per GB
- * = (user + sys) / (uncompressed bytes / 10^9). */
+ * second (the convention of gzip benchmarks and of the peers' tools), single-core rates per
+ * CPU second of the measuring thread; CPU seconds per GB = (user + sys) / (uncompressed
+ * bytes / 10^9). */
 #ifndef PERFLAB_BENCH_COMPRESS_H
 #define PERFLAB_BENCH_COMPRESS_H
 #include <stdbool.h>
@@ -17,24 +18,32 @@
 struct pl_cz_measure {
 	const struct pl_cz_backend *be;
 	int level;
-	uint64_t in_bytes;	  /**< uncompressed bytes of one pass over the input */
-	uint64_t out_bytes;	  /**< compressed bytes of one pass */
-	double ratio;		  /**< in_bytes / out_bytes */
-	double comp_mbps;	  /**< compress MB/s (10^6 B/s of input) on one core, wall */
-	double decomp_mbps;	  /**< decompress MB/s (10^6 B/s of output) on one core, wall */
+	uint64_t in_bytes;  /**< uncompressed bytes of one pass over the input */
+	uint64_t out_bytes; /**< compressed bytes of one pass */
+	double ratio;	    /**< in_bytes / out_bytes */
+	/** compress MB/s (10^6 B of input) per CPU second of the measuring thread (user+sys,
+	 *  getrusage RUSAGE_THREAD): one core's rate, whatever share of the wall-clock time
+	 *  other tasks took (wall-clock when the CPU time read 0) */
+	double comp_mbps;
+	double decomp_mbps;	  /**< decompress MB/s (10^6 B of output), per CPU second */
+	double comp_wall_mbps;	  /**< compress MB/s over the wall-clock time (CLOCK_MONOTONIC) */
+	double decomp_wall_mbps;  /**< decompress MB/s over the wall-clock time */
 	double comp_cpu_s_per_gb; /**< CPU s (user+sys, getrusage RUSAGE_THREAD) per 10^9 B */
 	double decomp_cpu_s_per_gb;
 	uint64_t comp_passes, decomp_passes; /**< whole passes over the input timed */
-	bool verified; /**< every gzip request was inflated by zlib and matched the input */
+	double wall_s, cpu_s; /**< timed wall and thread CPU seconds, both directions summed:
+				   cpu_s / wall_s is the share of the time the thread ran */
+	bool verified;	      /**< every gzip request was inflated by zlib and matched the input */
 };
 
 /** Measure @be at @level on @in[0..len), cut into requests of @req bytes (0 = one request
  *  of the whole input). A first, untimed pass compresses every request, checks that the
  *  backend's own decompressor and (for gzip backends) zlib give back the input; then
  *  compression and decompression are each timed over whole passes for at least
- *  @min_seconds (CLOCK_MONOTONIC). Returns 0; -ENODEV when the backend is unavailable;
- *  -EINVAL for a bad level; -EILSEQ/-EBADMSG when a stream does not decompress to the
- *  input (m->verified false); other -errno from the backend. */
+ *  @min_seconds of wall-clock time (CLOCK_MONOTONIC), the rates taken over the thread's
+ *  CPU time in them (a shared CPU slows the wall clock, not the work). Returns 0; -ENODEV when the
+ * backend is unavailable; -EINVAL for a bad level; -EILSEQ/-EBADMSG when a stream does not
+ * decompress to the input (m->verified false); other -errno from the backend. */
 int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, size_t len, size_t req,
 		  double min_seconds, struct pl_cz_measure *m);
 

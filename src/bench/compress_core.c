@@ -116,8 +116,11 @@ int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, siz
 	if (r < 0)
 		goto out;
 	double bytes = (double)len * (double)m->comp_passes;
-	m->comp_mbps = bytes / (t - t0) / 1e6;
+	m->comp_wall_mbps = bytes / (t - t0) / 1e6;
+	m->comp_mbps = c1 > c0 ? bytes / (c1 - c0) / 1e6 : m->comp_wall_mbps;
 	m->comp_cpu_s_per_gb = (c1 - c0) / (bytes / 1e9);
+	m->wall_s = t - t0;
+	m->cpu_s = c1 - c0;
 
 	/* Timed decompression with the backend's own inflater. */
 	c0 = cpu_s(RUSAGE_THREAD);
@@ -135,8 +138,11 @@ int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, siz
 	if (r < 0)
 		goto out;
 	bytes = (double)len * (double)m->decomp_passes;
-	m->decomp_mbps = bytes / (t - t0) / 1e6;
+	m->decomp_wall_mbps = bytes / (t - t0) / 1e6;
+	m->decomp_mbps = c1 > c0 ? bytes / (c1 - c0) / 1e6 : m->decomp_wall_mbps;
 	m->decomp_cpu_s_per_gb = (c1 - c0) / (bytes / 1e9);
+	m->wall_s += t - t0;
+	m->cpu_s += c1 - c0;
 out:
 	reqs_free(&q);
 	be->close(c);
