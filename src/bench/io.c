@@ -5,6 +5,7 @@
  * --cache says which question is asked (hot: cached data; cold: pages dropped with
  * posix_fadvise before every run) and the measured residency (mincore) is reported. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,14 @@
 #include "bench/bench.h"
 #include "bench/io.h"
 #include "out/json.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 
 static const char *const pattern_choices[] = { "read",	    "write",	  "randread",
 					       "randwrite", "smallfiles", NULL };
 enum { PAT_SMALLFILES = 4 };
-static const char *const cache_choices[] = { "cold", "hot", NULL };
-enum { CACHE_COLD, CACHE_HOT };
+static const char *const cache_choices[] = { "cold", "hot", "auto", NULL };
+enum { CACHE_COLD, CACHE_HOT, CACHE_AUTO };
 
 struct io_opts {
 	int pattern;
@@ -77,7 +79,7 @@ static const struct pl_opt io_opt_table[] = {
 	  .max = 86400, .def = "2s" },
 	{ "cache", 0, PL_OPT_ENUM, offsetof(struct io_opts, cache), "C",
 	  "cold: drop the file's cached pages before each run and after each pass over it; hot: "
-	  "read it into the cache",
+	  "read it into the cache; auto: O_DIRECT where the file system supports it, else cold",
 	  cache_choices, .def = "cold" },
 	{ "drop-caches", 0, PL_OPT_FLAG, offsetof(struct io_opts, drop_caches), NULL,
 	  "with --cache cold, as root: also write 3 to /proc/sys/vm/drop_caches (all files, "
@@ -151,10 +153,40 @@ static char *workload(const struct io_opts *o)
 		"%s, bs %s, %s, iodepth %d, %d job%s, %s, file %s", pattern_choices[o->pattern],
 		pl_fmt_size(b1, sizeof(b1), (double)o->bs), pl_io_engine_names[o->engine],
 		o->engine == PL_IO_URING ? o->iodepth : 1, o->jobs, o->jobs == 1 ? "" : "s",
-		o->direct		? "direct (O_DIRECT)"
-		: o->cache == CACHE_HOT ? "buffered, cache hot"
-					: "buffered, cache cold",
+		o->direct		 ? "direct (O_DIRECT)"
+		: o->cache == CACHE_HOT	 ? "buffered, cache hot"
+		: o->cache == CACHE_AUTO ? "O_DIRECT if supported, else buffered, cache cold"
+					 : "buffered, cache cold",
 		pl_fmt_size(b2, sizeof(b2), (double)o->size));
+}
+
+/* --cache auto: O_DIRECT when the file system of the test file @path accepts it (and
+ * --bs is aligned for it), else cold buffered reads; the choice and its reason are a
+ * note. @shown is the directory as the user knows it. */
+static void choose_direct(struct pl_bench_ctx *ctx, struct io_opts *o, const char *path,
+			  const char *shown)
+{
+	if (o->bs % 4096) {
+		pl_bench_note(ctx,
+			      "--cache auto: cold buffered reads, not O_DIRECT (--bs %llu is not a "
+			      "multiple of 4096)",
+			      (unsigned long long)o->bs);
+		return;
+	}
+	pl_autoclose int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd >= 0) {
+		o->direct = true;
+		pl_bench_note(ctx,
+			      "--cache auto: O_DIRECT (the file system of '%s' supports it): "
+			      "reads come from the device, not from the page cache",
+			      shown);
+		return;
+	}
+	pl_bench_note(ctx,
+		      "--cache auto: the file system of '%s' does not support O_DIRECT (%s): cold "
+		      "buffered reads instead, the file's pages dropped before each run and after "
+		      "every pass",
+		      shown, strerror(errno));
 }
 
 static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
@@ -260,6 +292,15 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	}
 	json_object_set_new(info, "file", pl_json_string(s->f.path));
 	json_object_set_new(info, "file_bytes", json_integer((json_int_t)o->size));
+	if (o->cache == CACHE_AUTO && !o->direct) {
+		choose_direct(ctx, o, s->f.path, shown);
+		pl_autofree char *wl2 = workload(o);
+		json_object_set_new(info, "workload", pl_json_string(wl2));
+	}
+	json_object_set_new(info, "cache",
+			    pl_json_string(o->direct		   ? "direct"
+					   : o->cache == CACHE_HOT ? "hot"
+								   : "cold"));
 	s->m_mbps = pl_bench_metric(ctx, "bandwidth", "MB/s", PL_HIGHER_IS_BETTER,
 				    "bytes transferred / s (10^6), as fio bw_bytes");
 	s->m_iops = pl_bench_metric(ctx, "iops", "1/s", PL_HIGHER_IS_BETTER,

@@ -83,6 +83,17 @@ tmpfs | ramfs) skip "cold cache: residency before the run is low" "$WORK is on $
 esac
 ok "io hot cache" "$PERFLAB" bench io --quick --cache hot --dir "$WORK" --json -o "$TMP/hot.json"
 like "hot cache: residency 100%" "$(num "$TMP/hot.json" "residency before")" '^100'
+# --cache auto (the report's choice): O_DIRECT exactly where dd could open $WORK with it
+ok "io --cache auto" "$PERFLAB" bench io --cache auto --size 8MiB --time 0.1 --runs 1 --dir "$WORK" \
+	--json -o "$TMP/auto-io.json"
+is "io --cache auto: direct where the file system supports O_DIRECT, else cold" \
+	"$(jq -r '"\(.info.cache) \(.options.direct)"' "$TMP/auto-io.json")" \
+	"$([ "$DIRECT" = yes ] && echo "direct true" || echo "cold false")"
+like "io --cache auto: a note says which and why" "$(jq -r '.notes[]' "$TMP/auto-io.json")" \
+	'^--cache auto: (O_DIRECT \(the file system|the file system .* does not support O_DIRECT)'
+ok "io --cache auto --bs 1000: cold (unaligned for O_DIRECT)" "$PERFLAB" bench io --cache auto --bs 1000 \
+	--size 1MiB --time 0.05 --runs 1 --dir "$WORK" --json -o "$TMP/auto-io2.json"
+is "io --cache auto --bs 1000: info.cache" "$(jq -r .info.cache "$TMP/auto-io2.json")" cold
 if [ "$URING" = yes ] && [ "$DIRECT" = yes ]; then
 	ok "io randread io_uring direct" "$PERFLAB" bench io --pattern randread --bs 4k --engine io_uring --iodepth 8 \
 		--direct --size 16MiB --time 0.2 --runs 1 --dir "$WORK" --json -o "$TMP/rr.json"
