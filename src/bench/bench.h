@@ -55,10 +55,22 @@ struct pl_bench {
 	bool pins_threads;	 /**< the benchmark pins each of its threads to one CPU itself
 				      (mem, ticks), with or without --cpus: the result says "pinned" */
 	/** Arguments of a brief run (a second or two): used by `--quick`, the registry smoke
-	 *  test and, when in_report, the quick section of `perflab report`. NULL-terminated;
-	 *  NULL = no extra arguments. */
+	 *  test and, when in_report, `perflab report --quick` (about 15 s for all of them).
+	 *  NULL-terminated; NULL = no extra arguments. */
 	const char *const *quick_argv;
-	bool in_report; /**< part of the quick section of `perflab report` */
+	/** Arguments of the default `perflab report` (about 60 s for every in_report
+	 *  benchmark together; plan.h): the run count and sizes that make the figure mean
+	 *  what the same benchmark run alone with its defaults means (at least 3 runs,
+	 *  mem's arrays sized as by default), narrowed only where the defaults take far
+	 *  longer than the budget allows (compress: one level per backend). NULL-terminated;
+	 *  NULL = the benchmark's own defaults. */
+	const char *const *report_argv;
+	bool in_report; /**< run by `perflab report` (plan.h says with which arguments) */
+	/** Optional: what a run with @opts would use, without measuring or allocating much:
+	 *  sizes and their reasons (mem: "array_bytes", "size_reason"; io: "file_bytes",
+	 *  "cache") as members of @plan (an object). For `perflab report --dry-run`, whose
+	 *  test checks them against the facts. */
+	void (*plan)(const void *opts, json_t *plan);
 	/** Can it run here (live system, kernel features, privileges) with @opts? Returns 0,
 	 *  or -errno (-ENOTSUP, -EPERM...) with a one-line reason in @reason (@len bytes,
 	 *  initially ""). It may return 0 and still leave a note in @reason about a part
@@ -220,21 +232,33 @@ void pl_bench_print_table(FILE *f, const json_t *d);
 /** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */
 #define PL_BENCH_EXIT_INTERRUPTED 130
 
-/** Run every benchmark marked in_report with its quick_argv, for `perflab report`: returns a new
- * JSON array of result documents (the --json shape of each, skipped ones with "status":"skipped").
- *  Nothing is printed. Live system only: with a sysroot returns an empty array. */
-json_t *pl_bench_quick_json(void);
 /** Directory on whose file system benchmarks that need files (io) create them when not
  *  told otherwise; NULL = the current directory. `perflab report` points it at its
  *  report directory (or, while that does not exist yet, the directory that will hold it). */
 extern const char *pl_bench_workdir;
-/** Run one benchmark for `perflab report`: with its quick_argv, or with its defaults when
- *  @full. Returns its result document (status "interrupted" after SIGINT/SIGTERM, which
- *  the runner catches during the run; "failed" or "skipped" with a reason). Nothing is
- *  printed. Call on the live system only. */
-json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full);
-/** pl_bench_run_for_report() with @extra (NULL-terminated, or NULL) after the quick
- *  arguments: `check --measure` runs a rule's evidence ("--numa-matrix") this way. */
+
+/** Parse @argv (@argc <= 62 words, as they would follow "bench NAME") into a new
+ *  options struct of @b (*opts, free with pl_bench_opts_free()) and the runner's options
+ *  @ro (initialised here: warmup -1 = not given). Returns 0, or -EINVAL with the parser's
+ *  message on stderr and *opts NULL. */
+int pl_bench_parse_args(const struct pl_bench *b, int argc, char *const *argv, void **opts,
+			struct pl_bench_run_opts *ro);
+/** The measured and warm-up repetitions a run with @ro does (--runs, else the
+ *  benchmark's default_runs, else 5; with only --min-time: at least 1). */
+unsigned pl_bench_planned_runs(const struct pl_bench *b, const struct pl_bench_run_opts *ro);
+unsigned pl_bench_planned_warmup(const struct pl_bench *b, const struct pl_bench_run_opts *ro);
+/** A result document of @b with "status":"skipped" and @reason (the header fields of
+ *  bench.schema.json only). New reference. */
+json_t *pl_bench_result_skipped(const struct pl_bench *b, const char *reason);
+/** Run @b with the arguments @argv (@argc words, as after "bench NAME") for
+ *  `perflab report`; @quick marks the result as a brief run (runner.quick). The result
+ *  document records the arguments as runner.args. Returns it (status "interrupted"
+ *  after SIGINT/SIGTERM, which the runner catches during the run; "failed" or "skipped"
+ *  with a reason). Nothing is printed. Call on the live system only. */
+json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick);
+/** Run @b with its quick_argv (none when @full) followed by @extra (NULL-terminated, or
+ *  NULL), through pl_bench_run_args(): `check --measure` runs a rule's evidence
+ *  ("--numa-matrix") this way. Returns the result document (new reference). */
 json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *const *extra);
 
 struct pl_findings;

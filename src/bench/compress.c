@@ -97,6 +97,13 @@ struct compress_state {
 
 static const char *const compress_quick[] = { "--size", "1MiB", "--time", "0.05",
 					      "--runs", "1",	NULL };
+/* The default `perflab report`: the standalone defaults (16 MiB corpus, 0.3 s per backend,
+ * level and direction, 3 runs) at level 1 of every backend, the fast level a web tier
+ * uses; the whole sweep of the defaults takes minutes (zlib 9 and libdeflate 12 compress
+ * at a few MB/s). Each backend and level is measured on its own, so these rows are the
+ * default sweep's rows. */
+static const char *const compress_report[] = { "--level", "1", NULL };
+
 /* Below this share of the wall-clock time on a CPU, a note says so. */
 #define ON_CPU_MIN_PCT 90
 
@@ -432,6 +439,7 @@ const struct pl_bench pl_bench_compress = {
 	.opts_defaults = &compress_defaults,
 	.default_runs = 3,
 	.quick_argv = compress_quick,
+	.report_argv = compress_report,
 	.in_report = true,
 	.supported = compress_supported,
 	.setup = compress_setup,

@@ -100,6 +100,10 @@ struct io_state {
 	int m_sf_stat, m_sf_read, m_sf_res, m_sf_stat_warm, m_sf_read_warm;
 };
 
+/* The default `perflab report`: the standalone defaults (256 MiB file, 3 runs of 2 s),
+ * read with O_DIRECT where the file system allows it. */
+static const char *const io_report[] = { "--cache", "auto", NULL };
+
 static const char *const io_quick[] = { "--size", "32MiB",  "--bs", "1MiB", "--time",
 					"0.3",	  "--runs", "1",    NULL };
 
@@ -449,6 +453,20 @@ static void io_teardown(struct pl_bench_ctx *ctx, void *opts, void *state)
 	pl_bench_set_emergency(NULL);
 }
 
+/* --dry-run of perflab report: the file and how it is read. */
+static void io_plan(const void *opts, json_t *plan)
+{
+	const struct io_opts *o = opts;
+	json_object_set_new(plan, "file_bytes", json_integer((json_int_t)o->size));
+	json_object_set_new(plan, "cache",
+			    pl_json_string(o->direct		    ? "direct"
+					   : o->cache == CACHE_AUTO ? "auto"
+					   : o->cache == CACHE_HOT  ? "hot"
+								    : "cold"));
+	pl_autofree char *wl = workload(o);
+	json_object_set_new(plan, "workload", pl_json_string(wl));
+}
+
 const struct pl_bench pl_bench_io = {
 	.name = "io",
 	.summary = "storage: sequential/random read/write (psync, io_uring, O_DIRECT), small "
@@ -470,7 +488,9 @@ const struct pl_bench pl_bench_io = {
 	.opts_defaults = &io_defaults,
 	.default_runs = 3,
 	.quick_argv = io_quick,
+	.report_argv = io_report,
 	.in_report = true,
+	.plan = io_plan,
 	.supported = io_supported,
 	.setup = io_setup,
 	.run = io_run,

@@ -101,6 +101,32 @@ static uint64_t mem_available(void)
 /* Share of available memory the three arrays may take by default. */
 #define MEM_SHARE 0.6
 
+/* The default size of each array: 4x the total last-level cache @llc (@count caches of
+ * level @level; 0 = unknown: 256 MiB), capped so the three arrays take MEM_SHARE of
+ * @avail (0 = unknown: no cap); page-aligned. The reason is appended to @why. */
+static uint64_t default_size(uint64_t llc, int level, unsigned count, uint64_t avail,
+			     struct pl_buf *why)
+{
+	char b1[32], b2[32];
+	uint64_t want = llc ? 4 * llc : (uint64_t)256 << 20;
+	if (llc)
+		pl_buf_printf(why, "4x the total last-level cache (%u x L%d = %s, from hwloc)",
+			      count, level, pl_fmt_bytes(b1, sizeof(b1), (double)llc));
+	else
+		pl_buf_printf(why, "256 MiB (the last-level cache size is unknown)");
+	uint64_t cap = (uint64_t)((double)avail * MEM_SHARE / 3);
+	if (avail && want > cap) {
+		want = cap;
+		pl_buf_printf(why,
+			      ", capped so the three arrays take %.0f%% of available memory (%s)",
+			      MEM_SHARE * 100, pl_fmt_bytes(b2, sizeof(b2), (double)avail));
+		if (llc)
+			pl_buf_printf(why, ": below STREAM's 4x rule, so the figures may include "
+					   "cache bandwidth");
+	}
+	return want & ~(uint64_t)4095;
+}
+
 /* Choose the array size; explains the choice in info/notes. -EINVAL with a message when
  * an explicit --size does not fit. */
 static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint64_t avail,
@@ -148,21 +174,8 @@ static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint6
 				pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
 		return 0;
 	}
-	uint64_t want = llc ? 4 * llc : (uint64_t)256 << 20;
 	struct pl_buf why = { 0 };
-	if (llc)
-		pl_buf_printf(&why, "4x the total last-level cache (%u x L%d = %s, from hwloc)",
-			      count, level, pl_fmt_bytes(b1, sizeof(b1), (double)llc));
-	else
-		pl_buf_printf(&why, "256 MiB (the last-level cache size is unknown)");
-	uint64_t cap = (uint64_t)((double)avail * MEM_SHARE / 3);
-	if (avail && want > cap) {
-		want = cap;
-		pl_buf_printf(&why,
-			      ", capped so the three arrays take %.0f%% of available memory (%s)",
-			      MEM_SHARE * 100, pl_fmt_bytes(b2, sizeof(b2), (double)avail));
-	}
-	want &= ~(uint64_t)4095;
+	uint64_t want = default_size(llc, level, count, avail, &why);
 	*out = want;
 	json_object_set_new(info, "size_reason", pl_json_string(why.data));
 	pl_bench_note(ctx, "array size %s each: %s", pl_fmt_bytes(b3, sizeof(b3), (double)want),
@@ -694,6 +707,27 @@ static void mem_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 	free(s);
 }
 
+/* --dry-run of perflab report: the size a run with @vo would use, and why. */
+static void mem_plan(const void *vo, json_t *plan)
+{
+	const struct mem_opts *o = vo;
+	int level;
+	unsigned count;
+	uint64_t llc = llc_total(&level, &count), avail = mem_available();
+	json_object_set_new(plan, "llc_total_bytes", json_integer((json_int_t)llc));
+	json_object_set_new(plan, "mem_available_bytes", json_integer((json_int_t)avail));
+	if (o->size) {
+		json_object_set_new(plan, "array_bytes", json_integer((json_int_t)o->size));
+		json_object_set_new(plan, "size_reason", pl_json_string("--size"));
+		return;
+	}
+	struct pl_buf why = { 0 };
+	uint64_t size = default_size(llc, level, count, avail, &why);
+	json_object_set_new(plan, "array_bytes", json_integer((json_int_t)size));
+	json_object_set_new(plan, "size_reason", pl_json_string(why.data));
+	pl_buf_free(&why);
+}
+
 static const char *const mem_quick[] = { "--size", "64MiB", "--runs", "2", "--warmup", "1", NULL };
 
 const struct pl_bench pl_bench_mem = {
@@ -717,6 +751,7 @@ const struct pl_bench pl_bench_mem = {
 	.pins_threads = true,
 	.quick_argv = mem_quick,
 	.in_report = true,
+	.plan = mem_plan,
 	.setup = mem_setup,
 	.run = mem_run,
 	.teardown = mem_teardown,

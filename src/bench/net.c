@@ -101,6 +101,10 @@ struct net_state {
 	bool busy_poll_warned;
 };
 
+/* The default `perflab report`: every test of the defaults (0.5 s each, 3 runs) at
+ * 64-byte messages only (the round trip the report leads with). */
+static const char *const net_report[] = { "--sizes", "64", NULL };
+
 static const char *const net_quick[] = { "--sizes", "64",     "--streams", "1", "--time",
 					 "0.2",	    "--runs", "1",	   NULL };
 
@@ -511,6 +515,7 @@ const struct pl_bench pl_bench_net = {
 	.default_runs = 3,
 	.uses_all_cpus = true,
 	.quick_argv = net_quick,
+	.report_argv = net_report,
 	.in_report = true,
 	.standalone = net_standalone,
 	.setup = net_setup,

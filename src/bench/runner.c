@@ -498,6 +498,8 @@ struct run_args {
 	void *opts;
 	const struct pl_bench_run_opts *ro;
 	bool quick, show_progress;
+	int nargs; /* the arguments the report gave, for runner.args; 0 = none */
+	char *const *args;
 };
 
 /* What run_bench() changes in the process and puts back. */
@@ -597,11 +599,8 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	}
 	void *state = NULL;
 	int r = b->setup ? b->setup(&c, a->opts, &state) : 0;
-	size_t want = a->ro->runs > 0	    ? (size_t)a->ro->runs
-		      : a->ro->min_time > 0 ? 1
-		      : b->default_runs	    ? b->default_runs
-					    : 5;
-	size_t warm = a->ro->warmup >= 0 ? (size_t)a->ro->warmup : b->default_warmup;
+	size_t want = pl_bench_planned_runs(b, a->ro);
+	size_t warm = pl_bench_planned_warmup(b, a->ro);
 	size_t done = 0;
 	bool interrupted = false;
 	uint64_t t_first = 0, t_last = 0;
@@ -672,6 +671,12 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_object_set_new(rj, "membind",
 			    a->ro->membind ? pl_json_string(a->ro->membind) : json_null());
 	json_object_set_new(rj, "quick", json_boolean(a->quick));
+	if (a->args) {
+		json_t *av = json_array();
+		for (int i = 0; i < a->nargs; i++)
+			json_array_append_new(av, pl_json_string(a->args[i]));
+		json_object_set_new(rj, "args", av);
+	}
 	json_object_set_new(d, "runner", rj);
 	json_object_set_new(d, "options", opts_json(b->opts, a->opts));
 	json_object_set(d, "info", c.info);
@@ -899,33 +904,58 @@ void pl_bench_opts_free(const struct pl_bench *b, void *o)
 	free(o);
 }
 
-json_t *pl_bench_run_for_report(const struct pl_bench *b, bool full)
+int pl_bench_parse_args(const struct pl_bench *b, int argc, char *const *argv, void **opts,
+			struct pl_bench_run_opts *ro)
 {
-	return pl_bench_run_brief(b, full, NULL);
+	*ro = (struct pl_bench_run_opts){ .warmup = -1 };
+	*opts = NULL;
+	if (argc < 0 || argc > 62)
+		return -EINVAL;
+	char *av[64] = { (char *)"bench" };
+	for (int i = 0; i < argc; i++)
+		av[i + 1] = argv[i];
+	void *o = pl_bench_opts_new(b);
+	struct pl_optset sets[2] = { { b->opts, o, "Options" },
+				     { pl_bench_runner_opts, ro, "Runner options" } };
+	struct pl_args args;
+	if (pl_opt_parse(argc + 1, av, sets, 2, "perflab report", &args) != 0) {
+		pl_bench_opts_free(b, o);
+		return -EINVAL;
+	}
+	bool extra = args.npos > 0;
+	pl_args_free(&args);
+	if (extra) {
+		pl_bench_opts_free(b, o);
+		return -EINVAL;
+	}
+	*opts = o;
+	return 0;
 }
 
-json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *const *extra)
+unsigned pl_bench_planned_runs(const struct pl_bench *b, const struct pl_bench_run_opts *ro)
 {
-	int argc = 1;
-	char *argv[32] = { (char *)"bench" };
-	for (const char *const *p = b->quick_argv; !full && p && *p && argc < 31; p++)
-		argv[argc++] = (char *)*p;
-	for (const char *const *p = extra; p && *p && argc < 31; p++)
-		argv[argc++] = (char *)*p;
-	argv[argc] = NULL;
-	struct pl_bench_run_opts ro = { .warmup = -1 };
-	void *opts = pl_bench_opts_new(b);
-	struct pl_optset sets[2] = { { b->opts, opts, "Options" },
-				     { pl_bench_runner_opts, &ro, "Runner options" } };
-	struct pl_args args;
+	return ro->runs > 0	  ? (unsigned)ro->runs
+	       : ro->min_time > 0 ? 1
+	       : b->default_runs  ? b->default_runs
+				  : 5;
+}
+
+unsigned pl_bench_planned_warmup(const struct pl_bench *b, const struct pl_bench_run_opts *ro)
+{
+	return ro->warmup >= 0 ? (unsigned)ro->warmup : b->default_warmup;
+}
+
+json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick)
+{
+	struct pl_bench_run_opts ro;
+	void *opts = NULL;
 	json_t *doc = NULL;
-	char err[512] = "bad quick arguments";
-	if (pl_opt_parse(argc, argv, sets, 2, "perflab report", &args) == 0) {
-		pl_args_free(&args);
-		struct run_args ra = { b, opts, &ro, !full, false };
+	char err[512] = "the report's arguments for it do not parse (a perflab bug)";
+	if (pl_bench_parse_args(b, argc, argv, &opts, &ro) == 0) {
+		struct run_args ra = { b, opts, &ro, quick, false, argc, argv };
 		run_bench(&ra, &doc, err, sizeof(err));
+		pl_bench_opts_free(b, opts);
 	}
-	pl_bench_opts_free(b, opts);
 	if (!doc) {
 		doc = doc_new(b, "failed");
 		json_object_set_new(doc, "reason", pl_json_string(err));
@@ -933,15 +963,23 @@ json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *cons
 	return doc;
 }
 
-const char *pl_bench_workdir;
-
-json_t *pl_bench_quick_json(void)
+json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *const *extra)
 {
-	json_t *arr = json_array();
-	if (!pl_sysroot_is_live())
-		return arr;
-	for (size_t i = 0; i < pl_nbenches; i++)
-		if (pl_benches[i]->in_report)
-			json_array_append_new(arr, pl_bench_run_for_report(pl_benches[i], false));
-	return arr;
+	int argc = 0;
+	char *argv[63];
+	for (const char *const *p = b->quick_argv; !full && p && *p && argc < 62; p++)
+		argv[argc++] = (char *)*p;
+	for (const char *const *p = extra; p && *p && argc < 62; p++)
+		argv[argc++] = (char *)*p;
+	argv[argc] = NULL;
+	return pl_bench_run_args(b, argc, argv, !full);
 }
+
+json_t *pl_bench_result_skipped(const struct pl_bench *b, const char *reason)
+{
+	json_t *d = doc_new(b, "skipped");
+	json_object_set_new(d, "reason", pl_json_string(reason));
+	return d;
+}
+
+const char *pl_bench_workdir;

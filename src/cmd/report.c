@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/plan.h"
 #include "cmd/common.h"
-#include "config.h"
 #include "facts/facts.h"
 #include "out/diff.h"
 #include "out/html.h"
@@ -22,6 +22,7 @@
 #include "out/keynums.h"
 #include "out/report.h"
 #include "rules/rules.h"
+#include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/outfile.h"
 #include "util/sysroot.h"
@@ -31,7 +32,7 @@ struct report_opts {
 	int workload;
 	char **from;
 	const char *baseline;
-	bool quick, full, no_bench;
+	bool quick, full, no_bench, dry_run;
 };
 
 static const struct pl_opt report_opts[] = {
@@ -43,18 +44,23 @@ static const struct pl_opt report_opts[] = {
 	{ "baseline", 0, PL_OPT_STR, offsetof(struct report_opts, baseline), "FILE",
 	  "an earlier report.json: add what changed since (facts, findings, figures)" },
 	{ "quick", 0, PL_OPT_FLAG, offsetof(struct report_opts, quick), NULL,
-	  "brief benchmarks, about 15 s in all (default: about 60 s)" },
+	  "brief benchmarks (their --quick arguments), about 15 s in all (default: about 60 s, "
+	  "3-5 runs each at full sizes)" },
 	{ "full", 0, PL_OPT_FLAG, offsetof(struct report_opts, full), NULL,
-	  "each benchmark with its own defaults, as long as it takes" },
+	  "each benchmark with its own defaults, as long as it takes (compress alone: minutes)" },
 	{ "no-bench", 0, PL_OPT_FLAG, offsetof(struct report_opts, no_bench), NULL,
 	  "inspect and check only" },
+	{ "dry-run", 0, PL_OPT_FLAG, offsetof(struct report_opts, dry_run), NULL,
+	  "print the benchmark plan of the mode (arguments, runs, sizes and why; --json: as "
+	  "JSON) and exit; nothing is measured or written" },
 	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
 	.name = "report",
 	.usage = "perflab report [-o DIR] [--workload W] [--quick | --full | --no-bench]\n"
-		 "       [--from FILE]... [--baseline OLD/report.json] [--json] [--sysroot DIR]",
+		 "       [--from FILE]... [--baseline OLD/report.json] [--json] [--sysroot DIR]\n"
+		 "       perflab report --dry-run [--quick | --full] [--json]",
 	.summary = "Inspect, check and benchmark this machine; write DIR/report.{json,md,html}.",
 	.description =
 		"-o DIR names the report directory (default ./perflab-report; created when\n"
@@ -65,12 +71,22 @@ static const struct pl_cmd_info info = {
 		"report uses that is missing, of another type or out of range is exit 2,\n"
 		"naming the file and the JSON path ($.findings[3].severity). --baseline adds\n"
 		"\"Changes since baseline\" to every output, as perflab diff shows it.\n\n"
-		"The quick benchmarks (clock, syscall, mem, ticks, io in the report directory,\n"
-		"net on loopback, compress on a built-in corpus) run with their brief arguments\n"
-		"within a time budget: about 60 s by default, 15 s with --quick (benchmarks that\n"
-		"would start after the budget is used are listed as skipped, with that reason);\n"
-		"--full runs each with its own defaults. Benchmarks need the live system: with\n"
-		"--sysroot they are left out. A progress line per stage goes to stderr on a\n"
+		"The benchmarks (clock, syscall, mem, ticks, io in the report directory, net on\n"
+		"loopback, compress on a built-in corpus) run with the arguments of the mode:\n"
+		"  default  about 60 s: 3-5 runs each, at the sizes their standalone defaults use\n"
+		"           (mem: arrays 4x the last-level cache, or capped by free memory with\n"
+		"           the reason; io: a 256 MiB file read with O_DIRECT where the file\n"
+		"           system supports it, else cold; net: 64-byte round trips and streams;\n"
+		"           compress: level 1 of each backend on a 16 MiB corpus), so each\n"
+		"           figure agrees with 'perflab bench NAME' run alone;\n"
+		"  --quick  about 15 s: their brief --quick arguments (small sizes, 1-3 runs;\n"
+		"           the figures carry that note);\n"
+		"  --full   each with its own defaults, no budget.\n"
+		"A benchmark that would start after the budget is used (a busy machine) runs\n"
+		"with its --quick arguments instead, saying so in its first note; with --quick\n"
+		"it is listed as skipped. Each result records its arguments (runner.args).\n"
+		"--dry-run prints the plan. Benchmarks need the live system:\n"
+		"with --sysroot they are left out. A progress line per stage goes to stderr on a\n"
 		"terminal. Ctrl-C stops the current stage and writes what is done (exit 130).",
 };
 
@@ -128,45 +144,25 @@ static void progress(int k, int n, const char *what)
 	fflush(stderr);
 }
 
-/* Run the report's benchmarks into report["benchmarks"] (before any --from ones), within
- * @budget_s seconds (0 = no budget). Stops at SIGINT. */
-static void run_benchmarks(json_t *doc, bool full, double budget_s, int stage, int nstages)
+/* Run the plan's benchmarks into report["benchmarks"] (before any --from ones), within
+ * its budget (0 = none): a benchmark that would start after the budget is used runs as
+ * pl_bench_plan_over_budget() says (brief, or skipped). Stops at SIGINT. Returns the
+ * seconds the benchmarks took. */
+static double run_benchmarks(json_t *doc, const struct pl_bench_plan *plan, int stage, int nstages)
 {
 	json_t *arr = json_array();
 	double t0 = now_s();
-	for (size_t i = 0; i < pl_nbenches; i++) {
-		const struct pl_bench *b = pl_benches[i];
-		if (!b->in_report)
-			continue;
-		if (interrupted)
-			break;
-		json_t *r;
-		if (budget_s > 0 && now_s() - t0 > budget_s) {
-			char ts[32];
-			r = json_object();
-			json_object_set_new(r, "schema_version", json_integer(1));
-			json_object_set_new(r, "benchmark", pl_json_string(b->name));
-			json_object_set_new(r, "summary", pl_json_string(b->summary));
-			json_object_set_new(r, "status", pl_json_string("skipped"));
-			json_object_set_new(
-				r, "generated",
-				pl_json_string(pl_iso8601(pl_now_epoch(), ts, sizeof(ts))));
-			json_object_set_new(r, "perflab_version", pl_json_string(PERFLAB_VERSION));
-			char *why =
-				pl_xasprintf("the report's time budget of %.0f s was used up "
-					     "(run 'perflab bench %s' or 'perflab report --full')",
-					     budget_s, b->name);
-			json_object_set_new(r, "reason", pl_json_string(why));
-			free(why);
-		} else {
-			char what[64];
-			snprintf(what, sizeof(what), "bench %s", b->name);
-			progress(++stage, nstages, what);
-			r = pl_bench_run_for_report(b, full);
-			const char *st = json_string_value(json_object_get(r, "status"));
-			if (st && strcmp(st, "interrupted") == 0)
-				interrupted = 1;
-		}
+	for (size_t i = 0; i < plan->n && !interrupted; i++) {
+		const struct pl_bench_plan_item *it = &plan->items[i];
+		char what[64];
+		snprintf(what, sizeof(what), "bench %s", it->b->name);
+		progress(++stage, nstages, what);
+		json_t *r = plan->budget_s > 0 && now_s() - t0 > plan->budget_s
+				    ? pl_bench_plan_over_budget(plan, it)
+				    : pl_bench_plan_run(plan, it);
+		const char *st = json_string_value(json_object_get(r, "status"));
+		if (st && strcmp(st, "interrupted") == 0)
+			interrupted = 1;
 		json_array_append_new(arr, r);
 	}
 	progress(0, 0, NULL);
@@ -176,6 +172,50 @@ static void run_benchmarks(json_t *doc, bool full, double budget_s, int stage, i
 	json_t *x;
 	json_array_foreach(old, k, x) json_array_append(arr, x);
 	json_object_set_new(doc, "benchmarks", arr);
+	return now_s() - t0;
+}
+
+/* --dry-run: the plan on stdout (JSON with --json), nothing measured or written. */
+static int print_plan(const struct pl_bench_plan *plan)
+{
+	json_t *d = pl_bench_plan_json(plan);
+	int r = 0;
+	if (pl_g.json) {
+		r = pl_json_write(stdout, d);
+		json_decref(d);
+		return r;
+	}
+	if (plan->budget_s > 0)
+		printf("%s mode: time budget about %.0f s\n", pl_bench_mode_name(plan->mode),
+		       plan->budget_s);
+	else
+		printf("%s mode: no time budget\n", pl_bench_mode_name(plan->mode));
+	size_t i;
+	json_t *it;
+	json_array_foreach(json_object_get(d, "benchmarks"), i, it)
+	{
+		long long runs = json_integer_value(json_object_get(it, "runs"));
+		printf("  %-9s %2lld run%s (+%lld warm-up)", pl_json_str(it, "benchmark"), runs,
+		       runs == 1 ? " " : "s",
+		       (long long)json_integer_value(json_object_get(it, "warmup")));
+		size_t k;
+		json_t *w;
+		json_t *args = json_object_get(it, "args");
+		printf("  args:%s", json_array_size(args) ? "" : " (its defaults)");
+		json_array_foreach(args, k, w) printf(" %s", json_string_value(w));
+		putchar('\n');
+		const char *key;
+		json_object_foreach(it, key, w)
+		{
+			if (!strcmp(key, "benchmark") || !strcmp(key, "args") ||
+			    !strcmp(key, "runs") || !strcmp(key, "warmup"))
+				continue;
+			pl_autofree char *t = pl_fact_value_text(w);
+			printf("            %s: %s\n", key, t);
+		}
+	}
+	json_decref(d);
+	return fflush(stdout) == 0 ? 0 : -EIO;
 }
 
 int cmd_report(int argc, char **argv)
@@ -191,6 +231,7 @@ int cmd_report(int argc, char **argv)
 	json_t *doc = NULL, *base = NULL;
 	struct pl_facts f;
 	struct pl_findings fs = { 0 };
+	struct pl_bench_plan plan = { 0 };
 	pl_facts_init(&f);
 	if (args.npos > 0) {
 		pl_error("unexpected argument '%s' (see 'perflab report --help')", args.pos[0]);
@@ -209,6 +250,27 @@ int cmd_report(int argc, char **argv)
 	if (o.quick && o.full) {
 		pl_error("--quick and --full exclude each other (pick one)");
 		ret = PL_EXIT_USAGE;
+		goto out;
+	}
+	enum pl_bench_mode mode = o.full    ? PL_BENCH_MODE_FULL
+				  : o.quick ? PL_BENCH_MODE_QUICK
+					    : PL_BENCH_MODE_DEFAULT;
+	if (pl_bench_plan_make(&plan, mode) < 0) {
+		ret = PL_EXIT_RUNTIME;
+		goto out;
+	}
+	if (o.dry_run) {
+		if (!pl_sysroot_is_live()) {
+			pl_error("--dry-run: benchmarks run on the live system only (drop "
+				 "--sysroot)");
+			ret = PL_EXIT_USAGE;
+		} else if (o.no_bench || o.from) {
+			pl_error("--dry-run prints the benchmark plan only (drop --no-bench and "
+				 "--from)");
+			ret = PL_EXIT_USAGE;
+		} else if (print_plan(&plan) < 0) {
+			ret = PL_EXIT_RUNTIME;
+		}
 		goto out;
 	}
 	/* Read every --from input before anything runs or is written. */
@@ -237,10 +299,7 @@ int cmd_report(int argc, char **argv)
 	}
 
 	bool bench = !o.no_bench && pl_sysroot_is_live();
-	size_t nb = 0;
-	for (size_t i = 0; bench && i < pl_nbenches; i++)
-		nb += pl_benches[i]->in_report;
-	int nstages = 2 + (int)nb;
+	int nstages = 2 + (bench ? (int)plan.n : 0);
 	struct sigaction sa = { .sa_handler = on_sigint }, old_int;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
@@ -288,8 +347,9 @@ int cmd_report(int argc, char **argv)
 			*slash = '\0';
 	}
 	pl_bench_workdir = workdir;
+	double bench_s = 0;
 	if (bench && !interrupted)
-		run_benchmarks(doc, o.full, o.full ? 0 : o.quick ? 15 : 60, 2, nstages);
+		bench_s = run_benchmarks(doc, &plan, 2, nstages);
 	pl_bench_workdir = NULL;
 	free(workdir);
 	progress(0, 0, NULL);
@@ -301,6 +361,10 @@ int cmd_report(int argc, char **argv)
 					   : o.quick		? "quick"
 								: "default"));
 	json_object_set_new(meta, "interrupted", json_boolean(interrupted));
+	if (bench) {
+		json_object_set_new(meta, "budget_s", json_real(pl_bench_mode_budget(mode)));
+		json_object_set_new(meta, "bench_elapsed_s", json_real(bench_s));
+	}
 	if (!pl_sysroot_is_live())
 		json_object_set_new(meta, "note",
 				    pl_json_string("benchmarks left out: --sysroot "
@@ -335,6 +399,7 @@ int cmd_report(int argc, char **argv)
 		ret = PL_BENCH_EXIT_INTERRUPTED;
 	}
 out:
+	pl_bench_plan_free(&plan);
 	free(o.from);
 	pl_args_free(&args);
 	json_decref(doc);

@@ -40,13 +40,22 @@ ok "bench clock table" "$PERFLAB" bench clock --quick --runs 1
 like "table has the column header" "$(cat "$OUT")" 'metric +unit +best +median +mean +stddev +p99 +n'
 like "table names the environment" "$(cat "$OUT")" 'environment: kernel'
 
-# perflab report: the quick section holds every in_report benchmark as a bench document
-ok "report runs the quick benchmarks" "$PERFLAB" report -o "$TMP/rep"
+# perflab report --quick holds every in_report benchmark as a bench document, run with
+# its quick arguments (the default plan, about 60 s, is checked without running it in
+# plan.sh)
+ok "report --quick runs the quick benchmarks" "$PERFLAB" report --quick -o "$TMP/rep"
 is "report: the in-report benchmarks, each once, in registry order" \
 	"$(jq -r '[.benchmarks[] | .benchmark] | join(",")' "$TMP/rep/report.json")" \
 	"clock,syscall,mem,ticks,io,net,compress"
 jq '.benchmarks[0]' "$TMP/rep/report.json" >"$TMP/rep-b0.json"
 validate bench.schema.json "$TMP/rep-b0.json"
+"$PERFLAB" report --dry-run --quick --json >"$TMP/qplan.json"
+# (a benchmark skipped because a loaded machine used up the budget has no runner)
+is "report --quick: each benchmark ran with the arguments of the quick plan, marked quick" \
+	"$(jq -c '[.benchmarks[] | select(.status != "skipped") | [.benchmark, .runner.quick, .runner.args]]' "$TMP/rep/report.json")" \
+	"$(jq -c --slurpfile r "$TMP/rep/report.json" '[$r[0].benchmarks[] | select(.status != "skipped") | .benchmark] as $ran
+		| [.benchmarks[] | select(.benchmark as $b | $ran | index($b)) | [.benchmark, true, .args]]' "$TMP/qplan.json")"
+is "report --quick: run.mode and budget" "$(jq -r '"\(.run.mode) \(.run.budget_s)"' "$TMP/rep/report.json")" "quick 15"
 like "report.md has the clock table" "$(cat "$TMP/rep/report.md")" '### bench clock'
 ok "report --no-bench" "$PERFLAB" report --no-bench -o "$TMP/rep2"
 is "report --no-bench: no benchmarks" "$(jq -r '.benchmarks // [] | length' "$TMP/rep2/report.json")" 0

@@ -70,9 +70,9 @@ got=$(sed -n '/^## perflab report/,/^## /p' "$README" | tr '\n' ' ' |
 	sed -E 's/ (in the report directory|on loopback|on a built-in corpus)//g; s/, /,/g')
 is "README (perflab report): 'The benchmarks (...) run with' = the in_report ones" "$got" "$inrep"
 ok "report --help" "$PERFLAB" report --help
-got=$(tr '\n' ' ' <"$OUT" | sed -n 's/.*The quick benchmarks (\([^)]*\)) run with.*/\1/p' |
+got=$(tr '\n' ' ' <"$OUT" | sed -n 's/.*The benchmarks (\([^)]*\)) run with.*/\1/p' |
 	sed -E 's/ (in the report directory|on loopback|on a built-in corpus)//g; s/, /,/g')
-is "report --help: 'The quick benchmarks (...)' = the in_report ones (src/cmd/report.c)" "$got" "$inrep"
+is "report --help: 'The benchmarks (...)' = the in_report ones (src/cmd/report.c)" "$got" "$inrep"
 
 # --- fact domains: src/facts/registry.c vs README and the man page ---------------------
 fdomains=$(sed -n 's/^[[:space:]]*{ *"\([a-z0-9_]*\)", *"[^"]*", *pl_collect_[a-z0-9_]* *}.*/\1/p' src/facts/registry.c | join)

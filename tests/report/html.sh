@@ -8,7 +8,7 @@ FX=$PERFLAB_SRCDIR/tests/report/fixtures
 export PERFLAB_TIMESTAMP=1780000000
 R=$TMP/r
 
-ok "report with --from check, bench and profile documents" "$PERFLAB" report -o "$R" \
+ok "report with --from check, bench and profile documents" "$PERFLAB" report --quick -o "$R" \
 	--from "$FX/check-2.json" --from "$FX/bench-clock.json" --from "$FX/profile-burn.json"
 for f in report.html report.md report.json; do
 	ok "$f written" test -s "$R/$f"

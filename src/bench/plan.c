@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The benchmark plan of `perflab report` (plan.h). */
+#include "bench/plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/json.h"
+#include "util/cleanup.h"
+#include "util/str.h"
+
+const char *pl_bench_mode_name(enum pl_bench_mode mode)
+{
+	return mode == PL_BENCH_MODE_QUICK  ? "quick"
+	       : mode == PL_BENCH_MODE_FULL ? "full"
+					    : "default";
+}
+
+double pl_bench_mode_budget(enum pl_bench_mode mode)
+{
+	return mode == PL_BENCH_MODE_QUICK ? 15 : mode == PL_BENCH_MODE_FULL ? 0 : 60;
+}
+
+static int argv_len(const char *const *v)
+{
+	int n = 0;
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode)
+{
+	memset(p, 0, sizeof(*p));
+	p->mode = mode;
+	p->budget_s = pl_bench_mode_budget(mode);
+	p->items = pl_xcalloc(pl_nbenches + 1, sizeof(*p->items));
+	for (size_t i = 0; i < pl_nbenches; i++) {
+		const struct pl_bench *b = pl_benches[i];
+		if (!b->in_report)
+			continue;
+		const char *const *argv = mode == PL_BENCH_MODE_QUICK	  ? b->quick_argv
+					  : mode == PL_BENCH_MODE_DEFAULT ? b->report_argv
+									  : NULL;
+		struct pl_bench_plan_item *it = &p->items[p->n];
+		it->b = b;
+		it->argv = argv;
+		it->argc = argv_len(argv);
+		struct pl_bench_run_opts ro;
+		void *opts;
+		if (pl_bench_parse_args(b, it->argc, (char *const *)argv, &opts, &ro) < 0) {
+			pl_bench_plan_free(p);
+			return -EINVAL;
+		}
+		it->runs = pl_bench_planned_runs(b, &ro);
+		it->warmup = pl_bench_planned_warmup(b, &ro);
+		if (b->plan) {
+			it->detail = json_object();
+			b->plan(opts, it->detail);
+		}
+		pl_bench_opts_free(b, opts);
+		p->n++;
+	}
+	return 0;
+}
+
+void pl_bench_plan_free(struct pl_bench_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		json_decref(p->items[i].detail);
+	free(p->items);
+	memset(p, 0, sizeof(*p));
+}
+
+json_t *pl_bench_plan_json(const struct pl_bench_plan *p)
+{
+	json_t *d = json_object();
+	json_object_set_new(d, "schema_version", json_integer(1));
+	json_object_set_new(d, "kind", pl_json_string("report-plan"));
+	json_object_set_new(d, "mode", pl_json_string(pl_bench_mode_name(p->mode)));
+	json_object_set_new(d, "budget_s", json_real(p->budget_s));
+	json_t *arr = json_array();
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pl_bench_plan_item *it = &p->items[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "benchmark", pl_json_string(it->b->name));
+		json_t *av = json_array();
+		for (int k = 0; k < it->argc; k++)
+			json_array_append_new(av, pl_json_string(it->argv[k]));
+		json_object_set_new(o, "args", av);
+		json_object_set_new(o, "runs", json_integer(it->runs));
+		json_object_set_new(o, "warmup", json_integer(it->warmup));
+		if (it->detail)
+			json_object_update(o, it->detail);
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(d, "benchmarks", arr);
+	return d;
+}
+
+json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it)
+{
+	return pl_bench_run_args(it->b, it->argc, (char *const *)it->argv,
+				 p->mode == PL_BENCH_MODE_QUICK);
+}
+
+json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
+				  const struct pl_bench_plan_item *it)
+{
+	const struct pl_bench *b = it->b;
+	if (p->mode != PL_BENCH_MODE_DEFAULT) {
+		pl_autofree char *why = pl_xasprintf(
+			"the report's time budget of %.0f s was used up (run 'perflab bench %s' "
+			"or 'perflab report --full')",
+			p->budget_s, b->name);
+		return pl_bench_result_skipped(b, why);
+	}
+	json_t *d =
+		pl_bench_run_args(b, argv_len(b->quick_argv), (char *const *)b->quick_argv, true);
+	json_t *notes = json_object_get(d, "notes");
+	pl_autofree char *why = pl_xasprintf(
+		"the report's time budget of %.0f s was used up (a busy machine): ran with "
+		"its brief --quick arguments, not the default plan's (run 'perflab bench %s' "
+		"for that figure)",
+		p->budget_s, b->name);
+	if (json_is_array(notes)) /* a skipped or failed result keeps its own reason */
+		json_array_insert_new(notes, 0, pl_json_string(why));
+	return d;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The benchmark plan of `perflab report`: which in_report benchmarks run, with which
+ * arguments, how many repetitions and what sizes, within the time budget of the mode.
+ *
+ *   quick    about 15 s: each benchmark's quick_argv (a second or two each; small sizes,
+ *            1-3 runs; the figures say so in their notes)
+ *   default  about 60 s: each benchmark's report_argv (NULL = its own defaults): at least
+ *            3 runs, mem's arrays 4x the last-level cache (or capped by free memory, with
+ *            the reason), io on a file read cold or O_DIRECT; what the same benchmark run
+ *            alone with its defaults measures, so the figures agree with standalone runs
+ *   full     no budget: each benchmark with its own defaults
+ *
+ * The budget is enforced by the report: in the default mode a benchmark that would start
+ * after it is used runs with its quick arguments instead (and says so), in the quick mode
+ * it is listed as skipped with that reason. `perflab report --dry-run` prints the plan. */
+#ifndef PERFLAB_BENCH_PLAN_H
+#define PERFLAB_BENCH_PLAN_H
+#include <jansson.h>
+#include <stddef.h>
+
+#include "bench/bench.h"
+
+/** The report's benchmark modes. */
+enum pl_bench_mode { PL_BENCH_MODE_QUICK, PL_BENCH_MODE_DEFAULT, PL_BENCH_MODE_FULL };
+
+/** One benchmark of the plan. */
+struct pl_bench_plan_item {
+	const struct pl_bench *b;
+	int argc;		 /**< words in argv */
+	const char *const *argv; /**< the arguments, as after "bench NAME" (static strings) */
+	unsigned runs, warmup;	 /**< measured and warm-up repetitions these arguments give */
+	json_t *detail;		 /**< what the benchmark's plan() said (sizes, reasons), or NULL */
+};
+
+/** The plan of one mode. */
+struct pl_bench_plan {
+	enum pl_bench_mode mode;
+	double budget_s; /**< seconds; 0 = none (full) */
+	struct pl_bench_plan_item *items;
+	size_t n;
+};
+
+/** "quick", "default" or "full". */
+const char *pl_bench_mode_name(enum pl_bench_mode mode);
+/** The time budget of @mode in seconds: 15, 60, or 0 (none) for full. */
+double pl_bench_mode_budget(enum pl_bench_mode mode);
+
+/** Plan every in_report benchmark for @mode, in registry order, into @p. Returns 0, or
+ *  -EINVAL when a benchmark's arguments for this mode do not parse (a perflab bug; the
+ *  parser's message is on stderr). Free @p with pl_bench_plan_free(). */
+int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode);
+/** Free what pl_bench_plan_make() allocated. NULL-safe. */
+void pl_bench_plan_free(struct pl_bench_plan *p);
+/** The plan as JSON: {"mode", "budget_s", "benchmarks": [{"benchmark", "args", "runs",
+ *  "warmup", ...detail}]} (docs/schemas/report-plan.schema.json). New reference. */
+json_t *pl_bench_plan_json(const struct pl_bench_plan *p);
+/** Run one item of @p (pl_bench_run_args() with its arguments; runner.quick set in quick
+ *  mode). Returns the new result document. */
+json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it);
+/** What the report runs for @it once the budget of @p is used up: in the default mode
+ *  the benchmark with its quick_argv (runner.quick true, a first note saying why, so a
+ *  busy machine still gets every figure, marked brief); in the quick mode a "skipped"
+ *  result with that reason. New reference. */
+json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
+				  const struct pl_bench_plan_item *it);
+
+#endif

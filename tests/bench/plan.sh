@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The benchmark plan of `perflab report` (src/bench/plan.c), without running anything:
+# `report --dry-run --json` in each mode. The default plan gives every benchmark at least
+# 3 measured runs and mem arrays of at least 4x the last-level cache as the facts of
+# `perflab inspect` give it (cpu.cache.l3_bytes x cpu.cache.l3_count), or, when available
+# memory caps them, a size reason that says so and three arrays within 60% of
+# MemAvailable. Consistency between two independent readings (hwloc in mem, the
+# collectors in inspect), so it holds on any machine.
+. "$(dirname "$0")/../lib.sh"
+
+ok "report --dry-run --json (default)" "$PERFLAB" report --dry-run --json -o "$TMP/never"
+cp "$OUT" "$TMP/plan.json"
+validate report-plan.schema.json "$TMP/plan.json"
+is "dry run writes nothing" "$(test -e "$TMP/never" && echo exists || echo absent)" absent
+is "default mode, budget 60 s" "$(jq -r '"\(.mode) \(.budget_s)"' "$TMP/plan.json")" "default 60"
+inrep=$("$PERFLAB" bench --list | awk 'NR > 1 && $2 ~ /^(yes|no)$/ { print $1 }' | paste -sd, -)
+got=$(jq -r '[.benchmarks[].benchmark] | join(",")' "$TMP/plan.json")
+like "plan lists in_report benchmarks in registry order" "$got" '^clock,syscall,mem,'
+is "every benchmark of the plan exists" \
+	"$(for b in $(echo "$got" | tr , ' '); do case ",$inrep," in *",$b,"*) ;; *) echo "$b" ;; esac; done)" ""
+is "default plan: every benchmark has >= 3 runs" \
+	"$(jq -r '[.benchmarks[] | select(.runs < 3) | .benchmark] | join(",")' "$TMP/plan.json")" ""
+
+# mem against the facts
+"$PERFLAB" inspect --json >"$TMP/facts.json" 2>"$ERR"
+l3=$(jq -r '.facts["cpu.cache.l3_bytes"].value // empty' "$TMP/facts.json")
+l3n=$(jq -r '.facts["cpu.cache.l3_count"].value // empty' "$TMP/facts.json")
+avail=$(jq -r '.facts["mem.available_bytes"].value // empty' "$TMP/facts.json")
+arr=$(jq -r '.benchmarks[] | select(.benchmark == "mem") | .array_bytes' "$TMP/plan.json")
+why=$(jq -r '.benchmarks[] | select(.benchmark == "mem") | .size_reason' "$TMP/plan.json")
+like "mem: array size planned" "$arr" '^[0-9]+$'
+if [ -n "$l3" ] && [ -n "$l3n" ]; then
+	llc=$((l3 * l3n))
+	if [ "$arr" -ge $((4 * llc)) ]; then
+		_report ok "mem: arrays $arr B >= 4x the LLC of the facts ($l3n x $l3 B)"
+	elif [ -n "$avail" ] && printf '%s' "$why" | grep -q 'capped' &&
+		[ $((3 * arr)) -le $((avail * 6 / 10 + 4096)) ]; then
+		_report ok "mem: arrays $arr B capped by available memory ($avail B), reason given: $why"
+	else
+		_report fail "mem: arrays >= 4x the LLC of the facts, or capped with the reason" \
+			"array $arr B, LLC $l3n x $l3 B, MemAvailable $avail B, reason: $why"
+	fi
+	like "mem: the reason names the 4x rule or the cap" "$why" '4x the total last-level cache|capped'
+else
+	skip "mem: arrays >= 4x the LLC of the facts" "no L3 facts on this machine (cpu.cache.l3_*)"
+	skip "mem: the reason names the 4x rule or the cap" "no L3 facts on this machine"
+fi
+
+# io reads a file that is not a cache test: O_DIRECT where supported, else cold
+is "io: cache auto (O_DIRECT where supported, else cold)" \
+	"$(jq -r '.benchmarks[] | select(.benchmark == "io") | .cache' "$TMP/plan.json")" auto
+io_bytes=$(jq -r '.benchmarks[] | select(.benchmark == "io") | .file_bytes' "$TMP/plan.json")
+is "io: file of the standalone default (256 MiB)" "$io_bytes" 268435456
+
+# quick and full
+ok "report --dry-run --quick --json" "$PERFLAB" report --dry-run --quick --json
+is "quick mode, budget 15 s" "$(jq -r '"\(.mode) \(.budget_s)"' "$OUT")" "quick 15"
+qarr=$(jq -r '.benchmarks[] | select(.benchmark == "mem") | .array_bytes' "$OUT")
+like "quick: mem arrays smaller than the default plan's" "$([ "$qarr" -lt "$arr" ] && echo smaller)" smaller
+ok "report --dry-run --full --json" "$PERFLAB" report --dry-run --full --json
+is "full mode: no budget, no arguments" \
+	"$(jq -r '"\(.mode) \(.budget_s) \([.benchmarks[].args | length] | add)"' "$OUT")" "full 0 0"
+ok "report --dry-run (text)" "$PERFLAB" report --dry-run
+like "text plan names mem's size" "$(cat "$OUT")" 'array_bytes: [0-9]+'
+expect_exit 2 "--dry-run with --no-bench" "$PERFLAB" report --dry-run --no-bench
+like "the error says what to drop" "$(cat "$ERR")" 'drop --no-bench'
+expect_exit 2 "--dry-run with --sysroot" "$PERFLAB" report --dry-run \
+	--sysroot "$PERFLAB_SRCDIR/tests/fixtures/sysroots/xen-hvm"
+done_testing
