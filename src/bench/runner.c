@@ -952,7 +952,8 @@ json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv,
 	json_t *doc = NULL;
 	char err[512] = "the report's arguments for it do not parse (a perflab bug)";
 	if (pl_bench_parse_args(b, argc, argv, &opts, &ro) == 0) {
-		struct run_args ra = { b, opts, &ro, quick, false, argc, argv };
+		static char *const none[] = { NULL }; /* runner.args: [] for the defaults */
+		struct run_args ra = { b, opts, &ro, quick, false, argc, argv ? argv : none };
 		run_bench(&ra, &doc, err, sizeof(err));
 		pl_bench_opts_free(b, opts);
 	}
