@@ -346,6 +346,18 @@ int cmd_report(int argc, char **argv)
 		else
 			*slash = '\0';
 	}
+	/* a directory that cannot be created fails now, not after a minute of benchmarks */
+	struct stat pst;
+	int perr = stat(workdir, &pst) != 0 ? errno : !S_ISDIR(pst.st_mode) ? ENOTDIR : 0;
+	if (stat(dir, &st) != 0 && perr) {
+		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)",
+			 dir, strerror(perr));
+		free(workdir);
+		progress(0, 0, NULL);
+		sigaction(SIGINT, &old_int, NULL);
+		ret = PL_EXIT_USAGE;
+		goto out;
+	}
 	pl_bench_workdir = workdir;
 	double bench_s = 0;
 	if (bench && !interrupted)
