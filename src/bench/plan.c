@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts/facts.h"
 #include "out/json.h"
 #include "util/cleanup.h"
+#include "util/clock.h"
 #include "util/str.h"
 
 const char *pl_bench_mode_name(enum pl_bench_mode mode)
@@ -130,4 +132,70 @@ json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
 	if (json_is_array(notes)) /* a skipped or failed result keeps its own reason */
 		json_array_insert_new(notes, 0, pl_json_string(why));
 	return d;
+}
+
+double pl_bench_plan_run_all(const struct pl_bench_plan *plan, json_t *arr,
+			     volatile sig_atomic_t *stop,
+			     void (*progress)(size_t k, const char *what, void *ctx), void *ctx)
+{
+	uint64_t t0 = pl_now_ns();
+	for (size_t i = 0; i < plan->n && !*stop; i++) {
+		const struct pl_bench_plan_item *it = &plan->items[i];
+		if (progress) {
+			char what[64];
+			snprintf(what, sizeof(what), "bench %s", it->b->name);
+			progress(i, what, ctx);
+		}
+		double used = (double)(pl_now_ns() - t0) / 1e9;
+		json_t *r = plan->budget_s > 0 && used > plan->budget_s
+				    ? pl_bench_plan_over_budget(plan, it)
+				    : pl_bench_plan_run(plan, it);
+		const char *st = json_string_value(json_object_get(r, "status"));
+		if (st && strcmp(st, "interrupted") == 0)
+			*stop = 1;
+		json_array_append_new(arr, r);
+	}
+	return (double)(pl_now_ns() - t0) / 1e9;
+}
+
+int pl_bench_plan_print(FILE *out, const struct pl_bench_plan *plan, bool json)
+{
+	json_t *d = pl_bench_plan_json(plan);
+	int r = 0;
+	if (json) {
+		r = pl_json_write(out, d);
+		json_decref(d);
+		return r;
+	}
+	if (plan->budget_s > 0)
+		fprintf(out, "%s mode: time budget about %.0f s\n", pl_bench_mode_name(plan->mode),
+			plan->budget_s);
+	else
+		fprintf(out, "%s mode: no time budget\n", pl_bench_mode_name(plan->mode));
+	size_t i;
+	json_t *it;
+	json_array_foreach(json_object_get(d, "benchmarks"), i, it)
+	{
+		long long runs = json_integer_value(json_object_get(it, "runs"));
+		fprintf(out, "  %-9s %2lld run%s (+%lld warm-up)", pl_json_str(it, "benchmark"),
+			runs, runs == 1 ? " " : "s",
+			(long long)json_integer_value(json_object_get(it, "warmup")));
+		size_t k;
+		json_t *w;
+		json_t *args = json_object_get(it, "args");
+		fprintf(out, "  args:%s", json_array_size(args) ? "" : " (its defaults)");
+		json_array_foreach(args, k, w) fprintf(out, " %s", json_string_value(w));
+		fputc('\n', out);
+		const char *key;
+		json_object_foreach(it, key, w)
+		{
+			if (!strcmp(key, "benchmark") || !strcmp(key, "args") ||
+			    !strcmp(key, "runs") || !strcmp(key, "warmup"))
+				continue;
+			pl_autofree char *t = pl_fact_value_text(w);
+			fprintf(out, "            %s: %s\n", key, t);
+		}
+	}
+	json_decref(d);
+	return fflush(out) == 0 && !ferror(out) ? 0 : -EIO;
 }

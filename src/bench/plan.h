@@ -16,6 +16,9 @@
 #ifndef PERFLAB_BENCH_PLAN_H
 #define PERFLAB_BENCH_PLAN_H
 #include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "bench/bench.h"
@@ -63,5 +66,18 @@ json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_p
  *  result with that reason. New reference. */
 json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
 				  const struct pl_bench_plan_item *it);
+/** Run every item of @plan in order, appending each result document to @arr (a JSON
+ *  array), within the plan's budget: an item that would start after budget_s is used
+ *  runs as pl_bench_plan_over_budget() says. Stops before the next item once *@stop is
+ *  set (SIGINT; set here too when a benchmark comes back "interrupted"). @progress (may
+ *  be NULL) is called with the item's index and "bench NAME" before each. Returns the
+ *  seconds the benchmarks took (CLOCK_MONOTONIC). */
+double pl_bench_plan_run_all(const struct pl_bench_plan *plan, json_t *arr,
+			     volatile sig_atomic_t *stop,
+			     void (*progress)(size_t k, const char *what, void *ctx), void *ctx);
+/** `perflab report --dry-run`: @plan to @out, as JSON (pl_bench_plan_json()) when @json,
+ *  else one line per benchmark with its runs, warm-ups, arguments and the sizes its
+ *  plan() gave. Returns 0 or -EIO (a write error). */
+int pl_bench_plan_print(FILE *out, const struct pl_bench_plan *plan, bool json);
 
 #endif

@@ -127,11 +127,6 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-static double now_s(void)
-{
-	return (double)pl_now_ns() / 1e9;
-}
-
 /* "[3/8] bench mem" on stderr, overwriting itself, only on a terminal. */
 static void progress(int k, int n, const char *what)
 {
@@ -144,27 +139,19 @@ static void progress(int k, int n, const char *what)
 	fflush(stderr);
 }
 
-/* Run the plan's benchmarks into report["benchmarks"] (before any --from ones), within
- * its budget (0 = none): a benchmark that would start after the budget is used runs as
- * pl_bench_plan_over_budget() says (brief, or skipped). Stops at SIGINT. Returns the
- * seconds the benchmarks took. */
+/* Run the plan's benchmarks into report["benchmarks"] (before any --from ones), with a
+ * progress line per benchmark. Returns the seconds they took. */
+static void progress_cb(size_t k, const char *what, void *ctx)
+{
+	const int *stage = ctx;
+	progress(stage[0] + (int)k + 1, stage[1], what);
+}
+
 static double run_benchmarks(json_t *doc, const struct pl_bench_plan *plan, int stage, int nstages)
 {
 	json_t *arr = json_array();
-	double t0 = now_s();
-	for (size_t i = 0; i < plan->n && !interrupted; i++) {
-		const struct pl_bench_plan_item *it = &plan->items[i];
-		char what[64];
-		snprintf(what, sizeof(what), "bench %s", it->b->name);
-		progress(++stage, nstages, what);
-		json_t *r = plan->budget_s > 0 && now_s() - t0 > plan->budget_s
-				    ? pl_bench_plan_over_budget(plan, it)
-				    : pl_bench_plan_run(plan, it);
-		const char *st = json_string_value(json_object_get(r, "status"));
-		if (st && strcmp(st, "interrupted") == 0)
-			interrupted = 1;
-		json_array_append_new(arr, r);
-	}
+	int st[2] = { stage, nstages };
+	double s = pl_bench_plan_run_all(plan, arr, &interrupted, progress_cb, st);
 	progress(0, 0, NULL);
 	/* --from documents come after the ones measured now */
 	json_t *old = json_object_get(doc, "benchmarks");
@@ -172,50 +159,7 @@ static double run_benchmarks(json_t *doc, const struct pl_bench_plan *plan, int 
 	json_t *x;
 	json_array_foreach(old, k, x) json_array_append(arr, x);
 	json_object_set_new(doc, "benchmarks", arr);
-	return now_s() - t0;
-}
-
-/* --dry-run: the plan on stdout (JSON with --json), nothing measured or written. */
-static int print_plan(const struct pl_bench_plan *plan)
-{
-	json_t *d = pl_bench_plan_json(plan);
-	int r = 0;
-	if (pl_g.json) {
-		r = pl_json_write(stdout, d);
-		json_decref(d);
-		return r;
-	}
-	if (plan->budget_s > 0)
-		printf("%s mode: time budget about %.0f s\n", pl_bench_mode_name(plan->mode),
-		       plan->budget_s);
-	else
-		printf("%s mode: no time budget\n", pl_bench_mode_name(plan->mode));
-	size_t i;
-	json_t *it;
-	json_array_foreach(json_object_get(d, "benchmarks"), i, it)
-	{
-		long long runs = json_integer_value(json_object_get(it, "runs"));
-		printf("  %-9s %2lld run%s (+%lld warm-up)", pl_json_str(it, "benchmark"), runs,
-		       runs == 1 ? " " : "s",
-		       (long long)json_integer_value(json_object_get(it, "warmup")));
-		size_t k;
-		json_t *w;
-		json_t *args = json_object_get(it, "args");
-		printf("  args:%s", json_array_size(args) ? "" : " (its defaults)");
-		json_array_foreach(args, k, w) printf(" %s", json_string_value(w));
-		putchar('\n');
-		const char *key;
-		json_object_foreach(it, key, w)
-		{
-			if (!strcmp(key, "benchmark") || !strcmp(key, "args") ||
-			    !strcmp(key, "runs") || !strcmp(key, "warmup"))
-				continue;
-			pl_autofree char *t = pl_fact_value_text(w);
-			printf("            %s: %s\n", key, t);
-		}
-	}
-	json_decref(d);
-	return fflush(stdout) == 0 ? 0 : -EIO;
+	return s;
 }
 
 int cmd_report(int argc, char **argv)
@@ -268,7 +212,7 @@ int cmd_report(int argc, char **argv)
 			pl_error("--dry-run prints the benchmark plan only (drop --no-bench and "
 				 "--from)");
 			ret = PL_EXIT_USAGE;
-		} else if (print_plan(&plan) < 0) {
+		} else if (pl_bench_plan_print(stdout, &plan, pl_g.json) < 0) {
 			ret = PL_EXIT_RUNTIME;
 		}
 		goto out;
