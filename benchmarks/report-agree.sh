@@ -108,8 +108,13 @@ for i in range(n):
     alone_round(i, rep)
 
 def fmt(x, unit):
-    if unit == "ns" and x >= 1000:
-        return f"{x / 1000:.3g} us"
+    # as the terminal shows them: ns -> us -> ms -> s, and no exponent below 10^7
+    if unit == "ns":
+        for div, u in ((1e9, "s"), (1e6, "ms"), (1e3, "us")):
+            if x >= div:
+                return f"{x / div:.4g} {u}"
+    if abs(x) >= 1e4 and abs(x) < 1e7:
+        return f"{x:.0f} {unit}"
     return f"{x:.4g} {unit}"
 
 rows = []
