@@ -197,9 +197,17 @@ json_t *pl_keynums_build(const json_t *report)
 					"no reference (no DIMM facts for a theoretical peak)"));
 	d = find_bench(benches, "io");
 	const json_t *opts = json_object_get(d, "options");
+	/* what the run did (info.cache: direct, cold or hot), not what was asked (auto) */
+	const char *cache = pl_json_str(json_object_get(d, "info"), "cache");
+	if (!cache)
+		cache = pl_json_str(opts, "cache");
+	const char *how = !cache			 ? "cache ?"
+			  : strcmp(cache, "direct") == 0 ? "O_DIRECT (no page cache)"
+			  : strcmp(cache, "cold") == 0	 ? "cold cache"
+			  : strcmp(cache, "hot") == 0	 ? "hot cache (page cache, not the device)"
+							 : cache;
 	pl_autofree char *io = pl_xasprintf(
-		"%s, %s cache", pl_json_str(opts, "pattern") ? pl_json_str(opts, "pattern") : "io",
-		pl_json_str(opts, "cache") ? pl_json_str(opts, "cache") : "?");
+		"%s, %s", pl_json_str(opts, "pattern") ? pl_json_str(opts, "pattern") : "io", how);
 	json_array_append_new(
 		rows, bench_row("io bandwidth", "io", d, find_metric(d, "bandwidth"), io, NULL));
 	json_array_append_new(rows,

@@ -37,6 +37,15 @@ for kv in "time read|clock|gettimeofday" "syscall|syscall|getppid" "memory|mem|t
 	fi
 	like "summary: $name row" "$(cat "$OUT")" "^  $name +"
 done
+# the io rows say what the run did (info.cache), never the "auto" that was asked for
+ioc=$(jqv "$Q" '[.benchmarks[]|select(.benchmark=="io" and .status=="ok")|.info.cache][0]')
+if [ "$ioc" = null ]; then
+	skip "key numbers: io says how it read" "bench io did not run or did not say"
+else
+	is "key numbers: io says how it read (info.cache $ioc)" \
+		"$(jqv "$Q" '.key_numbers[]|select(.name=="io bandwidth")|.detail')" \
+		"read, $(case "$ioc" in direct) echo 'O_DIRECT (no page cache)' ;; cold) echo 'cold cache' ;; hot) echo 'hot cache (page cache, not the device)' ;; *) echo "$ioc" ;; esac)"
+fi
 cz=$(jqv "$Q" '[.benchmarks[]|select(.benchmark=="compress" and .status=="ok")|.metrics[]|select(.name|endswith(" compress"))|.median]|max')
 if [ "$cz" = null ]; then
 	skip "key numbers: compression is the fastest compress MB/s" "bench compress did not run"
