@@ -52,23 +52,43 @@ static double median(const json_t *m)
 	return json_number_value(json_object_get(m, "median"));
 }
 
-/* What qualifies the figures of @doc: its warnings and notes, a quick run, a single run. */
+/* What qualifies this figure (@m of @doc), from out/figures.h as its section shows it: the
+ * figure's own warnings (runs, spread, shared CPU) and the benchmark's (quick run, machine
+ * not idle, CPU steal), each in its short form where it has one. Not the runner's summary
+ * of other metrics' spread; notes and info items stand in the figure's section. */
+static void add_caveats(json_t *c, const struct pl_caveats *cs, bool bench_level)
+{
+	for (size_t k = 0; k < cs->n; k++) {
+		const struct pl_caveat *v = &cs->v[k];
+		if (v->kind != PL_CAVEAT_WARN) /* notes and info stand in the section */
+			continue;
+		if (bench_level && !v->tag && pl_startswith(v->text, "spread too wide"))
+			continue;
+		json_array_append_new(c, pl_json_string(v->tag ? v->tag : v->text));
+	}
+}
+
 static json_t *caveats(const json_t *doc, const json_t *m)
 {
 	json_t *c = json_array();
-	const char *const lists[] = { "warnings", "notes" };
-	for (size_t k = 0; k < 2; k++) {
-		size_t i;
-		const json_t *s;
-		json_array_foreach(json_object_get(doc, lists[k]), i, s) if (json_is_string(s))
-			json_array_append_new(c, pl_json_string(json_string_value(s)));
-	}
-	const json_t *runner = json_object_get(doc, "runner");
-	if (json_is_true(json_object_get(runner, "quick")))
-		json_array_append_new(c, pl_json_string("quick run: brief arguments"));
-	if (m && pl_json_int(m, "n") < 2)
-		json_array_append_new(c, pl_json_string("one run: no spread"));
+	struct pl_caveats mc = { 0 }, bc = { 0 };
+	if (m)
+		pl_caveats_metric(doc, m, &mc);
+	pl_caveats_bench(doc, &bc);
+	add_caveats(c, &mc, false);
+	add_caveats(c, &bc, true);
+	pl_caveats_free(&mc);
+	pl_caveats_free(&bc);
 	return c;
+}
+
+/* The caveats of row @r joined with "; " into @b (nothing when it has none). */
+static void caveat_list(struct pl_buf *b, const json_t *r)
+{
+	size_t k;
+	const json_t *c;
+	json_array_foreach(json_object_get(r, "caveats"), k, c)
+		pl_buf_printf(b, "%s%s", k ? "; " : "", json_string_value(c));
 }
 
 /* A row. @text and @detail may be NULL (""); @m gives value and unit when not NULL. */
@@ -230,16 +250,6 @@ void pl_report_annotate(json_t *report)
 	json_object_set_new(report, "key_numbers", pl_keynums_build(report));
 }
 
-/* "3 caveats" / "" */
-static void caveat_text(char *buf, size_t len, const json_t *r)
-{
-	size_t n = json_array_size(json_object_get(r, "caveats"));
-	if (n)
-		snprintf(buf, len, "%zu caveat%s", n, n == 1 ? "" : "s");
-	else
-		buf[0] = '\0';
-}
-
 void pl_keynums_write_text(FILE *out, const json_t *report)
 {
 	const json_t *rows = json_object_get(report, "key_numbers");
@@ -266,10 +276,11 @@ void pl_keynums_write_text(FILE *out, const json_t *report)
 			pl_buf_printf(&l, "  %s", d);
 		if (ref && *ref)
 			pl_buf_printf(&l, "; %s", ref);
-		char cav[32];
-		caveat_text(cav, sizeof(cav), r);
-		if (*cav)
-			pl_buf_printf(&l, "  [%s]", cav);
+		struct pl_buf cav = { 0 };
+		caveat_list(&cav, r);
+		if (cav.len)
+			pl_buf_printf(&l, "  [%s]", cav.data);
+		pl_buf_free(&cav);
 		pl_autofree char *e = pl_str_escape(l.data ? l.data : "", PL_ESC_TERM);
 		fprintf(out, "  %-13s %s%s%s%s\n", name, b, t, rs, e);
 		pl_buf_free(&l);
@@ -304,12 +315,12 @@ void pl_keynums_write_markdown(FILE *out, const json_t *report)
 		pl_report_md_cell(out, pl_json_str(r, "detail"));
 		fputs(" | ", out);
 		pl_report_md_cell(out, pl_json_str(r, "reference"));
-		char cav[32];
-		caveat_text(cav, sizeof(cav), r); /* listed in the figure's section */
-		if (*cav)
-			fprintf(out, " | [%s](#%s) |\n", cav, sec);
-		else
-			fputs(" | |\n", out);
+		struct pl_buf cav = { 0 };
+		caveat_list(&cav, r); /* beside the figure; its section has them in full */
+		fputs(" | ", out);
+		pl_report_md_cell(out, cav.data);
+		fputs(" |\n", out);
+		pl_buf_free(&cav);
 	}
 	fputc('\n', out);
 }
@@ -347,13 +358,10 @@ void pl_keynums_write_html(struct pl_buf *b, const json_t *report)
 		pl_buf_puts(b, "</td><td>");
 		pl_html_escape(b, pl_json_str(r, "reference"));
 		pl_buf_puts(b, "</td><td>");
+		/* listed beside the figure (not folded away: print and PDF show them too) */
 		const json_t *cav = json_object_get(r, "caveats");
-		char n[32];
-		caveat_text(n, sizeof(n), r);
-		if (*n) {
-			pl_buf_puts(b, "<details><summary>");
-			pl_buf_puts(b, n);
-			pl_buf_puts(b, "</summary><ul>");
+		if (json_array_size(cav)) {
+			pl_buf_puts(b, "<ul class=\"caveats\">");
 			size_t k;
 			const json_t *c;
 			json_array_foreach(cav, k, c)
@@ -362,7 +370,7 @@ void pl_keynums_write_html(struct pl_buf *b, const json_t *report)
 				pl_html_escape(b, json_string_value(c));
 				pl_buf_puts(b, "</li>");
 			}
-			pl_buf_puts(b, "</ul></details>");
+			pl_buf_puts(b, "</ul>");
 		}
 		pl_buf_puts(b, "</td></tr>\n");
 	}

@@ -50,7 +50,7 @@ is "json: time read says it is a system call" "$(jqv "$J" '.key_numbers[2].detai
 	"gettimeofday, a system call (no vDSO here)"
 is "json: the clock's reference is the forced system call" "$(jqv "$J" '.key_numbers[2].reference')" \
 	"as a system call: 1.25 us"
-is "json: a quick run's caveat" "$(jqv "$J" '.key_numbers[2].caveats|join(";")')" "quick run: brief arguments"
+is "json: a quick run's caveat" "$(jqv "$J" '.key_numbers[2].caveats|join(";")')" "quick run"
 is "json: the findings row counts by severity" "$(jqv "$J" '.key_numbers[1].text')" \
 	"$(jqv "$J" '.check.summary|"\(.crit) crit, \(.warn) warn, \(.info) info"')"
 is "json: machine row is the machine line" "$(jqv "$J" '.key_numbers[0].text')" \
@@ -59,14 +59,14 @@ is "json: benchmarks not in the report: no value, no link" \
 	"$(jqv "$J" '[.key_numbers[3:][]|select(.value==null and .section=="" and (.text|startswith("not measured (perflab bench ")))]|length')" 6
 is "terminal: the machine line first" "$(head -1 "$OUT")" "$(jqv "$J" '.key_numbers[0].text')"
 is "terminal: the time read row" "$(sed -n 3p "$OUT")" \
-	"  time read     1.234 us  gettimeofday, a system call (no vDSO here); as a system call: 1.25 us  [1 caveat]"
+	"  time read     1.234 us  gettimeofday, a system call (no vDSO here); as a system call: 1.25 us  [quick run]"
 is "md: key numbers right after the title" "$(sed -n 5p "$R/report.md")" "## Key numbers"
 like "md: the time read row" "$(cat "$R/report.md")" \
-	'\| \[time read\]\(#bench-clock\) \| 1\.234 us \| gettimeofday, a system call \(no vDSO here\) \| as a system call: 1\.25 us \| \[1 caveat\]\(#bench-clock\) \|'
+	'\| \[time read\]\(#bench-clock\) \| 1\.234 us \| gettimeofday, a system call \(no vDSO here\) \| as a system call: 1\.25 us \| quick run \|'
 like "html: key numbers before the findings" "$(grep -o 'id="key-numbers"\|id="findings"' "$R/report.html" | tr '\n' ' ')" \
 	'^id="key-numbers" id="findings"'
 like "html: the time read row" "$H" \
-	'<tr><th><a href="#bench-clock">time read</a></th><td class="num"><b>1.234 us</b></td><td>gettimeofday, a system call \(no vDSO here\)</td><td>as a system call: 1.25 us</td><td><details><summary>1 caveat</summary><ul><li>quick run: brief arguments</li></ul></details></td></tr>'
+	'<tr><th><a href="#bench-clock">time read</a></th><td class="num"><b>1.234 us</b></td><td>gettimeofday, a system call \(no vDSO here\)</td><td>as a system call: 1.25 us</td><td><ul class="caveats"><li>quick run</li></ul></td></tr>'
 
 # a skipped clock result: no evidence, the row says why
 jq '.status="skipped" | .reason="not here" | .metrics=[]' "$CLK" >"$TMP/skipped.json"

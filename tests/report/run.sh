@@ -67,7 +67,7 @@ is "key numbers: memory has no reference yet" "$(jqv "$Q" '.key_numbers[]|select
 	"no reference (no DIMM facts for a theoretical peak)"
 # the figures of a quick run carry that caveat
 is "key numbers: measured figures say quick run" \
-	"$(jqv "$Q" '[.key_numbers[]|select(.value!=null)|select(.caveats|index("quick run: brief arguments")|not)]|length')" 0
+	"$(jqv "$Q" '[.key_numbers[]|select(.value!=null)|select(.caveats|index("quick run")|not)]|length')" 0
 H=$TMP/q/report.html
 like "html: key numbers before the findings" "$(grep -o 'id="key-numbers"\|id="findings"' "$H" | tr '\n' ' ')" '^id="key-numbers" id="findings"'
 for a in $(sed -n '/<section id="key-numbers">/,/<\/section>/p' "$H" | grep -o 'href="#[^"]*"' | sort -u | sed 's/href="#//;s/"$//'); do
