@@ -71,8 +71,9 @@ static const struct pl_cmd_info info = {
 		"report uses that is missing, of another type or out of range is exit 2,\n"
 		"naming the file and the JSON path ($.findings[3].severity). --baseline adds\n"
 		"\"Changes since baseline\" to every output, as perflab diff shows it.\n\n"
-		"The benchmarks (clock, syscall, mem, ticks, io in the report directory, net on\n"
-		"loopback, compress on a built-in corpus) run with the arguments of the mode:\n"
+		"The benchmarks (clock, syscall, mem, ticks, io on the report's file system,\n"
+		"net on loopback, compress on a built-in corpus) run with the arguments of the\n"
+		"mode (io in the report directory, or beside it when this run creates it):\n"
 		"  default  about 60 s: 3-5 runs each, at the sizes their standalone defaults use\n"
 		"           (mem: arrays 4x the last-level cache, or capped by free memory with\n"
 		"           the reason; io: a 256 MiB file read with O_DIRECT where the file\n"
@@ -236,7 +237,8 @@ int cmd_report(int argc, char **argv)
 		if (base)
 			snprintf(berr, sizeof(berr), "'%s' is a %s document, not a report.json",
 				 o.baseline, bkind);
-		pl_error("--baseline: %s", berr);
+		pl_error("--baseline: %s (give the report.json of an earlier perflab report)",
+			 berr);
 		json_decref(from);
 		ret = PL_EXIT_USAGE;
 		goto out;

@@ -66,12 +66,12 @@ like "some benchmark is in_report" "$inrep" '^[a-z]'
 got=$(sed -n 's/.*runs the benchmarks marked for it (\([^)]*\)).*/\1/p' "$README" | sed 's/, /,/g')
 is "README (perflab bench): 'runs the benchmarks marked for it (...)' = the in_report ones" "$got" "$inrep"
 got=$(sed -n '/^## perflab report/,/^## /p' "$README" | tr '\n' ' ' |
-	sed -n 's/.*The benchmarks (\([^)]*\)) run with.*/\1/p' |
-	sed -E 's/ (in the report directory|on loopback|on a built-in corpus)//g; s/, /,/g')
+	sed -n 's/.*The benchmarks (\([^);]*\)[^)]*) run with.*/\1/p' |
+	sed -E 's/ (in the report directory|on the report.s file system|on loopback|on a built-in corpus)//g; s/, /,/g')
 is "README (perflab report): 'The benchmarks (...) run with' = the in_report ones" "$got" "$inrep"
 ok "report --help" "$PERFLAB" report --help
-got=$(tr '\n' ' ' <"$OUT" | sed -n 's/.*The benchmarks (\([^)]*\)) run with.*/\1/p' |
-	sed -E 's/ (in the report directory|on loopback|on a built-in corpus)//g; s/, /,/g')
+got=$(tr '\n' ' ' <"$OUT" | sed -n 's/.*The benchmarks (\([^);]*\)[^)]*) run with.*/\1/p' |
+	sed -E 's/ (in the report directory|on the report.s file system|on loopback|on a built-in corpus)//g; s/, /,/g')
 is "report --help: 'The benchmarks (...)' = the in_report ones (src/cmd/report.c)" "$got" "$inrep"
 
 # --- fact domains: src/facts/registry.c vs README and the man page ---------------------

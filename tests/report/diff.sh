@@ -263,7 +263,7 @@ fi
 expect_exit 2 "--baseline of a bench document" "$P" report --sysroot "$N" --no-bench \
 	--baseline "$D/bench-old.json" -o "$TMP/r2"
 is "--baseline: the error names the file" "$(cat "$ERR")" \
-	"perflab report: error: --baseline: '$D/bench-old.json' is a bench document, not a report.json"
+	"perflab report: error: --baseline: '$D/bench-old.json' is a bench document, not a report.json (give the report.json of an earlier perflab report)"
 ok "--baseline: nothing written" test ! -e "$TMP/r2"
 expect_exit 2 "--baseline of a missing file" "$P" report --sysroot "$N" --no-bench \
 	--baseline "$TMP/none.json" -o "$TMP/r2"
