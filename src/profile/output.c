@@ -365,7 +365,7 @@ json_t *pl_pout_json(const struct pl_pout *o)
 	json_object_set_new(d, "duration_s", json_real((double)o->wall_ns / 1e9));
 	json_object_set_new(d, "samples_total", json_integer((json_int_t)p->nsamples));
 	json_object_set_new(d, "samples", json_integer((json_int_t)r->nsamples));
-	json_object_set_new(d, "region", o->region ? pl_json_string(o->region) : json_null());
+	json_object_set_new(d, "region", pl_json_string(o->region));
 	json_object_set_new(d, "lost_records", json_integer((json_int_t)p->lost));
 	json_object_set_new(d, "lost_samples", json_integer((json_int_t)p->lost_samples));
 	json_object_set_new(

@@ -33,11 +33,6 @@ static inline void tune_plan_freep(struct pl_tune_plan *p)
 }
 #define tune_autoplan __attribute__((cleanup(tune_plan_freep)))
 
-static json_t *jstr_or_null(const char *s)
-{
-	return s ? pl_json_string(s) : json_null();
-}
-
 /* ---- output ---- */
 
 /* Write @doc (the caller keeps its reference) to -o or stdout. */
@@ -383,7 +378,7 @@ static json_t *write_json(const struct apply_ctx *c, size_t i, const char *label
 	json_t *w = json_object();
 	json_object_set_new(w, "target", pl_json_string(it->target));
 	json_object_set_new(w, "item", pl_json_string(label));
-	json_object_set_new(w, "old", jstr_or_null(it->current));
+	json_object_set_new(w, "old", pl_json_string(it->current));
 	json_object_set_new(
 		w, "new",
 		pl_json_string(is_grub(it->target) ? "GRUB_CMDLINE_LINUX" : c->set[i].value));
@@ -438,7 +433,7 @@ static void on_result(size_t i, const struct pl_tune_result *res, void *ud)
 								   : PL_JS_REFUSED;
 	json_object_set_new(w, "step", json_integer((json_int_t)res->step));
 	json_object_set_new(w, "status", pl_json_string(pl_journal_status_name(st)));
-	json_object_set_new(w, "accepted", jstr_or_null(grub ? NULL : res->accepted));
+	json_object_set_new(w, "accepted", pl_json_string(grub ? NULL : res->accepted));
 	pl_autofree char *cur = pl_tune_value_norm(it->current ? it->current : "-");
 	pl_autofree char *acc = pl_tune_value_norm(res->accepted ? res->accepted : "?");
 	if (res->outcome == PL_TUNE_SET) {

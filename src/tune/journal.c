@@ -586,8 +586,8 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	json_object_set_new(o, "step", json_integer((json_int_t)step));
 	json_object_set_new(o, "target", pl_json_string(target));
 	json_object_set_new(o, "sysroot", pl_json_string(pl_sysroot()));
-	json_object_set_new(o, "old", old ? pl_json_string(old) : json_null());
-	json_object_set_new(o, "old_raw", raw ? pl_json_string(raw) : json_null());
+	json_object_set_new(o, "old", pl_json_string(old));
+	json_object_set_new(o, "old_raw", pl_json_string(raw));
 	json_object_set_new(o, "new", pl_json_string(new_value));
 	json_object_set_new(o, "profile", pl_json_string(who ? who : ""));
 	json_object_set_new(o, "time", json_integer(now));
@@ -621,7 +621,7 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	json_object_set_new(o, "op", pl_json_string("accepted"));
 	json_object_set_new(o, "step", json_integer((json_int_t)step));
 	json_object_set_new(o, "status", pl_json_string(pl_journal_status_name(st)));
-	json_object_set_new(o, "value", acc ? pl_json_string(acc) : json_null());
+	json_object_set_new(o, "value", pl_json_string(acc));
 	if (werr < 0)
 		json_object_set_new(o, "errno", json_integer(-werr));
 	r = append(j, o, false);

@@ -12,17 +12,12 @@
 #include "util/log.h"
 #include "util/str.h"
 
-static json_t *jstr_or_null(const char *s)
-{
-	return s ? pl_json_string(s) : json_null();
-}
-
 static json_t *opt_json(const struct pl_tune_opt *x)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "key", pl_json_string(x->key));
 	json_object_set_new(j, "value", pl_json_string(x->value));
-	json_object_set_new(j, "expanded", jstr_or_null(x->expanded));
+	json_object_set_new(j, "expanded", pl_json_string(x->expanded));
 	json_object_set_new(j, "profile", pl_json_string(x->profile));
 	json_object_set_new(j, "file", pl_json_string(x->file));
 	json_object_set_new(j, "line", json_integer(x->line));
@@ -61,13 +56,13 @@ static json_t *item_json(const struct pl_tune_item *it)
 	json_object_set_new(j, "plugin", pl_json_string(it->plugin));
 	json_object_set_new(j, "unit", pl_json_string(it->unit));
 	json_object_set_new(j, "key", pl_json_string(it->key));
-	json_object_set_new(j, "device", jstr_or_null(it->device));
+	json_object_set_new(j, "device", pl_json_string(it->device));
 	json_object_set_new(j, "wanted", pl_json_string(it->value));
-	json_object_set_new(j, "current", jstr_or_null(it->current));
-	json_object_set_new(j, "write", jstr_or_null(it->want));
-	json_object_set_new(j, "target", jstr_or_null(it->target));
+	json_object_set_new(j, "current", pl_json_string(it->current));
+	json_object_set_new(j, "write", pl_json_string(it->want));
+	json_object_set_new(j, "target", pl_json_string(it->target));
 	json_object_set_new(j, "state", pl_json_string(pl_tune_verdict(it)));
-	json_object_set_new(j, "reason", jstr_or_null(it->reason));
+	json_object_set_new(j, "reason", pl_json_string(it->reason));
 	json_object_set_new(j, "origin", pl_json_string(it->origin));
 	json_object_set_new(j, "profile", pl_json_string(it->profile));
 	return j;
@@ -182,10 +177,10 @@ json_t *pl_tune_entry_json(const struct pl_journal_entry *e)
 	json_object_set_new(j, "target", pl_json_string(e->target));
 	json_object_set_new(j, "sysroot", pl_json_string(e->sysroot));
 	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
-	json_object_set_new(j, "old", grub ? pl_json_string("(file)") : jstr_or_null(e->old));
+	json_object_set_new(j, "old", grub ? pl_json_string("(file)") : pl_json_string(e->old));
 	json_object_set_new(j, "new",
 			    grub ? pl_json_string("(file)") : pl_json_string(e->new_value));
-	json_object_set_new(j, "accepted", grub ? json_null() : jstr_or_null(e->accepted));
+	json_object_set_new(j, "accepted", grub ? json_null() : pl_json_string(e->accepted));
 	json_object_set_new(j, "status", pl_json_string(pl_journal_status_name(e->status)));
 	json_object_set_new(j, "profile", pl_json_string(e->profile));
 	json_object_set_new(j, "time", json_integer(e->time));
@@ -234,12 +229,12 @@ json_t *pl_tune_show_doc(const struct pl_tune_profile *pr)
 				    json_boolean(pl_tune_plugin_supported(u->type)));
 		json_object_set_new(ju, "enabled", json_boolean(u->enabled));
 		json_object_set_new(ju, "devices", pl_json_string(u->devices));
-		json_object_set_new(ju, "uname_regex", jstr_or_null(u->uname_regex));
-		json_object_set_new(ju, "cpuinfo_regex", jstr_or_null(u->cpuinfo_regex));
+		json_object_set_new(ju, "uname_regex", pl_json_string(u->uname_regex));
+		json_object_set_new(ju, "cpuinfo_regex", pl_json_string(u->cpuinfo_regex));
 		pl_autofree char *why = NULL;
 		json_object_set_new(ju, "applies_here",
 				    json_boolean(pl_tune_unit_applies(u, &why)));
-		json_object_set_new(ju, "not_applied_reason", jstr_or_null(why));
+		json_object_set_new(ju, "not_applied_reason", pl_json_string(why));
 		json_t *jo = json_array();
 		for (size_t k = 0; k < u->opts.n; k++)
 			json_array_append_new(jo, opt_json(&u->opts.v[k]));
