@@ -144,6 +144,21 @@ static void test_measure(void **state)
 	pl_corpus_generate(PL_CORPUS_TEXT, PL_CORPUS_SEED, in, LEN);
 	struct pl_cz_measure m;
 	assert_int_equal(pl_cz_measure(pl_cz_find("zlib"), 1, in, LEN, 64 * 1024, 0.05, &m), 0);
+	/* The CPU-time ordering below is asserted on the best of five short rounds: one round
+	 * can be inflated by a host preempting this vCPU (guest CPU time that the guest's
+	 * steal-time accounting missed), as CI's shared host did once. */
+	double best_comp = m.comp_cpu_s_per_gb, best_decomp = m.decomp_cpu_s_per_gb;
+	for (int round = 1; round < 5; round++) {
+		struct pl_cz_measure again;
+		assert_int_equal(
+			pl_cz_measure(pl_cz_find("zlib"), 1, in, LEN, 64 * 1024, 0.02, &again), 0);
+		if (again.comp_cpu_s_per_gb > 0 && again.comp_cpu_s_per_gb < best_comp)
+			best_comp = again.comp_cpu_s_per_gb;
+		if (again.decomp_cpu_s_per_gb > 0 && again.decomp_cpu_s_per_gb < best_decomp)
+			best_decomp = again.decomp_cpu_s_per_gb;
+	}
+	print_message("# zlib 1 CPU s/GB, best of 5: deflate %.3f inflate %.3f\n", best_comp,
+		      best_decomp);
 	assert_true(m.verified);
 	assert_int_equal(m.in_bytes, LEN);
 	assert_true(m.ratio > 2.0 && m.ratio < 5.0);
@@ -151,7 +166,7 @@ static void test_measure(void **state)
 	/* inflate costs less CPU per byte than deflate (zlib level 1: about 3x here); CPU
 	 * time, not wall MB/s, so another process on the CPU cannot turn it around */
 	assert_true(m.decomp_cpu_s_per_gb > 0);
-	assert_true(m.decomp_cpu_s_per_gb < m.comp_cpu_s_per_gb);
+	assert_true(best_decomp < best_comp);
 	assert_true(m.comp_passes >= 1);
 	assert_true(m.comp_cpu_s_per_gb > 0);
 	/* ratio ordering: zlib 9 compresses at least as well as zlib 1 */
