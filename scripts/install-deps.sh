@@ -45,6 +45,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# Wait for a concurrent apt or dpkg (another install, unattended-upgrades) instead of failing.
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
 # tuned's postinst may try to start a daemon; there is no init here, which is fine.
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
