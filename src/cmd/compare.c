@@ -152,23 +152,6 @@ static const struct pl_cmd_info info = {
 		"interrupted (settings restored).",
 };
 
-/* "2%", "2" or "0.5%" -> 0.02 / 0.005; in (0, 100]. */
-static int parse_pct(const char *opt, const char *s, double *out)
-{
-	pl_autofree char *t = pl_xstrdup(s);
-	size_t len = strlen(t);
-	if (len && t[len - 1] == '%')
-		t[len - 1] = '\0';
-	double v;
-	int r = pl_parse_double(t, &v);
-	if (r < 0 || !(v > 0) || v > 100) {
-		pl_error("--%s '%s': give a percentage above 0, e.g. 1%%", opt, s);
-		return -EINVAL;
-	}
-	*out = v / 100;
-	return 0;
-}
-
 /* The command-line options into @cfg (its statistics defaults already set). Returns 0, or
  * -EINVAL after logging the bad option. */
 static int make_config(const struct compare_opts *o, struct pl_cmp_config *cfg)
@@ -181,9 +164,9 @@ static int make_config(const struct compare_opts *o, struct pl_cmp_config *cfg)
 		pl_error("--runs and --precision exclude each other (fixed or adaptive)");
 		return -EINVAL;
 	}
-	if (o->threshold && parse_pct("threshold", o->threshold, &cfg->threshold) < 0)
+	if (o->threshold && pl_opt_parse_pct("threshold", o->threshold, &cfg->threshold) < 0)
 		return -EINVAL;
-	if (o->precision && parse_pct("precision", o->precision, &cfg->precision) < 0)
+	if (o->precision && pl_opt_parse_pct("precision", o->precision, &cfg->precision) < 0)
 		return -EINVAL;
 	cfg->runs = o->precision ? 0 : (size_t)(o->runs ? o->runs : 10);
 	cfg->warmup = (size_t)o->warmup;

@@ -43,22 +43,6 @@ static const struct pl_cmd_info info = {
 		"adds the same diff to a report.",
 };
 
-/* "1%" or "1" -> 0.01; compare's --threshold spelling. */
-static int parse_threshold(const char *s, double *out)
-{
-	pl_autofree char *t = pl_xstrdup(s);
-	size_t len = strlen(t);
-	if (len && t[len - 1] == '%')
-		t[len - 1] = '\0';
-	double v;
-	if (pl_parse_double(t, &v) < 0 || !(v > 0) || v > 100) {
-		pl_error("--threshold '%s': give a percentage above 0, e.g. 1%%", s);
-		return -EINVAL;
-	}
-	*out = v / 100;
-	return 0;
-}
-
 static int write_text(const json_t *d)
 {
 	struct pl_outfile out;
@@ -88,7 +72,7 @@ int cmd_diff(int argc, char **argv)
 			 args.npos < 2 ? "give two documents" : "more than two documents given");
 		goto out;
 	}
-	if (o.threshold && parse_threshold(o.threshold, &dopts.threshold) < 0)
+	if (o.threshold && pl_opt_parse_pct("threshold", o.threshold, &dopts.threshold) < 0)
 		goto out;
 	if (!(a = pl_diff_load(args.pos[0], &ka, err, sizeof(err))) ||
 	    !(b = pl_diff_load(args.pos[1], &kb, err, sizeof(err))) ||

@@ -371,3 +371,20 @@ void pl_opt_help(FILE *f, const struct pl_optset *sets, size_t nsets)
 		}
 	}
 }
+
+int pl_opt_parse_pct(const char *opt, const char *s, double *out)
+{
+	char *t = pl_xstrdup(s);
+	size_t len = strlen(t);
+	if (len && t[len - 1] == '%')
+		t[len - 1] = '\0';
+	double v;
+	int r = pl_parse_double(t, &v);
+	free(t);
+	if (r < 0 || !(v > 0) || v > 100) {
+		pl_error("--%s '%s': give a percentage above 0, e.g. 1%%", opt, s);
+		return -EINVAL;
+	}
+	*out = v / 100;
+	return 0;
+}

@@ -76,6 +76,10 @@ struct pl_args {
  *  for the error message ("perflab bench"). Free @out with pl_args_free. */
 int pl_opt_parse(int argc, char **argv, const struct pl_optset *sets, size_t nsets, const char *cmd,
 		 struct pl_args *out);
+/** Parse a percentage option value such as "1%" or "2.5" (the % is optional) into a
+ * fraction (0.01, 0.025) in @out. Accepts 0 < value <= 100. On error prints one line
+ * naming --@opt and the value with the fix, and returns -EINVAL; @out is unchanged. */
+int pl_opt_parse_pct(const char *opt, const char *s, double *out);
 /** Free the positional array. NULL-safe. */
 void pl_args_free(struct pl_args *a);
 /** Print the option sets as --help text to @f. */

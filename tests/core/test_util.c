@@ -19,6 +19,7 @@
 #include "stats/summary.h"
 #include "util/cleanup.h"
 #include "util/cpuset.h"
+#include "util/opt.h"
 #include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -367,6 +368,26 @@ static void test_testutil_rmtree(void **state)
 	assert_int_equal(pl_test_rmtree(t), 0);
 }
 
+/* pl_opt_parse_pct: compare's and diff's --threshold/--precision spelling. */
+static void test_parse_pct(void **state)
+{
+	(void)state;
+	double v = -1;
+	assert_int_equal(pl_opt_parse_pct("threshold", "1%", &v), 0);
+	assert_true(fabs(v - 0.01) < 1e-12);
+	assert_int_equal(pl_opt_parse_pct("threshold", "2.5", &v), 0);
+	assert_true(fabs(v - 0.025) < 1e-12);
+	assert_int_equal(pl_opt_parse_pct("threshold", "100%", &v), 0);
+	assert_true(fabs(v - 1.0) < 1e-12);
+	v = 7;
+	assert_int_equal(pl_opt_parse_pct("threshold", "0", &v), -EINVAL);
+	assert_int_equal(pl_opt_parse_pct("threshold", "100.5%", &v), -EINVAL);
+	assert_int_equal(pl_opt_parse_pct("threshold", "-1%", &v), -EINVAL);
+	assert_int_equal(pl_opt_parse_pct("threshold", "%", &v), -EINVAL);
+	assert_int_equal(pl_opt_parse_pct("threshold", "1%%", &v), -EINVAL);
+	assert_true(v == 7); /* unchanged on error */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_summary),	      cmocka_unit_test(test_split_buf),
 		cmocka_unit_test(test_outfile),	      cmocka_unit_test(test_fmt_unit),
 		cmocka_unit_test(test_cleanup),	      cmocka_unit_test(test_testutil_rmtree),
+		cmocka_unit_test(test_parse_pct),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
