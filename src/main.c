@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff,
 	  "what changed between two saved report, inspect, check or bench documents" },
 	{ "inspect", cmd_inspect, "collect platform facts from /proc, /sys, /etc and cpuid" },
+	{ "monitor", cmd_monitor,
+	  "sample the whole machine over time (CPU, IRQs, memory, NUMA, PSI, disks, net)" },
 	{ "profile", cmd_profile, "sample where CPU time goes (perf_event_open)" },
 	{ "report", cmd_report, "inspect + check + quick benchmarks, written as a report" },
 	{ "tune", cmd_tune, "apply tuned-format profiles with a journal and exact rollback" },

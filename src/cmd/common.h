@@ -56,6 +56,7 @@ int cmd_tune(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 struct pl_facts;
 /** For a --sysroot tree (not the live /): return PL_EXIT_USAGE after one error naming the

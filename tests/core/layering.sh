@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Layering: every `#include "..."` under src/ points down the order
 #   3  src/main.c, src/cmd/            (wiring: options to modules)
-#   2  bench, profile, tune, compare, out   (engines)
+#   2  bench, profile, tune, compare, monitor, out   (engines)
 #   1  facts, rules, stats             (what the engines work on)
 #   0  util, and out/json.{c,h}        (helpers every layer uses)
 # An edge to a lower layer is fine; an edge up is not. Within a layer an edge between two
@@ -44,7 +44,7 @@ module() {
 layer() {
 	case $1 in
 	main | cmd) echo 3 ;;
-	bench | profile | tune | compare | out) echo 2 ;;
+	bench | profile | tune | compare | monitor | out) echo 2 ;;
 	facts | rules | stats) echo 1 ;;
 	util | json) echo 0 ;;
 	*) echo unknown ;;

@@ -97,6 +97,33 @@ add("procstat", "stat", b"\x00cpu  1000 20 300 40000 50 0 6 70 0 0\n"
     b"cpu0 500 10 150 20000 25 0 3 35 0 0\ncpu1 500 10 150 20000 25 0 3 35 0 0\n"
     b"intr 12345 0 1\nctxt 999\nbtime 1700000000\n")
 
+# monitor: first byte = parser (0 stat, 1 loadavg, 2 interrupts/softirqs, 3 meminfo and
+# vmstat, 4 pressure, 5 diskstats, 6 net/dev and snmp), then two snapshots split at
+# "\n====\n": the fixture's file and the same with every number halved (counters that
+# went down) or doubled
+def halve_double(b, k):
+    import re
+    return re.sub(rb"[0-9]+", lambda m: str(int(m.group()) * k // 2).encode(), b)
+for sel, pat in [(0, "proc/stat"), (1, "proc/loadavg"), (2, "proc/interrupts"),
+                 (2, "proc/softirqs"), (3, "proc/meminfo"), (3, "proc/vmstat"),
+                 (4, "proc/pressure/*"), (5, "proc/diskstats"), (6, "proc/net/dev"),
+                 (6, "proc/net/snmp")]:
+    for m, b in sysroot_files(pat, 2):
+        b = b[:16384]
+        tag = pat.replace("proc/", "").replace("/", "-").replace("*", "x")
+        add("monitor", f"{m}-{tag}-up", bytes([sel]) + b + b"\n====\n" + halve_double(b, 4))
+        add("monitor", f"{m}-{tag}-down", bytes([sel]) + b + b"\n====\n" + halve_double(b, 1))
+# two readings 0.3 s apart of a 2-vCPU KVM guest (tests/monitor/fixtures/kvm2-*.a, .b)
+for sel, name in [(0, "stat"), (1, "loadavg"), (2, "interrupts"), (2, "softirqs"),
+                  (3, "vmstat"), (4, "pressure-cpu"), (4, "pressure-io"), (5, "diskstats"),
+                  (6, "net-dev"), (6, "net-snmp")]:
+    a = rd(f"tests/monitor/fixtures/kvm2-{name}.a")
+    b = rd(f"tests/monitor/fixtures/kvm2-{name}.b")
+    add("monitor", f"kvm2-{name}", bytes([sel]) + a + b"\n====\n" + b)
+add("monitor", "stat-offline", b"\x00cpu  10 0 10 100 0 0 0 0 0 0\ncpu0 5 0 5 50 0 0 0 0 0 0\n"
+    b"cpu1 5 0 5 50 0 0 0 0 0 0\nctxt 10\n\n====\ncpu  12 0 10 60 0 0 0 0 0 0\n"
+    b"cpu0 12 0 10 60 0 0 0 0 0 0\nctxt 20\n")
+
 # net_proto
 for i, v in enumerate([
         "PLNET1 test=tcp_pp size=64 seconds=1.000000 streams=1 nodelay=1 busy_poll=0\n",

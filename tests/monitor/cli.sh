@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab monitor end to end: bad input (exit 2, one line, nothing written), the JSON
+# against its schema, CSV and text shapes, the Prometheus textfile, a command's exit
+# status and CPU, Ctrl-C (exit 130, samples kept), a fixture sysroot, and a live test
+# with a known load (one CPU busy ~2 s, a known number of bytes written and fsynced,
+# loopback traffic of a known size): the monitor must see at least that much. The
+# assertions are invariants (the machine did at least the known work), never this
+# machine's values: other work on the machine only adds.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+P=$PERFLAB
+
+# --- bad input: exit 2, one line naming the input, nothing left behind -----------------
+bad() { # NAME REGEX ARGS...
+	local name=$1 re=$2
+	shift 2
+	expect_exit 2 "$name: exit 2" "$P" monitor "$@"
+	is "$name: one line on stderr" "$(wc -l <"$ERR")" 1
+	like "$name: names the input" "$(cat "$ERR")" "$re"
+	is "$name: nothing on stdout" "$(wc -c <"$OUT")" 0
+}
+bad "interval 0" "--interval.*100ms" -I 0 -d 1
+bad "interval 50ms" "--interval.*100ms" -I 50ms -d 1
+bad "unknown CPU" "--cpus '999': CPU 999 is not online" -C 999 -d 1
+bad "bad CPU list" "--cpus: 'x'" -C x -d 1
+bad "unwritable output" "cannot write '/nonexistent/m.json'" -d 1 -o /nonexistent/m.json
+bad "unwritable textfile" "--prom-textfile '/nonexistent/m.prom'" -d 1 --prom-textfile /nonexistent/m.prom
+bad "json and csv" "choose one" -d 1 --json --csv
+bad "argument without --" "unexpected argument 'sleep'" -d 1 sleep 1
+bad "unknown command" "cannot run 'no-such-cmd-xyz'" -o "$TMP/never.json" -- no-such-cmd-xyz
+is "unknown command: no output file" "$(ls "$TMP" | grep -c never)" 0
+mkdir "$TMP/empty"
+bad "sysroot without proc/stat" "cannot read '.*/proc/stat'" --sysroot "$TMP/empty" -d 1
+
+# --- JSON: schema, intervals, a command's exit status and CPU ---------------------------
+expect_exit 7 "a command's exit status is perflab's" "$P" monitor -I 0.1 --json -o "$TMP/c.json" -- sh -c 'sleep 0.35; exit 7'
+validate monitor.schema.json "$TMP/c.json"
+is "command recorded" "$(jqv "$TMP/c.json" '.command | join(" ")')" "sh -c sleep 0.35; exit 7"
+is "exit status recorded" "$(jqv "$TMP/c.json" .command_result.exit_status)" 7
+is "start and end events" "$(jqv "$TMP/c.json" '[.events[].event] | join(",")')" "command_start,command_end"
+like "3 or more 100 ms intervals" "$(jqv "$TMP/c.json" .nsamples)" '^([3-9]|[1-9][0-9])$'
+is "intervals about 100 ms (the last one ends with the command)" \
+	"$(jqv "$TMP/c.json" '[.samples[:-1][] | select(.dt_s < 0.09 or .dt_s > 0.5)] | length')" 0
+is "times increase" "$(jqv "$TMP/c.json" '[.samples[].t_s] | . == sort')" true
+is "shares sum to 100% per interval" \
+	"$(jqv "$TMP/c.json" '[.samples[].cpu.all | select(.idle != null) | .user + .nice + .system + .iowait + .irq + .softirq + .steal + .guest + .idle | select(. < 99.9 or . > 100.1)] | length')" 0
+is "every online CPU shown" "$(jqv "$TMP/c.json" '.samples[0].cpu.per_cpu | length')" "$(grep -c '^cpu[0-9]' /proc/stat)"
+is "no negative number" "$(jq '[.. | numbers | select(. < 0)] | length' "$TMP/c.json")" 0
+expect_exit 0 "-C 0" "$P" monitor -I 0.1 -d 0.25 -C 0 --json
+is "-C 0: one CPU per sample" "$(jq '[.samples[].cpu.per_cpu | length] | unique | join(",")' "$OUT")" '"1"'
+expect_exit 137 "a command killed by a signal: 128 + signal" "$P" monitor -I 0.1 --json -o "$TMP/k.json" -- sh -c 'kill -9 $$'
+is "signal recorded" "$(jqv "$TMP/k.json" .command_result.signal)" 9
+
+# --- Ctrl-C: exit 130, what was sampled is kept ----------------------------------------
+"$P" monitor -I 0.1 --json -o "$TMP/i.json" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+is "SIGINT: exit 130" "$?" 130
+validate monitor.schema.json "$TMP/i.json"
+is "SIGINT: interrupted" "$(jqv "$TMP/i.json" .interrupted)" true
+like "SIGINT: samples kept" "$(jqv "$TMP/i.json" .nsamples)" '^[1-9][0-9]*$'
+
+# --- text, CSV, Prometheus textfile -----------------------------------------------------
+expect_exit 0 "text" "$P" monitor -I 0.1 -d 0.4
+is "text: header + 4 lines + summary" "$(wc -l <"$OUT")" 6
+is "text: fixed width (header and every line)" "$(grep -v '^#' "$OUT" | awk '{ print length($0) }' | sort -u | wc -l)" 1
+like "text: header" "$(head -1 "$OUT")" '^ +t_s +usr% +nice% +sys%'
+like "text: summary" "$(tail -1 "$OUT")" '^# 4 intervals: busy mean'
+expect_exit 0 "csv" "$P" monitor -I 0.1 -d 0.3 --csv --prom-textfile "$TMP/m.prom"
+like "csv header" "$(head -1 "$OUT")" '^t_s,dt_s,flags,user_pct,'
+is "csv: header + 3 rows" "$(wc -l <"$OUT")" 4
+is "csv: one column count" "$(awk -F, '{ print NF }' "$OUT" | sort -u | wc -l)" 1
+like "csv: a column per CPU" "$(head -1 "$OUT")" 'cpu0_busy_pct'
+if /usr/bin/python3 "$PERFLAB_SRCDIR/tests/report/promcheck.py" "$TMP/m.prom" >"$TMP/pc" 2>&1; then
+	_report ok "textfile is valid Prometheus text"
+else
+	_report fail "textfile is valid Prometheus text" "$(head -5 "$TMP/pc")"
+fi
+like "textfile: all-CPU user share" "$(cat "$TMP/m.prom")" 'perflab_monitor_cpu_percent\{cpu="all",mode="user"\} [0-9]'
+is "textfile: no temporary left" "$(ls "$TMP" | grep -c 'm.prom.tmp')" 0
+expect_exit 0 "-o FILE.csv picks CSV" "$P" monitor -I 0.1 -d 0.25 -o "$TMP/o.csv"
+like "-o FILE.csv: CSV" "$(head -1 "$TMP/o.csv")" '^t_s,dt_s'
+like "-o FILE: live lines on stdout" "$(head -1 "$OUT")" '^ +t_s +usr%'
+
+# --- a fixture sysroot: identical snapshots give zero rates, not errors -----------------
+F=$PERFLAB_SRCDIR/tests/monitor/fixtures
+mkdir -p "$TMP/root/proc/net" "$TMP/root/proc/pressure"
+for f in stat loadavg interrupts softirqs vmstat diskstats net-dev net-snmp net-netstat pressure-cpu pressure-io; do
+	cp "$F/kvm2-$f.a" "$TMP/root/proc/$(echo "$f" | tr - /)"
+done
+expect_exit 0 "fixture sysroot" "$P" monitor --sysroot "$TMP/root" -I 0.1 -d 0.25 --json -o "$TMP/s.json"
+validate monitor.schema.json "$TMP/s.json"
+is "fixture: two CPUs" "$(jqv "$TMP/s.json" '.samples[0].cpu.per_cpu | length')" 2
+is "fixture: no ticks, no shares" "$(jqv "$TMP/s.json" '.samples[0].cpu.all.busy')" null
+is "fixture: zero context switches" "$(jqv "$TMP/s.json" '.samples[0].ctxt_per_s')" 0
+is "fixture: zero interrupts" "$(jqv "$TMP/s.json" '.samples[0].interrupts.per_s')" 0
+is "fixture: loopback listed" "$(jqv "$TMP/s.json" '[.samples[0].net.interfaces[].name] | index("lo") != null')" true
+expect_exit 2 "fixture: CPU 2 is not there" "$P" monitor --sysroot "$TMP/root" -C 2 -d 0.2
+
+# --- live: a known load ----------------------------------------------------------------
+# one CPU busy for 2 s of its own CPU time (longer on a loaded machine); 32 MiB written and fsynced to a file on a disk; 20 MB over loopback
+DIR=$PERFLAB_BUILDDIR
+SIZE=$((32 << 20))
+NET=20000000
+cat >"$TMP/load.sh" <<EOF
+/usr/bin/python3 -c 'import time
+while time.process_time() < 2: pass'
+dd if=/dev/zero of="$DIR/mon-test.$$" bs=1M count=32 conv=fsync status=none
+rm -f "$DIR/mon-test.$$"
+/usr/bin/python3 - <<'PY'
+import socket, threading
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+def sink():
+    c, _ = s.accept(); n = 0
+    while True:
+        b = c.recv(1 << 16)
+        if not b: break
+        n += len(b)
+    c.close()
+t = threading.Thread(target=sink); t.start()
+c = socket.create_connection(s.getsockname()); c.sendall(b"x" * $NET); c.close(); t.join()
+PY
+EOF
+expect_exit 0 "live: monitor a known load" "$P" monitor -I 0.25 --json -o "$TMP/live.json" -- sh "$TMP/load.sh"
+validate monitor.schema.json "$TMP/live.json"
+own=$(jqv "$TMP/live.json" '.command_result | .user_s + .system_s')
+like "live: the command's own CPU is at least 2 s" "$own" '^([2-9]|[1-9][0-9])\.'
+# machine-wide busy CPU-seconds (sum over CPUs of busy% x dt) >= 90% of the command's own
+ncpu=$(jqv "$TMP/live.json" '.samples[0].cpu.per_cpu | length')
+seen=$(jqv "$TMP/live.json" '[.samples[] | (.cpu.per_cpu | map(.busy // 0) | add) / 100 * .dt_s] | add')
+like "live: busy CPU-seconds $seen >= 0.9 x own $own" "$(awk -v s="$seen" -v o="$own" 'BEGIN { print (s >= 0.9 * o) ? "yes" : "no" }')" yes
+maxcpu=$(jqv "$TMP/live.json" '[.samples[].cpu.per_cpu[].busy // 0] | max')
+like "live: some CPU was busy >= 75% in an interval ($maxcpu)" "$(awk -v m="$maxcpu" 'BEGIN { print (m >= 75) ? "yes" : "no" }')" yes
+dev=$(df --output=source "$DIR" | tail -1)
+disk=$(lsblk -no pkname "$dev" 2>/dev/null | head -1)
+[ -n "$disk" ] || disk=$(basename "$dev")
+if [ -e "/sys/block/$disk" ]; then
+	wrote=$(jq --arg d "$disk" '[.samples[] | . as $s | .disks[] | select(.name == $d) | (.write_bytes_per_s // 0) * $s.dt_s] | add // 0' "$TMP/live.json")
+	like "live: $disk wrote $wrote >= $SIZE bytes" "$(awk -v w="$wrote" -v s="$SIZE" 'BEGIN { print (w >= s * 0.99) ? "yes" : "no" }')" yes
+else
+	skip "live: disk bytes written" "$DIR is on $dev, not a block device in /sys/block"
+fi
+lo=$(jq '[.samples[] | . as $s | .net.interfaces[] | select(.name == "lo") | (.rx_bytes_per_s // 0) * $s.dt_s] | add // 0' "$TMP/live.json")
+like "live: loopback carried $lo >= $NET bytes" "$(awk -v l="$lo" -v n="$NET" 'BEGIN { print (l >= n) ? "yes" : "no" }')" yes
+done_testing

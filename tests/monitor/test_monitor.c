@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests of perflab monitor's engine on fixture text: every /proc parser (current and
+ * older kernels' formats, garbage), the interval rates against hand-computed values (as
+ * mpstat and iostat -x compute them), counters that wrap or reset, a CPU that goes
+ * offline between two snapshots, and a snapshot read from a fixture sysroot. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "monitor/emit.h"
+#include "monitor/proc.h"
+#include "monitor/rates.h"
+#include "util/sysroot.h"
+
+#include "testutil.h"
+
+#define near(a, b) assert_true(fabs((double)(a) - (double)(b)) < 1e-6)
+
+static const char stat_a[] = "cpu  1000 10 500 8000 100 20 30 40 0 0\n"
+			     "cpu0 500 5 250 4000 50 10 15 20 0 0\n"
+			     "cpu1 500 5 250 4000 50 10 15 20 0 0\n"
+			     "intr 12345 1 2 3\nctxt 100000\nbtime 1700000000\nprocesses 5000\n"
+			     "procs_running 3\nprocs_blocked 1\nsoftirq 10 1 2 3\n";
+/* 100 ticks later per CPU: cpu0 all user (busy), cpu1 all idle */
+static const char stat_b[] = "cpu  1100 10 500 8100 100 20 30 40 0 0\n"
+			     "cpu0 600 5 250 4000 50 10 15 20 0 0\n"
+			     "cpu1 500 5 250 4100 50 10 15 20 0 0\n"
+			     "intr 12400 1 2 3\nctxt 102000\nbtime 1700000000\nprocesses 5010\n"
+			     "procs_running 2\nprocs_blocked 0\n";
+
+static void test_stat(void **state)
+{
+	(void)state;
+	struct pl_mon_stat s;
+	assert_int_equal(pl_mon_parse_stat(stat_a, &s), 0);
+	assert_true(s.has_total && s.has_ctxt && s.has_processes);
+	assert_int_equal(s.ncpu, 2);
+	assert_true(s.online[0] && s.online[1]);
+	assert_int_equal(s.total[PL_MON_USER], 1000);
+	assert_int_equal(s.cpu[1][PL_MON_STEAL], 20);
+	assert_int_equal(s.ctxt, 100000);
+	assert_int_equal(s.processes, 5000);
+	assert_int_equal(s.procs_running, 3);
+	assert_int_equal(s.procs_blocked, 1);
+	free(s.cpu);
+	free(s.online);
+	/* a 2.6.9 kernel: four or seven fields, the rest 0; a gap (cpu1 offline) */
+	assert_int_equal(pl_mon_parse_stat("cpu 1 2 3 4\ncpu0 1 2 3 4 5 6 7\ncpu2 1 2 3 4\n", &s),
+			 0);
+	assert_int_equal(s.ncpu, 3);
+	assert_true(s.online[0] && !s.online[1] && s.online[2]);
+	assert_int_equal(s.cpu[0][PL_MON_SOFTIRQ], 7);
+	assert_int_equal(s.cpu[0][PL_MON_STEAL], 0);
+	assert_false(s.has_ctxt);
+	free(s.cpu);
+	free(s.online);
+	assert_int_equal(pl_mon_parse_stat("", &s), -EINVAL);
+	assert_int_equal(pl_mon_parse_stat("cpu 1 2\ncpu0 x y z w\n", &s), -EINVAL);
+	assert_int_equal(pl_mon_parse_stat(NULL, &s), -EINVAL);
+}
+
+static void test_loadavg(void **state)
+{
+	(void)state;
+	struct pl_mon_loadavg l;
+	assert_int_equal(pl_mon_parse_loadavg("14.22 12.09 3.50 7/345 6789\n", &l), 0);
+	near(l.avg[0], 14.22);
+	near(l.avg[2], 3.5);
+	assert_int_equal(l.running, 7);
+	assert_int_equal(l.tasks, 345);
+	assert_int_equal(pl_mon_parse_loadavg("0.1 0.2\n", &l), -EINVAL);
+	assert_int_equal(pl_mon_parse_loadavg("0.1 0.2 0.3 7 345\n", &l), -EINVAL);
+	assert_int_equal(pl_mon_parse_loadavg("-1 0.2 0.3 1/2 3\n", &l), -EINVAL);
+	assert_int_equal(pl_mon_parse_loadavg("nan 0.2 0.3 1/2 3\n", &l), -EINVAL);
+}
+
+/* CPU1 offline: its column is absent */
+static const char irq_a[] = "           CPU0       CPU2       \n"
+			    "  0:         40          0   IO-APIC   2-edge      timer\n"
+			    " 24:       1000       2000   PCI-MSI 49152-edge      virtio0-input.0\n"
+			    "LOC:       5000       6000   Local timer interrupts\n"
+			    "ERR:          0\n"
+			    "MIS:          0\n";
+static const char irq_b[] = "           CPU0       CPU2       \n"
+			    "  0:         40          0   IO-APIC   2-edge      timer\n"
+			    " 24:       1100       2300   PCI-MSI 49152-edge      virtio0-input.0\n"
+			    "LOC:       5100       6100   Local timer interrupts\n"
+			    "ERR:          0\n"
+			    "MIS:          0\n";
+
+static void free_tab(struct pl_mon_irqtab *t)
+{
+	free(t->cols);
+	free(t->rows);
+	free(t->counts);
+}
+
+static void test_irqtab(void **state)
+{
+	(void)state;
+	struct pl_mon_irqtab t;
+	assert_int_equal(pl_mon_parse_irqtab(irq_a, &t), 0);
+	assert_int_equal(t.ncols, 2);
+	assert_int_equal(t.cols[1], 2);
+	assert_int_equal(t.nrows, 5);
+	assert_string_equal(t.rows[1].name, "24");
+	assert_string_equal(t.rows[1].desc, "virtio0-input.0");
+	assert_string_equal(t.rows[2].name, "LOC");
+	assert_string_equal(t.rows[2].desc, "Local timer interrupts");
+	assert_true(t.rows[2].full);
+	assert_false(t.rows[3].full); /* ERR: one number */
+	assert_int_equal(t.counts[1 * 2 + 1], 2000);
+	free_tab(&t);
+	static const char soft[] = "                    CPU0       CPU1\n"
+				   "          HI:          1          0\n"
+				   "       TIMER:     100000      90000\n"
+				   "      NET_RX:        500        700\n";
+	assert_int_equal(pl_mon_parse_irqtab(soft, &t), 0);
+	assert_int_equal(t.nrows, 3);
+	assert_string_equal(t.rows[2].name, "NET_RX");
+	assert_int_equal(t.counts[2 * 2 + 1], 700);
+	free_tab(&t);
+	assert_int_equal(pl_mon_parse_irqtab("no header\n 0: 1 2\n", &t), -EINVAL);
+	assert_int_equal(pl_mon_parse_irqtab("", &t), -EINVAL);
+}
+
+static const char meminfo[] = "MemTotal:        4000000 kB\nMemFree:         1000000 kB\n"
+			      "MemAvailable:    3000000 kB\nBuffers:           10000 kB\n"
+			      "Cached:           500000 kB\nDirty:                 40 kB\n"
+			      "Writeback:             0 kB\nSwapTotal:       1000000 kB\n"
+			      "SwapFree:         900000 kB\nHugePages_Total:       0\n";
+static const char vm_a[] = "nr_free_pages 250000\npgfault 1000\npgmajfault 10\npswpin 0\n"
+			   "pswpout 0\nthp_fault_alloc 5\nthp_collapse_alloc 1\ncompact_stall 2\n"
+			   "numa_hit 1000\nnuma_miss 0\nnuma_local 800\nnuma_other 200\n";
+static const char vm_b[] = "nr_free_pages 250000\npgfault 3000\npgmajfault 30\npswpin 4\n"
+			   "pswpout 8\nthp_fault_alloc 9\nthp_collapse_alloc 3\ncompact_stall 2\n"
+			   "numa_hit 3000\nnuma_miss 0\nnuma_local 1600\nnuma_other 1400\n";
+
+static void test_kv(void **state)
+{
+	(void)state;
+	struct pl_mon_kv kv;
+	assert_int_equal(pl_mon_parse_meminfo(meminfo, &kv), 0);
+	assert_true(kv.have & (1u << PL_MON_MEM_AVAILABLE));
+	assert_int_equal(kv.v[PL_MON_MEM_TOTAL], 4000000ull * 1024);
+	assert_int_equal(kv.v[PL_MON_MEM_DIRTY], 40ull * 1024);
+	/* a 3.13 kernel has no MemAvailable */
+	assert_int_equal(pl_mon_parse_meminfo("MemTotal: 10 kB\nMemFree: 5 kB\n", &kv), 0);
+	assert_false(kv.have & (1u << PL_MON_MEM_AVAILABLE));
+	assert_int_equal(pl_mon_parse_meminfo("garbage\n", &kv), -EINVAL);
+	assert_int_equal(pl_mon_parse_vmstat(vm_a, &kv), 0);
+	assert_int_equal(kv.v[PL_MON_VM_NUMA_OTHER], 200);
+	assert_int_equal(kv.v[PL_MON_VM_THP_COLLAPSE_ALLOC], 1);
+	/* no NUMA, no THP: absent, not 0 */
+	assert_int_equal(pl_mon_parse_vmstat("pgfault 1\npgmajfault 0\n", &kv), 0);
+	assert_false(kv.have & (1u << PL_MON_VM_NUMA_HIT));
+	assert_int_equal(pl_mon_parse_vmstat("pgfault -1\n", &kv), -EINVAL);
+}
+
+static void test_psi(void **state)
+{
+	(void)state;
+	struct pl_mon_psi p;
+	assert_int_equal(pl_mon_parse_psi("some avg10=1.50 avg60=0.00 avg300=0.00 total=123456\n"
+					  "full avg10=0.25 avg60=0.00 avg300=0.00 total=789\n",
+					  &p),
+			 0);
+	assert_true(p.present && p.has_full);
+	near(p.some_avg10, 1.5);
+	assert_int_equal(p.some_total_us, 123456);
+	assert_int_equal(p.full_total_us, 789);
+	/* the cpu file before 5.13 has no full line */
+	assert_int_equal(pl_mon_parse_psi("some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n", &p),
+			 0);
+	assert_false(p.has_full);
+	assert_int_equal(pl_mon_parse_psi("full avg10=0.00 avg60=0 avg300=0 total=1\n", &p),
+			 -EINVAL);
+	assert_int_equal(pl_mon_parse_psi("some avg10=200 total=1\n", &p), -EINVAL);
+}
+
+/* 4.18+ (18 numbers after the name: 15 fields... 5.5+ 17 fields) and a 4.17 line (11) */
+static const char disk_a[] =
+	" 253       0 vda 1000 0 8000 500 2000 0 16000 4000 0 3000 4500 0 0 0 0 100 50\n"
+	" 253       1 vda1 900 0 7000 400 1900 0 15000 3900 0 2900 4300\n"
+	"   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+static const char disk_b[] =
+	" 253       0 vda 1100 0 8800 600 2200 0 20000 4600 1 3500 5300 0 0 0 0 110 55\n"
+	" 253       1 vda1 1000 0 7800 500 2100 0 19000 4500 1 3400 5100\n"
+	"   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+
+static void test_diskstats(void **state)
+{
+	(void)state;
+	struct pl_mon_disk *d;
+	size_t n;
+	assert_int_equal(pl_mon_parse_diskstats(disk_a, &d, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(d[0].name, "vda");
+	assert_int_equal(d[0].wr_sectors, 16000);
+	assert_int_equal(d[0].weighted_ms, 4500);
+	assert_int_equal(d[0].fl_ios, 100);
+	assert_int_equal(d[1].fl_ios, 0);
+	assert_int_equal(d[1].io_ms, 2900);
+	free(d);
+	/* the 2.6 partition line: four numbers, too few */
+	assert_int_equal(pl_mon_parse_diskstats("   8  1 sda1 10 20 30 40\n", &d, &n), -EINVAL);
+	assert_int_equal(pl_mon_parse_diskstats("", &d, &n), -EINVAL);
+}
+
+static const char net_a[] =
+	"Inter-|   Receive                                                |  Transmit\n"
+	" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets "
+	"errs drop fifo colls carrier compressed\n"
+	"    lo: 1000 10 0 0 0 0 0 0 1000 10 0 0 0 0 0 0\n"
+	"  eth0: 5000 50 1 2 0 0 0 0 7000 70 0 3 0 0 0 0\n";
+static const char net_b[] =
+	"Inter-|   Receive                                                |  Transmit\n"
+	" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets "
+	"errs drop fifo colls carrier compressed\n"
+	"    lo: 3000 30 0 0 0 0 0 0 3000 30 0 0 0 0 0 0\n"
+	"  eth0: 6000 60 1 2 0 0 0 0 9000 90 0 4 0 0 0 0\n";
+
+static void test_netdev_snmp(void **state)
+{
+	(void)state;
+	struct pl_mon_netif *v;
+	size_t n;
+	assert_int_equal(pl_mon_parse_netdev(net_a, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[1].name, "eth0");
+	assert_int_equal(v[1].tx_bytes, 7000);
+	assert_int_equal(v[1].tx_drop, 3);
+	assert_int_equal(v[1].rx_errs, 1);
+	free(v);
+	assert_int_equal(pl_mon_parse_netdev("nothing here\n", &v, &n), -EINVAL);
+	static const char snmp[] = "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
+				   "Tcp: RtoAlgorithm RtoMin MaxConn OutSegs RetransSegs\n"
+				   "Tcp: 1 200 -1 5000 17\n";
+	uint64_t x;
+	assert_int_equal(pl_mon_snmp_get(snmp, "Tcp", "RetransSegs", &x), 0);
+	assert_int_equal(x, 17);
+	assert_int_equal(pl_mon_snmp_get(snmp, "Tcp", "MaxConn", &x), -EINVAL);
+	assert_int_equal(pl_mon_snmp_get(snmp, "Tcp", "Nope", &x), -ENOENT);
+	assert_int_equal(pl_mon_snmp_get(snmp, "TcpExt", "ListenOverflows", &x), -ENOENT);
+	assert_int_equal(pl_mon_snmp_get("TcpExt: ListenOverflows ListenDrops\nTcpExt: 3 4\n",
+					 "TcpExt", "ListenDrops", &x),
+			 0);
+	assert_int_equal(x, 4);
+}
+
+/* A snapshot from texts at time @t_ns. */
+static void snap(struct pl_mon_snap *s, uint64_t t_ns, const char *st, const char *irq,
+		 const char *vm, const char *disk, const char *net, uint64_t psi_us)
+{
+	memset(s, 0, sizeof(*s));
+	s->t_ns = t_ns;
+	assert_int_equal(pl_mon_parse_stat(st, &s->stat), 0);
+	s->has_stat = true;
+	assert_int_equal(pl_mon_parse_irqtab(irq, &s->irq), 0);
+	assert_int_equal(pl_mon_parse_meminfo(meminfo, &s->mem), 0);
+	assert_int_equal(pl_mon_parse_vmstat(vm, &s->vm), 0);
+	assert_int_equal(pl_mon_parse_diskstats(disk, &s->disk, &s->ndisk), 0);
+	assert_int_equal(pl_mon_parse_netdev(net, &s->net, &s->nnet), 0);
+	char p[128];
+	snprintf(p, sizeof(p), "some avg10=1.00 avg60=0 avg300=0 total=%llu\n",
+		 (unsigned long long)psi_us);
+	assert_int_equal(pl_mon_parse_psi(p, &s->psi[PL_MON_PSI_IO]), 0);
+}
+
+static void test_rates(void **state)
+{
+	(void)state;
+	struct pl_mon_snap a, b;
+	snap(&a, 1000000000ull, stat_a, irq_a, vm_a, disk_a, net_a, 0);
+	snap(&b, 3000000000ull, stat_b, irq_b, vm_b, disk_b, net_b, 500000); /* dt = 2 s */
+	struct pl_mon_rates r;
+	assert_int_equal(pl_mon_rates_compute(&a, &b, NULL, 0, &r), 0);
+	near(r.dt_s, 2);
+	near(r.t_s, 3);
+	assert_int_equal(r.flags, 0);
+	/* all CPUs: 100 user + 100 idle ticks */
+	near(r.all.user, 50);
+	near(r.all.idle, 50);
+	near(r.all.busy, 50);
+	near(r.all.system, 0);
+	assert_int_equal(r.ncpu, 2);
+	near(r.cpu[0].user, 100);
+	near(r.cpu[0].busy, 100);
+	near(r.cpu[1].idle, 100);
+	near(r.ctxt_per_s, 1000);
+	near(r.forks_per_s, 5);
+	near(r.running, 2);
+	/* interrupts: cpu0 (100 + 100) / 2, CPU2's column is not a CPU of /proc/stat here */
+	near(r.irq_per_s, (100 + 300 + 100 + 100) / 2.0);
+	near(r.cpu[0].irq_per_s, 100);
+	assert_true(isnan(r.cpu[1].irq_per_s)); /* no column for CPU1 */
+	assert_int_equal(r.nirq_top, 2);	/* the timer did not fire */
+	assert_string_equal(r.irq_top[0].name, "24 virtio0-input.0");
+	near(r.irq_top[0].per_s, 200);
+	assert_string_equal(r.irq_top[1].name, "LOC Local timer interrupts");
+	/* memory and NUMA: 2000 faults, 20 of them major; local 800, other 1200 */
+	near(r.minflt_per_s, 990);
+	near(r.majflt_per_s, 10);
+	near(r.swapout_per_s, 4);
+	near(r.thp_alloc_per_s, 3);
+	near(r.compact_stall_per_s, 0);
+	near(r.numa_remote_ratio, 1200.0 / 2000);
+	near(r.mem_available, 3000000.0 * 1024);
+	near(r.swap_used, 100000.0 * 1024);
+	/* pressure: 0.5 s stalled of 2 s */
+	assert_true(r.psi_present[PL_MON_PSI_IO]);
+	assert_false(r.psi_present[PL_MON_PSI_CPU]);
+	near(r.psi_some_pct[PL_MON_PSI_IO], 25);
+	/* iostat -x for vda: 100 reads, 200 writes, 800 + 4000 sectors, in 2 s */
+	assert_int_equal(r.ndisk, 3); /* the filter is pl_mon_snap_read's */
+	const struct pl_mon_disk_rate *d = &r.disk[0];
+	near(d->r_per_s, 50);
+	near(d->w_per_s, 100);
+	near(d->read_Bps, 800 * 512 / 2.0);
+	near(d->write_Bps, 4000 * 512 / 2.0);
+	near(d->r_await_ms, 1);			  /* 100 ms / 100 reads */
+	near(d->w_await_ms, 3);			  /* 600 ms / 200 writes */
+	near(d->aqu_sz, 800 / 2000.0);		  /* weighted ms / elapsed ms */
+	near(d->util_pct, 500 / 20.0);		  /* 500 ms busy of 2000 ms */
+	assert_true(isnan(r.disk[2].r_await_ms)); /* loop0: no I/O, no await */
+	assert_int_equal(r.nnet, 2);
+	near(r.net[0].rx_Bps, 1000);
+	near(r.net[1].tx_pps, 10);
+	near(r.net[1].tx_drop_per_s, 0.5);
+	struct pl_mon_io_sum s;
+	pl_mon_io_sum(&r, &s);
+	near(s.rx_Bps, 1500);
+	near(s.util_max, 25);
+	/* the JSON sample has the same numbers */
+	json_t *j = pl_mon_sample_json(&r);
+	assert_true(json_real_value(json_object_get(
+			    json_object_get(json_object_get(j, "cpu"), "all"), "user")) == 50);
+	assert_true(json_is_null(json_object_get(json_object_get(j, "pressure"), "cpu")));
+	json_decref(j);
+	pl_mon_rates_free(&r);
+	/* --cpus 1: one row, the all-CPU figures unchanged */
+	struct pl_cpuset one;
+	pl_cpuset_clear(&one);
+	pl_cpuset_set(&one, 1);
+	assert_int_equal(pl_mon_rates_compute(&a, &b, &one, 0, &r), 0);
+	assert_int_equal(r.ncpu, 1);
+	assert_int_equal(r.cpu[0].cpu, 1);
+	near(r.all.busy, 50);
+	pl_mon_rates_free(&r);
+	/* time must move forward */
+	assert_int_equal(pl_mon_rates_compute(&b, &a, NULL, 0, &r), -EINVAL);
+	pl_mon_snap_free(&a);
+	pl_mon_snap_free(&b);
+}
+
+/* A 32-bit interrupt count that wrapped, a disk counter reset (driver reload) and a
+ * NO_HZ iowait that went backwards: those rates are NaN, the interval is marked, and
+ * nothing is negative. */
+static void test_rates_wrap(void **state)
+{
+	(void)state;
+	static const char irq_wrap[] =
+		"           CPU0       CPU2\n"
+		"  0:         40          0   IO-APIC   2-edge      timer\n"
+		" 24:         10       2300   PCI-MSI 49152-edge      virtio0\n"
+		"LOC:       5100       6100   Local timer interrupts\n";
+	static const char stat_back[] = "cpu  1100 10 500 8100 90 20 30 40 0 0\n"
+					"cpu0 600 5 250 4000 40 10 15 20 0 0\n"
+					"cpu1 500 5 250 4100 50 10 15 20 0 0\n"
+					"ctxt 90000\nprocesses 5010\n";
+	static const char disk_reset[] = " 253 0 vda 5 0 40 1 0 0 0 0 0 2 3\n";
+	struct pl_mon_snap a, b;
+	snap(&a, 1000000000ull, stat_a, irq_a, vm_a, disk_a, net_a, 100);
+	snap(&b, 2000000000ull, stat_back, irq_wrap, vm_a, disk_reset, net_a, 50);
+	struct pl_mon_rates r;
+	assert_int_equal(pl_mon_rates_compute(&a, &b, NULL, 0, &r), 0);
+	assert_true(r.flags & PL_MON_F_RESET);
+	assert_false(r.flags & PL_MON_F_CPUS_CHANGED);
+	unsigned want = 1u << PL_MON_G_CPU | 1u << PL_MON_G_STAT | 1u << PL_MON_G_IRQ |
+			1u << PL_MON_G_DISK | 1u << PL_MON_G_PSI;
+	assert_int_equal(r.reset_groups, want);
+	assert_true(isnan(r.irq_per_s));
+	assert_true(isnan(r.cpu[0].irq_per_s)); /* the wrapped row is in CPU0's column */
+	assert_true(isnan(r.ctxt_per_s));
+	near(r.forks_per_s, 10);
+	assert_true(isnan(r.psi_some_pct[PL_MON_PSI_IO]));
+	/* iowait went down by 10: counted 0; the shares are still of the ticks seen */
+	assert_true(r.all.iowait >= 0 && r.cpu[0].iowait >= 0);
+	near(r.cpu[0].user, 100);
+	assert_true(isnan(r.disk[0].r_per_s));
+	assert_true(isnan(r.disk[0].util_pct) || r.disk[0].util_pct >= 0);
+	/* the top sources keep the rows that did not wrap */
+	for (size_t i = 0; i < r.nirq_top; i++)
+		assert_true(r.irq_top[i].per_s > 0 && strcmp(r.irq_top[i].name, "24 virtio0") != 0);
+	json_t *j = pl_mon_sample_json(&r);
+	char *t = json_dumps(j, JSON_COMPACT);
+	assert_non_null(strstr(t, "\"flags\":[\"counter_reset\"]"));
+	assert_non_null(
+		strstr(t, "\"reset\":[\"cpu\",\"stat\",\"interrupts\",\"pressure\",\"disk\"]"));
+	assert_null(strstr(t, ":-")); /* no negative number anywhere */
+	free(t);
+	json_decref(j);
+	pl_mon_rates_free(&r);
+	pl_mon_snap_free(&a);
+	pl_mon_snap_free(&b);
+}
+
+/* CPU1 goes offline: the "cpu" line loses its ticks (it goes down); the interval is
+ * marked, only CPU0 is shown, and all CPUs is CPU0's share. */
+static void test_rates_offline(void **state)
+{
+	(void)state;
+	static const char stat_off[] = "cpu  600 5 250 4000 50 10 15 20 0 0\n"
+				       "cpu0 600 5 250 4000 50 10 15 20 0 0\n"
+				       "ctxt 101000\nprocesses 5001\n";
+	struct pl_mon_snap a, b;
+	snap(&a, 1000000000ull, stat_a, irq_a, vm_a, disk_a, net_a, 0);
+	snap(&b, 2000000000ull, stat_off, irq_b, vm_b, disk_b, net_b, 0);
+	struct pl_mon_rates r;
+	assert_int_equal(pl_mon_rates_compute(&a, &b, NULL, 0, &r), 0);
+	assert_true(r.flags & PL_MON_F_CPUS_CHANGED);
+	assert_false(r.reset_groups & (1u << PL_MON_G_CPU));
+	assert_int_equal(r.ncpu, 1);
+	assert_int_equal(r.cpu[0].cpu, 0);
+	near(r.all.user, 100);
+	near(r.all.busy, 100);
+	pl_mon_rates_free(&r);
+	/* and back online: marked again, CPU1 has no interval yet */
+	assert_int_equal(pl_mon_rates_compute(
+				 &b, &(struct pl_mon_snap){ .t_ns = 3000000000ull, .stat = a.stat },
+				 NULL, 0, &r),
+			 0);
+	assert_true(r.flags & PL_MON_F_CPUS_CHANGED);
+	assert_int_equal(r.ncpu, 1);
+	pl_mon_rates_free(&r);
+	pl_mon_snap_free(&a);
+	pl_mon_snap_free(&b);
+}
+
+/* The whole snapshot from a fixture tree: partitions and idle devices are dropped. */
+static void test_snap_read(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/perflab-mon.XXXXXX";
+	assert_int_equal(pl_test_mkdtemp(root), 0);
+	assert_int_equal(pl_test_put(root, "/proc/stat", stat_a), 0);
+	assert_int_equal(pl_test_put(root, "/proc/loadavg", "1.00 2.00 3.00 4/500 99\n"), 0);
+	assert_int_equal(pl_test_put(root, "/proc/interrupts", irq_a), 0);
+	assert_int_equal(pl_test_put(root, "/proc/meminfo", meminfo), 0);
+	assert_int_equal(pl_test_put(root, "/proc/vmstat", vm_a), 0);
+	assert_int_equal(pl_test_put(root, "/proc/pressure/memory",
+				     "some avg10=0.00 avg60=0.00 avg300=0.00 total=7\n"
+				     "full avg10=0.00 avg60=0.00 avg300=0.00 total=3\n"),
+			 0);
+	assert_int_equal(pl_test_put(root, "/proc/diskstats", disk_a), 0);
+	assert_int_equal(pl_test_put(root, "/sys/block/vda/stat", "0\n"), 0);
+	assert_int_equal(pl_test_put(root, "/sys/block/loop0/stat", "0\n"), 0);
+	assert_int_equal(pl_test_put(root, "/proc/net/dev", net_a), 0);
+	assert_int_equal(
+		pl_test_put(root, "/proc/net/snmp", "Tcp: OutSegs RetransSegs\nTcp: 100 5\n"), 0);
+	assert_int_equal(pl_test_put(root, "/proc/net/netstat",
+				     "TcpExt: ListenOverflows ListenDrops\nTcpExt: 1 2\n"),
+			 0);
+	assert_int_equal(pl_sysroot_set(root), 0);
+	struct pl_mon_snap s;
+	assert_int_equal(pl_mon_snap_read(&s), 0);
+	assert_true(s.has_stat && s.has_load);
+	assert_int_equal(s.load.tasks, 500);
+	assert_int_equal(s.irq.nrows, 5);
+	assert_int_equal(s.softirq.ncols, 0); /* no file: empty */
+	assert_true(s.psi[PL_MON_PSI_MEMORY].present);
+	assert_false(s.psi[PL_MON_PSI_CPU].present);
+	assert_int_equal(s.ndisk, 1); /* vda; vda1 is a partition, loop0 idle */
+	assert_string_equal(s.disk[0].name, "vda");
+	assert_int_equal(s.nnet, 2);
+	assert_int_equal(s.tcp.v[PL_MON_TCP_RETRANSSEGS], 5);
+	assert_int_equal(s.tcp.v[PL_MON_TCP_LISTENDROPS], 2);
+	pl_mon_snap_free(&s);
+	/* without /proc/stat there is nothing to monitor */
+	char path[300];
+	snprintf(path, sizeof(path), "%s/proc/stat", root);
+	assert_int_equal(remove(path), 0);
+	assert_int_equal(pl_mon_snap_read(&s), -ENOENT);
+	pl_sysroot_set(NULL);
+	assert_int_equal(pl_test_rmtree(root), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stat),	    cmocka_unit_test(test_loadavg),
+		cmocka_unit_test(test_irqtab),	    cmocka_unit_test(test_kv),
+		cmocka_unit_test(test_psi),	    cmocka_unit_test(test_diskstats),
+		cmocka_unit_test(test_netdev_snmp), cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_rates_wrap),  cmocka_unit_test(test_rates_offline),
+		cmocka_unit_test(test_snap_read),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
