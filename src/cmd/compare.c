@@ -38,6 +38,7 @@ struct compare_opts {
 	bool shell;
 	bool ignore_failure;
 	bool show_output;
+	bool monitor;
 	const char *md;
 	const char *csv;
 	const char *state_dir;
@@ -110,6 +111,9 @@ static const struct pl_opt compare_opts[] = {
 	{ "show-output", 0, PL_OPT_FLAG, offsetof(struct compare_opts, show_output), NULL,
 	  "the commands keep perflab's stdin/stdout/stderr (default: /dev/null); the report "
 	  "then goes to stderr, or to -o FILE" },
+	{ "monitor", 0, PL_OPT_FLAG, offsetof(struct compare_opts, monitor), NULL,
+	  "also compare the whole machine during each run: sys_cpu, sys_cpu_max (%), load1, "
+	  "ctxt_rate (/s)" },
 	{ "export-markdown", 0, PL_OPT_STR, offsetof(struct compare_opts, md), "FILE",
 	  "also write the table and verdicts as Markdown" },
 	{ "export-csv", 0, PL_OPT_STR, offsetof(struct compare_opts, csv), "FILE",
@@ -264,6 +268,8 @@ int cmd_compare(int argc, char **argv)
 		pl_error("%s", err);
 		return PL_EXIT_USAGE;
 	}
+	if (o.monitor)
+		pl_cmp_session_add_monitor(&s);
 	/* from here on, failures are runtime failures, and everything is restored */
 	pl_cmp_exec_signals();
 	size_t recovered;

@@ -296,7 +296,8 @@ static json_t *variant_json(const struct pl_cmp_variant *v, size_t i)
 
 static const char *src_name(enum pl_cmp_src s)
 {
-	static const char *const n[] = { "wait4", "wait4", "wait4", "wait4", "regex", "geomean" };
+	static const char *const n[] = { "wait4", "wait4",   "wait4",  "wait4",
+					 "regex", "geomean", "monitor" };
 	return n[s];
 }
 
@@ -407,7 +408,8 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_object_set_new(o, "resources", res);
 		json_t *mv = json_object();
 		for (size_t m = 0; m < s->nm; m++)
-			if (s->m[m].src == PL_CMP_SRC_REGEX || s->m[m].src == PL_CMP_SRC_GEOMEAN)
+			if (s->m[m].src == PL_CMP_SRC_REGEX || s->m[m].src == PL_CMP_SRC_GEOMEAN ||
+			    s->m[m].src == PL_CMP_SRC_MONITOR)
 				pl_json_set(mv, s->m[m].name, jreal(run->val[m]));
 		json_object_set_new(o, "metrics", mv);
 		json_array_append_new(runs, o);

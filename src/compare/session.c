@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monitor/rates.h"
 #include "stats/ttest.h"
 #include "util/cleanup.h"
 #include "util/str.h"
@@ -45,6 +46,9 @@ static struct pl_cmp_metric *add_metric(struct pl_cmp_session *s, const char *na
 		break;
 	case PL_CMP_SRC_RSS:
 		m->up = "larger", m->down = "smaller";
+		break;
+	case PL_CMP_SRC_MONITOR:
+		m->up = "higher", m->down = "lower";
 		break;
 	default:
 		m->up = hb ? "faster" : "slower";
@@ -114,6 +118,43 @@ int pl_cmp_session_init(struct pl_cmp_session *s, const struct pl_cmp_config *cf
 		add_metric(s, "geomean", "", PL_CMP_SRC_GEOMEAN, higher_better);
 	}
 	return 0;
+}
+
+void pl_cmp_session_add_monitor(struct pl_cmp_session *s)
+{
+	static const struct {
+		const char *name, *unit, *up, *down;
+	} mon[PL_CMP_MON_N] = {
+		[PL_CMP_MON_CPU] = { "sys_cpu", "%", "more CPU", "less CPU" },
+		[PL_CMP_MON_CPU_MAX] = { "sys_cpu_max", "%", "more CPU", "less CPU" },
+		[PL_CMP_MON_LOAD] = { "load1", "", "higher load", "lower load" },
+		[PL_CMP_MON_CTXT] = { "ctxt_rate", "/s", "more switches", "fewer switches" },
+	};
+	for (int i = 0; i < PL_CMP_MON_N; i++) {
+		struct pl_cmp_metric *m =
+			add_metric(s, mon[i].name, mon[i].unit, PL_CMP_SRC_MONITOR, false);
+		m->mon = (enum pl_cmp_mon)i;
+		m->up = mon[i].up;
+		m->down = mon[i].down;
+	}
+	s->monitor = true;
+}
+
+/* The machine-wide figures of one run from the snapshots @a and @b into @val. */
+static void monitor_values(const struct pl_cmp_session *s, const struct pl_mon_snap *a,
+			   const struct pl_mon_snap *b, double *val)
+{
+	struct pl_mon_rates r;
+	if (pl_mon_rates_compute(a, b, NULL, a->t_ns, &r) < 0)
+		return;
+	double f[PL_CMP_MON_N] = { r.all.busy, NAN, r.load[0], r.ctxt_per_s };
+	for (size_t i = 0; i < r.ncpu; i++)
+		if (isfinite(r.cpu[i].busy) && !(r.cpu[i].busy <= f[PL_CMP_MON_CPU_MAX]))
+			f[PL_CMP_MON_CPU_MAX] = r.cpu[i].busy;
+	for (size_t i = 0; i < s->nm; i++)
+		if (s->m[i].src == PL_CMP_SRC_MONITOR)
+			val[i] = f[s->m[i].mon];
+	pl_mon_rates_free(&r);
 }
 
 void pl_cmp_session_free(struct pl_cmp_session *s)
@@ -228,6 +269,8 @@ static void fill_usage_metrics(const struct pl_cmp_session *s, struct pl_cmp_run
 		case PL_CMP_SRC_GEOMEAN:
 			r->val[i] = gn > 0 && gn < SIZE_MAX / 2 ? exp(gl / (double)gn) : NAN;
 			break;
+		case PL_CMP_SRC_MONITOR: /* run_round's snapshots */
+			break;
 		}
 	}
 }
@@ -251,7 +294,13 @@ static int run_round(struct pl_cmp_session *s, const size_t *perm, bool warm, pl
 		run->val = pl_xmalloc(s->nm * sizeof(double));
 		for (size_t i = 0; i < s->nm; i++)
 			run->val[i] = NAN;
+		struct pl_mon_snap before = { 0 }, after = { 0 };
+		bool mon = s->monitor && pl_mon_snap_read(&before) == 0;
 		int r = fn(ctx, s, perm[slot], s->nrounds, &run->u, run->val, err, errlen);
+		if (mon && r == 0 && pl_mon_snap_read(&after) == 0)
+			monitor_values(s, &before, &after, run->val);
+		pl_mon_snap_free(&before);
+		pl_mon_snap_free(&after);
 		if (r < 0) {
 			free(run->val);
 			return r;

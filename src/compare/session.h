@@ -22,6 +22,17 @@ enum pl_cmp_src {
 	PL_CMP_SRC_RSS,	    /**< max RSS, bytes */
 	PL_CMP_SRC_REGEX,   /**< first capture group of a regex over the output */
 	PL_CMP_SRC_GEOMEAN, /**< geometric mean of all regex metrics of the run (SPEC style) */
+	PL_CMP_SRC_MONITOR, /**< the whole machine during the run (compare --monitor) */
+};
+
+/** The figures of PL_CMP_SRC_MONITOR metrics, from a monitor snapshot (src/monitor/)
+ *  just before and just after each run: one interval covering the run. */
+enum pl_cmp_mon {
+	PL_CMP_MON_CPU,	    /**< "sys_cpu": busy % of all CPUs (mpstat's 100 - idle - iowait) */
+	PL_CMP_MON_CPU_MAX, /**< "sys_cpu_max": busy % of the busiest CPU */
+	PL_CMP_MON_LOAD,    /**< "load1": the 1-minute load average at the end of the run */
+	PL_CMP_MON_CTXT,    /**< "ctxt_rate": context switches per second, machine-wide */
+	PL_CMP_MON_N,
 };
 
 /** A metric compared between variants. */
@@ -33,6 +44,7 @@ struct pl_cmp_metric {
 	char *regex;	       /**< PL_CMP_SRC_REGEX: the POSIX extended regex as given */
 	regex_t re;	       /**< compiled (REG_EXTENDED | REG_NEWLINE) */
 	const char *up, *down; /**< verdict words for a larger/smaller value */
+	enum pl_cmp_mon mon;   /**< PL_CMP_SRC_MONITOR: which figure */
 };
 
 /** Settings of an experiment run. */
@@ -89,6 +101,7 @@ struct pl_cmp_session {
 	size_t *order;		 /**< nrounds * nvariants: order[r * nv + slot] = variant */
 	double elapsed_s;	 /**< wall time of the whole experiment */
 	const char *stop_reason; /**< "runs", "precision", "max-runs", "max-time" */
+	bool monitor;		 /**< sample the machine around every run (add_monitor) */
 };
 
 /** Set up @s: the wait4 metrics (wall, user, sys, max_rss), then one per --metric
@@ -98,6 +111,12 @@ struct pl_cmp_session {
 int pl_cmp_session_init(struct pl_cmp_session *s, const struct pl_cmp_config *cfg,
 			struct pl_cmp_experiment *exp, char *const *metric_specs,
 			bool higher_better, bool geomean, char *err, size_t errlen);
+/** Add the machine-wide metrics of compare --monitor (sys_cpu, sys_cpu_max in %,
+ *  load1, ctxt_rate per s; lower is better) after the others, and have every run
+ *  sampled: a monitor snapshot before and after the executor, whose interval gives the
+ *  values (src/monitor/rates.h), so a change that saves CPU outside the measured process
+ *  (an offload, a kernel thread) gets a verdict with the usual statistics. */
+void pl_cmp_session_add_monitor(struct pl_cmp_session *s);
 /** Free. NULL-safe. */
 void pl_cmp_session_free(struct pl_cmp_session *s);
 

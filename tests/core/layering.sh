@@ -25,6 +25,7 @@ declare -A ALLOWED=(
 	[bench->tune]="bench clock --all-clocksources switches the clocksource through tune's journal and value parser, so a crash is undone as after tune apply"
 	[compare->tune]="compare's sysctl/sysfs and tune-profile variants are tune plans, applied and restored through tune's journal"
 	[out->bench]="the report prints each bench result's environment line with bench's pl_env_text (bench/env.h), the one renderer bench, compare and report share"
+	[compare->monitor]="compare --monitor samples the machine around every run with monitor's snapshots and interval rates (monitor/rates.h)"
 	[compare->bench]="compare prints its environment line with bench's pl_env_text (bench/env.h), as bench and report do"
 	[out->compare]="the report's baseline diff and perflab diff (out/diff.c) give each figure a verdict with compare's statistics (compare/analyze.h), so a change reads the same as in perflab compare"
 	[out->profile]="the report and its HTML draw the profile document's flame graph (profile/flame.h)"
