@@ -19,6 +19,7 @@
 #include "out/diff.h"
 #include "out/html.h"
 #include "out/json.h"
+#include "out/monitor_view.h"
 #include "out/keynums.h"
 #include "out/report.h"
 #include "rules/rules.h"
@@ -70,7 +71,9 @@ static const struct pl_cmd_info info = {
 		"on stdout. Each --from document is checked when it is read: a member the\n"
 		"report uses that is missing, of another type or out of range is exit 2,\n"
 		"naming the file and the JSON path ($.findings[3].severity). --baseline adds\n"
-		"\"Changes since baseline\" to every output, as perflab diff shows it.\n\n"
+		"\"Changes since baseline\" to every output, as perflab diff shows it.\n"
+		"perflab monitor documents are drawn on their own: DIR/monitor.html (charts)\n"
+		"and DIR/monitor.md (mean, p95, max of each series).\n\n"
 		"The benchmarks (clock, syscall, mem, ticks, io on the report's file system,\n"
 		"net on loopback, compress on a built-in corpus) run with the arguments of the\n"
 		"mode (io in the report directory, or beside it when this run creates it):\n"
@@ -216,6 +219,15 @@ int cmd_report(int argc, char **argv)
 		} else if (pl_bench_plan_print(stdout, &plan, pl_g.json) < 0) {
 			ret = PL_EXIT_RUNTIME;
 		}
+		goto out;
+	}
+	/* monitor documents are drawn as time series (out/monitor_view.h) */
+	char merr[1024];
+	if ((rc = pl_monview_from(o.from, dir, pl_g.json ? NULL : stdout, merr, sizeof(merr))) <=
+	    0) {
+		if (rc < 0)
+			pl_error("--from: %s", merr);
+		ret = rc == 0 ? PL_EXIT_OK : rc == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
 		goto out;
 	}
 	/* Read every --from input before anything runs or is written. */

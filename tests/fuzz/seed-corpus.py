@@ -124,6 +124,10 @@ add("monitor", "stat-offline", b"\x00cpu  10 0 10 100 0 0 0 0 0 0\ncpu0 5 0 5 50
     b"cpu1 5 0 5 50 0 0 0 0 0 0\nctxt 10\n\n====\ncpu  12 0 10 60 0 0 0 0 0 0\n"
     b"cpu0 12 0 10 60 0 0 0 0 0 0\nctxt 20\n")
 
+# monitor_view: monitor documents (tests/monitor/fixtures/monitor-*.json)
+for p in sorted(glob.glob(os.path.join(TOP, "tests/monitor/fixtures/monitor-*.json"))):
+    add("monitor_view", os.path.basename(p)[:-5], open(p, "rb").read())
+
 # net_proto
 for i, v in enumerate([
         "PLNET1 test=tcp_pp size=64 seconds=1.000000 streams=1 nodelay=1 busy_poll=0\n",

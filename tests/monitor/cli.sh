@@ -99,6 +99,23 @@ is "fixture: zero interrupts" "$(jqv "$TMP/s.json" '.samples[0].interrupts.per_s
 is "fixture: loopback listed" "$(jqv "$TMP/s.json" '[.samples[0].net.interfaces[].name] | index("lo") != null')" true
 expect_exit 2 "fixture: CPU 2 is not there" "$P" monitor --sysroot "$TMP/root" -C 2 -d 0.2
 
+# --- report --from monitor.json: charts and a summary table ---------------------------
+ok "report --from monitor.json" "$P" report --from "$TMP/c.json" -o "$TMP/rep"
+like "report: terminal summary" "$(cat "$OUT")" 'CPU busy \(all CPUs\) +%'
+like "report: an SVG chart per series group and CPU" \
+	"$(grep -o '<svg' "$TMP/rep/monitor.html" | wc -l)" "^$((6 + $(grep -c '^cpu[0-9]' /proc/stat)))\$"
+like "report: command events on the charts" "$(cat "$TMP/rep/monitor.html")" 'command_start.*command_end'
+like "report: markdown summary" "$(cat "$TMP/rep/monitor.md")" '\| CPU busy \(all CPUs\) \| % \|'
+# mean, p95 (nearest rank) and max of a known series: busy 10, 20, 90
+jq '.samples = [.samples[0], .samples[0], .samples[0]] | .samples[0].cpu.all.busy = 10 |
+	.samples[1].cpu.all.busy = 20 | .samples[2].cpu.all.busy = 90' "$TMP/c.json" >"$TMP/k3.json"
+ok "report of a known series" "$P" report --from "$TMP/k3.json" -o "$TMP/rep3"
+like "mean 40, p95 90, max 90" "$(cat "$TMP/rep3/monitor.md")" '\| CPU busy \(all CPUs\) \| % \| 40.00 \| 90.00 \| 90.00 \|'
+echo '{"kind": "check"}' >"$TMP/other.json"
+expect_exit 2 "report: a monitor and another document: exit 2" "$P" report --from "$TMP/c.json" --from "$TMP/other.json" -o "$TMP/rep4"
+like "report: mixed: one line" "$(cat "$ERR")" "is a monitor document and '.*other.json' is not"
+is "report: mixed: nothing written" "$(ls -d "$TMP/rep4" 2>/dev/null | wc -l)" 0
+
 # --- live: a known load ----------------------------------------------------------------
 # one CPU busy for 2 s of its own CPU time (longer on a loaded machine); 32 MiB written and fsynced to a file on a disk; 20 MB over loopback
 DIR=$PERFLAB_BUILDDIR
