@@ -19,7 +19,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "bench", cmd_bench,
-	  "run a benchmark (clock, syscall, mem, ticks, io, net, compress, spin)" },
+	  "run a benchmark (clock, syscall, mem, ticks, io, net, compress, spin, wakeup, freq)" },
 	{ "check", cmd_check, "check the machine against tuning rules for a workload" },
 	{ "compare", cmd_compare,
 	  "compare variants with repeated interleaved runs and statistics" },

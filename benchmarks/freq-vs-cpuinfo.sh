@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# `perflab bench freq` (the clock measured by a dependent add chain on CPU 0 alone) beside
+# what the kernel says: /proc/cpuinfo "cpu MHz" of that CPU and the TSC frequency the kernel
+# calibrated at boot (dmesg "tsc: Refined TSC clocksource calibration" or "tsc: Detected";
+# perflab's own TSC-vs-CLOCK_MONOTONIC rate when the log is unreadable). Pairs alternate a
+# bench run and a read of /proc/cpuinfo. Target (issue 16): within 5% of cpuinfo's figure
+# where the kernel reports the running clock (cpufreq drivers refresh "cpu MHz"); in a
+# virtual machine "cpu MHz" is the TSC's nominal rate and the add chain shows the host's
+# real (turbo) clock, so the ratio says how far above nominal the host runs. The load
+# average is printed before and after.
+#
+# usage: benchmarks/freq-vs-cpuinfo.sh [N]   (N pairs, default 5; each ~1 s)
+#   CPU=n         the CPU (default: the first this process may use)
+#   PERFLAB=path  use this binary instead of the release build (make build -> build/perflab)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. benchmarks/common.sh
+bench_init freq-vs-cpuinfo 5 "$@"
+CPU=${CPU:-$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')}
+tsc=$( (dmesg 2>/dev/null || journalctl -k -b 2>/dev/null || true) |
+	sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p; s/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | tail -1)
+echo "CPU $CPU; kernel's TSC calibration: ${tsc:-unreadable, perflab tsc_mhz is used} MHz"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$CPU" "${tsc:-}" <<'PY'
+import json, re, sys
+sys.path.insert(0, "benchmarks")
+from pairs import alternate, describe, ratio, sh
+n, perflab, tmp, cpu, tsc = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+tscs = []
+
+def bench():
+    sh([perflab, "bench", "freq", "--cpus", cpu, "--max-busy", "1", "--time", "300ms",
+        "--runs", "1", "--json", "-o", f"{tmp}/f.json", "-q"])
+    d = json.load(open(f"{tmp}/f.json"))
+    tscs.append(d["info"]["tsc_mhz"])
+    return next(m["median"] for m in d["metrics"] if m["name"] == f"cpu{cpu}")
+
+def cpuinfo():
+    text = open("/proc/cpuinfo").read()
+    for block in text.split("\n\n"):
+        if re.search(rf"^processor\s*:\s*{cpu}$", block, re.M):
+            m = re.search(r"^cpu MHz\s*:\s*([0-9.]+)", block, re.M)
+            if m:
+                return float(m.group(1))
+    raise SystemExit("freq-vs-cpuinfo: no 'cpu MHz' for this CPU in /proc/cpuinfo (not x86?)")
+
+v = alternate(n, [("perflab bench freq cpu (add chain)", bench), ("/proc/cpuinfo cpu MHz", cpuinfo)])
+v["TSC (kernel calibration)" if tsc else "TSC (perflab tsc_mhz)"] = [float(tsc)] * n if tsc else tscs
+describe(v, "MHz")
+ratio(v, "perflab bench freq cpu (add chain)", "/proc/cpuinfo cpu MHz", 0.05, higher_is_better=False)
+tk = "TSC (kernel calibration)" if tsc else "TSC (perflab tsc_mhz)"
+ratio(v, "perflab bench freq cpu (add chain)", tk, 0.05, higher_is_better=False)
+PY
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

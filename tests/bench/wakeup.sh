@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab bench wakeup: bad input, and invariants of a real run that hold on any Linux
+# machine (counts by construction, percentile order, round trip >= two one-way wakeups,
+# the scheduling policy stated as permitted).
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+ALLOWED=$(/usr/bin/python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))')
+CPU=${ALLOWED%% *}
+NCPU=$(echo $ALLOWED | wc -w)
+
+expect_exit 2 "wakeup: three CPUs in --pair" "$PERFLAB" bench wakeup --quick --pair 0-2
+like "wakeup: --pair says how many" "$(cat "$ERR")" "--pair '0-2': give two CPUs"
+expect_exit 2 "wakeup: unknown part" "$PERFLAB" bench wakeup --quick --only timer,nap
+like "wakeup: --only names the parts" "$(cat "$ERR")" "no part named 'nap' \(one of: timer, futex, pipe\)"
+expect_exit 2 "wakeup: --pair outside --cpus" "$PERFLAB" bench wakeup --quick --cpus "$CPU" --pair "$((CPU + 1))"
+like "wakeup: --pair names the CPUs of the run" "$(cat "$ERR")" "is not one of the CPUs of the run \($CPU\)"
+expect_exit 2 "wakeup: interval below 10 us" "$PERFLAB" bench wakeup --interval 1us
+expect_exit 2 "wakeup: priority above 99" "$PERFLAB" bench wakeup --priority 100
+
+ok "wakeup --quick --json" "$PERFLAB" bench wakeup --quick --json -o "$TMP/w.json"
+validate bench.schema.json "$TMP/w.json"
+f=$TMP/w.json
+want="timer,timer p99"
+for c in $ALLOWED; do want="$want,timer cpu$c"; done
+want="$want,futex wakeup,futex round trip,pipe wakeup,pipe round trip"
+is "wakeup: metrics: pooled timer, one per CPU of the run, futex and pipe" \
+	"$(jq -r '[.metrics[].name] | join(",")' "$f")" "$want"
+runs=$(jqv "$f" .runner.runs)
+is "wakeup: every CPU's timer thread woke --loops times per run (200 x $runs)" \
+	"$(jq -r "[.metrics[] | select(.name | startswith(\"timer cpu\")) | .latency_ns.n] | unique | join(\",\")" "$f")" \
+	"$((200 * runs))"
+is "wakeup: the pooled histogram holds every CPU's wakeups" \
+	"$(jq -r '.metrics[] | select(.name == "timer") | .latency_ns.n' "$f")" "$((200 * runs * NCPU))"
+is "wakeup: futex and pipe: two wakeups per round trip (2 x 2000 x $runs)" \
+	"$(jq -r '[.metrics[] | select(.name | endswith(" wakeup")) | .latency_ns.n] | unique | join(",")' "$f")" \
+	"$((2 * 2000 * runs))"
+is "wakeup: p50 <= p99 <= p99.9 <= max for every histogram" \
+	"$(jq -r '[.metrics[] | .latency_ns // empty | select(.p50 > .p99 or .p99 > ."p99.9" or ."p99.9" > .max)] | length' "$f")" 0
+is "wakeup: a round trip takes at least two of the fastest one-way wakeups" \
+	"$(jq -r '[.metrics[] | select(.name | endswith(" wakeup")) | .latency_ns.min] as $w
+		| [.metrics[] | select(.name | endswith(" round trip")) | .min] as $r
+		| [range(0; 2) | select($r[.] < 2 * $w[.])] | length' "$f")" 0
+like "wakeup: the pair is two CPUs of the run" "$(jqv "$f" .info.pair)" "^[0-9]+,[0-9]+$"
+pol=$(jqv "$f" .info.policy)
+if [ "$(id -u)" -eq 0 ]; then
+	is "wakeup: root gets SCHED_FIFO 80" "$pol $(jqv "$f" .info.priority)" "SCHED_FIFO 80"
+else
+	skip "wakeup: root gets SCHED_FIFO" "not root"
+fi
+if command -v setpriv >/dev/null && setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all --bounding-set=-all \
+	test -x "$PERFLAB" 2>/dev/null; then
+	chmod o+x "$TMP" && mkdir -m 777 "$TMP/nb"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all --bounding-set=-all \
+		"$PERFLAB" bench wakeup --quick --only timer --json -o "$TMP/nb/w.json" 2>"$TMP/nobody.err"
+	cp "$TMP/nb/w.json" "$TMP/nobody.json" 2>/dev/null
+	is "wakeup as nobody: runs, and says it ran SCHED_OTHER" "$(jqv "$TMP/nobody.json" '"\(.status) \(.info.policy) \(.info.priority)"')" "ok SCHED_OTHER 0"
+	like "wakeup as nobody: the warning says why" "$(jqv "$TMP/nobody.json" '.warnings[]')" "SCHED_FIFO 80 is not permitted"
+else
+	skip "wakeup as nobody: SCHED_OTHER stated" "cannot drop to nobody with setpriv"
+	skip "wakeup as nobody: the warning says why" "cannot drop to nobody with setpriv"
+fi
+ok "wakeup --only futex --pair $CPU (one CPU)" "$PERFLAB" bench wakeup --runs 1 --round-trips 500 --only futex --pair "$CPU" --json -o "$TMP/one.json"
+is "wakeup: one CPU: only the futex metrics" "$(jq -r '[.metrics[].name] | join(",")' "$TMP/one.json")" "futex wakeup,futex round trip"
+like "wakeup: one CPU: the note says it is a same-CPU switch" "$(jqv "$TMP/one.json" '.notes[]')" "both threads on CPU $CPU"
+ok "wakeup --duration sets the wakeup count" "$PERFLAB" bench wakeup --runs 1 --only timer --cpus "$CPU" --interval 2ms --duration 100ms --json -o "$TMP/d.json"
+is "wakeup: 100 ms / 2 ms = 50 wakeups" "$(jqv "$TMP/d.json" .info.loops)" 50
+done_testing
