@@ -144,6 +144,23 @@ static void eval_cstate_cmdline(const struct pl_rule *r, const struct pl_facts *
 		       "intel_idle.max_cstate=1, or processor.max_cstate=1 as well");
 }
 
+/* Evidence: the clock a busy CPU runs at (bench freq), and how late a sleeping thread
+ * wakes (bench wakeup: what deep idle states add to every response). */
+static const char *const freq_metrics[] = { "busy 1", NULL };
+static const struct pl_evidence freq_evidence = {
+	.bench = "freq",
+	.metrics = freq_metrics,
+	.text = "a busy CPU runs at {1} (a dependent add chain, one cycle per add; compare "
+		"the nominal clock in /proc/cpuinfo)",
+};
+static const char *const wakeup_metrics[] = { "timer", "timer p99", "futex wakeup", NULL };
+static const struct pl_evidence wakeup_evidence = {
+	.bench = "wakeup",
+	.metrics = wakeup_metrics,
+	.text = "a sleeping thread wakes {1} late on its timer (p99 {2}); a wakeup from another "
+		"CPU through a futex takes {3}",
+};
+
 static const char *const governor_keys[] = { "cpufreq.governor", "cpufreq.driver",
 					     "cpufreq.intel_pstate.status", NULL };
 static const char *const boost_keys[] = { "cpufreq.boost", "cpufreq.driver", NULL };
@@ -171,6 +188,7 @@ const struct pl_rule pl_rules_power[] = {
 			  "throughput-performance ([cpu] governor=performance)",
 		.fix_command = "cpupower frequency-set -g performance",
 		.fix_tune = "[cpu] governor=performance",
+		.evidence = &freq_evidence,
 	},
 	{
 		.id = "power.boost-off",
@@ -188,6 +206,7 @@ const struct pl_rule pl_rules_power[] = {
 			  "Documentation/admin-guide/pm/intel_pstate.rst (no_turbo)",
 		.fix_command = "echo 1 > /sys/devices/system/cpu/cpufreq/boost",
 		.fix_tune = "[sysfs] /sys/devices/system/cpu/cpufreq/boost=1",
+		.evidence = &freq_evidence,
 	},
 	{
 		.id = "power.boost-benchmark",
@@ -206,6 +225,7 @@ const struct pl_rule pl_rules_power[] = {
 			  "Documentation/admin-guide/pm/cpufreq.rst (boost)",
 		.fix_command = "echo 0 > /sys/devices/system/cpu/cpufreq/boost",
 		.fix_tune = "[sysfs] /sys/devices/system/cpu/cpufreq/boost=0",
+		.evidence = &freq_evidence,
 	},
 	{
 		.id = "power.cstates-deep",
@@ -228,6 +248,7 @@ const struct pl_rule pl_rules_power[] = {
 			"(force_latency)",
 		.fix_command = "cpupower idle-set -D 11",
 		.fix_tune = "[cpu] force_latency=10",
+		.evidence = &wakeup_evidence,
 	},
 	{
 		.id = "power.cstate-cmdline",
@@ -246,6 +267,7 @@ const struct pl_rule pl_rules_power[] = {
 		.fix_command = "sed -i 's/intel_idle.max_cstate=0/intel_idle.max_cstate=1/' "
 			       "/etc/default/grub && update-grub  # then reboot",
 		.fix_tune = "[bootloader] cmdline=intel_idle.max_cstate=1 processor.max_cstate=1",
+		.evidence = &wakeup_evidence,
 	},
 };
 const size_t pl_rules_power_n = sizeof(pl_rules_power) / sizeof(pl_rules_power[0]);

@@ -654,15 +654,13 @@ static void test_readers(void **state)
 static void test_evidence_data(void **state)
 {
 	(void)state;
-	static const char *const want[] = { "clock.xen-tsc",
-					    "clock.slow-source",
-					    "numa.remote-ratio",
-					    "sched.nohz-full-unisolated",
-					    "block.scheduler-hdd",
-					    "block.scheduler-nvme",
-					    "block.scheduler-virtio",
-					    "block.read-ahead",
-					    NULL };
+	static const char *const want[] = { "clock.xen-tsc",	      "clock.slow-source",
+					    "numa.remote-ratio",      "sched.nohz-full-unisolated",
+					    "block.scheduler-hdd",    "block.scheduler-nvme",
+					    "block.scheduler-virtio", "block.read-ahead",
+					    "power.governor",	      "power.boost-off",
+					    "power.boost-benchmark",  "power.cstates-deep",
+					    "power.cstate-cmdline",   NULL };
 	for (const char *const *w = want; *w; w++) {
 		const struct pl_rule *r = pl_rule_find(*w);
 		assert_non_null(r);
@@ -711,7 +709,7 @@ static void test_evidence_data(void **state)
 					fail_msg("%s: metric '%s' is not in the sentence", r->id,
 						 ev->metrics[k]);
 		}
-	assert_true(with >= 8);
+	assert_true(with >= 13);
 }
 
 static json_t *docs(const char *text)
@@ -794,6 +792,27 @@ static void test_evidence_eval(void **state)
 	assert_string_equal(pl_json_str(e, "text"),
 			    "reading a file of the working directory (cold cache; the device may "
 			    "not be vda): 436.4 MB/s, 416.2/s requests, 173.6 us per request");
+	json_decref(e);
+	json_decref(b);
+	/* bench wakeup and bench freq: the C-state and governor rules' sentences */
+	b = docs("[{\"benchmark\":\"wakeup\",\"status\":\"ok\",\"metrics\":[" METRIC(
+		"timer", "52300", "ns",
+		"") "," METRIC("timer p99", "181000", "ns",
+			       "") "," METRIC("futex wakeup", "20700", "ns",
+					      "") "]},"
+						  "{\"benchmark\":\"freq\",\"status\":\"ok\","
+						  "\"metrics\":[" METRIC("busy 1", "3592.3", "MHz",
+									 "") "]}]");
+	e = pl_evidence_eval(pl_rule_find("power.cstates-deep")->evidence, b, NULL);
+	assert_string_equal(pl_json_str(e, "text"),
+			    "a sleeping thread wakes 52.3 us late on its timer (p99 181 us); a "
+			    "wakeup from another CPU through a futex takes 20.7 us");
+	json_decref(e);
+	e = pl_evidence_eval(pl_rule_find("power.governor")->evidence, b, NULL);
+	assert_string_equal(
+		pl_json_str(e, "text"),
+		"a busy CPU runs at 3592 MHz (a dependent add chain, one cycle per add; "
+		"compare the nominal clock in /proc/cpuinfo)");
 	json_decref(e);
 	json_decref(b);
 }
