@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 
 #include "bench/bench.h"
+#include "bench/memlat.h"
 #include "bench/stream.h"
 #include "out/json.h"
 #include "util/str.h"
@@ -31,7 +32,10 @@ struct mem_opts {
 	int threads;   /* 0 = one per CPU of the run */
 	bool nt;
 	bool numa_matrix;
-	const char *only; /* comma-separated kernel names, NULL = all */
+	const char *only;  /* comma-separated kernel names, NULL = all */
+	bool latency;	   /* the pointer-chase curve instead of STREAM */
+	bool huge;	   /* chase buffers with madvise(MADV_HUGEPAGE) */
+	uint64_t max_size; /* largest working set of --latency, 0 = automatic */
 };
 
 static const struct mem_opts mem_defaults = { 0 };
@@ -48,7 +52,16 @@ static const struct pl_opt mem_opt_table[] = {
 	{ "only", 0, PL_OPT_STR, offsetof(struct mem_opts, only), "KERNELS",
 	  "run only these kernels: copy, scale, add, triad, memcpy, sum (comma-separated)" },
 	{ "numa-matrix", 0, PL_OPT_FLAG, offsetof(struct mem_opts, numa_matrix), NULL,
-	  "Copy and Triad for every (CPU node, memory node) pair (libnuma)" },
+	  "Copy and Triad bandwidth and pointer-chase latency for every (CPU node, memory "
+	  "node) pair (libnuma)" },
+	{ "latency", 0, PL_OPT_FLAG, offsetof(struct mem_opts, latency), NULL,
+	  "load-to-use latency by pointer chasing, working sets 4 KiB to beyond 4x the L3, "
+	  "levels named (instead of STREAM)" },
+	{ "huge", 0, PL_OPT_FLAG, offsetof(struct mem_opts, huge), NULL,
+	  "latency: chase buffers on transparent huge pages (madvise MADV_HUGEPAGE)" },
+	{ "max-size", 0, PL_OPT_SIZE, offsetof(struct mem_opts, max_size), "BYTES",
+	  "latency: the largest working set (default: the first power of two beyond 4x the "
+	  "total L3)" },
 	PL_OPT_END,
 };
 
@@ -388,7 +401,9 @@ struct mem_state {
 	struct arrays *ars; /* one, or one per memory node */
 	unsigned nars;
 	int metric[PL_STREAM_NOPS][2]; /* [op][nt] */
-	int *cell_metric;	       /* matrix: [team][array][copy, triad] */
+	int *cell_metric;	       /* matrix: [team][array][copy, triad, latency] */
+	struct pl_chase *chase;	       /* matrix: one per memory node */
+	struct pl_memlat *lat;	       /* --latency: the curve */
 	bool skip[PL_STREAM_NOPS];     /* not selected by --only */
 	bool nt, matrix;
 	bool ready; /* setup finished: the arrays hold STREAM values */
@@ -458,6 +473,35 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 			       "to choose CPUs, one thread each",
 			       o->threads, ncpus);
 		return -EINVAL;
+	}
+	if (o->latency && !o->numa_matrix) {
+		if (o->only || o->nt || o->size || o->threads) {
+			pl_bench_error(ctx,
+				       "--latency measures one thread's pointer chase: drop "
+				       "--only, --nt, --size and --threads (--max-size sets the "
+				       "largest working set)");
+			return -EINVAL;
+		}
+		struct mem_state *s = pl_xcalloc(1, sizeof(*s));
+		int r = pl_memlat_setup(ctx, o->max_size, o->huge, mem_available(), MEM_SHARE,
+					&s->lat);
+		if (r < 0) {
+			free(s);
+			return r;
+		}
+		*out = s;
+		return 0;
+	}
+	if (o->latency || o->huge || o->max_size) {
+		if (!o->numa_matrix) {
+			pl_bench_error(ctx, "--huge and --max-size apply to --latency; add it");
+			return -EINVAL;
+		}
+		if (o->max_size) {
+			pl_bench_error(ctx, "--max-size applies to the --latency curve, not "
+					    "--numa-matrix (its latency buffers are --size)");
+			return -EINVAL;
+		}
 	}
 	uint64_t size;
 	int r = choose_size(ctx, o, mem_available(), &size);
@@ -545,23 +589,39 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		}
 		if (s->nars == 1 && s->nteams == 1)
 			pl_bench_note(ctx, "one NUMA node: the matrix is its single (local) cell");
-		s->cell_metric = pl_xcalloc((size_t)s->nteams * s->nars * 2, sizeof(int));
+		s->cell_metric = pl_xcalloc((size_t)s->nteams * s->nars * 3, sizeof(int));
 		for (unsigned t = 0; t < s->nteams; t++)
 			for (unsigned m = 0; m < s->nars; m++)
-				for (int k = 0; k < 2; k++) {
+				for (int k = 0; k < 3; k++) {
+					static const char *const kind[3] = { "copy", "triad",
+									     "latency" };
 					char name[64];
-					snprintf(name, sizeof(name), "%s cpu%d mem%d",
-						 k ? "triad" : "copy", s->team_node[t],
-						 s->ars[m].node);
-					s->cell_metric[(t * s->nars + m) * 2 + k] = pl_bench_metric(
-						ctx, name, "GB/s", PL_HIGHER_IS_BETTER,
-						t == 0 && m == 0 && k == 0
+					snprintf(name, sizeof(name), "%s cpu%d mem%d", kind[k],
+						 s->team_node[t], s->ars[m].node);
+					s->cell_metric[(t * s->nars + m) * 3 + k] = pl_bench_metric(
+						ctx, name, k == 2 ? "ns" : "GB/s",
+						k == 2 ? PL_LOWER_IS_BETTER : PL_HIGHER_IS_BETTER,
+						k == 2 && t == 0 && m == 0
+							? "ns per dependent load of a random cycle "
+							  "through an array-sized buffer on the "
+							  "memory node"
+						: t == 0 && m == 0 && k == 0
 							? "threads on the CPUs of the first node, "
 							  "arrays "
 							  "on the memory of the second"
 							: NULL);
 				}
 		json_object_set_new(info, "numa_nodes", json_integer(maxn + 1));
+		s->chase = pl_xcalloc(s->nars, sizeof(*s->chase));
+		for (unsigned m = 0; m < s->nars; m++)
+			if (pl_chase_build(&s->chase[m], size, s->ars[m].node, o->huge,
+					   0x5eed + m) < 0) {
+				pl_bench_error(ctx, "cannot allocate the latency buffer on node %d",
+					       s->ars[m].node);
+				mem_teardown(ctx, vo, s);
+				return -ENOMEM;
+			}
+		json_object_set_new(info, "latency_bytes", json_integer((json_int_t)size));
 	} else {
 		s->teams = pl_xcalloc(1, sizeof(*s->teams));
 		s->team_node = pl_xcalloc(1, sizeof(int));
@@ -651,15 +711,23 @@ static int mem_run(struct pl_bench_ctx *ctx, void *vo, void *vs)
 	(void)vo;
 	struct mem_state *s = vs;
 	int r = 0;
+	if (s->lat)
+		return pl_memlat_run(ctx, s->lat);
 	if (s->matrix) {
 		for (unsigned t = 0; t < s->nteams && r == 0; t++)
 			for (unsigned m = 0; m < s->nars && r == 0; m++) {
-				int *cm = &s->cell_metric[(t * s->nars + m) * 2];
+				int *cm = &s->cell_metric[(t * s->nars + m) * 3];
+				/* the calling thread is worker 0 of every team: on this node */
+				pl_bench_pin_thread(s->teams[t].w[0].cpu);
 				r = run_op(ctx, &s->teams[t], &s->ars[m], PL_STREAM_COPY, false,
 					   cm[0]);
 				if (r == 0)
 					r = run_op(ctx, &s->teams[t], &s->ars[m], PL_STREAM_TRIAD,
 						   false, cm[1]);
+				if (r == 0)
+					pl_bench_record(
+						ctx, cm[2],
+						pl_chase_ns_per_load(&s->chase[m], 20000000));
 			}
 		return r;
 	}
@@ -698,8 +766,13 @@ static void mem_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 	}
 	for (unsigned t = 0; t < s->nteams; t++)
 		team_stop(&s->teams[t]);
-	for (unsigned m = 0; m < s->nars; m++)
+	for (unsigned m = 0; m < s->nars; m++) {
 		arrays_free(&s->ars[m]);
+		if (s->chase)
+			pl_chase_free(&s->chase[m]);
+	}
+	free(s->chase);
+	pl_memlat_free(s->lat);
 	free(s->teams);
 	free(s->team_node);
 	free(s->ars);
@@ -741,7 +814,9 @@ const struct pl_bench pl_bench_mem = {
 		"printed. One pinned thread per CPU of the run; best (STREAM's best-of-N) and\n"
 		"median over the repetitions after a warm-up. Kernels are dispatched at run time\n"
 		"to the best instruction set (GCC target_clones); --nt adds streaming stores.\n"
-		"--numa-matrix gives the (CPU node, memory node) bandwidth table.",
+		"--numa-matrix gives the (CPU node, memory node) bandwidth and latency table.\n"
+		"--latency instead measures load-to-use latency by pointer chasing a random\n"
+		"cycle, working sets 4 KiB to beyond 4x the L3, levels named from the facts.",
 	.opts = mem_opt_table,
 	.opts_size = sizeof(struct mem_opts),
 	.opts_defaults = &mem_defaults,

@@ -48,15 +48,17 @@ static void eval_numad(const struct pl_rule *r, const struct pl_facts *f, struct
 		       "numad stopped when work is pinned explicitly");
 }
 
-/* Evidence: copy bandwidth from node 0's CPUs to its own memory and to node 1's. */
+/* Evidence: copy bandwidth and load latency from node 0's CPUs to its own memory and to
+ * node 1's (bench mem --numa-matrix: bandwidth and pointer-chase latency cells). */
 static const char *const numa_argv[] = { "--numa-matrix", NULL };
-static const char *const numa_metrics[] = { "copy cpu0 mem0", "copy cpu0 mem1", NULL };
+static const char *const numa_metrics[] = { "copy cpu0 mem0", "copy cpu0 mem1", "latency cpu0 mem0",
+					    "latency cpu0 mem1", NULL };
 static const struct pl_evidence numa_evidence = {
 	.bench = "mem",
 	.argv = numa_argv,
 	.metrics = numa_metrics,
 	.text = "STREAM copy from node 0's CPUs runs at {1} on local memory and {2} on "
-		"node 1's memory",
+		"node 1's memory; a dependent load takes {3} and {4}",
 };
 
 static const char *const remote_keys[] = { "numa.remote_ratio", "numa.nodes", NULL };

@@ -144,11 +144,11 @@ want=
 for d in /sys/devices/system/node/node[0-9]*; do
 	n=${d##*node}
 	for c in $(expand "$(cat "$d/cpulist")"); do
-		case " $ALLOWED " in *" $c "*) for m in $MEMNODES; do want="$want copy cpu$n mem$m,triad cpu$n mem$m"; done; break ;; esac
+		case " $ALLOWED " in *" $c "*) for m in $MEMNODES; do want="$want copy cpu$n mem$m,triad cpu$n mem$m,latency cpu$n mem$m"; done; break ;; esac
 	done
 done
-[ -z "$want" ] && want=" copy cpu0 mem0,triad cpu0 mem0" # no NUMA sysfs: one node
-is "numa matrix: (CPU node, memory node) cells as sysfs lists the nodes" \
+[ -z "$want" ] && want=" copy cpu0 mem0,triad cpu0 mem0,latency cpu0 mem0" # no NUMA sysfs: one node
+is "numa matrix: (CPU node, memory node) bandwidth and latency cells as sysfs lists the nodes" \
 	"$(jq -r '[.metrics[].name] | sort | join(",")' "$TMP/numa.json")" \
 	"$(echo "${want# }" | tr ',' '\n' | sed 's/^ //' | sort | paste -sd, -)"
 if [ "$(echo $MEMNODES | wc -w)" -le 1 ]; then

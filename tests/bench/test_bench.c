@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "bench/bench.h"
+#include "bench/freq.h"
+#include "bench/memlat.h"
 #include "bench/env.h"
 #include "bench/stream.h"
 #include "bench/ticks.h"
@@ -455,6 +457,56 @@ static void test_stream_validation(void **state)
 	free(c);
 }
 
+/* The pointer chase links every line into one cycle (Sattolo), for any size and seed,
+ * and names levels by the smallest cache that holds the working set. */
+static void test_chase(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 128, 4096, 4096 + 64, 1 << 20 };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct pl_chase c;
+			assert_int_equal(pl_chase_build(&c, sizes[i], -1, seed == 2, seed), 0);
+			assert_int_equal(c.lines, sizes[i] / PL_CHASE_LINE);
+			assert_true(pl_chase_is_one_cycle(&c));
+			assert_true(pl_chase_run(&c, 1000) > 0);
+			pl_chase_free(&c);
+		}
+	struct pl_chase c;
+	assert_int_equal(pl_chase_build(&c, 64, -1, false, 1), -EINVAL);
+	pl_chase_free(NULL);
+	assert_string_equal(pl_chase_level(32768, 49152, 2 << 20, 32 << 20), "L1");
+	assert_string_equal(pl_chase_level(49152, 49152, 2 << 20, 32 << 20), "L1");
+	assert_string_equal(pl_chase_level(65536, 49152, 2 << 20, 32 << 20), "L2");
+	assert_string_equal(pl_chase_level(16 << 20, 49152, 2 << 20, 32 << 20), "L3");
+	assert_string_equal(pl_chase_level(64 << 20, 49152, 2 << 20, 32 << 20), "DRAM");
+	assert_string_equal(pl_chase_level(64 << 20, 49152, 2 << 20, 0), "DRAM");
+	assert_string_equal(pl_chase_level(4096, 0, 0, 0), "unknown");
+}
+
+/* bench freq's parsers: cpuinfo MHz per processor, sysfs event configs. */
+static void test_freq_parsers(void **state)
+{
+	(void)state;
+	const char *ci = "processor\t: 0\nmodel name\t: X\ncpu MHz\t\t: 2600.000\n\n"
+			 "processor\t: 1\ncpu MHz\t\t: 3100.5\n\nprocessor\t: 2\n"
+			 "cpu MHz\t\t: -1\n\nprocessor\t: 3\n";
+	double mhz = 0;
+	assert_int_equal(pl_freq_cpuinfo_mhz(ci, 0, &mhz), 0);
+	assert_true(mhz == 2600.0);
+	assert_int_equal(pl_freq_cpuinfo_mhz(ci, 1, &mhz), 0);
+	assert_true(mhz == 3100.5);
+	assert_int_equal(pl_freq_cpuinfo_mhz(ci, 2, &mhz), -EINVAL);
+	assert_int_equal(pl_freq_cpuinfo_mhz(ci, 3, &mhz), -ENOENT);
+	assert_int_equal(pl_freq_cpuinfo_mhz(ci, 9, &mhz), -ENOENT);
+	uint64_t cfg = 0;
+	assert_int_equal(pl_freq_event_config("event=0x02\n", &cfg), 0);
+	assert_int_equal(cfg, 2);
+	assert_int_equal(pl_freq_event_config("event=0x01,umask=0x3", &cfg), -EINVAL);
+	assert_int_equal(pl_freq_event_config("umask=0x3", &cfg), -EINVAL);
+	assert_int_equal(pl_freq_event_config("event=", &cfg), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +520,8 @@ int main(void)
 		cmocka_unit_test(test_irq_parse),
 		cmocka_unit_test(test_isolation_cpus),
 		cmocka_unit_test(test_stream_validation),
+		cmocka_unit_test(test_chase),
+		cmocka_unit_test(test_freq_parsers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -794,6 +794,21 @@ static void test_evidence_eval(void **state)
 			    "not be vda): 436.4 MB/s, 416.2/s requests, 173.6 us per request");
 	json_decref(e);
 	json_decref(b);
+	/* the NUMA matrix: bandwidth and latency of the local and the remote cell */
+	b = docs("[{\"benchmark\":\"mem\",\"status\":\"ok\",\"metrics\":[" METRIC(
+		"copy cpu0 mem0", "48.1", "GB/s",
+		"") "," METRIC("copy cpu0 mem1", "28.2", "GB/s",
+			       "") "," METRIC("latency cpu0 mem0", "92.5", "ns",
+					      "") "," METRIC("latency cpu0 mem1", "141", "ns",
+							     "") "]}]");
+	e = pl_evidence_eval(numa, b, NULL);
+	assert_string_equal(
+		pl_json_str(e, "text"),
+		"STREAM copy from node 0's CPUs runs at 48.1 GB/s on local memory and "
+		"28.2 GB/s on node 1's memory; a dependent load takes 92.5 ns and 141 ns");
+	json_decref(e);
+	json_decref(b);
+
 	/* bench wakeup and bench freq: the C-state and governor rules' sentences */
 	b = docs("[{\"benchmark\":\"wakeup\",\"status\":\"ok\",\"metrics\":[" METRIC(
 		"timer", "52300", "ns",
