@@ -3,6 +3,7 @@
  * for each option (one item per device) and register it in plugins[] below. */
 #include "tune/plan.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -135,6 +136,13 @@ static bool read_current(struct pl_tune_item *it, const char *what_missing)
 	return true;
 }
 
+/* Decide want/match for a value taken literally (no `>N`/`<N`). */
+static void decide_literal(struct pl_tune_item *it, const char *wanted)
+{
+	it->match = it->current && pl_tune_value_match(it->target, it->current, wanted);
+	it->want = it->match ? NULL : pl_xstrdup(wanted);
+}
+
 /* Decide want/match for a plain or `>N`/`<N` value. */
 static void decide(struct pl_tune_item *it, const char *wanted)
 {
@@ -150,8 +158,7 @@ static void decide(struct pl_tune_item *it, const char *wanted)
 		}
 		return;
 	}
-	it->match = it->current && pl_tune_value_match(it->target, it->current, wanted);
-	it->want = it->match ? NULL : pl_xstrdup(wanted);
+	decide_literal(it, wanted);
 }
 
 /* Check a modifier's syntax up front so a bad value is an input error. */
@@ -218,9 +225,6 @@ static int plugin_sysfs(struct ctx *c, const struct pl_tune_unit *u)
 				 o->file, o->line, o->profile, u->name, o->key);
 			return -EINVAL;
 		}
-		int r = check_modifier(c, u, o);
-		if (r < 0)
-			return r;
 		char pat[PATH_MAX];
 		if (pl_sysroot_path(pat, sizeof(pat), o->key) < 0)
 			continue;
@@ -237,8 +241,10 @@ static int plugin_sysfs(struct ctx *c, const struct pl_tune_unit *u)
 		for (size_t k = 0; k < g.gl_pathc; k++) {
 			struct pl_tune_item *it = add(c, "sysfs", u, o, NULL);
 			it->target = pl_xstrdup(g.gl_pathv[k] + rl);
+			/* Written as given: '>'/'<' are not modifiers here (tuned's sysfs
+			 * plugin writes the value literally). */
 			if (read_current(it, "no such file on this machine"))
-				decide(it, val(o));
+				decide_literal(it, val(o));
 		}
 		globfree(&g);
 	}
@@ -650,6 +656,33 @@ static int plugin_vm(struct ctx *c, const struct pl_tune_unit *u)
 
 /* ---- [disk] ---- */
 
+/* The readahead value to decide with (KiB, a leading '>'/'<' kept), as tuned's disk
+ * plugin reads it (_parse_ra after _process_assignment_modifiers): "N", or "N WORD" where
+ * a WORD starting with 's' means 512-byte sectors (halved, rounded down) and any other
+ * WORD is ignored; ">N"/"<N" only with a plain integer N (">8192 s" is not a modifier
+ * for tuned, then not a number: it writes nothing). NULL for anything else. Malloc'd. */
+static char *readahead_value(const char *v)
+{
+	char op = v[0] == '>' || v[0] == '<' ? v[0] : 0;
+	pl_autofree char *t = pl_xstrdup(op ? v + 1 : v);
+	char *num = pl_trim(t);
+	uint64_t n;
+	if (op)
+		return *num && strspn(num, "0123456789") == strlen(num) &&
+				       pl_parse_u64(num, &n) == 0
+			       ? pl_xasprintf("%c%llu", op, (unsigned long long)n)
+			       : NULL;
+	size_t dl = strspn(num, "0123456789");
+	if (dl == 0 || (num[dl] && !isspace((unsigned char)num[dl])))
+		return NULL;
+	char *word = num + dl;
+	while (isspace((unsigned char)*word))
+		*word++ = '\0';
+	if (pl_parse_u64(num, &n) < 0)
+		return NULL;
+	return pl_xasprintf("%llu", (unsigned long long)(word[0] == 's' ? n / 2 : n));
+}
+
 static int plugin_disk(struct ctx *c, const struct pl_tune_unit *u)
 {
 	static const char *const skip[] = { "loop", "ram", "zram", "sr", "fd", "dm-", "md", NULL };
@@ -663,29 +696,16 @@ static int plugin_disk(struct ctx *c, const struct pl_tune_unit *u)
 		if (strcmp(o->key, "elevator") == 0) {
 			file = "scheduler";
 		} else if (strcmp(o->key, "readahead") == 0) {
-			/* KiB by default; "N s" = 512-byte sectors (tuned's disk plugin). */
 			file = "read_ahead_kb";
-			char *t = pl_xstrdup(v[0] == '>' || v[0] == '<' ? v + 1 : v);
-			char *num = pl_trim(t);
-			size_t l = strlen(num);
-			bool sect = l > 1 && num[l - 1] == 's' &&
-				    (num[l - 2] == ' ' || num[l - 2] == '\t');
-			if (sect)
-				num[l - 1] = '\0';
-			uint64_t n;
-			if (pl_parse_u64(pl_trim(num), &n) < 0) {
-				free(t);
+			want = readahead_value(v);
+			if (!want) {
 				r = bad_value(
 					c, u, o,
-					"is not a size in KiB ('N', '>N', or 'N s' for sectors)");
+					"is not a readahead tuned accepts ('N' KiB, 'N s' for "
+					"512-byte sectors, '>N', '<N'; tuned writes nothing "
+					"for it)");
 				break;
 			}
-			want = v[0] == '>' || v[0] == '<'
-				       ? pl_xasprintf("%c%llu", v[0],
-						      (unsigned long long)(sect ? n / 2 : n))
-				       : pl_xasprintf("%llu",
-						      (unsigned long long)(sect ? n / 2 : n));
-			free(t);
 		} else if (strcmp(o->key, "nr_requests") == 0) {
 			file = "nr_requests";
 			uint64_t n;
@@ -781,8 +801,10 @@ static bool tok_in(char *const *v, const char *t)
 
 static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 {
-	/* Accumulate cmdline* options in order: "+tokens" append, "-tokens" remove, plain
-	 * tokens replace what earlier cmdline options gave (tuned's bootloader plugin). */
+	/* Accumulate the cmdline* options in their merged order (tuned's bootloader plugin,
+	 * _get_effective_options): "+tokens" and plain tokens are appended, so a profile's
+	 * cmdline_NAME adds to those of the profiles it includes; "-tokens" removes every
+	 * earlier occurrence of each token. */
 	char **want = pl_xcalloc(1, sizeof(char *));
 	size_t nw = 0;
 	const struct pl_tune_opt *last = NULL;
@@ -805,12 +827,7 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 		}
 		last = o;
 		char op = v[0] == '+' || v[0] == '-' ? v[0] : 0;
-		char **toks = pl_split(op ? v + 1 : v, " \t", NULL);
-		if (!op) {
-			pl_strv_free(want);
-			want = pl_xcalloc(1, sizeof(char *));
-			nw = 0;
-		}
+		char **toks = pl_split(op ? v + 1 : v, " \t\n", NULL);
 		for (size_t k = 0; toks[k]; k++) {
 			/* The loader refused such tokens already (pl_tune_cmdline_check); never
 			 * write one that a caller built some other way. */
@@ -822,14 +839,15 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 						 "(letters, digits and _ - . , = : / + @ %)");
 			}
 			if (op == '-') {
-				for (size_t m = 0; m < nw; m++)
-					if (strcmp(want[m], toks[k]) == 0) {
-						free(want[m]);
-						memmove(&want[m], &want[m + 1],
-							(nw - m) * sizeof(char *));
-						nw--;
-						break;
+				for (size_t m = 0; m < nw;) {
+					if (strcmp(want[m], toks[k]) != 0) {
+						m++;
+						continue;
 					}
+					free(want[m]);
+					memmove(&want[m], &want[m + 1], (nw - m) * sizeof(char *));
+					nw--;
+				}
 				continue;
 			}
 			want = pl_xrealloc(want, (nw + 2) * sizeof(char *));
@@ -951,7 +969,31 @@ static const struct {
 	{ "disk", plugin_disk },     { "sysfs", plugin_sysfs }, { "bootloader", plugin_bootloader },
 };
 
-/* tuned applies a unit only when its regexes match uname -m / /proc/cpuinfo. */
+/* The string tuned matches uname_regex against: " ".join(os.uname()), i.e. system, node,
+ * release, version and machine separated by single spaces (tuned/units/manager.py). Live
+ * from uname(2); in a sysroot from /proc/sys/kernel/{ostype,hostname,osrelease,version,
+ * arch}, which hold the same strings (a missing file gives an empty field). Malloc'd. */
+static char *uname_string(void)
+{
+	struct utsname un;
+	if (pl_sysroot_is_live() && uname(&un) == 0)
+		return pl_xasprintf("%s %s %s %s %s", un.sysname, un.nodename, un.release,
+				    un.version, un.machine);
+	static const char *const f[] = { "ostype", "hostname", "osrelease", "version", "arch" };
+	struct pl_buf b = { 0 };
+	pl_buf_puts(&b, "");
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		char path[64], *v = NULL;
+		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", f[k]);
+		if (pl_read_str(path, &v) < 0)
+			v = pl_xstrdup("");
+		pl_buf_printf(&b, "%s%s", k ? " " : "", v);
+		free(v);
+	}
+	return pl_buf_steal(&b);
+}
+
+/* tuned applies a unit only when its regexes match uname / /proc/cpuinfo. */
 bool pl_tune_unit_applies(const struct pl_tune_unit *u, char **why)
 {
 	const char *res[2] = { u->uname_regex, u->cpuinfo_regex };
@@ -960,11 +1002,7 @@ bool pl_tune_unit_applies(const struct pl_tune_unit *u, char **why)
 			continue;
 		char *subject = NULL;
 		if (i == 0) {
-			struct utsname un;
-			if (pl_sysroot_is_live() && uname(&un) == 0)
-				subject = pl_xstrdup(un.machine);
-			else if (pl_read_str("/proc/sys/kernel/arch", &subject) < 0)
-				subject = pl_xstrdup("");
+			subject = uname_string();
 		} else if (pl_read_file("/proc/cpuinfo", &subject, NULL) < 0) {
 			subject = pl_xstrdup("");
 		}
@@ -1015,6 +1053,7 @@ int pl_tune_plan_build(const struct pl_tune_profile *pr, struct pl_tune_plan *pl
 			}
 			continue;
 		}
+		bool udev = false;
 		for (size_t k = 0; u->unsupported_keys && u->unsupported_keys[k]; k++) {
 			struct pl_tune_item *it = add(&c, u->type, u, NULL, NULL);
 			free(it->key);
@@ -1022,6 +1061,20 @@ int pl_tune_plan_build(const struct pl_tune_profile *pr, struct pl_tune_plan *pl
 			set_reason(it, PL_TI_UNSUPPORTED,
 				   "unit option '%s' is not supported by perflab",
 				   u->unsupported_keys[k]);
+			udev |= strcmp(u->unsupported_keys[k], "devices_udev_regex") == 0;
+		}
+		/* tuned picks the devices of [cpu] and [disk] by their udev properties when
+		 * devices_udev_regex is given; perflab cannot, and must not widen the unit to
+		 * every device instead: none of its options is applied. (Plugins without
+		 * devices ignore the key in tuned too.) */
+		if (udev && (strcmp(u->type, "cpu") == 0 || strcmp(u->type, "disk") == 0)) {
+			for (size_t k = 0; k < u->opts.n; k++) {
+				struct pl_tune_item *it = add(&c, u->type, u, &u->opts.v[k], NULL);
+				set_reason(it, PL_TI_UNSUPPORTED,
+					   "not applied: the unit selects its devices with "
+					   "devices_udev_regex, which perflab cannot match");
+			}
+			continue;
 		}
 		/* `priority` orders tuned's plugin instances; perflab applies units in file order.
 		 */

@@ -64,8 +64,10 @@ struct pl_tune_plan {
  *  (also after an error). */
 int pl_tune_plan_build(const struct pl_tune_profile *pr, struct pl_tune_plan *plan, char *err,
 		       size_t errlen);
-/** True when unit @u applies on this machine: its uname_regex matches the machine name
- *  (uname -m live, /proc/sys/kernel/arch in a sysroot) and its cpuinfo_regex matches
+/** True when unit @u applies on this machine: its uname_regex matches the uname string
+ *  as tuned builds it ("SYSTEM NODE RELEASE VERSION MACHINE": uname(2) live,
+ *  /proc/sys/kernel/{ostype,hostname,osrelease,version,arch} in a sysroot) and its
+ *  cpuinfo_regex matches
  *  /proc/cpuinfo (POSIX extended regex with GNU \s \b). Else *why gets a malloc'd
  *  reason (caller frees). */
 bool pl_tune_unit_applies(const struct pl_tune_unit *u, char **why);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tune/profile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -221,6 +222,9 @@ struct reader {
 };
 
 #define COLON_MARK '\x01'
+/* Joins the lines of a value continued on indented lines (cp_continuations); on_kv turns
+ * it into the '\n' ConfigParser joins them with. */
+#define CONT_MARK '\x02'
 /* inih's line buffer (ini_max_line): a longer line is refused. */
 #define MAX_LINE 65536
 
@@ -313,6 +317,38 @@ static char *expand_profile_dir(const char *v, const char *dir)
 	return pl_buf_steal(&b);
 }
 
+/* @path with "." and empty components removed and each ".." taking away the one before,
+ * lexically (Python's os.path.normpath, which tuned's loader applies to script=; read,
+ * not copied): "/a/./b/../c" -> "/a/c", "" -> ".". Malloc'd. */
+static char *normpath(const char *path)
+{
+	size_t lead = strspn(path, "/");
+	lead = lead == 2 ? 2 : lead ? 1 : 0;
+	char **comps = pl_split(path, "/", NULL);
+	size_t n = 0;
+	for (size_t i = 0; comps[i]; i++) {
+		if (strcmp(comps[i], ".") == 0)
+			continue;
+		if (strcmp(comps[i], "..") == 0 && n > 0 && strcmp(comps[n - 1], "..") != 0) {
+			n--;
+			continue;
+		}
+		if (strcmp(comps[i], "..") == 0 && lead)
+			continue;
+		char *c = comps[i];
+		comps[i] = comps[n];
+		comps[n++] = c;
+	}
+	struct pl_buf b = { 0 };
+	pl_buf_printf(&b, "%.*s", (int)lead, "//");
+	for (size_t i = 0; i < n; i++)
+		pl_buf_printf(&b, "%s%s", i ? "/" : "", comps[i]);
+	if (b.len == 0)
+		pl_buf_puts(&b, ".");
+	pl_strv_free(comps);
+	return pl_buf_steal(&b);
+}
+
 static int on_kv(void *user, const char *section, const char *name, const char *value)
 {
 	struct reader *r = user;
@@ -325,6 +361,17 @@ static int on_kv(void *user, const char *section, const char *name, const char *
 			 "value longer than %u bytes after ${i:PROFILE_DIR}", PL_TUNE_MAX_VALUE);
 		r->fail = r->failbuf;
 		return 0;
+	}
+	for (char *q = v; *q; q++)
+		if (*q == CONT_MARK)
+			*q = '\n';
+	if (strcmp(name, "script") == 0) {
+		/* tuned's loader resolves `script=` (in any section) against the profile's
+		 * directory, when the file is read. */
+		char *j = v[0] == '/' ? pl_xstrdup(v) : pl_xasprintf("%s/%s", r->profile_dir, v);
+		free(v);
+		v = normpath(j);
+		free(j);
 	}
 	char *n = pl_xstrdup(name), *sec = pl_xstrdup(section);
 	unmark(n);
@@ -398,11 +445,13 @@ static int slurp(const char *path, char **out, size_t *len, char *err, size_t el
 		return -EFBIG;
 	}
 	buf[n] = '\0';
-	/* NUL would end the line early for inih; COLON_MARK would turn into ':'. */
+	/* NUL would end the line early for inih; COLON_MARK would turn into ':', CONT_MARK
+	 * into a newline. */
 	const char *bin = memchr(buf, '\0', n);
-	const char *mark = memchr(buf, COLON_MARK, n);
-	if (!bin || (mark && mark < bin))
-		bin = mark;
+	const char *marks[2] = { memchr(buf, COLON_MARK, n), memchr(buf, CONT_MARK, n) };
+	for (int i = 0; i < 2; i++)
+		if (!bin || (marks[i] && marks[i] < bin))
+			bin = marks[i];
 	if (bin) {
 		int line = 1;
 		for (const char *q = buf; q < bin; q++)
@@ -416,6 +465,91 @@ static int slurp(const char *path, char **out, size_t *len, char *err, size_t el
 	return 0;
 }
 
+/* Where the comment of line [l, l+n) starts (tuned's ConfigParser: a line whose first
+ * non-blank is '#' or ';', or an inline '#' at the start or after a blank), or @n. */
+static size_t comment_at(const char *l, size_t n)
+{
+	size_t b = 0;
+	while (b < n && isspace((unsigned char)l[b]))
+		b++;
+	if (b < n && (l[b] == '#' || l[b] == ';'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (l[i] == '#' && (i == 0 || isspace((unsigned char)l[i - 1])))
+			return i;
+	return n;
+}
+
+/* Rewrite @text so that inih reads values continued on indented lines as tuned does.
+ * tuned reads profiles with Python's ConfigParser, where a non-blank line indented deeper
+ * than the option line before it continues that option's value (also after blank lines,
+ * which stay in the value as empty lines), joined with '\n' once each line is stripped
+ * of its comment and blanks (Lib/configparser.py RawConfigParser._read; read, not
+ * copied). inih has no such rule, so each continued option becomes one line: the option
+ * line without its comment, then CONT_MARK and each continuation line's text (on_kv turns
+ * the marks into '\n'); each continuation line is left empty, so later line numbers stay
+ * right. Returns a malloc'd text, *len its length. */
+static char *cp_continuations(const char *text, size_t *len)
+{
+	/* The output lines, one per input line; @opt is the option line being continued. */
+	size_t nlines = 1;
+	for (size_t i = 0; i < *len; i++)
+		nlines += text[i] == '\n';
+	struct pl_buf *lines = pl_xcalloc(nlines, sizeof(*lines));
+	const char *p = text, *end = text + *len;
+	bool in_section = false;
+	struct pl_buf *opt = NULL;
+	size_t indent_level = SIZE_MAX, empties = 0, k = 0;
+	for (; p <= end && k < nlines; k++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		size_t cs = comment_at(p, n);
+		size_t b = 0, e = cs;
+		while (b < e && isspace((unsigned char)p[b]))
+			b++;
+		while (e > b && isspace((unsigned char)p[e - 1]))
+			e--;
+		pl_buf_puts(&lines[k], "");
+		if (b == e) {
+			/* Blank or comment: a blank line inside a value is an empty line of it. */
+			if (cs == n && opt)
+				empties++;
+			pl_buf_append(&lines[k], p, n);
+		} else if (in_section && opt && b > indent_level) {
+			for (size_t i = 0; i <= empties; i++)
+				pl_buf_append(opt, (const char[]){ CONT_MARK }, 1);
+			pl_buf_append(opt, p + b, e - b);
+			empties = 0;
+		} else {
+			indent_level = b;
+			empties = 0;
+			opt = NULL;
+			if (p[b] == '[' && e - b > 2 && memchr(p + b + 2, ']', e - b - 2)) {
+				in_section = true;
+				pl_buf_append(&lines[k], p, n);
+			} else if (in_section && memchr(p + b, '=', e - b)) {
+				/* The option without its comment, so continuations can follow. */
+				pl_buf_append(&lines[k], p + b, e - b);
+				opt = &lines[k];
+			} else {
+				pl_buf_append(&lines[k], p, n);
+			}
+		}
+		p = nl ? nl + 1 : end + 1;
+	}
+	struct pl_buf out = { 0 };
+	pl_buf_puts(&out, "");
+	for (size_t i = 0; i < k; i++) {
+		pl_buf_append(&out, lines[i].data, lines[i].len);
+		if (i + 1 < k)
+			pl_buf_puts(&out, "\n");
+		pl_buf_free(&lines[i]);
+	}
+	free(lines);
+	*len = out.len;
+	return pl_buf_steal(&out);
+}
+
 static int parse_file(const char *path, const char *name, struct conf *c, char *err, size_t el)
 {
 	memset(c, 0, sizeof(*c));
@@ -426,6 +560,9 @@ static int parse_file(const char *path, const char *name, struct conf *c, char *
 	int e = slurp(path, &text, &len, err, el);
 	if (e < 0)
 		return e;
+	char *joined = cp_continuations(text, &len);
+	free(text);
+	text = joined;
 	ini_allow_multiline = false;
 	ini_allow_inline_comments = true;
 	ini_inline_comment_prefixes = "#";
@@ -882,7 +1019,13 @@ static void merge_section(struct pl_tune_profile *pr, const struct section *s)
 		u->uname_regex_at = pl_xasprintf("%s:%d", o->file, o->line);
 	}
 	if ((o = pl_tune_opts_get(&s->opts, "drop"))) {
-		char **d = pl_split(o->value, ",; \t", NULL);
+		/* Names separated by ',' or ';' (tuned's Unit: re.split(r"\b\s*[,;]\s*")); "a b"
+		 * is one name, which drops nothing. */
+		char **d = pl_split(o->value, ",;", NULL);
+		for (size_t k = 0; d[k]; k++) {
+			char *t = pl_trim(d[k]);
+			memmove(d[k], t, strlen(t) + 1);
+		}
 		opts_drop(&u->opts, d);
 		pl_strv_free(d);
 	}
@@ -1089,7 +1232,7 @@ int pl_tune_cmdline_check(const char *value, char *why, size_t whylen)
 		pl_buf_append(&b, v, 1);
 		v++;
 	}
-	char **toks = pl_split(b.data, " \t", NULL);
+	char **toks = pl_split(b.data, " \t\n", NULL);
 	int r = 0;
 	for (size_t i = 0; toks[i] && r == 0; i++) {
 		if (pl_tune_cmdline_token_ok(toks[i]))

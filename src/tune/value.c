@@ -236,6 +236,19 @@ static char **fields(const char *s, size_t *n)
 	return pl_split(s ? s : "", " \t\n", n);
 }
 
+/* True when @s has at least one field and all its fields are decimal integers; *n gets
+ * the number of fields. */
+static bool all_ints(const char *s, size_t *n)
+{
+	char **f = fields(s, n);
+	bool ok = *n > 0;
+	long long dummy;
+	for (size_t i = 0; i < *n && ok; i++)
+		ok = int_token(f[i], &dummy);
+	pl_strv_free(f);
+	return ok;
+}
+
 static void why_set(char *why, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void why_set(char *why, size_t len, const char *fmt, ...)
@@ -405,12 +418,7 @@ static int check_value(const char *target, const char *value, bool *ints, char *
 		return t ? check_word(value, why, wl) : 0; /* missing: the write says so */
 	const char *o, *c;
 	size_t n;
-	char **f = fields(raw, &n);
-	bool numeric = n > 0;
-	long long dummy;
-	for (size_t i = 0; i < n && numeric; i++)
-		numeric = int_token(f[i], &dummy);
-	pl_strv_free(f);
+	bool numeric = all_ints(raw, &n);
 	if ((t && t->kind == V_SELECT) || selected(raw, &o, &c)) {
 		r = check_choice(value, raw, target, why, wl);
 	} else if (numeric) {
@@ -440,11 +448,20 @@ int pl_tune_value_check(const char *target, const char *value, char **canon, cha
 			*canon = pl_xstrdup(value);
 		return 0;
 	}
+	/* A newline separates integers like a space (a value continued on indented lines,
+	 * as tuned reads profiles); anywhere else it is refused with the other controls. */
 	for (const char *p = value; *p; p++)
-		if (((unsigned char)*p < 0x20 && *p != ' ' && *p != '\t') || *p == 0x7f) {
-			why_set(why, whylen, "contains a newline or another control character");
+		if (((unsigned char)*p < 0x20 && *p != ' ' && *p != '\t' && *p != '\n') ||
+		    *p == 0x7f) {
+			why_set(why, whylen, "contains a control character");
 			return -EINVAL;
 		}
+	size_t nf;
+	if (strchr(value, '\n') && !all_ints(value, &nf)) {
+		why_set(why, whylen,
+			"contains a newline (only integers may continue on the next line)");
+		return -EINVAL;
+	}
 	bool ints;
 	r = check_value(target, value, &ints, why, whylen);
 	if (r < 0)

@@ -29,10 +29,11 @@ bool pl_tune_value_match(const char *target, const char *got, const char *want);
  *  sysroot: "/proc/sys/net/core/somaxconn"), live or in a sysroot alike. The target
  *  first: pl_tune_resolve() must accept it (a symlink out of the sysroot, a hard link in
  *  a sysroot are refused; a missing target is left to the write). Then the value, which
- *  must be one line: a known target (table in value.c) has a type -- integers with a
- *  field count and range (somaxconn 0..2147483647, tcp_rmem three integers >= 1), one
- *  of the choices listed next to it (tcp_available_congestion_control,
- *  available_clocksource, scaling_available_governors), one of the words of its own
+ *  must be one line (integers may continue on more lines, as tuned reads them): a known target
+ * (table in value.c) has a type -- integers with a field count and range (somaxconn 0..2147483647,
+ * tcp_rmem three integers >= 1), one of the choices listed next to it
+ * (tcp_available_congestion_control, available_clocksource, scaling_available_governors), one of
+ * the words of its own
  *  "[a] b c" list (queue/scheduler, THP), a hex CPU mask; any other target is checked
  *  for shape against its current value (integers stay as many decimal integers, a
  *  selection file stays one of its words, text stays one line). The grub file is not

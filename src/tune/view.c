@@ -231,6 +231,10 @@ json_t *pl_tune_show_doc(const struct pl_tune_profile *pr)
 		json_object_set_new(ju, "devices", pl_json_string(u->devices));
 		json_object_set_new(ju, "uname_regex", pl_json_string(u->uname_regex));
 		json_object_set_new(ju, "cpuinfo_regex", pl_json_string(u->cpuinfo_regex));
+		json_t *uk = json_array();
+		for (size_t k = 0; u->unsupported_keys && u->unsupported_keys[k]; k++)
+			json_array_append_new(uk, pl_json_string(u->unsupported_keys[k]));
+		json_object_set_new(ju, "unsupported_keys", uk);
 		pl_autofree char *why = NULL;
 		json_object_set_new(ju, "applies_here",
 				    json_boolean(pl_tune_unit_applies(u, &why)));

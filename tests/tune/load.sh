@@ -32,7 +32,7 @@ PWNED=$TMP/pwned
 i=0
 for tok in "quiet\"; touch $PWNED; \"" "\$(touch $PWNED)" "\`touch $PWNED\`" 'a=\' \
 	"a=x;touch" 'a="x y"' "a='x'" 'a=$HOME' 'init=/bin/sh|x' 'a=<x' 'a=>x' 'a=(x)' 'a=*' \
-	'a=[0]' 'a={x}' 'a=!x' 'a=~' $'a=\x02' $'a=\x7f' $'a=\xc3\xa9'; do
+	'a=[0]' 'a={x}' 'a=!x' 'a=~' $'a=\x03' $'a=\x7f' $'a=\xc3\xa9'; do
 	i=$((i + 1))
 	fresh
 	mkprof "evil$i" "[main]

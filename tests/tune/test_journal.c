@@ -323,7 +323,8 @@ static void test_value_check(void **st)
 	assert_int_equal(pl_tune_value_check("/sys/kernel/mm/transparent_hugepage/enabled",
 					     "never\nalways", NULL, why, sizeof(why)),
 			 -EINVAL);
-	assert_string_equal(why, "contains a newline or another control character");
+	assert_string_equal(why,
+			    "contains a newline (only integers may continue on the next line)");
 	assert_int_equal(pl_tune_value_check("/sys/bus/workqueue/devices/writeback/cpumask", "ff,1",
 					     NULL, why, sizeof(why)),
 			 0);

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# What perflab plans for the tuned compatibility cases of tests/tune/corpus on the fixture
+# tree tests/fixtures/tune/compat, where the loader comparison (tuned-diff.sh) cannot see
+# it: the writes. Runs without tuned installed.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+FIX=$PERFLAB_SRCDIR/tests/fixtures/tune/compat
+CORPUS=$PERFLAB_SRCDIR/tests/tune/corpus
+pl() { "$PERFLAB" --sysroot "$FIX" tune "$@" --profile-dir "$CORPUS"; }
+items() { # PROFILE JQ-FILTER
+	pl diff "$1" --json | jq -r -c "$2"
+}
+
+# cmdline_NAME options add up across includes, in order; '-' removes every occurrence.
+is "cmdline_NAME appended across includes" \
+	"$(items t-boot-append '[.items[] | select(.key == "cmdline") | .wanted] | join(" ")')" \
+	"skew_tick=1 isolcpus=2"
+is "plain, + and - cmdline options" \
+	"$(items t-boot-plus-minus '[.items[] | select(.key == "cmdline") | .wanted] | join(" ")')" \
+	"quiet mitigations=off"
+is "an overridden cmdline_NAME still follows the included ones" \
+	"$(items t-boot-override '[.items[] | select(.key == "cmdline") | .wanted] | join(" ")')" \
+	"quiet nosmt"
+# uname_regex is matched against "ostype hostname osrelease version arch".
+is "uname_regex=^Linux applies" "$(items t-uname-linux '[.items[].key] | join(" ")')" "vm.swappiness"
+is "uname_regex on the kernel release applies" \
+	"$(items t-uname-release '[.items[].key] | join(" ")')" "vm.swappiness"
+is "uname_regex on the machine applies" "$(items t-uname-machine '[.items[].key] | join(" ")')" \
+	"vm.swappiness"
+is "uname_regex=^FreeBSD does not apply" "$(items t-uname-nomatch '.items | length')" "0"
+like "show: why a unit does not apply" \
+	"$(pl show t-uname-nomatch --json | jq -r '.units[0].not_applied_reason')" "uname_regex"
+# devices_udev_regex: the unit writes nothing, and says why.
+is "devices_udev_regex: nothing written" \
+	"$(items t-udev-regex '[.items[] | select(.write != null)] | length')" "0"
+like "devices_udev_regex: the readahead item says why" \
+	"$(items t-udev-regex '.items[] | select(.key == "readahead") | .reason')" \
+	"devices_udev_regex, which perflab cannot match"
+is "devices_udev_regex listed in show" \
+	"$(pl show t-udev-regex --json | jq -r -c '.units[0].unsupported_keys')" '["devices_udev_regex"]'
+# readahead: "N s" is sectors; ">8192 s" refuses the profile (tuned writes nothing).
+is "readahead=8192 s writes 4096 KiB to each disk" \
+	"$(items t-readahead-sectors '[.items[] | "\(.device)=\(.write)"] | join(" ")')" \
+	"sda=4096 sdb=4096"
+expect_exit 2 "readahead=>8192 s refuses the profile" pl diff t-readahead-bad
+like "readahead=>8192 s: the message" "$(cat "$ERR")" "not a readahead tuned accepts"
+is "readahead=>4096 over 128 writes 4096" \
+	"$(items t-readahead-gt '[.items[] | .write] | join(" ")')" "4096 4096"
+# [sysfs] values are literal: '>4096' is not "at least 4096" (4096 would match it).
+is "[sysfs] >N is not a modifier" \
+	"$(items t-sysfs-modifier '.items[0] | "\(.wanted) \(.state)"')" ">4096 refused"
+# Quoted sysctl values are unquoted, like tuned's sysctl plugin.
+is "quoted sysctl values" \
+	"$(items t-sysctl-quoted '[.items[] | "\(.key)=\(.write // "match")"] | join(" ")')" \
+	"vm.swappiness=match net.ipv4.tcp_rmem=4096 87380 16777216"
+# drop= splits on , and ; only.
+is "drop=a b drops nothing" "$(pl show t-drop-space --json | jq -r '[.units[0].options[].key] | join(" ")')" \
+	"vm.swappiness vm.dirty_ratio kernel.numa_balancing"
+is "drop=a ; b drops both" \
+	"$(pl show t-drop-semicolon --json | jq -r '[.units[0].options[].key] | join(" ")')" "vm.dirty_ratio"
+# Indented continuation lines (ConfigParser): integers continue, written with spaces.
+is "continued tcp_rmem: three integers, accepted by the value check" \
+	"$(items t-continuation '.items[] | select(.key == "net.ipv4.tcp_rmem") | "\(.wanted | split("\n") | join(",")) \(.state)"')" \
+	"4096,87380,16777216 differs"
+mkdir -p "$TMP/root"
+cp -a "$FIX/." "$TMP/root/"
+ok "continued tcp_rmem applied" "$PERFLAB" --sysroot "$TMP/root" tune apply t-continuation \
+	--profile-dir "$CORPUS" --state-dir "$TMP/state"
+is "continued tcp_rmem written with spaces" "$(cat "$TMP/root/proc/sys/net/ipv4/tcp_rmem")" \
+	"4096 87380 16777216"
+is "continued cmdline" "$(items t-continuation-boot '[.items[] | .wanted] | join(" ")')" \
+	"quiet splash"
+# script= is resolved against the profile directory.
+is "script=rel.sh resolved" "$(pl show t-script-rel --json | jq -r '.units[0].options[0].expanded')" \
+	"$CORPUS/t-script-rel/rel.sh"
+# Deliberate: an include loop is an error; ${f:exec} is never run.
+expect_exit 2 "include loop refused" pl show t-include-loop-a
+like "include loop: the cycle" "$(cat "$ERR")" "include loop: t-include-loop-a -> t-include-loop-b -> t-include-loop-a"
+like "\${f:exec} is not run" "$(items t-exec '.items[0] | "\(.state) \(.reason)"')" "^unsupported .*function"
+done_testing
