@@ -1100,15 +1100,21 @@ int pl_tune_plan_build(const struct pl_tune_profile *pr, struct pl_tune_plan *pl
 		/* Values that still hold ${f:...} or ${undefined} cannot be applied. */
 		for (size_t k = before; k < plan->n; k++) {
 			struct pl_tune_item *it = &plan->v[k];
-			if (it->state == PL_TI_APPLY && strstr(it->value, "${")) {
+			if (it->state != PL_TI_APPLY || !strstr(it->value, "${"))
+				continue;
+			if (strstr(it->value, "${f:exec:"))
+				set_reason(it, PL_TI_UNSUPPORTED,
+					   "value '%s' runs a program (${f:exec}); perflab never "
+					   "runs one: put the value in the profile",
+					   it->value);
+			else
 				set_reason(it, PL_TI_UNSUPPORTED,
 					   "value '%s' uses an undefined variable or a ${f:...} "
-					   "function (not supported)",
+					   "function perflab does not evaluate",
 					   it->value);
-				free(it->want);
-				it->want = NULL;
-				it->match = false;
-			}
+			free(it->want);
+			it->want = NULL;
+			it->match = false;
 		}
 	}
 	return 0;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tune/functions.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -757,35 +758,7 @@ static void add_note(struct loader *L, const char *fmt, ...)
 }
 
 static int load_one(struct loader *L, const char *name, const char *from_file, int from_line);
-
-/* The one tuned function perflab evaluates, because stock profiles include through it:
- * ${f:virt_check:IF_VIRTUAL:IF_NOT} (a guest: the hypervisor CPU flag or
- * /sys/hypervisor/type). Returns a malloc'd copy of @v with it replaced. */
-static char *virt_check(const char *v)
-{
-	const char *tok = "${f:virt_check:";
-	const char *p = strstr(v, tok);
-	if (!p)
-		return pl_xstrdup(v);
-	const char *a = p + strlen(tok);
-	const char *colon = strchr(a, ':');
-	const char *end = colon ? strchr(colon, '}') : NULL;
-	if (!colon || !end)
-		return pl_xstrdup(v);
-	char *cpuinfo = NULL;
-	bool virt = pl_exists("/sys/hypervisor/type");
-	if (!virt && pl_read_file("/proc/cpuinfo", &cpuinfo, NULL) == 0)
-		virt = strstr(cpuinfo, " hypervisor") != NULL;
-	free(cpuinfo);
-	struct pl_buf b = { 0 };
-	pl_buf_append(&b, v, (size_t)(p - v));
-	if (virt)
-		pl_buf_append(&b, a, (size_t)(colon - a));
-	else
-		pl_buf_append(&b, colon + 1, (size_t)(end - colon - 1));
-	pl_buf_puts(&b, end + 1);
-	return pl_buf_steal(&b);
-}
+static int expand(const char *v, const struct pl_tune_opts *vars, char **unsupported, char **out);
 
 static int load_includes(struct loader *L, struct conf *c)
 {
@@ -796,7 +769,11 @@ static int load_includes(struct loader *L, struct conf *c)
 	const struct pl_tune_opt *inc = m ? pl_tune_opts_get(&m->opts, "include") : NULL;
 	if (!inc)
 		return 0;
-	char *incv = virt_check(inc->value);
+	/* tuned expands include= before any variable is known: only functions apply. */
+	const struct pl_tune_opts none = { 0 };
+	char *incv = NULL;
+	if (expand(inc->value, &none, NULL, &incv) < 0)
+		incv = pl_xstrdup(inc->value);
 	if (strstr(incv, "${")) {
 		free(incv);
 		snprintf(L->err, L->el,
@@ -1070,6 +1047,75 @@ static const char *ref_end(const char *v)
 	return e;
 }
 
+/* @v with each "\${WORD}" (WORD of letters, digits, '_') turned into "${WORD}", as
+ * tuned's Variables.expand_static does after substituting. Malloc'd. */
+static char *unescape_refs(const char *v)
+{
+	struct pl_buf b = { 0 };
+	pl_buf_puts(&b, "");
+	for (const char *p = v; *p; p++) {
+		if (p[0] == '\\' && p[1] == '$' && p[2] == '{') {
+			size_t w =
+				strspn(p + 3, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					      "0123456789_");
+			if (w && p[3 + w] == '}')
+				continue; /* drop the backslash */
+		}
+		pl_buf_append(&b, p, 1);
+	}
+	return pl_buf_steal(&b);
+}
+
+/* Why the last ${f:...} failed (an assertion): expand() returns -EINVAL then. */
+static char func_why[512];
+
+/* ${f:NAME:ARGS} with @inner = "f:NAME:ARGS": expand the arguments (variables, nested
+ * functions), split them at each ':' not escaped as "\:", and evaluate the function
+ * (tune/functions.h). Returns 0 with *res the text to put in its place, or NULL to leave
+ * the reference as written (and name it in *unsupported when perflab cannot evaluate
+ * it); -EINVAL for a failed assertion (func_why), -E2BIG as expand(). */
+static int call_function(const char *inner, const struct pl_tune_opts *vars, char **unsupported,
+			 char **res)
+{
+	*res = NULL;
+	pl_autofree char *args = NULL;
+	int r = expand(inner, vars, unsupported, &args);
+	if (r < 0)
+		return r;
+	char **part = NULL;
+	size_t np = 0;
+	struct pl_buf cur = { 0 };
+	pl_buf_puts(&cur, "");
+	for (const char *p = args;; p++) {
+		if (*p == '\\' && p[1] == ':') {
+			pl_buf_puts(&cur, ":");
+			p++;
+			continue;
+		}
+		if (*p == ':' || !*p) {
+			part = pl_xrealloc(part, (np + 2) * sizeof(*part));
+			part[np++] = pl_buf_steal(&cur);
+			part[np] = NULL;
+			pl_buf_puts(&cur, "");
+			if (!*p)
+				break;
+			continue;
+		}
+		pl_buf_append(&cur, p, 1);
+	}
+	pl_buf_free(&cur);
+	char why[256] = "";
+	r = np >= 2 ? pl_tune_func(part[1], part + 2, np - 2, res, why, sizeof(why)) : 1;
+	pl_strv_free(part);
+	if (r == -EINVAL) {
+		snprintf(func_why, sizeof(func_why), "%s", why);
+		return -EINVAL;
+	}
+	if (r < 0 && unsupported && !*unsupported)
+		*unsupported = pl_xasprintf("${%s} (%s)", inner, why);
+	return 0;
+}
+
 /* Expand ${name} using @vars (values already expanded). \${ stays literal. Unknown
  * variables stay as written; ${f:...} and ${i:...} are reported through *unsupported.
  * Returns 0 and *out (malloc'd), or -E2BIG when the result would pass
@@ -1080,6 +1126,7 @@ static int expand(const char *v, const struct pl_tune_opts *vars, char **unsuppo
 	pl_buf_puts(&b, "");
 	while (*v) {
 		const char *add = v;
+		char *fres = NULL;
 		size_t n = 1, used = 1;
 		if (v[0] == '\\' && v[1] == '$' && v[2] == '{') {
 			add = "${";
@@ -1095,8 +1142,22 @@ static int expand(const char *v, const struct pl_tune_opts *vars, char **unsuppo
 				memcpy(inner, v + 2, in);
 				inner[in] = '\0';
 				const struct pl_tune_opt *var = pl_tune_opts_get(vars, inner);
-				if (var && var->expanded) {
-					add = var->expanded;
+				int fr = 1;
+				if (pl_startswith(inner, "f:"))
+					fr = call_function(inner, vars, unsupported, &fres);
+				if (fr < 0) {
+					free(inner);
+					pl_buf_free(&b);
+					return fr;
+				}
+				if (fres) {
+					add = fres;
+					n = strlen(add);
+				} else if (var && var->expanded) {
+					/* tuned unescapes after substituting: a value holding
+					 * "\${name}" puts "${name}" in. */
+					fres = unescape_refs(var->expanded);
+					add = fres;
 					n = strlen(add);
 				} else {
 					if ((pl_startswith(inner, "f:") ||
@@ -1110,10 +1171,12 @@ static int expand(const char *v, const struct pl_tune_opts *vars, char **unsuppo
 			}
 		}
 		if (n > PL_TUNE_MAX_VALUE - b.len) {
+			free(fres);
 			pl_buf_free(&b);
 			return -E2BIG;
 		}
 		pl_buf_append(&b, add, n);
+		free(fres);
 		v += used;
 	}
 	*out = pl_buf_steal(&b);
@@ -1126,6 +1189,11 @@ static int expand_at(struct loader *L, const char *v, const struct pl_tune_opts 
 		     char **unsupported, char **out, const char *file, int line, const char *what)
 {
 	int r = expand(v, vars, unsupported, out);
+	if (r == -EINVAL) {
+		snprintf(L->err, L->el, "%s:%d: %s: %s (tuned refuses the profile too)", file, line,
+			 what, func_why);
+		return r;
+	}
 	if (r < 0) {
 		snprintf(L->err, L->el,
 			 "%s:%d: %s is longer than %u bytes after ${} expansion (variables "

@@ -9,7 +9,9 @@
  * [variables] is merged like a unit, then `${name}` is expanded in every option value
  * (a variable may use earlier variables; `include=FILE` inside [variables] reads more
  * variables from FILE inside the sysroot). `${i:PROFILE_DIR}` is the profile's directory.
- * `${f:...}` functions are not evaluated: reported as unsupported. A profile file that
+ * `${f:...}` functions that run no program are evaluated as tuned does (tune/functions.h),
+ * also in `include=`; `${f:exec}` and unknown functions stay as written and are reported.
+ * A failed ${f:assertion} refuses the profile (-EINVAL), as in tuned. A profile file that
  * was already loaded is skipped (tuned does the same; this lets /etc/tuned/NAME include
  * the stock NAME from /usr/lib/tuned); a name that can only resolve to a profile still
  * being loaded is an include loop, an error naming the cycle.

@@ -13,9 +13,9 @@ plugin applies them: Variables.expand, functions included, so the dump does the 
 
 Both sides see the same machine: SYSROOT (a fixture tree). tuned's file reads through
 tuned.utils.commands (read_file, used by the ${f:...} functions) are redirected into it,
-and the one program tuned would run for them, virt-what (${f:virt_check}), is answered
-from it the way perflab decides (a "hypervisor" CPU flag or /sys/hypervisor/type). Any
-other program tuned would run (${f:exec}) is refused: the driver never runs one, and the
+and the programs tuned would run for them, virt-what (${f:virt_check}) and nproc
+(${f:check_net_queue_count}), are answered from it the way perflab decides (a
+"hypervisor" CPU flag or /sys/hypervisor/type; the online CPUs). Any other program tuned would run (${f:exec}) is refused: the driver never runs one, and the
 value is dumped as "<runs a program>".
 
 Output: TAP, one line per profile ("ok N - NAME: same as tuned" or the differences).
@@ -26,6 +26,7 @@ agrees and every one in KNOWN differs.
 
 Usage: tuned_diff.py PERFLAB CORPUS SYSROOT KNOWN [NAME...]
 When tuned's modules cannot be imported, prints a TAP skip with the reason."""
+import glob
 import json
 import logging
 import os
@@ -47,6 +48,7 @@ try:
     import tuned.profiles.variables  # noqa: F401
     import tuned.utils.commands as tcmd
     import tuned.plugins.plugin_bootloader as plugin_bootloader
+    import tuned.profiles.functions.function_calc_isolated_cores as calc_isolated_cores
 except Exception as e:  # any import problem: skip with the reason
     SKIP = "tuned's Python modules cannot be imported (%s: %s)" % (type(e).__name__, e)
 
@@ -75,10 +77,32 @@ def redirect(sysroot):
                 " hypervisor" in cpuinfo)
             out = "kvm\n" if virt else ""
             return (0, out, "") if return_err else (0, out)
+        if prog == "nproc":  # ${f:check_net_queue_count}: the fixture's online CPUs
+            online = tcmd.commands().cpulist_unpack(
+                read_file(self, "/sys/devices/system/cpu/online", no_error=True).strip())
+            out = "%d\n" % len(online)
+            return (0, out, "") if return_err else (0, out)
         raise RefusedProgram(prog)
 
     tcmd.commands.read_file = read_file
     tcmd.commands.execute = execute
+    # [variables] include=FILE and calc_isolated_cores's glob of /sys read the tree too.
+    orig_add = tp.variables.Variables.add_from_file
+
+    def add_from_file(self, filename):
+        return orig_add(self, sysroot.rstrip("/") + filename if filename.startswith("/")
+                        else filename)
+
+    tp.variables.Variables.add_from_file = add_from_file
+    root = sysroot.rstrip("/")
+
+    class Glob:
+        @staticmethod
+        def iglob(pattern):
+            for p in glob.iglob(root + pattern):
+                yield p[len(root):]
+
+    calc_isolated_cores.glob = Glob
 
 
 def tuned_units(corpus, name):
