@@ -73,7 +73,7 @@ static bool hex_into(const char *m, struct cpus *c)
 static bool range_into(const char *v, struct cpus *c, bool on)
 {
 	char **p = pl_split(v, "-", NULL);
-	long a, b;
+	long a = 0, b = 0;
 	bool ok = p[0] && v[0] != '-' && py_int(p[0], &a);
 	b = a;
 	if (ok && strchr(v, '-'))
