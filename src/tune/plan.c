@@ -139,8 +139,13 @@ static bool read_current(struct pl_tune_item *it, const char *what_missing)
 /* Decide want/match for a value taken literally (no `>N`/`<N`). */
 static void decide_literal(struct pl_tune_item *it, const char *wanted)
 {
-	it->match = it->current && pl_tune_value_match(it->target, it->current, wanted);
+	const char *how =
+		it->current ? pl_tune_value_match_how(it->target, it->current, wanted) : NULL;
+	it->match = how != NULL;
 	it->want = it->match ? NULL : pl_xstrdup(wanted);
+	/* Say how a value that is not written the same way matched. */
+	if (how && strcmp(how, "equal") != 0 && !it->reason)
+		it->reason = pl_xasprintf("matches %s", how);
 }
 
 /* Decide want/match for a plain or `>N`/`<N` value. */

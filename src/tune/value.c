@@ -372,17 +372,61 @@ static char *mask_norm(const char *s)
 	return pl_buf_steal(&b);
 }
 
-bool pl_tune_value_match(const char *target, const char *got, const char *want)
+/* True when @s has no comma, or has the kernel's mask shape: groups after the first of
+ * exactly 8 digits ("ff,00000003"); "1,2" is a list, not a mask. */
+static bool kernel_mask_shape(const char *s)
 {
+	const char *c = strchr(s, ',');
+	while (c) {
+		const char *n = strchr(c + 1, ',');
+		size_t len = n ? (size_t)(n - c - 1) : strcspn(c + 1, " \t\n");
+		if (len != 8)
+			return false;
+		c = n;
+	}
+	return true;
+}
+
+const char *pl_tune_value_match_how(const char *target, const char *got, const char *want)
+{
+	if (!got || !want)
+		return NULL;
+	if (pl_tune_value_eq(got, want))
+		return "equal";
 	const struct vtype *t = target ? vtype_of(target) : NULL;
-	if (t && t->kind == V_MASK && mask_ok(got) && mask_ok(want)) {
+	/* Hex numbers and CPU masks by value: case, leading zeros and the commas between
+	 * 32-bit groups do not count (tuned's _verify_value tries int(v, 16) after
+	 * stripping leading zero groups). Decimal numbers were compared above. */
+	bool is_mask = t && t->kind == V_MASK;
+	if (mask_ok(got) && mask_ok(want) &&
+	    (is_mask || (kernel_mask_shape(got) && kernel_mask_shape(want)))) {
 		char *a = mask_norm(got), *b = mask_norm(want);
 		bool eq = strcmp(a, b) == 0;
 		free(a);
 		free(b);
-		return eq;
+		if (eq)
+			return is_mask || strchr(got, ',') || strchr(want, ',')
+				       ? "as CPU masks"
+				       : "as hexadecimal numbers";
 	}
-	return pl_tune_value_eq(got, want);
+	/* tuned's `a|b`: the current value is one of the alternatives. */
+	if (strchr(want, '|')) {
+		char **alts = pl_split(want, "|", NULL);
+		bool any = false;
+		for (size_t i = 0; alts[i] && !any; i++) {
+			char *a = pl_trim(alts[i]);
+			any = *a && !strchr(a, '|') && pl_tune_value_match_how(target, got, a);
+		}
+		pl_strv_free(alts);
+		if (any)
+			return "as one of the alternatives";
+	}
+	return NULL;
+}
+
+bool pl_tune_value_match(const char *target, const char *got, const char *want)
+{
+	return pl_tune_value_match_how(target, got, want) != NULL;
 }
 
 /* Value check proper, target already known to be safe. */

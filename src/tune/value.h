@@ -20,9 +20,16 @@ char *pl_tune_value_current(const char *raw);
 /** True when @a and @b are equal after pl_tune_value_norm(). */
 bool pl_tune_value_eq(const char *a, const char *b);
 
-/** True when @got (read back from target @target, kernel form) holds the value @want:
- *  pl_tune_value_eq(), except that CPU masks (targets ending in /cpumask) compare as numbers
- *  ("00000000,00000003" holds "3"). @target may be NULL. */
+/** How @got (read from target @target, kernel form) holds the value @want, compared the
+ *  way tuned's verify does where that is right (tuned/plugins/base.py _verify_value; read,
+ *  not copied): "equal" (pl_tune_value_eq: blanks and leading zeros of decimal numbers do
+ *  not count), "as CPU masks" / "as hexadecimal numbers" (both hex digits with optional
+ *  commas between groups, equal as numbers: "00000000,000000FF" holds "ff"), "as one of
+ *  the alternatives" (@want is `a|b` and @got holds one of them). NULL when it does not
+ *  hold it. Static strings. @target may be NULL. */
+const char *pl_tune_value_match_how(const char *target, const char *got, const char *want);
+
+/** pl_tune_value_match_how() != NULL. */
 bool pl_tune_value_match(const char *target, const char *got, const char *want);
 
 /** Check @value before anything is written to @target (an absolute name inside the

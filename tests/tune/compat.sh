@@ -77,4 +77,15 @@ is "script=rel.sh resolved" "$(pl show t-script-rel --json | jq -r '.units[0].op
 expect_exit 2 "include loop refused" pl show t-include-loop-a
 like "include loop: the cycle" "$(cat "$ERR")" "include loop: t-include-loop-a -> t-include-loop-b -> t-include-loop-a"
 like "\${f:exec} is not run" "$(items t-exec '.items[0] | "\(.state) \(.reason)"')" "^unsupported .*runs a program.*perflab never runs one"
+# verify compares like tuned where that is right, and says how it compared.
+expect_exit 0 "verify: a hex mask, a hex number in another case and an alternative match" \
+	pl verify t-verify-tuned
+is "verify says how each matched" \
+	"$(items t-verify-tuned '[.items[] | "\(.state):\(.reason)"] | join(" ")')" \
+	"match:matches as CPU masks match:matches as hexadecimal numbers match:matches as one of the alternatives"
+mkdir -p "$TMP/p/t-verify-no"
+printf '[sysctl]\nvm.swappiness=10|20\n[sysfs]\n/sys/devices/virtual/workqueue/cpumask=1ff\n' \
+	>"$TMP/p/t-verify-no/tuned.conf"
+expect_exit 1 "verify: 60 is not 10|20, 000000ff is not 1ff" \
+	"$PERFLAB" --sysroot "$FIX" tune verify t-verify-no --profile-dir "$TMP/p"
 done_testing

@@ -343,7 +343,19 @@ static void test_value_check(void **st)
 	assert_true(pl_tune_value_match("/sys/bus/workqueue/devices/writeback/cpumask",
 					"00000000,00000003", "3"));
 	assert_false(pl_tune_value_match("/sys/bus/workqueue/devices/writeback/cpumask", "3", "1"));
-	assert_false(pl_tune_value_match("/proc/sys/kernel/pair", "00000000,00000003", "3"));
+	/* tuned's verify: a kernel-shaped mask holds the same hex number anywhere, a list
+	 * with commas is not a mask, hex ignores case, `a|b` holds either. */
+	assert_string_equal(
+		pl_tune_value_match_how("/proc/sys/kernel/pair", "00000000,00000003", "3"),
+		"as CPU masks");
+	assert_false(pl_tune_value_match("/proc/sys/kernel/pair", "1,2", "12"));
+	assert_string_equal(pl_tune_value_match_how(NULL, "deadbeef", "DEADBEEF"),
+			    "as hexadecimal numbers");
+	assert_false(pl_tune_value_match(NULL, "16", "10"));
+	assert_string_equal(pl_tune_value_match_how(NULL, "60", "10|60"),
+			    "as one of the alternatives");
+	assert_false(pl_tune_value_match(NULL, "60", "10|20"));
+	assert_string_equal(pl_tune_value_match_how(NULL, "010", "10"), "equal");
 	assert_true(pl_tune_value_match(NULL, "1\t0", "1 0"));
 }
 
