@@ -12,6 +12,7 @@
 #include "facts/facts.h"
 #include "out/json.h"
 #include "out/prom.h"
+#include "tune/emit.h"
 #include "util/cleanup.h"
 #include "util/escape.h"
 #include "util/outfile.h"
@@ -24,6 +25,7 @@ struct check_opts {
 	bool list;
 	bool measure;
 	int format;
+	const char *emit;
 };
 
 enum { FMT_TEXT, FMT_JSON, FMT_PROM };
@@ -42,13 +44,16 @@ static const struct pl_opt check_opts[] = {
 	  "output format; prom = Prometheus text format for node_exporter's textfile collector "
 	  "(--json is --format json)",
 	  formats, .def = "text" },
+	{ "emit-profile", 0, PL_OPT_STR, offsetof(struct check_opts, emit), "FILE",
+	  "also write the fixes of the findings at or above --fail-on as a tuned-format profile "
+	  "(FILE: e.g. DIR/NAME/tuned.conf, for tune --profile-dir DIR)" },
 	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
 	.name = "check",
 	.usage = "perflab check [--workload W] [--fail-on SEVERITY] [--json | --format prom] "
-		 "[--measure] [--sysroot DIR]",
+		 "[--measure] [--emit-profile FILE] [--sysroot DIR]",
 	.summary = "Check the machine against tuning rules for a workload.",
 	.description =
 		"Each finding says what was observed, what was expected, why (with a public\n"
@@ -59,6 +64,11 @@ static const struct pl_cmd_info info = {
 		"(bench clock for the clocksource rules, bench ticks for nohz_full, bench io\n"
 		"for the block rules, bench mem --numa-matrix for numa.remote-ratio) and\n"
 		"shows the figures under the finding.\n"
+		"--emit-profile FILE writes the profile fix of every finding at or above\n"
+		"--fail-on (default crit) as a tuned-format profile, one section per plugin,\n"
+		"each option under a comment with the rule id and rationale; risky fixes and\n"
+		"placeholders are left out with a comment saying why. FILE is written\n"
+		"atomically; on an error nothing is written.\n"
 		"Exit status 1 when a finding is at or above --fail-on.",
 };
 
@@ -278,6 +288,32 @@ static void collect_for(struct pl_facts *f, unsigned workload)
 	free(names);
 }
 
+/* --emit-profile FILE: the fixes as a profile, written atomically. */
+static int emit_profile(const char *path, const struct pl_findings *fs, int min,
+			const char *workload)
+{
+	struct pl_outfile out;
+	int r = pl_outfile_open(&out, path);
+	if (r < 0) {
+		pl_error("cannot write the profile '%s': %s (give a file in an existing, writable "
+			 "directory)",
+			 path, strerror(-r));
+		return PL_EXIT_USAGE;
+	}
+	struct pl_tune_emit_counts c;
+	r = pl_tune_emit_profile(out.fp, fs, (enum pl_severity)min, workload, &c);
+	if (pl_outfile_close(&out, r == 0) < 0 || r < 0) {
+		pl_error("cannot write the profile '%s'", path);
+		return PL_EXIT_RUNTIME;
+	}
+	if (pl_verbosity >= 0)
+		fprintf(stderr,
+			"%s: profile '%s': %zu option%s from %zu finding%s, %zu fix%s left out\n",
+			pl_progname, path, c.items, c.items == 1 ? "" : "s", c.findings,
+			c.findings == 1 ? "" : "s", c.left_out, c.left_out == 1 ? "" : "es");
+	return PL_EXIT_OK;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = { .workload = 0, .fail_on = PL_SEV_CRIT };
@@ -316,6 +352,8 @@ int cmd_check(int argc, char **argv)
 	if (o.measure)
 		measured = pl_bench_measure_findings(&fs);
 
+	if (o.emit && (ret = emit_profile(o.emit, &fs, o.fail_on, wname)) != PL_EXIT_OK)
+		return ret;
 	struct pl_outfile out;
 	int r = pl_outfile_open(&out, pl_g.output);
 	if (r < 0) {

@@ -3,7 +3,8 @@
 """For each profile named on the command line, print one line "NAME JSON" with the units
 tuned itself would load (tuned's own loader and merger from Debian's tuned package) as
 {unit: {type, enabled, options}}, so tests/tune/stock.sh can compare them with
-`perflab tune show --json`."""
+`perflab tune show --json`. `--dir DIR` first searches DIR before the stock directories
+(tests/tune/emit.sh loads the profiles `perflab check --emit-profile` writes)."""
 import json
 import logging
 import sys
@@ -16,8 +17,13 @@ import tuned.profiles.locator  # noqa: E402,F401
 import tuned.profiles.merger  # noqa: E402,F401
 import tuned.profiles.variables  # noqa: E402,F401
 
-for name in sys.argv[1:]:
-    loc = tp.locator.Locator(["/usr/lib/tuned", "/etc/tuned"])
+args = sys.argv[1:]
+dirs = ["/usr/lib/tuned", "/etc/tuned"]
+if args[:1] == ["--dir"]:
+    dirs.append(args[1])  # the locator takes the last directory that has the profile
+    args = args[2:]
+for name in args:
+    loc = tp.locator.Locator(dirs)
     loader = tp.loader.Loader(loc, tp.factory.Factory(), tp.merger.Merger(), None,
                               tp.variables.Variables())
     try:
