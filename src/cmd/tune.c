@@ -14,6 +14,7 @@
 #include "tune/journal.h"
 #include "tune/plan.h"
 #include "tune/profile.h"
+#include "tune/recommend.h"
 #include "util/str.h"
 
 struct tune_opts {
@@ -22,6 +23,7 @@ struct tune_opts {
 	bool dry_run;
 	uint64_t to;
 	bool all;
+	const char *workload;
 };
 
 static const struct pl_opt tune_opts[] = {
@@ -34,14 +36,20 @@ static const struct pl_opt tune_opts[] = {
 	{ "to", 0, PL_OPT_U64, offsetof(struct tune_opts, to), "STEP",
 	  "rollback: undo only the changes after STEP (default 0: all)" },
 	{ "all", 0, PL_OPT_FLAG, offsetof(struct tune_opts, all), NULL,
-	  "status: also list changes already rolled back", .was_short = 'a' },
+	  "status: also list changes already rolled back; recommend: list every profile",
+	  .was_short = 'a' },
+	{ "workload", 'W', PL_OPT_STR, offsetof(struct tune_opts, workload), "W",
+	  "recommend: the workload to fit (general, latency, throughput, hpc, network, storage, "
+	  "benchmark)",
+	  .def = "general" },
 	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
 	.name = "tune",
 	.usage = "perflab tune list|show NAME|diff NAME|apply NAME [--dry-run]|verify NAME|\n"
-		 "                    rollback [--to STEP]|status|hold-latency USEC [options]",
+		 "                    rollback [--to STEP]|status|hold-latency USEC|\n"
+		 "                    recommend [--workload W] [--all] [options]",
 	.summary = "Apply tuned-format profiles with a crash-safe journal and exact rollback.",
 	.description =
 		"Profiles are tuned's format (<dir>/<name>/tuned.conf): include, [variables],\n"
@@ -62,7 +70,9 @@ static const struct pl_cmd_info info = {
 		"  rollback          undo the journaled changes, newest first (--to STEP)\n"
 		"  status            what is applied, from the journal\n"
 		"  hold-latency USEC hold a CPU wakeup latency limit (force_latency) until Ctrl-C\n"
-		"--json: docs/schemas/tune-{list,show,items,journal}.schema.json.",
+		"  recommend         rank the profiles for this machine and --workload: which\n"
+		"                    findings each fixes or works against, what it changes here\n"
+		"--json: docs/schemas/tune-{list,show,items,journal,recommend}.schema.json.",
 };
 
 static void hold_ready(int usec)
@@ -103,16 +113,17 @@ int cmd_tune(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int nargs; /* 1: needs NAME/USEC */
-	} subs[] = { { "list", 0 },   { "show", 1 },	 { "diff", 1 },	  { "apply", 1 },
-		     { "verify", 1 }, { "rollback", 0 }, { "status", 0 }, { "hold-latency", 1 } };
+	} subs[] = { { "list", 0 },   { "show", 1 },	     { "diff", 1 },
+		     { "apply", 1 },  { "verify", 1 },	     { "rollback", 0 },
+		     { "status", 0 }, { "hold-latency", 1 }, { "recommend", 0 } };
 	int which = -1;
 	if (args.npos >= 1)
 		for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 			if (strcmp(args.pos[0], subs[i].name) == 0)
 				which = (int)i;
 	if (which < 0) {
-		pl_error("%s '%s' (use list, show, diff, apply, verify, rollback, status or "
-			 "hold-latency; see 'perflab tune --help')",
+		pl_error("%s '%s' (use list, show, diff, apply, verify, rollback, status, "
+			 "hold-latency or recommend; see 'perflab tune --help')",
 			 args.npos ? "unknown subcommand" : "missing subcommand",
 			 args.npos ? args.pos[0] : "");
 		pl_args_free(&args);
@@ -138,6 +149,7 @@ int cmd_tune(int argc, char **argv)
 		.dry_run = o.dry_run,
 		.to = o.to,
 		.all = o.all,
+		.workload = o.workload,
 		.json = pl_g.json,
 		.output = pl_g.output,
 	};
@@ -155,6 +167,8 @@ int cmd_tune(int argc, char **argv)
 		rc = pl_tune_do_rollback(&q);
 	else if (strcmp(sub, "status") == 0)
 		rc = pl_tune_do_status(&q);
+	else if (strcmp(sub, "recommend") == 0)
+		rc = pl_tune_do_recommend(&q);
 	else
 		rc = do_hold(arg);
 	pl_args_free(&args);

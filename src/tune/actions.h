@@ -20,7 +20,9 @@ struct pl_tune_req {
 				      PL_JOURNAL_DEFAULT_DIR */
 	bool dry_run;		 /**< apply: check and print, write nothing */
 	uint64_t to;		 /**< rollback: undo only the steps above this one (0: all) */
-	bool all;		 /**< status: also list changes already rolled back */
+	bool all;		 /**< status: also list changes already rolled back;
+				      recommend: list every profile */
+	const char *workload;	 /**< recommend: --workload name, NULL: "general" */
 	bool json;		 /**< --json: the document instead of text (progress lines of
 				      apply and rollback then go to stderr) */
 	const char *output;	 /**< -o FILE (written atomically), NULL: stdout */
