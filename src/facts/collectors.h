@@ -37,12 +37,106 @@ void pl_collect_block(struct pl_facts *f);
 /** fs.tmpfs.mounts (list of tmpfs mount points from /proc/mounts, each once: a mount point
  *  mounted twice or over counts as its last mount, as the kernel resolves it). */
 void pl_collect_fs(struct pl_facts *f);
-/** net.interfaces, net.IFACE.{mtu,speed_mbps,driver,queues,queues.tx,operstate}. */
+/** net.interfaces, net.IFACE.{mtu,speed_mbps,driver,queues,queues.tx,operstate,
+ *  rps_queues,xps_queues,irqs,irq_cpus} and, live, net.IFACE.{ring,coalesce} (also for lo,
+ *  to say it has none). */
 void pl_collect_net(struct pl_facts *f);
+/** The queue IRQs of interface @ifc in /proc/interrupts text @interrupts: the lines whose
+ *  action name (last field) holds @ifc as a '-'-separated part ("i40e-eno1-TxRx-0"); when
+ *  none, the device's MSI vectors @msi (IRQ numbers as strings, NULL-terminated, may be
+ *  NULL) except ones named *config*, *async*, *admin*, *ctrl* (virtio, mlx5, nvme names).
+ *  Returns a new array of {"irq": N, "name": S}. */
+json_t *pl_net_queue_irqs(const char *interrupts, const char *ifc, const char *const *msi);
 /** services.NAME.running for irqbalance, numad, tuned...; services.tuned.profile. */
 void pl_collect_services(struct pl_facts *f);
 /** accel.qat.{devices,count}, accel.gpu.{devices,count}. */
 void pl_collect_accel(struct pl_facts *f);
+/** dimm.{slots,count,total_bytes,devices,channels,channels.total,channels.populated,
+ *  peak_bandwidth_gbps} from SMBIOS type 17 (/sys/firmware/dmi/tables/DMI). */
+void pl_collect_dimm(struct pl_facts *f);
+
+/** One SMBIOS Memory Device (type 17; DMTF DSP0134 7.18). Strings owned (NULL when the
+ *  structure has none); sizes in bytes, speeds in MT/s (0 = unknown). */
+struct pl_dimm {
+	char *locator;		 /**< Device Locator, the slot ("P1-DIMMA1") */
+	char *bank_locator;	 /**< Bank Locator ("P0_Node0_Channel0_Dimm0") */
+	char *manufacturer;	 /**< "Samsung" */
+	char *part_number;	 /**< "M393A4K40DB3-CWE" */
+	const char *type;	 /**< "DDR4", "DDR5", "Unknown" (static) */
+	uint64_t size_bytes;	 /**< 0 = empty slot */
+	bool unknown_size;	 /**< Size 0xFFFF: populated, size unknown */
+	uint32_t speed_mts;	 /**< Speed: the module's rated maximum */
+	uint32_t configured_mts; /**< Configured Memory Speed: what the controller runs */
+	unsigned rank;		 /**< Attributes bits 3:0; 0 = unknown */
+};
+/** Parse the Memory Device structures of an SMBIOS structure table (@buf, @len bytes;
+ *  the format of /sys/firmware/dmi/tables/DMI) into *out (malloc'd; free with
+ *  pl_dimms_free) and *n, empty slots included. Every read is bounded by @len; parsing
+ *  stops at the End-of-Table structure (type 127). Returns 0; -EINVAL when a structure is
+ *  malformed (a length under 4, past the end, an unterminated string set): with *n > 0
+ *  the structures before it are in *out, with none *out is untouched. */
+int pl_smbios_dimms(const uint8_t *buf, size_t len, struct pl_dimm **out, size_t *n);
+/** pcie.devices (GPU, NIC, NVMe and accelerator links), pcie.nvidia.{driver_version,gpus}. */
+void pl_collect_pcie(struct pl_facts *f);
+/** What a PCI class code (0xBBSSPP) is to perflab: "gpu" (VGA or 3D controller), "nic"
+ *  (any network controller), "nvme" (0x0108xx), "accel" (processing accelerator 0x12,
+ *  co-processor 0x0b40); NULL for anything else. Static string. */
+const char *pl_pci_kind(unsigned cls);
+/** A sysfs link speed ("8 GT/s", "16.0 GT/s PCIe") in GT/s; 0 when unknown ("Unknown"). */
+double pl_pcie_speed_gts(const char *s);
+/** /proc/driver/nvidia/gpus/BUS/information ("Model: \t NVIDIA A100...") as an object of
+ *  lower-case, '_'-joined keys ("bus_location") to trimmed strings. Never NULL. */
+json_t *pl_nvidia_info_parse(const char *text);
+
+/** kmsg.records and kmsg.EVENT ({count, last_s, last}) for each event of pl_kmsg_event. */
+void pl_collect_kmsg(struct pl_facts *f);
+/** Kernel log events perflab counts (pl_kmsg_event_names gives their key names). */
+enum pl_kmsg_event {
+	PL_KMSG_CLOCKSOURCE_UNSTABLE,
+	PL_KMSG_THERMAL,
+	PL_KMSG_MCE,
+	PL_KMSG_PERF_RATE,
+	PL_KMSG_HUNG_TASK,
+	PL_KMSG_SOFT_LOCKUP,
+	PL_KMSG_NVME_TIMEOUT,
+	PL_KMSG_SCSI_TIMEOUT,
+	PL_KMSG_NEVENTS
+};
+/** "clocksource_unstable", "thermal_throttle", ... (the kmsg.NAME keys). */
+extern const char *const pl_kmsg_event_names[PL_KMSG_NEVENTS];
+/** Counts of one kernel log. */
+struct pl_kmsg_stats {
+	size_t records; /**< log records recognised */
+	struct {
+		size_t count;	/**< records of this event */
+		double last_s;	/**< time of the last one, seconds since boot; -1 unknown */
+		char last[256]; /**< its message, truncated */
+	} ev[PL_KMSG_NEVENTS];
+};
+/** Count the events of @text: /dev/kmsg records ("6,1234,5678901,-;msg", continuation
+ *  lines starting with a space skipped), syslog(2) / `dmesg -r` lines ("<6>[ 5.678] msg")
+ *  or `dmesg` lines ("[ 5.678] msg"); lines of no such form and lines over 4095 bytes are
+ *  ignored. Never fails. */
+void pl_kmsg_parse(const char *text, struct pl_kmsg_stats *st);
+
+/** noise.{aslr,unattended_upgrade.*,timers,agents,snapd.running,cron.running}: what wakes
+ *  up during a benchmark or changes it between runs. */
+void pl_collect_noise(struct pl_facts *f);
+/** The last value of the apt.conf(5) option @name ("APT::Periodic::Unattended-Upgrade")
+ *  in @text, as written between double quotes ("1", "true"); NULL when not set. Returns a
+ *  static buffer (valid until the next call); values over 63 bytes are ignored. */
+const char *pl_apt_conf_get(const char *text, const char *name);
+/** The comm of every readable /proc/PID (a NULL-terminated vector, pl_strv_free), or NULL
+ *  with *err = -errno when /proc cannot be listed. */
+char **pl_proc_comms(int *err);
+
+/** Free @n DIMMs of @d and the array. NULL-safe. */
+void pl_dimms_free(struct pl_dimm *d, size_t n);
+/** The memory channel of @d from its slot name: the locator without its trailing slot
+ *  number when a channel letter precedes it ("P1-DIMMA1" -> "P1-DIMMA", "CPU2_DIMM_C2"
+ *  -> "CPU2_DIMM_C"); NULL when the name does not say ("A1", Dell's per-socket numbering;
+ *  "DIMM 3"). A heuristic: vendors name slots freely. Returns a malloc'd string. */
+char *pl_dimm_channel(const struct pl_dimm *d);
 
 /** Parse a kernel command line (/proc/cmdline) into an object name -> value string, or
  *  true for a bare flag. Double quotes group ("a=\"x y\""), later duplicates win (as most

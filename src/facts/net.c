@@ -1,12 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* net.IFACE.*: MTU, link speed, driver and queue counts of each interface except lo
- * (Documentation/ABI/testing/sysfs-class-net, sysfs-class-net-queues). */
+ * (Documentation/ABI/testing/sysfs-class-net, sysfs-class-net-queues); the IRQs of its
+ * queues and the CPUs each may run on (/proc/interrupts action names, the device's
+ * msi_irqs, /proc/irq/N/smp_affinity_list: Documentation/core-api/irq/irq-affinity.rst);
+ * RPS/XPS masks (Documentation/networking/scaling.rst); and, live only, ring sizes and
+ * interrupt coalescing through the ethtool ioctl (SIOCETHTOOL, include/uapi/linux/ethtool.h). */
 #include <errno.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "facts/collectors.h"
 #include "out/json.h"
+#include "util/cleanup.h"
+#include "util/cpuset.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -23,15 +35,32 @@ static void collect_queues(struct pl_facts *f, const char *ifc)
 		pl_fact_unavailable(f, key, "%s: %s", dir, pl_read_strerror(r));
 		return;
 	}
-	int rx = 0, tx = 0;
+	int rx = 0, tx = 0, rps = 0, xps = 0;
 	for (char **p = q; *p; p++) {
 		rx += pl_startswith(*p, "rx-");
 		tx += pl_startswith(*p, "tx-");
+		struct pl_cpuset m;
+		char *mask;
+		if (pl_read_strf(&mask, "%s/%s/%s", dir, *p,
+				 pl_startswith(*p, "rx-") ? "rps_cpus" : "xps_cpus") == 0) {
+			if (pl_cpuset_parse_mask(mask, &m) == 0 && pl_cpuset_count(&m) > 0) {
+				rps += pl_startswith(*p, "rx-");
+				xps += pl_startswith(*p, "tx-");
+			}
+			free(mask);
+		}
 	}
 	pl_strv_free(q);
+
 	pl_fact_int(f, key, rx, dir); /* receive queues: what RSS spreads over */
 	snprintf(key, sizeof(key), "net.%s.queues.tx", ifc);
 	pl_fact_int(f, key, tx, dir);
+	/* queues whose mask is set: RPS steers received packets to other CPUs in software,
+	 * XPS picks the transmit queue by CPU (scaling.rst) */
+	snprintf(key, sizeof(key), "net.%s.rps_queues", ifc);
+	pl_fact_int(f, key, rps, dir);
+	snprintf(key, sizeof(key), "net.%s.xps_queues", ifc);
+	pl_fact_int(f, key, xps, dir);
 }
 
 static void collect_iface(struct pl_facts *f, const char *ifc)
@@ -75,6 +104,197 @@ static void collect_iface(struct pl_facts *f, const char *ifc)
 	collect_queues(f, ifc);
 }
 
+/* The IRQ number and action name of a /proc/interrupts line ("  45:  12  0  IR-PCI-MSI
+ * 9437184-edge  i40e-eno1-TxRx-0"): the name is the last field. False for the header and
+ * the per-CPU counters without a number (NMI, LOC...). */
+static bool irq_line(const char *line, unsigned *irq, const char **name, size_t *nlen)
+{
+	const char *p = line;
+	while (*p == ' ')
+		p++;
+	char *end;
+	unsigned long v = strtoul(p, &end, 10);
+	if (end == p || *end != ':' || v > 1u << 24)
+		return false;
+	const char *e = p + strlen(p);
+	while (e > end && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+		e--;
+	const char *b = e;
+	while (b > end + 1 && b[-1] != ' ' && b[-1] != '\t')
+		b--;
+	if (b == e)
+		return false;
+	*irq = (unsigned)v;
+	*name = b;
+	*nlen = (size_t)(e - b);
+	return true;
+}
+
+/* True when action name @n (@len bytes) belongs to interface @ifc: "eno1-TxRx-0",
+ * "i40e-eno1-TxRx-3", "eth0_rx0" (the name then '-', '_' or the end). */
+static bool irq_of(const char *n, size_t len, const char *ifc)
+{
+	size_t l = strlen(ifc);
+	for (size_t i = 0; i + l <= len; i++)
+		if (memcmp(n + i, ifc, l) == 0 && (i == 0 || n[i - 1] == '-') &&
+		    (i + l == len || n[i + l] == '-' || n[i + l] == '_'))
+			return true;
+	return false;
+}
+
+json_t *pl_net_queue_irqs(const char *interrupts, const char *ifc, const char *const *msi)
+{
+	json_t *list = json_array();
+	for (int pass = 0; pass < 2 && json_array_size(list) == 0; pass++) {
+		if (pass == 1 && !msi)
+			break;
+		const char *p = interrupts;
+		while (p && *p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			char line[1024];
+			if (len < sizeof(line)) {
+				memcpy(line, p, len);
+				line[len] = '\0';
+				unsigned irq;
+				const char *name;
+				size_t nlen;
+				bool mine = false;
+				if (irq_line(line, &irq, &name, &nlen)) {
+					if (pass == 0) {
+						mine = irq_of(name, nlen, ifc);
+					} else { /* the device's MSI vectors, less its control one
+						  */
+						char num[16];
+						snprintf(num, sizeof(num), "%u", irq);
+						for (const char *const *m = msi; *m && !mine; m++)
+							mine = strcmp(*m, num) == 0;
+						mine = mine && !strstr(name, "config") &&
+						       !strstr(name, "async") &&
+						       !strstr(name, "admin") &&
+						       !strstr(name, "ctrl");
+					}
+				}
+				if (mine) {
+					json_t *o = json_object();
+					json_object_set_new(o, "irq", json_integer(irq));
+					char *nm = pl_xasprintf("%.*s", (int)nlen, name);
+					json_object_set_new(o, "name", pl_json_string(nm));
+					free(nm);
+					json_array_append_new(list, o);
+				}
+			}
+			p = nl ? nl + 1 : NULL;
+		}
+	}
+	return list;
+}
+
+static void collect_irqs(struct pl_facts *f, const char *ifc, const char *interrupts, int ir)
+{
+	char key[256], key2[256], path[320];
+	snprintf(key, sizeof(key), "net.%s.irqs", ifc);
+	snprintf(key2, sizeof(key2), "net.%s.irq_cpus", ifc);
+	if (ir < 0) {
+		pl_fact_unavailable(f, key, "/proc/interrupts: %s", pl_read_strerror(ir));
+		pl_fact_unavailable(f, key2, "/proc/interrupts: %s", pl_read_strerror(ir));
+		return;
+	}
+	snprintf(path, sizeof(path), NET_DIR "/%s/device/msi_irqs", ifc);
+	char **msi = NULL;
+	if (pl_list_dir(path, &msi, NULL) < 0)
+		msi = NULL;
+	json_t *irqs = pl_net_queue_irqs(interrupts, ifc, (const char *const *)msi);
+	pl_strv_free(msi);
+	struct pl_cpuset all;
+	pl_cpuset_clear(&all);
+	size_t i, known = 0;
+	json_t *o;
+	json_array_foreach(irqs, i, o)
+	{
+		pl_autofree char *cpus = NULL;
+		struct pl_cpuset s;
+		int irq = (int)json_integer_value(json_object_get(o, "irq"));
+		if (pl_read_strf(&cpus, "/proc/irq/%d/smp_affinity_list", irq) == 0 &&
+		    pl_cpuset_parse(cpus, &s) == 0) {
+			char buf[256];
+			json_object_set_new(o, "cpus",
+					    pl_json_string(pl_cpuset_format(&s, buf, sizeof(buf))));
+			for (int c = pl_cpuset_next(&s, 0); c >= 0;
+			     c = pl_cpuset_next(&s, (unsigned)c + 1))
+				pl_cpuset_set(&all, (unsigned)c);
+			known++;
+		} else {
+			json_object_set_new(o, "cpus", json_null());
+		}
+	}
+	size_t n = json_array_size(irqs);
+	pl_fact_set(f, key, irqs, "/proc/interrupts");
+	if (n == 0)
+		pl_fact_unavailable(f, key2, "/proc/interrupts: no IRQ named after %s", ifc);
+	else if (known < n)
+		pl_fact_unavailable(f, key2, "/proc/irq/N/smp_affinity_list: not readable");
+	else {
+		char buf[1024];
+		pl_fact_str(f, key2, pl_cpuset_format(&all, buf, sizeof(buf)),
+			    "/proc/irq/*/smp_affinity_list");
+	}
+}
+
+/* Ring sizes and coalescing of @ifc through the ethtool ioctl (live only). */
+static void collect_ethtool(struct pl_facts *f, const char *ifc)
+{
+	char rk[256], ck[256];
+	snprintf(rk, sizeof(rk), "net.%s.ring", ifc);
+	snprintf(ck, sizeof(ck), "net.%s.coalesce", ifc);
+	if (!pl_sysroot_is_live()) {
+		pl_fact_unavailable(f, rk, "ethtool: live system only (not in a sysroot)");
+		pl_fact_unavailable(f, ck, "ethtool: live system only (not in a sysroot)");
+		return;
+	}
+	pl_autoclose int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof(ifr));
+	if (fd < 0 || strlen(ifc) >= sizeof(ifr.ifr_name)) {
+		pl_fact_unavailable(f, rk, "ethtool: %s",
+				    fd < 0 ? strerror(errno) : "name too long");
+		pl_fact_unavailable(f, ck, "ethtool: %s",
+				    fd < 0 ? strerror(errno) : "name too long");
+		return;
+	}
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifc);
+	const char *lo = strcmp(ifc, "lo") == 0 ? " (loopback has no rings or coalescing)" : "";
+	struct ethtool_ringparam ring = { .cmd = ETHTOOL_GRINGPARAM };
+	ifr.ifr_data = (void *)&ring;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+		json_t *o = json_object();
+		json_object_set_new(o, "rx", json_integer(ring.rx_pending));
+		json_object_set_new(o, "rx_max", json_integer(ring.rx_max_pending));
+		json_object_set_new(o, "tx", json_integer(ring.tx_pending));
+		json_object_set_new(o, "tx_max", json_integer(ring.tx_max_pending));
+		pl_fact_set(f, rk, o, "ethtool ETHTOOL_GRINGPARAM");
+	} else {
+		pl_fact_unavailable(
+			f, rk, "ethtool ETHTOOL_GRINGPARAM: %s%s",
+			errno == EOPNOTSUPP ? "not supported by the driver" : strerror(errno), lo);
+	}
+	struct ethtool_coalesce co = { .cmd = ETHTOOL_GCOALESCE };
+	ifr.ifr_data = (void *)&co;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+		json_t *o = json_object();
+		json_object_set_new(o, "rx_usecs", json_integer(co.rx_coalesce_usecs));
+		json_object_set_new(o, "tx_usecs", json_integer(co.tx_coalesce_usecs));
+		json_object_set_new(o, "rx_frames", json_integer(co.rx_max_coalesced_frames));
+		json_object_set_new(o, "adaptive_rx", json_boolean(co.use_adaptive_rx_coalesce));
+		json_object_set_new(o, "adaptive_tx", json_boolean(co.use_adaptive_tx_coalesce));
+		pl_fact_set(f, ck, o, "ethtool ETHTOOL_GCOALESCE");
+	} else {
+		pl_fact_unavailable(
+			f, ck, "ethtool ETHTOOL_GCOALESCE: %s%s",
+			errno == EOPNOTSUPP ? "not supported by the driver" : strerror(errno), lo);
+	}
+}
+
 void pl_collect_net(struct pl_facts *f)
 {
 	char **ifs;
@@ -83,12 +303,20 @@ void pl_collect_net(struct pl_facts *f)
 		pl_fact_unavailable(f, "net.interfaces", NET_DIR ": %s", pl_read_strerror(r));
 		return;
 	}
+	pl_autofree char *interrupts = NULL;
+	int ir = pl_read_file("/proc/interrupts", &interrupts, NULL);
 	json_t *list = json_array();
 	for (char **i = ifs; *i; i++) {
-		if (strcmp(*i, "lo") == 0 || strcmp(*i, "bonding_masters") == 0)
+		if (strcmp(*i, "lo") == 0) {
+			collect_ethtool(f, *i); /* to say that it has none */
+			continue;
+		}
+		if (strcmp(*i, "bonding_masters") == 0)
 			continue;
 		json_array_append_new(list, pl_json_string(*i));
 		collect_iface(f, *i);
+		collect_irqs(f, *i, interrupts, ir);
+		collect_ethtool(f, *i);
 	}
 	pl_fact_set(f, "net.interfaces", list, NET_DIR);
 	pl_strv_free(ifs);

@@ -20,5 +20,9 @@ const struct pl_collector pl_collectors[] = {
 	{ "net", "network interfaces: MTU, speed, driver, queues", pl_collect_net },
 	{ "services", "irqbalance, numad, tuned and its profile", pl_collect_services },
 	{ "accel", "QAT and GPU devices on the PCI bus", pl_collect_accel },
+	{ "dimm", "memory modules, channels and peak bandwidth (SMBIOS)", pl_collect_dimm },
+	{ "pcie", "PCIe links of GPUs, NICs, NVMe, accelerators; NVIDIA", pl_collect_pcie },
+	{ "kmsg", "kernel log: clocksource, throttling, MCE, lockups, timeouts", pl_collect_kmsg },
+	{ "noise", "ASLR, auto-upgrades, timers, cloud agents, snapd, cron", pl_collect_noise },
 };
 const size_t pl_ncollectors = sizeof(pl_collectors) / sizeof(pl_collectors[0]);

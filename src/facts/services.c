@@ -24,26 +24,42 @@ static const struct {
 };
 #define NDAEMONS (sizeof(daemons) / sizeof(daemons[0]))
 
-void pl_collect_services(struct pl_facts *f)
+char **pl_proc_comms(int *err)
 {
 	char **pids;
 	int r = pl_list_dir("/proc", &pids, NULL);
+	if (r < 0) {
+		*err = r;
+		return NULL;
+	}
+	size_t n = 0;
+	char **comms = pl_xcalloc(1, sizeof(*comms));
+	for (char **p = pids; *p; p++) {
+		uint64_t pid;
+		if (pl_parse_u64(*p, &pid) < 0)
+			continue;
+		char *comm;
+		if (pl_read_strf(&comm, "/proc/%s/comm", *p) < 0)
+			continue; /* exited meanwhile */
+		comms = pl_xrealloc(comms, (n + 2) * sizeof(*comms));
+		comms[n++] = comm;
+		comms[n] = NULL;
+	}
+	pl_strv_free(pids);
+	*err = 0;
+	return comms;
+}
+
+void pl_collect_services(struct pl_facts *f)
+{
+	int r;
+	pl_autostrv char **comms = pl_proc_comms(&r);
 	bool running[NDAEMONS] = { false };
 	size_t seen = 0;
-	if (r == 0) {
-		for (char **p = pids; *p; p++) {
-			uint64_t pid;
-			if (pl_parse_u64(*p, &pid) < 0)
-				continue;
-			char *comm;
-			if (pl_read_strf(&comm, "/proc/%s/comm", *p) < 0)
-				continue; /* exited meanwhile */
-			seen++;
-			for (size_t i = 0; i < NDAEMONS; i++)
-				running[i] |= strcmp(comm, daemons[i].comm) == 0;
-			free(comm);
-		}
-		pl_strv_free(pids);
+	for (char **c = comms; c && *c; c++) {
+		seen++;
+		for (size_t i = 0; i < NDAEMONS; i++)
+			running[i] |= strcmp(*c, daemons[i].comm) == 0;
 	}
 	for (size_t i = 0; i < NDAEMONS; i++) {
 		char key[96];

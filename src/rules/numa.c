@@ -53,7 +53,7 @@ static void eval_numad(const struct pl_rule *r, const struct pl_facts *f, struct
 static const char *const numa_argv[] = { "--numa-matrix", NULL };
 static const char *const numa_metrics[] = { "copy cpu0 mem0", "copy cpu0 mem1", "latency cpu0 mem0",
 					    "latency cpu0 mem1", NULL };
-static const struct pl_evidence numa_evidence = {
+const struct pl_evidence pl_numa_copy_evidence = {
 	.bench = "mem",
 	.argv = numa_argv,
 	.metrics = numa_metrics,
@@ -85,7 +85,7 @@ const struct pl_rule pl_rules_numa[] = {
 		.source = "Documentation/admin-guide/numastat.rst; numactl(8)",
 		.fix_command = "numactl --cpunodebind=NODE --membind=NODE -- COMMAND",
 		.fix_tune = NULL,
-		.evidence = &numa_evidence,
+		.evidence = &pl_numa_copy_evidence,
 	},
 	{
 		.id = "numa.zone-reclaim",

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/cpuset.h"
 #include "util/str.h"
 
 bool pl_rf_int(const struct pl_facts *f, const char *key, int64_t *out)
@@ -149,4 +150,60 @@ void pl_pred_str_differs(const struct pl_rule *r, const struct pl_facts *f, stru
 	char *obs = pl_xasprintf("%s = %s", pl_rf_name(r->keys[0]), s);
 	pl_finding_add(out, r, NULL, obs, r->expect);
 	free(obs);
+}
+
+void pl_finding_set_fix(struct pl_finding *x, char *command, char *tune)
+{
+	free(x->fix_command);
+	free(x->fix_tune);
+	x->fix_command = command;
+	x->fix_tune = tune;
+}
+
+/* The CPU list of isolcpus= without its flags ("managed_irq,domain,2-7" -> "2-7"). */
+static bool cpus_param(const struct pl_facts *f, const char *name, struct pl_cpuset *out)
+{
+	bool present;
+	const char *v;
+	if (!pl_rf_cmdline(f, name, &present, &v) || !present || !v)
+		return false;
+	const char *p = v;
+	while (*p && (*p < '0' || *p > '9')) { /* a flag: skip to the next field */
+		const char *c = strchr(p, ',');
+		if (!c)
+			return false;
+		p = c + 1;
+	}
+	return pl_cpuset_parse(p, out) == 0 && pl_cpuset_count(out) > 0;
+}
+
+bool pl_rf_workload_cpus(const struct pl_facts *f, struct pl_cpuset *out, const char **from)
+{
+	static const char *const params[] = { "isolcpus", "nohz_full", NULL };
+	const char *s = pl_facts_get_str(f, "workload.cpus");
+	if (s && pl_cpuset_parse(s, out) == 0 && pl_cpuset_count(out) > 0) {
+		*from = "workload.cpus";
+		return true;
+	}
+	for (const char *const *p = params; *p; p++)
+		if (cpus_param(f, *p, out)) {
+			*from = *p;
+			return true;
+		}
+	return false;
+}
+
+const json_t *pl_rf_list(const struct pl_facts *f, const char *key)
+{
+	const json_t *v = pl_facts_value(f, key);
+	return json_is_array(v) ? v : NULL;
+}
+
+bool pl_rf_member_int(const json_t *o, const char *field, int64_t *out)
+{
+	const json_t *v = json_object_get(o, field);
+	if (!json_is_integer(v))
+		return false;
+	*out = json_integer_value(v);
+	return true;
 }

@@ -52,4 +52,18 @@ void pl_pred_str_differs(const struct pl_rule *r, const struct pl_facts *f,
 struct pl_finding *pl_finding_add_int(struct pl_findings *out, const struct pl_rule *r,
 				      const char *key, int64_t v, const char *expected);
 
+/** Replace the fix of finding @x with @command and @tune (malloc'd, stolen; NULL = none):
+ *  for fixes built from the facts (a CPU mask, a ring size). */
+void pl_finding_set_fix(struct pl_finding *x, char *command, char *tune);
+
+struct pl_cpuset;
+/** The CPUs the workload runs on, as far as the facts say: a "workload.cpus" cpulist
+ *  fact when one was set, else the CPU list of isolcpus= (flags such as managed_irq,
+ *  domain skipped), else nohz_full=. *from gets the name used. False when none is known. */
+bool pl_rf_workload_cpus(const struct pl_facts *f, struct pl_cpuset *out, const char **from);
+/** The array value of @key, or NULL when missing, unavailable or not an array. */
+const json_t *pl_rf_list(const struct pl_facts *f, const char *key);
+/** Integer member @field of object @o into *out; false when absent or not an integer. */
+bool pl_rf_member_int(const json_t *o, const char *field, int64_t *out);
+
 #endif

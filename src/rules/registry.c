@@ -9,7 +9,8 @@
 	}
 
 const struct pl_rule_table pl_rule_tables[] = {
-	TABLE(clock), TABLE(power), TABLE(sched), TABLE(mem),
-	TABLE(numa),  TABLE(net),   TABLE(block), TABLE(accel),
+	TABLE(clock), TABLE(power), TABLE(sched), TABLE(mem),	   TABLE(numa),
+	TABLE(net),   TABLE(block), TABLE(accel), TABLE(dimm),	   TABLE(pcie),
+	TABLE(nic),   TABLE(kmsg),  TABLE(noise), TABLE(conflict),
 };
 const size_t pl_nrule_tables = sizeof(pl_rule_tables) / sizeof(pl_rule_tables[0]);

@@ -136,7 +136,7 @@ expect_exit 1 "schema rejects a ratio above 1" /usr/bin/python3 "$PERFLAB_SRCDIR
 
 # --- human output groups by domain
 ok "human output" "$PERFLAB" inspect --sysroot "$SR/intel-2s"
-is "domains in order, each once" "$(grep -E '^[a-z]' "$OUT" | tr '\n' ' ')" "virt kernel clocksource cpu cpufreq cpuidle mem numa sysctl block fs net services accel "
+is "domains in order, each once" "$(grep -E '^[a-z]' "$OUT" | tr '\n' ' ')" "virt kernel clocksource cpu cpufreq cpuidle mem numa sysctl block fs net services accel pcie noise "
 like "per-CPU governors under cpu" "$(sed -n '/^cpu$/,/^$/p' "$OUT")" 'cpu\.15\.cpufreq\.governor +powersave'
 ok "--domain filter" "$PERFLAB" inspect --json --domain numa,services --sysroot "$SR/arm64-2node"
 is "--domain keeps only those" "$(jq -r '.facts | keys | map(split(".")[0]) | unique | join(",")' "$OUT")" numa,services

@@ -100,7 +100,8 @@ fi
 
 # --- capture-sysroot.sh round trip: every file-derived live fact reads the same from the
 # captured tree (proves the collectors read only through the sysroot helper and the
-# capture copies everything they read). Skipped: cpuid-derived facts and counters that
+# capture copies everything they read). Skipped: cpuid-derived facts, the live-only ethtool
+# ioctl and syslog(2) kernel log (a tree has /dev/kmsg as a file instead), and counters that
 # move between the two runs (memory balloons here, allocation counters).
 if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
 	# (several live readings around the capture: a setting another process changes
@@ -109,7 +110,7 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
 	# is captured again, up to three times, since such a change can also fall between
 	# stable readings: a collector that bypasses the sysroot differs every time)
 	cmp='$l[0].facts | to_entries
-		| map(select((.value | has("value")) and (.value.source | test("^cpuid") | not)
+		| map(select((.value | has("value")) and (.value.source | test("^(cpuid|ethtool|syslog)") | not)
 			and (.key | test("^(virt\\.cpuid|mem\\.(available_bytes|hugepages\\.free)|numa\\.(local_pages|other_pages|remote_ratio|node\\.[0-9]+\\.mem_bytes))") | not)))
 		| map(.key as $k | select([$l[1:][].facts[$k].value] | all(. == $l[0].facts[$k].value) | VOLATILE))'
 	capfail=0 diffs="(no capture)"

@@ -24,7 +24,7 @@ field() { jq -r --arg id "$3" "[.findings[]|select(.id==\$id)][0]|$4" "$TMP/$1-$
 
 # Xen HVM guest (the GPU-instance report): xen clocksource with an invariant TSC, the
 # report's risky sysctls, a GPU.
-expect xen-hvm general "clock.xen-tsc net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu"
+expect xen-hvm general "clock.xen-tsc net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu conflict.swappiness-no-swap"
 if [ -d "$S/xen-hvm" ]; then
 	is "xen-hvm: observed clocksource" "$(field xen-hvm general clock.xen-tsc .observed)" \
 		"clocksource xen (tsc available)"
@@ -34,7 +34,39 @@ if [ -d "$S/xen-hvm" ]; then
 	like "xen-hvm: risk explained" "$(field xen-hvm general net.tcp-timestamps-off .rationale)" \
 		'^Risky: .*PAWS'
 fi
-expect xen-hvm latency "clock.xen-tsc net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu sched.latency-ns"
+expect xen-hvm latency "clock.xen-tsc net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu conflict.swappiness-no-swap sched.latency-ns"
+
+# The SPEC report's server with its SMBIOS table (dimm-2s = intel-2s + 16 DIMMs in 12
+# channels, one channel empty, one DIMM downclocked, two kits).
+expect dimm-2s general "net.tcp-tw-recycle dimm.below-rated:P1-DIMMC1 dimm.channels-empty dimm.channels-uneven mem.thp-defrag sched.nohz-full-unisolated accel.qat dimm.mixed-modules"
+if [ -d "$S/dimm-2s" ]; then
+	is "dimm-2s: downclocked DIMM" "$(field dimm-2s general dimm.below-rated .observed)" \
+		"P1-DIMMC1 runs at 2666 MT/s of its rated 2933 MT/s"
+	is "dimm-2s: empty channel" "$(field dimm-2s general dimm.channels-empty .observed)" \
+		"11 of 12 memory channels populated"
+	is "dimm-2s: STREAM named as evidence" "$(field dimm-2s general dimm.below-rated '.evidence // "none"')" none
+fi
+
+# GPU node: an A100 at x8 of x16 on node 1 while the workload is isolated on node 0's
+# CPUs 1-3, a 16-queue NIC with every IRQ on CPU 0, kernel log events, the GPU report's
+# noise sources (auto-reboot, cloud agent, snapd, cron, timers).
+expect gpu-node general "net.tcp-tw-recycle kmsg.clocksource-unstable kmsg.nvme-timeout kmsg.thermal-throttle mem.thp-defrag nic.irqs-one-cpu:eno1 pcie.gpu-link-degraded:0000:af:00.0 pcie.gpu-remote-numa:0000:af:00.0 accel.gpu accel.qat kmsg.perf-rate-lowered"
+expect gpu-node benchmark "net.tcp-tw-recycle kmsg.clocksource-unstable kmsg.nvme-timeout kmsg.thermal-throttle noise.auto-reboot pcie.gpu-link-degraded:0000:af:00.0 pcie.gpu-remote-numa:0000:af:00.0 power.governor accel.gpu accel.qat kmsg.perf-rate-lowered noise.aslr noise.cloud-agent noise.cron noise.smt-siblings noise.snapd noise.timers power.boost-benchmark"
+if [ -d "$S/gpu-node" ]; then
+	is "gpu-node: downtrained GPU link" "$(field gpu-node general pcie.gpu-link-degraded .observed)" \
+		"link 16 GT/s x8 of 16 GT/s x16"
+	is "gpu-node: remote GPU" "$(field gpu-node general pcie.gpu-remote-numa .observed)" \
+		"0000:af:00.0 on NUMA node 1 (CPUs 4-7,12-15); the workload's CPUs (isolcpus) are 1-3"
+	is "gpu-node: remote GPU fix binds to its node" "$(field gpu-node general pcie.gpu-remote-numa .fix.command)" \
+		"numactl --cpunodebind=1 --membind=1 -- COMMAND"
+	is "gpu-node: NIC IRQs on CPU 0" "$(field gpu-node general nic.irqs-one-cpu .observed)" \
+		"all 16 queue IRQs of eno1 may run only on CPU 0"
+	like "gpu-node: clocksource event with its time" "$(field gpu-node general kmsg.clocksource-unstable .observed)" \
+		"^1 time, last 2 s after boot: clocksource: .*'tsc' as unstable"
+	is "gpu-node: timers fix" "$(field gpu-node benchmark noise.timers .fix.command)" \
+		"systemctl stop apt-daily-upgrade.timer apt-daily.timer snapd.snap-repair.timer"
+	validate check.schema.json "$TMP/gpu-node-benchmark.json"
+fi
 
 # 2-socket Intel server (the SPEC CPU report): powersave, deep C-states, THP always,
 # irqbalance and numad running, nohz_full without isolcpus, an old kernel with

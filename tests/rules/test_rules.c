@@ -313,6 +313,232 @@ static const struct rcase cases[] = {
 	  "{\"accel.gpu.devices\":{\"count\":1,\"models\":[\"GV100GL [Tesla V100]\"]}}", 1,
 	  "Tesla V100" },
 	{ "accel.gpu", "{\"accel.gpu.devices\":0}", 0 },
+
+/* dimm */
+#define DIMM(loc, ch, rated, conf, part)                                                           \
+	"{\"locator\":\"" loc "\",\"channel\":\"" ch "\",\"size_bytes\":34359738368,"              \
+	"\"speed_mts\":" #rated ",\"configured_mts\":" #conf ",\"part_number\":\"" part "\"}"
+	{ "dimm.below-rated",
+	  "{\"dimm.devices\":[" DIMM("P1-DIMMA1", "P1-DIMMA", 2933, 2933,
+				     "X") "," DIMM("P1-DIMMC1", "P1-DIMMC", 2933, 2666, "X") "]}",
+	  1, "P1-DIMMC1 runs at 2666 MT/s of its rated 2933 MT/s", "P1-DIMMC1" },
+	{ "dimm.below-rated", "{\"dimm.devices\":[" DIMM("A", "A", 2933, 2933, "X") "]}", 0 },
+	{ "dimm.below-rated", "{\"dimm.devices\":[" DIMM("A", "A", 0, 2666, "X") "]}", 0 },
+	{ "dimm.below-rated", "{\"dimm.devices\":" UNAV "}", 0 },
+	{ "dimm.channels-empty", "{\"dimm.channels.total\":12,\"dimm.channels.populated\":11}", 1,
+	  "11 of 12 memory channels populated" },
+	{ "dimm.channels-empty", "{\"dimm.channels.total\":12,\"dimm.channels.populated\":12}", 0 },
+	{ "dimm.channels-empty", "{\"dimm.channels.total\":" UNAV ",\"dimm.channels.populated\":4}",
+	  0 },
+	{ "dimm.channels-uneven",
+	  "{\"dimm.channels\":[{\"channel\":\"A\",\"dimms\":2,\"size_bytes\":68719476736},"
+	  "{\"channel\":\"B\",\"dimms\":1,\"size_bytes\":34359738368}]}",
+	  1, "2 populated channels hold 32 to 64 GiB (1 to 2 DIMMs each)" },
+	{ "dimm.channels-uneven",
+	  "{\"dimm.channels\":[{\"channel\":\"A\",\"dimms\":1,\"size_bytes\":34359738368},"
+	  "{\"channel\":\"B\",\"dimms\":1,\"size_bytes\":34359738368}]}",
+	  0 },
+	{ "dimm.channels-uneven", "{\"dimm.channels\":[{\"channel\":\"A\",\"dimms\":1}]}", 0 },
+	{ "dimm.mixed-modules",
+	  "{\"dimm.devices\":[" DIMM("A1", "A", 2933, 2933, "M393A4K40CB2-CVF") "," DIMM(
+		  "B1", "B", 2933, 2933, "HMA84GR7CJR4N-WM") "]}",
+	  1, "2 module part numbers: M393A4K40CB2-CVF, HMA84GR7CJR4N-WM" },
+	{ "dimm.mixed-modules",
+	  "{\"dimm.devices\":[" DIMM("A1", "A", 2933, 2933, "M") "," DIMM("B1", "B", 2933, 2933,
+									  "M") "]}",
+	  0 },
+
+/* pcie */
+#define PDEV(slot, kind, sp, msp, w, mw, node, cpus)                                               \
+	"{\"slot\":\"" slot "\",\"kind\":\"" kind "\",\"speed_gts\":" #sp                          \
+	",\"max_speed_gts\":" #msp ",\"width\":" #w ",\"max_width\":" #mw ",\"numa_node\":" #node  \
+	",\"local_cpus\":\"" cpus "\"}"
+	{ "pcie.gpu-link-degraded",
+	  "{\"pcie.devices\":[" PDEV("0000:af:00.0", "gpu", 16.0, 16.0, 8, 16, 1, "4-7") "]}", 1,
+	  "link 16 GT/s x8 of 16 GT/s x16", "0000:af:00.0", "lspci -vv -s 0000:af:00.0" },
+	{ "pcie.gpu-link-degraded",
+	  "{\"pcie.devices\":[" PDEV("0000:af:00.0", "gpu", 2.5, 16.0, 16, 16, 1, "4-7") "]}", 0 },
+	{ "pcie.gpu-link-degraded",
+	  "{\"pcie.devices\":[" PDEV("0000:18:00.0", "nic", 8.0, 8.0, 4, 8, 0, "0-3") "]}", 0 },
+	{ "pcie.nic-link-degraded",
+	  "{\"pcie.devices\":[" PDEV("0000:18:00.0", "nic", 5.0, 8.0, 8, 8, 0, "0-3") "]}", 1,
+	  "link 5 GT/s x8 of 8 GT/s x8" },
+	{ "pcie.nic-link-degraded",
+	  "{\"pcie.devices\":[" PDEV("0000:18:00.0", "nic", 8.0, 8.0, 8, 8, 0, "0-3") "]}", 0 },
+	{ "pcie.nvme-link-degraded",
+	  "{\"pcie.devices\":[" PDEV("0000:5e:00.0", "nvme", 8.0, 8.0, 2, 4, 0, "0-3") "]}", 1,
+	  "x2 of 8 GT/s x4" },
+	{ "pcie.nvme-link-degraded",
+	  "{\"pcie.devices\":[{\"slot\":\"0000:5e:00.0\",\"kind\":\"nvme\",\"speed_gts\":null}]}",
+	  0 },
+	{ "pcie.accel-link-degraded",
+	  "{\"pcie.devices\":[" PDEV("0000:3d:00.0", "accel", 2.5, 8.0, 16, 16, 0, "0-3") "]}", 1 },
+	{ "pcie.accel-link-degraded",
+	  "{\"pcie.devices\":[" PDEV("0000:3d:00.0", "accel", 8.0, 8.0, 16, 16, 0, "0-3") "]}", 0 },
+	{ "pcie.gpu-remote-numa",
+	  "{\"pcie.devices\":[" PDEV("0000:af:00.0", "gpu", 16.0, 16.0, 16, 16, 1,
+				     "4-7,12-15") "],"
+						  "\"kernel.cmdline.params\":{\"isolcpus\":"
+						  "\"managed_irq,domain,1-3\"}}",
+	  1, "0000:af:00.0 on NUMA node 1 (CPUs 4-7,12-15); the workload's CPUs (isolcpus) are 1-3",
+	  "0000:af:00.0", "numactl --cpunodebind=1 --membind=1" },
+	{ "pcie.gpu-remote-numa",
+	  "{\"pcie.devices\":[" PDEV("0000:af:00.0", "gpu", 16.0, 16.0, 16, 16, 1,
+				     "4-7") "],"
+					    "\"kernel.cmdline.params\":{\"nohz_full\":\"3-5\"}}",
+	  0 },
+	{ "pcie.gpu-remote-numa",
+	  "{\"pcie.devices\":[" PDEV("0000:af:00.0", "gpu", 16.0, 16.0, 16, 16, 1,
+				     "4-7") "],"
+					    "\"kernel.cmdline.params\":{\"quiet\":true}}",
+	  0 },
+	{ "pcie.nic-remote-numa",
+	  "{\"pcie.devices\":[" PDEV("0000:18:00.0", "nic", 8.0, 8.0, 8, 8, 0,
+				     "0-3") "],"
+					    "\"workload.cpus\":\"4-7\"}",
+	  1, "the workload's CPUs (workload.cpus) are 4-7" },
+	{ "pcie.nic-remote-numa",
+	  "{\"pcie.devices\":[" PDEV("0000:18:00.0", "nic", 8.0, 8.0, 8, 8, -1,
+				     "0-7") "],"
+					    "\"workload.cpus\":\"4-7\"}",
+	  0 },
+
+	/* nic */
+	{ "nic.irqs-one-cpu",
+	  "{\"net.interfaces\":[\"eno1\"],\"net.eno1.irqs\":[{\"irq\":100},{\"irq\":101}],"
+	  "\"net.eno1.irq_cpus\":\"0\",\"cpu.online\":16}",
+	  1, "all 2 queue IRQs of eno1 may run only on CPU 0", "eno1", "irqbalance" },
+	{ "nic.irqs-one-cpu",
+	  "{\"net.interfaces\":[\"eno1\"],\"net.eno1.irqs\":[{\"irq\":100},{\"irq\":101}],"
+	  "\"net.eno1.irq_cpus\":\"0-1\",\"cpu.online\":16}",
+	  0 },
+	{ "nic.irqs-one-cpu",
+	  "{\"net.interfaces\":[\"eno1\"],\"net.eno1.irqs\":[{\"irq\":100}],"
+	  "\"net.eno1.irq_cpus\":\"0\",\"cpu.online\":16}",
+	  0 },
+	{ "nic.rps-off-single-queue",
+	  "{\"net.interfaces\":[\"eth0\"],\"net.eth0.queues\":1,\"net.eth0.rps_queues\":0,"
+	  "\"cpu.online\":8}",
+	  1, "eth0 has one receive queue and RPS off on a 8-CPU host", "eth0",
+	  "echo fe > /sys/class/net/eth0/queues/rx-0/rps_cpus" },
+	{ "nic.rps-off-single-queue",
+	  "{\"net.interfaces\":[\"eth0\"],\"net.eth0.queues\":1,\"net.eth0.rps_queues\":0,"
+	  "\"cpu.online\":2}",
+	  0 },
+	{ "nic.rps-off-single-queue",
+	  "{\"net.interfaces\":[\"eth0\"],\"net.eth0.queues\":1,\"net.eth0.rps_queues\":1,"
+	  "\"cpu.online\":8}",
+	  0 },
+	{ "nic.ring-below-max",
+	  "{\"net.interfaces\":[\"eno1\"],\"net.eno1.ring\":{\"rx\":512,\"rx_max\":4096,\"tx\":512,"
+	  "\"tx_max\":4096}}",
+	  1, "eno1 rings rx 512 of 4096, tx 512 of 4096", "eno1",
+	  "ethtool -G eno1 rx 4096 tx 4096" },
+	{ "nic.ring-below-max",
+	  "{\"net.interfaces\":[\"eth0\"],\"net.eth0.ring\":{\"rx\":256,\"rx_max\":256,\"tx\":256,"
+	  "\"tx_max\":256}}",
+	  0 },
+	{ "nic.ring-below-max", "{\"net.interfaces\":[\"lo\"],\"net.lo.ring\":" UNAV "}", 0 },
+	{ "nic.coalesce-latency",
+	  "{\"net.interfaces\":[\"eno1\"],\"net.eno1.coalesce\":{\"rx_usecs\":50,"
+	  "\"adaptive_rx\":true}}",
+	  1, "eno1 rx-usecs 50, adaptive-rx on", "eno1", "ethtool -C eno1 adaptive-rx off" },
+	{ "nic.coalesce-latency",
+	  "{\"net.interfaces\":[\"eno1\"],\"net.eno1.coalesce\":{\"rx_usecs\":0,"
+	  "\"adaptive_rx\":false}}",
+	  0 },
+
+/* kmsg */
+#define KEV(n) "{\"count\":" #n ",\"last_s\":2.45,\"last\":\"msg\"}"
+	{ "kmsg.clocksource-unstable", "{\"kmsg.clocksource_unstable\":" KEV(1) "}", 1,
+	  "1 time, last 2 s after boot: msg" },
+	{ "kmsg.clocksource-unstable", "{\"kmsg.clocksource_unstable\":" KEV(0) "}", 0 },
+	{ "kmsg.thermal-throttle", "{\"kmsg.thermal_throttle\":" KEV(2) "}", 1, "2 times" },
+	{ "kmsg.thermal-throttle", "{\"kmsg.thermal_throttle\":" UNAV "}", 0 },
+	{ "kmsg.machine-check", "{\"kmsg.machine_check\":" KEV(3) "}", 1 },
+	{ "kmsg.machine-check", "{\"kmsg.machine_check\":" KEV(0) "}", 0 },
+	{ "kmsg.perf-rate-lowered", "{\"kmsg.perf_rate_lowered\":" KEV(1) "}", 1 },
+	{ "kmsg.perf-rate-lowered", "{\"kmsg.perf_rate_lowered\":" KEV(0) "}", 0 },
+	{ "kmsg.hung-task", "{\"kmsg.hung_task\":" KEV(1) "}", 1 },
+	{ "kmsg.hung-task", "{\"kmsg.hung_task\":" KEV(0) "}", 0 },
+	{ "kmsg.soft-lockup", "{\"kmsg.soft_lockup\":{\"count\":1,\"last_s\":null,\"last\":\"x\"}}",
+	  1, "1 time, last: x" },
+	{ "kmsg.soft-lockup", "{\"kmsg.soft_lockup\":" KEV(0) "}", 0 },
+	{ "kmsg.nvme-timeout", "{\"kmsg.nvme_timeout\":" KEV(1) "}", 1 },
+	{ "kmsg.nvme-timeout", "{\"kmsg.nvme_timeout\":" KEV(0) "}", 0 },
+	{ "kmsg.scsi-timeout", "{\"kmsg.scsi_timeout\":" KEV(4) "}", 1 },
+	{ "kmsg.scsi-timeout", "{\"kmsg.scsi_timeout\":" KEV(0) "}", 0 },
+
+	/* noise */
+	{ "noise.auto-reboot", "{\"noise.unattended_upgrade.automatic_reboot\":true}", 1,
+	  "reboots automatically", NULL, "systemctl disable --now unattended-upgrades" },
+	{ "noise.auto-reboot", "{\"noise.unattended_upgrade.automatic_reboot\":false}", 0 },
+	{ "noise.cloud-agent", "{\"noise.agents\":[\"amazon-ssm-agen\",\"qemu-ga\"]}", 1,
+	  "running: amazon-ssm-agen, qemu-ga", NULL, "systemctl stop amazon-ssm-agen qemu-ga" },
+	{ "noise.cloud-agent", "{\"noise.agents\":[]}", 0 },
+	{ "noise.snapd", "{\"noise.snapd.running\":true}", 1, "snapd running" },
+	{ "noise.snapd", "{\"noise.snapd.running\":false}", 0 },
+	{ "noise.cron", "{\"noise.cron.running\":true}", 1, "cron running" },
+	{ "noise.cron", "{\"noise.cron.running\":" UNAV "}", 0 },
+	{ "noise.timers", "{\"noise.timers\":[\"apt-daily.timer\",\"fstrim.timer\"]}", 1,
+	  "enabled timers: apt-daily.timer, fstrim.timer", NULL,
+	  "systemctl stop apt-daily.timer fstrim.timer" },
+	{ "noise.timers", "{\"noise.timers\":[]}", 0 },
+	{ "noise.smt-siblings", "{\"cpu.smt.control\":\"on\",\"cpu.threads_per_core\":2}", 1,
+	  "SMT on, 2 threads per core" },
+	{ "noise.smt-siblings", "{\"cpu.smt.control\":\"off\",\"cpu.threads_per_core\":1}", 0 },
+	{ "noise.smt-siblings", "{\"cpu.smt.control\":\"on\",\"cpu.threads_per_core\":1}", 0 },
+	{ "noise.aslr", "{\"sysctl.kernel.randomize_va_space\":2}", 1,
+	  "kernel.randomize_va_space = 2" },
+	{ "noise.aslr", "{\"noise.aslr\":1}", 1 },
+	{ "noise.aslr", "{\"sysctl.kernel.randomize_va_space\":\"0\"}", 0 },
+
+	/* conflict */
+	{ "conflict.dirty-background",
+	  "{\"sysctl.vm.dirty_background_ratio\":40,\"sysctl.vm.dirty_ratio\":20}", 1,
+	  "(the kernel uses 10)", NULL, "sysctl -w vm.dirty_background_ratio=10" },
+	{ "conflict.dirty-background",
+	  "{\"sysctl.vm.dirty_background_ratio\":10,\"sysctl.vm.dirty_ratio\":20}", 0 },
+	{ "conflict.dirty-background",
+	  "{\"sysctl.vm.dirty_background_ratio\":0,\"sysctl.vm.dirty_ratio\":20}", 0 },
+	{ "conflict.intel-idle-limit-unused",
+	  "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"1\"},"
+	  "\"cpuidle.driver\":\"acpi_idle\"}",
+	  1, "intel_idle.max_cstate=1, but the idle driver is acpi_idle" },
+	{ "conflict.intel-idle-limit-unused",
+	  "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"0\"},"
+	  "\"cpuidle.driver\":\"acpi_idle\"}",
+	  0 },
+	{ "conflict.intel-idle-limit-unused",
+	  "{\"kernel.cmdline.params\":{\"intel_idle.max_cstate\":\"1\"},"
+	  "\"cpuidle.driver\":\"intel_idle\"}",
+	  0 },
+	{ "conflict.processor-limit-unused",
+	  "{\"kernel.cmdline.params\":{\"processor.max_cstate\":\"1\"},"
+	  "\"cpuidle.driver\":\"intel_idle\"}",
+	  1, "processor.max_cstate=1, but the idle driver is intel_idle" },
+	{ "conflict.processor-limit-unused",
+	  "{\"kernel.cmdline.params\":{\"processor.max_cstate\":\"1\",\"intel_idle.max_cstate\":"
+	  "\"1\"},\"cpuidle.driver\":\"intel_idle\"}",
+	  0 },
+	{ "conflict.tuned-governor",
+	  "{\"services.tuned.profile\":\"balanced\",\"cpufreq.governor\":\"performance\","
+	  "\"services.tuned.running\":true}",
+	  1, "tuned profile balanced" },
+	{ "conflict.tuned-governor",
+	  "{\"services.tuned.profile\":\"balanced\",\"cpufreq.governor\":\"performance\","
+	  "\"services.tuned.running\":false}",
+	  0 },
+	{ "conflict.tuned-governor",
+	  "{\"services.tuned.profile\":\"throughput-performance\",\"cpufreq.governor\":"
+	  "\"performance\",\"services.tuned.running\":true}",
+	  0 },
+	{ "conflict.swappiness-no-swap", "{\"sysctl.vm.swappiness\":10,\"mem.swap.total_bytes\":0}",
+	  1, "vm.swappiness = 10 with no swap configured" },
+	{ "conflict.swappiness-no-swap",
+	  "{\"sysctl.vm.swappiness\":10,\"mem.swap.total_bytes\":1073741824}", 0 },
+	{ "conflict.swappiness-no-swap", "{\"sysctl.vm.swappiness\":60,\"mem.swap.total_bytes\":0}",
+	  0 },
 };
 static const size_t ncases = sizeof(cases) / sizeof(cases[0]);
 
@@ -398,7 +624,7 @@ static void test_every_rule_has_cases(void **state)
 				 fires ? "does not fire" : "fires");
 		n++;
 	}
-	assert_true(n >= 40);
+	assert_true(n >= 75);
 	for (size_t i = 0; i < ncases; i++)
 		if (!pl_rule_find(cases[i].rule))
 			fail_msg("case names unknown rule %s", cases[i].rule);
@@ -602,7 +828,9 @@ static void test_domains(void **state)
 					     "sysctl",	 "block",   "fs",	   "net",
 					     "services", "accel",   NULL };
 	char *d = pl_rules_domains(PL_WL_GENERAL, known);
-	assert_string_equal(d, "kernel,clocksource,cpu,mem,numa,sysctl,block,accel");
+	assert_string_equal(
+		d,
+		"kernel,clocksource,cpu,cpufreq,cpuidle,mem,numa,sysctl,block,net,services,accel");
 	free(d);
 	d = pl_rules_domains(PL_WL_HPC, known);
 	assert_non_null(strstr(d, "services")); /* irqbalance, numad */

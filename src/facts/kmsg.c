@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* kmsg.*: kernel log events that make measurements wrong or show a sick machine:
+ * clocksource marked unstable, thermal throttling, machine checks, perf lowering its
+ * sample rate, hung tasks, soft/hard lockups, NVMe and SCSI command timeouts; each with a
+ * count, the time of the last one (seconds since boot) and its text.
+ * Source: through the sysroot, /dev/kmsg when it is a regular file (a fixture tree holds
+ * the log there, in /dev/kmsg's record format); on the live system the kernel ring buffer
+ * through syslog(2) SYSLOG_ACTION_READ_ALL (what `dmesg -r` prints; never blocks), which
+ * needs CAP_SYSLOG when kernel.dmesg_restrict is 1. Formats:
+ * Documentation/ABI/testing/dev-kmsg and syslog(2). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+
+#include "facts/collectors.h"
+#include "out/json.h"
+#include "util/cleanup.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+#define KMSG "/dev/kmsg"
+
+/* Case-sensitive substring tests; each event is one of its patterns, all of a "+" pair. */
+static bool has(const char *m, const char *s)
+{
+	return strstr(m, s) != NULL;
+}
+
+static bool is_event(enum pl_kmsg_event e, const char *m)
+{
+	switch (e) {
+	case PL_KMSG_CLOCKSOURCE_UNSTABLE: /* kernel/time/clocksource.c */
+		return has(m, "clocksource") && has(m, "as unstable");
+	case PL_KMSG_THERMAL: /* arch/x86/kernel/cpu/mce/therm_throt.c */
+		return has(m, "temperature above threshold") || has(m, "clock throttled");
+	case PL_KMSG_MCE: /* arch/x86/kernel/cpu/mce/core.c, drivers/edac */
+		return has(m, "Machine check") || has(m, "[Hardware Error]") ||
+		       has(m, "mce: CPU") || (has(m, "EDAC MC") && has(m, " error"));
+	case PL_KMSG_PERF_RATE: /* kernel/events/core.c perf_sample_event_took() */
+		return has(m, "perf: interrupt took too long") ||
+		       has(m, "lowering kernel.perf_event_max_sample_rate");
+	case PL_KMSG_HUNG_TASK: /* kernel/hung_task.c */
+		return has(m, "blocked for more than") && has(m, "seconds");
+	case PL_KMSG_SOFT_LOCKUP: /* kernel/watchdog.c */
+		return has(m, "soft lockup - CPU#") || has(m, "hard LOCKUP") ||
+		       has(m, "rcu_sched self-detected stall") || has(m, "rcu: INFO: rcu_");
+	case PL_KMSG_NVME_TIMEOUT: /* drivers/nvme/host/pci.c nvme_timeout() */
+		return pl_startswith(m, "nvme") && (has(m, " timeout") || has(m, "timed out"));
+	case PL_KMSG_SCSI_TIMEOUT: /* drivers/scsi/scsi_error.c, sd.c */
+		return (pl_startswith(m, "sd ") || pl_startswith(m, "scsi")) &&
+		       (has(m, "timing out command") || has(m, "timed out") ||
+			has(m, "DID_TIME_OUT") || has(m, "abort"));
+	case PL_KMSG_NEVENTS:
+		break;
+	}
+	return false;
+}
+
+const char *const pl_kmsg_event_names[PL_KMSG_NEVENTS] = {
+	"clocksource_unstable", "thermal_throttle", "machine_check",
+	"perf_rate_lowered",	"hung_task",	    "soft_lockup",
+	"nvme_timeout",		"scsi_timeout",
+};
+
+/* One record's time (seconds) and message from "PRI,SEQ,USEC,FLAGS;MSG" (/dev/kmsg) or
+ * "<PRI>[ SEC.USEC] MSG" (syslog(2), dmesg -r) or a bare "[ SEC.USEC] MSG" (dmesg).
+ * Returns the message (in @line) or NULL for a line of neither form. */
+static const char *record(const char *line, double *t)
+{
+	*t = -1;
+	const char *p = line;
+	if (*p == '<') { /* syslog(2) */
+		const char *e = strchr(p, '>');
+		if (!e || e - p > 5)
+			return NULL;
+		p = e + 1;
+	}
+	if (*p == '[') {
+		const char *e = strchr(p, ']');
+		if (!e)
+			return NULL;
+		char *end;
+		double v = strtod(p + 1, &end);
+		if (end != p + 1 && end <= e && v >= 0 && v < 1e12)
+			*t = v;
+		p = e + 1;
+		while (*p == ' ')
+			p++;
+		return p;
+	}
+	/* /dev/kmsg: three comma-separated numbers, optional flags, ';' */
+	const char *semi = strchr(p, ';');
+	if (!semi || semi - p > 64)
+		return NULL;
+	const char *c1 = memchr(p, ',', (size_t)(semi - p));
+	const char *c2 = c1 ? memchr(c1 + 1, ',', (size_t)(semi - c1 - 1)) : NULL;
+	if (!c1 || !c2)
+		return NULL;
+	char *end;
+	unsigned long long us = strtoull(c2 + 1, &end, 10);
+	if (end == c2 + 1 || (*end != ',' && *end != ';'))
+		return NULL;
+	*t = (double)us / 1e6;
+	return semi + 1;
+}
+
+void pl_kmsg_parse(const char *text, struct pl_kmsg_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (int e = 0; e < PL_KMSG_NEVENTS; e++)
+		st->ev[e].last_s = -1;
+	const char *p = text;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		/* continuation lines of /dev/kmsg (" KEY=VALUE") carry no event */
+		if (len && p[0] != ' ' && len < 4096) {
+			char line[4096];
+			memcpy(line, p, len);
+			line[len] = '\0';
+			double t;
+			const char *m = record(line, &t);
+			if (m) {
+				st->records++;
+				for (int e = 0; e < PL_KMSG_NEVENTS; e++) {
+					if (!is_event((enum pl_kmsg_event)e, m))
+						continue;
+					st->ev[e].count++;
+					st->ev[e].last_s = t;
+					snprintf(st->ev[e].last, sizeof(st->ev[e].last), "%s", m);
+				}
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* The live ring buffer through syslog(2) into *out. Returns 0 or -errno. */
+static int read_live(char **out)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	if (size < 0)
+		return -errno;
+	if (size == 0 || size > (int)PL_READ_MAX)
+		size = 1 << 20;
+	char *buf = pl_xmalloc((size_t)size + 1);
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (n < 0) {
+		int e = errno;
+		free(buf);
+		return -e;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
+}
+
+void pl_collect_kmsg(struct pl_facts *f)
+{
+	pl_autofree char *text = NULL;
+	const char *src = KMSG;
+	int r = pl_read_file(KMSG, &text, NULL);
+	if (r == -PL_ENOTREG && pl_sysroot_is_live()) {
+		src = "syslog(2)";
+		r = read_live(&text);
+	}
+	if (r < 0) {
+		const char *why = r == -EPERM || r == -EACCES
+					  ? "permission denied (kernel.dmesg_restrict=1: needs "
+					    "CAP_SYSLOG, run as root)"
+					  : pl_read_strerror(r);
+		pl_fact_unavailable(f, "kmsg.records", "%s: %s", src, why);
+		for (int e = 0; e < PL_KMSG_NEVENTS; e++) {
+			char key[64];
+			snprintf(key, sizeof(key), "kmsg.%s", pl_kmsg_event_names[e]);
+			pl_fact_unavailable(f, key, "%s: %s", src, why);
+		}
+		return;
+	}
+	struct pl_kmsg_stats st;
+	pl_kmsg_parse(text, &st);
+	pl_fact_int(f, "kmsg.records", (int64_t)st.records, src);
+	for (int e = 0; e < PL_KMSG_NEVENTS; e++) {
+		char key[64];
+		snprintf(key, sizeof(key), "kmsg.%s", pl_kmsg_event_names[e]);
+		json_t *o = json_object();
+		json_object_set_new(o, "count", json_integer((json_int_t)st.ev[e].count));
+		json_object_set_new(o, "last_s",
+				    st.ev[e].last_s >= 0 ? json_real(st.ev[e].last_s)
+							 : json_null());
+		json_object_set_new(o, "last",
+				    st.ev[e].count ? pl_json_string(st.ev[e].last) : json_null());
+		pl_fact_set(f, key, o, src);
+	}
+}
