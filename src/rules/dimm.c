@@ -99,7 +99,7 @@ static void eval_mixed(const struct pl_rule *r, const struct pl_facts *f, struct
 		const char *p = pl_json_str(d, "part_number");
 		if (!p || !*p || pl_json_list_has(seen, p))
 			continue;
-		json_array_append_new(seen, json_string(p));
+		json_array_append_new(seen, pl_json_string(p));
 		pl_buf_printf(&parts, "%s%s", n++ ? ", " : "", p);
 	}
 	json_decref(seen);
