@@ -6,7 +6,7 @@ FUZZBUILD  ?= build-fuzz
 PREFIX     ?= /usr/local
 MESON      ?= meson
 
-.PHONY: all deps test-deps build run test fuzz fuzz-build install clean bench-deps format format-check
+.PHONY: all deps test-deps build run test fuzz fuzz-build install clean bench-deps bench-peers format format-check
 
 all: build
 
@@ -63,6 +63,13 @@ install: build
 
 bench-deps:
 	@scripts/install-deps.sh peers
+
+# The performance scoreboard (README "Performance scoreboard"): every side-by-side script
+# in benchmarks/ once, one table. QUICK=1 is the short run; SCOREBOARD="--json sb.json
+# --readme README.md" keeps it and rewrites the README's table (benchmarks/scoreboard.py).
+bench-peers: build test-deps
+	@scripts/install-deps.sh peers
+	@/usr/bin/python3 benchmarks/scoreboard.py $(if $(filter 1,$(QUICK)),--quick) $(SCOREBOARD)
 
 # Every tracked C file as .clang-format wants it (clang-format 14, Debian 12); `make format`
 # rewrites them, `make format-check` (part of `make test`) names those that differ.

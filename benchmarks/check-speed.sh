@@ -22,7 +22,8 @@
 # the policy is inherited by every measured process, so the comparison stays fair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-30}
+. benchmarks/common.sh
+N=${1:-$(bench_quick 30 8)}
 case $N in '' | *[!0-9]*) echo "check-speed: N must be a positive integer, got '$N'" >&2; exit 2 ;; esac
 [ "$N" -gt 0 ] || { echo "check-speed: N must be at least 1" >&2; exit 2; }
 
@@ -52,6 +53,8 @@ cc -O2 -static -o "$tmp/runstat" benchmarks/runstat.c 2>/dev/null ||
 
 /usr/bin/python3 - "$N" "$PERFLAB" "${CHECK_ARGS:-}" "$tmp/runstat" <<'PY'
 import os, shlex, statistics, subprocess, sys
+sys.path.insert(0, "benchmarks")
+from pairs import result
 
 n = int(sys.argv[1])
 perflab = sys.argv[2]
@@ -103,4 +106,14 @@ print(f"ratio tuned-adm / perflab: wall {b[0] / a[0]:.1f}x, CPU {b[2] / a[2]:.1f
 ok_wall, ok_rss = a[0] < 20, a[1] < 10
 print(f"target perflab check < 20 ms wall: {'met' if ok_wall else 'NOT met'} ({a[0]:.2f} ms); "
       f"< 10 MB peak RSS: {'met' if ok_rss else 'NOT met'} ({a[1]:.2f} MB)")
+P, T = res["perflab check"], res["tuned-adm recommend"]
+pcmd = " ".join(["perflab check", *extra])
+result("check wall", "wall ms of one process (fork+exec+wait, runstat.c); absolute target of issue 2, tuned-adm for scale",
+       a[0], b[0], "ms", pcmd, "tuned-adm recommend", target="< 20", target_of="perflab", samples=P[0])
+result("check RSS", "peak RSS MB of the process (ru_maxrss); absolute target of issue 2",
+       a[1], b[1], "MB", pcmd, "tuned-adm recommend", target="< 10", target_of="perflab",
+       samples=[x / 1024 for x in P[1]])
+result("check vs tuned-adm", "CPU ms (user+sys, getrusage) of a tuning check: perflab's rules vs tuned's recommendation",
+       a[2], b[2], "ms", pcmd, "tuned-adm recommend", target="<= 1",
+       samples=[x / y for x, y in zip(P[2], T[2]) if y])
 PY

@@ -12,9 +12,10 @@
 # The machine is shared (other builds run): numbers are noisy; compare ratios, not values.
 # Usage: benchmarks/compare-overhead.sh [RUNS] [PAIRS]   (PERFLAB=path/to/perflab)
 set -euo pipefail
-RUNS=${1:-500}
-PAIRS=${2:-5}
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/benchmarks/common.sh"
+RUNS=${1:-$(bench_quick 500 200)}
+PAIRS=${2:-$(bench_quick 5 3)}
 PERFLAB=${PERFLAB:-$here/build/perflab}
 if [ ! -x "$PERFLAB" ]; then
 	echo "compare-overhead: build perflab first (make build), or set PERFLAB" >&2
@@ -65,5 +66,16 @@ for col in 1 2; do
 	read -r hm hmin hmax <<<"$(awk -v c=$col '{print $c}' "$tmp/h" | stats)"
 	printf '%-9s perflab %7.1f us [%.1f-%.1f]  hyperfine -N %7.1f us [%.1f-%.1f]  ratio %.2f\n' \
 		"$name" "$pm" "$pmin" "$pmax" "$hm" "$hmin" "$hmax" "$(awk -v a="$pm" -v b="$hm" 'BEGIN {print a / b}')"
+	if [ $col = 1 ]; then
+		what="total cost per /bin/true run: the tool's whole wall time / runs (2 commands x $RUNS runs, no warm-up, no shell)"
+		area="compare total/run"
+	else
+		what="median wall time the tool reports for /bin/true: the harness work inside each measurement"
+		area="compare timed/run"
+	fi
+	bench_result area="$area" what="$what" perflab="$pm" peer="$hm" unit=us target="<= 1" \
+		perflab_cmd="perflab compare --runs $RUNS --warmup 0 -n a -- /bin/true -n b -- /bin/true" \
+		peer_cmd="hyperfine -N --runs $RUNS --warmup 0 --style none /bin/true /bin/true" \
+		samples="$(paste -d' ' "$tmp/p" "$tmp/h" | awk -v c=$col '{ printf "%s ", $c / $(c + 2) }')"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (noisy when high)"

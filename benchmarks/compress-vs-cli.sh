@@ -29,9 +29,12 @@
 # zlib's tool ratios are context, not a like-for-like check; the reference loop is.
 # Also prints ISA-L level 1 vs zlib level 1 per CPU second (target >= 3x).
 set -euo pipefail
-PAIRS=${1:-5}
+. "$(dirname "$0")/common.sh"
+PAIRS=${1:-$(bench_quick 5 2)}
 PERFLAB=${PERFLAB:-./build/perflab}
-SIZE=${SIZE:-64MiB}
+SIZE=${SIZE:-$(bench_quick 64MiB 16MiB)}
+# QUICK=1: level 1 of each backend only
+[ "${QUICK:-0}" != 1 ] || ONLY=${ONLY:-isal-1 libdeflate-1 zlib-1}
 CORPUS=${CORPUS:-text}
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 2; }
 [ -x "$PERFLAB" ] || { echo "no perflab at $PERFLAB (make build, or set PERFLAB)" >&2; exit 2; }
@@ -80,7 +83,7 @@ for spec in "isal 1 igzip -1 -c" "libdeflate 1 libdeflate-gzip -1 -c" "zlib 1 gz
 		echo "$be-$lv: $1 not installed, skipped"
 		continue
 	fi
-	pw=() pt=() ss=()
+	pw=() pt=() ss=() rf=() pl=()
 	for i in $(seq "$PAIRS"); do
 		read -r tool sys <<<"$(tool_run "$@")"
 		ref=$("$SHM/ref" "$be" "$lv" "$IN" 1)
@@ -93,7 +96,7 @@ for spec in "isal 1 igzip -1 -c" "libdeflate 1 libdeflate-gzip -1 -c" "zlib 1 gz
 		fi
 		printf '  %-13s round %d: tool %8.2f (sys %4.1f%%) | ref %8.2f%s | perflab %8.2f\n' \
 			"$be-$lv" "$i" "$tool" "$sys" "$ref" "$so" "$pf"
-		pw+=("$(ratio "$pf" "$ref")")
+		pw+=("$(ratio "$pf" "$ref")") rf+=("$ref") pl+=("$pf")
 		pt+=("$(ratio "$pf" "$tool")")
 		PF[$be-$lv]="${PF[$be-$lv]:-} $pf"
 	done
@@ -101,6 +104,12 @@ for spec in "isal 1 igzip -1 -c" "libdeflate 1 libdeflate-gzip -1 -c" "zlib 1 gz
 	stats "perflab / ref (target 0.95-1.05)" 0.95 1.05 "${pw[@]}"
 	stats "perflab / tool" 0 0 "${pt[@]}"
 	[ ${#ss[@]} -eq 0 ] || stats "ref libdeflate.so / libdeflate.a" 0 0 "${ss[@]}"
+	bench_result area="compress $be-$lv" \
+		what="$be level $lv: uncompressed MB per CPU second on the same $CORPUS bytes ($BYTES B, /dev/shm); the tool's own ratio is printed above" \
+		perflab="$(bench_median "${pl[@]}")" peer="$(bench_median "${rf[@]}")" unit="MB/s CPU" target="0.95..1.05" \
+		perflab_cmd="perflab bench compress --input FILE --backend $be --level $lv --request-size 0 --time 1 --runs 1" \
+		peer_cmd="benchmarks/compress-ref.c $be $lv FILE 1 (in-memory loop over the library's one-shot gzip call)" \
+		samples="${pw[*]}"
 done
 
 # ISA-L level 1 vs zlib level 1, both measured by perflab on the same corpus
@@ -109,4 +118,8 @@ if [ -n "${PF[isal-1]:-}" ] && [ -n "${PF[zlib-1]:-}" ]; then
 	mi=$(med "${PF[isal-1]}")
 	mz=$(med "${PF[zlib-1]}")
 	awk -v a="$mi" -v b="$mz" 'BEGIN { printf "ISA-L level 1 %.1f vs zlib level 1 %.1f MB/s per CPU second (perflab): %.2fx (target >= 3x)\n", a, b, a / b }'
+	bench_result area="compress isal-1 vs zlib-1" what="ISA-L level 1 vs zlib level 1 MB per CPU second, both measured by perflab (the 'peer' is zlib)" \
+		perflab="$mi" peer="$mz" unit="MB/s CPU" target=">= 3" \
+		perflab_cmd="perflab bench compress --input FILE --backend isal --level 1" \
+		peer_cmd="perflab bench compress --input FILE --backend zlib --level 1"
 fi

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/common.sh
-bench_init harness-overhead 5 "$@"
+bench_init harness-overhead "$(bench_quick 5 2)" "$@"
 gcc -O2 -Isrc -o "$tmp/true" benchmarks/harness-true.c
 # one calibration, then the same iteration count on both sides
 "$PERFLAB" bench spin --work 1ms --runs 10 --json -o "$tmp/cal.json" -q
@@ -23,7 +23,7 @@ echo "workload: $ITERS steps of pl_spin_work (about 1 ms)"
 /usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$ITERS" <<'PY'
 import json, statistics, sys
 sys.path.insert(0, "benchmarks")
-from pairs import alternate, describe, ratio, sh
+from pairs import alternate, describe, pair_ratios, ratio, result, sh
 n, perflab, tmp, iters = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 wall, mean, pmin, tmin = [], [], [], []
 
@@ -45,6 +45,10 @@ a, b = "perflab bench spin --runs 1000 (median)", "standalone loop x1000 (median
 v = alternate(n, [(a, bench), (b, true)])
 describe(v, "ns")
 ratio(v, a, b, 0.02, higher_is_better=False)
+result("harness", "median ns of a ~1 ms pl_spin_work loop: perflab bench spin --runs 1000 vs the same loop timed by a standalone program",
+       statistics.median(v[a]), statistics.median(v[b]), "ns",
+       f"perflab bench spin --iters {iters} --runs 1000", f"benchmarks/harness-true.c {iters} 1000",
+       target="0.98..1.02", samples=pair_ratios(v, a, b))
 vm = {"perflab bench spin (min of 1000)": pmin, "standalone loop (min of 1000)": tmin}
 describe(vm, "ns")
 ratio(vm, "perflab bench spin (min of 1000)", "standalone loop (min of 1000)", 0.02,

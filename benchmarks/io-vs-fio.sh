@@ -20,11 +20,12 @@
 # this VM a syscall costs ~1 us, so the default-vs-default ratio favours perflab.
 # The machine is shared with other work: expect noise, trust the median of several pairs.
 set -euo pipefail
-PAIRS=${1:-3}
+. "$(dirname "$0")/common.sh"
+PAIRS=${1:-$(bench_quick 3 1)}
 PERFLAB=${PERFLAB:-./build/perflab}
 DIR=${DIR:-.}
-SIZE=${SIZE:-1g}
-TIME=${TIME:-10}
+SIZE=${SIZE:-$(bench_quick 1g 256m)}
+TIME=${TIME:-$(bench_quick 10 3)}
 command -v fio >/dev/null || { echo "needs fio" >&2; exit 2; }
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 2; }
 [ -x "$PERFLAB" ] || { echo "no perflab at $PERFLAB (make build, or set PERFLAB)" >&2; exit 2; }
@@ -54,7 +55,7 @@ echo "dir $W ($(df -P "$W" | awk 'NR == 2 { print $1 }')), size $SIZE, $TIME s p
 for spec in "read 1m psync 1 seqread-1MiB-direct-psync MB/s" "randread 4k io_uring 32 randread-4KiB-direct-io_uring-qd32 IOPS"; do
 	set -- $spec
 	case " ${CASES:-seqread randread} " in *" ${5%%-*} "*) ;; *) continue ;; esac
-	rs=() bs=()
+	rs=() bs=() fa=() pa=()
 	for i in $(seq "$PAIRS"); do
 		a=$(fio_run "$1" "$2" "$3" "$4")
 		b=$(perflab_run "$1" "$2" "$3" "$4")
@@ -70,8 +71,14 @@ for spec in "read 1m psync 1 seqread-1MiB-direct-psync MB/s" "randread 4k io_uri
 		else
 			printf '  %s pair %d: fio %.0f IOPS  perflab %.0f IOPS  ratio %s\n' "$5" "$i" "$a" "$b" "$r"
 		fi
-		rs+=("$r")
+		rs+=("$r") fa+=("$a") pa+=("$b")
 	done
 	stats "$5" "${rs[@]}"
+	unit=$([ "$1" = read ] && echo B/s || echo IOPS)
+	bench_result area="io $5" what="$1 bs $2 $3 iodepth $4, O_DIRECT, $SIZE file in the same directory, $TIME s" \
+		perflab="$(bench_median "${pa[@]}")" peer="$(bench_median "${fa[@]}")" unit="$unit" target=">= 0.95" \
+		perflab_cmd="perflab bench io --size $SIZE --pattern $1 --bs $2 --direct --engine $3 --iodepth $4 --time $TIME --warmup 1 --runs 1" \
+		peer_cmd="fio --name=x --size=$SIZE --rw=$1 --bs=$2 --direct=1 --ioengine=$3 --iodepth=$4 --time_based --runtime=$TIME --ramp_time=2" \
+		samples="${rs[*]}"
 	[ ${#bs[@]} -eq 0 ] || stats "$5 vs fio batched (context)" "${bs[@]}"
 done

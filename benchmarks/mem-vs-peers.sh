@@ -19,8 +19,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/common.sh
-bench_init mem-vs-peers 3 "$@"
-BYTES=${2:-1073741824}
+bench_init mem-vs-peers "$(bench_quick 3 2)" "$@"
+BYTES=${2:-$(bench_quick 1073741824 268435456)}
 case $BYTES in '' | *[!0-9]*) echo "mem-vs-peers: BYTES must be a number of bytes, got '$BYTES'" >&2; exit 2 ;; esac
 [ $((BYTES & (BYTES - 1))) -eq 0 ] && [ "$BYTES" -ge 1048576 ] ||
 	{ echo "mem-vs-peers: BYTES must be a power of two >= 1 MiB (sysbench's block size), got $BYTES" >&2; exit 2; }
@@ -30,9 +30,9 @@ done
 T=$(nproc)
 echo "array size $BYTES B each (likwid-bench total $((3 * BYTES)) B), threads $T and 1"
 /usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$BYTES" "$T" <<'PY'
-import json, re, sys
+import json, re, statistics, sys
 sys.path.insert(0, "benchmarks")
-from pairs import alternate, describe, ratio, sh
+from pairs import alternate, describe, pair_ratios, ratio, result, sh
 n, perflab, tmp, size, T = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 best = {}
 
@@ -69,9 +69,20 @@ for threads in (T, 1):
     describe(v, "GB/s")
     print(f"  (perflab best-of-N triad: {max(best[(threads, 'triad')]):.3f} GB/s)")
     ratio(v, a, b, 0.98)
+    result(f"mem triad {threads}T", f"STREAM triad GB/s, {size} B per array, {threads} thread(s)",
+           statistics.median(v[a]), statistics.median(v[b]), "GB/s",
+           f"perflab bench mem --size {size} --only triad,sum --runs 5" + (" --cpus 0" if threads == 1 else ""),
+           f"likwid-bench -t stream_avx -w S0:{3 * size // 1000}kB:{threads}",
+           target=">= 0.98", samples=pair_ratios(v, a, b))
     print(f"== {threads} thread(s): read-only sum vs sysbench memory read ==")
     a, b = f"perflab mem sum ({threads} thr, median)", f"sysbench memory read ({threads} thr)"
     v = alternate(n, [(a, perflab_mem(threads, "sum")), (b, sysbench(threads))])
     describe(v, "GB/s")
     ratio(v, a, b, 0.98)
+    result(f"mem sum {threads}T", f"read-only sequential GB/s, {size} B, {threads} thread(s)",
+           statistics.median(v[a]), statistics.median(v[b]), "GB/s",
+           f"perflab bench mem --size {size} --only triad,sum --runs 5" + (" --cpus 0" if threads == 1 else ""),
+           f"sysbench memory --memory-block-size={size // 1024}K --memory-total-size=1T --memory-scope=local "
+           f"--memory-oper=read --memory-access-mode=seq --threads={threads} --time=3 run",
+           target=">= 0.98", samples=pair_ratios(v, a, b))
 PY

@@ -14,9 +14,10 @@
 # receiver. Target: >= 0.95x iperf3. Runs alternate A B A B; prints every pair, the
 # median ratio and its spread. The machine is shared: expect noise.
 set -euo pipefail
-PAIRS=${1:-5}
+. "$(dirname "$0")/common.sh"
+PAIRS=${1:-$(bench_quick 5 2)}
 PERFLAB=${PERFLAB:-./build/perflab}
-TIME=${TIME:-5}
+TIME=${TIME:-$(bench_quick 5 2)}
 MSG=${MSG:-64}
 CCPU=${CCPU:-0}
 SCPU=${SCPU:-1}
@@ -59,21 +60,31 @@ stats() {
 }
 
 echo "loopback, client CPU $CCPU, server CPU $SCPU, $TIME s per run, $PAIRS pairs, message $MSG B"
-rs=()
+rs=() aa=() bb=()
 for i in $(seq "$PAIRS"); do
 	a=$(sockperf_p50)
 	b=$(perflab_p50)
 	r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
 	printf '  tcp ping-pong %dB pair %d: sockperf --full-rtt p50 %.3f us  perflab p50 %.3f us  ratio %s\n' "$MSG" "$i" "$a" "$b" "$r"
-	rs+=("$r")
+	rs+=("$r") aa+=("$a") bb+=("$b")
 done
 stats "TCP RTT p50 (${MSG} B)" "target 0.95..1.05" "${rs[@]}"
-rs=()
+bench_result area="net tcp RTT" what="TCP ping-pong p50 round trip, $MSG B, loopback, client CPU $CCPU, server CPU $SCPU, $TIME s" \
+	perflab="$(bench_median "${bb[@]}")" peer="$(bench_median "${aa[@]}")" unit=us target="0.95..1.05" \
+	perflab_cmd="perflab bench net --tests tcp_pp --sizes $MSG --cpus $CCPU,$SCPU --time $TIME --runs 1" \
+	peer_cmd="sockperf sr --tcp (taskset -c $SCPU); taskset -c $CCPU sockperf pp --tcp -i 127.0.0.1 -t $TIME -m $MSG --full-rtt" \
+	samples="${rs[*]}"
+rs=() aa=() bb=()
 for i in $(seq "$PAIRS"); do
 	a=$(iperf3_gbps)
 	b=$(perflab_gbps)
 	r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
 	printf '  tcp stream x1 pair %d: iperf3 %.2f Gbit/s  perflab %.2f Gbit/s  ratio %s\n' "$i" "$a" "$b" "$r"
-	rs+=("$r")
+	rs+=("$r") aa+=("$a") bb+=("$b")
 done
 stats "TCP stream, 1 stream" "target >= 0.95" "${rs[@]}"
+bench_result area="net tcp stream" what="one TCP stream Gbit/s counted by the receiver, loopback, client CPU $CCPU, server CPU $SCPU, $TIME s" \
+	perflab="$(bench_median "${bb[@]}")" peer="$(bench_median "${aa[@]}")" unit=Gbit/s target=">= 0.95" \
+	perflab_cmd="perflab bench net --tests tcp_stream --streams 1 --cpus $CCPU,$SCPU --time $TIME --runs 1" \
+	peer_cmd="iperf3 -s (taskset -c $SCPU); taskset -c $CCPU iperf3 -c 127.0.0.1 -t $TIME -J" \
+	samples="${rs[*]}"

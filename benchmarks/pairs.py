@@ -12,7 +12,7 @@ import sys
 # higher weight keeps time sharing out of both measurements alike (set PAIRS_NICE=0 to
 # run at the default priority).
 PRIO = ["nice", "-n", "-20"] if os.geteuid() == 0 and os.environ.get("PAIRS_NICE", "1") != "0" else []
-if PRIO:
+if PRIO and sys.argv[1:2] != ["result"] and os.path.basename(sys.argv[0]) != "scoreboard.py":
     print("both sides run under nice -n -20 (PAIRS_NICE=0 to disable)", file=sys.stderr)
 
 
@@ -43,6 +43,11 @@ def describe(vals, unit):
               f"  spread {spread:.0f}%  n={len(v)}")
 
 
+def pair_ratios(vals, a, b):
+    """The per-pair ratios vals[a][i] / vals[b][i] (for result()'s samples)."""
+    return [x / y for x, y in zip(vals[a], vals[b])]
+
+
 def ratio(vals, a, b, target, higher_is_better=True):
     """Print median(a)/median(b) and the ratios of each pair; returns the median ratio."""
     ra = statistics.median(vals[a]) / statistics.median(vals[b])
@@ -53,3 +58,88 @@ def ratio(vals, a, b, target, higher_is_better=True):
     print(f"ratio {a} / {b}: {ra:.3f} (median of per-pair ratios {pm:.3f}, "
           f"pairs {min(pairs):.3f}..{max(pairs):.3f}); target {goal}: {'MET' if ok else 'NOT MET'}")
     return ra
+
+
+# ---- The scoreboard's result line (benchmarks/README.md "Result line") ----
+# Every side-by-side script prints one line per comparison:
+#     PERFLAB-RESULT {"area": ..., ...}
+# a JSON object on one line after the marker, built only here (result() from Python,
+# `bench_result` from shell through `python3 benchmarks/pairs.py result KEY=VALUE...`),
+# so benchmarks/scoreboard.py collects every script's rows the same way.
+MARK = "PERFLAB-RESULT "
+TARGET_HELP = "'>= X', '<= X', '> X', '< X', 'LO..HI' (inclusive) or '' (no target)"
+
+
+def target_met(target, value):
+    """True/False whether value meets target (TARGET_HELP), None without a target or
+    value. Raises ValueError on a target of another shape."""
+    t = (target or "").strip()
+    if not t or value is None:
+        return None
+    for op in (">=", "<=", ">", "<"):
+        if t.startswith(op):
+            x = float(t[len(op):])
+            return {">=": value >= x, "<=": value <= x, ">": value > x, "<": value < x}[op]
+    if ".." in t:
+        lo, hi = (float(x) for x in t.split(".."))
+        return lo <= value <= hi
+    raise ValueError(f"target '{target}': expected {TARGET_HELP}")
+
+
+def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
+           target_of="ratio", samples=None, status="ok", reason=None, file=None):
+    """Print one PERFLAB-RESULT line and return its dict.
+
+    area        short name of the comparison ("check", "profile overhead", ...): the
+                scoreboard's row key together with what
+    what        what is compared, in words: same work, pinning and sizes
+    perflab, peer  the two figures (medians) in unit; peer None for a figure with an
+                absolute target and no peer
+    ratio       perflab / peer (always this way round; the target says which side is
+                better)
+    target      on the ratio, or on the perflab figure with target_of="perflab"
+    samples     the per-pair ratios (or per-pair perflab figures for target_of="perflab"):
+                their min..max is the row's spread
+    status      "ok", or "skipped" with reason (a peer missing, too long for QUICK)"""
+    ratio = perflab / peer if perflab is not None and peer else None
+    judged = ratio if target_of == "ratio" else perflab
+    samples = [float(x) for x in (samples or [])]
+    row = {
+        "area": area, "what": what, "status": status,
+        "perflab": perflab, "peer": peer, "unit": unit, "ratio": ratio,
+        "target": target, "target_of": target_of,
+        "met": target_met(target, judged) if status == "ok" else None,
+        "spread": [min(samples), max(samples)] if samples else None,
+        "pairs": len(samples), "samples": samples,
+        "perflab_cmd": perflab_cmd, "peer_cmd": peer_cmd,
+        "load": list(os.getloadavg()),
+    }
+    if reason:
+        row["reason"] = reason
+    import json
+    print(MARK + json.dumps(row, separators=(",", ":")), file=file or sys.stdout, flush=True)
+    return row
+
+
+def _num(v):
+    if v in ("", "null", "none"):
+        return None
+    return float(v)
+
+
+if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "result":
+    # shell form (common.sh bench_result): KEY=VALUE arguments; perflab, peer numbers;
+    # samples a space-separated list of numbers
+    kw = {}
+    for a in sys.argv[2:]:
+        k, sep, v = a.partition("=")
+        if not sep:
+            raise SystemExit(f"pairs.py result: '{a}' is not KEY=VALUE")
+        kw[k] = v
+    for k in ("perflab", "peer"):
+        kw[k] = _num(kw.get(k, ""))
+    kw["samples"] = [float(x) for x in kw.get("samples", "").split()]
+    try:
+        result(**kw)
+    except (TypeError, ValueError) as e:
+        raise SystemExit(f"pairs.py result: {e}")

@@ -10,8 +10,9 @@
 # usage: benchmarks/profile-marks.sh [N] [CALLS]   (default 5 runs, 2,000,000 pairs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-5}
-CALLS=${2:-2000000}
+. benchmarks/common.sh
+N=${1:-$(bench_quick 5 2)}
+CALLS=${2:-$(bench_quick 2000000 500000)}
 case $N$CALLS in *[!0-9]*) echo "profile-marks: N and CALLS must be positive integers" >&2; exit 2 ;; esac
 if [ -z "${PERFLAB:-}" ]; then
 	make build >/dev/null
@@ -32,4 +33,10 @@ done
 med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f ns [%.2f .. %.2f]", m, v[1], v[NR] }'; }
 echo "without the profiler: CPU $(med "${off[@]}") per call (target < 5 ns); wall $(med "${offw[@]}")"
 echo "under perflab profile: CPU $(med "${on[@]}") per call (target < 100 ns); wall $(med "${onw[@]}")"
+bench_result area="marker off" what="CPU ns per region marker call (lib/mark.c, -O2), no profiler; absolute target" \
+	perflab="$(bench_median "${off[@]}")" peer= unit=ns target="< 5" target_of=perflab \
+	perflab_cmd="benchmarks/profile-marks.c $CALLS" peer_cmd="" samples="${off[*]}"
+bench_result area="marker under profile" what="CPU ns per region marker call under perflab profile (999 Hz sampling); absolute target" \
+	perflab="$(bench_median "${on[@]}")" peer= unit=ns target="< 100" target_of=perflab \
+	perflab_cmd="perflab profile -- benchmarks/profile-marks.c $CALLS" peer_cmd="" samples="${on[*]}"
 grep -E '^\s+loop ' "$tmp/report.txt" | sed 's/^/last run region: /' || true

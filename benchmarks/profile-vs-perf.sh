@@ -39,7 +39,8 @@
 # The machine is shared with other builds: numbers are noisy; read medians and spread.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-5}
+. benchmarks/common.sh
+N=${1:-$(bench_quick 5 2)}
 SCALE=${2:-1}
 case $N in '' | *[!0-9]*) echo "profile-vs-perf: N must be a positive integer, got '$N'" >&2; exit 2 ;; esac
 if [ -z "${PERFLAB:-}" ]; then
@@ -53,6 +54,8 @@ cc -O1 -fno-omit-frame-pointer -o "$tmp/workload" benchmarks/profile-workload.c
 
 /usr/bin/python3 - "$N" "$SCALE" "$PERFLAB" "$tmp" <<'PY'
 import json, os, re, statistics as st, subprocess as sp, sys, time
+sys.path.insert(0, "benchmarks")
+from pairs import result
 
 n, scale, perflab, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 wl = [f"{tmp}/workload", scale]
@@ -194,6 +197,19 @@ print(f"small shares       {', '.join(SMALL)} (4.1% each) within 2 points of per
 print(f"                   {nmed:.0f} samples per run (median): binomial sd of a 10% share "
       f"{100 * (0.1 * 0.9 / nmed) ** 0.5:.2f} points; gap of ranks 10 and 11 median "
       f"{med([a[7] for a in agree]):.1f} sd, min {min(a[7] for a in agree):.1f} sd")
+wlcmd = f"benchmarks/profile-workload.c {scale}"
+result("profile overhead", f"workload's own elapsed time under the profiler / alone (slowdown), cpu-clock 999 Hz, frame-pointer callchains, SCALE {scale}",
+       med(pl_el) / b, med(pf_el) / b, "x alone", f"perflab profile -F 999 -g -- {wlcmd}",
+       f"perf record -F 999 -g -- {wlcmd}", target="<= 1",
+       samples=[x / y for x, y in zip(pl_el, pf_el)])
+result("profile report", "report time per sample: perflab's report phase (aggregate, symbolize, print; perflab -v) vs perf report --stdio over the same run's perf.data",
+       med(pl_rep) * 1e6, med(pf_rep) * 1e6, "us/sample", f"perflab profile -v -F 999 -g -- {wlcmd}",
+       "perf report -i perf.data --stdio", target="<= 0.5",
+       samples=[x / y for x, y in zip(pl_rep, pf_rep)])
+result("profile top-10", "largest self-share difference (points) of the top-10 functions, both attached with -p to the same run; absolute target",
+       med([a[1] for a in agree]), None, "points", f"perflab profile -F 999 -g -p PID",
+       "perf record -F 999 -g -p PID; perf report -v -n --stdio --no-children -g none --sort sym",
+       target="<= 2", target_of="perflab", samples=[a[1] for a in agree])
 last = agree[-1]
 print("last pair, self %:   function              perflab    perf")
 for k in sorted(set(last[2]) | set(last[3]) | set(SMALL), key=lambda k: -last[5].get(k, 0)):

@@ -33,13 +33,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/common.sh
+if [ "${QUICK:-0}" = 1 ] && [ $# -eq 0 ]; then
+	bench_skip "report agree" "a round takes 3 minutes or more: not in QUICK=1"
+	exit 0
+fi
 bench_init report-agree 2 "$@"
 command -v jq >/dev/null || { echo "report-agree: jq not found (make test-deps)" >&2; exit 2; }
 echo "machine: $(nproc) CPUs, $(uname -r); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "${COMPRESS_ARGS---level 1}" "${ALL:-0}" <<'PY'
 import json, math, os, statistics, sys
 sys.path.insert(0, "benchmarks")
-from pairs import sh
+from pairs import result, sh
 
 n, perflab, tmp, cz_args, all_metrics = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5] == "1"
 BENCHES = ["mem", "io", "clock", "net", "compress"]
@@ -160,5 +164,8 @@ for bench, name, v in rows:
 for (side, bench), why in sorted(notes.items()):
     print(f"note: {side} {bench}: {'; '.join(why)}")
 print(f"\n{nagree} figures agree within their spread, {ndiff} differ")
+result("report agree", "share of the report's key figures within 2 pooled sd of the same benchmarks run alone (README: which differ and why); no target",
+       nagree / max(nagree + ndiff, 1), None, "fraction", "perflab report -o DIR",
+       "perflab bench mem|io|clock|net|compress alone", target_of="perflab")
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

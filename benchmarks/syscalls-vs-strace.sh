@@ -19,14 +19,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/common.sh
-CALLS=${2:-100000}
-bench_init syscalls-vs-strace 3 "${1:-}"
+CALLS=${2:-$(bench_quick 100000 20000)}
+bench_init syscalls-vs-strace "$(bench_quick 3 1)" "${1:-}"
 command -v strace >/dev/null || { echo "syscalls-vs-strace: strace not installed (make test-deps)" >&2; exit 2; }
 cc -O2 -o "$tmp/openclose" tests/profile/openclose.c
 cc -O2 -o "$tmp/runstat" benchmarks/runstat.c
 
 /usr/bin/python3 - "$N" "$CALLS" "$PERFLAB" "$tmp" <<'PY'
 import json, os, statistics as st, subprocess as sp, sys
+sys.path.insert(0, "benchmarks")
+from pairs import result
 
 n, calls, perflab, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 prog = [f"{tmp}/openclose", calls]
@@ -80,4 +82,8 @@ for side in ("ptrace", "ptrace-F1"):
     r = [p / s for p, s in zip(vals[side], vals["strace"])]
     print(f"{side}/strace  median ratio {st.median(r):.2f} [{min(r):.2f} .. {max(r):.2f}] "
           f"(per pair; < 1: perflab is faster than strace -c -f)")
+    extra = "-F 1 --call-graph none " if side == "ptrace-F1" else ""
+    result(f"syscalls {side}", f"wall s of {calls} open+close counted per syscall (ptrace stops on both sides); no target (issue 5: 'like strace')",
+           med[side], med["strace"], "s", f"perflab profile {extra}--syscalls-via ptrace -- openclose {calls}",
+           f"strace -c -f -o FILE -- openclose {calls}", samples=r)
 PY
