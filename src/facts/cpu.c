@@ -406,8 +406,22 @@ static void collect_topology(struct pl_facts *f)
 			return;
 		}
 	}
+	/* hwloc_topology_init() dlopen()s every plugin of libhwloc-plugins (gl, opencl, pci,
+	 * xml_libxml) the first time; they pull in libX11, libOpenCL, libxml2, ICU and
+	 * libstdc++, and resolving their symbols was about 70% of the instructions of a whole
+	 * `perflab check` (callgrind: 14.2 M, most in ld.so's do_lookup_x). The topology
+	 * facts need only the Linux sysfs backend, which is built into libhwloc, so keep the
+	 * plugins out (hwloc 2.x reads HWLOC_PLUGINS_BLACKLIST when it initialises its
+	 * components; a list the user set is kept as it is). */
+	struct env_save plugins;
+	env_push(&plugins, "HWLOC_PLUGINS_BLACKLIST",
+		 getenv("HWLOC_PLUGINS_BLACKLIST")
+			 ? getenv("HWLOC_PLUGINS_BLACKLIST")
+			 : "hwloc_gl.so,hwloc_opencl.so,hwloc_pci.so,hwloc_xml_libxml.so");
 	hwloc_topology_t t;
-	if (hwloc_topology_init(&t) < 0) {
+	int ri = hwloc_topology_init(&t);
+	env_pop(&plugins);
+	if (ri < 0) {
 		pl_hwloc_input_remove(&in);
 		topo_unavailable(f, "hwloc: cannot initialise a topology");
 		return;
