@@ -653,10 +653,32 @@ struct kbest {
 	bool set;
 };
 
+/* The hex address at the start of a kallsyms line (at most 16 lowercase or uppercase
+ * digits, no sign, no "0x"), with *@end after it (== @s when there is none). strtoull()
+ * here was 60% of the instructions of a report with kernel samples (callgrind: 56 M of
+ * 95 M for ~200,000 lines: locale, sign and base handling per call). */
+static uint64_t kaddr(const char *s, const char **end)
+{
+	uint64_t v = 0;
+	int i = 0;
+	for (; i < 16; i++) {
+		unsigned c = (unsigned char)s[i], d;
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		v = v << 4 | d;
+	}
+	*end = s + i;
+	return v;
+}
+
 static void kline(char *line, const uint64_t *addrs, size_t n, struct kbest *best, size_t *nonzero)
 {
-	char *e;
-	unsigned long long a = strtoull(line, &e, 16);
+	const char *e;
+	uint64_t a = kaddr(line, &e);
 	if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
 		return;
 	if (a)

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "profile/symbols.h"
+#include "util/sysroot.h"
 
 #include "testutil.h"
 
@@ -318,6 +319,53 @@ static void test_cxx_names(void **state)
 	assert_true(lambda && tmpl);
 }
 
+/* pl_kernel_resolve_many over a kallsyms fixture (through the sysroot): the address
+ * parser (symbols.c kaddr) takes 16 hex digits in either case; lines that are not text
+ * symbols or whose address is malformed are skipped; a module name comes without its
+ * brackets; an address before every symbol stays unresolved. */
+static void test_kallsyms_fixture(void **state)
+{
+	(void)state;
+	char root[600], path[700];
+	snprintf(root, sizeof(root), "%s/ksys", dir);
+	snprintf(path, sizeof(path), "%s/proc", root);
+	assert_int_equal(sh("mkdir -p %s", path), 0);
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ffffffff81000000 T _stext\n"
+	      "ffffffff81001000 t k_lower\n"
+	      "FFFFFFFF81002000 T K_UPPER\n"
+	      "ffffffff81002800 d k_data\n"
+	      "0xffffffff81002900 T k_prefixed\n"
+	      "ffffffff8100zz00 T k_bad\n"
+	      "ffffffff81003000 W k_weak\n"
+	      "ffffffffc0000000 t k_mod\t[dummy_mod]\n",
+	      f);
+	fclose(f);
+	assert_int_equal(pl_sysroot_set(root), 0);
+	uint64_t addrs[] = { 0xffffffff80000000ull, 0xffffffff81000010ull, 0xffffffff81001fffull,
+			     0xffffffff81002900ull, 0xffffffff81003004ull, 0xffffffffc0000100ull };
+	const size_t n = sizeof(addrs) / sizeof(addrs[0]);
+	char *names[6], *mods[6];
+	struct pl_symtab st;
+	pl_symtab_init(&st, "/nonexistent");
+	assert_int_equal(pl_kernel_resolve_many(&st, addrs, n, names, mods), 0);
+	assert_int_equal(pl_sysroot_set("/"), 0);
+	assert_false(st.kernel_hidden);
+	assert_null(names[0]);
+	const char *want[] = { NULL, "_stext", "k_lower", "K_UPPER", "k_weak", "k_mod" };
+	for (size_t i = 1; i < n; i++)
+		assert_string_equal(names[i], want[i]);
+	assert_string_equal(mods[1], "");
+	assert_string_equal(mods[5], "dummy_mod");
+	for (size_t i = 0; i < n; i++) {
+		free(names[i]);
+		free(mods[i]);
+	}
+	pl_symtab_free(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_stripped_debuglink),
 		cmocka_unit_test(test_deleted_while_running),
 		cmocka_unit_test(test_cxx_names),
+		cmocka_unit_test(test_kallsyms_fixture),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
