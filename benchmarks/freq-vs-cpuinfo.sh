@@ -25,7 +25,8 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$CPU" "${tsc:-}" <<'PY'
 import json, re, sys
 sys.path.insert(0, "benchmarks")
-from pairs import alternate, describe, ratio, sh
+from pairs import alternate, describe, pair_ratios, ratio, result, sh
+import statistics
 n, perflab, tmp, cpu, tsc = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 tscs = []
 
@@ -51,5 +52,10 @@ describe(v, "MHz")
 ratio(v, "perflab bench freq cpu (add chain)", "/proc/cpuinfo cpu MHz", 0.05, higher_is_better=False)
 tk = "TSC (kernel calibration)" if tsc else "TSC (perflab tsc_mhz)"
 ratio(v, "perflab bench freq cpu (add chain)", tk, 0.05, higher_is_better=False)
+a = "perflab bench freq cpu (add chain)"
+result("freq", f"effective MHz of CPU {cpu} (dependent add chain) vs /proc/cpuinfo cpu MHz; in a VM cpuinfo shows the nominal TSC rate while the host may run the core at turbo",
+       statistics.median(v[a]), statistics.median(v["/proc/cpuinfo cpu MHz"]), "MHz",
+       f"perflab bench freq --cpus {cpu}", "grep 'cpu MHz' /proc/cpuinfo",
+       target="0.95..1.05", samples=pair_ratios(v, a, "/proc/cpuinfo cpu MHz"))
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -15,14 +15,15 @@ cd "$(dirname "$0")/.."
 . benchmarks/common.sh
 bench_init memlat-vs-chase 5 "$@"
 CPU=${CPU:-$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')}
-SIZES=${SIZES:-16384 1048576 268435456}
+SIZES=${SIZES:-$(bench_quick "16384 1048576 268435456" "16384 1048576")}
 gcc -O2 -o "$tmp/chase" benchmarks/memlat-chase.c
 echo "CPU $CPU; working sets: $SIZES bytes"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$CPU" $SIZES <<'PY'
 import json, sys
 sys.path.insert(0, "benchmarks")
-from pairs import alternate, describe, ratio, sh
+from pairs import alternate, describe, pair_ratios, ratio, result, sh
+import statistics
 n, perflab, tmp, cpu, sizes = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], [int(s) for s in sys.argv[5:]]
 top = max(sizes)
 got = {}
@@ -65,5 +66,11 @@ for s in sorted(sizes):
     if s != top:
         ratio(v, f"perflab {fmt(s)}", f"plain loop {fmt(s)}", 0.05, higher_is_better=False)
 ratio(v, f"perflab {fmt(top)}", f"plain loop {fmt(top)}", 0.05, higher_is_better=False)
+for s in sorted(sizes):
+    a, b = f"perflab {fmt(s)}", f"plain loop {fmt(s)}"
+    result(f"mem latency {fmt(s)}", f"ns per dependent load, random cyclic chase of 64 B lines, {fmt(s)} working set, CPU {cpu}",
+           statistics.median(v[a]), statistics.median(v[b]), "ns",
+           f"perflab bench mem --latency --cpus {cpu}", f"benchmarks plain pointer chase ({fmt(s)})",
+           target="0.95..1.05", samples=pair_ratios(v, a, b))
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

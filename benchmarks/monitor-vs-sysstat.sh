@@ -19,9 +19,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/common.sh
-SECS=${1:-20}
-COST=${2:-30}
-LONG=${3:-600}
+SECS=${1:-$(bench_quick 20 5)}
+COST=${2:-$(bench_quick 30 10)}
+LONG=${3:-$(bench_quick 600 30)}
 bench_init monitor-vs-sysstat 1
 for t in mpstat iostat sar /usr/lib/sysstat/sadc iperf3 jq taskset cc; do
 	command -v "$t" >/dev/null || { echo "monitor-vs-sysstat: $t not installed (scripts/install-deps.sh peers)" >&2; exit 2; }
@@ -91,6 +91,12 @@ sc=$(cpu_of sar -A -o "$tmp/sa" 1 "$COST")
 dc=$(cpu_of /usr/lib/sysstat/sadc -S XALL 1 "$COST" "$tmp/sa2")
 awk -v p="$pc" -v s="$sc" -v d="$dc" 'BEGIN { printf "1 s interval: perflab monitor %.4f s CPU, sar -A -o (sar + sadc) %.4f s, sadc -S XALL alone %.4f s; perflab / sar %.2f, perflab / sadc %.2f\n", p, s, d, (s > 0 ? p / s : 0), (d > 0 ? p / d : 0) }'
 pf=$(cpu_of "$PERFLAB" monitor -I 100ms -d "$COST" --json -o "$tmp/f.json")
+bench_result area="monitor cost 1 s" what="CPU seconds of perflab monitor -I 1 vs sadc -S XALL (sysstat's collector) over $COST s" \
+	perflab="$pc" peer="$dc" unit=s perflab_cmd="perflab monitor -I 1 -d $COST --json -o FILE" \
+	peer_cmd="/usr/lib/sysstat/sadc -S XALL 1 $COST FILE" target='<= 1'
+bench_result area="monitor cost 100 ms" what="% of one CPU used by perflab monitor -I 100ms over $COST s" \
+	perflab="$(awk -v p="$pf" -v t="$COST" 'BEGIN { printf "%.3f", p / t * 100 }')" peer= unit=% \
+	perflab_cmd="perflab monitor -I 100ms -d $COST --json -o FILE" peer_cmd="" target='< 1' target_of=perflab
 awk -v p="$pf" -v t="$COST" 'BEGIN { printf "100 ms interval: perflab monitor %.3f s CPU in %d s = %.2f%% of one CPU (target < 1%%)\n", p, t, p / t * 100 }'
 echo "load average after: $(load)"
 

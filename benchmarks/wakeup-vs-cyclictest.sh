@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 bench_init wakeup-vs-cyclictest 3 "$@"
 command -v cyclictest >/dev/null || { echo "wakeup-vs-cyclictest: cyclictest missing (scripts/install-deps.sh peers: rt-tests)" >&2; exit 2; }
 CPU=${CPU:-$(taskset -pc $$ | sed 's/.*: //; s/.*[,-]//')}
-LOOPS=${LOOPS:-10000}
+LOOPS=${LOOPS:-$(bench_quick 10000 2000)}
 INTERVAL_US=${INTERVAL_US:-1000}
 PRIO=${PRIO:-80}
 echo "CPU $CPU, interval ${INTERVAL_US} us, SCHED_FIFO $PRIO, $LOOPS wakeups per side and pair; $(id -u | sed 's/^0$/root/; s/^[1-9].*/not root: SCHED_FIFO may be refused/')"
@@ -31,7 +31,8 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$CPU" "$LOOPS" "$INTERVAL_US" "$PRIO" <<'PY'
 import json, re, sys
 sys.path.insert(0, "benchmarks")
-from pairs import alternate, describe, ratio, sh
+from pairs import alternate, describe, pair_ratios, ratio, result, sh
+import statistics
 n, perflab, tmp, cpu, loops, iv, prio = sys.argv[1:8]
 n = int(n)
 vals = {"perflab p50": [], "perflab p99": [], "cyclictest p50": [], "cyclictest p99": []}
@@ -73,5 +74,11 @@ print(f"perflab ran under {', '.join(sorted(policy))}")
 describe(vals, "ns")
 ratio(vals, "perflab p50", "cyclictest p50", 0.05, higher_is_better=False)
 ratio(vals, "perflab p99", "cyclictest p99", 0.05, higher_is_better=False)
+for q in ("p50", "p99"):
+    result(f"wakeup {q}", f"timer wakeup latency {q}, CPU {cpu}, interval {iv} us, SCHED_FIFO {prio}, {loops} wakeups",
+           statistics.median(vals[f"perflab {q}"]), statistics.median(vals[f"cyclictest {q}"]), "ns",
+           f"perflab bench wakeup --only timer --cpus {cpu} --priority {prio} --interval {iv}us --loops {loops} --runs 1",
+           f"cyclictest -q -t1 -a {cpu} -p {prio} -i {iv} -l {loops} -m -h 100000",
+           target="0.95..1.05", samples=pair_ratios(vals, f"perflab {q}", f"cyclictest {q}"))
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
