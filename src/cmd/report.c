@@ -16,6 +16,7 @@
 #include "bench/plan.h"
 #include "cmd/common.h"
 #include "facts/facts.h"
+#include "out/cluster.h"
 #include "out/diff.h"
 #include "out/html.h"
 #include "out/json.h"
@@ -41,7 +42,7 @@ static const struct pl_opt report_opts[] = {
 	  "which rules apply", pl_workload_names, .def = "general", .was_short = 'w' },
 	{ "from", 0, PL_OPT_STRLIST, offsetof(struct report_opts, from), "FILE",
 	  "add a saved JSON result of bench, compare, profile, tune diff, check or report "
-	  "(repeatable)" },
+	  "(repeatable); 2 or more reports (or a directory of them) make a cluster report" },
 	{ "baseline", 0, PL_OPT_STR, offsetof(struct report_opts, baseline), "FILE",
 	  "an earlier report.json: add what changed since (facts, findings, figures)" },
 	{ "quick", 0, PL_OPT_FLAG, offsetof(struct report_opts, quick), NULL,
@@ -228,6 +229,34 @@ int cmd_report(int argc, char **argv)
 		if (rc < 0)
 			pl_error("--from: %s", merr);
 		ret = rc == 0 ? PL_EXIT_OK : rc == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
+		goto out;
+	}
+	/* Two or more report documents (or a directory of them) are a cluster: out/cluster.h */
+	json_t *nodes = NULL;
+	char cerr[1024];
+	int nrep = o.from ? pl_cluster_scan_inputs(o.from, &nodes, cerr, sizeof(cerr)) : 0;
+	if (nrep < 0 || (nodes && o.baseline)) {
+		if (nrep < 0)
+			pl_error("--from: %s", cerr);
+		else
+			pl_error("--baseline: a cluster report has no baseline (drop it)");
+		json_decref(nodes);
+		ret = PL_EXIT_USAGE;
+		goto out;
+	} else if (nodes) {
+		json_t *c = pl_cluster_from_docs(nodes, pl_now_epoch());
+		json_decref(nodes);
+		if ((rc = pl_cluster_write_dir(dir, c)) < 0) {
+			pl_error("cannot write the report into '%s': %s (choose another with -o "
+				 "DIR)",
+				 dir, strerror(-rc));
+			ret = PL_EXIT_USAGE;
+		} else if (!pl_g.json) {
+			pl_cluster_print_summary(stdout, c, dir);
+		} else if (pl_json_write(stdout, c) < 0) {
+			ret = PL_EXIT_RUNTIME;
+		}
+		json_decref(c);
 		goto out;
 	}
 	/* Read every --from input before anything runs or is written. */

@@ -43,7 +43,7 @@ is "no temporary files left" "$(ls -A "$R" | grep -vc '^report\.\(json\|md\|html
 
 mkdir "$TMP/adir"
 expect_exit 2 "a directory as --from" "$PERFLAB" report --no-bench -o "$R" --sysroot "$SYS" --from "$TMP/adir"
-like "a directory: named, Is a directory" "$(cat "$ERR")" "cannot read JSON from '$TMP/adir': Is a directory"
+like "a directory without reports: named, says why" "$(cat "$ERR")" "directory '$TMP/adir' holds 0 report document\(s\); a cluster report needs 2"
 
 # The valid fixtures load, and an earlier report given back renders the same sections.
 ok "valid fixtures load" sh -c "cd '$FX' && '$PERFLAB' report --no-bench -o '$TMP/v' --sysroot '$SYS' \

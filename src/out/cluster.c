@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The cluster merge (out/cluster.h): nodes table, drift, partial findings, memory. */
+#include "out/cluster.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "out/json.h"
+#include "out/report.h"
+#include "util/cleanup.h"
+#include "util/clock.h"
+#include "util/str.h"
+
+const char *const pl_cluster_natural[] = {
+	"kernel.hostname",
+	"kernel.boot_id",
+	"sysctl.kernel.hostname",
+	"sysctl.kernel.random.*",
+	"sysctl.kernel.ns_last_pid",
+	"sysctl.fs.file-nr",
+	"sysctl.fs.inode-nr",
+	"sysctl.fs.dentry-state",
+	"*uptime*",
+	"*.mac",
+	"*.address",
+	"*.addresses",
+	"*.ipv4",
+	"*.ipv6",
+	"*serial*",
+	"*uuid*",
+	"*.boot_id",
+	"mem.available_bytes",
+	"mem.free_bytes",
+	"mem.hugepages.free",
+	"numa.local_pages",
+	"numa.other_pages",
+	"numa.remote_ratio",
+	"numa.node.*.free_bytes",
+	NULL,
+};
+
+static bool natural(const char *key)
+{
+	for (const char *const *p = pl_cluster_natural; *p; p++)
+		if (fnmatch(*p, key, 0) == 0)
+			return true;
+	return false;
+}
+
+/* "cpu.12.cpufreq.governor" -> "cpu.*.cpufreq.governor" (malloc'd). */
+static char *fold_key(const char *key)
+{
+	struct pl_buf b = { 0 };
+	const char *p = key;
+	while (*p) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		bool digits = len > 0 && strspn(p, "0123456789") == len;
+		if (digits)
+			pl_buf_puts(&b, "*");
+		else
+			pl_buf_append(&b, p, len);
+		if (!dot)
+			break;
+		pl_buf_puts(&b, ".");
+		p = dot + 1;
+	}
+	return pl_buf_steal(&b);
+}
+
+/* A fact's value as one string: strings as they are, other JSON compact, an unavailable
+ * fact as "unavailable". Malloc'd. */
+static char *fact_text(const json_t *fact)
+{
+	const json_t *v = json_object_get(fact, "value");
+	if (!v)
+		return pl_xstrdup("unavailable");
+	if (json_is_string(v))
+		return pl_xstrdup(json_string_value(v));
+	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	return s ? s : pl_xstrdup("?");
+}
+
+/* The node's facts as {folded key: value text}, natural ones left out. */
+static json_t *node_values(const json_t *doc)
+{
+	json_t *out = json_object();
+	const char *key;
+	json_t *fact;
+	json_object_foreach((json_t *)json_object_get(doc, "facts"), key, fact)
+	{
+		pl_autofree char *fk = fold_key(key);
+		if (natural(key) || natural(fk))
+			continue;
+		pl_autofree char *t = fact_text(fact);
+		const char *old = pl_json_str(out, fk);
+		if (!old) {
+			json_object_set_new(out, fk, pl_json_string(t));
+			continue;
+		}
+		/* a folded key: add the value when not yet in the list */
+		pl_autostrv char **parts = pl_split(old, ",", NULL);
+		bool seen = false;
+		for (char **q = parts; q && *q; q++)
+			if (strcmp(pl_trim(*q), t) == 0)
+				seen = true;
+		if (!seen) {
+			pl_autofree char *nv = pl_xasprintf("%s, %s", old, t);
+			json_object_set_new(out, fk, pl_json_string(nv));
+		}
+	}
+	return out;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* drift: every folded key whose value differs across the nodes with a document */
+static json_t *build_drift(const struct pl_cluster_node *nodes, size_t n)
+{
+	json_t *vals = json_array(); /* per node: node_values() or null */
+	json_t *keys = json_object();
+	size_t nok = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = nodes[i].doc ? node_values(nodes[i].doc) : json_null();
+		if (nodes[i].doc)
+			nok++;
+		const char *k;
+		json_t *x;
+		json_object_foreach(v, k, x) json_object_set_new(keys, k, json_true());
+		json_array_append_new(vals, v);
+	}
+	size_t nk = json_object_size(keys), ki = 0;
+	const char **sorted = pl_xcalloc(nk ? nk : 1, sizeof(*sorted));
+	const char *k;
+	json_t *x;
+	json_object_foreach(keys, k, x) sorted[ki++] = k;
+	qsort(sorted, nk, sizeof(*sorted), cmp_str);
+
+	json_t *facts = json_array();
+	for (size_t j = 0; j < nk && nok >= 2; j++) {
+		json_t *groups = json_object(); /* value -> [nodes] */
+		json_t *order = json_array();	/* values in first-seen order */
+		for (size_t i = 0; i < n; i++) {
+			if (!nodes[i].doc)
+				continue;
+			const char *v = pl_json_str(json_array_get(vals, i), sorted[j]);
+			if (!v)
+				v = "absent";
+			json_t *g = json_object_get(groups, v);
+			if (!g) {
+				g = json_array();
+				json_object_set_new(groups, v, g);
+				json_array_append_new(order, pl_json_string(v));
+			}
+			json_array_append_new(g, pl_json_string(nodes[i].name));
+		}
+		if (json_array_size(order) > 1) {
+			/* values by node count, most first; ties keep node order */
+			size_t nv = json_array_size(order);
+			json_t *values = json_array();
+			bool *used = pl_xcalloc(nv, sizeof(*used));
+			for (size_t r = 0; r < nv; r++) {
+				size_t best = nv;
+				for (size_t q = 0; q < nv; q++) {
+					if (used[q])
+						continue;
+					const char *vq =
+						json_string_value(json_array_get(order, q));
+					if (best == nv ||
+					    json_array_size(json_object_get(groups, vq)) >
+						    json_array_size(json_object_get(
+							    groups,
+							    json_string_value(
+								    json_array_get(order, best)))))
+						best = q;
+				}
+				used[best] = true;
+				const char *vb = json_string_value(json_array_get(order, best));
+				json_t *e = json_object();
+				json_object_set_new(e, "value", pl_json_string(vb));
+				json_object_set(e, "nodes", json_object_get(groups, vb));
+				json_array_append_new(values, e);
+			}
+			free(used);
+			json_t *d = json_object();
+			json_object_set_new(d, "key", pl_json_string(sorted[j]));
+			const json_t *maj = json_array_get(values, 0);
+			size_t majn = json_array_size(json_object_get(maj, "nodes"));
+			/* a tie has no majority: every node is listed under its value */
+			bool tie = majn == json_array_size(json_object_get(
+						   json_array_get(values, 1), "nodes"));
+			json_object_set(d, "majority",
+					tie ? json_null() : json_object_get(maj, "value"));
+			json_object_set_new(d, "majority_nodes",
+					    json_integer(tie ? 0 : (json_int_t)majn));
+			json_t *odd = json_array();
+			size_t vi;
+			json_t *ve;
+			json_array_foreach(values, vi, ve)
+			{
+				if (vi == 0 && !tie)
+					continue;
+				json_array_extend(odd, json_object_get(ve, "nodes"));
+			}
+			json_object_set_new(d, "odd_nodes", odd);
+			json_object_set_new(d, "values", values);
+			json_array_append_new(facts, d);
+		}
+		json_decref(groups);
+		json_decref(order);
+	}
+	free(sorted);
+	json_decref(keys);
+	json_decref(vals);
+	json_t *ex = json_array();
+	for (const char *const *p = pl_cluster_natural; *p; p++)
+		json_array_append_new(ex, pl_json_string(*p));
+	json_t *drift = json_object();
+	json_object_set_new(drift, "excluded", ex);
+	json_object_set_new(drift, "facts", facts);
+	return drift;
+}
+
+/* "rule.id" or "rule.id (subject)", malloc'd */
+static char *finding_key(const json_t *f)
+{
+	const char *sub = pl_json_str(f, "subject");
+	return sub ? pl_xasprintf("%s (%s)", pl_json_str(f, "id"), sub)
+		   : pl_xstrdup(pl_json_str(f, "id"));
+}
+
+static json_t *build_findings(const struct pl_cluster_node *nodes, size_t n)
+{
+	json_t *by = json_object(); /* key -> {id, subject, severity, title, nodes} */
+	json_t *order = json_array();
+	size_t nok = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!nodes[i].doc)
+			continue;
+		nok++;
+		size_t k;
+		json_t *f;
+		json_array_foreach(
+			json_object_get(json_object_get(nodes[i].doc, "check"), "findings"), k, f)
+		{
+			pl_autofree char *key = finding_key(f);
+			json_t *e = json_object_get(by, key);
+			if (!e) {
+				e = json_object();
+				json_object_set(e, "id", json_object_get(f, "id"));
+				if (json_object_get(f, "subject"))
+					json_object_set(e, "subject",
+							json_object_get(f, "subject"));
+				json_object_set(e, "severity", json_object_get(f, "severity"));
+				json_object_set(e, "title", json_object_get(f, "title"));
+				json_object_set_new(e, "nodes", json_array());
+				json_object_set_new(by, key, e);
+				json_array_append_new(order, pl_json_string(key));
+			}
+			json_t *on = json_object_get(e, "nodes");
+			json_t *last = json_array_get(on, json_array_size(on) - 1);
+			if (!last || strcmp(json_string_value(last), nodes[i].name) != 0)
+				json_array_append_new(on, pl_json_string(nodes[i].name));
+		}
+	}
+	json_t *partial = json_array(), *common = json_array();
+	size_t k;
+	json_t *key;
+	json_array_foreach(order, k, key)
+	{
+		json_t *e = json_object_get(by, json_string_value(key));
+		json_t *on = json_object_get(e, "nodes");
+		if (json_array_size(on) == nok) {
+			json_array_append(common, e);
+			continue;
+		}
+		json_t *off = json_array();
+		for (size_t i = 0; i < n; i++) {
+			if (!nodes[i].doc)
+				continue;
+			bool found = false;
+			size_t q;
+			json_t *x;
+			json_array_foreach(on, q, x) if (strcmp(json_string_value(x),
+								nodes[i].name) == 0) found = true;
+			if (!found)
+				json_array_append_new(off, pl_json_string(nodes[i].name));
+		}
+		json_object_set_new(e, "not_on", off);
+		json_array_append(partial, e);
+	}
+	json_decref(by);
+	json_decref(order);
+	json_t *out = json_object();
+	json_object_set_new(out, "partial", partial);
+	json_object_set_new(out, "common", common);
+	return out;
+}
+
+/* The node's bench mem triad metric, or NULL. */
+static const json_t *triad_of(const json_t *doc)
+{
+	size_t i, j;
+	json_t *b, *m;
+	const json_t *found = NULL;
+	json_array_foreach(json_object_get(doc, "benchmarks"), i, b)
+	{
+		const char *name = pl_json_str(b, "benchmark");
+		const char *st = pl_json_str(b, "status");
+		if (!name || strcmp(name, "mem") != 0 || !st || strcmp(st, "ok") != 0)
+			continue;
+		json_array_foreach(json_object_get(b, "metrics"), j, m)
+		{
+			const char *mn = pl_json_str(m, "name");
+			if (mn && strcmp(mn, "triad") == 0 && isfinite(pl_json_num(m, "median")))
+				found = m; /* the last run of mem wins */
+		}
+	}
+	return found;
+}
+
+static json_t *build_memory(const struct pl_cluster_node *nodes, size_t n)
+{
+	json_t *rows = json_array();
+	double *v = pl_xcalloc(n ? n : 1, sizeof(*v)), *sd = pl_xcalloc(n ? n : 1, sizeof(*sd));
+	size_t *idx = pl_xcalloc(n ? n : 1, sizeof(*idx));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *t = nodes[i].doc ? triad_of(nodes[i].doc) : NULL;
+		if (!t)
+			continue;
+		v[m] = pl_json_num(t, "median");
+		sd[m] = pl_json_num(t, "stddev");
+		if (!isfinite(sd[m]))
+			sd[m] = 0;
+		idx[m++] = i;
+	}
+	json_t *odd = json_array();
+	size_t slow = 0;
+	for (size_t a = 1; a < m; a++)
+		if (v[a] < v[slow])
+			slow = a;
+	for (size_t a = 0; a < m; a++) {
+		json_t *r = json_object();
+		json_object_set_new(r, "node", pl_json_string(nodes[idx[a]].name));
+		json_object_set_new(r, "triad_gbs", json_real(v[a]));
+		json_object_set_new(r, "stddev_gbs", json_real(sd[a]));
+		if (m >= 3 && a == slow) {
+			double lo = INFINITY, hi = -INFINITY, s = 0;
+			for (size_t b = 0; b < m; b++) {
+				if (b == a)
+					continue;
+				lo = fmin(lo, v[b]);
+				hi = fmax(hi, v[b]);
+				s = fmax(s, sd[b]);
+			}
+			s = fmax(s, hi - lo); /* the others' own spread widens their range */
+			json_object_set_new(r, "others_lo_gbs", json_real(lo - s));
+			json_object_set_new(r, "others_hi_gbs", json_real(hi + s));
+			if (v[a] < lo - s) {
+				json_object_set_new(r, "odd", pl_json_string("below"));
+				json_t *o = json_object();
+				json_object_set_new(o, "node", pl_json_string(nodes[idx[a]].name));
+				json_object_set_new(o, "triad_gbs", json_real(v[a]));
+				json_object_set_new(o, "side", pl_json_string("below"));
+				json_object_set_new(o, "others_lo_gbs", json_real(lo - s));
+				json_object_set_new(o, "others_hi_gbs", json_real(hi + s));
+				json_array_append_new(odd, o);
+			}
+		}
+		json_array_append_new(rows, r);
+	}
+	json_t *mem = json_object();
+	json_object_set_new(mem, "metric", pl_json_string("triad"));
+	json_object_set_new(mem, "unit", pl_json_string("GB/s"));
+	json_object_set_new(mem, "nodes", rows);
+	json_object_set_new(mem, "slowest",
+			    m ? pl_json_string(nodes[idx[slow]].name) : json_null());
+	json_object_set_new(mem, "odd", odd);
+	json_object_set_new(mem, "note",
+			    pl_json_string(m >= 3 ? "The slowest node is odd when below the "
+						    "others' spread: their lowest minus s, s the "
+						    "larger of their range and their largest stddev"
+					   : m ? "fewer than 3 nodes with a STREAM figure: no odd "
+						 "node can be named"
+					       : "no node has a bench mem result"));
+	free(v);
+	free(sd);
+	free(idx);
+	return mem;
+}
+
+/* one row of the nodes table */
+static json_t *node_row(const struct pl_cluster_node *nd)
+{
+	json_t *r = json_object();
+	json_object_set_new(r, "name", pl_json_string(nd->name));
+	json_object_set_new(r, "source", pl_json_string(nd->source));
+	json_object_set_new(r, "status", pl_json_string(nd->doc ? "ok" : "failed"));
+	if (!nd->doc) {
+		json_object_set_new(r, "reason",
+				    pl_json_string(nd->reason ? nd->reason
+							      : "no "
+								"document"));
+		return r;
+	}
+	const json_t *m = json_object_get(nd->doc, "machine");
+	static const char *const mk[] = { "hostname", "cpu_model",   "cpus",	   "mem_bytes",
+					  "kernel",   "clocksource", "hypervisor", NULL };
+	for (const char *const *k = mk; *k; k++) {
+		const json_t *v = json_object_get(m, *k);
+		json_object_set(r, *k, v ? (json_t *)v : json_null());
+	}
+	static const char *const fk[][2] = { { "governor", "cpufreq.governor" },
+					     { "thp", "mem.thp.enabled" },
+					     { "tuned_profile", "services.tuned.profile" } };
+	const json_t *facts = json_object_get(nd->doc, "facts");
+	for (size_t i = 0; i < sizeof(fk) / sizeof(fk[0]); i++) {
+		const json_t *v = json_object_get(json_object_get(facts, fk[i][1]), "value");
+		json_object_set(r, fk[i][0], v ? (json_t *)v : json_null());
+	}
+	const json_t *sum = json_object_get(json_object_get(nd->doc, "check"), "summary");
+	json_t *c = json_object();
+	static const char *const sev[] = { "crit", "warn", "info" };
+	for (size_t i = 0; i < 3; i++)
+		json_object_set_new(c, sev[i], json_integer(pl_json_int(sum, sev[i])));
+	json_object_set_new(r, "findings", c);
+	return r;
+}
+
+json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long long epoch)
+{
+	char ts[32];
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "kind", pl_json_string("cluster"));
+	json_object_set_new(doc, "generated", pl_json_string(pl_iso8601(epoch, ts, sizeof(ts))));
+	json_object_set_new(doc, "perflab_version", pl_json_string(PERFLAB_VERSION));
+	const char *wl = NULL;
+	json_t *rows = json_array();
+	size_t nok = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_array_append_new(rows, node_row(&nodes[i]));
+		if (nodes[i].doc) {
+			nok++;
+			if (!wl)
+				wl = pl_json_str(json_object_get(nodes[i].doc, "check"),
+						 "workload");
+		}
+	}
+	json_object_set_new(doc, "workload", pl_json_string(wl ? wl : "general"));
+	json_t *cnt = json_object();
+	json_object_set_new(cnt, "total", json_integer((json_int_t)n));
+	json_object_set_new(cnt, "ok", json_integer((json_int_t)nok));
+	json_object_set_new(cnt, "failed", json_integer((json_int_t)(n - nok)));
+	json_object_set_new(doc, "node_count", cnt);
+	json_object_set_new(doc, "nodes", rows);
+	json_object_set_new(doc, "drift", build_drift(nodes, n));
+	json_object_set_new(doc, "findings", build_findings(nodes, n));
+	json_object_set_new(doc, "memory", build_memory(nodes, n));
+	return doc;
+}
+
+json_t *pl_cluster_from_docs(const json_t *docs, long long epoch)
+{
+	size_t n = json_array_size(docs);
+	struct pl_cluster_node *nodes = pl_xcalloc(n ? n : 1, sizeof(*nodes));
+	char **names = pl_xcalloc(n ? n : 1, sizeof(*names));
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(docs, i);
+		nodes[i].doc = json_object_get(e, "doc");
+		nodes[i].source = pl_json_str(e, "file");
+		const char *host =
+			pl_json_str(json_object_get(nodes[i].doc, "machine"), "hostname");
+		if (!host)
+			host = nodes[i].source;
+		size_t same = 1;
+		for (size_t j = 0; j < i; j++) {
+			const char *hj = pl_json_str(
+				json_object_get(json_object_get(json_array_get(docs, j), "doc"),
+						"machine"),
+				"hostname");
+			if (strcmp(hj ? hj : nodes[j].source, host) == 0)
+				same++;
+		}
+		names[i] = same > 1 ? pl_xasprintf("%s#%zu", host, same) : pl_xstrdup(host);
+		nodes[i].name = names[i];
+	}
+	json_t *doc = pl_cluster_build(nodes, n, epoch);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(nodes);
+	return doc;
+}
+
+/* DIR's report documents: DIR/NAME.json and DIR/SUB/report.json, sorted. */
+static int expand_dir(const char *dir, json_t *paths, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, errlen, "cannot read directory '%s': %s", dir, strerror(errno));
+		return -EINVAL;
+	}
+	json_t *found = json_array();
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		pl_autofree char *p = pl_xasprintf("%s/%s", dir, de->d_name);
+		pl_autofree char *sub = pl_xasprintf("%s/report.json", p);
+		struct stat st;
+		size_t len = strlen(de->d_name);
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (stat(sub, &st) == 0)
+				json_array_append_new(found, pl_json_string(sub));
+		} else if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0) {
+			json_array_append_new(found, pl_json_string(p));
+		}
+	}
+	closedir(d);
+	size_t n = json_array_size(found);
+	const char **v = pl_xcalloc(n ? n : 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = json_string_value(json_array_get(found, i));
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(paths, pl_json_string(v[i]));
+	free(v);
+	json_decref(found);
+	if (n < 2) {
+		snprintf(err, errlen,
+			 "directory '%s' holds %zu report document(s); a cluster report needs 2 or "
+			 "more (NODE/report.json or NAME.json)",
+			 dir, n);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t errlen)
+{
+	*docs = NULL;
+	pl_autojson json_t *files = json_array();
+	for (char *const *p = paths; p && *p; p++) {
+		struct stat st;
+		if (stat(*p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (expand_dir(*p, files, err, errlen) < 0)
+				return -EINVAL;
+		} else {
+			json_array_append_new(files, pl_json_string(*p));
+		}
+	}
+	json_t *out = json_array();
+	int nrep = 0;
+	const char *other = NULL, *other_kind = NULL;
+	size_t i;
+	json_t *f;
+	json_array_foreach(files, i, f)
+	{
+		const char *path = json_string_value(f);
+		json_t *doc = pl_json_read_path(path, err, errlen);
+		const char *kind = NULL;
+		if (!doc || pl_report_check_doc(doc, path, &kind, NULL, err, errlen) < 0) {
+			json_decref(doc);
+			json_decref(out);
+			return -EINVAL;
+		}
+		if (strcmp(kind, "report") == 0) {
+			nrep++;
+			json_t *e = json_object();
+			json_object_set_new(e, "file", pl_json_string(path));
+			json_object_set_new(e, "doc", doc);
+			json_array_append_new(out, e);
+		} else {
+			if (!other) {
+				other = path;
+				other_kind = kind;
+			}
+			json_decref(doc);
+		}
+	}
+	if (nrep >= 2 && other) {
+		snprintf(err, errlen,
+			 "'%s' is a %s document: a cluster report (2 or more report.json) merges "
+			 "report documents only (add it to its node's report first)",
+			 other, other_kind);
+		json_decref(out);
+		return -EINVAL;
+	}
+	if (nrep < 2)
+		json_decref(out);
+	else
+		*docs = out;
+	return nrep;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The cluster report: N single-host report documents (out/report.h, one per node) merged
+ * into one document with a `nodes` dimension (docs/schemas/cluster.schema.json): a nodes
+ * table, the facts that drift across nodes, the findings that fire on some nodes only,
+ * per-node memory bandwidth with the odd node named, and (from perflab-mpi) the network
+ * matrices. Used by `perflab report --from A/report.json --from B/report.json ...` and by
+ * rank 0 of `perflab-mpi report`. Rendered from that document only, so both routes give the
+ * same outputs. */
+#ifndef PERFLAB_OUT_CLUSTER_H
+#define PERFLAB_OUT_CLUSTER_H
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/** One node of a cluster: its name as the tables show it, where its document came from
+ *  (a file path, or "rank 3" from perflab-mpi), and either its report document or the
+ *  reason it has none (a failed or hung rank). */
+struct pl_cluster_node {
+	const char *name;   /**< unique across the nodes (borrowed) */
+	const char *source; /**< file or ranks (borrowed) */
+	const json_t *doc;  /**< a report document (borrowed); NULL for a failed node */
+	const char *reason; /**< why @doc is NULL ("rank 2: timed out after 30 s"); else NULL */
+};
+
+/** Fact keys whose values naturally differ from node to node, so drift leaves them out
+ *  (fnmatch(3) patterns over the fact key): hostname, boot id, MAC and IP addresses,
+ *  serial numbers and UUIDs, uptime, free/available memory and other counters that move
+ *  while the machine runs (NUMA page counters, free huge pages). NULL-terminated. */
+extern const char *const pl_cluster_natural[];
+
+/** Build the cluster document from @n nodes (@n >= 1): {"schema_version":1,
+ *  "kind":"cluster", "generated", "perflab_version", "workload", "nodes":[...],
+ *  "drift":{"excluded":[patterns], "facts":[{key, majority, majority_nodes, values:[{value,
+ *  nodes}], odd_nodes}]}, "findings":{"partial":[...], "common":[...]}, "memory":{...}}.
+ *  Per-index facts (cpu.3.cpufreq.governor) are folded into one key with each numeric
+ *  segment written as '*' (cpu.*.cpufreq.governor) whose value on a node is its distinct
+ *  values in order, joined by ", ". Memory is each node's STREAM triad median (bench mem,
+ *  GB/s); the slowest node is "odd" when its median lies below the others' spread:
+ *  under the lowest of the others by more than s, s the larger of the others' range
+ *  (highest - lowest) and their largest run-to-run stddev (needs >= 3 nodes with a
+ *  figure; a mispopulated DIMM channel looks like this). @epoch is the generation
+ *  time in seconds. Returns a new reference. */
+json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long long epoch);
+
+/** Read the `report --from` inputs @paths (NULL-terminated; a directory stands for the
+ *  report documents in it: DIR/NAME.json and DIR/SUB/report.json, in name order) and
+ *  tell whether they form a cluster: returns the number of report documents (0 or 1: not
+ *  a cluster, *@docs untouched and NULL) or, when there are 2 or more and every input is
+ *  a report, sets *@docs to a new array of {"file":PATH,"doc":DOC}. Returns -EINVAL with
+ *  one line in @err when an input cannot be read or checked (out/report.h's
+ *  pl_report_check_doc), when 2+ reports come with documents of another kind, or when a
+ *  directory holds fewer than 2 reports. */
+int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t errlen);
+
+/** Build the cluster document of @docs (pl_cluster_scan_inputs()' array): node names
+ *  are the hostnames, made unique with "#2", "#3" where two nodes share one. */
+json_t *pl_cluster_from_docs(const json_t *docs, long long epoch);
+
+/** Render the cluster document as Markdown to @out. Returns 0 or -EIO. */
+int pl_cluster_write_markdown(FILE *out, const json_t *cluster);
+/** Render the cluster document as one self-contained HTML page (drift table, findings
+ *  per node, per-node memory bars, latency heatmap and bandwidth matrix when there is a
+ *  network section) to @out. Returns 0 or -EIO. */
+int pl_cluster_write_html(FILE *out, const json_t *cluster);
+/** Print the terminal summary of the cluster document (nodes, drift, partial findings,
+ *  odd memory node, slowest pair) to @out; @dir is where the files were written. */
+void pl_cluster_print_summary(FILE *out, const json_t *cluster, const char *dir);
+/** Write @dir/report.json, report.md and report.html of the cluster document, each to a
+ *  temporary name renamed into place at the end (util/outfile.h), creating @dir when
+ *  missing. Returns 0 or -errno (nothing renamed into place on failure). */
+int pl_cluster_write_dir(const char *dir, const json_t *cluster);
+
+#endif

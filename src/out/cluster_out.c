@@ -1,0 +1,619 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The cluster document's outputs (out/cluster.h): terminal summary, report.md,
+ * report.html, and writing the three files into a directory. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "out/cluster.h"
+#include "out/json.h"
+#include "out/report.h"
+#include "out/svg.h"
+#include "util/cleanup.h"
+#include "util/outfile.h"
+#include "util/str.h"
+
+/* A scalar member as text ("-" when null or missing), malloc'd. */
+static char *member_text(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	if (!v || json_is_null(v))
+		return pl_xstrdup("-");
+	if (json_is_string(v))
+		return pl_xstrdup(json_string_value(v));
+	if (json_is_integer(v) && strcmp(k, "mem_bytes") == 0) {
+		char b[32];
+		return pl_xstrdup(pl_fmt_bytes(b, sizeof(b), (double)json_integer_value(v)));
+	}
+	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	return s ? s : pl_xstrdup("?");
+}
+
+/* "a, b, c" of a JSON array of strings, malloc'd. */
+static char *join_names(const json_t *arr)
+{
+	struct pl_buf b = { 0 };
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x) pl_buf_printf(&b, "%s%s", i ? ", " : "",
+						    json_is_string(x) ? json_string_value(x) : "?");
+	if (!b.data)
+		pl_buf_puts(&b, "");
+	return pl_buf_steal(&b);
+}
+
+/* The columns of the nodes table: member of a node row, heading. */
+static const char *const node_cols[][2] = {
+	{ "name", "node" },	    { "cpu_model", "CPU" }, { "cpus", "CPUs" },
+	{ "mem_bytes", "memory" },  { "kernel", "kernel" }, { "clocksource", "clocksource" },
+	{ "governor", "governor" }, { "thp", "THP" },	    { "tuned_profile", "tuned" },
+};
+#define NCOLS (sizeof(node_cols) / sizeof(node_cols[0]))
+
+static char *findings_text(const json_t *row)
+{
+	const json_t *f = json_object_get(row, "findings");
+	if (!f)
+		return pl_xstrdup(pl_json_str(row, "reason") ? pl_json_str(row, "reason") : "-");
+	return pl_xasprintf("%lld crit, %lld warn, %lld info", pl_json_int(f, "crit"),
+			    pl_json_int(f, "warn"), pl_json_int(f, "info"));
+}
+
+static const json_t *net_matrix(const json_t *net, const char *k, size_t i, size_t j)
+{
+	return json_array_get(json_array_get(json_object_get(net, k), i), j);
+}
+
+/* ---- terminal ---- */
+
+void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
+{
+	const json_t *cnt = json_object_get(c, "node_count");
+	fprintf(out, "cluster: %lld nodes (%lld ok, %lld failed), workload %s\n",
+		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
+		pl_json_str(c, "workload"));
+	size_t i;
+	json_t *row;
+	json_array_foreach(json_object_get(c, "nodes"), i, row)
+	{
+		if (!json_object_get(row, "findings")) {
+			fprintf(out, "  %-16s FAILED: %s\n", pl_json_str(row, "name"),
+				pl_json_str(row, "reason"));
+			continue;
+		}
+		pl_autofree char *mem = member_text(row, "mem_bytes");
+		pl_autofree char *cpus = member_text(row, "cpus");
+		pl_autofree char *k = member_text(row, "kernel");
+		pl_autofree char *cs = member_text(row, "clocksource");
+		pl_autofree char *g = member_text(row, "governor");
+		pl_autofree char *t = member_text(row, "thp");
+		pl_autofree char *fs = findings_text(row);
+		fprintf(out, "  %-16s %s CPUs, %s, Linux %s, %s, governor %s, THP %s; %s\n",
+			pl_json_str(row, "name"), cpus, mem, k, cs, g, t, fs);
+	}
+	const json_t *drift = json_object_get(json_object_get(c, "drift"), "facts");
+	fprintf(out,
+		"drift: %zu fact%s differ across nodes (%zu naturally different keys "
+		"left out)\n",
+		json_array_size(drift), json_array_size(drift) == 1 ? "" : "s",
+		json_array_size(json_object_get(json_object_get(c, "drift"), "excluded")));
+	json_t *d;
+	json_array_foreach(drift, i, d)
+	{
+		if (i == 10) {
+			fprintf(out, "  ... %zu more in report.md\n", json_array_size(drift) - 10);
+			break;
+		}
+		pl_autofree char *odd = join_names(json_object_get(d, "odd_nodes"));
+		const char *maj = pl_json_str(d, "majority");
+		if (maj)
+			fprintf(out, "  %s: %s on %lld nodes; differs on %s\n",
+				pl_json_str(d, "key"), maj, pl_json_int(d, "majority_nodes"), odd);
+		else
+			fprintf(out, "  %s: no majority (%zu values)\n", pl_json_str(d, "key"),
+				json_array_size(json_object_get(d, "values")));
+	}
+	const json_t *partial = json_object_get(json_object_get(c, "findings"), "partial");
+	if (json_array_size(partial)) {
+		fprintf(out, "findings on some nodes only:\n");
+		json_t *f;
+		json_array_foreach(partial, i, f)
+		{
+			pl_autofree char *on = join_names(json_object_get(f, "nodes"));
+			fprintf(out, "  [%s] %s: on %s\n", pl_json_str(f, "severity"),
+				pl_json_str(f, "title"), on);
+		}
+	}
+	const json_t *mem = json_object_get(c, "memory");
+	json_t *o;
+	json_array_foreach(json_object_get(mem, "odd"), i, o) fprintf(
+		out,
+		"memory: %s STREAM triad %.2f GB/s is %s the other nodes' spread [%.2f, %.2f]\n",
+		pl_json_str(o, "node"), pl_json_num(o, "triad_gbs"), pl_json_str(o, "side"),
+		pl_json_num(o, "others_lo_gbs"), pl_json_num(o, "others_hi_gbs"));
+	const json_t *net = json_object_get(c, "network");
+	const json_t *sp = json_object_get(net, "slowest_pair");
+	if (sp)
+		fprintf(out,
+			"network: slowest pair %s - %s: %.3g us one-way (%.3g us round trip) at "
+			"%lld B\n",
+			pl_json_str(sp, "a"), pl_json_str(sp, "b"), pl_json_num(sp, "oneway_us"),
+			pl_json_num(sp, "rtt_us"), pl_json_int(net, "latency_bytes"));
+	if (dir)
+		fprintf(out, "report written to %s/report.{json,md,html}\n", dir);
+}
+
+/* ---- Markdown ---- */
+
+static void md_network(FILE *out, const json_t *net)
+{
+	const json_t *names = json_object_get(net, "nodes");
+	size_t n = json_array_size(names);
+	fprintf(out, "## Network\n\n%s\n\n", pl_json_str(net, "method"));
+	static const char *const mats[][3] = {
+		{ "latency_oneway_us", "One-way latency (us, round trip / 2, OSU convention)",
+		  "latency_bytes" },
+		{ "latency_rtt_us", "Round trip (us)", "latency_bytes" },
+		{ "bandwidth_gbs", "Bandwidth (GB/s)", "bandwidth_bytes" },
+	};
+	for (size_t m = 0; m < 3; m++) {
+		fprintf(out, "### %s at %lld B\n\n| |", mats[m][1], pl_json_int(net, mats[m][2]));
+		for (size_t j = 0; j < n; j++) {
+			pl_report_md_cell(out, json_string_value(json_array_get(names, j)));
+			fputs(" |", out);
+		}
+		fputs("\n|---|", out);
+		for (size_t j = 0; j < n; j++)
+			fputs("---:|", out);
+		fputs("\n", out);
+		for (size_t i = 0; i < n; i++) {
+			fputs("| ", out);
+			pl_report_md_cell(out, json_string_value(json_array_get(names, i)));
+			fputs(" |", out);
+			for (size_t j = 0; j < n; j++) {
+				const json_t *v = net_matrix(net, mats[m][0], i, j);
+				if (json_is_number(v))
+					fprintf(out, " %.3g |", json_number_value(v));
+				else
+					fputs(" - |", out);
+			}
+			fputs("\n", out);
+		}
+		fputs("\n", out);
+	}
+	const json_t *sp = json_object_get(net, "slowest_pair");
+	if (sp)
+		fprintf(out, "Slowest pair: %s - %s, %.3g us one-way.\n", pl_json_str(sp, "a"),
+			pl_json_str(sp, "b"), pl_json_num(sp, "oneway_us"));
+	const json_t *slow = json_object_get(net, "slow_nodes");
+	if (json_array_size(slow)) {
+		pl_autofree char *s = join_names(slow);
+		fprintf(out, "Nodes whose every pair is slow: %s.\n", s);
+	}
+	fputs("\n", out);
+}
+
+int pl_cluster_write_markdown(FILE *out, const json_t *c)
+{
+	const json_t *cnt = json_object_get(c, "node_count");
+	fprintf(out,
+		"# perflab cluster report\n\nGenerated %s by perflab %s: %lld nodes (%lld ok, "
+		"%lld failed), workload %s.\n\n## Nodes\n\n|",
+		pl_json_str(c, "generated"), pl_json_str(c, "perflab_version"),
+		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
+		pl_json_str(c, "workload"));
+	for (size_t k = 0; k < NCOLS; k++)
+		fprintf(out, " %s |", node_cols[k][1]);
+	fputs(" findings |\n|", out);
+	for (size_t k = 0; k <= NCOLS; k++)
+		fputs("---|", out);
+	fputs("\n", out);
+	size_t i;
+	json_t *row;
+	json_array_foreach(json_object_get(c, "nodes"), i, row)
+	{
+		fputs("|", out);
+		for (size_t k = 0; k < NCOLS; k++) {
+			pl_autofree char *t = member_text(row, node_cols[k][0]);
+			fputs(" ", out);
+			pl_report_md_cell(out, t);
+			fputs(" |", out);
+		}
+		pl_autofree char *fs = findings_text(row);
+		fputs(" ", out);
+		pl_report_md_cell(out, fs);
+		fputs(" |\n", out);
+	}
+	const json_t *drift = json_object_get(c, "drift");
+	const json_t *facts = json_object_get(drift, "facts");
+	fprintf(out, "\n## Drift\n\n%zu facts differ across nodes.", json_array_size(facts));
+	if (json_array_size(facts)) {
+		fputs("\n\n| fact | majority | differs on |\n|---|---|---|\n", out);
+		json_t *d;
+		json_array_foreach(facts, i, d)
+		{
+			fputs("| ", out);
+			pl_report_md_cell(out, pl_json_str(d, "key"));
+			fputs(" | ", out);
+			const char *maj = pl_json_str(d, "majority");
+			if (maj)
+				fprintf(out, "`%s` (%lld nodes)", maj,
+					pl_json_int(d, "majority_nodes"));
+			else
+				fputs("no majority", out);
+			fputs(" | ", out);
+			size_t vi;
+			json_t *v;
+			json_array_foreach(json_object_get(d, "values"), vi, v)
+			{
+				if (vi == 0 && maj)
+					continue;
+				pl_autofree char *who = join_names(json_object_get(v, "nodes"));
+				pl_autofree char *cell =
+					pl_xasprintf("%s: %s", who, pl_json_str(v, "value"));
+				if (vi > (maj ? 1u : 0u))
+					fputs("; ", out);
+				pl_report_md_cell(out, cell);
+			}
+			fputs(" |\n", out);
+		}
+	}
+	pl_autofree char *ex = join_names(json_object_get(drift, "excluded"));
+	fputs("\n\nLeft out as naturally different: ", out);
+	pl_report_md_cell(out, ex);
+	fputs(".\n\n## Findings on some nodes only\n\n", out);
+	const json_t *partial = json_object_get(json_object_get(c, "findings"), "partial");
+	if (!json_array_size(partial))
+		fputs("None: every finding fires on every node or on none.\n", out);
+	else
+		fputs("| severity | finding | on | not on |\n|---|---|---|---|\n", out);
+	json_t *f;
+	json_array_foreach(partial, i, f)
+	{
+		pl_autofree char *on = join_names(json_object_get(f, "nodes"));
+		pl_autofree char *off = join_names(json_object_get(f, "not_on"));
+		pl_autofree char *title =
+			pl_xasprintf("%s (%s)", pl_json_str(f, "title"), pl_json_str(f, "id"));
+		fprintf(out, "| %s | ", pl_json_str(f, "severity"));
+		pl_report_md_cell(out, title);
+		fputs(" | ", out);
+		pl_report_md_cell(out, on);
+		fputs(" | ", out);
+		pl_report_md_cell(out, off);
+		fputs(" |\n", out);
+	}
+	const json_t *common = json_object_get(json_object_get(c, "findings"), "common");
+	if (json_array_size(common)) {
+		fprintf(out, "\nOn every node (%zu): ", json_array_size(common));
+		json_array_foreach(common, i, f)
+		{
+			fprintf(out, "%s", i ? ", " : "");
+			pl_report_md_cell(out, pl_json_str(f, "id"));
+		}
+		fputs(".\n", out);
+	}
+	const json_t *mem = json_object_get(c, "memory");
+	fprintf(out, "\n## Memory bandwidth per node (STREAM triad)\n\n%s.\n",
+		pl_json_str(mem, "note"));
+	if (json_array_size(json_object_get(mem, "nodes")))
+		fputs("\n| node | triad | stddev | others' spread | |\n|---|---:|---:|---|---|\n",
+		      out);
+	json_array_foreach(json_object_get(mem, "nodes"), i, row)
+	{
+		fputs("| ", out);
+		pl_report_md_cell(out, pl_json_str(row, "node"));
+		fprintf(out, " | %.3g GB/s | %.3g GB/s | ", pl_json_num(row, "triad_gbs"),
+			pl_json_num(row, "stddev_gbs"));
+		if (isfinite(pl_json_num(row, "others_lo_gbs")))
+			fprintf(out, "%.3g - %.3g GB/s", pl_json_num(row, "others_lo_gbs"),
+				pl_json_num(row, "others_hi_gbs"));
+		const char *odd = pl_json_str(row, "odd");
+		fprintf(out, " | %s |\n",
+			odd ? (strcmp(odd, "below") == 0 ? "**odd: below**" : "**odd: above**")
+			    : "");
+	}
+	fputs("\n", out);
+	const json_t *net = json_object_get(c, "network");
+	if (net)
+		md_network(out, net);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- HTML ---- */
+
+static const char cluster_css[] =
+	"body{font:15px/1.45 system-ui,sans-serif;color:#1b1f24;margin:0 auto;max-width:1180px;"
+	"padding:16px}h2{border-bottom:1px solid #d0d7de;margin-top:28px}"
+	"table{border-collapse:collapse;margin:8px 0 16px;font-size:14px}th,td{border:1px solid "
+	"#d0d7de;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}"
+	"th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.odd,span.odd{color:#b42318;font-weight:700}.muted{color:#59636e}"
+	"svg.chart text{font:14px system-ui,sans-serif}svg.chart .bar{fill:#3b6fb6}"
+	"svg.chart .tick{stroke:#59636e}svg.chart .err{stroke:#000}"
+	"@media print{table,svg{break-inside:avoid}}\n";
+
+static void esc(struct pl_buf *b, const char *s)
+{
+	pl_html_escape(b, s ? s : "");
+}
+
+static void html_nodes(struct pl_buf *b, const json_t *c)
+{
+	pl_buf_puts(b, "<h2 id=\"nodes\">Nodes</h2>\n<table id=\"nodes-table\"><tr>");
+	for (size_t k = 0; k < NCOLS; k++)
+		pl_buf_printf(b, "<th>%s</th>", node_cols[k][1]);
+	pl_buf_puts(b, "<th>findings</th></tr>\n");
+	size_t i;
+	json_t *row;
+	json_array_foreach(json_object_get(c, "nodes"), i, row)
+	{
+		pl_buf_puts(b, "<tr>");
+		for (size_t k = 0; k < NCOLS; k++) {
+			pl_autofree char *t = member_text(row, node_cols[k][0]);
+			pl_buf_puts(b, "<td>");
+			esc(b, t);
+			pl_buf_puts(b, "</td>");
+		}
+		pl_autofree char *fs = findings_text(row);
+		pl_buf_printf(b, "<td%s>",
+			      json_object_get(row, "findings") ? "" : " class=\"odd\"");
+		esc(b, fs);
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</table>\n");
+}
+
+static void html_drift(struct pl_buf *b, const json_t *c)
+{
+	const json_t *drift = json_object_get(c, "drift");
+	const json_t *facts = json_object_get(drift, "facts");
+	pl_buf_printf(b, "<h2 id=\"drift\">Drift</h2>\n<p>%zu facts differ across nodes.</p>\n",
+		      json_array_size(facts));
+	if (json_array_size(facts))
+		pl_buf_puts(b, "<table id=\"drift-table\"><tr><th>fact</th><th>majority</th>"
+			       "<th>odd nodes and their values</th></tr>\n");
+	size_t i;
+	json_t *d;
+	json_array_foreach(facts, i, d)
+	{
+		pl_buf_puts(b, "<tr><td><code>");
+		esc(b, pl_json_str(d, "key"));
+		pl_buf_puts(b, "</code></td><td>");
+		const char *maj = pl_json_str(d, "majority");
+		if (maj) {
+			esc(b, maj);
+			pl_buf_printf(b, " <span class=\"muted\">(%lld nodes)</span>",
+				      pl_json_int(d, "majority_nodes"));
+		} else {
+			pl_buf_puts(b, "<span class=\"muted\">no majority</span>");
+		}
+		pl_buf_puts(b, "</td><td class=\"odd\">");
+		size_t vi;
+		json_t *v;
+		json_array_foreach(json_object_get(d, "values"), vi, v)
+		{
+			if (vi == 0 && maj)
+				continue;
+			pl_autofree char *who = join_names(json_object_get(v, "nodes"));
+			esc(b, who);
+			pl_buf_puts(b, ": ");
+			esc(b, pl_json_str(v, "value"));
+			pl_buf_puts(b, "<br>");
+		}
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	if (json_array_size(facts))
+		pl_buf_puts(b, "</table>\n");
+	pl_autofree char *ex = join_names(json_object_get(drift, "excluded"));
+	pl_buf_puts(b, "<p class=\"muted\">Left out as naturally different: ");
+	esc(b, ex);
+	pl_buf_puts(b, "</p>\n");
+}
+
+static void html_findings(struct pl_buf *b, const json_t *c)
+{
+	const json_t *partial = json_object_get(json_object_get(c, "findings"), "partial");
+	pl_buf_puts(b, "<h2 id=\"findings\">Findings on some nodes only</h2>\n");
+	if (!json_array_size(partial)) {
+		pl_buf_puts(b, "<p>None: every finding fires on every node or on none.</p>\n");
+		return;
+	}
+	pl_buf_puts(b, "<table id=\"partial-findings\"><tr><th>severity</th><th>finding</th>"
+		       "<th>on</th><th>not on</th></tr>\n");
+	size_t i;
+	json_t *f;
+	json_array_foreach(partial, i, f)
+	{
+		pl_autofree char *on = join_names(json_object_get(f, "nodes"));
+		pl_autofree char *off = join_names(json_object_get(f, "not_on"));
+		pl_buf_puts(b, "<tr><td>");
+		esc(b, pl_json_str(f, "severity"));
+		pl_buf_puts(b, "</td><td>");
+		esc(b, pl_json_str(f, "title"));
+		pl_buf_puts(b, " <code>");
+		esc(b, pl_json_str(f, "id"));
+		pl_buf_puts(b, "</code></td><td>");
+		esc(b, on);
+		pl_buf_puts(b, "</td><td>");
+		esc(b, off);
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</table>\n");
+}
+
+static void html_memory(struct pl_buf *b, const json_t *c)
+{
+	const json_t *mem = json_object_get(c, "memory");
+	const json_t *rows = json_object_get(mem, "nodes");
+	pl_buf_puts(b, "<h2 id=\"memory\">Memory bandwidth per node (STREAM triad)</h2>\n<p>");
+	esc(b, pl_json_str(mem, "note"));
+	pl_buf_puts(b, ".</p>\n");
+	size_t n = json_array_size(rows);
+	if (!n)
+		return;
+	struct pl_svg_bar *bars = pl_xcalloc(n, sizeof(*bars));
+	char **labels = pl_xcalloc(n, sizeof(*labels));
+	size_t i;
+	json_t *row;
+	json_array_foreach(rows, i, row)
+	{
+		const char *odd = pl_json_str(row, "odd");
+		labels[i] = pl_xasprintf(
+			"%s%s", pl_json_str(row, "node"),
+			odd ? (strcmp(odd, "below") == 0 ? " (odd: below)" : " (odd: above)") : "");
+		double v = pl_json_num(row, "triad_gbs"), s = pl_json_num(row, "stddev_gbs");
+		bars[i] = (struct pl_svg_bar){
+			.label = labels[i], .value = v, .lo = v - s, .hi = v + s
+		};
+	}
+	pl_svg_bar_chart(b, "STREAM triad per node", bars, n, "GB/s", "higher");
+	for (i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(bars);
+	json_t *o;
+	json_array_foreach(json_object_get(mem, "odd"), i, o)
+	{
+		pl_buf_puts(b, "<p><span class=\"odd\">");
+		esc(b, pl_json_str(o, "node"));
+		pl_buf_printf(
+			b, "</span>: %.3g GB/s, %s the other nodes' spread %.3g - %.3g GB/s</p>\n",
+			pl_json_num(o, "triad_gbs"),
+			strcmp(pl_json_str(o, "side"), "below") == 0 ? "below" : "above",
+			pl_json_num(o, "others_lo_gbs"), pl_json_num(o, "others_hi_gbs"));
+	}
+}
+
+/* A matrix as a table; with @heat each cell's background goes from white (lowest) to
+ * red (highest), the number always written in the cell. */
+static void html_matrix(struct pl_buf *b, const json_t *net, const char *key, const char *title,
+			const char *id, bool heat)
+{
+	const json_t *names = json_object_get(net, "nodes");
+	size_t n = json_array_size(names);
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			const json_t *v = net_matrix(net, key, i, j);
+			if (json_is_number(v)) {
+				lo = fmin(lo, json_number_value(v));
+				hi = fmax(hi, json_number_value(v));
+			}
+		}
+	pl_buf_printf(b, "<h3>%s</h3>\n<table id=\"%s\"><tr><th></th>", title, id);
+	for (size_t j = 0; j < n; j++) {
+		pl_buf_puts(b, "<th>");
+		esc(b, json_string_value(json_array_get(names, j)));
+		pl_buf_puts(b, "</th>");
+	}
+	pl_buf_puts(b, "</tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		pl_buf_puts(b, "<tr><th>");
+		esc(b, json_string_value(json_array_get(names, i)));
+		pl_buf_puts(b, "</th>");
+		for (size_t j = 0; j < n; j++) {
+			const json_t *v = net_matrix(net, key, i, j);
+			if (!json_is_number(v)) {
+				pl_buf_puts(b, "<td class=\"num muted\">-</td>");
+				continue;
+			}
+			double x = json_number_value(v);
+			double t = hi > lo ? (x - lo) / (hi - lo) : 0;
+			if (heat)
+				pl_buf_printf(
+					b,
+					"<td class=\"num\" style=\"background:rgb(255,%d,%d)\">"
+					"%.3g</td>",
+					(int)(255 - 140 * t), (int)(255 - 160 * t), x);
+			else
+				pl_buf_printf(b, "<td class=\"num\">%.3g</td>", x);
+		}
+		pl_buf_puts(b, "</tr>\n");
+	}
+	pl_buf_puts(b, "</table>\n");
+}
+
+static void html_network(struct pl_buf *b, const json_t *net)
+{
+	pl_buf_puts(b, "<h2 id=\"network\">Network</h2>\n<p>");
+	esc(b, pl_json_str(net, "method"));
+	pl_buf_puts(b, "</p>\n");
+	char t[128];
+	snprintf(t, sizeof(t), "One-way latency, us (round trip / 2), %lld B",
+		 pl_json_int(net, "latency_bytes"));
+	html_matrix(b, net, "latency_oneway_us", t, "latency-heatmap", true);
+	snprintf(t, sizeof(t), "Round trip, us, %lld B", pl_json_int(net, "latency_bytes"));
+	html_matrix(b, net, "latency_rtt_us", t, "rtt-matrix", true);
+	snprintf(t, sizeof(t), "Bandwidth, GB/s, %lld B messages",
+		 pl_json_int(net, "bandwidth_bytes"));
+	html_matrix(b, net, "bandwidth_gbs", t, "bandwidth-matrix", false);
+	const json_t *sp = json_object_get(net, "slowest_pair");
+	if (sp) {
+		pl_buf_puts(b, "<p>Slowest pair: <span class=\"odd\">");
+		esc(b, pl_json_str(sp, "a"));
+		pl_buf_puts(b, " - ");
+		esc(b, pl_json_str(sp, "b"));
+		pl_buf_printf(b, "</span>, %.3g us one-way.</p>\n", pl_json_num(sp, "oneway_us"));
+	}
+}
+
+int pl_cluster_write_html(FILE *out, const json_t *c)
+{
+	struct pl_buf b = { 0 };
+	const json_t *cnt = json_object_get(c, "node_count");
+	pl_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			"<title>perflab cluster report</title>\n<style>\n");
+	pl_buf_puts(&b, cluster_css);
+	pl_buf_puts(&b, "</style>\n</head><body>\n<h1>perflab cluster report</h1>\n"
+			"<p class=\"muted\">Generated ");
+	esc(&b, pl_json_str(c, "generated"));
+	pl_buf_puts(&b, " by perflab ");
+	esc(&b, pl_json_str(c, "perflab_version"));
+	pl_buf_printf(&b, ": %lld nodes (%lld ok, %lld failed), workload ",
+		      pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"),
+		      pl_json_int(cnt, "failed"));
+	esc(&b, pl_json_str(c, "workload"));
+	pl_buf_puts(&b, ".</p>\n");
+	html_nodes(&b, c);
+	html_drift(&b, c);
+	html_findings(&b, c);
+	html_memory(&b, c);
+	const json_t *net = json_object_get(c, "network");
+	if (net)
+		html_network(&b, net);
+	pl_buf_puts(&b, "</body></html>\n");
+	size_t w = fwrite(b.data, 1, b.len, out);
+	int r = (w == b.len && !ferror(out)) ? 0 : -EIO;
+	pl_buf_free(&b);
+	return r;
+}
+
+int pl_cluster_write_dir(const char *dir, const json_t *c)
+{
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return -errno;
+	static const char *const names[] = { "report.json", "report.md", "report.html" };
+	struct pl_outfile o[3];
+	int r = 0, opened = 0;
+	for (; opened < 3; opened++) {
+		pl_autofree char *p = pl_xasprintf("%s/%s", dir, names[opened]);
+		r = pl_outfile_open(&o[opened], p);
+		if (r < 0)
+			break;
+	}
+	if (r == 0)
+		r = pl_json_write(o[0].fp, c);
+	if (r == 0)
+		r = pl_cluster_write_markdown(o[1].fp, c);
+	if (r == 0)
+		r = pl_cluster_write_html(o[2].fp, c);
+	for (int i = 0; i < opened; i++) {
+		int e = pl_outfile_close(&o[i], r == 0);
+		if (r == 0 && e < 0)
+			r = e;
+	}
+	return r;
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The cluster report without MPI (issue 15): `perflab report --from N1/report.json --from
+# N2/report.json ...` (or --from DIR) merges the nodes' reports into a nodes table, drift,
+# findings on some nodes only and per-node STREAM with the odd node named. Four copies of
+# the intel-2s fixture are the nodes; node4 differs in governor, kernel and THP (and a
+# sysctl that fires a rule), and its STREAM triad is low.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+export PERFLAB_TIMESTAMP=1700000000
+
+N=$TMP/nodes
+mkdir -p "$N"
+# bench mem documents with a given triad median (GB/s) and a small stddev
+mem_doc() { # OUT TRIAD
+	jq --argjson t "$2" '.metrics |= map(if .name == "triad" then .median = $t |
+		.stddev = 0.05 else . end)' "$PERFLAB_SRCDIR/tests/report/fixtures/bench-mem.json" >"$1"
+}
+for i in 1 2 3 4; do
+	cp -r "$FIXTURES/sysroots/intel-2s" "$N/root$i"
+	echo "node$i" >"$N/root$i/proc/sys/kernel/hostname"
+	echo "$((i * 1000))" >"$N/root$i/proc/uptime" # naturally different: never drift
+done
+R4=$N/root4
+for g in "$R4"/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance >"$g"; done
+echo "5.14.0-362.el9.x86_64" >"$R4/proc/sys/kernel/osrelease"
+echo "always madvise [never]" >"$R4/sys/kernel/mm/transparent_hugepage/enabled"
+echo 0 >"$R4/proc/sys/net/ipv4/tcp_tw_recycle"
+for i in 1 2 3 4; do
+	t=10.0
+	[ "$i" = 2 ] && t=10.2
+	[ "$i" = 3 ] && t=9.9
+	[ "$i" = 4 ] && t=6.1
+	mem_doc "$N/mem$i.json" "$t"
+	"$PERFLAB" report --sysroot "$N/root$i" --no-bench --from "$N/mem$i.json" -o "$N/n$i" \
+		>/dev/null 2>&1 || echo "node $i report failed"
+done
+ok "four node reports" test -s "$N/n4/report.json"
+
+C=$TMP/cluster
+ok "cluster report from four --from files" "$PERFLAB" report -o "$C" \
+	--from "$N/n1/report.json" --from "$N/n2/report.json" --from "$N/n3/report.json" \
+	--from "$N/n4/report.json"
+J=$C/report.json
+S=$(cat "$OUT")
+like "terminal summary: drift line" "$S" 'kernel.release: 3.10.0-1160.el7.x86_64 on 3 nodes; differs on node4'
+like "terminal summary: odd memory node" "$S" 'memory: node4 STREAM triad 6.10 GB/s is below'
+like "terminal summary: partial finding" "$S" 'tcp_tw_recycle is on.*: on node1, node2, node3'
+ok "report.json, report.md, report.html written" test -s "$J" -a -s "$C/report.md" -a -s "$C/report.html"
+validate cluster.schema.json "$J"
+is "kind and node count" "$(jqv "$J" '"\(.kind) \(.node_count.total) \(.node_count.ok)"')" "cluster 4 4"
+is "nodes table rows" "$(jqv "$J" '[.nodes[].name]|join(",")')" "node1,node2,node3,node4"
+is "node4's governor, kernel, THP in the nodes table" \
+	"$(jqv "$J" '.nodes[3] | "\(.governor) \(.kernel) \(.thp)"')" "performance 5.14.0-362.el9.x86_64 never"
+is "node1's findings by severity" "$(jqv "$J" '.nodes[0].findings|"\(.crit) \(.warn) \(.info)"')" \
+	"$(jqv "$N/n1/report.json" '.check.summary|"\(.crit) \(.warn) \(.info)"')"
+drift() { jqv "$J" ".drift.facts[] | select(.key == \"$1\") | \"\(.majority) \(.majority_nodes) \(.odd_nodes|join(\",\"))\""; }
+is "drift: governor" "$(drift cpufreq.governor)" "powersave 3 node4"
+is "drift: per-CPU governor folded" "$(drift 'cpu.*.cpufreq.governor')" "powersave 3 node4"
+is "drift: kernel release" "$(drift kernel.release)" "3.10.0-1160.el7.x86_64 3 node4"
+is "drift: THP" "$(drift mem.thp.enabled)" "always 3 node4"
+is "drift: the sysctl" "$(drift sysctl.net.ipv4.tcp_tw_recycle)" "1 3 node4"
+is "node4's value in the drift entry" \
+	"$(jqv "$J" '.drift.facts[]|select(.key=="kernel.release")|.values[1]|"\(.value) \(.nodes|join(","))"')" \
+	"5.14.0-362.el9.x86_64 node4"
+is "naturally different facts are not drift" \
+	"$(jqv "$J" '[.drift.facts[].key|select(.=="kernel.hostname" or test("uptime"))]|length')" "0"
+ok "the exclusion list is in the document" jq -e '.drift.excluded|index("kernel.hostname")' "$J"
+is "a finding on some nodes only" \
+	"$(jqv "$J" '.findings.partial[]|select(.id=="net.tcp-tw-recycle")|"\(.nodes|join(",")) / \(.not_on|join(","))"')" \
+	"node1,node2,node3 / node4"
+ok "findings on every node are listed as common" jq -e '.findings.common|length > 0' "$J"
+is "memory: node4 is odd, below" "$(jqv "$J" '.memory.odd|map("\(.node) \(.side)")|join(",")')" "node4 below"
+is "memory: slowest node" "$(jqv "$J" '.memory.slowest')" "node4"
+is "memory: the others are inside the spread" "$(jqv "$J" '[.memory.nodes[]|select(.odd)]|length')" "1"
+like "report.md: drift table row" "$(cat "$C/report.md")" '\| mem.thp.enabled \| `always` \(3 nodes\) \| node4: never \|'
+like "report.md: partial findings" "$(cat "$C/report.md")" '## Findings on some nodes only'
+like "report.md: odd memory node" "$(cat "$C/report.md")" '\| node4 \| 6.1 GB/s .*\*\*odd: below\*\*'
+H=$(tr '\n' ' ' <"$C/report.html")
+like "report.html: drift table names node4's governor" "$H" 'id="drift-table".*cpufreq.governor.*node4: performance'
+like "report.html: per-node bars" "$H" '<svg[^>]*class="chart".*node4 \(odd: below\)'
+like "report.html: nodes table" "$H" 'id="nodes-table"'
+
+# --from DIR: NODE/report.json in name order, the same document
+C2=$TMP/cluster2
+mkdir "$TMP/fleet"
+for i in 1 2 3 4; do mkdir "$TMP/fleet/n$i" && cp "$N/n$i/report.json" "$TMP/fleet/n$i/"; done
+ok "cluster report from --from DIR" "$PERFLAB" report -o "$C2" --from "$TMP/fleet"
+is "--from DIR gives the same drift" "$(jq -c .drift "$C2/report.json")" "$(jq -c .drift "$J")"
+ok "--json prints the cluster document" "$PERFLAB" report -o "$TMP/c3" --json --from "$TMP/fleet"
+is "--json document" "$(jq -r .kind "$OUT")" "cluster"
+
+# two nodes with one hostname get unique names
+ok "two reports of one host" "$PERFLAB" report -o "$TMP/c4" --from "$N/n1/report.json" \
+	--from "$N/n1/report.json"
+is "unique node names" "$(jqv "$TMP/c4/report.json" '[.nodes[].name]|join(",")')" "node1,node1#2"
+is "no drift between identical nodes" "$(jqv "$TMP/c4/report.json" '.drift.facts|length')" "0"
+like "fewer than 3 memory figures: no odd node" "$(jqv "$TMP/c4/report.json" '.memory.note')" 'fewer than 3'
+
+# bad input: one line, exit 2, nothing written
+B=$TMP/bad
+expect_exit 2 "unreadable --from file" "$PERFLAB" report -o "$B" --from "$N/n1/report.json" \
+	--from "$TMP/missing.json"
+is "one line on stderr" "$(wc -l <"$ERR")" "1"
+like "it names the file" "$(cat "$ERR")" "missing.json"
+ok "nothing written" test ! -e "$B"
+expect_exit 2 "a bench document among the reports" "$PERFLAB" report -o "$B" \
+	--from "$N/n1/report.json" --from "$N/n2/report.json" --from "$N/mem1.json"
+like "it says why" "$(cat "$ERR")" "merges report documents only"
+ok "nothing written" test ! -e "$B"
+mkdir "$TMP/one" && cp "$N/n1/report.json" "$TMP/one/"
+expect_exit 2 "a directory with one report" "$PERFLAB" report -o "$B" --from "$TMP/one"
+like "it says how many" "$(cat "$ERR")" "holds 1 report document"
+expect_exit 2 "--baseline with a cluster" "$PERFLAB" report -o "$B" --from "$TMP/fleet" \
+	--baseline "$N/n1/report.json"
+ok "nothing written" test ! -e "$B"
+
+done_testing
