@@ -14,7 +14,7 @@ BUILD_PKGS=(
 TEST_PKGS=(
   libcmocka-dev python3 python3-jsonschema strace iproute2 binutils g++ tuned
   util-linux procps hwloc jq chromium chromium-driver prometheus
-  clang libclang-rt-14-dev clang-format
+  clang libclang-rt-14-dev clang-format openmpi-bin libopenmpi-dev
 )
 PEER_PKGS=(
   fio likwid sockperf qperf iperf3 hyperfine sysbench stress-ng linux-perf ministat

@@ -479,16 +479,20 @@ json_t *pl_cluster_from_docs(const json_t *docs, long long epoch)
 		const json_t *e = json_array_get(docs, i);
 		nodes[i].doc = json_object_get(e, "doc");
 		nodes[i].source = pl_json_str(e, "file");
-		const char *host =
-			pl_json_str(json_object_get(nodes[i].doc, "machine"), "hostname");
+		nodes[i].reason = pl_json_str(e, "reason");
+		const char *host = pl_json_str(e, "name");
+		if (!host)
+			host = pl_json_str(json_object_get(nodes[i].doc, "machine"), "hostname");
 		if (!host)
 			host = nodes[i].source;
 		size_t same = 1;
 		for (size_t j = 0; j < i; j++) {
-			const char *hj = pl_json_str(
-				json_object_get(json_object_get(json_array_get(docs, j), "doc"),
-						"machine"),
-				"hostname");
+			const json_t *ej = json_array_get(docs, j);
+			const char *hj = pl_json_str(ej, "name");
+			if (!hj)
+				hj = pl_json_str(
+					json_object_get(json_object_get(ej, "doc"), "machine"),
+					"hostname");
 			if (strcmp(hj ? hj : nodes[j].source, host) == 0)
 				same++;
 		}

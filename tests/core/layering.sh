@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Layering: every `#include "..."` under src/ points down the order
-#   3  src/main.c, src/cmd/            (wiring: options to modules)
+#   3  src/main.c, src/cmd/, src/mpi/  (wiring: options to modules; perflab-mpi)
 #   2  bench, profile, tune, compare, monitor, out   (engines)
 #   1  facts, rules, stats             (what the engines work on)
 #   0  util, and out/json.{c,h}        (helpers every layer uses)
@@ -44,7 +44,7 @@ module() {
 }
 layer() {
 	case $1 in
-	main | cmd) echo 3 ;;
+	main | cmd | mpi) echo 3 ;;
 	bench | profile | tune | compare | monitor | out) echo 2 ;;
 	facts | rules | stats) echo 1 ;;
 	util | json) echo 0 ;;

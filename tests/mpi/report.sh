@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab-mpi report under `mpirun --oversubscribe -np 4` on this machine (issue 15): each
+# rank gets a fixture sysroot (--sysroot-per-rank DIR/%r) and the drift table must name
+# node4's governor, kernel and THP; --per-rank-nodes makes every rank a node so the
+# all-pairs network matrix and the simultaneous STREAM run here; a hung rank is bounded
+# by --timeout and named; bad input is one line, exit 2, nothing written.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+export PERFLAB_TIMESTAMP=1700000000
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+if [ -z "${PERFLAB_MPI:-}" ] || [ ! -x "$PERFLAB_MPI" ]; then
+	skip "perflab-mpi" "not built (no MPI found by meson; scripts/install-deps.sh installs libopenmpi-dev)"
+	done_testing
+fi
+if ! command -v mpirun >/dev/null || ! timeout 60 mpirun -np 1 true >/dev/null 2>&1; then
+	skip "perflab-mpi" "mpirun cannot start here: $(timeout 60 mpirun -np 1 true 2>&1 | head -1)"
+	done_testing
+fi
+MPI() { timeout 300 mpirun --oversubscribe -np 4 "$PERFLAB_MPI" "$@"; }
+
+N=$TMP/nodes
+. "$PERFLAB_SRCDIR/tests/report/cluster-nodes.sh"
+make_cluster_nodes "$N"
+mkdir "$TMP/sr"
+for i in 1 2 3 4; do ln -s "$N/root$i" "$TMP/sr/$((i - 1))"; done
+
+C=$TMP/c
+ok "4 ranks, one fixture sysroot each" MPI report -o "$C" --sysroot-per-rank "$TMP/sr/%r"
+J=$C/report.json
+validate cluster.schema.json "$J"
+is "four nodes, one per rank" "$(jqv "$J" '[.nodes[]|"\(.name)=\(.source)"]|join(",")')" \
+	"node1=rank 0,node2=rank 1,node3=rank 2,node4=rank 3"
+drift() { jqv "$J" ".drift.facts[] | select(.key == \"$1\") | \"\(.majority) \(.odd_nodes|join(\",\")) \(.values[1].value)\""; }
+is "drift names node4's governor" "$(drift cpufreq.governor)" "powersave node4 performance"
+is "drift names node4's kernel" "$(drift kernel.release)" "3.10.0-1160.el7.x86_64 node4 5.14.0-362.el9.x86_64"
+is "drift names node4's THP" "$(drift mem.thp.enabled)" "always node4 never"
+is "the same drift as perflab report --from" "$(jq -c .drift "$J")" \
+	"$("$PERFLAB" report -o "$TMP/from" --json --from "$N/n1/report.json" --from "$N/n2/report.json" \
+		--from "$N/n3/report.json" --from "$N/n4/report.json" | jq -c .drift)"
+ok "no network matrix on fixture nodes" jq -e '.network == null' "$J"
+
+P=$TMP/p
+ok "--per-rank-nodes --quick: every rank a node, matrix and STREAM measured" \
+	MPI report -o "$P" --quick --per-rank-nodes
+PJ=$P/report.json
+validate cluster.schema.json "$PJ"
+is "4 nodes" "$(jqv "$PJ" '.node_count.ok')" "4"
+is "6 pairs measured" "$(jqv "$PJ" '.network.pairs|length')" "6"
+is "every off-diagonal latency > 0, diagonal empty" \
+	"$(jqv "$PJ" '[.network.latency_oneway_us|to_entries[]|.key as $i|.value|to_entries[]|
+		if .key == $i then (.value == null) else (.value > 0) end]|all')" "true"
+is "one-way is half the round trip" \
+	"$(jqv "$PJ" '[.network.pairs[].points[]|((.rtt_us / 2 - .oneway_us)|fabs) < 1e-9]|all')" "true"
+is "matrices are symmetric" \
+	"$(jqv "$PJ" '.network.bandwidth_gbs as $m|[range(4) as $i|range(4) as $j|$m[$i][$j] == $m[$j][$i]]|all')" "true"
+ok "slowest pair named" jq -e '.network.slowest_pair.oneway_us > 0' "$PJ"
+is "STREAM on every node, at the same time" "$(jqv "$PJ" '"\(.memory.nodes|length) \(.memory.simultaneous)"')" "4 true"
+like "report.html: latency heatmap and bandwidth matrix" "$(tr '\n' ' ' <"$P/report.html")" \
+	'id="latency-heatmap".*id="bandwidth-matrix"'
+like "report.md: one-way latency labelled" "$(cat "$P/report.md")" 'One-way latency \(us, round trip / 2'
+
+H=$TMP/h
+PERFLAB_MPI_TEST_HANG_RANK=2 timeout 120 mpirun --oversubscribe -np 4 "$PERFLAB_MPI" report -o "$H" \
+	--timeout 3 --sysroot-per-rank "$TMP/sr/%r" >"$OUT" 2>"$ERR"
+ok "a hung rank: the others' report is written" test -s "$H/report.json"
+is "the hung rank is named with the reason" \
+	"$(jqv "$H/report.json" '.nodes[]|select(.status=="failed")|.reason')" \
+	"rank 2: no document after --timeout 3 s (hung or still running)"
+is "3 nodes ok" "$(jqv "$H/report.json" '.node_count.ok')" "3"
+
+B=$TMP/bad
+expect_exit 2 "unknown command" MPI frobnicate -o "$B"
+like "one line naming it" "$(grep -c 'perflab-mpi: error' "$ERR") $(grep 'perflab-mpi: error' "$ERR")" \
+	"^1 .*unknown command 'frobnicate'"
+expect_exit 2 "missing per-rank sysroot" MPI report -o "$B" --sysroot-per-rank "$TMP/none/%r"
+like "one line naming the rank and the path" \
+	"$(grep -c 'perflab-mpi: error' "$ERR") $(grep 'perflab-mpi: error' "$ERR")" \
+	"^1 .*rank 0: '$TMP/none/0' is not a directory"
+ok "nothing written" test ! -e "$B"
+
+done_testing
