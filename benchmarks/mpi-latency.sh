@@ -6,7 +6,7 @@
 # and whether it is within the 5% target. Usage: benchmarks/mpi-latency.sh [N]
 cd "$(dirname "$0")/.." || exit 1
 . benchmarks/common.sh
-bench_init mpi-latency 5 "$@"
+bench_init mpi-latency "$(bench_quick 5 2)" "$@"
 MPIX=${PERFLAB_MPI:-$PWD/build/perflab-mpi}
 [ -x "$MPIX" ] || { echo "mpi-latency: '$MPIX' not built (no MPI found by meson?)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -22,8 +22,10 @@ for r in $(seq "$N"); do
 		mpirun --oversubscribe -np 2 "$tmp/pp" "$s" "$it" 100 | awk '{print $1, $2}' >>"$tmp/plain"
 	done
 done
-python3 - "$tmp/perflab" "$tmp/plain" <<'PY'
+/usr/bin/python3 - "$tmp/perflab" "$tmp/plain" <<'PY'
 import sys, statistics as st
+sys.path.insert(0, "benchmarks")
+from pairs import result
 def load(p):
     d = {}
     for line in open(p):
@@ -35,5 +37,9 @@ for s in sorted(a):
     pa, pb = st.median(a[s]), st.median(b[s])
     r = pa / pb
     print(f"{s:>8} {pa:>15.3f} {pb:>13.3f} {pa/2:>11.3f} {r:>6.3f}  {'within' if abs(r-1) <= 0.05 else 'OUTSIDE'}")
+    result(f"mpi RTT {s} B", f"MPI ping-pong round trip of {s} B between 2 ranks on this host (shared memory), perflab-mpi's pair matrix vs a plain OSU-style loop",
+           pa, pb, "us", "mpirun --oversubscribe -np 2 perflab-mpi report --full --per-rank-nodes",
+           f"mpirun --oversubscribe -np 2 benchmarks/mpi-pingpong {s} ITERS 100",
+           target="0.95..1.05", samples=[x / y for x, y in zip(a[s], b.get(s, []))])
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -244,19 +244,11 @@ int cmd_report(int argc, char **argv)
 		ret = PL_EXIT_USAGE;
 		goto out;
 	} else if (nodes) {
-		json_t *c = pl_cluster_from_docs(nodes, pl_now_epoch());
+		rc = pl_cluster_report(nodes, dir, pl_g.json, pl_now_epoch());
 		json_decref(nodes);
-		if ((rc = pl_cluster_write_dir(dir, c)) < 0) {
-			pl_error("cannot write the report into '%s': %s (choose another with -o "
-				 "DIR)",
-				 dir, strerror(-rc));
-			ret = PL_EXIT_USAGE;
-		} else if (!pl_g.json) {
-			pl_cluster_print_summary(stdout, c, dir);
-		} else if (pl_json_write(stdout, c) < 0) {
-			ret = PL_EXIT_RUNTIME;
-		}
-		json_decref(c);
+		ret = rc == 0			? PL_EXIT_OK
+		      : rc == -EIO && pl_g.json ? PL_EXIT_RUNTIME
+						: PL_EXIT_USAGE;
 		goto out;
 	}
 	/* Read every --from input before anything runs or is written. */

@@ -9,6 +9,7 @@
 #ifndef PERFLAB_OUT_CLUSTER_H
 #define PERFLAB_OUT_CLUSTER_H
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -69,5 +70,11 @@ void pl_cluster_print_summary(FILE *out, const json_t *cluster, const char *dir)
  *  temporary name renamed into place at the end (util/outfile.h), creating @dir when
  *  missing. Returns 0 or -errno (nothing renamed into place on failure). */
 int pl_cluster_write_dir(const char *dir, const json_t *cluster);
+/** `report --from` of report documents: the cluster document of @docs (as
+ *  pl_cluster_from_docs, dated @epoch, s since 1970) written into @dir
+ *  (pl_cluster_write_dir), then the terminal summary on stdout, or the document as JSON on
+ *  stdout when @json. Returns 0; -errno of writing @dir (logged with the fix: another
+ *  -o DIR); -EIO when stdout cannot take the JSON. */
+int pl_cluster_report(const json_t *docs, const char *dir, bool json, long long epoch);
 
 #endif

@@ -12,6 +12,7 @@
 #include "out/report.h"
 #include "out/svg.h"
 #include "util/cleanup.h"
+#include "util/log.h"
 #include "util/outfile.h"
 #include "util/str.h"
 
@@ -616,4 +617,20 @@ int pl_cluster_write_dir(const char *dir, const json_t *c)
 			r = e;
 	}
 	return r;
+}
+
+int pl_cluster_report(const json_t *docs, const char *dir, bool json, long long epoch)
+{
+	pl_autojson json_t *c = pl_cluster_from_docs(docs, epoch);
+	int r = pl_cluster_write_dir(dir, c);
+	if (r < 0) {
+		pl_error("cannot write the report into '%s': %s (choose another with -o DIR)", dir,
+			 strerror(-r));
+		return r;
+	}
+	if (!json) {
+		pl_cluster_print_summary(stdout, c, dir);
+		return 0;
+	}
+	return pl_json_write(stdout, c) < 0 ? -EIO : 0;
 }
