@@ -190,6 +190,33 @@ static void add_compress(json_t *rows, const json_t *benches)
 	json_array_append_new(rows, bench_row("compression", "compress", d, best, detail, ref));
 }
 
+/* The memory row's reference: the theoretical peak of the populated DIMM channels
+ * (facts dimm.peak_bandwidth_gbps = populated channels x configured MT/s x 8 B, from the
+ * SMBIOS type 17 table) and the share of it @triad (GB/s, may be NULL) reaches; "no
+ * reference (...)" without DIMM facts. Returns a new string. */
+static char *mem_reference(const json_t *report, const json_t *triad)
+{
+	const json_t *facts = json_object_get(report, "facts");
+	const json_t *pk =
+		json_object_get(json_object_get(facts, "dimm.peak_bandwidth_gbps"), "value");
+	if (!json_is_number(pk) || !(json_number_value(pk) > 0))
+		return pl_xstrdup("no reference (no DIMM facts for a theoretical peak)");
+	double peak = json_number_value(pk);
+	const json_t *pop =
+		json_object_get(json_object_get(facts, "dimm.channels.populated"), "value");
+	const json_t *tot = json_object_get(json_object_get(facts, "dimm.channels.total"), "value");
+	struct pl_buf b = { 0 };
+	pl_buf_printf(&b, "theoretical peak %.1f GB/s", peak);
+	if (json_is_integer(pop) && json_is_integer(tot))
+		pl_buf_printf(&b, " (%lld of %lld channels populated x MT/s x 8 B, SMBIOS)",
+			      (long long)json_integer_value(pop),
+			      (long long)json_integer_value(tot));
+	const char *unit = pl_json_str(triad, "unit");
+	if (triad && unit && strcmp(unit, "GB/s") == 0)
+		pl_buf_printf(&b, ": triad at %.0f%% of it", median(triad) / peak * 100);
+	return pl_buf_steal(&b);
+}
+
 json_t *pl_keynums_build(const json_t *report)
 {
 	json_t *rows = json_array();
@@ -211,10 +238,12 @@ json_t *pl_keynums_build(const json_t *report)
 	json_array_append_new(rows, bench_row("syscall", "syscall", d, find_metric(d, "getppid"),
 					      "getppid", NULL));
 	d = find_bench(benches, "mem");
-	json_array_append_new(rows,
-			      bench_row("memory", "mem", d, find_metric(d, "triad"),
-					"STREAM triad, all CPUs",
-					"no reference (no DIMM facts for a theoretical peak)"));
+	const json_t *triad = find_metric(d, "triad");
+	pl_autofree char *peak = mem_reference(report, triad);
+	json_t *mem = bench_row("memory", "mem", d, triad, "STREAM triad, all CPUs", peak);
+	if (!triad && strncmp(peak, "theoretical", 11) == 0) /* the peak, also when not measured */
+		json_object_set_new(mem, "reference", pl_json_string(peak));
+	json_array_append_new(rows, mem);
 	d = find_bench(benches, "io");
 	const json_t *opts = json_object_get(d, "options");
 	/* what the run did (info.cache: direct, cold or hot), not what was asked (auto) */

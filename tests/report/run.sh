@@ -63,8 +63,15 @@ else
 	skip "key numbers: vDSO or not" "bench clock did not tell the call path ($via)"
 	skip "key numbers: the clock's reference" "bench clock did not tell the call path"
 fi
-is "key numbers: memory has no reference yet" "$(jqv "$Q" '.key_numbers[]|select(.name=="memory")|.reference')" \
-	"no reference (no DIMM facts for a theoretical peak)"
+# the memory reference is the DIMMs' theoretical peak where this machine's SMBIOS table
+# gives one (root on bare metal), else says there is none
+if [ "$(jqv "$Q" '.facts["dimm.peak_bandwidth_gbps"].value // empty')" != "" ]; then
+	like "key numbers: memory against the theoretical peak" "$(jqv "$Q" '.key_numbers[]|select(.name=="memory")|.reference')" \
+		'^theoretical peak [0-9.]+ GB/s'
+else
+	is "key numbers: memory has no reference without DIMM facts" "$(jqv "$Q" '.key_numbers[]|select(.name=="memory")|.reference')" \
+		"no reference (no DIMM facts for a theoretical peak)"
+fi
 # the figures of a quick run carry that caveat
 is "key numbers: measured figures say quick run" \
 	"$(jqv "$Q" '[.key_numbers[]|select(.value!=null)|select(.caveats|index("quick run")|not)]|length')" 0
@@ -80,6 +87,11 @@ like "html has the benchmark section" "$(cat "$TMP/q/report.html")" '<h2 id="ben
 ok "report --no-bench" "$PERFLAB" report --no-bench -o "$TMP/nb"
 is "--no-bench: no benchmarks" "$(jqv "$TMP/nb/report.json" '.benchmarks|length')" "0"
 ok "report --sysroot fixture" "$PERFLAB" report --sysroot "$FX/xen-hvm" -o "$TMP/sx"
+ok "report --sysroot dimm-2s" "$PERFLAB" report --sysroot "$FX/dimm-2s" -o "$TMP/sd"
+is "key numbers: the memory reference is the DIMM channels' theoretical peak (11 of 12 channels x MT/s x 8 B)" \
+	"$(jqv "$TMP/sd/report.json" '.key_numbers[]|select(.name=="memory")|.reference')" \
+	"theoretical peak $(printf %.1f "$(jqv "$TMP/sd/report.json" '.facts["dimm.peak_bandwidth_gbps"].value')") GB/s (11 of 12 channels populated x MT/s x 8 B, SMBIOS)"
+like "report.md shows it too" "$(cat "$TMP/sd/report.md")" '\| memory \| not measured .*theoretical peak 256\.0 GB/s'
 is "--sysroot: no benchmarks of this machine" "$(jqv "$TMP/sx/report.json" '.benchmarks|length')" "0"
 like "--sysroot: says why" "$(jqv "$TMP/sx/report.json" .run.note)" 'another machine'
 is "--sysroot: the fixture's hypervisor" "$(jqv "$TMP/sx/report.json" .machine.hypervisor)" "xen"
