@@ -213,7 +213,7 @@ static char *mem_reference(const json_t *report, const json_t *triad)
 			      (long long)json_integer_value(tot));
 	const char *unit = pl_json_str(triad, "unit");
 	if (triad && unit && strcmp(unit, "GB/s") == 0)
-		pl_buf_printf(&b, ": triad at %.0f%% of it", median(triad) / peak * 100);
+		pl_buf_printf(&b, ": triad at %.1f%% of it", median(triad) / peak * 100);
 	return pl_buf_steal(&b);
 }
 

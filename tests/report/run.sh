@@ -92,6 +92,11 @@ is "key numbers: the memory reference is the DIMM channels' theoretical peak (11
 	"$(jqv "$TMP/sd/report.json" '.key_numbers[]|select(.name=="memory")|.reference')" \
 	"theoretical peak $(printf %.1f "$(jqv "$TMP/sd/report.json" '.facts["dimm.peak_bandwidth_gbps"].value')") GB/s (11 of 12 channels populated x MT/s x 8 B, SMBIOS)"
 like "report.md shows it too" "$(cat "$TMP/sd/report.md")" '\| memory \| not measured .*theoretical peak 256\.0 GB/s'
+ok "report --sysroot dimm-2s --from a saved bench mem" "$PERFLAB" report --sysroot "$FX/dimm-2s" \
+	--from "$PERFLAB_SRCDIR/tests/report/fixtures/bench-mem.json" -o "$TMP/sdm"
+is "key numbers: the triad's share of the peak (0.525 of 255.968 GB/s)" \
+	"$(jqv "$TMP/sdm/report.json" '.key_numbers[]|select(.name=="memory")|.reference')" \
+	"theoretical peak 256.0 GB/s (11 of 12 channels populated x MT/s x 8 B, SMBIOS): triad at 0.2% of it"
 is "--sysroot: no benchmarks of this machine" "$(jqv "$TMP/sx/report.json" '.benchmarks|length')" "0"
 like "--sysroot: says why" "$(jqv "$TMP/sx/report.json" .run.note)" 'another machine'
 is "--sysroot: the fixture's hypervisor" "$(jqv "$TMP/sx/report.json" .machine.hypervisor)" "xen"
