@@ -328,7 +328,7 @@ static const char cluster_css[] =
 	"body{font:15px/1.45 system-ui,sans-serif;color:#1b1f24;margin:0 auto;max-width:1180px;"
 	"padding:16px}h2{border-bottom:1px solid #d0d7de;margin-top:28px}"
 	"table{border-collapse:collapse;margin:8px 0 16px;font-size:14px}th,td{border:1px solid "
-	"#d0d7de;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}"
+	"#d0d7de;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}"
 	"th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"td.odd,span.odd{color:#b42318;font-weight:700}.muted{color:#59636e}"
 	"svg.chart text{font:14px system-ui,sans-serif}svg.chart .bar{fill:#3b6fb6}"

@@ -197,8 +197,11 @@ void pl_caveats_metric(const json_t *doc, const json_t *m, struct pl_caveats *ou
 	if (!(max_cv > 0))
 		max_cv = PL_FIG_DEFAULT_MAX_CV;
 	if (n >= 3 && isfinite(cv) && cv > max_cv) {
-		char *t = pl_xasprintf("spread too wide (cv %.1f%% > %.0f%%)", cv * 100,
-				       max_cv * 100);
+		/* two decimals where one would print the threshold itself ("cv 5.0% > 5%") */
+		bool close = round(cv * 1000) == round(max_cv * 1000);
+		char *t = pl_xasprintf(close ? "spread too wide (cv %.2f%% > %.0f%%)"
+					     : "spread too wide (cv %.1f%% > %.0f%%)",
+				       cv * 100, max_cv * 100);
 		add(out, PL_CAVEAT_WARN, t,
 		    pl_xasprintf("%s: stddev/mean above the benchmark's threshold; rerun on an "
 				 "idle machine or with more --runs",

@@ -255,8 +255,24 @@ json_t *pl_keynums_build(const json_t *report)
 			  : strcmp(cache, "cold") == 0	 ? "cold cache"
 			  : strcmp(cache, "hot") == 0	 ? "hot cache (page cache, not the device)"
 							 : cache;
+	/* block size and queue depth: a 1 MiB sequential read's IOPS are its bandwidth over
+	 * 1 MiB, not the device's small-block IOPS, and the row must say which it is */
+	char bs[48] = "";
+	long long bsz = pl_json_int(opts, "bs");
+	if (json_is_integer(json_object_get(opts, "bs")) && bsz > 0)
+		snprintf(bs, sizeof(bs), ", bs %lld %s",
+			 bsz % 1048576 == 0 ? bsz / 1048576
+			 : bsz % 1024 == 0  ? bsz / 1024
+					    : bsz,
+			 bsz % 1048576 == 0 ? "MiB"
+			 : bsz % 1024 == 0  ? "KiB"
+					    : "B");
+	char qd[32] = "";
+	if (json_is_integer(json_object_get(opts, "iodepth")))
+		snprintf(qd, sizeof(qd), ", qd %lld", pl_json_int(opts, "iodepth"));
 	pl_autofree char *io = pl_xasprintf(
-		"%s, %s", pl_json_str(opts, "pattern") ? pl_json_str(opts, "pattern") : "io", how);
+		"%s%s%s, %s", pl_json_str(opts, "pattern") ? pl_json_str(opts, "pattern") : "io",
+		bs, qd, how);
 	json_array_append_new(
 		rows, bench_row("io bandwidth", "io", d, find_metric(d, "bandwidth"), io, NULL));
 	json_array_append_new(rows,

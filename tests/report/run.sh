@@ -42,9 +42,9 @@ ioc=$(jqv "$Q" '[.benchmarks[]|select(.benchmark=="io" and .status=="ok")|.info.
 if [ "$ioc" = null ]; then
 	skip "key numbers: io says how it read" "bench io did not run or did not say"
 else
-	is "key numbers: io says how it read (info.cache $ioc)" \
+	is "key numbers: io says its block size, queue depth and how it read (info.cache $ioc)" \
 		"$(jqv "$Q" '.key_numbers[]|select(.name=="io bandwidth")|.detail')" \
-		"read, $(case "$ioc" in direct) echo 'O_DIRECT (no page cache)' ;; cold) echo 'cold cache' ;; hot) echo 'hot cache (page cache, not the device)' ;; *) echo "$ioc" ;; esac)"
+		"read, bs $(jqv "$Q" '[.benchmarks[]|select(.benchmark=="io")][0].options.bs/1048576|tostring') MiB, qd $(jqv "$Q" '[.benchmarks[]|select(.benchmark=="io")][0].options.iodepth'), $(case "$ioc" in direct) echo 'O_DIRECT (no page cache)' ;; cold) echo 'cold cache' ;; hot) echo 'hot cache (page cache, not the device)' ;; *) echo "$ioc" ;; esac)"
 fi
 cz=$(jqv "$Q" '[.benchmarks[]|select(.benchmark=="compress" and .status=="ok")|.metrics[]|select(.name|endswith(" compress"))|.median]|max')
 if [ "$cz" = null ]; then
