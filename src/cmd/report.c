@@ -196,6 +196,19 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 
+	/* A --from path that cannot be opened is the commonest slip (a typo, a file from
+	 * another machine not copied yet): say so with the fix before any document is read. */
+	for (char **p = o.from; p && *p; p++) {
+		if (access(*p, R_OK) != 0) {
+			int e = errno;
+			pl_error("--from: cannot open '%s': %s (give a JSON document written by "
+				 "perflab --json or -o, a report.json, or a directory of them)",
+				 *p, strerror(e));
+			ret = PL_EXIT_USAGE;
+			goto out;
+		}
+	}
+
 	if (o.quick && o.full) {
 		pl_error("--quick and --full exclude each other (pick one)");
 		ret = PL_EXIT_USAGE;

@@ -69,6 +69,12 @@ is "one line on stderr" "$(wc -l <"$ERR")" 1
 expect_exit 2 "-o under a file" "$PERFLAB" report --sysroot "$X" -o "$TMP/afile/sub"
 like "error names the directory" "$(cat "$ERR")" "cannot create report directory '$TMP/afile/sub'"
 
+# A --from file that is not there: one line naming it and the fix, exit 2, nothing written
+expect_exit 2 "--from a missing file" "$PERFLAB" report -o "$TMP/r4" --from "$TMP/none.json"
+is "--from missing: one line with the fix" "$(cat "$ERR")" \
+	"perflab report: error: --from: cannot open '$TMP/none.json': No such file or directory (give a JSON document written by perflab --json or -o, a report.json, or a directory of them)"
+ok "--from missing: nothing written" test ! -e "$TMP/r4"
+
 # An earlier report in a directory that became unwritable stays as it was.
 sum_before=$(cd "$R" && sha256sum report.json report.md)
 if [ "$(id -u)" -ne 0 ]; then
