@@ -26,7 +26,7 @@ done
 "$PERFLAB" check --sysroot "$PERFLAB_SRCDIR/tests/fixtures/sysroots/xen-hvm" >/dev/null 2>&1
 like "check on a fixture tree still runs (exit 0 or 1)" "$?" '^[01]$'
 expect_exit 2 "report --from a missing file" "$PERFLAB" report --from "$TMP/missing.json" -o "$TMP/r"
-like "report --from a missing file: no jansson position" "$(cat "$ERR")" "unable to open .*missing.json: No such file or directory$"
+like "report --from a missing file: names it and the fix, no jansson position" "$(cat "$ERR")" "cannot open '.*missing.json': No such file or directory \(give a JSON document"
 expect_exit 2 "unknown option" "$PERFLAB" inspect --frobnicate
 like "unknown option names it" "$(cat "$ERR")" "unknown option '--frobnicate'"
 expect_exit 2 "out-of-range number" "$PERFLAB" bench spin --runs 0
