@@ -791,9 +791,9 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 	const char *workload = pl_json_str(info, "workload");
 	if (workload)
 		fprintf(f, "%sworkload:%s %s\n", B, R, workload);
-	fprintf(f, "%lld runs (+%lld warm-up) in %.2f s on CPUs %s (%s)%s\n",
-		(long long)json_integer_value(json_object_get(rj, "runs")),
-		(long long)json_integer_value(json_object_get(rj, "warmup")),
+	long long runs = (long long)json_integer_value(json_object_get(rj, "runs"));
+	fprintf(f, "%lld run%s (+%lld warm-up) in %.2f s on CPUs %s (%s)%s\n", runs,
+		runs == 1 ? "" : "s", (long long)json_integer_value(json_object_get(rj, "warmup")),
 		json_number_value(json_object_get(rj, "elapsed_s")), pl_json_str(rj, "cpus"),
 		json_is_true(json_object_get(rj, "pinned")) ? "pinned" : "unpinned",
 		strcmp(pl_json_str(d, "status"), "interrupted") == 0 ? ", INTERRUPTED" : "");

@@ -599,7 +599,7 @@ static const char *const wakeup_quick[] = { "--runs",	     "2",    "--loops", "2
 
 const struct pl_bench pl_bench_wakeup = {
 	.name = "wakeup",
-	.summary = "wakeup latency: timer per CPU (as cyclictest), cross-CPU futex and pipe (ns)",
+	.summary = "wakeup latency: timer per CPU (as cyclictest), cross-CPU futex and pipe",
 	.description =
 		"Timer: one pinned thread per CPU of the run, SCHED_FIFO at --priority when\n"
 		"permitted, sleeps with absolute clock_nanosleep(CLOCK_MONOTONIC) to the next\n"

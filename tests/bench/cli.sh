@@ -44,6 +44,8 @@ expect_exit 2 "bad --cpus list" "$PERFLAB" bench clock --cpus 1-x
 like "bad --cpus names the option" "$(cat "$ERR")" "--cpus: '1-x' is not a CPU list"
 expect_exit 2 "CPU beyond the possible ones ($NOCPU)" "$PERFLAB" bench clock --cpus "$NOCPU"
 like "offline CPU is named with the online list" "$(cat "$ERR")" "CPU $NOCPU is offline or does not exist \(online CPUs: [0-9]"
+ok "--runs 1 (text)" "$PERFLAB" bench clock --runs 1 --warmup 0
+like "text: one run is singular" "$(sed -n 2p "$OUT")" '^1 run \(\+0 warm-up\) in '
 expect_exit 2 "--runs 0" "$PERFLAB" bench clock --runs 0
 like "--runs range" "$(cat "$ERR")" "--runs must be between 1 and"
 expect_exit 2 "bad --batch" "$PERFLAB" bench clock --batch fast

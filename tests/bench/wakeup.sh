@@ -20,6 +20,8 @@ expect_exit 2 "wakeup: priority above 99" "$PERFLAB" bench wakeup --priority 100
 ok "wakeup --quick --json" "$PERFLAB" bench wakeup --quick --json -o "$TMP/w.json"
 validate bench.schema.json "$TMP/w.json"
 f=$TMP/w.json
+# the metrics are ns in JSON and scaled (us) in the table: the header line names no unit
+is "summary names no unit" "$(jqv "$f" .summary | grep -c '(ns)')" 0
 want="timer,timer p99"
 for c in $ALLOWED; do want="$want,timer cpu$c"; done
 want="$want,futex wakeup,futex round trip,pipe wakeup,pipe round trip"
