@@ -24,6 +24,7 @@ struct tune_opts {
 	uint64_t to;
 	bool all;
 	const char *workload;
+	bool persist, boot;
 };
 
 static const struct pl_opt tune_opts[] = {
@@ -42,6 +43,10 @@ static const struct pl_opt tune_opts[] = {
 	  "recommend: the workload to fit (general, latency, throughput, hpc, network, storage, "
 	  "benchmark)",
 	  .def = "general" },
+	{ "persist", 0, PL_OPT_FLAG, offsetof(struct tune_opts, persist), NULL,
+	  "apply: also re-apply the profile at every boot (systemd unit; rollback removes it)" },
+	{ "boot", 0, PL_OPT_FLAG, offsetof(struct tune_opts, boot), NULL,
+	  "apply: the persisted unit's boot-time run: record the outcome for status" },
 	PL_OPT_END,
 };
 
@@ -65,7 +70,8 @@ static const struct pl_cmd_info info = {
 		"  diff NAME         current vs wanted per item on this machine\n"
 		"  apply NAME        write what differs, all or nothing: every value checked\n"
 		"                    first, the whole apply rolled back if the kernel refuses or\n"
-		"                    changes one (--dry-run: only check and print)\n"
+		"                    changes one (--dry-run: only check and print; --persist:\n"
+		"                    also at every boot, via perflab-tune.service)\n"
 		"  verify NAME       exit 0 when every applicable item matches, else 1\n"
 		"  rollback          undo the journaled changes, newest first (--to STEP)\n"
 		"  status            what is applied, from the journal\n"
@@ -152,6 +158,8 @@ int cmd_tune(int argc, char **argv)
 		.workload = o.workload,
 		.json = pl_g.json,
 		.output = pl_g.output,
+		.persist = o.persist,
+		.boot = o.boot,
 	};
 	if (strcmp(sub, "list") == 0)
 		rc = pl_tune_do_list(&q);

@@ -13,11 +13,13 @@
 #include "out/json.h"
 #include "tune/apply.h"
 #include "tune/journal.h"
+#include "tune/persist.h"
 #include "tune/plan.h"
 #include "tune/profile.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
 #include "tune/view.h"
+#include "util/clock.h"
 #include "util/cleanup.h"
 #include "util/log.h"
 #include "util/outfile.h"
@@ -490,7 +492,33 @@ static bool apply_settings(struct apply_ctx *c, struct pl_journal *j, const char
 	return false;
 }
 
+static int do_apply(const struct pl_tune_req *q, const char *name);
+
 int pl_tune_do_apply(const struct pl_tune_req *q, const char *name)
+{
+	char why[PATH_MAX];
+	if (q->persist && pl_persist_check(why, sizeof(why)) < 0) {
+		pl_error("--persist needs systemd, and '%s' is not a directory (no systemd "
+			 "here): nothing was written; apply without --persist",
+			 why);
+		return PL_EXIT_USAGE;
+	}
+	int rc = do_apply(q, name);
+	if (q->boot) {
+		const char *dir = q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR;
+		int r = pl_persist_boot_record(dir, name, rc);
+		if (rc)
+			pl_error("boot-time apply of persisted profile '%s' failed (exit %d): the "
+				 "machine was left as it was; see 'perflab tune status'",
+				 name, rc);
+		if (r < 0)
+			pl_error("cannot record the boot-time outcome in '%s': %s", dir,
+				 strerror(-r));
+	}
+	return rc;
+}
+
+static int do_apply(const struct pl_tune_req *q, const char *name)
 {
 	__attribute__((cleanup(pl_tune_profile_freep))) struct pl_tune_profile *pr = NULL;
 	tune_autoplan struct pl_tune_plan plan = { 0 };
@@ -538,6 +566,29 @@ int pl_tune_do_apply(const struct pl_tune_req *q, const char *name)
 	if (!q->dry_run && !failed)
 		fprintf(c.f, "%zu change%s journaled in %s; undo with 'perflab tune rollback'\n",
 			nwrites, nwrites == 1 ? "" : "s", pl_journal_path(j));
+	if (q->persist && !q->dry_run && !failed) {
+		char exe[PATH_MAX];
+		ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		exe[el > 0 ? el : 0] = '\0';
+		const char *dir = q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR;
+		int r = el > 0 ? pl_persist_write(j, dir, pr->name, pr->file, exe) : -errno;
+		if (r < 0) {
+			pl_error("cannot persist profile '%s': %s%s (the profile stays applied "
+				 "until reboot; 'perflab tune rollback' undoes it)",
+				 pr->name, strerror(-r),
+				 r == -EEXIST ? ": " PL_PERSIST_UNIT " exists (roll back first)"
+					      : "");
+			ret = PL_EXIT_RUNTIME;
+		} else {
+			fprintf(c.f,
+				"persistent: %s enabled in sysinit.target applies '%s' at every "
+				"boot%s\n",
+				PL_PERSIST_UNIT, pr->name,
+				grub_done ? "; the kernel command line takes effect at next boot "
+					    "after the grub update above"
+					  : "");
+		}
+	}
 	if (q->json) {
 		tune_autojson json_t *doc = pl_tune_items_doc("apply", pr, &plan);
 		json_object_set_new(doc, "dry_run", json_boolean(q->dry_run));
@@ -553,6 +604,45 @@ int pl_tune_do_apply(const struct pl_tune_req *q, const char *name)
 }
 
 /* ---- status, rollback ---- */
+
+static bool persistent(const struct pl_journal_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].persist && !v[i].undone)
+			return true;
+	return false;
+}
+
+/* The last boot-time apply (tune/persist.h) as {profile, ok, time}, or null. */
+static json_t *boot_json(const struct pl_tune_req *q)
+{
+	pl_autofree char *p = NULL;
+	bool ok;
+	long long t;
+	if (pl_persist_boot_read(q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR, &p, &ok,
+				 &t) < 0)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "profile", pl_json_string(p));
+	json_object_set_new(o, "ok", json_boolean(ok));
+	json_object_set_new(o, "time", json_integer(t));
+	return o;
+}
+
+static void print_boot(const struct pl_tune_req *q, FILE *f)
+{
+	pl_autofree char *p = NULL;
+	bool ok;
+	long long t;
+	char ts[32];
+	if (pl_persist_boot_read(q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR, &p, &ok,
+				 &t) == 0)
+		fprintf(f, "last boot-time apply of '%s' %s (%s)\n", p,
+			ok ? "succeeded"
+			   : "FAILED: the machine was left as it was (see journalctl -u "
+			     "perflab-tune)",
+			pl_iso8601(t, ts, sizeof(ts)));
+}
 
 int pl_tune_do_status(const struct pl_tune_req *q)
 {
@@ -572,6 +662,8 @@ int pl_tune_do_status(const struct pl_tune_req *q)
 			if (q->all || !v[i].undone)
 				json_array_append_new(arr, pl_tune_entry_json(&v[i]));
 		json_object_set_new(doc, "entries", arr);
+		json_object_set_new(doc, "persistent", json_boolean(persistent(v, n)));
+		json_object_set_new(doc, "last_boot", boot_json(q));
 		return emit_json(q, doc);
 	}
 	struct pl_outfile out;
@@ -591,6 +683,12 @@ int pl_tune_do_status(const struct pl_tune_req *q)
 				fprintf(out.fp, "undone ");
 			pl_tune_print_entry(out.fp, &v[i]);
 		}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].persist && !v[i].undone)
+			fprintf(out.fp,
+				"persistent: '%s' at every boot (%s, enabled by %s, copy %s)\n",
+				v[i].profile, v[i].target, v[i].new_value, v[i].copy);
+	print_boot(q, out.fp);
 	return close_out(&out, PL_EXIT_OK);
 }
 

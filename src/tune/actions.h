@@ -26,6 +26,10 @@ struct pl_tune_req {
 	bool json;		 /**< --json: the document instead of text (progress lines of
 				      apply and rollback then go to stderr) */
 	const char *output;	 /**< -o FILE (written atomically), NULL: stdout */
+	bool persist;		 /**< apply: also make the profile survive reboots
+				      (tune/persist.h) */
+	bool boot;		 /**< apply: the boot-time apply of a persisted profile:
+				      record the outcome for `tune status` */
 };
 
 /** `tune list`: the profiles along the search path with their summaries (or the error

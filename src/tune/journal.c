@@ -48,6 +48,7 @@ static void entry_free(struct pl_journal_entry *e)
 	free(e->new_value);
 	free(e->profile);
 	free(e->accepted);
+	free(e->copy);
 }
 
 static struct pl_journal_entry *by_step(struct pl_journal *j, unsigned long step)
@@ -156,6 +157,30 @@ static int check_record(struct pl_journal *j, json_t *o, char *why, size_t wl)
 			return bad(why, wl, "step %lu does not follow step %lu", step, j->last);
 		return 0;
 	}
+	if (strcmp(op, "persist") == 0) {
+		static const char *const strs[] = { "unit", "link", "copy", "sysroot", "profile" };
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+			if (want_str(o, strs[i], false) < 0)
+				return bad(why, wl, "step %lu: \"%s\" is missing or not a string",
+					   step, strs[i]);
+		if (!json_is_integer(json_object_get(o, "time")))
+			return bad(why, wl, "step %lu: \"time\" is missing or not an integer",
+				   step);
+		if (!json_is_boolean(json_object_get(o, "made_dir")))
+			return bad(why, wl, "step %lu: \"made_dir\" is missing or not a boolean",
+				   step);
+		if (strcmp(json_string_value(json_object_get(o, "unit")), PL_PERSIST_UNIT) != 0)
+			return bad(why, wl, "step %lu: \"unit\" is not %s", step, PL_PERSIST_UNIT);
+		if (!pl_journal_persist_paths_ok(json_string_value(json_object_get(o, "link")),
+						 json_string_value(json_object_get(o, "copy"))))
+			return bad(why, wl,
+				   "step %lu: \"link\" or \"copy\" is not a path perflab writes (a "
+				   "rollback would remove another file)",
+				   step);
+		if (j->last >= step)
+			return bad(why, wl, "step %lu does not follow step %lu", step, j->last);
+		return 0;
+	}
 	if (!by_step(j, step))
 		return bad(why, wl, "\"%s\" record for step %lu, which has no \"set\" record", op,
 			   step);
@@ -182,7 +207,8 @@ static void apply_record(struct pl_journal *j, json_t *o)
 {
 	const char *op = json_string_value(json_object_get(o, "op"));
 	unsigned long step = (unsigned long)json_integer_value(json_object_get(o, "step"));
-	if (strcmp(op, "set") == 0) {
+	bool persist = strcmp(op, "persist") == 0;
+	if (strcmp(op, "set") == 0 || persist) {
 		if (j->n == j->cap) {
 			j->cap = j->cap ? j->cap * 2 : 16;
 			j->v = pl_xrealloc(j->v, j->cap * sizeof(*j->v));
@@ -190,11 +216,15 @@ static void apply_record(struct pl_journal *j, json_t *o)
 		struct pl_journal_entry *e = &j->v[j->n++];
 		memset(e, 0, sizeof(*e));
 		e->step = step;
-		e->target = jstr(o, "target");
+		e->persist = persist;
+		e->target = jstr(o, persist ? "unit" : "target");
 		e->sysroot = jstr(o, "sysroot");
 		e->old = jstr(o, "old");
 		e->old_raw = jstr(o, "old_raw");
-		e->new_value = jstr(o, "new");
+		e->new_value = jstr(o, persist ? "link" : "new");
+		e->copy = persist ? jstr(o, "copy") : NULL;
+		e->made_dir = persist && json_is_true(json_object_get(o, "made_dir"));
+		e->status = persist ? PL_JS_OK : PL_JS_UNKNOWN;
 		e->profile = jstr(o, "profile");
 		e->time = json_integer_value(json_object_get(o, "time"));
 		j->last = step;
@@ -525,6 +555,46 @@ static int write_target(const char *target, const char *val, const char *bytes)
 	return r;
 }
 
+/* Remove a file, a missing one being no error. */
+static int unlink_ok(const char *path)
+{
+	return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+/* Undo a "persist" entry: the enable symlink (and its .wants directory when the
+ * persist made it and it is empty), the unit, the stored copy and its directory.
+ * Paths were checked at load (pl_journal_persist_paths_ok). */
+static int unpersist(const struct pl_journal_entry *e)
+{
+	char link[PATH_MAX], unit[PATH_MAX];
+	int r = pl_sysroot_path(link, sizeof(link), e->new_value);
+	if (r == 0)
+		r = pl_sysroot_path(unit, sizeof(unit), e->target);
+	if (r < 0)
+		return r;
+	struct stat st;
+	/* Only a symlink (what persist made) is removed from the .wants directory. */
+	if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode))
+		return -EEXIST;
+	if ((r = unlink_ok(link)) < 0)
+		return r;
+	if (e->made_dir) {
+		char *slash = strrchr(link, '/');
+		*slash = '\0';
+		if (rmdir(link) < 0 && errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
+			return -errno;
+	}
+	if ((r = unlink_ok(unit)) < 0 || (r = unlink_ok(e->copy)) < 0)
+		return r;
+	pl_autofree char *dir = pl_xstrdup(e->copy);
+	*strrchr(dir, '/') = '\0';
+	if (rmdir(dir) < 0 && errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
+		return -errno;
+	*strrchr(dir, '/') = '\0'; /* <state>/persist: removed when it is empty */
+	(void)rmdir(dir);
+	return 0;
+}
+
 /* The test hooks of the file comment, honoured only with a sysroot other than "/":
  * PERFLAB_TUNE_TEST_KEEP="TARGET=VALUE" (*keep gets VALUE) or
  * PERFLAB_TUNE_TEST_REFUSE="TARGET". */
@@ -633,6 +703,59 @@ int pl_journal_write(struct pl_journal *j, const char *target, const char *new_v
 	return r;
 }
 
+static bool has_ctrl(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+bool pl_journal_persist_paths_ok(const char *link, const char *copy)
+{
+	static const char *const targets[] = { "sysinit.target", "multi-user.target" };
+	bool link_ok = false;
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+		char want[128];
+		snprintf(want, sizeof(want), "/etc/systemd/system/%s.wants/perflab-tune.service",
+			 targets[i]);
+		link_ok |= strcmp(link, want) == 0;
+	}
+	size_t n = strlen(copy);
+	return link_ok && copy[0] == '/' && !strstr(copy, "/../") && !strstr(copy, "/./") &&
+	       !strstr(copy, "//") && strstr(copy, "/persist/") && n > 11 &&
+	       strcmp(copy + n - 11, "/tuned.conf") == 0 && !has_ctrl(copy);
+}
+
+int pl_journal_persist(struct pl_journal *j, const char *unit, const char *link, const char *copy,
+		       bool made_dir, const char *who, unsigned long *step)
+{
+	if (j->fd < 0)
+		return -EBADF;
+	if (strcmp(unit, PL_PERSIST_UNIT) != 0 || !pl_journal_persist_paths_ok(link, copy))
+		return -EINVAL;
+	if (j->last >= (unsigned long)INT64_MAX)
+		return -EOVERFLOW;
+	unsigned long s = j->last + 1;
+	json_t *o = json_object();
+	json_object_set_new(o, "op", pl_json_string("persist"));
+	json_object_set_new(o, "step", json_integer((json_int_t)s));
+	json_object_set_new(o, "unit", pl_json_string(unit));
+	json_object_set_new(o, "link", pl_json_string(link));
+	json_object_set_new(o, "copy", pl_json_string(copy));
+	json_object_set_new(o, "made_dir", json_boolean(made_dir));
+	json_object_set_new(o, "sysroot", pl_json_string(pl_sysroot()));
+	json_object_set_new(o, "profile", pl_json_string(who ? who : ""));
+	json_object_set_new(o, "time", json_integer((json_int_t)time(NULL)));
+	int r = append(j, o, false);
+	if (r == 0)
+		apply_record(j, o);
+	json_decref(o);
+	if (r == 0 && step)
+		*step = s;
+	return r;
+}
+
 int pl_journal_rollback(struct pl_journal *j, unsigned long to_step, pl_journal_undo_fn fn,
 			void *ud)
 {
@@ -649,7 +772,8 @@ int pl_journal_rollback(struct pl_journal *j, unsigned long to_step, pl_journal_
 		if (e->undone || e->step <= to_step)
 			continue;
 		bool whole = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
-		int r = write_target(e->target, whole ? NULL : e->old, e->old_raw);
+		int r = e->persist ? unpersist(e)
+				   : write_target(e->target, whole ? NULL : e->old, e->old_raw);
 		if (r == 0) {
 			json_t *o = json_object();
 			json_object_set_new(o, "op", pl_json_string("undo"));

@@ -33,7 +33,10 @@
  * tune/safepath.h), sysroot, new, profile and an integer time; old and old_raw are
  * strings, null (both) only for the grub file (rollback then removes it: no /proc or
  * /sys file is ever removed). "accepted" and "undo" records name an existing step;
- * status is ok/changed/refused, value a string or null, errno 1..4095. A complete line
+ * status is ok/changed/refused, value a string or null, errno 1..4095. A "persist" record
+ * (pl_journal_persist) has the step rules of "set", strings unit (PL_PERSIST_UNIT), link,
+ * copy (pl_journal_persist_paths_ok), sysroot and profile, a boolean made_dir and an
+ * integer time; an "undo" record may name it. A complete line
  * that fails is damage: the journal is refused with FILE:LINE and the reason, and
  * nothing is rolled back from it (inspect it by hand). Steps stop at INT64_MAX
  * (-EOVERFLOW) rather than wrap.
@@ -68,6 +71,8 @@
 
 /** Default state directory (--state-dir). */
 #define PL_JOURNAL_DEFAULT_DIR "/var/lib/perflab"
+/** The systemd unit a persisted profile installs (inside the sysroot). */
+#define PL_PERSIST_UNIT "/etc/systemd/system/perflab-tune.service"
 /** Journal file name inside the state directory. */
 #define PL_JOURNAL_FILE "tune-journal.jsonl"
 
@@ -103,6 +108,11 @@ struct pl_journal_entry {
 	char *accepted; /**< value read back after the write (NULL when unknown) */
 	int error;	/**< errno of a refused write, else 0 */
 	bool undone;	/**< an "undo" record exists: rolled back */
+	/* A "persist" record (tune/persist.h): target is PL_PERSIST_UNIT, new_value the
+	 * enable symlink (both inside the sysroot), old and old_raw NULL. */
+	bool persist;  /**< this entry is a persisted profile, not a value change */
+	char *copy;    /**< persist: the stored profile copy (host path in the state dir) */
+	bool made_dir; /**< persist: the .wants directory was created for the symlink */
 };
 
 /** An open journal (opaque). */
@@ -153,6 +163,23 @@ const struct pl_journal_entry *pl_journal_find(const struct pl_journal *j, const
  *  pl_tune_value_match() (whitespace-separated fields). */
 int pl_journal_write(struct pl_journal *j, const char *target, const char *new_value,
 		     const char *who, const struct pl_journal_entry **out);
+
+/** Record that profile @who is made persistent (tune/persist.h) BEFORE its files are
+ *  written: an fsync'd "persist" record {step, unit, link, copy, made_dir, sysroot,
+ *  profile, time}. @unit and @link are paths inside the sysroot (PL_PERSIST_UNIT and
+ *  "/etc/systemd/system/<target>.wants/perflab-tune.service" of a target of
+ *  pl_persist_link_ok()), @copy a host path "<state_dir>/persist/<name>/tuned.conf".
+ *  Rollback of the entry removes the symlink (and the .wants directory when @made_dir
+ *  and it is empty), the unit and the copy with its directory; files already missing
+ *  are no error. Returns 0 and *step, or the errors of pl_journal_write() for the
+ *  journal itself (-EBADF, -EOVERFLOW, write/fsync errors), -EINVAL for bad paths. */
+int pl_journal_persist(struct pl_journal *j, const char *unit, const char *link, const char *copy,
+		       bool made_dir, const char *who, unsigned long *step);
+
+/** True when @link is a persist record's symlink name (see pl_journal_persist) and @copy
+ *  a copy path under a "/persist/" directory ending in "/tuned.conf" without "..", so a
+ *  rollback of a journal written by hand can remove nothing else. */
+bool pl_journal_persist_paths_ok(const char *link, const char *copy);
 
 /** Called by pl_journal_rollback() after each entry it restores (@err 0) or fails to
  *  restore (@err -errno, the entry stays live). */

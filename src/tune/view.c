@@ -185,6 +185,10 @@ json_t *pl_tune_entry_json(const struct pl_journal_entry *e)
 	json_object_set_new(j, "profile", pl_json_string(e->profile));
 	json_object_set_new(j, "time", json_integer(e->time));
 	json_object_set_new(j, "undone", json_boolean(e->undone));
+	if (e->persist) {
+		json_object_set_new(j, "persist", json_true());
+		json_object_set_new(j, "copy", pl_json_string(e->copy));
+	}
 	return j;
 }
 
@@ -192,6 +196,11 @@ void pl_tune_print_entry(FILE *f, const struct pl_journal_entry *e)
 {
 	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
 	char t[32];
+	if (e->persist) {
+		fprintf(f, "%4lu  %-20s %-48s (absent) -> persistent (%s)  %s\n", e->step,
+			e->profile, e->target, e->new_value, pl_iso8601(e->time, t, sizeof(t)));
+		return;
+	}
 	fprintf(f, "%4lu  %-20s %-48s %s -> %s%s%s%s  %s\n", e->step, e->profile, e->target,
 		grub	 ? "(file)"
 		: e->old ? e->old

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tune apply --persist over copies of tests/fixtures/tune/server with and without
+# systemd (SYSROOT/run/systemd/system, as sd_booted() checks): the unit, its enable
+# symlink, the stored profile copy and the journal's "persist" record; status (text and
+# --json) says what is persistent; rollback leaves the tree byte-identical; no systemd
+# is refused with nothing written; a boot-time apply that fails is recorded and shown.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+FIX=$PERFLAB_SRCDIR/tests/fixtures/tune/server
+P=$TMP/profiles
+U=$TMP/root/etc/systemd/system/perflab-tune.service
+L=$TMP/root/etc/systemd/system/sysinit.target.wants/perflab-tune.service
+
+fresh() { # [nosystemd]
+	rm -rf "$TMP/root" "$TMP/orig" "$TMP/state"
+	cp -a "$FIX" "$TMP/root"
+	if [ "${1:-}" != nosystemd ]; then
+		mkdir -p "$TMP/root/run/systemd/system" "$TMP/root/etc/systemd/system"
+	fi
+	cp -a "$TMP/root" "$TMP/orig"
+}
+T() { "$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$TMP/state" "$@"; }
+same_tree() { diff -r --no-dereference "$TMP/orig" "$TMP/root" >"$TMP/treediff" 2>&1; }
+mkdir -p "$P/pers"
+printf '[main]\nsummary=persist test\n[sysctl]\nvm.swappiness=10\n' >"$P/pers/tuned.conf"
+
+fresh
+ok "apply --persist" T apply --persist pers
+like "says it is persistent" "$(cat "$OUT")" "persistent: /etc/systemd/system/perflab-tune.service enabled in sysinit.target"
+is "the value is applied" "$(cat "$TMP/root/proc/sys/vm/swappiness")" "10"
+ok "unit written" test -f "$U"
+like "unit: oneshot" "$(cat "$U")" "Type=oneshot"
+like "unit: stays active" "$(cat "$U")" "RemainAfterExit=yes"
+like "unit: early in boot" "$(cat "$U")" "DefaultDependencies=no"
+like "unit: after sysctl" "$(cat "$U")" "After=systemd-sysctl.service local-fs.target"
+like "unit: wanted by sysinit.target" "$(cat "$U")" "WantedBy=sysinit.target"
+like "unit: runs the stored copy" "$(cat "$U")" "ExecStart=/.* tune apply --boot --state-dir $TMP/state --profile-dir $TMP/state/persist pers"
+ok "unit has no --sysroot" bash -c "! grep -q -- --sysroot '$U'"
+is "enable symlink" "$(readlink "$L")" "../perflab-tune.service"
+is "stored copy is the profile" "$(cmp "$P/pers/tuned.conf" "$TMP/state/persist/pers/tuned.conf" && echo same)" "same"
+rec=$(grep '"op":"persist"' "$TMP/state/tune-journal.jsonl")
+like "journal persist record" "$rec" '"link":"/etc/systemd/system/sysinit.target.wants/perflab-tune.service"'
+like "journal persist record: unit" "$rec" '"unit":"/etc/systemd/system/perflab-tune.service"'
+ok "status" T status
+like "status shows it persistent" "$(cat "$OUT")" "persistent: 'pers' at every boot"
+ok "status --json" "$PERFLAB" --json -o "$TMP/status.json" tune --sysroot "$TMP/root" --state-dir "$TMP/state" status
+is "status --json: persistent" "$(jqv "$TMP/status.json" .persistent)" "true"
+is "status --json: persist entry" "$(jqv "$TMP/status.json" '[.entries[] | select(.persist)] | length')" "1"
+validate tune-journal.schema.json "$TMP/status.json"
+expect_exit 3 "second --persist refused while one is persistent" T apply --persist pers
+like "names the unit in the way" "$(cat "$ERR")" "perflab-tune.service exists \(roll back first\)"
+
+if command -v systemd-analyze >/dev/null; then
+	if systemd-analyze verify "$U" >"$TMP/verify" 2>&1; then
+		_report ok "systemd-analyze verify accepts the unit"
+	elif grep -qiE "failed to (connect|initialize)|not been booted|No such file or directory.*(bus|run)" "$TMP/verify"; then
+		skip "systemd-analyze verify" "cannot run in this container: $(head -1 "$TMP/verify")"
+	else
+		_report fail "systemd-analyze verify accepts the unit" "$(head -c 2000 "$TMP/verify")"
+	fi
+else
+	skip "systemd-analyze verify" "systemd-analyze not installed"
+fi
+
+# a simulated boot: the unit's command fails (the kernel refuses the value)
+printf '60\n' >"$TMP/root/proc/sys/vm/swappiness"
+PERFLAB_TUNE_TEST_REFUSE=/proc/sys/vm/swappiness expect_exit 3 "boot-time apply fails" \
+	"$PERFLAB" tune --sysroot "$TMP/root" --state-dir "$TMP/state" --profile-dir "$TMP/state/persist" apply --boot pers
+like "boot failure said on stderr (system journal)" "$(cat "$ERR")" "boot-time apply of persisted profile 'pers' failed .*left as it was"
+is "boot failure: value left as it was" "$(cat "$TMP/root/proc/sys/vm/swappiness")" "60"
+ok "status after failed boot" T status
+like "status shows the boot failure" "$(cat "$OUT")" "last boot-time apply of 'pers' FAILED"
+ok "status --json after failed boot" "$PERFLAB" --json -o "$TMP/status2.json" tune --sysroot "$TMP/root" --state-dir "$TMP/state" status
+is "status --json: last_boot.ok" "$(jqv "$TMP/status2.json" .last_boot.ok)" "false"
+printf '10\n' >"$TMP/root/proc/sys/vm/swappiness"
+
+ok "rollback" T rollback
+ok "rollback: unit, symlink, .wants dir gone; tree byte-identical" same_tree
+ok "rollback: stored copy gone" test ! -e "$TMP/state/persist"
+ok "status after rollback" T status
+ok "status after rollback: nothing persistent" bash -c "! grep -q '^persistent' '$OUT'"
+
+fresh nosystemd
+expect_exit 2 "no systemd: refused" T apply --persist pers
+is "no systemd: one line" "$(wc -l <"$ERR")" "1"
+like "no systemd: says why" "$(cat "$ERR")" "--persist needs systemd, and '.*/run/systemd/system' is not a directory"
+ok "no systemd: nothing written" same_tree
+ok "no systemd: no journal" test ! -e "$TMP/state/tune-journal.jsonl"
+fresh
+rm -r "$TMP/root/etc/systemd" "$TMP/orig/etc/systemd"
+expect_exit 2 "no /etc/systemd: refused" T apply --persist pers
+ok "no /etc/systemd: nothing written" same_tree
+
+fresh
+expect_exit 2 "bad profile name" T apply --persist ../x
+expect_exit 2 "unknown profile" T apply --persist nosuch
+ok "bad input: nothing written" same_tree
+
+# a hand-written persist record that points elsewhere is refused by the loader
+fresh
+mkdir -m 700 "$TMP/state"
+printf '{"copy":"/etc/passwd","link":"/etc/systemd/system/sysinit.target.wants/perflab-tune.service","made_dir":false,"op":"persist","profile":"p","step":1,"sysroot":"%s","time":1,"unit":"/etc/systemd/system/perflab-tune.service"}\n' "$TMP/root" >"$TMP/state/tune-journal.jsonl"
+expect_exit 2 "persist record with a foreign copy path refused" T rollback
+like "names the record" "$(cat "$ERR")" 'step 1: "link" or "copy" is not a path perflab writes'
+done_testing
