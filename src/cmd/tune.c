@@ -52,8 +52,8 @@ static const struct pl_opt tune_opts[] = {
 
 static const struct pl_cmd_info info = {
 	.name = "tune",
-	.usage = "perflab tune list|show NAME|diff NAME|apply NAME [--dry-run]|verify NAME|\n"
-		 "                    rollback [--to STEP]|status|hold-latency USEC|\n"
+	.usage = "perflab tune list|show NAME|diff NAME|apply NAME [--dry-run] [--persist]|\n"
+		 "                    verify NAME|rollback [--to STEP]|status|hold-latency USEC|\n"
 		 "                    recommend [--workload W] [--all] [options]",
 	.summary = "Apply tuned-format profiles with a crash-safe journal and exact rollback.",
 	.description =

@@ -109,6 +109,19 @@ static int want_str(json_t *o, const char *k, bool null_ok)
 	return null_ok && json_is_null(v) ? 1 : -1;
 }
 
+/* The strings @strs (NULL-terminated) and the integer "time" of a set or persist record
+ * of step @step: 0 or -EBADMSG with the reason in @why. */
+static int want_fields(json_t *o, const char *const *strs, unsigned long step, char *why, size_t wl)
+{
+	for (size_t i = 0; strs[i]; i++)
+		if (want_str(o, strs[i], false) < 0)
+			return bad(why, wl, "step %lu: \"%s\" is missing or not a string", step,
+				   strs[i]);
+	if (!json_is_integer(json_object_get(o, "time")))
+		return bad(why, wl, "step %lu: \"time\" is missing or not an integer", step);
+	return 0;
+}
+
 /* Check one parsed record completely before anything of it is used: a damaged record
  * (an old value that is null or not a string, a missing field, a step that is not an
  * integer >= 1 or does not increase) would make rollback write garbage or remove the
@@ -125,14 +138,9 @@ static int check_record(struct pl_journal *j, json_t *o, char *why, size_t wl)
 		return bad(why, wl, "\"step\" is not an integer >= 1");
 	unsigned long step = (unsigned long)json_integer_value(st);
 	if (strcmp(op, "set") == 0) {
-		static const char *const strs[] = { "target", "sysroot", "new", "profile" };
-		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-			if (want_str(o, strs[i], false) < 0)
-				return bad(why, wl, "step %lu: \"%s\" is missing or not a string",
-					   step, strs[i]);
-		if (!json_is_integer(json_object_get(o, "time")))
-			return bad(why, wl, "step %lu: \"time\" is missing or not an integer",
-				   step);
+		static const char *const strs[] = { "target", "sysroot", "new", "profile", NULL };
+		if (want_fields(o, strs, step, why, wl) < 0)
+			return -EBADMSG;
 		const char *target = json_string_value(json_object_get(o, "target"));
 		if (pl_tune_target_check(target) < 0)
 			return bad(why, wl, "step %lu: target '%s' is not a writable name (%s)",
@@ -158,14 +166,10 @@ static int check_record(struct pl_journal *j, json_t *o, char *why, size_t wl)
 		return 0;
 	}
 	if (strcmp(op, "persist") == 0) {
-		static const char *const strs[] = { "unit", "link", "copy", "sysroot", "profile" };
-		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-			if (want_str(o, strs[i], false) < 0)
-				return bad(why, wl, "step %lu: \"%s\" is missing or not a string",
-					   step, strs[i]);
-		if (!json_is_integer(json_object_get(o, "time")))
-			return bad(why, wl, "step %lu: \"time\" is missing or not an integer",
-				   step);
+		static const char *const strs[] = { "unit",    "link",	  "copy",
+						    "sysroot", "profile", NULL };
+		if (want_fields(o, strs, step, why, wl) < 0)
+			return -EBADMSG;
 		if (!json_is_boolean(json_object_get(o, "made_dir")))
 			return bad(why, wl, "step %lu: \"made_dir\" is missing or not a boolean",
 				   step);

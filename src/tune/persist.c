@@ -85,8 +85,7 @@ int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *na
 	pl_autofree char *copy = pl_xasprintf("%s/tuned.conf", cdir);
 	bool made_dir = stat(wants, &st) < 0;
 	unsigned long step;
-	if ((r = pl_journal_persist(j, PL_PERSIST_UNIT, link_abs, copy, made_dir, name, &step)) <
-	    0)
+	if ((r = pl_journal_persist(j, PL_PERSIST_UNIT, link_abs, copy, made_dir, name, &step)) < 0)
 		return r;
 	pl_autofree char *u = pl_xasprintf(
 		"# Written by 'perflab tune apply --persist %s'; remove with 'perflab tune "
@@ -106,7 +105,8 @@ int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *na
 		"[Install]\n"
 		"WantedBy=sysinit.target\n",
 		name, name, exe, state_dir, pdir, name);
-	if ((mkdir(pdir, 0700) < 0 && errno != EEXIST) || (mkdir(cdir, 0700) < 0 && errno != EEXIST))
+	if ((mkdir(pdir, 0700) < 0 && errno != EEXIST) ||
+	    (mkdir(cdir, 0700) < 0 && errno != EEXIST))
 		r = -errno;
 	if (r == 0)
 		r = write_atomic(copy, text);
