@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/common.h"
@@ -54,7 +55,9 @@ static const struct pl_cmd_info info = {
 	.name = "tune",
 	.usage = "perflab tune list|show NAME|diff NAME|apply NAME [--dry-run] [--persist]|\n"
 		 "                    verify NAME|rollback [--to STEP]|status|hold-latency USEC|\n"
-		 "                    recommend [--workload W] [--all] [options]",
+		 "                    recommend [--workload W] [--all]|\n"
+		 "                    try PROFILE... [--runs N] [--warmup N] -- CMD ARGS... "
+		 "[options]",
 	.summary = "Apply tuned-format profiles with a crash-safe journal and exact rollback.",
 	.description =
 		"Profiles are tuned's format (<dir>/<name>/tuned.conf): include, [variables],\n"
@@ -78,6 +81,10 @@ static const struct pl_cmd_info info = {
 		"  hold-latency USEC hold a CPU wakeup latency limit (force_latency) until Ctrl-C\n"
 		"  recommend         rank the profiles for this machine and --workload: which\n"
 		"                    findings each fixes or works against, what it changes here\n"
+		"  try PROFILE... -- CMD  the current state (variant 'baseline') and each profile\n"
+		"                    as a variant, interleaved rounds through compare: applied\n"
+		"                    before each run, rolled back after it (also on failure and\n"
+		"                    Ctrl-C); items needing a reboot are named as not applied\n"
 		"--json: docs/schemas/tune-{list,show,items,journal,recommend}.schema.json.",
 };
 
@@ -109,8 +116,135 @@ static int do_hold(const char *arg)
 	return PL_EXIT_OK;
 }
 
+/* Whether option word @w of `tune try` takes the next word as its value. */
+static bool try_takes_value(const char *w)
+{
+	static const char *const v[] = { "--runs", "-r",	  "--warmup",
+					 "-w",	   "--state-dir", "--profile-dir",
+					 "-o",	   "--output",	  "--sysroot" };
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (strcmp(w, v[i]) == 0)
+			return true;
+	return false;
+}
+
+/* tune try PROFILE... [--runs N] [--warmup N] [--state-dir DIR] [--profile-dir DIR] -- CMD:
+ * the current state as the baseline and each profile as a compare variant
+ * (`--set profile=NAME`), so compare's machinery does the rest: validated all-or-nothing
+ * apply before each run and journaled rollback after it, also on failure and on
+ * SIGINT/SIGTERM (compare/sysset.h), interleaved rounds, verdicts, --json. @argv is
+ * tune's argv (globals included); @ti is the index of the word "try". */
+static int do_try(int argc, char **argv, int ti)
+{
+	int dd = -1;
+	for (int i = ti + 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			dd = i;
+			break;
+		}
+	if (dd < 0) {
+		pl_error("tune try: missing '--' before the command (perflab tune try PROFILE... "
+			 "-- CMD ARGS...)");
+		return PL_EXIT_USAGE;
+	}
+	if (dd + 1 >= argc) {
+		pl_error("tune try: no command after '--' (perflab tune try PROFILE... -- CMD "
+			 "ARGS...)");
+		return PL_EXIT_USAGE;
+	}
+	int ncmd = argc - dd - 1;
+	/* compare NAME, options, baseline, one variant per profile */
+	char **nv = pl_xcalloc((size_t)argc * 4 + (size_t)ncmd * (size_t)argc + 8, sizeof(*nv));
+	char **own = pl_xcalloc((size_t)argc + 1, sizeof(*own));
+	int n = 0, nown = 0, nprof = 0;
+	nv[n++] = "compare";
+	for (int i = 1; i < dd; i++) {
+		if (i == ti)
+			continue;
+		const char *w = argv[i];
+		if (w[0] == '-') {
+			if (strcmp(w, "--profile-dir") == 0 ||
+			    strncmp(w, "--profile-dir=", 14) == 0) {
+				const char *d =
+					w[13] == '=' ? w + 14 : (i + 1 < dd ? argv[++i] : NULL);
+				if (!d) {
+					pl_error("--profile-dir needs a directory");
+					goto usage;
+				}
+				setenv("PERFLAB_PROFILEDIR", d, 1);
+				continue;
+			}
+			nv[n++] = argv[i];
+			if (try_takes_value(w) && i + 1 < dd)
+				nv[n++] = argv[++i];
+			continue;
+		}
+		if (!pl_tune_name_ok(w)) {
+			pl_error("'%s' is not a profile name (letters, digits, '_', '.', '-'; no "
+				 "'/' "
+				 "or '..')",
+				 w);
+			goto usage;
+		}
+		if (strcmp(w, "baseline") == 0) {
+			pl_error("tune try: 'baseline' names the current state; give a profile "
+				 "name");
+			goto usage;
+		}
+		nprof++;
+	}
+	if (!nprof) {
+		pl_error(
+			"tune try: give at least one profile (perflab tune try PROFILE... -- CMD)");
+		goto usage;
+	}
+	nv[n++] = "-n";
+	nv[n++] = "baseline";
+	nv[n++] = "--";
+	for (int k = dd + 1; k < argc; k++)
+		nv[n++] = argv[k];
+	for (int i = 1; i < dd; i++) {
+		if (i == ti)
+			continue;
+		const char *w = argv[i];
+		if (w[0] == '-') {
+			if ((try_takes_value(w) || strcmp(w, "--profile-dir") == 0) && i + 1 < dd)
+				i++;
+			continue;
+		}
+		nv[n++] = "-n";
+		nv[n++] = argv[i];
+		nv[n++] = "--set";
+		nv[n++] = own[nown++] = pl_xasprintf("profile=%s", w);
+		nv[n++] = "--";
+		for (int k = dd + 1; k < argc; k++)
+			nv[n++] = argv[k];
+	}
+	nv[n] = NULL;
+	int rc = cmd_compare(n, nv);
+	for (int k = 0; k < nown; k++)
+		free(own[k]);
+	free(own);
+	free(nv);
+	return rc;
+usage:
+	free(own);
+	free(nv);
+	return PL_EXIT_USAGE;
+}
+
 int cmd_tune(int argc, char **argv)
 {
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "try") == 0)
+			return do_try(argc, argv, i);
+		if (argv[i][0] != '-')
+			break;
+		if (try_takes_value(argv[i]) || strcmp(argv[i], "--profile-dir") == 0)
+			i++;
+	}
 	struct tune_opts o = { 0 };
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, tune_opts, &o, &args);
