@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
+#include "monitor/accel.h"
 #include "monitor/session.h"
 #include "util/outfile.h"
 #include "util/str.h"
@@ -192,6 +193,7 @@ done:
 	if (opened)
 		pl_outfile_close(&out, false);
 	pl_mon_snap_free(&first);
+	pl_mon_nvml_close();
 	pl_args_free(&args);
 	return ret;
 }

@@ -140,7 +140,60 @@ json_t *pl_mon_sample_json(const struct pl_mon_rates *r)
 				      num(r->tcp_retrans_per_s), "listen_overflows_per_s",
 				      num(r->listen_overflows_per_s), "listen_drops_per_s",
 				      num(r->listen_drops_per_s)));
+	json_t *q = json_array();
+	for (size_t i = 0; i < r->nqat; i++) {
+		const struct pl_mon_qat_rate *x = &r->qat[i];
+		json_array_append_new(q, json_pack("{s:o,s:o,s:o,s:o}", "device",
+						   pl_json_string(x->name), "requests_per_s",
+						   num(x->requests_per_s), "responses_per_s",
+						   num(x->responses_per_s), "ras_events_per_s",
+						   num(x->ras_events_per_s)));
+	}
+	json_t *g = json_array();
+	for (size_t i = 0; i < r->ngpu; i++) {
+		const struct pl_mon_gpu *x = &r->gpu[i];
+		json_array_append_new(g, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "index", (int)i,
+						   "name", pl_json_string(x->name), "util_pct",
+						   num(x->util_pct), "mem_util_pct",
+						   num(x->mem_util_pct), "mem_used_bytes",
+						   num(x->mem_used_bytes), "mem_total_bytes",
+						   num(x->mem_total_bytes)));
+	}
+	json_object_set_new(o, "accel", json_pack("{s:o,s:o}", "qat", q, "gpu", g));
 	return o;
+}
+
+void pl_mon_accel_sum(const struct pl_mon_rates *r, struct pl_mon_accel_sum *s)
+{
+	*s = (struct pl_mon_accel_sum){ NAN, NAN, NAN, NAN, NAN };
+	for (size_t i = 0; i < r->nqat; i++) {
+		const struct pl_mon_qat_rate *q = &r->qat[i];
+		if (isfinite(q->requests_per_s))
+			s->qat_requests_per_s =
+				(isnan(s->qat_requests_per_s) ? 0 : s->qat_requests_per_s) +
+				q->requests_per_s;
+		if (isfinite(q->responses_per_s))
+			s->qat_responses_per_s =
+				(isnan(s->qat_responses_per_s) ? 0 : s->qat_responses_per_s) +
+				q->responses_per_s;
+	}
+	size_t nu = 0;
+	double su = 0;
+	for (size_t i = 0; i < r->ngpu; i++) {
+		const struct pl_mon_gpu *g = &r->gpu[i];
+		if (isfinite(g->util_pct))
+			su += g->util_pct, nu++;
+		if (isfinite(g->mem_used_bytes))
+			s->gpu_mem_used_bytes =
+				(isnan(s->gpu_mem_used_bytes) ? 0 : s->gpu_mem_used_bytes) +
+				g->mem_used_bytes;
+		if (isfinite(g->mem_total_bytes))
+			s->gpu_mem_total_bytes =
+				(isnan(s->gpu_mem_total_bytes) ? 0 : s->gpu_mem_total_bytes) +
+				g->mem_total_bytes;
+	}
+	if (nu)
+		s->gpu_util_pct = su / (double)nu;
 }
 
 void pl_mon_io_sum(const struct pl_mon_rates *r, struct pl_mon_io_sum *s)
@@ -185,7 +238,8 @@ void pl_mon_csv_header(FILE *f, const struct pl_cpuset *cpus)
 	      "numa_remote_ratio,psi_cpu_some_pct,psi_memory_some_pct,psi_io_some_pct,"
 	      "disk_r_per_s,disk_w_per_s,disk_read_bytes_per_s,disk_write_bytes_per_s,"
 	      "disk_util_max_pct,net_rx_bytes_per_s,net_tx_bytes_per_s,tcp_retrans_per_s,"
-	      "listen_overflows_per_s",
+	      "listen_overflows_per_s,qat_requests_per_s,qat_responses_per_s,gpu_util_pct,"
+	      "gpu_mem_used_bytes",
 	      f);
 	for (int c = pl_cpuset_next(cpus, 0); c >= 0; c = pl_cpuset_next(cpus, (unsigned)c + 1))
 		fprintf(f, ",cpu%d_busy_pct", c);
@@ -201,6 +255,8 @@ void pl_mon_csv_row(FILE *f, const struct pl_mon_rates *r, const struct pl_cpuse
 	const struct pl_mon_cpupct *a = &r->all;
 	struct pl_mon_io_sum s;
 	pl_mon_io_sum(r, &s);
+	struct pl_mon_accel_sum x;
+	pl_mon_accel_sum(r, &x);
 	const double v[] = {
 		a->user,
 		a->nice,
@@ -240,6 +296,10 @@ void pl_mon_csv_row(FILE *f, const struct pl_mon_rates *r, const struct pl_cpuse
 		s.tx_Bps,
 		r->tcp_retrans_per_s,
 		r->listen_overflows_per_s,
+		x.qat_requests_per_s,
+		x.qat_responses_per_s,
+		x.gpu_util_pct,
+		x.gpu_mem_used_bytes,
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		csv_num(f, v[i]);
@@ -338,6 +398,34 @@ static void prom_text(FILE *f, const struct pl_mon_rates *r)
 		snprintf(l, sizeof(l), "device=\"%s\",direction=\"tx\"", r->net[i].name);
 		prom(f, "net_bytes_per_second", l, r->net[i].tx_Bps);
 	}
+	fputs("# TYPE perflab_monitor_qat_requests_per_second gauge\n"
+	      "# TYPE perflab_monitor_qat_responses_per_second gauge\n",
+	      f);
+	for (size_t i = 0; i < r->nqat; i++) {
+		char l[96];
+		snprintf(l, sizeof(l), "device=\"%s\"", r->qat[i].name);
+		prom(f, "qat_requests_per_second", l, r->qat[i].requests_per_s);
+		prom(f, "qat_responses_per_second", l, r->qat[i].responses_per_s);
+	}
+	fputs("# TYPE perflab_monitor_gpu_util_percent gauge\n"
+	      "# TYPE perflab_monitor_gpu_memory_used_bytes gauge\n"
+	      "# TYPE perflab_monitor_gpu_memory_total_bytes gauge\n",
+	      f);
+	for (size_t i = 0; i < r->ngpu; i++) {
+		char l[160], nm[96];
+		/* label values escape backslash, quote and newline (exposition format) */
+		size_t k = 0;
+		for (const char *c = r->gpu[i].name; *c && k + 2 < sizeof(nm); c++) {
+			if (*c == '\\' || *c == '"')
+				nm[k++] = '\\';
+			nm[k++] = *c == '\n' ? ' ' : *c;
+		}
+		nm[k] = '\0';
+		snprintf(l, sizeof(l), "gpu=\"%zu\",name=\"%s\"", i, nm);
+		prom(f, "gpu_util_percent", l, r->gpu[i].util_pct);
+		prom(f, "gpu_memory_used_bytes", l, r->gpu[i].mem_used_bytes);
+		prom(f, "gpu_memory_total_bytes", l, r->gpu[i].mem_total_bytes);
+	}
 }
 
 int pl_mon_prom_write(const char *path, const struct pl_mon_rates *r)
@@ -392,9 +480,11 @@ static void col(FILE *f, double v, int w, int prec)
 
 void pl_mon_text_header(FILE *f)
 {
-	fprintf(f, "%8s %5s %5s %5s %5s %5s %5s %5s %5s %5s %6s %6s %6s %6s %6s %6s %6s %6s\n",
+	fprintf(f,
+		"%8s %5s %5s %5s %5s %5s %5s %5s %5s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s %5s\n",
 		"t_s", "usr%", "nice%", "sys%", "iow%", "irq%", "sirq%", "stl%", "idle%", "load1",
-		"cs/s", "fork/s", "intr/s", "majf/s", "diskMB", "util%", "netMB", "retr/s");
+		"cs/s", "fork/s", "intr/s", "majf/s", "diskMB", "util%", "netMB", "retr/s", "qat/s",
+		"gpu%");
 }
 
 void pl_mon_text_line(FILE *f, const struct pl_mon_rates *r, bool bars)
@@ -416,6 +506,10 @@ void pl_mon_text_line(FILE *f, const struct pl_mon_rates *r, bool bars)
 	col(f, s.util_max, 6, 1);
 	col(f, (s.rx_Bps + s.tx_Bps) / 1e6, 6, 2);
 	col(f, r->tcp_retrans_per_s, 6, 0);
+	struct pl_mon_accel_sum x;
+	pl_mon_accel_sum(r, &x);
+	col(f, x.qat_requests_per_s, 6, 0);
+	col(f, x.gpu_util_pct, 5, 1);
 	if (bars && r->ncpu) {
 		static const char *const lv[] = { " ",	    "\u2581", "\u2582", "\u2583", "\u2584",
 						  "\u2585", "\u2586", "\u2587", "\u2588" };

@@ -40,4 +40,13 @@ struct pl_mon_io_sum {
 };
 void pl_mon_io_sum(const struct pl_mon_rates *r, struct pl_mon_io_sum *out);
 
+/** Accelerators of @r summed: QAT request and response rates over devices (NaN without a
+ *  QAT device, or when every device's counter reset), the mean GPU utilization (%) and
+ *  the used and total GPU memory (bytes) over GPUs (NaN without an NVML GPU). */
+struct pl_mon_accel_sum {
+	double qat_requests_per_s, qat_responses_per_s;
+	double gpu_util_pct, gpu_mem_used_bytes, gpu_mem_total_bytes;
+};
+void pl_mon_accel_sum(const struct pl_mon_rates *r, struct pl_mon_accel_sum *out);
+
 #endif

@@ -558,6 +558,8 @@ int pl_mon_snap_read(struct pl_mon_snap *out)
 			s.tcp.have |= 1u << tcp[i].field;
 		}
 	}
+	pl_mon_qat_read(&s.qat, &s.nqat);
+	pl_mon_gpu_read(&s.gpu, &s.ngpu);
 	*out = s;
 	return 0;
 }
@@ -571,6 +573,8 @@ void pl_mon_snap_free(struct pl_mon_snap *s)
 	irqtab_free(&s->softirq);
 	free(s->disk);
 	free(s->net);
+	free(s->qat);
+	free(s->gpu);
 	memset(s, 0, sizeof(*s));
 }
 

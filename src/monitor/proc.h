@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "monitor/accel.h"
+
 /** The columns of a /proc/stat "cpu" line, in the kernel's order (USER_HZ ticks). */
 enum pl_mon_cpu_field {
 	PL_MON_USER,
@@ -153,6 +155,10 @@ struct pl_mon_snap {
 	struct pl_mon_disk *disk; /**< malloc'd; whole disks only (see pl_mon_snap_read) */
 	size_t nnet;
 	struct pl_mon_netif *net; /**< malloc'd */
+	size_t nqat;
+	struct pl_mon_qat *qat; /**< malloc'd: QAT fw_counters (accel.h), sorted by name */
+	size_t ngpu;
+	struct pl_mon_gpu *gpu; /**< malloc'd: NVML readings (accel.h), by index */
 };
 
 /** Parsers. Each fills @out (zeroed first; free the heap parts with the snapshot) from
@@ -179,7 +185,8 @@ int pl_mon_snmp_get(const char *text, const char *section, const char *key, uint
 
 /** Read every file into @out (pl_mon_snap_free() it first when reused) through the
  *  sysroot: /proc/stat, loadavg, interrupts, softirqs, meminfo, vmstat, pressure/{cpu,
- *  memory,io}, diskstats, net/dev, net/snmp, net/netstat. Disks are kept as iostat
+ *  memory,io}, diskstats, net/dev, net/snmp, net/netstat, the QAT debugfs fw_counters,
+ *  and the GPUs through NVML when it loads (accel.h). Disks are kept as iostat
  *  keeps them: devices with an entry in /sys/block (not partitions) that have done I/O
  *  (when /sys/block cannot be listed, every device that has done I/O). Returns 0, or
  *  -ENOENT when /proc/stat cannot be read (without it there is nothing to monitor). */

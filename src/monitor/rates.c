@@ -17,6 +17,7 @@ const char *const pl_mon_group_names[PL_MON_G_N] = {
 	[PL_MON_G_CPU] = "cpu",		 [PL_MON_G_STAT] = "stat", [PL_MON_G_IRQ] = "interrupts",
 	[PL_MON_G_SOFTIRQ] = "softirqs", [PL_MON_G_VM] = "vmstat", [PL_MON_G_PSI] = "pressure",
 	[PL_MON_G_DISK] = "disk",	 [PL_MON_G_NET] = "net",   [PL_MON_G_TCP] = "tcp",
+	[PL_MON_G_ACCEL] = "accel",
 };
 
 /* @b - @a per second, or NaN with the group's reset bit when the counter went down. */
@@ -308,6 +309,32 @@ static void mem_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b, 
 	r->numa_remote_ratio = den > 0 ? r->numa_other_per_s / den : NAN;
 }
 
+static void accel_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b, double dt,
+			struct pl_mon_rates *r)
+{
+	r->qat = pl_xcalloc(b->nqat ? b->nqat : 1, sizeof(*r->qat));
+	for (size_t i = 0; i < b->nqat; i++) {
+		const struct pl_mon_qat *qb = &b->qat[i], *qa = NULL;
+		for (size_t j = 0; j < a->nqat && !qa; j++)
+			if (strcmp(a->qat[j].name, qb->name) == 0)
+				qa = &a->qat[j];
+		if (!qa)
+			continue;
+		struct pl_mon_qat_rate *o = &r->qat[r->nqat++];
+		snprintf(o->name, sizeof(o->name), "%s", qb->name);
+		o->requests_per_s = rate(qa->requests, qb->requests, dt, r, PL_MON_G_ACCEL);
+		o->responses_per_s = rate(qa->responses, qb->responses, dt, r, PL_MON_G_ACCEL);
+		o->ras_events_per_s =
+			qa->has_ras && qb->has_ras
+				? rate(qa->ras_events, qb->ras_events, dt, r, PL_MON_G_ACCEL)
+				: NAN;
+	}
+	r->ngpu = b->ngpu;
+	r->gpu = pl_xcalloc(b->ngpu ? b->ngpu : 1, sizeof(*r->gpu));
+	if (b->ngpu)
+		memcpy(r->gpu, b->gpu, b->ngpu * sizeof(*r->gpu));
+}
+
 static void psi_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b, double dt,
 		      struct pl_mon_rates *r)
 {
@@ -358,6 +385,7 @@ int pl_mon_rates_compute(const struct pl_mon_snap *a, const struct pl_mon_snap *
 	psi_rates(a, b, dt, r);
 	disk_rates(a, b, dt, r);
 	net_rates(a, b, dt, r);
+	accel_rates(a, b, dt, r);
 	const struct pl_mon_kv *ta = &a->tcp, *tb = &b->tcp;
 	r->tcp_outsegs_per_s = kv_rate(ta, tb, PL_MON_TCP_OUTSEGS, dt, r, PL_MON_G_TCP);
 	r->tcp_retrans_per_s = kv_rate(ta, tb, PL_MON_TCP_RETRANSSEGS, dt, r, PL_MON_G_TCP);
@@ -376,5 +404,7 @@ void pl_mon_rates_free(struct pl_mon_rates *r)
 	free(r->cpu);
 	free(r->disk);
 	free(r->net);
+	free(r->qat);
+	free(r->gpu);
 	memset(r, 0, sizeof(*r));
 }

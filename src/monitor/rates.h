@@ -30,9 +30,10 @@ enum {
 	PL_MON_G_DISK,
 	PL_MON_G_NET,
 	PL_MON_G_TCP,
+	PL_MON_G_ACCEL,
 	PL_MON_G_N,
 };
-/** "cpu", "stat", "interrupts", "softirqs", "vmstat", "pressure", "disk", "net", "tcp". */
+/** "cpu", "stat", "interrupts", "softirqs", "vmstat", "pressure", "disk", "net", "tcp", "accel". */
 extern const char *const pl_mon_group_names[PL_MON_G_N];
 
 /** CPU time shares over the interval, % of the CPU's ticks (mpstat's columns: user
@@ -64,6 +65,14 @@ struct pl_mon_net_rate {
 	char name[32];
 	double rx_pps, tx_pps, rx_Bps, tx_Bps, rx_drop_per_s, tx_drop_per_s, rx_err_per_s,
 		tx_err_per_s;
+};
+
+/** One QAT device's firmware request rates over the interval (fw_counters deltas, summed
+ *  over its engines). NaN when a counter went down (device reset: group "accel"). */
+struct pl_mon_qat_rate {
+	char name[64];
+	double requests_per_s, responses_per_s;
+	double ras_events_per_s; /**< NaN also when the kernel has no RAS Events rows */
 };
 
 /** Most sources listed per interval in irq_top. */
@@ -106,6 +115,10 @@ struct pl_mon_rates {
 	size_t nnet;
 	struct pl_mon_net_rate *net; /**< malloc'd */
 	double tcp_outsegs_per_s, tcp_retrans_per_s, listen_overflows_per_s, listen_drops_per_s;
+	size_t nqat;
+	struct pl_mon_qat_rate *qat; /**< malloc'd: devices present at both ends */
+	size_t ngpu;
+	struct pl_mon_gpu *gpu; /**< malloc'd: the GPUs at the end of the interval (levels) */
 };
 
 /** Compute the interval from @a (earlier) to @b (later) into @out (overwritten; free

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "monitor/accel.h"
 #include "monitor/emit.h"
 #include "monitor/rates.h"
 #include "out/json.h"
@@ -82,6 +83,11 @@ static void json_head(const struct pl_mon_opts *o)
 			json_array_append_new(cmd, pl_json_string(*a));
 	}
 	jkv(o->out, "command", cmd);
+	const char *why = NULL;
+	bool nv = pl_mon_nvml_available(&why);
+	jkv(o->out, "accel",
+	    json_pack("{s:{s:b,s:o}}", "nvml", "available", nv, "reason",
+		      nv ? json_null() : pl_json_string(why)));
 	fputs(",\"samples\":[", o->out);
 }
 
@@ -280,11 +286,15 @@ int pl_mon_run(struct pl_mon_snap *first, pid_t pid, const struct pl_mon_opts *o
 			      isfinite(acc_mean(&cs)) ? json_real(acc_mean(&cs)) : json_null()));
 		fputs("}\n", o->out);
 	} else if (o->format == PL_MON_FMT_TEXT) {
+		const char *gpu_why = NULL;
+		pl_mon_nvml_available(&gpu_why);
 		fprintf(o->out,
 			"# %zu intervals: busy mean %.1f%% max %.1f%%, busiest CPU %.1f%%, "
-			"load1 mean %.2f, cs/s mean %.0f%s\n",
+			"load1 mean %.2f, cs/s mean %.0f%s%s%s%s\n",
 			res->nsamples, acc_mean(&busy), busy.max, cpumax.max, acc_mean(&load),
-			acc_mean(&cs), res->interrupted ? " (interrupted)" : "");
+			acc_mean(&cs), res->interrupted ? " (interrupted)" : "",
+			gpu_why ? ", gpu: NVML unavailable (" : "", gpu_why ? gpu_why : "",
+			gpu_why ? ")" : "");
 		if (res->has_cmd)
 			fprintf(o->out,
 				"# command: %s %d, user %.3f s, system %.3f s, wall %.3f s\n",

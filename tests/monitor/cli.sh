@@ -97,6 +97,43 @@ is "fixture: no ticks, no shares" "$(jqv "$TMP/s.json" '.samples[0].cpu.all.busy
 is "fixture: zero context switches" "$(jqv "$TMP/s.json" '.samples[0].ctxt_per_s')" 0
 is "fixture: zero interrupts" "$(jqv "$TMP/s.json" '.samples[0].interrupts.per_s')" 0
 is "fixture: loopback listed" "$(jqv "$TMP/s.json" '[.samples[0].net.interfaces[].name] | index("lo") != null')" true
+# --- accelerators: a fake QAT device (tests/fixtures/sysroots/intel-2s) and a stand-in NVML
+mkdir -p "$TMP/root/sys/kernel"
+cp -r "$FIXTURES/sysroots/intel-2s/sys/kernel/debug" "$TMP/root/sys/kernel/"
+expect_exit 0 "QAT fixture" "$P" monitor --sysroot "$TMP/root" -I 0.1 -d 0.25 --json -o "$TMP/q.json"
+validate monitor.schema.json "$TMP/q.json"
+is "QAT: the device listed" "$(jqv "$TMP/q.json" '.samples[0].accel.qat[0].device')" "qat_c6xx_0000:3d:00.0"
+is "QAT: unchanged counters, zero requests/s" "$(jqv "$TMP/q.json" '.samples[0].accel.qat[0].requests_per_s')" 0
+is "QAT: no RAS rows upstream, null" "$(jqv "$TMP/q.json" '.samples[0].accel.qat[0].ras_events_per_s')" null
+PERFLAB_NVML_LIB=/nonexistent/libnvidia-ml.so.1 expect_exit 0 "no NVML" "$P" monitor -I 0.1 -d 0.15 --json
+is "no NVML: unavailable" "$(jq -r .accel.nvml.available "$OUT")" false
+like "no NVML: dlerror's reason" "$(jq -r .accel.nvml.reason "$OUT")" "/nonexistent/libnvidia-ml.so.1: cannot open shared object file"
+is "no NVML: no GPU samples" "$(jq '[.samples[].accel.gpu | length] | add' "$OUT")" 0
+PERFLAB_NVML_LIB=/nonexistent/libnvidia-ml.so.1 expect_exit 0 "no NVML: text" "$P" monitor -I 0.1 -d 0.15
+like "no NVML: text says so" "$(cat "$OUT")" ", gpu: NVML unavailable \\(/nonexistent"
+export PERFLAB_NVML_LIB=$PERFLAB_NVML_STUB
+expect_exit 0 "stub NVML: JSON" "$P" monitor -I 0.1 -d 0.25 --json -o "$TMP/g.json" --prom-textfile "$TMP/g.prom"
+validate monitor.schema.json "$TMP/g.json"
+is "stub NVML: available" "$(jqv "$TMP/g.json" .accel.nvml.available)" true
+is "stub NVML: two GPUs" "$(jqv "$TMP/g.json" '.samples[0].accel.gpu | length')" 2
+is "stub NVML: names" "$(jqv "$TMP/g.json" '[.samples[0].accel.gpu[].name] | join(",")')" "Stub GPU 0,Stub GPU 1"
+is "stub NVML: utilization" "$(jqv "$TMP/g.json" '[.samples[0].accel.gpu[].util_pct] | join(",")')" "37,47"
+is "stub NVML: memory used (GiB)" "$(jqv "$TMP/g.json" '[.samples[0].accel.gpu[].mem_used_bytes / 1073741824 | round] | join(",")')" "4,5"
+is "stub NVML: memory total (GiB)" "$(jqv "$TMP/g.json" '.samples[0].accel.gpu[0].mem_total_bytes / 1073741824 | round')" 16
+like "stub NVML: prom utilization" "$(cat "$TMP/g.prom")" 'perflab_monitor_gpu_util_percent\{gpu="1",name="Stub GPU 1"\} 47'
+like "stub NVML: prom memory" "$(cat "$TMP/g.prom")" 'perflab_monitor_gpu_memory_used_bytes\{gpu="0",name="Stub GPU 0"\} 4.29'
+expect_exit 0 "stub NVML: CSV" "$P" monitor -I 0.1 -d 0.25 --csv
+col=$(head -1 "$OUT" | tr , '\n' | grep -nx gpu_util_pct | cut -d: -f1)
+is "stub NVML: CSV mean utilization" "$(sed -n 2p "$OUT" | cut -d, -f"$col")" 42
+col=$(head -1 "$OUT" | tr , '\n' | grep -nx gpu_mem_used_bytes | cut -d: -f1)
+is "stub NVML: CSV memory used" "$(sed -n 2p "$OUT" | cut -d, -f"$col")" 9.66368e+09
+expect_exit 0 "stub NVML: text" "$P" monitor -I 0.1 -d 0.25
+like "stub NVML: text header" "$(head -1 "$OUT")" ' qat/s +gpu%$'
+like "stub NVML: text line" "$(sed -n 2p "$OUT")" ' +- +42\.0$'
+is "text: stable widths" "$(sed -n '1,3p' "$OUT" | awk '{print length}' | sort -u | wc -l)" 1
+NVML_STUB_INIT_FAIL=9 expect_exit 0 "stub NVML: init fails" "$P" monitor -I 0.1 -d 0.15 --json
+is "init fails: reason" "$(jq -r .accel.nvml.reason "$OUT")" "nvmlInit_v2 returned 9"
+unset PERFLAB_NVML_LIB
 expect_exit 2 "fixture: CPU 2 is not there" "$P" monitor --sysroot "$TMP/root" -C 2 -d 0.2
 
 # --- report --from monitor.json: charts and a summary table ---------------------------

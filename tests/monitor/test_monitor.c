@@ -413,6 +413,85 @@ static void test_rates_wrap(void **state)
 	pl_mon_snap_free(&b);
 }
 
+/* QAT fw_counters: both formats, garbage, rates and a device reset (counters go down) */
+static const char qat_a[] = "AE          Requests        Responses\n"
+			    " 0:             1000              990\n"
+			    " 1:             2000             1990\n";
+static const char qat_b[] = "AE          Requests        Responses\n"
+			    " 0:             1500             1490\n"
+			    " 1:             2700             2690\n";
+static const char qat_oot[] = "+------------------------------------------------+\n"
+			      "| FW Statistics for Qat Device                   |\n"
+			      "+------------------------------------------------+\n"
+			      "| Firmware Requests [AE  0]:               123456 |\n"
+			      "| Firmware Responses[AE  0]:               123450 |\n"
+			      "| RAS events        [AE  0]:                    1 |\n"
+			      "| Firmware Requests [AE  1]:                    4 |\n"
+			      "| Firmware Responses[AE  1]:                    4 |\n"
+			      "| RAS events        [AE  1]:                    0 |\n";
+
+static void test_qat(void **state)
+{
+	(void)state;
+	uint64_t rq, rs, ras;
+	bool has_ras;
+	assert_int_equal(pl_mon_parse_qat_fw_counters(qat_a, &rq, &rs, &ras, &has_ras), 0);
+	assert_int_equal(rq, 3000);
+	assert_int_equal(rs, 2980);
+	assert_false(has_ras);
+	assert_int_equal(pl_mon_parse_qat_fw_counters(qat_oot, &rq, &rs, &ras, &has_ras), 0);
+	assert_int_equal(rq, 123460);
+	assert_int_equal(rs, 123454);
+	assert_int_equal(ras, 1);
+	assert_true(has_ras);
+	assert_int_equal(pl_mon_parse_qat_fw_counters("", &rq, &rs, &ras, &has_ras), -EINVAL);
+	assert_int_equal(
+		pl_mon_parse_qat_fw_counters("AE Requests\n 0: x\n", &rq, &rs, &ras, &has_ras),
+		-EINVAL);
+	assert_int_equal(pl_mon_parse_qat_fw_counters("AE Requests\n 0: 99999999999999999999\n",
+						      &rq, &rs, &ras, &has_ras),
+			 -EINVAL);
+	/* two snapshots 0.5 s apart: 1200 requests -> 2400/s */
+	struct pl_mon_snap a = { .t_ns = 1000000000ull }, b = { .t_ns = 1500000000ull };
+	struct pl_mon_qat qa = { .name = "qat_c6xx_0000:3d:00.0" }, qb = qa;
+	assert_int_equal(pl_mon_parse_qat_fw_counters(qat_a, &qa.requests, &qa.responses,
+						      &qa.ras_events, &qa.has_ras),
+			 0);
+	assert_int_equal(pl_mon_parse_qat_fw_counters(qat_b, &qb.requests, &qb.responses,
+						      &qb.ras_events, &qb.has_ras),
+			 0);
+	a.qat = &qa, a.nqat = 1, b.qat = &qb, b.nqat = 1;
+	struct pl_mon_rates r;
+	assert_int_equal(pl_mon_rates_compute(&a, &b, NULL, 0, &r), 0);
+	assert_int_equal(r.nqat, 1);
+	assert_string_equal(r.qat[0].name, "qat_c6xx_0000:3d:00.0");
+	near(r.qat[0].requests_per_s, 2400);
+	near(r.qat[0].responses_per_s, 2400);
+	assert_true(isnan(r.qat[0].ras_events_per_s));
+	assert_false(r.flags & PL_MON_F_RESET);
+	struct pl_mon_accel_sum x;
+	pl_mon_accel_sum(&r, &x);
+	near(x.qat_requests_per_s, 2400);
+	assert_true(isnan(x.gpu_util_pct));
+	pl_mon_rates_free(&r);
+	/* the device was reset (driver reload): counters went down -> null, counter_reset */
+	assert_int_equal(
+		pl_mon_rates_compute(
+			&b, &(struct pl_mon_snap){ .t_ns = 2000000000ull, .qat = &qa, .nqat = 1 },
+			NULL, 0, &r),
+		0);
+	assert_true(r.flags & PL_MON_F_RESET);
+	assert_true(r.reset_groups & (1u << PL_MON_G_ACCEL));
+	assert_true(isnan(r.qat[0].requests_per_s));
+	json_t *j = pl_mon_sample_json(&r);
+	char *t = json_dumps(j, JSON_COMPACT);
+	assert_non_null(strstr(t, "\"requests_per_s\":null"));
+	assert_non_null(strstr(t, "\"accel\"]"));
+	free(t);
+	json_decref(j);
+	pl_mon_rates_free(&r);
+}
+
 /* CPU1 goes offline: the "cpu" line loses its ticks (it goes down); the interval is
  * marked, only CPU0 is shown, and all CPUs is CPU0's share. */
 static void test_rates_offline(void **state)
@@ -469,6 +548,12 @@ static void test_snap_read(void **state)
 	assert_int_equal(pl_test_put(root, "/proc/net/netstat",
 				     "TcpExt: ListenOverflows ListenDrops\nTcpExt: 1 2\n"),
 			 0);
+	assert_int_equal(
+		pl_test_put(root, "/sys/kernel/debug/qat_c6xx_0000:3d:00.0/fw_counters", qat_a), 0);
+	assert_int_equal(pl_test_put(root, "/sys/kernel/debug/qat_c6xx_0000:3f:00.0/fw_counters",
+				     "garbage\n"),
+			 0);
+	assert_int_equal(pl_test_put(root, "/sys/kernel/debug/dri/0/name", "x\n"), 0);
 	assert_int_equal(pl_sysroot_set(root), 0);
 	struct pl_mon_snap s;
 	assert_int_equal(pl_mon_snap_read(&s), 0);
@@ -483,6 +568,9 @@ static void test_snap_read(void **state)
 	assert_int_equal(s.nnet, 2);
 	assert_int_equal(s.tcp.v[PL_MON_TCP_RETRANSSEGS], 5);
 	assert_int_equal(s.tcp.v[PL_MON_TCP_LISTENDROPS], 2);
+	assert_int_equal(s.nqat, 1); /* the garbage file is skipped */
+	assert_string_equal(s.qat[0].name, "qat_c6xx_0000:3d:00.0");
+	assert_int_equal(s.qat[0].requests, 3000);
 	pl_mon_snap_free(&s);
 	/* without /proc/stat there is nothing to monitor */
 	char path[300];
@@ -501,7 +589,7 @@ int main(void)
 		cmocka_unit_test(test_psi),	    cmocka_unit_test(test_diskstats),
 		cmocka_unit_test(test_netdev_snmp), cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rates_wrap),  cmocka_unit_test(test_rates_offline),
-		cmocka_unit_test(test_snap_read),
+		cmocka_unit_test(test_snap_read),   cmocka_unit_test(test_qat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* perflab monitor: accelerators. Intel QuickAssist firmware request counters from the
+ * qat driver's debugfs file /sys/kernel/debug/qat_<name>_<bdf>/fw_counters (kernel
+ * Documentation/ABI/testing/debugfs-driver-qat), read through the sysroot helper. Two
+ * formats: the upstream kernel's table (6.7+, drivers/crypto/intel/qat/qat_common/
+ * adf_fw_counters.c: a header "AE Requests Responses", then "N: REQ RESP" per
+ * acceleration engine) and the out-of-tree Intel driver's box, one "| Firmware Requests
+ * [AE  n]: N |", "Firmware Responses" and "RAS events" row per engine; and NVIDIA GPU utilization and memory from
+ * the NVIDIA management library, loaded at run time with dlopen("libnvidia-ml.so.1")
+ * (no NVIDIA headers: the few types are declared in accel.c after nvml.h's ABI). */
+#ifndef PERFLAB_MONITOR_ACCEL_H
+#define PERFLAB_MONITOR_ACCEL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** One QAT device's firmware counters, summed over its acceleration engines (requests
+ *  and responses since the driver started the device). */
+struct pl_mon_qat {
+	char name[64]; /**< the debugfs directory: "qat_4xxx_0000:6b:00.0" */
+	uint64_t requests, responses, ras_events;
+	bool has_ras; /**< the file has RAS Events rows (kernels since 6.x) */
+};
+
+/** One GPU at one instant (NVML). NaN where NVML did not answer for it. */
+struct pl_mon_gpu {
+	char name[96];	  /**< nvmlDeviceGetName, "" when unknown */
+	double util_pct;  /**< % of the last sample period a kernel ran (nvmlUtilization_t.gpu) */
+	double mem_util_pct; /**< % of the period device memory was read or written */
+	double mem_used_bytes, mem_total_bytes; /**< nvmlMemory_t used, total */
+};
+
+/** Parse the text of one fw_counters file: the sums over engines. Returns 0, or
+ *  -EINVAL when no "Firmware Requests" row with a number is found. */
+int pl_mon_parse_qat_fw_counters(const char *text, uint64_t *requests, uint64_t *responses,
+				 uint64_t *ras_events, bool *has_ras);
+
+/** Every readable /sys/kernel/debug/qat_* /fw_counters (sysroot) into a malloc'd array
+ *  sorted by name (*n entries; NULL and 0 when none). Unreadable files (debugfs not
+ *  mounted, not root) are skipped. */
+void pl_mon_qat_read(struct pl_mon_qat **out, size_t *n);
+
+/** Load NVML once per process (later calls return the first answer). The library is
+ *  "libnvidia-ml.so.1", or the path in the environment variable PERFLAB_NVML_LIB (a
+ *  test hook: the monitor tests point it at a stand-in library). Returns true when
+ *  nvmlInit_v2 succeeded; otherwise *why (static storage) says why: dlerror()'s text, a
+ *  missing symbol, or nvmlInit_v2's return code. */
+bool pl_mon_nvml_available(const char **why);
+
+/** Read every GPU into a malloc'd array (*n entries; NULL and 0 when NVML is not
+ *  available or reports no device). */
+void pl_mon_gpu_read(struct pl_mon_gpu **out, size_t *n);
+
+/** Shut NVML down (nvmlShutdown, dlclose) if it was loaded. */
+void pl_mon_nvml_close(void);
+
+#endif
