@@ -79,7 +79,7 @@ static bool parse_table(const char *text, uint64_t sum[3], bool seen[3])
 				if (t == w)
 					break;
 				size_t n = (size_t)(t - w);
-				col[ncol++] = n == 8 && memcmp(w, "Requests", 8) == 0	   ? 0
+				col[ncol++] = n == 8 && memcmp(w, "Requests", 8) == 0	 ? 0
 					      : n == 9 && memcmp(w, "Responses", 9) == 0 ? 1
 											 : -1;
 			}
@@ -238,9 +238,12 @@ bool pl_mon_nvml_available(const char **why)
 			snprintf(nv.why, sizeof(nv.why), "%s", e ? e : "dlopen failed");
 		} else {
 			static const char *const sym[] = {
-				"nvmlInit_v2",		     "nvmlShutdown",
-				"nvmlDeviceGetCount_v2",     "nvmlDeviceGetHandleByIndex_v2",
-				"nvmlDeviceGetUtilizationRates", "nvmlDeviceGetMemoryInfo",
+				"nvmlInit_v2",
+				"nvmlShutdown",
+				"nvmlDeviceGetCount_v2",
+				"nvmlDeviceGetHandleByIndex_v2",
+				"nvmlDeviceGetUtilizationRates",
+				"nvmlDeviceGetMemoryInfo",
 				"nvmlDeviceGetName",
 			};
 			void *f[7];

@@ -5,9 +5,10 @@
  * formats: the upstream kernel's table (6.7+, drivers/crypto/intel/qat/qat_common/
  * adf_fw_counters.c: a header "AE Requests Responses", then "N: REQ RESP" per
  * acceleration engine) and the out-of-tree Intel driver's box, one "| Firmware Requests
- * [AE  n]: N |", "Firmware Responses" and "RAS events" row per engine; and NVIDIA GPU utilization and memory from
- * the NVIDIA management library, loaded at run time with dlopen("libnvidia-ml.so.1")
- * (no NVIDIA headers: the few types are declared in accel.c after nvml.h's ABI). */
+ * [AE  n]: N |", "Firmware Responses" and "RAS events" row per engine; and NVIDIA GPU utilization
+ * and memory from the NVIDIA management library, loaded at run time with
+ * dlopen("libnvidia-ml.so.1") (no NVIDIA headers: the few types are declared in accel.c after
+ * nvml.h's ABI). */
 #ifndef PERFLAB_MONITOR_ACCEL_H
 #define PERFLAB_MONITOR_ACCEL_H
 #include <stdbool.h>
@@ -24,8 +25,8 @@ struct pl_mon_qat {
 
 /** One GPU at one instant (NVML). NaN where NVML did not answer for it. */
 struct pl_mon_gpu {
-	char name[96];	  /**< nvmlDeviceGetName, "" when unknown */
-	double util_pct;  /**< % of the last sample period a kernel ran (nvmlUtilization_t.gpu) */
+	char name[96];	 /**< nvmlDeviceGetName, "" when unknown */
+	double util_pct; /**< % of the last sample period a kernel ran (nvmlUtilization_t.gpu) */
 	double mem_util_pct; /**< % of the period device memory was read or written */
 	double mem_used_bytes, mem_total_bytes; /**< nvmlMemory_t used, total */
 };

@@ -286,6 +286,9 @@ static const struct {
 	{ "network rx", "MB/s", "net.interfaces[].rx_bytes_per_s", 1e-6 },
 	{ "network tx", "MB/s", "net.interfaces[].tx_bytes_per_s", 1e-6 },
 	{ "TCP retransmits", "/s", "net.tcp_retrans_per_s", 1 },
+	{ "QAT fw requests", "/s", "accel.qat[].requests_per_s", 1 },
+	{ "GPU util (busiest)", "%", "accel.gpu[]^util_pct", 1 },
+	{ "GPU memory used", "MB", "accel.gpu[].mem_used_bytes", 1e-6 },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -437,6 +440,27 @@ static void html_doc(struct pl_buf *b, const json_t *doc, const char *path)
 				      { "io", "pressure.io.some_pct", NULL, 1 } };
 	chart(b, doc, "Pressure stall, some tasks (% of the interval)", "%", psi, NS(psi), false,
 	      100, -1);
+	/* accelerators only when the run saw one (QAT fw_counters, NVML GPUs) */
+	bool qat = false, gpu = false;
+	const json_t *samples = json_object_get(doc, "samples");
+	for (size_t k = 0; k < json_array_size(samples); k++) {
+		const json_t *a = json_object_get(json_array_get(samples, k), "accel");
+		qat = qat || json_array_size(json_object_get(a, "qat")) > 0;
+		gpu = gpu || json_array_size(json_object_get(a, "gpu")) > 0;
+	}
+	if (qat) {
+		const struct series q[] = {
+			{ "requests", "accel.qat[].requests_per_s", NULL, 1 },
+			{ "responses", "accel.qat[].responses_per_s", NULL, 1 },
+		};
+		chart(b, doc, "QAT firmware requests, all devices", "/s", q, NS(q), false, 0, -1);
+	}
+	if (gpu) {
+		const struct series g[] = { { "busiest GPU", "accel.gpu[]^util_pct", NULL, 1 },
+					    { "memory (busiest)", "accel.gpu[]^mem_util_pct", NULL,
+					      1 } };
+		chart(b, doc, "GPU utilization (NVML)", "%", g, NS(g), false, 100, -1);
+	}
 	pl_buf_puts(b, "<h3>Summary</h3><table><tr><th>series</th><th>unit</th><th>mean</th>"
 		       "<th>p95</th><th>max</th></tr>\n");
 	for (size_t r = 0; r < NROWS; r++) {

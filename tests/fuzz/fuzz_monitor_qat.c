@@ -24,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		second = sep + 6;
 	}
 	struct pl_mon_qat q[2] = { { .name = "qat_x" }, { .name = "qat_x" } };
-	int r0 = pl_mon_parse_qat_fw_counters(s, &q[0].requests, &q[0].responses,
-					      &q[0].ras_events, &q[0].has_ras);
+	int r0 = pl_mon_parse_qat_fw_counters(s, &q[0].requests, &q[0].responses, &q[0].ras_events,
+					      &q[0].has_ras);
 	int r1 = pl_mon_parse_qat_fw_counters(second, &q[1].requests, &q[1].responses,
 					      &q[1].ras_events, &q[1].has_ras);
 	FUZZ_ASSERT(r0 == 0 || r0 == -22, "0 or -EINVAL");

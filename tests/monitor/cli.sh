@@ -122,6 +122,9 @@ is "stub NVML: memory used (GiB)" "$(jqv "$TMP/g.json" '[.samples[0].accel.gpu[]
 is "stub NVML: memory total (GiB)" "$(jqv "$TMP/g.json" '.samples[0].accel.gpu[0].mem_total_bytes / 1073741824 | round')" 16
 like "stub NVML: prom utilization" "$(cat "$TMP/g.prom")" 'perflab_monitor_gpu_util_percent\{gpu="1",name="Stub GPU 1"\} 47'
 like "stub NVML: prom memory" "$(cat "$TMP/g.prom")" 'perflab_monitor_gpu_memory_used_bytes\{gpu="0",name="Stub GPU 0"\} 4.29'
+ok "stub NVML: report" "$P" report --from "$TMP/g.json" -o "$TMP/grep"
+like "stub NVML: report summary" "$(cat "$OUT")" 'GPU util \(busiest\) +% +47\.00'
+like "stub NVML: report chart" "$(cat "$TMP/grep/monitor.html")" 'GPU utilization \(NVML\)'
 expect_exit 0 "stub NVML: CSV" "$P" monitor -I 0.1 -d 0.25 --csv
 col=$(head -1 "$OUT" | tr , '\n' | grep -nx gpu_util_pct | cut -d: -f1)
 is "stub NVML: CSV mean utilization" "$(sed -n 2p "$OUT" | cut -d, -f"$col")" 42
