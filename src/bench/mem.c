@@ -23,7 +23,9 @@
 #include "bench/bench.h"
 #include "bench/memlat.h"
 #include "bench/stream.h"
+#include "facts/collectors.h"
 #include "out/json.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -463,6 +465,31 @@ static void stream_validate(struct pl_bench_ctx *ctx, struct team *t, struct arr
 		pl_bench_invalidate(ctx, "STREAM validation failed%s: %s", where, msg);
 }
 
+/* info.reference: the DIMMs' theoretical peak (facts dimm.*, read through the sysroot like
+ * `inspect`) that the triad is shown against, the same reading as the report's key numbers
+ * (pl_dimm_peak_get). {"metric":"triad","name":"DIMM peak","unit":"GB/s","value":V|null,
+ * "text":"62.3 GB/s (2 channels x 3200 MT/s x 8 B, SMBIOS)"|"unknown: REASON"}; the runner
+ * adds "share_pct" of the metric's median. */
+static void dimm_reference(json_t *info)
+{
+	struct pl_facts f;
+	pl_facts_init(&f);
+	pl_collect_dimm(&f);
+	json_t *fj = pl_facts_to_json(&f, "dimm.");
+	struct pl_dimm_peak p;
+	bool known = pl_dimm_peak_get(fj, &p);
+	pl_autofree char *text = pl_dimm_peak_text(&p);
+	json_t *r = json_object();
+	json_object_set_new(r, "metric", pl_json_string("triad"));
+	json_object_set_new(r, "name", pl_json_string("DIMM peak"));
+	json_object_set_new(r, "unit", pl_json_string("GB/s"));
+	json_object_set_new(r, "value", known ? json_real(p.gbps) : json_null());
+	json_object_set_new(r, "text", pl_json_string(text));
+	json_object_set_new(info, "reference", r);
+	json_decref(fj);
+	pl_facts_free(&f);
+}
+
 static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 {
 	struct mem_opts *o = vo;
@@ -544,6 +571,8 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	json_object_set_new(info, "isa", pl_json_string(pl_stream_isa(false)));
 	if (o->nt)
 		json_object_set_new(info, "isa_nt", pl_json_string(pl_stream_isa(true)));
+	if (!o->numa_matrix)
+		dimm_reference(info);
 
 	if (o->numa_matrix) {
 		if (numa_available() < 0) {

@@ -296,6 +296,26 @@ static const char *better_name(enum pl_better b)
 	return b == PL_HIGHER_IS_BETTER ? "higher" : b == PL_LOWER_IS_BETTER ? "lower" : "neither";
 }
 
+/* info.reference (a benchmark's reference figure, mem: the DIMM peak): its "share_pct",
+ * the named metric's median over the reference value x 100, when both are known. */
+static void reference_share(json_t *info, const json_t *ms)
+{
+	json_t *r = json_object_get(info, "reference");
+	const json_t *v = json_object_get(r, "value");
+	const char *name = pl_json_str(r, "metric");
+	size_t i;
+	const json_t *m;
+	json_array_foreach(ms, i, m)
+	{
+		const json_t *med = json_object_get(m, "median");
+		if (name && json_is_number(v) && json_number_value(v) > 0 &&
+		    strcmp(pl_json_str(m, "name"), name) == 0 && json_is_number(med))
+			json_object_set_new(
+				r, "share_pct",
+				json_real(json_number_value(med) / json_number_value(v) * 100));
+	}
+}
+
 static json_t *metric_json(const struct metric *m)
 {
 	struct pl_summary s;
@@ -701,6 +721,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			      nwide, c.nm, max_cv * 100, wide.data);
 	pl_buf_free(&wide);
 	json_object_set_new(d, "metrics", ms);
+	reference_share(c.info, ms);
 	struct pl_env_during during;
 	pl_env_during(&s0, &s1, &during);
 	json_object_set_new(d, "environment", pl_env_json(&during, &c.cpus, pinned));
@@ -801,7 +822,7 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 	json_t *v;
 	json_object_foreach((json_t *)info, k, v)
 	{
-		if (strcmp(k, "workload") == 0)
+		if (strcmp(k, "workload") == 0 || strcmp(k, "reference") == 0)
 			continue;
 		char *t = pl_fact_value_text(v);
 		fprintf(f, "  %s%s:%s %s\n", D, k, R, t);
@@ -861,6 +882,20 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 				pl_json_str(m, "name"), c[0], c[1], c[2], c[3], c[4],
 				(long long)json_integer_value(json_object_get(l, "n")));
 		}
+	}
+	const json_t *ref = json_object_get(info, "reference");
+	if (ref) {
+		const json_t *sh = json_object_get(ref, "share_pct");
+		const json_t *rm = NULL, *x;
+		json_array_foreach(ms, i, x) if (strcmp(pl_json_str(x, "name"),
+							pl_json_str(ref, "metric")) == 0) rm = x;
+		if (json_is_number(sh) && rm)
+			fprintf(f, "\n%s %.1f %s = %.1f%% of %s %s\n", pl_json_str(ref, "metric"),
+				json_number_value(json_object_get(rm, "median")),
+				pl_json_str(rm, "unit"), json_number_value(sh),
+				pl_json_str(ref, "name"), pl_json_str(ref, "text"));
+		else
+			fprintf(f, "\n%s %s\n", pl_json_str(ref, "name"), pl_json_str(ref, "text"));
 	}
 	const json_t *notes = json_object_get(d, "notes");
 	if (json_array_size(notes))

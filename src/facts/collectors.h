@@ -55,6 +55,26 @@ void pl_collect_accel(struct pl_facts *f);
  *  peak_bandwidth_gbps} from SMBIOS type 17 (/sys/firmware/dmi/tables/DMI). */
 void pl_collect_dimm(struct pl_facts *f);
 
+/** The DIMMs' theoretical peak bandwidth as facts say it (pl_dimm_peak_get). */
+struct pl_dimm_peak {
+	double gbps;	   /**< populated channels x configured MT/s x 8 B, in GB/s (10^9 B/s);
+				0 when unknown */
+	int64_t populated; /**< channels with a DIMM, -1 when unknown */
+	int64_t total;	   /**< channels (slots' channels, empty ones included), -1 unknown */
+	int64_t mts;	   /**< the configured MT/s shared by every populated channel, 0 when
+				they differ or are unknown */
+	const char *why;   /**< when gbps is 0: the reason (borrowed from @facts), else NULL */
+};
+/** Fill *@p from @facts, an object of facts in pl_facts_to_json form ({"dimm.KEY":
+ *  {"value":V}|{"unavailable":"R"}}; a report's "facts"), using dimm.peak_bandwidth_gbps,
+ *  dimm.channels.{populated,total} and dimm.channels. Returns true when the peak is known;
+ *  false with p->why set (a fixed text when the facts say nothing). The one reading of the
+ *  peak shared by `bench mem` and the report's key numbers. */
+bool pl_dimm_peak_get(const json_t *facts, struct pl_dimm_peak *p);
+/** "62.3 GB/s (2 channels x 3200 MT/s x 8 B, SMBIOS)" (channels x MT/s x 8 B without a
+ *  shared speed) or "unknown: REASON". Returns a malloc'd string. */
+char *pl_dimm_peak_text(const struct pl_dimm_peak *p);
+
 /** One SMBIOS Memory Device (type 17; DMTF DSP0134 7.18). Strings owned (NULL when the
  *  structure has none); sizes in bytes, speeds in MT/s (0 = unknown). */
 struct pl_dimm {

@@ -356,3 +356,63 @@ void pl_collect_dimm(struct pl_facts *f)
 				    DMI_TABLE ": a populated channel has no known speed");
 	pl_dimms_free(d, n);
 }
+
+/* The value of fact @key in @facts (pl_facts_to_json form), or NULL; *why gets its
+ * unavailable reason when it has one. */
+static const json_t *fact_value(const json_t *facts, const char *key, const char **why)
+{
+	const json_t *o = json_object_get(facts, key);
+	const json_t *u = json_object_get(o, "unavailable");
+	if (why && json_is_string(u))
+		*why = json_string_value(u);
+	return json_object_get(o, "value");
+}
+
+bool pl_dimm_peak_get(const json_t *facts, struct pl_dimm_peak *p)
+{
+	*p = (struct pl_dimm_peak){ .populated = -1, .total = -1 };
+	const char *why = NULL;
+	const json_t *pk = fact_value(facts, "dimm.peak_bandwidth_gbps", &why);
+	if (!json_is_number(pk) || !(json_number_value(pk) > 0)) {
+		p->why = why ? why : "no DIMM facts (SMBIOS type 17) for a theoretical peak";
+		return false;
+	}
+	p->gbps = json_number_value(pk);
+	const json_t *pop = fact_value(facts, "dimm.channels.populated", NULL);
+	const json_t *tot = fact_value(facts, "dimm.channels.total", NULL);
+	if (json_is_integer(pop))
+		p->populated = (int64_t)json_integer_value(pop);
+	if (json_is_integer(tot))
+		p->total = (int64_t)json_integer_value(tot);
+	const json_t *chs = fact_value(facts, "dimm.channels", NULL);
+	size_t i;
+	const json_t *c;
+	json_array_foreach(chs, i, c)
+	{
+		const json_t *m = json_object_get(c, "configured_mts");
+		int64_t v = json_is_integer(m) ? (int64_t)json_integer_value(m) : 0;
+		if (i == 0)
+			p->mts = v;
+		else if (v != p->mts)
+			p->mts = 0;
+	}
+	return true;
+}
+
+char *pl_dimm_peak_text(const struct pl_dimm_peak *p)
+{
+	if (!(p->gbps > 0))
+		return pl_xasprintf("unknown: %s", p->why ? p->why : "no DIMM facts");
+	struct pl_buf b = { 0 };
+	pl_buf_printf(&b, "%.1f GB/s (", p->gbps);
+	if (p->populated >= 0)
+		pl_buf_printf(&b, "%lld channel%s", (long long)p->populated,
+			      p->populated == 1 ? "" : "s");
+	else
+		pl_buf_printf(&b, "channels");
+	if (p->mts > 0)
+		pl_buf_printf(&b, " x %lld MT/s x 8 B, SMBIOS)", (long long)p->mts);
+	else
+		pl_buf_printf(&b, " x configured MT/s each x 8 B, SMBIOS)");
+	return pl_buf_steal(&b);
+}

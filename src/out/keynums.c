@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts/collectors.h"
 #include "out/figures.h"
 #include "out/json.h"
 #include "out/report.h"
@@ -196,24 +197,17 @@ static void add_compress(json_t *rows, const json_t *benches)
  * reference (...)" without DIMM facts. Returns a new string. */
 static char *mem_reference(const json_t *report, const json_t *triad)
 {
-	const json_t *facts = json_object_get(report, "facts");
-	const json_t *pk =
-		json_object_get(json_object_get(facts, "dimm.peak_bandwidth_gbps"), "value");
-	if (!json_is_number(pk) || !(json_number_value(pk) > 0))
+	struct pl_dimm_peak p;
+	if (!pl_dimm_peak_get(json_object_get(report, "facts"), &p))
 		return pl_xstrdup("no reference (no DIMM facts for a theoretical peak)");
-	double peak = json_number_value(pk);
-	const json_t *pop =
-		json_object_get(json_object_get(facts, "dimm.channels.populated"), "value");
-	const json_t *tot = json_object_get(json_object_get(facts, "dimm.channels.total"), "value");
 	struct pl_buf b = { 0 };
-	pl_buf_printf(&b, "theoretical peak %.1f GB/s", peak);
-	if (json_is_integer(pop) && json_is_integer(tot))
+	pl_buf_printf(&b, "theoretical peak %.1f GB/s", p.gbps);
+	if (p.populated >= 0 && p.total >= 0)
 		pl_buf_printf(&b, " (%lld of %lld channels populated x MT/s x 8 B, SMBIOS)",
-			      (long long)json_integer_value(pop),
-			      (long long)json_integer_value(tot));
+			      (long long)p.populated, (long long)p.total);
 	const char *unit = pl_json_str(triad, "unit");
 	if (triad && unit && strcmp(unit, "GB/s") == 0)
-		pl_buf_printf(&b, ": triad at %.1f%% of it", median(triad) / peak * 100);
+		pl_buf_printf(&b, ": triad at %.1f%% of it", median(triad) / p.gbps * 100);
 	return pl_buf_steal(&b);
 }
 
