@@ -324,6 +324,8 @@ static json_t *measure_network(MPI_Comm cc, const int *coll, int nc, int me,
 	json_object_set_new(net, "pairs", pairs);
 	if (slow)
 		json_object_set_new(net, "slowest_pair", slow);
+	/* any node whose every pair is slow (out/cluster.h names the rule) */
+	json_object_set_new(net, "slow_nodes", pl_cluster_slow_nodes(net));
 	return net;
 }
 

@@ -437,6 +437,50 @@ static json_t *node_row(const struct pl_cluster_node *nd)
 	return r;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+json_t *pl_cluster_slow_nodes(const json_t *net)
+{
+	json_t *slow = json_array();
+	const json_t *names = json_object_get(net, "nodes");
+	const json_t *lat = json_object_get(net, "latency_oneway_us");
+	size_t n = json_array_size(names);
+	if (n < 3 || json_array_size(lat) != n)
+		return slow;
+	double *others = pl_xcalloc(n * n, sizeof(*others));
+	for (size_t x = 0; x < n; x++) {
+		double mine_lo = INFINITY;
+		size_t no = 0, nmine = 0;
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i + 1; j < n; j++) {
+				const json_t *v = json_array_get(json_array_get(lat, i), j);
+				if (!json_is_number(v) || !isfinite(json_number_value(v)))
+					continue;
+				double d = json_number_value(v);
+				if (i == x || j == x) {
+					mine_lo = fmin(mine_lo, d);
+					nmine++;
+				} else {
+					others[no++] = d;
+				}
+			}
+		if (!nmine || !no)
+			continue;
+		qsort(others, no, sizeof(*others), cmp_double);
+		double med = no % 2 ? others[no / 2] : (others[no / 2 - 1] + others[no / 2]) / 2;
+		double s = fmax(others[no - 1] - others[0], 0.1 * med);
+		const char *name = json_string_value(json_array_get(names, x));
+		if (mine_lo > med + s && name)
+			json_array_append_new(slow, pl_json_string(name));
+	}
+	free(others);
+	return slow;
+}
+
 json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long long epoch)
 {
 	char ts[32];

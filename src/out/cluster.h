@@ -43,6 +43,17 @@ extern const char *const pl_cluster_natural[];
  *  time in seconds. Returns a new reference. */
 json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long long epoch);
 
+/** The nodes whose every pair is slow, from a network section (perflab-mpi's "network":
+ *  "nodes" names and the n x n "latency_oneway_us" matrix in us, null where a pair was not
+ *  measured): node X is slow when it has at least one measured pair and every one of them
+ *  lies above the median of the pairs that do not involve X by more than s, s the larger
+ *  of those other pairs' range (highest - lowest) and 10% of their median (the floor
+ *  stands for run-to-run noise: one pair's ping-pong is one figure, without a stddev).
+ *  Needs >= 3 nodes (with 2 there is no pair without X). A node behind a slow link or a
+ *  slower NIC looks like this; the slowest pair alone does not say which end it is.
+ *  Returns a new array of names (possibly empty); an empty array for a malformed section. */
+json_t *pl_cluster_slow_nodes(const json_t *net);
+
 /** Read the `report --from` inputs @paths (NULL-terminated; a directory stands for the
  *  report documents in it: DIR/NAME.json and DIR/SUB/report.json, in name order) and
  *  tell whether they form a cluster: returns the number of report documents (0 or 1: not

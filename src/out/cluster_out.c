@@ -142,6 +142,10 @@ void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 			"%lld B\n",
 			pl_json_str(sp, "a"), pl_json_str(sp, "b"), pl_json_num(sp, "oneway_us"),
 			pl_json_num(sp, "rtt_us"), pl_json_int(net, "latency_bytes"));
+	if (json_array_size(json_object_get(net, "slow_nodes"))) {
+		pl_autofree char *s = join_names(json_object_get(net, "slow_nodes"));
+		fprintf(out, "network: every pair is slow on %s\n", s);
+	}
 	if (dir)
 		fprintf(out, "report written to %s/report.{json,md,html}\n", dir);
 }
@@ -557,6 +561,13 @@ static void html_network(struct pl_buf *b, const json_t *net)
 		pl_buf_puts(b, " - ");
 		esc(b, pl_json_str(sp, "b"));
 		pl_buf_printf(b, "</span>, %.3g us one-way.</p>\n", pl_json_num(sp, "oneway_us"));
+	}
+	const json_t *slow = json_object_get(net, "slow_nodes");
+	if (json_array_size(slow)) {
+		pl_autofree char *s = join_names(slow);
+		pl_buf_puts(b, "<p>Nodes whose every pair is slow: <span class=\"odd\">");
+		esc(b, s);
+		pl_buf_puts(b, "</span>.</p>\n");
 	}
 }
 

@@ -55,6 +55,8 @@ is "one-way is half the round trip" \
 is "matrices are symmetric" \
 	"$(jqv "$PJ" '.network.bandwidth_gbs as $m|[range(4) as $i|range(4) as $j|$m[$i][$j] == $m[$j][$i]]|all')" "true"
 ok "slowest pair named" jq -e '.network.slowest_pair.oneway_us > 0' "$PJ"
+# one host: no node is behind a slow link, and the field is always filled (an array)
+ok "slow nodes filled" jq -e '.network.slow_nodes|type == "array"' "$PJ"
 is "STREAM on every node, at the same time" "$(jqv "$PJ" '"\(.memory.nodes|length) \(.memory.simultaneous)"')" "4 true"
 like "report.html: latency heatmap and bandwidth matrix" "$(tr '\n' ' ' <"$P/report.html")" \
 	'id="latency-heatmap".*id="bandwidth-matrix"'

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The latency matrix analysis of the cluster merge (out/cluster.h pl_cluster_slow_nodes)
+ * on synthetic matrices: which node has every pair slow, and when none is named. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "out/cluster.h"
+
+/* A network section of @n nodes "n0".."n{n-1}" with the symmetric one-way matrix @m
+ * (row-major n x n; NAN = not measured; the diagonal is null). */
+static json_t *net_of(size_t n, const double *m)
+{
+	json_t *net = json_object(), *names = json_array(), *lat = json_array();
+	for (size_t i = 0; i < n; i++) {
+		char nm[32];
+		snprintf(nm, sizeof(nm), "n%zu", i);
+		json_array_append_new(names, json_string(nm));
+		json_t *row = json_array();
+		for (size_t j = 0; j < n; j++)
+			json_array_append_new(row, i == j || isnan(m[i * n + j])
+							   ? json_null()
+							   : json_real(m[i * n + j]));
+		json_array_append_new(lat, row);
+	}
+	json_object_set_new(net, "nodes", names);
+	json_object_set_new(net, "latency_oneway_us", lat);
+	return net;
+}
+
+static char *names_of(const json_t *a)
+{
+	static char buf[128];
+	buf[0] = '\0';
+	size_t i;
+	const json_t *v;
+	json_array_foreach(a, i, v)
+	{
+		if (i)
+			strcat(buf, ",");
+		strcat(buf, json_string_value(v));
+	}
+	return buf;
+}
+
+static void check(size_t n, const double *m, const char *want)
+{
+	json_t *net = net_of(n, m);
+	json_t *slow = pl_cluster_slow_nodes(net);
+	assert_non_null(slow);
+	assert_string_equal(names_of(slow), want);
+	json_decref(slow);
+	json_decref(net);
+}
+
+/* 4 nodes, n2's three pairs at ~23 us (TCP), the other three pairs ~1 us (shm) */
+static void one_slow_node(void **state)
+{
+	(void)state;
+	const double m[16] = { 0,    1.0,  23.0, 1.2,  1.0, 0,	 22.5, 1.1,
+			       23.0, 22.5, 0,	 24.0, 1.2, 1.1, 24.0, 0 };
+	check(4, m, "n2");
+}
+
+/* the same matrix with one of n2's pairs as fast as the rest: not every pair is slow */
+static void one_fast_pair_clears_it(void **state)
+{
+	(void)state;
+	const double m[16] = { 0,    1.0,  1.05, 1.2,  1.0, 0,	 22.5, 1.1,
+			       1.05, 22.5, 0,	 24.0, 1.2, 1.1, 24.0, 0 };
+	check(4, m, "");
+}
+
+/* uniform within noise: 3 nodes at 1.00/1.05/1.08 us (under the 10% floor) */
+static void uniform_names_none(void **state)
+{
+	(void)state;
+	const double m[9] = { 0, 1.0, 1.05, 1.0, 0, 1.08, 1.05, 1.08, 0 };
+	check(3, m, "");
+}
+
+/* 3 nodes: n0 - n1 fast, both pairs of n2 slow; n2 is named, and only n2 */
+static void three_nodes(void **state)
+{
+	(void)state;
+	const double m[9] = { 0, 0.2, 5.0, 0.2, 0, 5.5, 5.0, 5.5, 0 };
+	check(3, m, "n2");
+}
+
+/* the others' own range widens the threshold: n3's pairs (3.0..3.2) are within the
+ * others' spread (1.0..3.5 + 2.5) */
+static void within_others_spread(void **state)
+{
+	(void)state;
+	const double m[16] = { 0,   1.0, 3.5, 3.0, 1.0, 0,   2.0, 3.1,
+			       3.5, 2.0, 0,   3.2, 3.0, 3.1, 3.2, 0 };
+	check(4, m, "");
+}
+
+/* unmeasured pairs are left out; 2 nodes never name one; a malformed section gives [] */
+static void edges(void **state)
+{
+	(void)state;
+	const double m[16] = { 0,    1.0,  20.0, NAN, 1.0, 0,	21.0, 1.1,
+			       20.0, 21.0, 0,	 NAN, NAN, 1.1, NAN,  0 };
+	check(4, m, "n2");
+	const double two[4] = { 0, 50.0, 50.0, 0 };
+	check(2, two, "");
+	json_t *bad =
+		json_pack("{s:[s,s,s],s:s}", "nodes", "a", "b", "c", "latency_oneway_us", "x");
+	json_t *slow = pl_cluster_slow_nodes(bad);
+	assert_int_equal(json_array_size(slow), 0);
+	json_decref(slow);
+	json_decref(bad);
+	slow = pl_cluster_slow_nodes(NULL);
+	assert_int_equal(json_array_size(slow), 0);
+	json_decref(slow);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(one_slow_node),	cmocka_unit_test(one_fast_pair_clears_it),
+		cmocka_unit_test(uniform_names_none),	cmocka_unit_test(three_nodes),
+		cmocka_unit_test(within_others_spread), cmocka_unit_test(edges),
+	};
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
