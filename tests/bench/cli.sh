@@ -139,6 +139,14 @@ is "mem: pins one thread per CPU itself, so the result says pinned without --cpu
 is "mem: STREAM kernels and the nt variants" "$(jq -r '[.metrics[].name] | join(" ")' "$TMP/mem.json")" \
 	"copy copy_nt scale scale_nt add add_nt triad triad_nt memcpy sum"
 is "mem: every rate is positive" "$(jq -r '[.metrics[] | select(.best > 0)] | length' "$TMP/mem.json")" 10
+is "mem: the triad is shown against the DIMM peak" \
+	"$(jqv "$TMP/mem.json" '.info.reference | "\(.metric) \(.name) \(.unit)"')" "triad DIMM peak GB/s"
+# Known (SMBIOS readable): the share is the triad's median over the peak; unknown (no
+# SMBIOS table, not root): the text gives the reason and there is no share.
+is "mem: DIMM peak share is the triad median over the peak, or unknown with a reason" \
+	"$(jqv "$TMP/mem.json" '.info.reference as $r | ([.metrics[] | select(.name == "triad")][0].median) as $m
+	  | if $r.value == null then ($r.text | startswith("unknown: ")) and ($r | has("share_pct") | not)
+	    else ($r.share_pct - $m / $r.value * 100 | fabs) < 0.01 end')" true
 is "mem: one thread per CPU this process may use" "$(jqv "$TMP/mem.json" .info.threads)" "$(echo $ALLOWED | wc -w)"
 ok "mem --numa-matrix" "$PERFLAB" bench mem --quick --numa-matrix --runs 1 --json -o "$TMP/numa.json"
 # the cells: every node with a CPU of the run x every node with memory, read from sysfs
