@@ -183,6 +183,9 @@ static void free_variant(struct pl_cmp_variant *v)
 	free(v->teardown);
 	free(v->workdir);
 	free(v->note);
+	for (size_t i = 0; i < v->n_not_applied; i++)
+		free(v->not_applied[i]);
+	free(v->not_applied);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -615,12 +618,15 @@ static int load_profile(struct pl_cmp_variant *v, const char *name, char *err, s
 				free(key);
 			} else if (it->state != PL_TI_APPLY ||
 				   strcmp(it->plugin, "bootloader") == 0) {
-				pl_buf_printf(&skipped, "%s[%s] %s (%s)", skipped.len ? ", " : "",
-					      it->unit, it->key,
-					      strcmp(it->plugin, "bootloader") == 0
-						      ? "needs a reboot"
-					      : it->reason ? it->reason
-							   : pl_tune_state_name(it->state));
+				char *one = pl_xasprintf(
+					"[%s] %s (%s)", it->unit, it->key,
+					strcmp(it->plugin, "bootloader") == 0 ? "needs a reboot"
+					: it->reason			      ? it->reason
+						     : pl_tune_state_name(it->state));
+				pl_buf_printf(&skipped, "%s%s", skipped.len ? ", " : "", one);
+				v->not_applied = pl_xrealloc(
+					v->not_applied, (v->n_not_applied + 1) * sizeof(char *));
+				v->not_applied[v->n_not_applied++] = one;
 			}
 		}
 		if (skipped.len) {

@@ -47,6 +47,9 @@ struct pl_cmp_variant {
 			   */
 	char *note;	  /**< what pl_cmp_finalize could not apply (profile sections it skips),
 			       for the command to print; NULL when nothing */
+	char **not_applied; /**< the profile's items not applied per run, one string each
+			     ("[bootloader] cmdline (needs a reboot)"); owned, n_not_applied */
+	size_t n_not_applied;
 };
 
 /** A parameter of --param NAME=v1,v2,... */

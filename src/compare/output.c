@@ -287,6 +287,10 @@ static json_t *variant_json(const struct pl_cmp_variant *v, size_t i)
 		json_array_append_new(set, x);
 	}
 	json_object_set_new(o, "settings", set);
+	json_t *na = json_array();
+	for (size_t k = 0; k < v->n_not_applied; k++)
+		json_array_append_new(na, pl_json_string(v->not_applied[k]));
+	json_object_set_new(o, "not_applied", na);
 	const char *hk[] = { "prepare", "cleanup", "setup", "teardown" };
 	const char *hv[] = { v->prepare, v->cleanup, v->setup, v->teardown };
 	for (size_t k = 0; k < 4; k++)

@@ -57,8 +57,12 @@ wait $pid
 is "SIGINT: runtime exit" "$?" 3
 ok "restored after SIGINT" same
 
-ok "try: reboot items" "$P" tune try plboot --runs 2 --warmup 0 "${STATE[@]}" -- /bin/true
+ok "try: reboot items" "$P" tune try plboot --runs 2 --warmup 0 "${STATE[@]}" --json -o "$TMP/boot.json" -- /bin/true
 like "reboot item named as not applied" "$(cat "$ERR")" "profile 'plboot': not applied: .*cmdline.*needs a reboot"
+validate compare.schema.json "$TMP/boot.json"
+is "reboot item listed as not applied in the JSON, the sysctl item not" \
+	"$(jq -c '[.variants[] | {(.name): .not_applied}] | add' "$TMP/boot.json")" \
+	'{"baseline":[],"plboot":["[bootloader] cmdline (needs a reboot)"]}'
 ok "restored after the reboot profile" same
 
 for c in "unknown profile|no-such-profile -- /bin/true" "no --|pltry /bin/true" "no command|pltry --" \
