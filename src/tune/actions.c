@@ -525,6 +525,16 @@ static int do_apply(const struct pl_tune_req *q, const char *name)
 	int rc = load_plan(q, name, &pr, &plan);
 	if (rc)
 		return rc;
+	char cwhy[PATH_MAX];
+	if (q->persist && pl_persist_chain_check(pr, cwhy, sizeof(cwhy)) < 0) {
+		pl_error(
+			"--persist: profile '%s' reads %s, which the boot-time apply would not "
+			"find (it reads a copy of %s and the bundled, /etc/tuned and "
+			"/usr/lib/tuned profiles): copy that profile into /etc/tuned, then persist "
+			"again; nothing was written",
+			pr->name, cwhy, pr->file);
+		return PL_EXIT_USAGE;
+	}
 	size_t bad = validate(&plan, true);
 	if (bad) {
 		pl_error("nothing was applied: %zu item%s of profile '%s' cannot be written, and a "

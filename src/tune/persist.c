@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Persistence of a profile across reboots (tune/persist.h). */
 #include "tune/persist.h"
+#include "tune/profile.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -52,6 +53,27 @@ static int write_atomic(const char *path, const char *data)
 		return r;
 	}
 	return pl_outfile_close(&o, true);
+}
+
+int pl_persist_chain_check(const struct pl_tune_profile *pr, char *why, size_t whylen)
+{
+	struct pl_tune_path path;
+	pl_tune_path_default(&path, NULL);
+	for (size_t i = 0; pr->chain && pr->chain[i]; i++) {
+		const char *c = pr->chain[i];
+		if (strcmp(c, pr->file) == 0)
+			continue;
+		bool found = false;
+		for (size_t k = 0; k < path.n && !found; k++) {
+			size_t n = strlen(path.dirs[k]);
+			found = strncmp(c, path.dirs[k], n) == 0 && c[n] == '/';
+		}
+		if (!found) {
+			snprintf(why, whylen, "%s", c);
+			return -ENOENT;
+		}
+	}
+	return 0;
 }
 
 int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *name,

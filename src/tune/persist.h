@@ -35,6 +35,15 @@ int pl_persist_check(char *why, size_t whylen);
 int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *name,
 		     const char *file, const char *exe);
 
+struct pl_tune_profile;
+
+/** 0 when every file of @pr's chain (its includes, `include=` files of [variables]) other
+ *  than @pr->file itself lies in a directory the boot-time apply searches too (the
+ *  bundled profiles, <sysroot>/etc/tuned, /usr/lib/tuned: pl_tune_path_default without
+ *  a --profile-dir), since only @pr->file is copied. Else -ENOENT with the first file
+ *  the boot-time apply would not find in @why. Touches nothing. */
+int pl_persist_chain_check(const struct pl_tune_profile *pr, char *why, size_t whylen);
+
 /** Record the outcome of a boot-time apply of @name (@exit_status, 0 = applied) in
  *  <@state_dir>/PL_PERSIST_BOOT_FILE, atomically. Returns 0 or -errno. */
 int pl_persist_boot_record(const char *state_dir, const char *name, int exit_status);

@@ -50,6 +50,19 @@ validate tune-journal.schema.json "$TMP/status.json"
 expect_exit 3 "second --persist refused while one is persistent" T apply --persist pers
 like "names the unit in the way" "$(cat "$ERR")" "perflab-tune.service exists \(roll back first\)"
 
+# Only the profile's own tuned.conf is copied: a profile that includes another from
+# --profile-dir would not find it at boot, so it is refused before anything is written.
+mkdir -p "$P/persbase" "$P/persinc"
+printf '[main]\nsummary=base\n[sysctl]\nvm.swappiness=20\n' >"$P/persbase/tuned.conf"
+printf '[main]\ninclude=persbase\n[sysctl]\nvm.dirty_ratio=15\n' >"$P/persinc/tuned.conf"
+rm -rf "$TMP/root2" && cp -a "$TMP/root" "$TMP/root2"
+expect_exit 2 "--persist of a profile including one from --profile-dir" \
+	"$PERFLAB" tune --sysroot "$TMP/root2" --profile-dir "$P" --state-dir "$TMP/state2" apply --persist persinc
+like "names the included file and the fix" "$(cat "$ERR")" "reads $P/persbase/tuned.conf, which the boot-time apply would not find.*copy that profile into /etc/tuned"
+is "refused include: one line" "$(wc -l <"$ERR")" 1
+ok "refused include: nothing written" diff -r --no-dereference "$TMP/root" "$TMP/root2"
+ok "refused include: no journal" test ! -e "$TMP/state2/tune-journal.jsonl"
+
 if command -v systemd-analyze >/dev/null; then
 	if systemd-analyze verify "$U" >"$TMP/verify" 2>&1; then
 		_report ok "systemd-analyze verify accepts the unit"
