@@ -26,6 +26,7 @@ struct check_opts {
 	bool measure;
 	int format;
 	const char *emit;
+	const char *cpus;
 };
 
 enum { FMT_TEXT, FMT_JSON, FMT_PROM };
@@ -47,13 +48,16 @@ static const struct pl_opt check_opts[] = {
 	{ "emit-profile", 0, PL_OPT_STR, offsetof(struct check_opts, emit), "FILE",
 	  "also write the fixes of the findings at or above --fail-on as a tuned-format profile "
 	  "(FILE: e.g. DIR/NAME/tuned.conf, for tune --profile-dir DIR)" },
+	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct check_opts, cpus), "LIST",
+	  "the CPUs the workload runs on, for the rules that compare them with a GPU's or NIC's "
+	  "NUMA node (default: isolcpus=, else nohz_full= of the kernel command line)" },
 	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
 	.name = "check",
 	.usage = "perflab check [--workload W] [--fail-on SEVERITY] [--json | --format prom] "
-		 "[--measure] [--emit-profile FILE] [--sysroot DIR]",
+		 "[--measure] [--emit-profile FILE] [--cpus LIST] [--sysroot DIR]",
 	.summary = "Check the machine against tuning rules for a workload.",
 	.description =
 		"Each finding says what was observed, what was expected, why (with a public\n"
@@ -343,6 +347,8 @@ int cmd_check(int argc, char **argv)
 	pl_cleanup(pl_facts_free) struct pl_facts f;
 	pl_facts_init(&f);
 	collect_for(&f, 1u << o.workload);
+	if (o.cpus) /* read by pl_rf_workload_cpus before isolcpus=/nohz_full= */
+		pl_fact_str(&f, "workload.cpus", o.cpus, "--cpus");
 	int ret = pl_cmd_require_facts(&f); /* a wrong --sysroot: no "0 findings", exit 0 */
 	if (ret >= 0)
 		return ret;

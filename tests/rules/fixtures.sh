@@ -57,6 +57,17 @@ if [ -d "$S/gpu-node" ]; then
 		"link 16 GT/s x8 of 16 GT/s x16"
 	is "gpu-node: remote GPU" "$(field gpu-node general pcie.gpu-remote-numa .observed)" \
 		"0000:af:00.0 on NUMA node 1 (CPUs 4-7,12-15); the workload's CPUs (isolcpus) are 1-3"
+	# --cpus names the workload's CPUs (before isolcpus=): on the GPU's node no finding,
+	# on the other node the finding names them and where they came from.
+	"$PERFLAB" check --json --sysroot "$S/gpu-node" --cpus 4-5 --fail-on crit >"$TMP/gn-local.json" 2>"$ERR"
+	is "gpu-node: --cpus on the GPU's node: no remote-GPU finding" \
+		"$(jq '[.findings[] | select(.id == "pcie.gpu-remote-numa")] | length' "$TMP/gn-local.json")" 0
+	"$PERFLAB" check --json --sysroot "$S/gpu-node" --cpus 0,2 --fail-on crit >"$TMP/gn-remote.json" 2>"$ERR"
+	is "gpu-node: --cpus on the other node: the finding names them" \
+		"$(jq -r '[.findings[] | select(.id == "pcie.gpu-remote-numa")][0].observed' "$TMP/gn-remote.json")" \
+		"0000:af:00.0 on NUMA node 1 (CPUs 4-7,12-15); the workload's CPUs (workload.cpus) are 0,2"
+	expect_exit 2 "check --cpus with a bad list" "$PERFLAB" check --sysroot "$S/gpu-node" --cpus 3-1
+	is "check --cpus bad list: one line" "$(wc -l <"$ERR")" 1
 	is "gpu-node: remote GPU fix binds to its node" "$(field gpu-node general pcie.gpu-remote-numa .fix.command)" \
 		"numactl --cpunodebind=1 --membind=1 -- COMMAND"
 	is "gpu-node: NIC IRQs on CPU 0" "$(field gpu-node general nic.irqs-one-cpu .observed)" \
