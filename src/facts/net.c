@@ -190,6 +190,40 @@ json_t *pl_net_queue_irqs(const char *interrupts, const char *ifc, const char *c
 	return list;
 }
 
+/* A virtio NIC's device link is the virtio device ("../../devices/pci0000:00/0000:00:03.0/
+ * virtio2/net/eth0"), whose queue IRQs /proc/interrupts names after it ("virtio2-input.0",
+ * "virtio2-output.0"; drivers/virtio/virtio_pci_common.c) and whose MSI vectors belong to
+ * the PCI parent: when @ifc's device is virtioN, replace *@irqs by those lines, without the
+ * config vector. */
+static void virtio_irqs(const char *ifc, const char *interrupts, json_t **irqs)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), NET_DIR "/%s/device", ifc);
+	pl_autofree char *dev = NULL;
+	if (pl_readlink(path, &dev) < 0)
+		return;
+	const char *b = strrchr(dev, '/');
+	b = b ? b + 1 : dev;
+	if (strncmp(b, "virtio", 6) != 0 || !b[6] || strspn(b + 6, "0123456789") != strlen(b + 6))
+		return;
+	json_t *v = pl_net_queue_irqs(interrupts, b, NULL), *keep = json_array();
+	size_t i;
+	json_t *o;
+	json_array_foreach(v, i, o)
+	{
+		const char *n = pl_json_str(o, "name");
+		if (n && !strstr(n, "config"))
+			json_array_append(keep, o);
+	}
+	json_decref(v);
+	if (json_array_size(keep)) {
+		json_decref(*irqs);
+		*irqs = keep;
+	} else {
+		json_decref(keep);
+	}
+}
+
 static void collect_irqs(struct pl_facts *f, const char *ifc, const char *interrupts, int ir)
 {
 	char key[256], key2[256], path[320];
@@ -206,6 +240,8 @@ static void collect_irqs(struct pl_facts *f, const char *ifc, const char *interr
 		msi = NULL;
 	json_t *irqs = pl_net_queue_irqs(interrupts, ifc, (const char *const *)msi);
 	pl_strv_free(msi);
+	if (json_array_size(irqs) == 0)
+		virtio_irqs(ifc, interrupts, &irqs);
 	struct pl_cpuset all;
 	pl_cpuset_clear(&all);
 	size_t i, known = 0;

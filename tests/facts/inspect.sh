@@ -103,6 +103,19 @@ like "container: no PCI" "$(fact accel.gpu.count "$J")" '^unavailable'
 # --- this-vm (captured): must match the live facts for what a sysroot can show
 inspect_json this-vm "$SR/this-vm"
 J=$TMP/this-vm.json
+# a virtio NIC: eth0's device is virtio2, its queue IRQs are named after that
+# ("virtio2-input.0"), the config vector is not a queue
+cp -a "$SR/this-vm" "$TMP/vio"
+mkdir -p "$TMP/vio/proc/irq/38" "$TMP/vio/proc/irq/39" "$TMP/vio/proc/irq/37"
+printf '           CPU0       CPU1\n 37:          0          0 PCI-MSIX-0000:00:03.0   0-edge      virtio2-config\n 38:          0       2047 PCI-MSIX-0000:00:03.0   1-edge      virtio2-input.0\n 39:       2124          0 PCI-MSIX-0000:00:03.0   2-edge      virtio2-output.0\n 40:          5          0 PCI-MSIX-0000:00:04.0   1-edge      virtio3-input.0\n' >"$TMP/vio/proc/interrupts"
+echo 1 >"$TMP/vio/proc/irq/38/smp_affinity_list"
+echo 0 >"$TMP/vio/proc/irq/39/smp_affinity_list"
+echo 0-1 >"$TMP/vio/proc/irq/37/smp_affinity_list"
+inspect_json vio "$TMP/vio"
+is "virtio NIC: queue IRQs named after its virtio device, without config" \
+	"$(jq -r '.facts["net.eth0.irqs"].value | map("\(.irq)=\(.name)@\(.cpus)") | join(" ")' "$TMP/vio.json")" \
+	"38=virtio2-input.0@1 39=virtio2-output.0@0"
+is "virtio NIC: irq_cpus" "$(fact net.eth0.irq_cpus "$TMP/vio.json")" "0-1"
 is "this-vm: hypervisor from kvm-clock" "$(fact virt.hypervisor "$J")" kvm
 is "this-vm: clocksource" "$(fact clocksource.current "$J")" kvm-clock
 is "this-vm: 1 socket, 2 cores" "$(fact cpu.sockets "$J") $(fact cpu.cores "$J")" "1 2"
