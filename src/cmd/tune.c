@@ -141,6 +141,9 @@ static int do_try(int argc, char **argv, int ti)
 		if (strcmp(argv[i], "--") == 0) {
 			dd = i;
 			break;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			pl_cmd_help(&info, tune_opts); /* tune's help: it documents try */
+			return PL_EXIT_OK;
 		}
 	if (dd < 0) {
 		pl_error("tune try: missing '--' before the command (perflab tune try PROFILE... "

@@ -65,6 +65,8 @@ is "reboot item listed as not applied in the JSON, the sysctl item not" \
 	'{"baseline":[],"plboot":["[bootloader] cmdline (needs a reboot)"]}'
 ok "restored after the reboot profile" same
 
+ok "try --help is the help, not an error" "$P" tune try --help
+like "try --help documents try" "$(cat "$OUT")" "try PROFILE\.\.\. -- CMD"
 for c in "unknown profile|no-such-profile -- /bin/true" "no --|pltry /bin/true" "no command|pltry --" \
 	"runs 0|pltry --runs 0 -- /bin/true" "no profile|-- /bin/true"; do
 	# shellcheck disable=SC2086
