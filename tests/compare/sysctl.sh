@@ -4,18 +4,7 @@
 # after a normal end, after a failing command and after SIGINT. Runs inside a fresh
 # network namespace (unshare -n), where net.* sysctls are private, so the host is never
 # touched.
-if [ -z "${PL_IN_NETNS:-}" ]; then
-	why=
-	if [ "$(id -u)" != 0 ]; then why="needs root to write sysctls"
-	elif ! unshare -n true 2>/dev/null; then why="network namespaces not allowed here (unshare -n failed)"
-	fi
-	if [ -n "$why" ]; then
-		. "$PERFLAB_SRCDIR/tests/lib.sh"
-		skip "sysctl variant in a network namespace" "$why"
-		done_testing
-	fi
-	PL_IN_NETNS=1 exec unshare -n "$BASH" "$0" "$@"
-fi
+. "$PERFLAB_SRCDIR/tests/lib-netns.sh" "sysctl variant in a network namespace"
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 P=$PERFLAB
 K=/proc/sys/net/ipv4/ip_default_ttl

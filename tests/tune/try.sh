@@ -6,18 +6,7 @@
 # with nothing changed. Live sysctl writes happen inside a fresh network namespace
 # (net.* sysctls are private there), as in tests/compare/sysctl.sh; compare refuses a
 # --sysroot other than / for writes, so the fixture-tree form is not possible yet.
-if [ -z "${PL_IN_NETNS:-}" ]; then
-	why=
-	if [ "$(id -u)" != 0 ]; then why="needs root to write sysctls"
-	elif ! unshare -n true 2>/dev/null; then why="network namespaces not allowed here (unshare -n failed)"
-	fi
-	if [ -n "$why" ]; then
-		. "$PERFLAB_SRCDIR/tests/lib.sh"
-		skip "tune try in a network namespace" "$why"
-		done_testing
-	fi
-	PL_IN_NETNS=1 exec unshare -n "$BASH" "$0" "$@"
-fi
+. "$PERFLAB_SRCDIR/tests/lib-netns.sh" "tune try in a network namespace"
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 P=$PERFLAB
 K=/proc/sys/net/ipv4/ip_default_ttl
