@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "util/str.h"
@@ -224,15 +225,28 @@ static void cpu_rates(const struct pl_mon_stat *a, const struct pl_mon_stat *b,
 		cpu_pct(suma, sumb, &r->all, r);
 }
 
+/* The entry of @arr (@n entries of @size bytes, each with a NUL-terminated name at byte
+ * @off) named @name, or NULL: the same disk, interface or device in the earlier snapshot
+ * (entries come and go between snapshots; only those in both get rates). */
+static const void *same_name(const void *arr, size_t n, size_t size, size_t off, const char *name)
+{
+	for (size_t j = 0; j < n; j++) {
+		const char *e = (const char *)arr + j * size;
+		if (strcmp(e + off, name) == 0)
+			return e;
+	}
+	return NULL;
+}
+#define SAME_NAME(ARR, N, NAME)                                                                    \
+	same_name((ARR), (N), sizeof(*(ARR)), offsetof(__typeof__(*(ARR)), name), (NAME))
+
 static void disk_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b, double dt,
 		       struct pl_mon_rates *r)
 {
 	r->disk = pl_xcalloc(b->ndisk ? b->ndisk : 1, sizeof(*r->disk));
 	for (size_t i = 0; i < b->ndisk; i++) {
-		const struct pl_mon_disk *db = &b->disk[i], *da = NULL;
-		for (size_t j = 0; j < a->ndisk && !da; j++)
-			if (strcmp(a->disk[j].name, db->name) == 0)
-				da = &a->disk[j];
+		const struct pl_mon_disk *db = &b->disk[i];
+		const struct pl_mon_disk *da = SAME_NAME(a->disk, a->ndisk, db->name);
 		if (!da)
 			continue;
 		struct pl_mon_disk_rate *o = &r->disk[r->ndisk++];
@@ -258,10 +272,8 @@ static void net_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b, 
 {
 	r->net = pl_xcalloc(b->nnet ? b->nnet : 1, sizeof(*r->net));
 	for (size_t i = 0; i < b->nnet; i++) {
-		const struct pl_mon_netif *nb = &b->net[i], *na = NULL;
-		for (size_t j = 0; j < a->nnet && !na; j++)
-			if (strcmp(a->net[j].name, nb->name) == 0)
-				na = &a->net[j];
+		const struct pl_mon_netif *nb = &b->net[i];
+		const struct pl_mon_netif *na = SAME_NAME(a->net, a->nnet, nb->name);
 		if (!na)
 			continue;
 		struct pl_mon_net_rate *o = &r->net[r->nnet++];
@@ -314,10 +326,8 @@ static void accel_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b
 {
 	r->qat = pl_xcalloc(b->nqat ? b->nqat : 1, sizeof(*r->qat));
 	for (size_t i = 0; i < b->nqat; i++) {
-		const struct pl_mon_qat *qb = &b->qat[i], *qa = NULL;
-		for (size_t j = 0; j < a->nqat && !qa; j++)
-			if (strcmp(a->qat[j].name, qb->name) == 0)
-				qa = &a->qat[j];
+		const struct pl_mon_qat *qb = &b->qat[i];
+		const struct pl_mon_qat *qa = SAME_NAME(a->qat, a->nqat, qb->name);
 		if (!qa)
 			continue;
 		struct pl_mon_qat_rate *o = &r->qat[r->nqat++];
