@@ -226,8 +226,20 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 		return 0;
 	}
 	}
-	pl_error("%s--%s: '%s' is not a valid %s", pfx(cmd), o->name, val,
-		 r == -ERANGE ? "number (out of range)" : "number");
+	{
+		/* The fix: what a valid value looks like, with the option's range when it has
+		 * one ("use a whole number from 1 to 100000"). */
+		double lo, hi;
+		char a[64] = "", b[64] = "", range[160] = "";
+		bool whole = o->type != PL_OPT_DOUBLE;
+		if (opt_range(o, &lo, &hi))
+			snprintf(range, sizeof(range), " from %s to %s",
+				 fmt_value(a, sizeof(a), o, lo), fmt_value(b, sizeof(b), o, hi));
+		pl_error("%s--%s: '%s' is %s (use a %s%s)", pfx(cmd), o->name, val,
+			 r == -ERANGE ? "out of range" : "not a valid number",
+			 whole ? "whole number" : "number",
+			 range[0] ? range : (whole ? ", e.g. 5" : ", e.g. 0.5"));
+	}
 	return -EINVAL;
 }
 

@@ -32,6 +32,11 @@ like "unknown option names it" "$(cat "$ERR")" "unknown option '--frobnicate'"
 expect_exit 2 "out-of-range number" "$PERFLAB" bench spin --runs 0
 is "range error: the program named once, whole numbers in full" "$(cat "$ERR")" \
 	"perflab bench spin: error: --runs must be between 1 and 1000000, got 0"
+expect_exit 2 "a word where a number goes" "$PERFLAB" bench spin --runs abc
+is "... names the input and the fix, with the range" "$(cat "$ERR")" \
+	"perflab bench spin: error: --runs: 'abc' is not a valid number (use a whole number from 1 to 1000000)"
+expect_exit 2 "a number past 2^63" "$PERFLAB" bench spin --runs 99999999999999999999
+like "... out of range, with the fix" "$(cat "$ERR")" "is out of range \(use a whole number from 1 to 1000000\)$"
 # range errors in the option's unit: sizes as sizes, durations as durations
 expect_exit 2 "size out of range" "$PERFLAB" bench io --size 2PiB
 is "size range printed as sizes" "$(cat "$ERR")" \
