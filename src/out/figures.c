@@ -106,6 +106,22 @@ static char *info_value(const char *key, const json_t *v)
 	if (json_is_integer(v) && json_integer_value(v) < 0 && kl > 7 &&
 	    strcmp(key + kl - 7, "_pinned") == 0)
 		return pl_xstrdup("not pinned");
+	/* measured shares and ratios to the precision they carry ("66.1%", not the double) */
+	if (json_is_real(v) && kl > 4 && strcmp(key + kl - 4, "_pct") == 0)
+		return pl_xasprintf("%.1f%%", json_real_value(v));
+	if (json_is_real(v))
+		return pl_xasprintf("%.4g", json_real_value(v));
+	/* a reference figure (bench mem's info.reference): "DIMM peak 62.3 GB/s (...)",
+	 * with the metric's share of it when the runner added one */
+	const char *rname = pl_json_str(v, "name"), *rtext = pl_json_str(v, "text");
+	if (json_is_object(v) && rname && rtext) {
+		const json_t *share = json_object_get(v, "share_pct");
+		const char *metric = pl_json_str(v, "metric");
+		if (json_is_number(share) && metric)
+			return pl_xasprintf("%s %s; %s at %.0f%% of it", rname, rtext, metric,
+					    json_number_value(share));
+		return pl_xasprintf("%s %s", rname, rtext);
+	}
 	if (json_is_object(v)) {
 		struct pl_buf b = { 0 };
 		const char *k;

@@ -105,6 +105,20 @@ like "html: the environment line in words" "$(html_bench io)" '<p class="env">En
 is "html: every chart has a scale" "$(grep -c '<g class="scale">' "$R/report.html")" "$(grep -c '<svg class="chart"' "$R/report.html")"
 like "html: the clock chart's scale in ns" "$(html_bench clock)" '<g class="scale">.*class="axis" text-anchor="middle">[0-9.]+ (ns|us)</text>'
 
+# info values to the precision they carry, a reference figure in words (not the raw
+# double or the object's keys): a mem document with an on-CPU share and a DIMM peak
+jq '.info.on_cpu_pct = 66.066590704459045 | .info.reference = {metric: "triad", name: "DIMM peak",
+	unit: "GB/s", value: 51.2, text: "51.2 GB/s (2 channels x 3200 MT/s x 8 B, SMBIOS)", share_pct: 45.3}' \
+	"$FX/bench-mem.json" >"$TMP/mem-ref.json"
+ok "report from a mem result with a reference figure" "$PERFLAB" report --no-bench -o "$TMP/r2" --from "$TMP/mem-ref.json"
+for f in report.md report.html; do
+	like "$f: the on-CPU share rounded" "$(cat "$TMP/r2/$f")" 'on cpu pct: 66\.1%'
+	unlike "$f: no raw double" "$(cat "$TMP/r2/$f")" '66\.0665'
+	like "$f: the reference in words with the share" "$(cat "$TMP/r2/$f")" \
+		'reference: DIMM peak 51\.2 GB/s \(2 channels x 3200 MT/s x 8 B, SMBIOS\); triad at 45% of it'
+	unlike "$f: not the reference's keys" "$(cat "$TMP/r2/$f")" 'metric triad, name DIMM peak'
+done
+
 # Headless Chromium at 480 px: chart text stays readable (>= 12 px as rendered).
 browser_check "charts readable at 480 px" "$R/report.html" "$PERFLAB_BUILDDIR/report-caveats-480.png" "-" --charts
 done_testing
