@@ -277,6 +277,20 @@ static void collect_irqs(struct pl_facts *f, const char *ifc, const char *interr
 	}
 }
 
+/* One ethtool get command (@cmd: a struct whose first field is the command) on @ifr's
+ * interface through @fd. Returns 0 or -errno, read right after the ioctl. */
+static int ethtool_get(int fd, struct ifreq *ifr, void *cmd)
+{
+	ifr->ifr_data = cmd;
+	return ioctl(fd, SIOCETHTOOL, ifr) == 0 ? 0 : -errno;
+}
+
+/* Why an ethtool get command failed with @err (-errno), in words. */
+static const char *ethtool_why(int err)
+{
+	return err == -EOPNOTSUPP ? "not supported by the driver" : strerror(-err);
+}
+
 /* Ring sizes and coalescing of @ifc through the ethtool ioctl (live only). */
 static void collect_ethtool(struct pl_facts *f, const char *ifc)
 {
@@ -289,20 +303,20 @@ static void collect_ethtool(struct pl_facts *f, const char *ifc)
 		return;
 	}
 	pl_autoclose int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	const char *nosock = fd < 0 ? strerror(errno) : NULL; /* before any other call */
 	struct ifreq ifr;
 	memset(&ifr, 0, sizeof(ifr));
-	if (fd < 0 || strlen(ifc) >= sizeof(ifr.ifr_name)) {
-		pl_fact_unavailable(f, rk, "ethtool: %s",
-				    fd < 0 ? strerror(errno) : "name too long");
-		pl_fact_unavailable(f, ck, "ethtool: %s",
-				    fd < 0 ? strerror(errno) : "name too long");
+	if (nosock || strlen(ifc) >= sizeof(ifr.ifr_name)) {
+		const char *why = nosock ? nosock : "name too long";
+		pl_fact_unavailable(f, rk, "ethtool: %s", why);
+		pl_fact_unavailable(f, ck, "ethtool: %s", why);
 		return;
 	}
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifc);
 	const char *lo = strcmp(ifc, "lo") == 0 ? " (loopback has no rings or coalescing)" : "";
 	struct ethtool_ringparam ring = { .cmd = ETHTOOL_GRINGPARAM };
-	ifr.ifr_data = (void *)&ring;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+	int r = ethtool_get(fd, &ifr, &ring);
+	if (r == 0) {
 		json_t *o = json_object();
 		json_object_set_new(o, "rx", json_integer(ring.rx_pending));
 		json_object_set_new(o, "rx_max", json_integer(ring.rx_max_pending));
@@ -310,13 +324,11 @@ static void collect_ethtool(struct pl_facts *f, const char *ifc)
 		json_object_set_new(o, "tx_max", json_integer(ring.tx_max_pending));
 		pl_fact_set(f, rk, o, "ethtool ETHTOOL_GRINGPARAM");
 	} else {
-		pl_fact_unavailable(
-			f, rk, "ethtool ETHTOOL_GRINGPARAM: %s%s",
-			errno == EOPNOTSUPP ? "not supported by the driver" : strerror(errno), lo);
+		pl_fact_unavailable(f, rk, "ethtool ETHTOOL_GRINGPARAM: %s%s", ethtool_why(r), lo);
 	}
 	struct ethtool_coalesce co = { .cmd = ETHTOOL_GCOALESCE };
-	ifr.ifr_data = (void *)&co;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+	r = ethtool_get(fd, &ifr, &co);
+	if (r == 0) {
 		json_t *o = json_object();
 		json_object_set_new(o, "rx_usecs", json_integer(co.rx_coalesce_usecs));
 		json_object_set_new(o, "tx_usecs", json_integer(co.tx_coalesce_usecs));
@@ -325,9 +337,7 @@ static void collect_ethtool(struct pl_facts *f, const char *ifc)
 		json_object_set_new(o, "adaptive_tx", json_boolean(co.use_adaptive_tx_coalesce));
 		pl_fact_set(f, ck, o, "ethtool ETHTOOL_GCOALESCE");
 	} else {
-		pl_fact_unavailable(
-			f, ck, "ethtool ETHTOOL_GCOALESCE: %s%s",
-			errno == EOPNOTSUPP ? "not supported by the driver" : strerror(errno), lo);
+		pl_fact_unavailable(f, ck, "ethtool ETHTOOL_GCOALESCE: %s%s", ethtool_why(r), lo);
 	}
 }
 
