@@ -395,9 +395,18 @@ char *pl_fmt_unit(char *buf, size_t len, double x, const char *unit)
 		char b[48];
 		snprintf(buf, len, "%s%s", x < 0 ? "-" : "", pl_fmt_bytes(b, sizeof(b), a));
 	} else {
-		/* whole numbers from 10^4 on, not %g's exponent ("25000 1/s", not "2.5e+04") */
+		/* a rate as "25000/s" and a count as the bare number: the JSON keeps the
+		 * metric's unit ("1/s", "count"), words on screen do not need it */
+		const char *sep = " ";
+		if (unit && strcmp(unit, "1/s") == 0) {
+			unit = "/s";
+			sep = "";
+		} else if (unit && strcmp(unit, "count") == 0) {
+			unit = "";
+		}
+		/* whole numbers from 10^4 on, not %g's exponent ("25000/s", not "2.5e+04") */
 		snprintf(buf, len, a >= 1e4 && a < 1e15 ? "%.0f%s%s" : "%.4g%s%s", x,
-			 unit && *unit ? " " : "", unit ? unit : "");
+			 unit && *unit ? sep : "", unit ? unit : "");
 	}
 	return buf;
 }

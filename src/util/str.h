@@ -76,8 +76,8 @@ char *pl_fmt_size(char *buf, size_t len, double bytes);
 char *pl_fmt_duration(char *buf, size_t len, double seconds);
 /** @x in @unit as the terminal shows it: "s" (and "ns", "us", "ms") scaled to ns, us, ms
  *  or s ("12.35 ms"), "B" as pl_fmt_bytes (negative values keep their sign), any other
- *  unit as "%.4g UNIT" ("" for none), whole numbers from 10^4 on ("25000 1/s"); NaN is
- *  "-". 4 significant digits. */
+ *  unit as "%.4g UNIT" ("" for none), a rate "1/s" as "675.2/s", a "count" as the bare
+ *  number, whole numbers from 10^4 on ("25000/s"); NaN is "-". 4 significant digits. */
 char *pl_fmt_unit(char *buf, size_t len, double x, const char *unit);
 
 #endif

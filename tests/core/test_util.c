@@ -306,7 +306,10 @@ static void test_fmt_unit(void **state)
 	assert_string_equal(pl_fmt_unit(b, sizeof(b), 2.5e6, "ns"), "2.5 ms");
 	assert_string_equal(pl_fmt_unit(b, sizeof(b), 73.36, "ns"), "73.36 ns");
 	assert_string_equal(pl_fmt_unit(b, sizeof(b), 1500, "us"), "1.5 ms");
-	assert_string_equal(pl_fmt_unit(b, sizeof(b), 25000, "1/s"), "25000 1/s");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 25000, "1/s"), "25000/s");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 675.25, "1/s"), "675.2/s");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 3, "count"), "3");
+	assert_string_equal(pl_fmt_unit(b, sizeof(b), 2.5, "GB/s"), "2.5 GB/s");
 	assert_string_equal(pl_fmt_unit(b, sizeof(b), 9999, "MB/s"), "9999 MB/s");
 }
 
