@@ -85,6 +85,18 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 			if (x->unavailable) {
 				pl_autofree char *u = pl_str_escape(x->unavailable, PL_ESC_TERM);
 				fprintf(out, "  %-*s  %sunavailable: %s%s\n", width, k, d, u, r);
+			} else if (json_is_array(x->value) && json_array_size(x->value) > 0 &&
+				   json_is_object(json_array_get(x->value, 0))) {
+				/* a list of objects (PCIe devices, C-states, IRQs): one per line */
+				fprintf(out, "  %s\n", k);
+				size_t n;
+				json_t *e;
+				json_array_foreach(x->value, n, e)
+				{
+					pl_autofree char *v = pl_fact_value_text(e);
+					pl_autofree char *t = pl_str_escape(v, PL_ESC_TERM);
+					fprintf(out, "    - %s\n", t);
+				}
 			} else {
 				pl_autofree char *v = pl_fact_value_text(x->value);
 				pl_autofree char *t = pl_str_escape(v, PL_ESC_TERM);

@@ -219,31 +219,56 @@ json_t *pl_facts_to_json(const struct pl_facts *f, const char *prefix)
 	return o;
 }
 
-char *pl_fact_value_text(const json_t *v)
+/* @v appended to @b in words: see pl_fact_value_text. @nested: inside an object or a
+ * list of objects, where a list of scalars is bracketed so its commas stay apart from
+ * the enclosing list's. */
+static void value_text(struct pl_buf *b, const json_t *v, bool nested)
 {
-	if (json_is_string(v))
-		return pl_xstrdup(json_string_value(v));
-	if (json_is_array(v)) {
+	size_t i;
+	const char *k;
+	json_t *e;
+	if (json_is_string(v)) {
+		pl_buf_puts(b, json_string_value(v));
+	} else if (json_is_real(v)) {
+		pl_buf_printf(b, "%.9g", json_real_value(v));
+	} else if (json_is_object(v)) {
+		if (nested)
+			pl_buf_printf(b, "{");
+		bool first = true;
+		json_object_foreach((json_t *)v, k, e)
+		{
+			pl_buf_printf(b, "%s%s=", first ? "" : ", ", k);
+			value_text(b, e, true);
+			first = false;
+		}
+		if (nested)
+			pl_buf_printf(b, "}");
+	} else if (json_is_array(v)) {
 		bool scalars = true;
-		size_t i;
-		json_t *e;
 		json_array_foreach(v, i, e) if (json_is_object(e) || json_is_array(e)) scalars =
 			false;
-		if (scalars) {
-			struct pl_buf b = { 0 };
-			json_array_foreach(v, i, e)
-			{
-				char *t = pl_fact_value_text(e);
-				pl_buf_printf(&b, "%s%s", i ? ", " : "", t);
-				free(t);
-			}
-			return pl_buf_steal(&b);
+		if (nested && scalars)
+			pl_buf_printf(b, "[");
+		json_array_foreach(v, i, e)
+		{
+			if (i)
+				pl_buf_printf(b, scalars ? ", " : "; ");
+			value_text(b, e, !scalars && !json_is_object(e));
 		}
+		if (nested && scalars)
+			pl_buf_printf(b, "]");
+	} else {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		pl_buf_printf(b, "%s", s ? s : "?");
+		free(s);
 	}
-	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-	char *r = pl_xstrdup(s ? s : "?");
-	free(s);
-	return r;
+}
+
+char *pl_fact_value_text(const json_t *v)
+{
+	struct pl_buf b = { 0 };
+	value_text(&b, v, false);
+	return pl_buf_steal(&b);
 }
 
 void pl_facts_collect_all(struct pl_facts *f)

@@ -75,8 +75,12 @@ bool pl_facts_get_bool(const struct pl_facts *f, const char *key, bool *out);
 /** {"KEY":{"value":V,"source":"PATH"}|{"unavailable":"REASON"},...} as a new object.
  *  When @prefix is non-NULL only keys starting with it. */
 json_t *pl_facts_to_json(const struct pl_facts *f, const char *prefix);
-/** Render a value for humans: strings bare, lists comma-separated, objects compact
- *  JSON. Returns a malloc'd string. */
+/** Render a value for humans: strings bare, numbers as JSON writes them but reals to 9
+ *  significant digits ("2.453117", not 2.4531170000000002), lists of scalars
+ *  comma-separated ("0, 2"), objects as "key=value, key=value" (in braces when nested),
+ *  lists of objects one object after another separated by "; " ("slot=0000:3d:00.0,
+ *  id=8086:37c8; slot=..."); booleans and null as JSON writes them. Returns a malloc'd
+ *  string ("" for an empty list or object). */
 char *pl_fact_value_text(const json_t *v);
 
 /** A collector: fills facts of one domain. Never fails; never exits. */
