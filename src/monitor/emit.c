@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -161,6 +162,293 @@ json_t *pl_mon_sample_json(const struct pl_mon_rates *r)
 	}
 	json_object_set_new(o, "accel", json_pack("{s:o,s:o}", "qat", q, "gpu", g));
 	return o;
+}
+
+/* --- the same sample written straight to the stream (the sampling loop's path: no tree
+ * is built and freed per interval, which was half of monitor's CPU) ---------------- */
+
+/* The writer's state: one "first member" flag per open object or array. */
+struct jw {
+	FILE *f;
+	int depth;
+	bool first[8];
+};
+
+/* The comma before a member or element (none before the first), then "key": if any. */
+static void jw_key(struct jw *w, const char *key)
+{
+	if (!w->first[w->depth])
+		putc(',', w->f);
+	w->first[w->depth] = false;
+	if (key) {
+		putc('"', w->f);
+		fputs(key, w->f);
+		fputs("\":", w->f);
+	}
+}
+
+static void jw_open(struct jw *w, const char *key, char c)
+{
+	jw_key(w, key);
+	putc(c, w->f);
+	w->first[++w->depth] = true;
+}
+
+static void jw_close(struct jw *w, char c)
+{
+	putc(c, w->f);
+	w->depth--;
+}
+
+/* A finite double as jansson writes a real under JSON_REAL_PRECISION(8) (jansson
+ * src/strconv.c jsonp_dtostr: "%.8g", ".0" appended when there is neither '.' nor 'e',
+ * the exponent without '+' and leading zeros), else null as num() gives. Integral values
+ * below 10^8 (%.8g prints all their digits) skip printf, the common case of counts. */
+static void jw_num(struct jw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	if (!isfinite(v)) {
+		fputs("null", w->f);
+		return;
+	}
+	char b[40];
+	size_t n;
+	if (v >= 0 && v < 1e8 && !signbit(v) && v == (double)(uint32_t)v) {
+		char d[12];
+		size_t k = 0;
+		uint32_t u = (uint32_t)v;
+		do
+			d[k++] = (char)('0' + u % 10);
+		while (u /= 10);
+		for (n = 0; k;)
+			b[n++] = d[--k];
+		b[n++] = '.';
+		b[n++] = '0';
+		b[n] = '\0';
+	} else {
+		int r = snprintf(b, sizeof(b), "%.8g", v);
+		n = r > 0 ? (size_t)r : 0;
+		char *e = strchr(b, 'e');
+		if (!e && !strchr(b, '.')) {
+			b[n++] = '.';
+			b[n++] = '0';
+			b[n] = '\0';
+		}
+		if (e) {
+			char *s = e + 1, *t = e + 2;
+			if (*s == '-')
+				s++;
+			while (*t == '0')
+				t++;
+			memmove(s, t, strlen(t) + 1);
+			n = strlen(b);
+		}
+	}
+	fwrite(b, 1, n, w->f);
+}
+
+/* A string as json_dumps writes pl_json_string(@s): printable ASCII without '"' and '\'
+ * as it is; anything else through jansson itself (escapes, invalid UTF-8). */
+static void jw_str(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	const char *c = s;
+	while (*c >= 0x20 && *c < 0x7f && *c != '"' && *c != '\\')
+		c++;
+	if (!*c) {
+		putc('"', w->f);
+		fputs(s, w->f);
+		putc('"', w->f);
+		return;
+	}
+	json_t *j = pl_json_string(s);
+	char *t = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+	fputs(t ? t : "null", w->f);
+	free(t);
+	json_decref(j);
+}
+
+static void jw_cpu(struct jw *w, const char *key, const struct pl_mon_cpupct *p)
+{
+	jw_open(w, key, '{');
+	if (p->cpu >= 0) {
+		jw_key(w, "cpu");
+		fprintf(w->f, "%d", p->cpu);
+	}
+	jw_num(w, "user", p->user);
+	jw_num(w, "nice", p->nice);
+	jw_num(w, "system", p->system);
+	jw_num(w, "iowait", p->iowait);
+	jw_num(w, "irq", p->irq);
+	jw_num(w, "softirq", p->softirq);
+	jw_num(w, "steal", p->steal);
+	jw_num(w, "guest", p->guest);
+	jw_num(w, "idle", p->idle);
+	jw_num(w, "busy", p->busy);
+	if (p->cpu >= 0) {
+		jw_num(w, "irq_per_s", p->irq_per_s);
+		jw_num(w, "softirq_per_s", p->softirq_per_s);
+	}
+	jw_close(w, '}');
+}
+
+static void jw_sources(struct jw *w, const char *key, const struct pl_mon_source *s, size_t n)
+{
+	jw_open(w, key, '[');
+	for (size_t i = 0; i < n; i++) {
+		jw_open(w, NULL, '{');
+		jw_str(w, "name", s[i].name);
+		jw_num(w, "per_s", s[i].per_s);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+}
+
+void pl_mon_sample_json_write(FILE *f, const struct pl_mon_rates *r)
+{
+	struct jw w = { .f = f, .first = { true } };
+	jw_open(&w, NULL, '{');
+	jw_num(&w, "t_s", r->t_s);
+	jw_num(&w, "dt_s", r->dt_s);
+	jw_open(&w, "flags", '[');
+	if (r->flags & PL_MON_F_CPUS_CHANGED)
+		jw_str(&w, NULL, "cpus_changed");
+	if (r->flags & PL_MON_F_RESET)
+		jw_str(&w, NULL, "counter_reset");
+	jw_close(&w, ']');
+	jw_open(&w, "reset", '[');
+	for (int g = 0; g < PL_MON_G_N; g++)
+		if (r->reset_groups & (1u << g))
+			jw_str(&w, NULL, pl_mon_group_names[g]);
+	jw_close(&w, ']');
+	jw_open(&w, "cpu", '{');
+	jw_cpu(&w, "all", &r->all);
+	jw_open(&w, "per_cpu", '[');
+	for (size_t i = 0; i < r->ncpu; i++)
+		jw_cpu(&w, NULL, &r->cpu[i]);
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jw_open(&w, "load", '{');
+	jw_num(&w, "avg1", r->load[0]);
+	jw_num(&w, "avg5", r->load[1]);
+	jw_num(&w, "avg15", r->load[2]);
+	jw_num(&w, "running", r->running);
+	jw_num(&w, "tasks", r->tasks);
+	jw_num(&w, "blocked", r->blocked);
+	jw_close(&w, '}');
+	jw_num(&w, "ctxt_per_s", r->ctxt_per_s);
+	jw_num(&w, "forks_per_s", r->forks_per_s);
+	jw_open(&w, "interrupts", '{');
+	jw_num(&w, "per_s", r->irq_per_s);
+	jw_sources(&w, "top", r->irq_top, r->nirq_top);
+	jw_close(&w, '}');
+	jw_open(&w, "softirqs", '{');
+	jw_num(&w, "per_s", r->softirq_per_s);
+	jw_sources(&w, "by_kind", r->softirq, r->nsoftirq);
+	jw_close(&w, '}');
+	jw_open(&w, "memory", '{');
+	jw_num(&w, "total_bytes", r->mem_total);
+	jw_num(&w, "free_bytes", r->mem_free);
+	jw_num(&w, "available_bytes", r->mem_available);
+	jw_num(&w, "cached_bytes", r->mem_cached);
+	jw_num(&w, "dirty_bytes", r->mem_dirty);
+	jw_num(&w, "writeback_bytes", r->mem_writeback);
+	jw_num(&w, "swap_used_bytes", r->swap_used);
+	jw_num(&w, "minflt_per_s", r->minflt_per_s);
+	jw_num(&w, "majflt_per_s", r->majflt_per_s);
+	jw_num(&w, "swapin_per_s", r->swapin_per_s);
+	jw_num(&w, "swapout_per_s", r->swapout_per_s);
+	jw_num(&w, "thp_alloc_per_s", r->thp_alloc_per_s);
+	jw_num(&w, "compact_stall_per_s", r->compact_stall_per_s);
+	jw_close(&w, '}');
+	jw_open(&w, "numa", '{');
+	jw_num(&w, "hit_per_s", r->numa_hit_per_s);
+	jw_num(&w, "miss_per_s", r->numa_miss_per_s);
+	jw_num(&w, "local_per_s", r->numa_local_per_s);
+	jw_num(&w, "other_per_s", r->numa_other_per_s);
+	jw_num(&w, "remote_ratio", r->numa_remote_ratio);
+	jw_close(&w, '}');
+	static const char *const psi[PL_MON_PSI_N] = { "cpu", "memory", "io" };
+	jw_open(&w, "pressure", '{');
+	for (int i = 0; i < PL_MON_PSI_N; i++) {
+		if (!r->psi_present[i]) {
+			jw_key(&w, psi[i]);
+			fputs("null", f);
+			continue;
+		}
+		jw_open(&w, psi[i], '{');
+		jw_num(&w, "some_pct", r->psi_some_pct[i]);
+		jw_num(&w, "full_pct", r->psi_full_pct[i]);
+		jw_num(&w, "some_avg10", r->psi_some_avg10[i]);
+		jw_close(&w, '}');
+	}
+	jw_close(&w, '}');
+	jw_open(&w, "disks", '[');
+	for (size_t i = 0; i < r->ndisk; i++) {
+		const struct pl_mon_disk_rate *x = &r->disk[i];
+		jw_open(&w, NULL, '{');
+		jw_str(&w, "name", x->name);
+		jw_num(&w, "r_per_s", x->r_per_s);
+		jw_num(&w, "w_per_s", x->w_per_s);
+		jw_num(&w, "read_bytes_per_s", x->read_Bps);
+		jw_num(&w, "write_bytes_per_s", x->write_Bps);
+		jw_num(&w, "aqu_sz", x->aqu_sz);
+		jw_num(&w, "r_await_ms", x->r_await_ms);
+		jw_num(&w, "w_await_ms", x->w_await_ms);
+		jw_num(&w, "util_pct", x->util_pct);
+		jw_close(&w, '}');
+	}
+	jw_close(&w, ']');
+	jw_open(&w, "net", '{');
+	jw_open(&w, "interfaces", '[');
+	for (size_t i = 0; i < r->nnet; i++) {
+		const struct pl_mon_net_rate *x = &r->net[i];
+		jw_open(&w, NULL, '{');
+		jw_str(&w, "name", x->name);
+		jw_num(&w, "rx_packets_per_s", x->rx_pps);
+		jw_num(&w, "tx_packets_per_s", x->tx_pps);
+		jw_num(&w, "rx_bytes_per_s", x->rx_Bps);
+		jw_num(&w, "tx_bytes_per_s", x->tx_Bps);
+		jw_num(&w, "rx_drops_per_s", x->rx_drop_per_s);
+		jw_num(&w, "tx_drops_per_s", x->tx_drop_per_s);
+		jw_num(&w, "rx_errors_per_s", x->rx_err_per_s);
+		jw_num(&w, "tx_errors_per_s", x->tx_err_per_s);
+		jw_close(&w, '}');
+	}
+	jw_close(&w, ']');
+	jw_num(&w, "tcp_outsegs_per_s", r->tcp_outsegs_per_s);
+	jw_num(&w, "tcp_retrans_per_s", r->tcp_retrans_per_s);
+	jw_num(&w, "listen_overflows_per_s", r->listen_overflows_per_s);
+	jw_num(&w, "listen_drops_per_s", r->listen_drops_per_s);
+	jw_close(&w, '}');
+	jw_open(&w, "accel", '{');
+	jw_open(&w, "qat", '[');
+	for (size_t i = 0; i < r->nqat; i++) {
+		const struct pl_mon_qat_rate *x = &r->qat[i];
+		jw_open(&w, NULL, '{');
+		jw_str(&w, "device", x->name);
+		jw_num(&w, "requests_per_s", x->requests_per_s);
+		jw_num(&w, "responses_per_s", x->responses_per_s);
+		jw_num(&w, "ras_events_per_s", x->ras_events_per_s);
+		jw_close(&w, '}');
+	}
+	jw_close(&w, ']');
+	jw_open(&w, "gpu", '[');
+	for (size_t i = 0; i < r->ngpu; i++) {
+		const struct pl_mon_gpu *x = &r->gpu[i];
+		jw_open(&w, NULL, '{');
+		jw_key(&w, "index");
+		fprintf(f, "%zu", i);
+		jw_str(&w, "name", x->name);
+		jw_num(&w, "util_pct", x->util_pct);
+		jw_num(&w, "mem_util_pct", x->mem_util_pct);
+		jw_num(&w, "mem_used_bytes", x->mem_used_bytes);
+		jw_num(&w, "mem_total_bytes", x->mem_total_bytes);
+		jw_close(&w, '}');
+	}
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jw_close(&w, '}');
 }
 
 void pl_mon_accel_sum(const struct pl_mon_rates *r, struct pl_mon_accel_sum *s)

@@ -14,6 +14,10 @@
 
 /** The JSON sample of @r (new reference; NaN values are null). */
 json_t *pl_mon_sample_json(const struct pl_mon_rates *r);
+/** Write the same sample to @f without building it: the bytes of json_dumps(
+ *  pl_mon_sample_json(r), JSON_COMPACT | JSON_REAL_PRECISION(8)) (test_monitor checks
+ *  they agree). The sampling loop's path, so an interval costs no allocations. */
+void pl_mon_sample_json_write(FILE *f, const struct pl_mon_rates *r);
 
 /** CSV: the header line, then one row per interval. The columns are fixed: the all-CPU
  *  shares, load, rates, memory, sums over disks and interfaces, then busy% of each CPU of

@@ -144,11 +144,8 @@ static void emit(const struct pl_mon_opts *o, const struct pl_mon_rates *r, size
 		 struct pl_mon_result *res)
 {
 	if (o->format == PL_MON_FMT_JSON) {
-		json_t *s = pl_mon_sample_json(r);
-		char *t = json_dumps(s, JSON_COMPACT | JSON_REAL_PRECISION(8));
-		fprintf(o->out, "%s\n%s", i ? "," : "", t ? t : "null");
-		free(t);
-		json_decref(s);
+		fputs(i ? ",\n" : "\n", o->out);
+		pl_mon_sample_json_write(o->out, r);
 	} else if (o->format == PL_MON_FMT_CSV) {
 		pl_mon_csv_row(o->out, r, &o->cpus);
 	} else {

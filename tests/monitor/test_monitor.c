@@ -275,6 +275,23 @@ static void snap(struct pl_mon_snap *s, uint64_t t_ns, const char *st, const cha
 	assert_int_equal(pl_mon_parse_psi(p, &s->psi[PL_MON_PSI_IO]), 0);
 }
 
+/* pl_mon_sample_json_write() gives the bytes json_dumps gives for pl_mon_sample_json(). */
+static void same_json(const struct pl_mon_rates *r)
+{
+	json_t *j = pl_mon_sample_json(r);
+	char *want = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(8));
+	json_decref(j);
+	char *got = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&got, &n);
+	assert_non_null(f);
+	pl_mon_sample_json_write(f, r);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+}
+
 static void test_rates(void **state)
 {
 	(void)state;
@@ -340,6 +357,7 @@ static void test_rates(void **state)
 	near(s.rx_Bps, 1500);
 	near(s.util_max, 25);
 	/* the JSON sample has the same numbers */
+	same_json(&r);
 	json_t *j = pl_mon_sample_json(&r);
 	assert_true(json_real_value(json_object_get(
 			    json_object_get(json_object_get(j, "cpu"), "all"), "user")) == 50);
@@ -483,6 +501,7 @@ static void test_qat(void **state)
 	assert_true(r.flags & PL_MON_F_RESET);
 	assert_true(r.reset_groups & (1u << PL_MON_G_ACCEL));
 	assert_true(isnan(r.qat[0].requests_per_s));
+	same_json(&r);
 	json_t *j = pl_mon_sample_json(&r);
 	char *t = json_dumps(j, JSON_COMPACT);
 	assert_non_null(strstr(t, "\"requests_per_s\":null"));
@@ -490,6 +509,75 @@ static void test_qat(void **state)
 	free(t);
 	json_decref(j);
 	pl_mon_rates_free(&r);
+}
+
+/* The direct JSON writer on the values that take jansson's other paths: exponents (with
+ * and without leading zeros), integers at and past 10^8, fractions, -0, NaN, strings to
+ * escape and invalid UTF-8, every section present (PSI, disks, interfaces, QAT, GPUs). */
+static void test_sample_json_write(void **state)
+{
+	(void)state;
+	struct pl_mon_cpupct cpu[2] = {
+		{ .cpu = 0,
+		  .user = 12.5,
+		  .nice = 0,
+		  .system = 1e-5,
+		  .iowait = 99999999,
+		  .irq = 100000000,
+		  .softirq = 123456789,
+		  .steal = 1.0 / 3,
+		  .guest = -0.0,
+		  .idle = NAN,
+		  .busy = 2.5e20,
+		  .irq_per_s = 4e-300,
+		  .softirq_per_s = 7 },
+		{ .cpu = 3, .user = 100, .idle = 0.1, .busy = 1e15, .irq_per_s = NAN },
+	};
+	struct pl_mon_disk_rate disk = {
+		.name = "nvme0n1", .r_per_s = 1234.5678901, .read_Bps = 5.5e9, .r_await_ms = NAN
+	};
+	struct pl_mon_net_rate net[2] = { { .name = "eth\"0\\", .rx_pps = 3 },
+					  { .name = "w\xff\x01", .tx_Bps = 1e-10 } };
+	struct pl_mon_qat_rate qat = { .name = "qat_4xxx_0000:6b:00.0",
+				       .requests_per_s = 1e7,
+				       .ras_events_per_s = NAN };
+	struct pl_mon_gpu gpu = { .name = "NVIDIA H200 \xc3\xa9",
+				  .util_pct = 42,
+				  .mem_used_bytes = 1.5e11,
+				  .mem_total_bytes = NAN };
+	struct pl_mon_rates r = {
+		.t_s = 0.1,
+		.dt_s = 0.10000231,
+		.flags = PL_MON_F_CPUS_CHANGED | PL_MON_F_RESET,
+		.reset_groups = 1u << PL_MON_G_IRQ | 1u << PL_MON_G_ACCEL,
+		.all = { .cpu = -1, .user = 33.333333333, .idle = 66.666666667 },
+		.ncpu = 2,
+		.cpu = cpu,
+		.load = { 14.22, 12.09, 0 },
+		.running = 3,
+		.tasks = NAN,
+		.ctxt_per_s = 19999.99999,
+		.nirq_top = 1,
+		.irq_top = { { .name = "LOC Local timer interrupts", .per_s = 250 } },
+		.nsoftirq = 1,
+		.softirq = { { .name = "NET_RX", .per_s = 0.5 } },
+		.mem_total = 135000000000.0,
+		.numa_remote_ratio = 0.8,
+		.psi_present = { true, false, true },
+		.psi_some_pct = { 1.25, NAN, 100 },
+		.psi_full_pct = { NAN, NAN, 0 },
+		.ndisk = 1,
+		.disk = &disk,
+		.nnet = 2,
+		.net = net,
+		.nqat = 1,
+		.qat = &qat,
+		.ngpu = 1,
+		.gpu = &gpu,
+	};
+	same_json(&r);
+	struct pl_mon_rates empty = { .all = { .cpu = -1 } };
+	same_json(&empty);
 }
 
 /* CPU1 goes offline: the "cpu" line loses its ticks (it goes down); the interval is
@@ -584,12 +672,19 @@ static void test_snap_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stat),	    cmocka_unit_test(test_loadavg),
-		cmocka_unit_test(test_irqtab),	    cmocka_unit_test(test_kv),
-		cmocka_unit_test(test_psi),	    cmocka_unit_test(test_diskstats),
-		cmocka_unit_test(test_netdev_snmp), cmocka_unit_test(test_rates),
-		cmocka_unit_test(test_rates_wrap),  cmocka_unit_test(test_rates_offline),
-		cmocka_unit_test(test_snap_read),   cmocka_unit_test(test_qat),
+		cmocka_unit_test(test_stat),
+		cmocka_unit_test(test_loadavg),
+		cmocka_unit_test(test_irqtab),
+		cmocka_unit_test(test_kv),
+		cmocka_unit_test(test_psi),
+		cmocka_unit_test(test_diskstats),
+		cmocka_unit_test(test_netdev_snmp),
+		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_rates_wrap),
+		cmocka_unit_test(test_rates_offline),
+		cmocka_unit_test(test_snap_read),
+		cmocka_unit_test(test_qat),
+		cmocka_unit_test(test_sample_json_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
