@@ -13,22 +13,29 @@
 #include "util/str.h"
 #include "util/sysroot.h"
 
-/* One unsigned decimal at *p (leading blanks skipped); advances *p. False when there is
- * none or it overflows. */
+/* One unsigned decimal at *p (leading blanks skipped) that ends at a blank, the end of
+ * the line or of the text; advances *p. False when there is none or it overflows. The
+ * parsers below read the text in place, line by line: a number never runs past '\n'. */
 static bool next_u64(const char **p, uint64_t *out)
 {
 	const char *s = *p;
 	while (*s == ' ' || *s == '\t')
 		s++;
-	if (!isdigit((unsigned char)*s))
+	if (*s < '0' || *s > '9')
 		return false;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || (*end && *end != ' ' && *end != '\t' && *end != '\n'))
+	/* strtoull's digits and overflow check without its locale and base handling:
+	 * this is most of what a snapshot costs */
+	uint64_t v = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (*s && *s != ' ' && *s != '\t' && *s != '\n')
 		return false;
 	*out = v;
-	*p = end;
+	*p = s;
 	return true;
 }
 
@@ -87,8 +94,8 @@ int pl_mon_parse_stat(const char *text, struct pl_mon_stat *out)
 	struct pl_mon_stat s = { 0 };
 	bool any = false;
 	for (const char *p = text ? text : "", *next; *p; p = next) {
-		size_t len = line_len(p, &next);
-		pl_autofree char *l = line_dup(p, len);
+		line_len(p, &next);
+		const char *l = p; /* the line in place: the checks below stop at '\n' */
 		uint64_t v;
 		const char *q;
 		if (strncmp(l, "cpu ", 4) == 0) {
@@ -207,8 +214,8 @@ int pl_mon_parse_irqtab(const char *text, struct pl_mon_irqtab *out)
 	size_t cap = 0;
 	for (p = next; *p; p = next) {
 		len = line_len(p, &next);
-		pl_autofree char *l = line_dup(p, len);
-		char *colon = strchr(l, ':');
+		const char *l = p, *eol = p + len; /* the row in place */
+		const char *colon = memchr(l, ':', len);
 		if (!colon)
 			continue;
 		struct pl_mon_irqrow row = { 0 };
@@ -232,7 +239,7 @@ int pl_mon_parse_irqtab(const char *text, struct pl_mon_irqtab *out)
 		 * IRQs; named rows keep their text ("Local timer interrupts") */
 		const char *rest = q;
 		if (isdigit((unsigned char)row.name[0])) {
-			const char *e = rest + strlen(rest);
+			const char *e = eol;
 			while (e > rest && isspace((unsigned char)e[-1]))
 				e--;
 			const char *b = e;
@@ -240,7 +247,7 @@ int pl_mon_parse_irqtab(const char *text, struct pl_mon_irqtab *out)
 				b--;
 			copy_trim(row.desc, sizeof(row.desc), b, (size_t)(e - b));
 		} else {
-			copy_trim(row.desc, sizeof(row.desc), rest, strlen(rest));
+			copy_trim(row.desc, sizeof(row.desc), rest, (size_t)(eol - rest));
 		}
 		t.rows[t.nrows++] = row;
 	}
@@ -255,13 +262,15 @@ static int parse_kv(const char *text, const char *const *keys, int nkeys, bool c
 {
 	struct pl_mon_kv kv = { 0 };
 	bool any = false;
+	size_t klen[32];
+	for (int k = 0; k < nkeys; k++)
+		klen[k] = strlen(keys[k]);
 	for (const char *p = text ? text : "", *next; *p; p = next) {
 		size_t len = line_len(p, &next);
-		pl_autofree char *l = line_dup(p, len);
-		char *sep = strchr(l, colon ? ':' : ' ');
+		const char *eol = p + len;
+		const char *sep = memchr(p, colon ? ':' : ' ', len);
 		if (!sep)
 			continue;
-		*sep = '\0';
 		const char *q = sep + 1;
 		uint64_t v;
 		if (!next_u64(&q, &v))
@@ -269,15 +278,16 @@ static int parse_kv(const char *text, const char *const *keys, int nkeys, bool c
 		any = true;
 		while (*q == ' ')
 			q++;
-		if (colon && strcmp(q, "kB") == 0) {
+		if (colon && eol - q == 2 && q[0] == 'k' && q[1] == 'B') {
 			if (v > UINT64_MAX / 1024)
 				continue;
 			v *= 1024;
-		} else if (*q) {
+		} else if (q != eol) {
 			continue;
 		}
+		size_t kn = (size_t)(sep - p);
 		for (int k = 0; k < nkeys; k++)
-			if (strcmp(l, keys[k]) == 0) {
+			if (klen[k] == kn && memcmp(p, keys[k], kn) == 0) {
 				kv.v[k] = v;
 				kv.have |= 1u << k;
 			}
@@ -366,16 +376,15 @@ int pl_mon_parse_diskstats(const char *text, struct pl_mon_disk **out, size_t *n
 	struct pl_mon_disk *d = NULL;
 	size_t nd = 0, cap = 0;
 	for (const char *p = text ? text : "", *next; *p; p = next) {
-		size_t len = line_len(p, &next);
-		pl_autofree char *l = line_dup(p, len);
-		const char *q = l;
+		line_len(p, &next);
+		const char *q = p; /* in place: every step below stops at '\n' */
 		uint64_t major, minor;
 		if (!next_u64(&q, &major) || !next_u64(&q, &minor))
 			continue;
 		while (*q == ' ')
 			q++;
 		const char *ne = q;
-		while (*ne && *ne != ' ')
+		while (*ne && *ne != ' ' && *ne != '\n')
 			ne++;
 		if (ne == q)
 			continue;
@@ -451,25 +460,52 @@ int pl_mon_parse_netdev(const char *text, struct pl_mon_netif **out, size_t *n)
 	return 0;
 }
 
+/* The next field of the line [*p, @end) split at spaces (pl_split's fields: runs of
+ * bytes other than ' '); advances *p. False at the end of the line. */
+static bool next_field(const char **p, const char *end, const char **f, size_t *n)
+{
+	const char *s = *p;
+	while (s < end && *s == ' ')
+		s++;
+	if (s == end)
+		return false;
+	const char *e = s;
+	while (e < end && *e != ' ')
+		e++;
+	*f = s;
+	*n = (size_t)(e - s);
+	*p = e;
+	return true;
+}
+
 int pl_mon_snmp_get(const char *text, const char *section, const char *key, uint64_t *out)
 {
-	size_t sl = strlen(section);
-	pl_autofree char *hdr = NULL;
+	size_t sl = strlen(section), kl = strlen(key);
+	const char *hdr = NULL, *hdr_end = NULL;
 	for (const char *p = text ? text : "", *next; *p; p = next) {
 		size_t len = line_len(p, &next);
 		if (len <= sl || strncmp(p, section, sl) != 0 || p[sl] != ':')
 			continue;
-		pl_autofree char *l = line_dup(p, len);
 		if (!hdr) {
-			hdr = pl_steal_ptr(&l);
+			hdr = p + sl + 1;
+			hdr_end = p + len;
 			continue;
 		}
-		/* the value line after the header: the same position */
-		pl_autostrv char **names = pl_split(hdr + sl + 1, " ", NULL);
-		pl_autostrv char **vals = pl_split(l + sl + 1, " ", NULL);
-		for (size_t i = 0; names[i] && vals[i]; i++)
-			if (strcmp(names[i], key) == 0)
-				return pl_parse_u64(vals[i], out) < 0 ? -EINVAL : 0;
+		/* the value line after the header: the same position (fields walked in step,
+		 * nothing copied but the one value) */
+		const char *h = hdr, *v = p + sl + 1, *end = p + len, *hf, *vf;
+		size_t hn, vn;
+		while (next_field(&h, hdr_end, &hf, &hn) && next_field(&v, end, &vf, &vn)) {
+			if (hn != kl || memcmp(hf, key, kl) != 0)
+				continue;
+			char num[64];
+			pl_autofree char *big = vn >= sizeof(num) ? line_dup(vf, vn) : NULL;
+			if (!big) {
+				memcpy(num, vf, vn);
+				num[vn] = '\0';
+			}
+			return pl_parse_u64(big ? big : num, out) < 0 ? -EINVAL : 0;
+		}
 		return -ENOENT;
 	}
 	return -ENOENT;
