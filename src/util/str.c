@@ -285,6 +285,67 @@ void pl_buf_free(struct pl_buf *b)
 	b->len = b->cap = 0;
 }
 
+int pl_fmt_g(char *buf, size_t len, double v, int prec)
+{
+	/* exact doubles: 10^0 .. 10^22 are representable, and prec - 1 - e <= 12 here */
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3,  1e4,	 1e5,  1e6,
+				      1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13 };
+	double a = fabs(v);
+	if (prec < 1 || prec > 9 || !(a >= 1e-4) || !(a < p10[prec]) || len < 24)
+		return snprintf(buf, len, "%.*g", prec, v);
+	/* the decimal exponent e: 10^e <= a < 10^(e+1); a guess off by one at a power of
+	 * ten (1e-3 is not exact) shows as a digit count other than prec below */
+	int e = 0;
+	if (a >= 1) {
+		while (e + 1 < prec && a >= p10[e + 1])
+			e++;
+	} else {
+		while (e > -4 && a * p10[-e] < 1)
+			e--;
+	}
+	int k = prec - 1 - e; /* 0 .. 12 */
+	double y = a * p10[k];
+	double fl = floor(y), frac = y - fl;
+	if (fabs(frac - 0.5) < 1e-6)
+		return snprintf(buf, len, "%.*g", prec, v);
+	uint64_t r = (uint64_t)fl + (frac > 0.5);
+	uint64_t lo = (uint64_t)p10[prec - 1], hi = (uint64_t)p10[prec];
+	if (r == hi && e + 1 < prec) { /* 9.99..95 rounds up to the next decade */
+		r = lo;
+		e++;
+	} else if (r < lo || r >= hi) {
+		return snprintf(buf, len, "%.*g", prec, v);
+	}
+	char d[10];
+	for (int i = prec - 1; i >= 0; i--, r /= 10)
+		d[i] = (char)('0' + r % 10);
+	/* %g without '#': P - 1 - e decimals, trailing zeros and a bare point removed */
+	int nd = prec;
+	while (nd > 1 && nd > e + 1 && d[nd - 1] == '0')
+		nd--;
+	size_t n = 0;
+	if (signbit(v))
+		buf[n++] = '-';
+	if (e >= 0) {
+		for (int i = 0; i <= e; i++)
+			buf[n++] = d[i];
+		if (nd > e + 1) {
+			buf[n++] = '.';
+			for (int i = e + 1; i < nd; i++)
+				buf[n++] = d[i];
+		}
+	} else {
+		buf[n++] = '0';
+		buf[n++] = '.';
+		for (int i = -1; i > e; i--)
+			buf[n++] = '0';
+		for (int i = 0; i < nd; i++)
+			buf[n++] = d[i];
+	}
+	buf[n] = '\0';
+	return (int)n;
+}
+
 char **pl_split(const char *s, const char *seps, size_t *n)
 {
 	size_t cap = 8, cnt = 0;

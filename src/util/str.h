@@ -55,6 +55,15 @@ char *pl_buf_steal(struct pl_buf *b);
 /** Free the data; the buffer may be reused. NULL-safe. */
 void pl_buf_free(struct pl_buf *b);
 
+/** Write what snprintf(@buf, @len, "%.*g", @prec, @v) writes, and return its length
+ *  (snprintf's return value). For 1 <= @prec <= 9 and 1e-4 <= |@v| < 10^@prec (the
+ *  values %g prints without an exponent) the digits come from one scaling of @v by an
+ *  exact power of ten, several times cheaper than printf (perflab monitor formats
+ *  hundreds of numbers per interval); every other value, and a scaled value within
+ *  1e-6 of a rounding tie (where the scaling's rounding error could pick the other
+ *  digit), is left to snprintf, so the bytes always equal printf's. */
+int pl_fmt_g(char *buf, size_t len, double v, int prec);
+
 /** Split @s at any byte of @seps, skipping empty fields. Returns a NULL-terminated
  *  malloc'd array of malloc'd strings; *n (optional) gets the count. Free with pl_strv_free. */
 char **pl_split(const char *s, const char *seps, size_t *n);

@@ -326,6 +326,61 @@ static int scoped_open(int steal)
 	return steal ? pl_steal_fd(&fd) : fd;
 }
 
+/* pl_fmt_g writes printf's "%.*g" bytes: random values over every magnitude its fast
+ * path takes and around it, decimal fractions, integers, ties and near-ties, both signs,
+ * every precision it handles and some it passes to snprintf. */
+static void test_fmt_g(void **state)
+{
+	(void)state;
+	uint64_t x = 88172645463325252ull; /* xorshift64 */
+	char want[64], got[64];
+	size_t checked = 0;
+	for (int i = 0; i < 100000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		double v;
+		switch (i % 5) {
+		case 0: /* any mantissa, 10^-6 .. 10^11 */
+			v = (double)(x >> 11) / 9007199254740992.0 *
+			    pow(10, (double)((int)(x % 18) - 6));
+			break;
+		case 1: /* short decimals: k / 10^j */
+			v = (double)(x % 100000000) / pow(10, (double)(x % 13));
+			break;
+		case 2: /* integers */
+			v = (double)(x % 2000000000);
+			break;
+		case 3: /* ties and near-ties at the last digit: (k + 0.5) / 10^j, +-1 ulp */
+			v = ((double)(x % 100000000) + 0.5) / pow(10, (double)(x % 9));
+			v = (x >> 40) % 3 == 0	 ? nextafter(v, 0)
+			    : (x >> 40) % 3 == 1 ? nextafter(v, 1e300)
+						 : v;
+			break;
+		default: /* just below and above powers of ten and 9.99.. */
+			v = pow(10, (double)((int)(x % 14) - 5)) * (1 - (double)(x % 1000) * 1e-12);
+			break;
+		}
+		if (x & (1ull << 50))
+			v = -v;
+		for (int prec = 1; prec <= 10; prec++) {
+			int nw = snprintf(want, sizeof(want), "%.*g", prec, v);
+			int ng = pl_fmt_g(got, sizeof(got), v, prec);
+			if (nw != ng || strcmp(want, got) != 0)
+				fail_msg("%%.%dg of %.17g: printf '%s', pl_fmt_g '%s'", prec, v,
+					 want, got);
+			checked++;
+		}
+	}
+	/* the values snprintf handles: zero, -0, tiny, huge, NaN, infinity */
+	const double odd[] = { 0.0,	 -0.0,	    1e-300, 5e-324,	1e300,	    NAN,
+			       INFINITY, -INFINITY, 1e-4,   99999999.5, 9.99999995, 0.00099999999 };
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		snprintf(want, sizeof(want), "%.8g", odd[i]);
+		pl_fmt_g(got, sizeof(got), odd[i], 8);
+		assert_string_equal(got, want);
+	}
+	assert_true(checked == 1000000);
+}
+
 static void test_cleanup(void **state)
 {
 	(void)state;
@@ -399,7 +454,7 @@ int main(void)
 		cmocka_unit_test(test_summary),	      cmocka_unit_test(test_split_buf),
 		cmocka_unit_test(test_outfile),	      cmocka_unit_test(test_fmt_unit),
 		cmocka_unit_test(test_cleanup),	      cmocka_unit_test(test_testutil_rmtree),
-		cmocka_unit_test(test_parse_pct),
+		cmocka_unit_test(test_parse_pct),     cmocka_unit_test(test_fmt_g),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
