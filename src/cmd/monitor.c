@@ -193,6 +193,7 @@ done:
 	if (opened)
 		pl_outfile_close(&out, false);
 	pl_mon_snap_free(&first);
+	pl_mon_snap_close();
 	pl_mon_nvml_close();
 	pl_args_free(&args);
 	return ret;

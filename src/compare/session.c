@@ -178,6 +178,8 @@ void pl_cmp_session_free(struct pl_cmp_session *s)
 		free(s->runs[i].val);
 	free(s->runs);
 	free(s->order);
+	if (s->monitor)
+		pl_mon_snap_close(); /* the /proc files the snapshots kept open */
 	memset(s, 0, sizeof(*s));
 }
 

@@ -511,11 +511,53 @@ int pl_mon_snmp_get(const char *text, const char *section, const char *key, uint
 	return -ENOENT;
 }
 
-/* Read @path (in the sysroot); NULL when it cannot be read. */
-static char *slurp(const char *path)
+/* The files read at every snapshot, kept open between snapshots (pl_reader: one pread
+ * each instead of open, fstat, read and close) until pl_mon_snap_close(). */
+enum {
+	F_STAT,
+	F_LOADAVG,
+	F_INTERRUPTS,
+	F_SOFTIRQS,
+	F_MEMINFO,
+	F_VMSTAT,
+	F_PSI_CPU,
+	F_PSI_MEMORY,
+	F_PSI_IO,
+	F_DISKSTATS,
+	F_NETDEV,
+	F_SNMP,
+	F_NETSTAT,
+	F_N,
+};
+static const char *const snap_paths[F_N] = {
+	[F_STAT] = "/proc/stat",
+	[F_LOADAVG] = "/proc/loadavg",
+	[F_INTERRUPTS] = "/proc/interrupts",
+	[F_SOFTIRQS] = "/proc/softirqs",
+	[F_MEMINFO] = "/proc/meminfo",
+	[F_VMSTAT] = "/proc/vmstat",
+	[F_PSI_CPU] = "/proc/pressure/cpu",
+	[F_PSI_MEMORY] = "/proc/pressure/memory",
+	[F_PSI_IO] = "/proc/pressure/io",
+	[F_DISKSTATS] = "/proc/diskstats",
+	[F_NETDEV] = "/proc/net/dev",
+	[F_SNMP] = "/proc/net/snmp",
+	[F_NETSTAT] = "/proc/net/netstat",
+};
+static struct pl_reader snap_files[F_N];
+
+/* The text of file @f (in the sysroot, owned by its reader until its next read); NULL
+ * when it cannot be read. */
+static const char *slurp(int f)
 {
-	char *s = NULL;
-	return pl_read_file(path, &s, NULL) < 0 ? NULL : s;
+	const char *t = NULL;
+	return pl_reader_read(&snap_files[f], snap_paths[f], &t, NULL) < 0 ? NULL : t;
+}
+
+void pl_mon_snap_close(void)
+{
+	for (int f = 0; f < F_N; f++)
+		pl_reader_close(&snap_files[f]);
 }
 
 /* Keep whole disks that have done I/O (iostat's default device list). */
@@ -542,40 +584,37 @@ int pl_mon_snap_read(struct pl_mon_snap *out)
 {
 	struct pl_mon_snap s = { 0 };
 	s.t_ns = pl_now_ns();
-	pl_autofree char *stat = slurp("/proc/stat");
+	const char *stat = slurp(F_STAT);
 	if (!stat || pl_mon_parse_stat(stat, &s.stat) < 0)
 		return -ENOENT;
 	s.has_stat = true;
-	pl_autofree char *load = slurp("/proc/loadavg");
+	const char *load = slurp(F_LOADAVG);
 	s.has_load = load && pl_mon_parse_loadavg(load, &s.load) == 0;
-	pl_autofree char *irq = slurp("/proc/interrupts");
+	const char *irq = slurp(F_INTERRUPTS);
 	if (irq)
 		pl_mon_parse_irqtab(irq, &s.irq);
-	pl_autofree char *sirq = slurp("/proc/softirqs");
+	const char *sirq = slurp(F_SOFTIRQS);
 	if (sirq)
 		pl_mon_parse_irqtab(sirq, &s.softirq);
-	pl_autofree char *mem = slurp("/proc/meminfo");
+	const char *mem = slurp(F_MEMINFO);
 	if (mem)
 		pl_mon_parse_meminfo(mem, &s.mem);
-	pl_autofree char *vm = slurp("/proc/vmstat");
+	const char *vm = slurp(F_VMSTAT);
 	if (vm)
 		pl_mon_parse_vmstat(vm, &s.vm);
-	static const char *const psi[PL_MON_PSI_N] = { "/proc/pressure/cpu",
-						       "/proc/pressure/memory",
-						       "/proc/pressure/io" };
 	for (int i = 0; i < PL_MON_PSI_N; i++) {
-		pl_autofree char *t = slurp(psi[i]);
+		const char *t = slurp(F_PSI_CPU + i);
 		if (t)
 			pl_mon_parse_psi(t, &s.psi[i]);
 	}
-	pl_autofree char *disk = slurp("/proc/diskstats");
+	const char *disk = slurp(F_DISKSTATS);
 	if (disk && pl_mon_parse_diskstats(disk, &s.disk, &s.ndisk) == 0)
 		filter_disks(&s);
-	pl_autofree char *net = slurp("/proc/net/dev");
+	const char *net = slurp(F_NETDEV);
 	if (net)
 		pl_mon_parse_netdev(net, &s.net, &s.nnet);
-	pl_autofree char *snmp = slurp("/proc/net/snmp");
-	pl_autofree char *nstat = slurp("/proc/net/netstat");
+	const char *snmp = slurp(F_SNMP);
+	const char *nstat = slurp(F_NETSTAT);
 	static const struct {
 		int field;
 		const char *sec, *key;

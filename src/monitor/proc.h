@@ -189,8 +189,12 @@ int pl_mon_snmp_get(const char *text, const char *section, const char *key, uint
  *  and the GPUs through NVML when it loads (accel.h). Disks are kept as iostat
  *  keeps them: devices with an entry in /sys/block (not partitions) that have done I/O
  *  (when /sys/block cannot be listed, every device that has done I/O). Returns 0, or
- *  -ENOENT when /proc/stat cannot be read (without it there is nothing to monitor). */
+ *  -ENOENT when /proc/stat cannot be read (without it there is nothing to monitor).
+ *  The /proc files stay open until pl_mon_snap_close(). */
 int pl_mon_snap_read(struct pl_mon_snap *out);
+/** Close the files pl_mon_snap_read() keeps open between snapshots (the /proc files
+ *  above, read again with one pread each; a later read opens them again). */
+void pl_mon_snap_close(void);
 /** Free the heap parts and zero @s. NULL-safe. */
 void pl_mon_snap_free(struct pl_mon_snap *s);
 /** Move @from into @to (freeing what @to held) and zero @from. */

@@ -55,12 +55,9 @@ int pl_sysroot_path(char *buf, size_t len, const char *abs)
 	return 0;
 }
 
-int pl_read_file(const char *abs, char **out, size_t *len)
+/* Open @path for reading if it is a regular file: the fd, or -errno (pl_read_file's). */
+static int open_regular(const char *path)
 {
-	char path[PATH_MAX];
-	int r = pl_sysroot_path(path, sizeof(path), abs);
-	if (r < 0)
-		return r;
 	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
@@ -75,38 +72,123 @@ int pl_read_file(const char *abs, char **out, size_t *len)
 		close(fd);
 		return S_ISDIR(st.st_mode) ? -EISDIR : -PL_ENOTREG;
 	}
+	return fd;
+}
+
+/* Read @fd to EOF into *buf (malloc'd, *cap bytes, grown as needed) and NUL-terminate
+ * it: with read() from where it is, or with @at0 by pread() from offset 0. Returns the
+ * length, or -errno (-EFBIG past PL_READ_MAX; -ESPIPE: a stream that cannot pread). */
+static long read_all(int fd, bool at0, char **buf, size_t *cap)
+{
 	/* /proc and /sys files report size 0 or 4096: read until EOF, one byte past the cap
 	 * to tell a file of exactly PL_READ_MAX bytes from a longer one. */
-	size_t cap = 4096, n = 0;
-	char *buf = pl_xmalloc(cap);
+	size_t n = 0;
+	if (!*buf) {
+		*cap = 4096;
+		*buf = pl_xmalloc(*cap);
+	}
 	for (;;) {
-		if (n + 1 >= cap) {
-			if (cap > PL_READ_MAX) {
-				free(buf);
-				close(fd);
+		if (n + 1 >= *cap) {
+			if (*cap > PL_READ_MAX)
 				return -EFBIG;
-			}
-			cap = cap * 2 > (size_t)PL_READ_MAX + 2 ? (size_t)PL_READ_MAX + 2 : cap * 2;
-			buf = pl_xrealloc(buf, cap);
+			*cap = *cap * 2 > (size_t)PL_READ_MAX + 2 ? (size_t)PL_READ_MAX + 2
+								  : *cap * 2;
+			*buf = pl_xrealloc(*buf, *cap);
 		}
-		ssize_t got = read(fd, buf + n, cap - n - 1);
+		ssize_t got = at0 ? pread(fd, *buf + n, *cap - n - 1, (off_t)n)
+				  : read(fd, *buf + n, *cap - n - 1);
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = -errno;
-			free(buf);
-			close(fd);
-			return e;
+			return -errno;
 		}
 		if (got == 0)
 			break;
 		n += (size_t)got;
 	}
+	(*buf)[n] = '\0';
+	return (long)n;
+}
+
+int pl_read_file(const char *abs, char **out, size_t *len)
+{
+	char path[PATH_MAX];
+	int r = pl_sysroot_path(path, sizeof(path), abs);
+	if (r < 0)
+		return r;
+	int fd = open_regular(path);
+	if (fd < 0)
+		return fd;
+	char *buf = NULL;
+	size_t cap = 0;
+	long n = read_all(fd, false, &buf, &cap);
 	close(fd);
-	buf[n] = '\0';
+	if (n < 0) {
+		free(buf);
+		return (int)n;
+	}
 	*out = buf;
 	if (len)
-		*len = n;
+		*len = (size_t)n;
+	return 0;
+}
+
+void pl_reader_close(struct pl_reader *r)
+{
+	if (!r)
+		return;
+	if (r->path)
+		close(r->fd);
+	free(r->path);
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
+int pl_reader_read(struct pl_reader *r, const char *abs, const char **text, size_t *len)
+{
+	char path[PATH_MAX];
+	int e = pl_sysroot_path(path, sizeof(path), abs);
+	if (e < 0)
+		return e;
+	struct stat st;
+	/* removed or replaced (renamed over) since it was opened: open the path again */
+	if (r->path && (strcmp(r->path, path) != 0 || fstat(r->fd, &st) < 0 || st.st_nlink == 0)) {
+		close(r->fd);
+		free(r->path);
+		r->path = NULL;
+	}
+	if (!r->path) {
+		int fd = open_regular(path);
+		if (fd < 0)
+			return fd;
+		r->fd = fd;
+		r->path = pl_xstrdup(path);
+	}
+	long n = read_all(r->fd, true, &r->buf, &r->cap);
+	if (n == -ESPIPE) { /* a stream (stream_open) cannot pread: read a fresh open */
+		close(r->fd);
+		int fd = open_regular(path);
+		n = fd < 0 ? fd : read_all(fd, false, &r->buf, &r->cap);
+		if (fd >= 0)
+			close(fd);
+		free(r->path);
+		r->path = NULL;
+		if (n < 0)
+			return (int)n;
+		*text = r->buf;
+		if (len)
+			*len = (size_t)n;
+		return 0;
+	}
+	if (n < 0) {
+		close(r->fd);
+		free(r->path);
+		r->path = NULL;
+		return (int)n;
+	}
+	*text = r->buf;
+	if (len)
+		*len = (size_t)n;
 	return 0;
 }
 

@@ -43,6 +43,27 @@ int pl_sysroot_path(char *buf, size_t len, const char *abs);
  *  regular file), -ELOOP (symlink loop), -EFBIG (longer than PL_READ_MAX); *out untouched
  *  on error. */
 int pl_read_file(const char *abs, char **out, size_t *len);
+/** A file of the sysroot kept open to be read again and again: a /proc or /sys file
+ *  sampled every interval costs one pread() from offset 0 (procfs seq_files and sysfs
+ *  attributes produce fresh contents for each read at 0) instead of open, fstat, read
+ *  and close, and no allocation once its buffer is large enough. Zero-initialise; close
+ *  with pl_reader_close(). The path is opened again when the open file was removed or
+ *  replaced (its link count is 0: an fstat per read, much cheaper than the open), when
+ *  the sysroot changed, and after a read error (which closes it). */
+struct pl_reader {
+	char *path; /**< malloc'd: the sysroot path the descriptor is open on, or NULL */
+	int fd;	    /**< valid while path is set */
+	char *buf;  /**< malloc'd, reused between reads */
+	size_t cap; /**< bytes allocated at buf */
+};
+/** Read the whole file at @abs (inside the sysroot) as pl_read_file() does (regular files
+ *  only, at most PL_READ_MAX bytes, the same errors) through @r: *text gets the
+ *  NUL-terminated contents, owned by @r and valid until its next read or close; *len
+ *  (optional) the length. On error the file is closed and *text untouched. */
+int pl_reader_read(struct pl_reader *r, const char *abs, const char **text, size_t *len);
+/** Close the file and free the buffer of @r, leaving it zeroed (reusable). NULL-safe. */
+void pl_reader_close(struct pl_reader *r);
+
 /** Read the first line of @abs, whitespace-trimmed, as a malloc'd string. Returns 0 or
  *  -errno; -ENODATA when the file is empty. */
 int pl_read_str(const char *abs, char **out);

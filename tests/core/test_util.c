@@ -80,6 +80,59 @@ static void test_sysroot_reads(void **state)
 	pl_strv_free(names);
 }
 
+/* pl_reader: the same contents as pl_read_file, read again through the open file after
+ * an in-place rewrite (longer than its first buffer), reopened after a replacement;
+ * pl_read_file's errors; a live /proc file read twice. */
+static void test_reader(void **state)
+{
+	(void)state;
+	struct pl_reader r = { 0 };
+	const char *t = NULL;
+	size_t n = 0;
+	put("/sys/y/r", "42\n");
+	assert_int_equal(pl_reader_read(&r, "/sys/y/r", &t, &n), 0);
+	assert_string_equal(t, "42\n");
+	assert_int_equal(n, 3);
+	char path[600];
+	snprintf(path, sizeof(path), "%s/sys/y/r", root);
+	static char big[10000];
+	memset(big, 'a', sizeof(big) - 1);
+	FILE *f = fopen(path, "w"); /* the same file, rewritten in place */
+	assert_non_null(f);
+	fputs(big, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(pl_reader_read(&r, "/sys/y/r", &t, &n), 0);
+	assert_int_equal(n, sizeof(big) - 1);
+	assert_int_equal(strlen(t), n);
+	char tmp[620];
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "w");
+	assert_non_null(f);
+	fputs("42\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(rename(tmp, path), 0); /* replaced: opened again */
+	assert_int_equal(pl_reader_read(&r, "/sys/y/r", &t, &n), 0);
+	assert_string_equal(t, "42\n");
+	assert_int_equal(pl_reader_read(&r, "/sys/x/missing", &t, &n), -ENOENT);
+	assert_null(r.path);
+	assert_int_equal(pl_reader_read(&r, "/sys/x", &t, &n), -EISDIR);
+	assert_int_equal(pl_reader_read(&r, "relative", &t, &n), -EINVAL);
+	assert_int_equal(pl_reader_read(&r, "/sys/x/empty", &t, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(t, "\n");
+	pl_reader_close(&r);
+	assert_null(r.buf);
+	pl_reader_close(NULL);
+	/* live procfs: a second pread from 0 gives a whole fresh file */
+	assert_int_equal(pl_sysroot_set(NULL), 0);
+	assert_int_equal(pl_reader_read(&r, "/proc/self/stat", &t, &n), 0);
+	size_t n1 = n;
+	assert_int_equal(pl_reader_read(&r, "/proc/self/stat", &t, &n), 0);
+	assert_true(n1 > 10 && n > 10 && t[n - 1] == '\n');
+	pl_reader_close(&r);
+	assert_int_equal(pl_sysroot_set(root), 0);
+}
+
 static void test_sysroot_set_errors(void **state)
 {
 	(void)state;
@@ -455,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_outfile),	      cmocka_unit_test(test_fmt_unit),
 		cmocka_unit_test(test_cleanup),	      cmocka_unit_test(test_testutil_rmtree),
 		cmocka_unit_test(test_parse_pct),     cmocka_unit_test(test_fmt_g),
+		cmocka_unit_test(test_reader),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

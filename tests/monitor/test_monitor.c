@@ -660,11 +660,27 @@ static void test_snap_read(void **state)
 	assert_string_equal(s.qat[0].name, "qat_c6xx_0000:3d:00.0");
 	assert_int_equal(s.qat[0].requests, 3000);
 	pl_mon_snap_free(&s);
+	/* the files stay open between snapshots; a file rewritten in place, or replaced by
+	 * another, is read anew */
+	assert_int_equal(pl_test_put(root, "/proc/loadavg", "1.00 2.00 3.00 4/600 99\n"), 0);
+	char tmp[300], dst[300];
+	snprintf(tmp, sizeof(tmp), "%s/proc/net/snmp.new", root);
+	snprintf(dst, sizeof(dst), "%s/proc/net/snmp", root);
+	FILE *f = fopen(tmp, "w");
+	assert_non_null(f);
+	fputs("Tcp: OutSegs RetransSegs\nTcp: 100 9\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(rename(tmp, dst), 0);
+	assert_int_equal(pl_mon_snap_read(&s), 0);
+	assert_int_equal(s.load.tasks, 600);
+	assert_int_equal(s.tcp.v[PL_MON_TCP_RETRANSSEGS], 9);
+	pl_mon_snap_free(&s);
 	/* without /proc/stat there is nothing to monitor */
 	char path[300];
 	snprintf(path, sizeof(path), "%s/proc/stat", root);
 	assert_int_equal(remove(path), 0);
 	assert_int_equal(pl_mon_snap_read(&s), -ENOENT);
+	pl_mon_snap_close();
 	pl_sysroot_set(NULL);
 	assert_int_equal(pl_test_rmtree(root), 0);
 }
