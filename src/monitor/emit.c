@@ -167,7 +167,8 @@ json_t *pl_mon_sample_json(const struct pl_mon_rates *r)
 /* --- the same sample written straight to the stream (the sampling loop's path: no tree
  * is built and freed per interval, which was half of monitor's CPU) ---------------- */
 
-/* The writer's state: one "first member" flag per open object or array. */
+/* The writer's state: one "first member" flag per open object or array. It writes with
+ * the _unlocked stdio calls: the stream belongs to the sampling loop's one thread. */
 struct jw {
 	FILE *f;
 	int depth;
@@ -178,25 +179,25 @@ struct jw {
 static void jw_key(struct jw *w, const char *key)
 {
 	if (!w->first[w->depth])
-		putc(',', w->f);
+		putc_unlocked(',', w->f);
 	w->first[w->depth] = false;
 	if (key) {
-		putc('"', w->f);
-		fputs(key, w->f);
-		fputs("\":", w->f);
+		putc_unlocked('"', w->f);
+		fputs_unlocked(key, w->f);
+		fputs_unlocked("\":", w->f);
 	}
 }
 
 static void jw_open(struct jw *w, const char *key, char c)
 {
 	jw_key(w, key);
-	putc(c, w->f);
+	putc_unlocked(c, w->f);
 	w->first[++w->depth] = true;
 }
 
 static void jw_close(struct jw *w, char c)
 {
-	putc(c, w->f);
+	putc_unlocked(c, w->f);
 	w->depth--;
 }
 
@@ -209,7 +210,7 @@ static void jw_num(struct jw *w, const char *key, double v)
 {
 	jw_key(w, key);
 	if (!isfinite(v)) {
-		fputs("null", w->f);
+		fputs_unlocked("null", w->f);
 		return;
 	}
 	char b[40];
@@ -245,7 +246,7 @@ static void jw_num(struct jw *w, const char *key, double v)
 			n = strlen(b);
 		}
 	}
-	fwrite(b, 1, n, w->f);
+	fwrite_unlocked(b, 1, n, w->f);
 }
 
 /* A string as json_dumps writes pl_json_string(@s): printable ASCII without '"' and '\'
@@ -257,14 +258,14 @@ static void jw_str(struct jw *w, const char *key, const char *s)
 	while (*c >= 0x20 && *c < 0x7f && *c != '"' && *c != '\\')
 		c++;
 	if (!*c) {
-		putc('"', w->f);
-		fputs(s, w->f);
-		putc('"', w->f);
+		putc_unlocked('"', w->f);
+		fputs_unlocked(s, w->f);
+		putc_unlocked('"', w->f);
 		return;
 	}
 	json_t *j = pl_json_string(s);
 	char *t = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
-	fputs(t ? t : "null", w->f);
+	fputs_unlocked(t ? t : "null", w->f);
 	free(t);
 	json_decref(j);
 }
@@ -374,7 +375,7 @@ void pl_mon_sample_json_write(FILE *f, const struct pl_mon_rates *r)
 	for (int i = 0; i < PL_MON_PSI_N; i++) {
 		if (!r->psi_present[i]) {
 			jw_key(&w, psi[i]);
-			fputs("null", f);
+			fputs_unlocked("null", f);
 			continue;
 		}
 		jw_open(&w, psi[i], '{');

@@ -126,6 +126,12 @@ static double table_rates(const struct pl_mon_irqtab *a, const struct pl_mon_irq
 		acol[c] = find_col(a, b->cols[c]);
 	double all = 0;
 	bool allbad = false;
+	/* the row behind each src[] entry: names are formatted for the kept ones only, at
+	 * the end (a machine has thousands of IRQ rows and PL_MON_TOP of them are kept) */
+	const struct pl_mon_irqrow
+		*from[PL_MON_SOFTIRQ_MAX > PL_MON_TOP ? PL_MON_SOFTIRQ_MAX : PL_MON_TOP];
+	if (nsrc > sizeof(from) / sizeof(from[0]))
+		nsrc = sizeof(from) / sizeof(from[0]);
 	for (size_t i = 0; i < b->nrows; i++) {
 		const struct pl_mon_irqrow *rb = &b->rows[i];
 		if (!rb->full)
@@ -156,29 +162,36 @@ static double table_rates(const struct pl_mon_irqtab *a, const struct pl_mon_irq
 		all += row;
 		if (!src)
 			continue;
-		struct pl_mon_source s = { .per_s = row / dt };
-		if (rb->desc[0] && !soft)
-			snprintf(s.name, sizeof(s.name), "%s %s", rb->name, rb->desc);
-		else
-			snprintf(s.name, sizeof(s.name), "%s", rb->name);
+		double per_s = row / dt;
 		if (!top) {
-			if (*nout < nsrc)
-				src[(*nout)++] = s;
+			if (*nout < nsrc) {
+				from[*nout] = rb;
+				src[(*nout)++].per_s = per_s;
+			}
 			continue;
 		}
 		/* keep the @nsrc highest, sorted */
-		if (s.per_s <= 0)
+		if (per_s <= 0)
 			continue;
 		size_t k = *nout < nsrc ? (*nout)++ : nsrc;
-		if (k == nsrc && s.per_s <= src[nsrc - 1].per_s)
+		if (k == nsrc && per_s <= src[nsrc - 1].per_s)
 			continue;
 		if (k == nsrc)
 			k = nsrc - 1;
-		while (k > 0 && src[k - 1].per_s < s.per_s) {
-			src[k] = src[k - 1];
+		while (k > 0 && src[k - 1].per_s < per_s) {
+			src[k].per_s = src[k - 1].per_s;
+			from[k] = from[k - 1];
 			k--;
 		}
-		src[k] = s;
+		src[k].per_s = per_s;
+		from[k] = rb;
+	}
+	for (size_t k = 0; src && k < *nout; k++) {
+		if (from[k]->desc[0] && !soft)
+			snprintf(src[k].name, sizeof(src[k].name), "%s %s", from[k]->name,
+				 from[k]->desc);
+		else
+			snprintf(src[k].name, sizeof(src[k].name), "%s", from[k]->name);
 	}
 	for (size_t i = 0; i < r->ncpu; i++) {
 		int c = find_col(b, r->cpu[i].cpu);
