@@ -164,6 +164,61 @@ int pl_mon_parse_qat_fw_counters(const char *text, uint64_t *requests, uint64_t 
 	return 0;
 }
 
+int pl_mon_parse_qat_telemetry(const char *text, struct pl_mon_qat_tl *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->rp_num = -1;
+	bool any = false;
+	for (const char *p = text ? text : ""; *p;) {
+		const char *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		const char *s = p, *e;
+		p = *eol ? eol + 1 : eol;
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		for (e = s; e < eol && (isalnum((unsigned char)*e) || *e == '_'); e++)
+			;
+		size_t nl = (size_t)(e - s);
+		if (!nl || nl >= sizeof(out->name[0]) || e == eol || (*e != ' ' && *e != '\t'))
+			continue;
+		const char *v = e;
+		while (v < eol && (*v == ' ' || *v == '\t'))
+			v++;
+		const char *ve = v;
+		while (ve < eol && *ve != ' ' && *ve != '\t' && *ve != '\r')
+			ve++;
+		if (nl == 12 && memcmp(s, "service_type", 12) == 0) {
+			size_t n = (size_t)(ve - v);
+			if (n && n < sizeof(out->service)) {
+				memcpy(out->service, v, n);
+				out->service[n] = '\0';
+			}
+			continue;
+		}
+		uint64_t x = 0;
+		bool ok = v < ve;
+		for (const char *c = v; ok && c < ve; c++) {
+			unsigned d = (unsigned)(*c - '0');
+			ok = d <= 9 && x <= (UINT64_MAX - d) / 10;
+			x = x * 10 + d;
+		}
+		if (!ok)
+			continue;
+		if (nl == 6 && memcmp(s, "rp_num", 6) == 0) {
+			out->rp_num = x <= 1024 ? (int)x : -1;
+			continue;
+		}
+		any = true;
+		if (out->n == PL_MON_QAT_TL_MAX)
+			continue;
+		memcpy(out->name[out->n], s, nl);
+		out->name[out->n][nl] = '\0';
+		out->value[out->n++] = x;
+	}
+	return any ? 0 : -EINVAL;
+}
+
 static int qat_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct pl_mon_qat *)a)->name, ((const struct pl_mon_qat *)b)->name);
@@ -185,12 +240,26 @@ void pl_mon_qat_read(struct pl_mon_qat **out, size_t *n)
 		char *text = NULL;
 		if (pl_read_filef(&text, NULL, DEBUGFS "/%s/fw_counters", ents[i]) < 0)
 			continue;
-		struct pl_mon_qat d = { 0 };
-		snprintf(d.name, sizeof(d.name), "%s", ents[i]);
-		if (pl_mon_parse_qat_fw_counters(text, &d.requests, &d.responses, &d.ras_events,
-						 &d.has_ras) == 0) {
-			q = pl_xrealloc(q, sizeof(*q) * (k + 1));
-			q[k++] = d;
+		q = pl_xrealloc(q, sizeof(*q) * (k + 1));
+		struct pl_mon_qat *d = &q[k];
+		memset(d, 0, sizeof(*d));
+		snprintf(d->name, sizeof(d->name), "%s", ents[i]);
+		if (pl_mon_parse_qat_fw_counters(text, &d->requests, &d->responses, &d->ras_events,
+						 &d->has_ras) == 0) {
+			k++;
+			char *t = NULL;
+			if (pl_read_filef(&t, NULL, DEBUGFS "/%s/telemetry/device_data", ents[i]) ==
+			    0)
+				d->has_tl = pl_mon_parse_qat_telemetry(t, &d->tl) == 0;
+			free(t);
+			for (int r = 0; r < PL_MON_QAT_RP; r++) {
+				t = NULL;
+				if (pl_read_filef(&t, NULL, DEBUGFS "/%s/telemetry/rp_%c_data",
+						  ents[i], 'A' + r) == 0)
+					d->has_rp[r] =
+						pl_mon_parse_qat_telemetry(t, &d->rp[r]) == 0;
+				free(t);
+			}
 		}
 		free(text);
 	}

@@ -46,6 +46,41 @@ static json_t *sources_json(const struct pl_mon_source *s, size_t n)
 	return a;
 }
 
+/* A telemetry value: an integer, capped at JSON's (jansson's) largest. */
+static long long tl_int(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? INT64_MAX : (long long)v;
+}
+
+static json_t *tl_counters_json(const struct pl_mon_qat_tl *t)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < t->n; i++)
+		json_object_set_new(o, t->name[i], json_integer(tl_int(t->value[i])));
+	return o;
+}
+
+/* "telemetry": {"device": {counters} or null, "ring_pairs": [{slot, rp_num, service_type,
+ * counters}, ...]} of a QAT device (the ring-pair files that were readable). */
+static json_t *qat_tl_json(const struct pl_mon_qat_rate *x)
+{
+	json_t *rps = json_array();
+	for (int i = 0; i < PL_MON_QAT_RP; i++) {
+		if (!x->has_rp[i])
+			continue;
+		const struct pl_mon_qat_tl *t = &x->rp[i];
+		char slot[2] = { (char)('A' + i), '\0' };
+		json_array_append_new(
+			rps, json_pack("{s:s,s:o,s:o,s:o}", "slot", slot, "rp_num",
+				       t->rp_num >= 0 ? json_integer(t->rp_num) : json_null(),
+				       "service_type",
+				       t->service[0] ? pl_json_string(t->service) : json_null(),
+				       "counters", tl_counters_json(t)));
+	}
+	return json_pack("{s:o,s:o}", "device", x->has_tl ? tl_counters_json(&x->tl) : json_null(),
+			 "ring_pairs", rps);
+}
+
 json_t *pl_mon_sample_json(const struct pl_mon_rates *r)
 {
 	json_t *o = json_object();
@@ -144,11 +179,11 @@ json_t *pl_mon_sample_json(const struct pl_mon_rates *r)
 	json_t *q = json_array();
 	for (size_t i = 0; i < r->nqat; i++) {
 		const struct pl_mon_qat_rate *x = &r->qat[i];
-		json_array_append_new(q, json_pack("{s:o,s:o,s:o,s:o}", "device",
-						   pl_json_string(x->name), "requests_per_s",
-						   num(x->requests_per_s), "responses_per_s",
-						   num(x->responses_per_s), "ras_events_per_s",
-						   num(x->ras_events_per_s)));
+		json_array_append_new(
+			q, json_pack("{s:o,s:o,s:o,s:o,s:o}", "device", pl_json_string(x->name),
+				     "requests_per_s", num(x->requests_per_s), "responses_per_s",
+				     num(x->responses_per_s), "ras_events_per_s",
+				     num(x->ras_events_per_s), "telemetry", qat_tl_json(x)));
 	}
 	json_t *g = json_array();
 	for (size_t i = 0; i < r->ngpu; i++) {
@@ -306,6 +341,53 @@ static void jw_sources(struct jw *w, const char *key, const struct pl_mon_source
 	jw_close(w, ']');
 }
 
+static void jw_counters(struct jw *w, const char *key, const struct pl_mon_qat_tl *t)
+{
+	jw_open(w, key, '{');
+	for (size_t i = 0; i < t->n; i++) {
+		jw_str(w, NULL, t->name[i]);
+		putc_unlocked(':', w->f);
+		fprintf(w->f, "%lld", tl_int(t->value[i]));
+	}
+	jw_close(w, '}');
+}
+
+/* qat_tl_json(), written */
+static void jw_qat_tl(struct jw *w, const struct pl_mon_qat_rate *x)
+{
+	jw_open(w, "telemetry", '{');
+	if (x->has_tl) {
+		jw_counters(w, "device", &x->tl);
+	} else {
+		jw_key(w, "device");
+		fputs_unlocked("null", w->f);
+	}
+	jw_open(w, "ring_pairs", '[');
+	for (int i = 0; i < PL_MON_QAT_RP; i++) {
+		if (!x->has_rp[i])
+			continue;
+		const struct pl_mon_qat_tl *t = &x->rp[i];
+		char slot[2] = { (char)('A' + i), '\0' };
+		jw_open(w, NULL, '{');
+		jw_str(w, "slot", slot);
+		jw_key(w, "rp_num");
+		if (t->rp_num >= 0)
+			fprintf(w->f, "%d", t->rp_num);
+		else
+			fputs_unlocked("null", w->f);
+		if (t->service[0]) {
+			jw_str(w, "service_type", t->service);
+		} else {
+			jw_key(w, "service_type");
+			fputs_unlocked("null", w->f);
+		}
+		jw_counters(w, "counters", t);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
 void pl_mon_sample_json_write(FILE *f, const struct pl_mon_rates *r)
 {
 	struct jw w = { .f = f, .first = { true } };
@@ -432,6 +514,7 @@ void pl_mon_sample_json_write(FILE *f, const struct pl_mon_rates *r)
 		jw_num(&w, "requests_per_s", x->requests_per_s);
 		jw_num(&w, "responses_per_s", x->responses_per_s);
 		jw_num(&w, "ras_events_per_s", x->ras_events_per_s);
+		jw_qat_tl(&w, x);
 		jw_close(&w, '}');
 	}
 	jw_close(&w, ']');
@@ -696,6 +779,16 @@ static void prom_text(FILE *f, const struct pl_mon_rates *r)
 		snprintf(l, sizeof(l), "device=\"%s\"", r->qat[i].name);
 		prom(f, "qat_requests_per_second", l, r->qat[i].requests_per_s);
 		prom(f, "qat_responses_per_second", l, r->qat[i].responses_per_s);
+	}
+	fputs("# TYPE perflab_monitor_qat_telemetry gauge\n", f);
+	for (size_t i = 0; i < r->nqat; i++) {
+		const struct pl_mon_qat_tl *t = &r->qat[i].tl;
+		for (size_t k = 0; r->qat[i].has_tl && k < t->n; k++) {
+			char l[160];
+			snprintf(l, sizeof(l), "device=\"%s\",counter=\"%s\"", r->qat[i].name,
+				 t->name[k]);
+			prom(f, "qat_telemetry", l, (double)t->value[k]);
+		}
 	}
 	fputs("# TYPE perflab_monitor_gpu_util_percent gauge\n"
 	      "# TYPE perflab_monitor_gpu_memory_used_bytes gauge\n"

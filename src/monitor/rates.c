@@ -351,6 +351,10 @@ static void accel_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b
 			qa->has_ras && qb->has_ras
 				? rate(qa->ras_events, qb->ras_events, dt, r, PL_MON_G_ACCEL)
 				: NAN;
+		o->has_tl = qb->has_tl;
+		o->tl = qb->tl;
+		memcpy(o->has_rp, qb->has_rp, sizeof(o->has_rp));
+		memcpy(o->rp, qb->rp, sizeof(o->rp));
 	}
 	r->ngpu = b->ngpu;
 	r->gpu = pl_xcalloc(b->ngpu ? b->ngpu : 1, sizeof(*r->gpu));

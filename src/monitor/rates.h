@@ -73,6 +73,11 @@ struct pl_mon_qat_rate {
 	char name[64];
 	double requests_per_s, responses_per_s;
 	double ras_events_per_s; /**< NaN also when the kernel has no RAS Events rows */
+	/** telemetry at the end of the interval (levels the driver computed, accel.h) */
+	bool has_tl;
+	struct pl_mon_qat_tl tl;
+	bool has_rp[PL_MON_QAT_RP];
+	struct pl_mon_qat_tl rp[PL_MON_QAT_RP];
 };
 
 /** Most sources listed per interval in irq_top. */

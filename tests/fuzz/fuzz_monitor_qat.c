@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perflab monitor's QAT fw_counters parser (src/monitor/accel.h) on two texts (split at
  * the first "\n====\n", the earlier and the later reading of one device) and the rates
- * between them. Invariants: a parse that succeeds has responses and RAS events only
- * when it says so, and no rate is negative, whatever the texts (a counter that goes down
- * gives NaN and marks the interval). */
+ * between them, and the telemetry parser (device_data, rp_<A-D>_data) on both texts.
+ * Invariants: a parse that succeeds has responses and RAS events only when it says so,
+ * no rate is negative, whatever the texts (a counter that goes down gives NaN and marks
+ * the interval); telemetry keeps at most PL_MON_QAT_TL_MAX counters, each a non-empty
+ * NUL-terminated name. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int r1 = pl_mon_parse_qat_fw_counters(second, &q[1].requests, &q[1].responses,
 					      &q[1].ras_events, &q[1].has_ras);
 	FUZZ_ASSERT(r0 == 0 || r0 == -22, "0 or -EINVAL");
+	for (int k = 0; k < 2; k++) {
+		struct pl_mon_qat_tl *t = k ? &q[1].rp[0] : &q[0].tl;
+		int rt = pl_mon_parse_qat_telemetry(k ? second : s, t);
+		FUZZ_ASSERT(rt == 0 || rt == -22, "telemetry: 0 or -EINVAL");
+		FUZZ_ASSERT(rt != 0 || t->n > 0, "telemetry: a success has a counter");
+		FUZZ_ASSERT(t->n <= PL_MON_QAT_TL_MAX, "telemetry: within the table");
+		for (size_t i = 0; i < t->n; i++)
+			FUZZ_ASSERT(t->name[i][0] && memchr(t->name[i], 0, sizeof(t->name[i])),
+				    "telemetry: a name");
+		FUZZ_ASSERT(memchr(t->service, 0, sizeof(t->service)), "telemetry: service");
+		q[k].has_tl = k == 0 && rt == 0;
+		q[k].has_rp[0] = k == 1 && rt == 0;
+	}
 	if (r0 == 0 && !q[0].has_ras)
 		FUZZ_ASSERT(q[0].ras_events == 0, "no RAS rows, no RAS events");
 	if (r0 == 0 && r1 == 0) {

@@ -105,6 +105,18 @@ validate monitor.schema.json "$TMP/q.json"
 is "QAT: the device listed" "$(jqv "$TMP/q.json" '.samples[0].accel.qat[0].device')" "qat_c6xx_0000:3d:00.0"
 is "QAT: unchanged counters, zero requests/s" "$(jqv "$TMP/q.json" '.samples[0].accel.qat[0].requests_per_s')" 0
 is "QAT: no RAS rows upstream, null" "$(jqv "$TMP/q.json" '.samples[0].accel.qat[0].ras_events_per_s')" null
+is "QAT: c6xx has no telemetry" "$(jqv "$TMP/q.json" '.samples[0].accel.qat[0].telemetry.device')" null
+# a 4xxx device with telemetry on (control 2: min, max and average columns follow the
+# current value) and ring pairs in slots A and B (tests/monitor/fixtures/qat-4xxx)
+cp -r "$PERFLAB_SRCDIR/tests/monitor/fixtures/qat-4xxx/sys" "$TMP/root/"
+expect_exit 0 "QAT telemetry fixture" "$P" monitor --sysroot "$TMP/root" -I 0.1 -d 0.25 --json -o "$TMP/t.json" --prom-textfile "$TMP/t.prom"
+validate monitor.schema.json "$TMP/t.json"
+is "QAT telemetry: both devices" "$(jqv "$TMP/t.json" '[.samples[0].accel.qat[].device] | join(",")')" "qat_4xxx_0000:6b:00.0,qat_c6xx_0000:3d:00.0"
+is "QAT telemetry: device bandwidth in, current value" "$(jqv "$TMP/t.json" '.samples[0].accel.qat[0].telemetry.device.bw_in')" 8612
+is "QAT telemetry: slice utilization" "$(jqv "$TMP/t.json" '.samples[0].accel.qat[0].telemetry.device.util_cph0')" 38
+is "QAT telemetry: every counter of device_data" "$(jqv "$TMP/t.json" '.samples[0].accel.qat[0].telemetry.device | length')" 35
+is "QAT telemetry: ring pairs" "$(jqv "$TMP/t.json" '[.samples[0].accel.qat[0].telemetry.ring_pairs[] | "\(.slot)=\(.rp_num):\(.service_type):\(.counters.bw_in)"] | join(",")')" "A=0:sym:4306,B=1:asym:4306"
+like "QAT telemetry: prom" "$(cat "$TMP/t.prom")" 'perflab_monitor_qat_telemetry\{device="qat_4xxx_0000:6b:00.0",counter="bw_out"\} 8544'
 PERFLAB_NVML_LIB=/nonexistent/libnvidia-ml.so.1 expect_exit 0 "no NVML" "$P" monitor -I 0.1 -d 0.15 --json
 is "no NVML: unavailable" "$(jq -r .accel.nvml.available "$OUT")" false
 like "no NVML: dlerror's reason" "$(jq -r .accel.nvml.reason "$OUT")" "/nonexistent/libnvidia-ml.so.1: cannot open shared object file"

@@ -541,6 +541,17 @@ static void test_sample_json_write(void **state)
 	struct pl_mon_qat_rate qat = { .name = "qat_4xxx_0000:6b:00.0",
 				       .requests_per_s = 1e7,
 				       .ras_events_per_s = NAN };
+	qat.has_tl = true;
+	assert_int_equal(pl_mon_parse_qat_telemetry("sample_cnt 5\nbw_in 8612\nbig "
+						    "18446744073709551615\n",
+						    &qat.tl),
+			 0);
+	qat.has_rp[2] = true;
+	assert_int_equal(
+		pl_mon_parse_qat_telemetry("rp_num 7\nservice_type sym\nbw_out 1\n", &qat.rp[2]),
+		0);
+	qat.has_rp[3] = true;
+	assert_int_equal(pl_mon_parse_qat_telemetry("bw_out 2\n", &qat.rp[3]), 0);
 	struct pl_mon_gpu gpu = { .name = "NVIDIA H200 \xc3\xa9",
 				  .util_pct = 42,
 				  .mem_used_bytes = 1.5e11,
@@ -578,6 +589,54 @@ static void test_sample_json_write(void **state)
 	same_json(&r);
 	struct pl_mon_rates empty = { .all = { .cpu = -1 } };
 	same_json(&empty);
+}
+
+/* QAT telemetry files (adf_tl_debugfs.c's "%-23s%20llu" lines): the current value kept,
+ * min/max/avg columns ignored, rp_num and service_type apart, bad lines skipped. */
+static void test_qat_telemetry(void **state)
+{
+	(void)state;
+	struct pl_mon_qat_tl t;
+	assert_int_equal(pl_mon_parse_qat_telemetry(
+				 "sample_cnt                               57\n"
+				 "bw_in                                  8612                8602"
+				 "                8622                8612\n"
+				 "util_cph0                                38                  28"
+				 "                  48                  38\n"
+				 "bad-name                                  1\n"
+				 "nonumber                                 x1\n"
+				 "huge                 99999999999999999999999\n"
+				 "a_name_longer_than_the_table_has_room_for 5\n"
+				 "bare\n",
+				 &t),
+			 0);
+	assert_int_equal(t.n, 3);
+	assert_string_equal(t.name[0], "sample_cnt");
+	assert_int_equal(t.value[0], 57);
+	assert_string_equal(t.name[1], "bw_in");
+	assert_int_equal(t.value[1], 8612);
+	assert_int_equal(t.value[2], 38);
+	assert_int_equal(t.rp_num, -1);
+	assert_string_equal(t.service, "");
+	assert_int_equal(pl_mon_parse_qat_telemetry("sample_cnt      1\n"
+						    "rp_num          2\n"
+						    "service_type  asym\n"
+						    "bw_out          9\n",
+						    &t),
+			 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.rp_num, 2);
+	assert_string_equal(t.service, "asym");
+	assert_int_equal(pl_mon_parse_qat_telemetry("", &t), -EINVAL);
+	assert_int_equal(pl_mon_parse_qat_telemetry(NULL, &t), -EINVAL);
+	assert_int_equal(pl_mon_parse_qat_telemetry("service_type sym\nrp_num 1\n", &t), -EINVAL);
+	/* past the table: the first PL_MON_QAT_TL_MAX kept */
+	char big[PL_MON_QAT_TL_MAX * 2 * 16] = "";
+	for (int i = 0; i < PL_MON_QAT_TL_MAX + 20; i++)
+		snprintf(big + strlen(big), sizeof(big) - strlen(big), "c%d %d\n", i, i);
+	assert_int_equal(pl_mon_parse_qat_telemetry(big, &t), 0);
+	assert_int_equal(t.n, PL_MON_QAT_TL_MAX);
+	assert_int_equal(t.value[PL_MON_QAT_TL_MAX - 1], PL_MON_QAT_TL_MAX - 1);
 }
 
 /* CPU1 goes offline: the "cpu" line loses its ticks (it goes down); the interval is
@@ -642,6 +701,17 @@ static void test_snap_read(void **state)
 				     "garbage\n"),
 			 0);
 	assert_int_equal(pl_test_put(root, "/sys/kernel/debug/dri/0/name", "x\n"), 0);
+	assert_int_equal(
+		pl_test_put(root, "/sys/kernel/debug/qat_c6xx_0000:3d:00.0/telemetry/device_data",
+			    "sample_cnt                               12\n"
+			    "bw_in                                  8612\n"),
+		0);
+	assert_int_equal(pl_test_put(root,
+				     "/sys/kernel/debug/qat_c6xx_0000:3d:00.0/telemetry/rp_B_data",
+				     "rp_num                                    3\n"
+				     "service_type                            dc\n"
+				     "bw_out                                   77\n"),
+			 0);
 	assert_int_equal(pl_sysroot_set(root), 0);
 	struct pl_mon_snap s;
 	assert_int_equal(pl_mon_snap_read(&s), 0);
@@ -659,6 +729,15 @@ static void test_snap_read(void **state)
 	assert_int_equal(s.nqat, 1); /* the garbage file is skipped */
 	assert_string_equal(s.qat[0].name, "qat_c6xx_0000:3d:00.0");
 	assert_int_equal(s.qat[0].requests, 3000);
+	assert_true(s.qat[0].has_tl);
+	assert_int_equal(s.qat[0].tl.n, 2);
+	assert_string_equal(s.qat[0].tl.name[1], "bw_in");
+	assert_int_equal(s.qat[0].tl.value[1], 8612);
+	assert_false(s.qat[0].has_rp[0]); /* no file: no ring pair in slot A */
+	assert_true(s.qat[0].has_rp[1]);
+	assert_int_equal(s.qat[0].rp[1].rp_num, 3);
+	assert_string_equal(s.qat[0].rp[1].service, "dc");
+	assert_int_equal(s.qat[0].rp[1].value[0], 77);
 	pl_mon_snap_free(&s);
 	/* the files stay open between snapshots; a file rewritten in place, or replaced by
 	 * another, is read anew */
@@ -701,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_snap_read),
 		cmocka_unit_test(test_qat),
 		cmocka_unit_test(test_sample_json_write),
+		cmocka_unit_test(test_qat_telemetry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
