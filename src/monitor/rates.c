@@ -337,7 +337,8 @@ static void mem_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b, 
 static void accel_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b, double dt,
 			struct pl_mon_rates *r)
 {
-	r->qat = pl_xcalloc(b->nqat ? b->nqat : 1, sizeof(*r->qat));
+	/* a QAT entry holds its telemetry tables (~20 KB): none allocated without a device */
+	r->qat = b->nqat ? pl_xcalloc(b->nqat, sizeof(*r->qat)) : NULL;
 	for (size_t i = 0; i < b->nqat; i++) {
 		const struct pl_mon_qat *qb = &b->qat[i];
 		const struct pl_mon_qat *qa = SAME_NAME(a->qat, a->nqat, qb->name);
