@@ -2,8 +2,9 @@
 /* bench mem: STREAM Copy, Scale, Add, Triad (McCalpin; kernels, byte counting and
  * validation in stream.c), memcpy and a read-only sum, in GB/s = 10^9 B/s.
  *
- * As STREAM prescribes, each array is at least 4x the total last-level cache (from hwloc),
- * capped by available memory; one thread per CPU of the run, pinned, each first-touching
+ * As STREAM prescribes, each array is at least 4x the total last-level cache (from hwloc;
+ * in a VM at most 64 MiB per CPU, as guests often see the host's L3), capped by available
+ * memory (the rule: memsize.h); one thread per CPU of the run, pinned, each first-touching
  * and then working on its own contiguous part of the arrays (STREAM's OpenMP static
  * schedule); each kernel is timed from the start of the parallel step to the end of its
  * slowest thread. The first repetition is a discarded warm-up and "best" is the maximum
@@ -22,6 +23,7 @@
 
 #include "bench/bench.h"
 #include "bench/memlat.h"
+#include "bench/memsize.h"
 #include "bench/stream.h"
 #include "facts/collectors.h"
 #include "out/json.h"
@@ -44,8 +46,8 @@ static const struct mem_opts mem_defaults = { 0 };
 
 static const struct pl_opt mem_opt_table[] = {
 	{ "size", 's', PL_OPT_SIZE, offsetof(struct mem_opts, size), "BYTES",
-	  "bytes per array (three arrays), e.g. 1GiB; default: 4x the total last-level cache, "
-	  "capped by available memory" },
+	  "bytes per array (three arrays), e.g. 1GiB; default: 4x the total last-level cache "
+	  "(in a VM at most 64 MiB per CPU), capped at 60% of available memory for the three" },
 	{ "threads", 0, PL_OPT_INT, offsetof(struct mem_opts, threads), "N",
 	  "threads, one per CPU of the run (default: all of them)", .min = 1, .max = 8192,
 	  .was_short = 't' },
@@ -67,36 +69,61 @@ static const struct pl_opt mem_opt_table[] = {
 	PL_OPT_END,
 };
 
-/* ---- sizing ---- */
+/* ---- sizing (the rule itself: memsize.h) ---- */
 
-/* Total size of the last-level caches, from hwloc: the highest cache level present,
- * summed over its instances. 0 when unknown. *level gets 1..5. */
-static uint64_t llc_total(int *level, unsigned *count)
+/* The live last-level cache from hwloc: the highest cache level present, summed over its
+ * instances, and the PU count. Leaves in->llc 0 when unknown. */
+static void llc_hwloc(struct pl_mem_sizing *in)
 {
 	hwloc_topology_t topo;
-	uint64_t total = 0;
-	*level = 0;
-	*count = 0;
 	if (hwloc_topology_init(&topo) < 0)
-		return 0;
+		return;
 	if (hwloc_topology_load(topo) == 0) {
 		static const hwloc_obj_type_t types[] = { HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
 							  HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
 							  HWLOC_OBJ_L1CACHE };
-		for (int i = 0; i < 5 && !total; i++) {
+		for (int i = 0; i < 5 && !in->llc; i++) {
 			int n = hwloc_get_nbobjs_by_type(topo, types[i]);
 			for (int k = 0; k < n; k++) {
 				hwloc_obj_t o = hwloc_get_obj_by_type(topo, types[i], (unsigned)k);
-				total += o->attr->cache.size;
+				in->llc += o->attr->cache.size;
 			}
-			if (total) {
-				*level = 5 - i;
-				*count = (unsigned)n;
+			if (in->llc) {
+				in->level = 5 - i;
+				in->count = (unsigned)n;
 			}
 		}
+		int pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+		in->cpus = pus > 0 ? (unsigned)pus : 0;
 	}
 	hwloc_topology_destroy(topo);
-	return total;
+	in->src = "hwloc";
+}
+
+/* Another machine's tree (--sysroot, for `report --dry-run`): the cpu facts, which read
+ * it through the sysroot helper and a validated hwloc input (facts/cpu.c); the L3, or the
+ * L2 where there is none, times its count. */
+static void llc_facts(struct pl_mem_sizing *in)
+{
+	struct pl_facts f;
+	pl_facts_init(&f);
+	pl_collect_cpu(&f);
+	int64_t l3 = 0, l3n = 0, l2 = 0, pus = 0;
+	pl_facts_get_int(&f, "cpu.cache.l3_bytes", &l3);
+	pl_facts_get_int(&f, "cpu.cache.l3_count", &l3n);
+	pl_facts_get_int(&f, "cpu.cache.l2_bytes", &l2);
+	pl_facts_get_int(&f, "cpu.pus", &pus);
+	if (l3 > 0) {
+		in->level = 3;
+		in->count = l3n > 0 ? (unsigned)l3n : 0;
+		in->llc = (uint64_t)l3 * (l3n > 0 ? (uint64_t)l3n : 1);
+	} else if (l2 > 0) {
+		in->level = 2;
+		in->llc = (uint64_t)l2;
+	}
+	in->cpus = pus > 0 ? (unsigned)pus : 0;
+	in->src = "the cpu facts";
+	pl_facts_free(&f);
 }
 
 /* MemAvailable of /proc/meminfo in bytes, 0 when unreadable. */
@@ -113,47 +140,57 @@ static uint64_t mem_available(void)
 	return (uint64_t)kb * 1024;
 }
 
-/* Share of available memory the three arrays may take by default. */
-#define MEM_SHARE 0.6
-
-/* The default size of each array: 4x the total last-level cache @llc (@count caches of
- * level @level; 0 = unknown: 256 MiB), capped so the three arrays take MEM_SHARE of
- * @avail (0 = unknown: no cap); page-aligned. The reason is appended to @why. */
-static uint64_t default_size(uint64_t llc, int level, unsigned count, uint64_t avail,
-			     struct pl_buf *why)
+/* Everything the default size is chosen from (memsize.h), read now. */
+static void sizing_read(struct pl_mem_sizing *in)
 {
-	char b1[32], b2[32];
-	uint64_t want = llc ? 4 * llc : (uint64_t)256 << 20;
-	if (llc)
-		pl_buf_printf(why, "4x the total last-level cache (%u x L%d = %s, from hwloc)",
-			      count, level, pl_fmt_bytes(b1, sizeof(b1), (double)llc));
+	memset(in, 0, sizeof(*in));
+	if (pl_sysroot_is_live())
+		llc_hwloc(in);
 	else
-		pl_buf_printf(why, "256 MiB (the last-level cache size is unknown)");
-	uint64_t cap = (uint64_t)((double)avail * MEM_SHARE / 3);
-	if (avail && want > cap) {
-		want = cap;
-		pl_buf_printf(why,
-			      ", capped so the three arrays take %.0f%% of available memory (%s)",
-			      MEM_SHARE * 100, pl_fmt_bytes(b2, sizeof(b2), (double)avail));
-		if (llc)
-			pl_buf_printf(why, ": below STREAM's 4x rule, so the figures may include "
-					   "cache bandwidth");
+		llc_facts(in);
+	in->avail = mem_available();
+	char *cpuinfo;
+	if (pl_read_file("/proc/cpuinfo", &cpuinfo, NULL) == 0) {
+		in->vm = strstr(cpuinfo, " hypervisor") != NULL;
+		free(cpuinfo);
 	}
-	return want & ~(uint64_t)4095;
+}
+
+/* info / plan members of a sizing: llc_total_bytes (as reported), llc_used_bytes (what
+ * the 4x rule used), mem_available_bytes. */
+static void sizing_json(json_t *o, const struct pl_mem_sizing *in)
+{
+	json_object_set_new(o, "llc_total_bytes", json_integer((json_int_t)in->llc));
+	json_object_set_new(o, "llc_used_bytes",
+			    json_integer((json_int_t)pl_mem_llc_used(in, NULL)));
+	json_object_set_new(o, "mem_available_bytes", json_integer((json_int_t)in->avail));
+}
+
+/* " (LLC reported ..., likely the host's in a virtual machine; taken as ...)" after a
+ * 4x-LLC figure when the VM bound applied, else nothing. Owned by the caller. */
+static char *bound_suffix(const struct pl_mem_sizing *in)
+{
+	bool bounded;
+	uint64_t used = pl_mem_llc_used(in, &bounded);
+	struct pl_buf b = { 0 };
+	pl_buf_puts(&b, "");
+	if (bounded) {
+		pl_buf_puts(&b, ": ");
+		pl_mem_llc_bound_text(in, used, &b);
+	}
+	return b.data;
 }
 
 /* Choose the array size; explains the choice in info/notes. -EINVAL with a message when
  * an explicit --size does not fit. */
-static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint64_t avail,
-		       uint64_t *out)
+static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint64_t *out)
 {
 	char b1[32], b2[32], b3[32], b4[32];
-	int level;
-	unsigned count;
-	uint64_t llc = llc_total(&level, &count);
+	struct pl_mem_sizing in;
+	sizing_read(&in);
+	uint64_t avail = in.avail, llc = pl_mem_llc_used(&in, NULL);
 	json_t *info = pl_bench_info(ctx);
-	json_object_set_new(info, "llc_total_bytes", json_integer((json_int_t)llc));
-	json_object_set_new(info, "mem_available_bytes", json_integer((json_int_t)avail));
+	sizing_json(info, &in);
 	if (o->size) {
 		if (avail && 3 * o->size > avail) {
 			/* the refusal's own bound, rounded down to a MiB so that the size printed
@@ -168,42 +205,38 @@ static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint6
 				pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
 				pl_fmt_bytes(b2, sizeof(b2), 3.0 * (double)o->size),
 				pl_fmt_bytes(b3, sizeof(b3), (double)avail),
-				(unsigned long long)fit_mib, MEM_SHARE * 100,
-				pl_fmt_bytes(b4, sizeof(b4), (double)avail * MEM_SHARE / 3));
+				(unsigned long long)fit_mib, PL_MEM_SHARE * 100,
+				pl_fmt_bytes(b4, sizeof(b4), (double)avail * PL_MEM_SHARE / 3));
 			return -EINVAL;
 		}
 		*out = o->size;
 		json_object_set_new(info, "size_reason", pl_json_string("--size"));
+		pl_autofree char *bs = bound_suffix(&in);
 		if (llc && o->size < 4 * llc && pl_bench_is_quick(ctx))
 			pl_bench_note(
 				ctx,
-				"quick run: arrays smaller than 4x the last-level cache (%s); "
+				"quick run: arrays smaller than 4x the last-level cache (%s%s); "
 				"the figures may include cache bandwidth",
-				pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
+				pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc), bs);
 		else if (llc && o->size < 4 * llc)
-			pl_bench_warn(
-				ctx,
-				"--size %s is less than 4x the last-level cache (%s): the figures "
-				"may include cache bandwidth (STREAM's rule is >= 4x)",
-				pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
-				pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc));
+			pl_bench_warn(ctx,
+				      "--size %s is less than 4x the last-level cache (%s%s): the "
+				      "figures "
+				      "may include cache bandwidth (STREAM's rule is >= 4x)",
+				      pl_fmt_bytes(b1, sizeof(b1), (double)o->size),
+				      pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)llc), bs);
 		return 0;
 	}
 	struct pl_buf why = { 0 };
-	uint64_t want = default_size(llc, level, count, avail, &why);
-	*out = want;
+	struct pl_mem_size sz = pl_mem_default_size(&in, &why);
+	*out = sz.bytes;
 	json_object_set_new(info, "size_reason", pl_json_string(why.data));
-	pl_bench_note(ctx, "array size %s each: %s", pl_fmt_bytes(b3, sizeof(b3), (double)want),
+	pl_bench_note(ctx, "array size %s each: %s", pl_fmt_bytes(b3, sizeof(b3), (double)sz.bytes),
 		      why.data);
 	pl_buf_free(&why);
-	char *cpuinfo;
-	if (pl_read_file("/proc/cpuinfo", &cpuinfo, NULL) == 0) {
-		if (strstr(cpuinfo, " hypervisor"))
-			pl_bench_note(ctx,
-				      "in a virtual machine the reported last-level cache is often "
-				      "the host socket's; choose the size with --size if so");
-		free(cpuinfo);
-	}
+	if (in.vm && !sz.llc_bounded)
+		pl_bench_note(ctx, "in a virtual machine the reported last-level cache is often "
+				   "the host socket's; choose the size with --size if so");
 	return 0;
 }
 
@@ -510,7 +543,7 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 			return -EINVAL;
 		}
 		struct mem_state *s = pl_xcalloc(1, sizeof(*s));
-		int r = pl_memlat_setup(ctx, o->max_size, o->huge, mem_available(), MEM_SHARE,
+		int r = pl_memlat_setup(ctx, o->max_size, o->huge, mem_available(), PL_MEM_SHARE,
 					&s->lat);
 		if (r < 0) {
 			free(s);
@@ -531,7 +564,7 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		}
 	}
 	uint64_t size;
-	int r = choose_size(ctx, o, mem_available(), &size);
+	int r = choose_size(ctx, o, &size);
 	if (r < 0)
 		return r;
 	struct mem_state *s = pl_xcalloc(1, sizeof(*s));
@@ -809,23 +842,22 @@ static void mem_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 	free(s);
 }
 
-/* --dry-run of perflab report: the size a run with @vo would use, and why. */
+/* --dry-run of perflab report: the size a run with @vo would use, and why (read through
+ * the sysroot, so `report --dry-run --sysroot DIR` plans for that machine's facts). */
 static void mem_plan(const void *vo, json_t *plan)
 {
 	const struct mem_opts *o = vo;
-	int level;
-	unsigned count;
-	uint64_t llc = llc_total(&level, &count), avail = mem_available();
-	json_object_set_new(plan, "llc_total_bytes", json_integer((json_int_t)llc));
-	json_object_set_new(plan, "mem_available_bytes", json_integer((json_int_t)avail));
+	struct pl_mem_sizing in;
+	sizing_read(&in);
+	sizing_json(plan, &in);
 	if (o->size) {
 		json_object_set_new(plan, "array_bytes", json_integer((json_int_t)o->size));
 		json_object_set_new(plan, "size_reason", pl_json_string("--size"));
 		return;
 	}
 	struct pl_buf why = { 0 };
-	uint64_t size = default_size(llc, level, count, avail, &why);
-	json_object_set_new(plan, "array_bytes", json_integer((json_int_t)size));
+	struct pl_mem_size sz = pl_mem_default_size(&in, &why);
+	json_object_set_new(plan, "array_bytes", json_integer((json_int_t)sz.bytes));
 	json_object_set_new(plan, "size_reason", pl_json_string(why.data));
 	pl_buf_free(&why);
 }
@@ -838,8 +870,8 @@ const struct pl_bench pl_bench_mem = {
 	.description =
 		"McCalpin's STREAM kernels with STREAM's byte counting (GB/s = 10^9 B/s) and\n"
 		"validation, plus memcpy and a read-only sum. Arrays default to 4x the total\n"
-		"last-level cache (hwloc), capped by available memory; the size and the reason "
-		"are\n"
+		"last-level cache (hwloc; in a VM at most 64 MiB per CPU, since guests often\n"
+		"see the host's L3), capped by available memory; the size and the reason are\n"
 		"printed. One pinned thread per CPU of the run; best (STREAM's best-of-N) and\n"
 		"median over the repetitions after a warm-up. Kernels are dispatched at run time\n"
 		"to the best instruction set (GCC target_clones); --nt adds streaming stores.\n"

@@ -33,10 +33,28 @@ static int argv_len(const char *const *v)
 	return n;
 }
 
-int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode)
+/* @argv (NULL-terminated, may be NULL) followed by "--cpus" @cpus when @cpus is set, as a
+ * new NULL-terminated array of the same (static or caller-owned) strings; *@argc gets its
+ * length. Free the array, not the strings. */
+static const char **args_with_cpus(const char *const *argv, const char *cpus, int *argc)
+{
+	int n = argv_len(argv);
+	const char **v = pl_xcalloc((size_t)n + 3, sizeof(*v));
+	for (int i = 0; i < n; i++)
+		v[i] = argv[i];
+	if (cpus) {
+		v[n++] = "--cpus";
+		v[n++] = cpus;
+	}
+	*argc = n;
+	return v;
+}
+
+int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const char *cpus)
 {
 	memset(p, 0, sizeof(*p));
 	p->mode = mode;
+	p->cpus = cpus;
 	p->budget_s = pl_bench_mode_budget(mode);
 	p->items = pl_xcalloc(pl_nbenches + 1, sizeof(*p->items));
 	for (size_t i = 0; i < pl_nbenches; i++) {
@@ -48,11 +66,11 @@ int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode)
 									  : NULL;
 		struct pl_bench_plan_item *it = &p->items[p->n];
 		it->b = b;
-		it->argv = argv;
-		it->argc = argv_len(argv);
+		it->argv = args_with_cpus(argv, cpus, &it->argc);
 		struct pl_bench_run_opts ro;
 		void *opts;
-		if (pl_bench_parse_args(b, it->argc, (char *const *)argv, &opts, &ro) < 0) {
+		if (pl_bench_parse_args(b, it->argc, (char *const *)it->argv, &opts, &ro) < 0) {
+			p->n++; /* its argv is freed with the others */
 			pl_bench_plan_free(p);
 			return -EINVAL;
 		}
@@ -72,8 +90,10 @@ void pl_bench_plan_free(struct pl_bench_plan *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		json_decref(p->items[i].detail);
+		free((void *)p->items[i].argv);
+	}
 	free(p->items);
 	memset(p, 0, sizeof(*p));
 }
@@ -110,25 +130,50 @@ json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_p
 				 p->mode == PL_BENCH_MODE_QUICK);
 }
 
+char *pl_bench_plan_budget_cause(const struct pl_bench_plan *p, const double *secs, size_t n,
+				 double used)
+{
+	struct pl_buf b = { 0 };
+	pl_buf_printf(&b, "the report's time budget of %.0f s was used up after %.0f s (",
+		      p->budget_s, used);
+	/* the longest items, at most three, longest first; ties keep plan order */
+	bool *taken = pl_xcalloc(n + 1, sizeof(bool));
+	int shown = 0;
+	for (; shown < 3; shown++) {
+		size_t best = n;
+		for (size_t i = 0; i < n; i++)
+			if (!taken[i] && (best == n || secs[i] > secs[best]))
+				best = i;
+		if (best == n || (shown > 0 && secs[best] < 1))
+			break;
+		taken[best] = true;
+		pl_buf_printf(&b, "%sbench %s%s %.0f s", shown ? ", " : "", p->items[best].b->name,
+			      shown ? "" : " took", secs[best]);
+	}
+	free(taken);
+	if (!shown)
+		pl_buf_puts(&b, "no benchmark ran yet");
+	pl_buf_puts(&b, ")");
+	return b.data;
+}
+
 json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
-				  const struct pl_bench_plan_item *it)
+				  const struct pl_bench_plan_item *it, const char *cause)
 {
 	const struct pl_bench *b = it->b;
 	if (p->mode != PL_BENCH_MODE_DEFAULT) {
 		pl_autofree char *why = pl_xasprintf(
-			"the report's time budget of %.0f s was used up (run 'perflab bench %s' "
-			"or 'perflab report --full')",
-			p->budget_s, b->name);
+			"%s (run 'perflab bench %s' or 'perflab report --full')", cause, b->name);
 		return pl_bench_result_skipped(b, why);
 	}
-	json_t *d =
-		pl_bench_run_args(b, argv_len(b->quick_argv), (char *const *)b->quick_argv, true);
+	int argc;
+	pl_autofree const char **argv = args_with_cpus(b->quick_argv, p->cpus, &argc);
+	json_t *d = pl_bench_run_args(b, argc, (char *const *)argv, true);
 	json_t *notes = json_object_get(d, "notes");
 	pl_autofree char *why = pl_xasprintf(
-		"the report's time budget of %.0f s was used up (a busy machine): ran with "
-		"its brief --quick arguments, not the default plan's (run 'perflab bench %s' "
-		"for that figure)",
-		p->budget_s, b->name);
+		"%s: ran with its brief --quick arguments, not the default plan's (run "
+		"'perflab bench %s' for that figure)",
+		cause, b->name);
 	if (json_is_array(notes)) /* a skipped or failed result keeps its own reason */
 		json_array_insert_new(notes, 0, pl_json_string(why));
 	return d;
@@ -139,6 +184,7 @@ double pl_bench_plan_run_all(const struct pl_bench_plan *plan, json_t *arr,
 			     void (*progress)(size_t k, const char *what, void *ctx), void *ctx)
 {
 	uint64_t t0 = pl_now_ns();
+	double *secs = pl_xcalloc(plan->n + 1, sizeof(double));
 	for (size_t i = 0; i < plan->n && !*stop; i++) {
 		const struct pl_bench_plan_item *it = &plan->items[i];
 		if (progress) {
@@ -146,15 +192,22 @@ double pl_bench_plan_run_all(const struct pl_bench_plan *plan, json_t *arr,
 			snprintf(what, sizeof(what), "bench %s", it->b->name);
 			progress(i, what, ctx);
 		}
-		double used = (double)(pl_now_ns() - t0) / 1e9;
-		json_t *r = plan->budget_s > 0 && used > plan->budget_s
-				    ? pl_bench_plan_over_budget(plan, it)
-				    : pl_bench_plan_run(plan, it);
+		uint64_t ti = pl_now_ns();
+		double used = (double)(ti - t0) / 1e9;
+		json_t *r;
+		if (plan->budget_s > 0 && used > plan->budget_s) {
+			pl_autofree char *cause = pl_bench_plan_budget_cause(plan, secs, i, used);
+			r = pl_bench_plan_over_budget(plan, it, cause);
+		} else {
+			r = pl_bench_plan_run(plan, it);
+		}
+		secs[i] = (double)(pl_now_ns() - ti) / 1e9;
 		const char *st = json_string_value(json_object_get(r, "status"));
 		if (st && strcmp(st, "interrupted") == 0)
 			*stop = 1;
 		json_array_append_new(arr, r);
 	}
+	free(secs);
 	return (double)(pl_now_ns() - t0) / 1e9;
 }
 

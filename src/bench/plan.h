@@ -11,7 +11,8 @@
  *   full     no budget: each benchmark with its own defaults
  *
  * The budget is enforced by the report: in the default mode a benchmark that would start
- * after it is used runs with its quick arguments instead (and says so), in the quick mode
+ * after it is used runs with its quick arguments instead (and says so, naming the
+ * benchmarks that took the time), in the quick mode
  * it is listed as skipped with that reason. `perflab report --dry-run` prints the plan. */
 #ifndef PERFLAB_BENCH_PLAN_H
 #define PERFLAB_BENCH_PLAN_H
@@ -30,7 +31,9 @@ enum pl_bench_mode { PL_BENCH_MODE_QUICK, PL_BENCH_MODE_DEFAULT, PL_BENCH_MODE_F
 struct pl_bench_plan_item {
 	const struct pl_bench *b;
 	int argc;		 /**< words in argv */
-	const char *const *argv; /**< the arguments, as after "bench NAME" (static strings) */
+	const char *const *argv; /**< the arguments, as after "bench NAME", NULL-terminated
+				      (the array is the plan's; its strings are static or the
+				      plan's cpus) */
 	unsigned runs, warmup;	 /**< measured and warm-up repetitions these arguments give */
 	json_t *detail;		 /**< what the benchmark's plan() said (sizes, reasons), or NULL */
 };
@@ -38,7 +41,9 @@ struct pl_bench_plan_item {
 /** The plan of one mode. */
 struct pl_bench_plan {
 	enum pl_bench_mode mode;
-	double budget_s; /**< seconds; 0 = none (full) */
+	double budget_s;  /**< seconds; 0 = none (full) */
+	const char *cpus; /**< --cpus LIST given to every benchmark (NULL = none); the
+			       caller's string, which must outlive the plan */
 	struct pl_bench_plan_item *items;
 	size_t n;
 };
@@ -48,10 +53,12 @@ const char *pl_bench_mode_name(enum pl_bench_mode mode);
 /** The time budget of @mode in seconds: 15, 60, or 0 (none) for full. */
 double pl_bench_mode_budget(enum pl_bench_mode mode);
 
-/** Plan every in_report benchmark for @mode, in registry order, into @p. Returns 0, or
+/** Plan every in_report benchmark for @mode, in registry order, into @p, each with
+ *  "--cpus @cpus" after the mode's arguments when @cpus is not NULL (`report --cpus`;
+ *  also for the quick arguments of a benchmark run over budget). Returns 0, or
  *  -EINVAL when a benchmark's arguments for this mode do not parse (a perflab bug; the
  *  parser's message is on stderr). Free @p with pl_bench_plan_free(). */
-int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode);
+int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const char *cpus);
 /** Free what pl_bench_plan_make() allocated. NULL-safe. */
 void pl_bench_plan_free(struct pl_bench_plan *p);
 /** The plan as JSON: {"mode", "budget_s", "benchmarks": [{"benchmark", "args", "runs",
@@ -60,12 +67,20 @@ json_t *pl_bench_plan_json(const struct pl_bench_plan *p);
 /** Run one item of @p (pl_bench_run_args() with its arguments; runner.quick set in quick
  *  mode). Returns the new result document. */
 json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it);
-/** What the report runs for @it once the budget of @p is used up: in the default mode
- *  the benchmark with its quick_argv (runner.quick true, a first note saying why, so a
- *  busy machine still gets every figure, marked brief); in the quick mode a "skipped"
- *  result with that reason. New reference. */
+/** Why the budget of @p is used up, naming what took the time: "the report's time budget
+ *  of 60 s was used up after 150 s (bench mem took 141 s, bench clock 6 s, bench syscall 2 s)"
+ *  from @secs[0..n-1], the seconds each of the first @n items of @p took, and @used, the
+ *  seconds since the first started; the three longest (after the first, those of 1 s or
+ *  more), longest first. New string, owned by the caller. */
+char *pl_bench_plan_budget_cause(const struct pl_bench_plan *p, const double *secs, size_t n,
+				 double used);
+/** What the report runs for @it once the budget of @p is used up, @cause saying why
+ *  (pl_bench_plan_budget_cause()): in the default mode the benchmark with its quick_argv
+ *  (runner.quick true, a first note "CAUSE: ran with its brief --quick arguments ...", so
+ *  every figure is still there, marked brief); in the quick mode a "skipped" result with
+ *  that reason. New reference. */
 json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
-				  const struct pl_bench_plan_item *it);
+				  const struct pl_bench_plan_item *it, const char *cause);
 /** Run every item of @plan in order, appending each result document to @arr (a JSON
  *  array), within the plan's budget: an item that would start after budget_s is used
  *  runs as pl_bench_plan_over_budget() says. Stops before the next item once *@stop is

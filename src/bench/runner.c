@@ -458,6 +458,13 @@ static int resolve_cpus(const struct pl_bench_run_opts *ro, struct pl_cpuset *ou
 	return 0;
 }
 
+int pl_bench_cpus_check(const char *list, char *err, size_t errlen)
+{
+	struct pl_bench_run_opts ro = { .cpus = list };
+	struct pl_cpuset set;
+	return resolve_cpus(&ro, &set, err, errlen);
+}
+
 static int resolve_membind(const char *nodes, struct bitmask **out, char *err, size_t errlen)
 {
 	*out = NULL;

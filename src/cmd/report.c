@@ -35,6 +35,7 @@ struct report_opts {
 	char **from;
 	const char *baseline;
 	bool quick, full, no_bench, dry_run;
+	const char *cpus;
 };
 
 static const struct pl_opt report_opts[] = {
@@ -52,17 +53,23 @@ static const struct pl_opt report_opts[] = {
 	  "each benchmark with its own defaults, as long as it takes (compress alone: minutes)" },
 	{ "no-bench", 0, PL_OPT_FLAG, offsetof(struct report_opts, no_bench), NULL,
 	  "inspect and check only" },
+	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct report_opts, cpus), "LIST",
+	  "the CPUs the workload runs on: check's workload.cpus (GPU/NIC NUMA rules) and "
+	  "--cpus LIST of every benchmark" },
 	{ "dry-run", 0, PL_OPT_FLAG, offsetof(struct report_opts, dry_run), NULL,
 	  "print the benchmark plan of the mode (arguments, runs, sizes and why; --json: as "
-	  "JSON) and exit; nothing is measured or written" },
+	  "JSON; with --sysroot DIR from that tree's facts) and exit; nothing is measured or "
+	  "written" },
 	PL_OPT_END,
 };
 
 static const struct pl_cmd_info info = {
 	.name = "report",
 	.usage = "perflab report [-o DIR] [--workload W] [--quick | --full | --no-bench]\n"
-		 "       [--from FILE]... [--baseline OLD/report.json] [--json] [--sysroot DIR]\n"
-		 "       perflab report --dry-run [--quick | --full] [--json]",
+		 "       [--cpus LIST] [--from FILE]... [--baseline OLD/report.json] [--json]\n"
+		 "       [--sysroot DIR]\n"
+		 "       perflab report --dry-run [--quick | --full] [--cpus LIST] [--json]\n"
+		 "       [--sysroot DIR]",
 	.summary = "Inspect, check and benchmark this machine; write DIR/report.{json,md,html}.",
 	.description =
 		"-o DIR names the report directory (default ./perflab-report; created when\n"
@@ -79,18 +86,25 @@ static const struct pl_cmd_info info = {
 		"net on loopback, compress on a built-in corpus) run with the arguments of the\n"
 		"mode (io in the report directory, or beside it when this run creates it):\n"
 		"  default  about 60 s: 3-5 runs each, at the sizes their standalone defaults use\n"
-		"           (mem: arrays 4x the last-level cache, or capped by free memory with\n"
-		"           the reason; io: a 256 MiB file read with O_DIRECT where the file\n"
+		"           (mem: arrays 4x the last-level cache, in a VM at most 64 MiB per\n"
+		"           CPU, capped at 60% of MemAvailable, with the reason; io: a 256 MiB "
+		"file read with O_DIRECT where the file\n"
 		"           system supports it, else cold; net: 64-byte round trips and streams;\n"
 		"           compress: level 1 of each backend on a 16 MiB corpus), so each\n"
 		"           figure agrees with 'perflab bench NAME' run alone;\n"
 		"  --quick  about 15 s: their brief --quick arguments (small sizes, 1-3 runs;\n"
 		"           the figures carry that note);\n"
 		"  --full   each with its own defaults, no budget.\n"
-		"A benchmark that would start after the budget is used (a busy machine) runs\n"
-		"with its --quick arguments instead, saying so in its first note; with --quick\n"
-		"it is listed as skipped. Each result records its arguments (runner.args).\n"
-		"--dry-run prints the plan. Benchmarks need the live system:\n"
+		"A benchmark that would start after the budget is used runs with its --quick\n"
+		"arguments instead, its first note naming the benchmarks that took the time\n"
+		"(\"used up after T s (bench NAME took S s, ...)\"); with --quick it is listed\n"
+		"as skipped with that reason. Each result records its arguments (runner.args).\n"
+		"--cpus LIST (-C) names the CPUs the workload runs on, as check -C does, for\n"
+		"the rules that compare them with a GPU's or NIC's NUMA node, and runs every\n"
+		"benchmark with --cpus LIST (mem: one thread per CPU of the list); a CPU that is\n"
+		"offline or outside this process's affinity is exit 2 before anything runs.\n"
+		"--dry-run prints the plan (with --sysroot DIR, from that tree's facts: mem's\n"
+		"array size from its caches, CPUs and memory). Benchmarks need the live system:\n"
 		"with --sysroot they are left out. A progress line per stage goes to stderr on a\n"
 		"terminal. Ctrl-C stops the current stage and writes what is done (exit 130).",
 };
@@ -217,16 +231,12 @@ int cmd_report(int argc, char **argv)
 	enum pl_bench_mode mode = o.full    ? PL_BENCH_MODE_FULL
 				  : o.quick ? PL_BENCH_MODE_QUICK
 					    : PL_BENCH_MODE_DEFAULT;
-	if (pl_bench_plan_make(&plan, mode) < 0) {
+	if (pl_bench_plan_make(&plan, mode, o.cpus) < 0) {
 		ret = PL_EXIT_RUNTIME;
 		goto out;
 	}
 	if (o.dry_run) {
-		if (!pl_sysroot_is_live()) {
-			pl_error("--dry-run: benchmarks run on the live system only (drop "
-				 "--sysroot)");
-			ret = PL_EXIT_USAGE;
-		} else if (o.no_bench || o.from) {
+		if (o.no_bench || o.from) {
 			pl_error("--dry-run prints the benchmark plan only (drop --no-bench and "
 				 "--from)");
 			ret = PL_EXIT_USAGE;
@@ -291,6 +301,16 @@ int cmd_report(int argc, char **argv)
 	}
 
 	bool bench = !o.no_bench && pl_sysroot_is_live();
+	if (bench && o.cpus) {
+		char cerr2[512];
+		rc = pl_bench_cpus_check(o.cpus, cerr2, sizeof(cerr2));
+		if (rc) {
+			pl_error("%s", cerr2);
+			json_decref(from);
+			ret = rc;
+			goto out;
+		}
+	}
 	int nstages = 2 + (bench ? (int)plan.n : 0);
 	struct sigaction sa = { .sa_handler = on_sigint }, old_int;
 	sigemptyset(&sa.sa_mask);
@@ -299,6 +319,8 @@ int cmd_report(int argc, char **argv)
 	progress(1, nstages, "inspect");
 	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
 	pl_facts_collect_all(&f);
+	if (o.cpus) /* read by pl_rf_workload_cpus before isolcpus=/nohz_full=, as check -C */
+		pl_fact_str(&f, "workload.cpus", o.cpus, "--cpus");
 	rc = pl_cmd_require_facts(&f); /* a wrong --sysroot is an error, not a clean report */
 	if (rc >= 0) {
 		progress(0, 0, NULL);
@@ -365,6 +387,8 @@ int cmd_report(int argc, char **argv)
 					   : o.quick		? "quick"
 								: "default"));
 	json_object_set_new(meta, "interrupted", json_boolean(interrupted));
+	if (o.cpus)
+		json_object_set_new(meta, "cpus", pl_json_string(o.cpus));
 	if (bench) {
 		json_object_set_new(meta, "budget_s", json_real(pl_bench_mode_budget(mode)));
 		json_object_set_new(meta, "bench_elapsed_s", json_real(bench_s));

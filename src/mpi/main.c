@@ -354,7 +354,7 @@ static json_t *node_doc(const struct mpi_opts *o, MPI_Comm cc, bool bench)
 					  : o->quick ? PL_BENCH_MODE_QUICK
 						     : PL_BENCH_MODE_DEFAULT;
 		MPI_Barrier(cc); /* STREAM on every node at the same time */
-		if (pl_bench_plan_make(&plan, mode) == 0)
+		if (pl_bench_plan_make(&plan, mode, NULL) == 0)
 			for (size_t i = 0; i < plan.n; i++)
 				if (strcmp(plan.items[i].b->name, "mem") == 0)
 					json_array_append_new(

@@ -67,6 +67,7 @@ static const struct {
 	const char *key, *label;
 } info_labels[] = {
 	{ "llc_total_bytes", "last-level cache (all caches)" },
+	{ "llc_used_bytes", "last-level cache the size rule used" },
 	{ "mem_available_bytes", "memory available" },
 	{ "array_bytes", "array size (each)" },
 	{ "size_reason", "array size from" },

@@ -30,10 +30,17 @@ avail=$(jq -r '.facts["mem.available_bytes"].value // empty' "$TMP/facts.json")
 arr=$(jq -r '.benchmarks[] | select(.benchmark == "mem") | .array_bytes' "$TMP/plan.json")
 why=$(jq -r '.benchmarks[] | select(.benchmark == "mem") | .size_reason' "$TMP/plan.json")
 like "mem: array size planned" "$arr" '^[0-9]+$'
+used=$(jq -r '.benchmarks[] | select(.benchmark == "mem") | .llc_used_bytes' "$TMP/plan.json")
 if [ -n "$l3" ] && [ -n "$l3n" ]; then
 	llc=$((l3 * l3n))
+	if [ "$used" -lt "$llc" ]; then
+		# the VM bound (64 MiB per CPU) took the place of the reported LLC
+		like "mem: a smaller LLC than the facts' is the VM bound, said so" "$why" \
+			"likely the host's in a virtual machine; taken as"
+		llc=$used
+	fi
 	if [ "$arr" -ge $((4 * llc)) ]; then
-		_report ok "mem: arrays $arr B >= 4x the LLC of the facts ($l3n x $l3 B)"
+		_report ok "mem: arrays $arr B >= 4x the LLC ($llc B; facts: $l3n x $l3 B)"
 	elif [ -n "$avail" ] && printf '%s' "$why" | grep -q 'capped' &&
 		[ $((3 * arr)) -le $((avail * 6 / 10 + 4096)) ]; then
 		_report ok "mem: arrays $arr B capped by available memory ($avail B), reason given: $why"
@@ -65,6 +72,35 @@ ok "report --dry-run (text)" "$PERFLAB" report --dry-run
 like "text plan names mem's size" "$(cat "$OUT")" 'array_bytes: [0-9]+'
 expect_exit 2 "--dry-run with --no-bench" "$PERFLAB" report --dry-run --no-bench
 like "the error says what to drop" "$(cat "$ERR")" 'drop --no-bench'
-expect_exit 2 "--dry-run with --sysroot" "$PERFLAB" report --dry-run \
+
+# mem's size on fixture facts (--dry-run --sysroot plans from the tree's caches, CPUs and
+# memory): the xen-hvm guest (4 vCPUs) with a host-sized 1016 MiB L3, then also with
+# 1 GiB available
+mem_plan() { jq -r ".benchmarks[] | select(.benchmark == \"mem\") | .$1" "$OUT"; }
+ok "report --dry-run --sysroot xen-hvm" "$PERFLAB" report --dry-run --json \
 	--sysroot "$PERFLAB_SRCDIR/tests/fixtures/sysroots/xen-hvm"
+validate report-plan.schema.json "$OUT"
+is "xen-hvm: 4x its 45 MiB L3, as reported" "$(mem_plan array_bytes) $(mem_plan llc_used_bytes)" \
+	"$((4 * 45 * 1048576)) $((45 * 1048576))"
+HUGE="$TMP/huge-l3"
+cp -r "$PERFLAB_SRCDIR/tests/fixtures/sysroots/xen-hvm" "$HUGE"
+for f in "$HUGE"/sys/devices/system/cpu/cpu*/cache/index3/size; do echo 1040384K >"$f"; done
+ok "report --dry-run --sysroot (a VM reporting a 1016 MiB L3)" "$PERFLAB" report --dry-run --json \
+	--sysroot "$HUGE"
+is "huge L3 in a VM: taken as 4 CPUs x 64 MiB, arrays 1 GiB (not 3.97 GiB)" \
+	"$(mem_plan llc_total_bytes) $(mem_plan llc_used_bytes) $(mem_plan array_bytes)" \
+	"$((1016 * 1048576)) $((256 * 1048576)) $((1024 * 1048576))"
+like "huge L3: the reason states the cap and the reported LLC" "$(mem_plan size_reason)" \
+	"capped \\(LLC reported 1 x L3 = 1016.00 MiB by the cpu facts, likely the host's in a virtual machine; taken as 256.00 MiB = 4 CPUs x 64.00 MiB\\)"
+sed -i 's/^MemAvailable:.*/MemAvailable:    1048576 kB/' "$HUGE/proc/meminfo"
+ok "report --dry-run --sysroot (huge L3, 1 GiB available)" "$PERFLAB" report --dry-run --json \
+	--sysroot "$HUGE"
+arr=$(mem_plan array_bytes)
+is "little memory: three arrays within 60% of MemAvailable, page-aligned" \
+	"$([ $((3 * arr)) -le $((1073741824 * 6 / 10)) ] && [ $((arr % 4096)) -eq 0 ] &&
+		[ "$arr" -gt $((200 * 1048576)) ] && echo yes)" yes
+like "little memory: the reason names both caps" "$(mem_plan size_reason)" \
+	"likely the host's.*capped so the three arrays take 60% of available memory \\(1.00 GiB\\)"
+ok "report --dry-run --sysroot (text)" "$PERFLAB" report --dry-run --sysroot "$HUGE"
+like "text plan: llc_used_bytes" "$(cat "$OUT")" 'llc_used_bytes: 268435456'
 done_testing

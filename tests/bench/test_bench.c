@@ -17,6 +17,8 @@
 #include "bench/bench.h"
 #include "bench/freq.h"
 #include "bench/memlat.h"
+#include "bench/memsize.h"
+#include "bench/plan.h"
 #include "bench/env.h"
 #include "bench/stream.h"
 #include "bench/ticks.h"
@@ -507,6 +509,107 @@ static void test_freq_parsers(void **state)
 	assert_int_equal(pl_freq_event_config("event=", &cfg), -EINVAL);
 }
 
+#define MIB ((uint64_t)1 << 20)
+#define GIB ((uint64_t)1 << 30)
+
+/* bench mem's default array size (memsize.h) on the machines it must handle */
+static void test_mem_default_size(void **state)
+{
+	(void)state;
+	struct pl_buf why = { 0 };
+	/* this project's AMD EPYC KVM guest: hwloc reports the host's L3, 2 x 508 MiB for 2
+	 * vCPUs, 23 GiB available; before the bound: 3.97 GiB arrays, 12 GiB in all */
+	struct pl_mem_sizing vm = { .llc = 2 * 508 * MIB,
+				    .level = 3,
+				    .count = 2,
+				    .src = "hwloc",
+				    .cpus = 2,
+				    .vm = true,
+				    .avail = 23 * GIB };
+	struct pl_mem_size s = pl_mem_default_size(&vm, &why);
+	assert_true(s.llc_bounded);
+	assert_false(s.mem_capped);
+	assert_int_equal(s.llc_used, 128 * MIB);
+	assert_int_equal(s.bytes, 512 * MIB);
+	assert_non_null(strstr(why.data, "LLC reported 2 x L3 = 1016.00 MiB by hwloc, likely the "
+					 "host's in a virtual machine; taken as 128.00 MiB = 2 "
+					 "CPUs x 64.00 MiB"));
+	pl_buf_free(&why);
+	/* the same caches on bare metal are taken as they are (an EPYC with offline cores) */
+	struct pl_mem_sizing metal = vm;
+	metal.vm = false;
+	s = pl_mem_default_size(&metal, &why);
+	assert_false(s.llc_bounded);
+	assert_int_equal(s.bytes, 4 * 1016 * MIB);
+	assert_string_equal(why.data, "4x the total last-level cache (2 x L3 = 1016.00 MiB, from "
+				      "hwloc)");
+	pl_buf_free(&why);
+	/* a VM with a plausible L3 (32 MiB shared by 2 vCPUs) keeps STREAM's 4x */
+	struct pl_mem_sizing small = vm;
+	small.llc = 32 * MIB;
+	small.count = 1;
+	s = pl_mem_default_size(&small, &why);
+	assert_false(s.llc_bounded);
+	assert_int_equal(s.bytes, 128 * MIB);
+	pl_buf_free(&why);
+	/* a huge L3 and little memory: the three arrays within 60% of MemAvailable */
+	struct pl_mem_sizing tight = { .llc = 2 * 1152 * MIB,
+				       .level = 3,
+				       .count = 2,
+				       .src = "hwloc",
+				       .cpus = 384,
+				       .avail = 2 * GIB };
+	s = pl_mem_default_size(&tight, &why);
+	assert_true(s.mem_capped);
+	assert_false(s.llc_bounded);
+	assert_true(3 * s.bytes <= (uint64_t)(0.6 * 2 * GIB));
+	assert_true(3 * s.bytes > (uint64_t)(0.6 * 2 * GIB) - 3 * 4096);
+	assert_int_equal(s.bytes % 4096, 0);
+	assert_non_null(strstr(why.data, "capped so the three arrays take 60% of available memory "
+					 "(2.00 GiB): below STREAM's 4x rule"));
+	pl_buf_free(&why);
+	/* both: the VM bound first, then memory */
+	struct pl_mem_sizing both = vm;
+	both.avail = 1 * GIB;
+	s = pl_mem_default_size(&both, &why);
+	assert_true(s.llc_bounded && s.mem_capped);
+	assert_true(s.bytes < 512 * MIB);
+	pl_buf_free(&why);
+	/* unknown cache: 256 MiB; unknown CPU count: no VM bound */
+	struct pl_mem_sizing none = { .vm = true, .avail = 23 * GIB };
+	s = pl_mem_default_size(&none, &why);
+	assert_int_equal(s.bytes, 256 * MIB);
+	assert_string_equal(why.data, "256 MiB (the last-level cache size is unknown)");
+	pl_buf_free(&why);
+	struct pl_mem_sizing nocpus = vm;
+	nocpus.cpus = 0;
+	s = pl_mem_default_size(&nocpus, &why);
+	assert_false(s.llc_bounded);
+	pl_buf_free(&why);
+}
+
+/* the report's budget note names what took the time, longest first */
+static void test_budget_cause(void **state)
+{
+	(void)state;
+	struct pl_bench_plan p;
+	assert_int_equal(pl_bench_plan_make(&p, PL_BENCH_MODE_DEFAULT, NULL), 0);
+	assert_true(p.n >= 4);
+	assert_string_equal(p.items[2].b->name, "mem");
+	double secs[4] = { 6.2, 2.4, 141.3, 0.4 }; /* clock, syscall, mem, ticks */
+	char *c = pl_bench_plan_budget_cause(&p, secs, 4, 150.3);
+	assert_string_equal(c, "the report's time budget of 60 s was used up after 150 s (bench "
+			       "mem took 141 s, bench clock 6 s, bench syscall 2 s)");
+	free(c);
+	c = pl_bench_plan_budget_cause(&p, secs, 0, 61);
+	assert_string_equal(c, "the report's time budget of 60 s was used up after 61 s (no "
+			       "benchmark ran yet)");
+	free(c);
+	assert_null(strstr(c = pl_bench_plan_budget_cause(&p, secs, 3, 150), "busy"));
+	free(c);
+	pl_bench_plan_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +625,8 @@ int main(void)
 		cmocka_unit_test(test_stream_validation),
 		cmocka_unit_test(test_chase),
 		cmocka_unit_test(test_freq_parsers),
+		cmocka_unit_test(test_mem_default_size),
+		cmocka_unit_test(test_budget_cause),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,6 +75,32 @@ else
 	is "key numbers: memory has no reference without DIMM facts" "$(jqv "$Q" '.key_numbers[]|select(.name=="memory")|.reference')" \
 		"no reference (no DIMM facts for a theoretical peak)"
 fi
+# mem's LLC: what the size rule used is at most what was reported; a smaller one is the VM
+# bound (64 MiB per CPU), which the quick run's note states with the reported size
+mem='[.benchmarks[]|select(.benchmark=="mem" and .status=="ok")][0]'
+if [ "$(jqv "$Q" "$mem.info.llc_total_bytes // empty")" != "" ]; then
+	lt=$(jqv "$Q" "$mem.info.llc_total_bytes") lu=$(jqv "$Q" "$mem.info.llc_used_bytes")
+	is "mem: the LLC the size rule used ($lu B) is at most the reported ($lt B)" \
+		"$([ "$lu" -le "$lt" ] && echo yes)" yes
+	if [ "$lu" -lt "$lt" ]; then
+		like "mem: the note states the reported LLC, likely the host's" \
+			"$(jqv "$Q" "$mem.notes|join(\"\\n\")")" "LLC reported .*, likely the host's in a virtual machine; taken as"
+	else
+		is "mem: no VM bound, no such note" "$(jqv "$Q" "$mem.notes|join(\" \")" | grep -c "likely the host's")" 0
+	fi
+else
+	skip "mem: the LLC the size rule used" "bench mem did not run in the quick report"
+	skip "mem: the note on the reported LLC" "bench mem did not run in the quick report"
+fi
+# a benchmark the budget cut short names what took the time, and guesses no busy machine
+over=$(jqv "$Q" '[.benchmarks[]|((.notes // []) + [.reason // empty])[]|select(test("budget"))]|.[]')
+is "budget notes never blame a busy machine" "$(printf '%s' "$over" | grep -c 'busy machine')" 0
+if [ -n "$over" ]; then
+	like "a budget note names the benchmarks that took the time" "$over" \
+		'used up after [0-9]+ s \(bench [a-z]+ took [0-9]+ s'
+else
+	skip "a budget note names the benchmarks that took the time" "the quick report stayed within 15 s"
+fi
 # the figures of a quick run carry that caveat
 is "key numbers: measured figures say quick run" \
 	"$(jqv "$Q" '[.key_numbers[]|select(.value!=null)|select(.caveats|index("quick run")|not)]|length')" 0
