@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench/memsize.h"
 #include "bench/splitmix.h"
 #include "facts/facts.h"
 #include "out/json.h"
 #include "util/str.h"
+#include "util/sysroot.h"
 
 int pl_chase_build(struct pl_chase *c, size_t bytes, int node, bool huge, uint64_t seed)
 {
@@ -152,15 +154,39 @@ int pl_memlat_setup(struct pl_bench_ctx *ctx, uint64_t max_bytes, bool huge, uin
 		 l2 = fact_bytes(&f, "cpu.cache.l2_bytes");
 	uint64_t l3 = fact_bytes(&f, "cpu.cache.l3_bytes"),
 		 l3n = fact_bytes(&f, "cpu.cache.l3_count");
-	pl_facts_free(&f);
 	uint64_t l3_total = l3 * (l3n ? l3n : 1);
+	/* the default largest set follows bench mem's rule for the LLC (memsize.h): in a VM
+	 * at most 64 MiB per CPU, as guests often see the host's L3 */
+	struct pl_mem_sizing sz = { .llc = l3_total,
+				    .level = 3,
+				    .count = (unsigned)l3n,
+				    .src = "the cpu facts",
+				    .cpus = (unsigned)fact_bytes(&f, "cpu.pus") };
+	pl_facts_free(&f);
+	char *cpuinfo;
+	if (pl_read_file("/proc/cpuinfo", &cpuinfo, NULL) == 0) {
+		sz.vm = strstr(cpuinfo, " hypervisor") != NULL;
+		free(cpuinfo);
+	}
+	bool bounded;
+	uint64_t l3_used = pl_mem_llc_used(&sz, &bounded);
 	json_t *info = pl_bench_info(ctx);
 	json_object_set_new(info, "l1d_bytes", json_integer((json_int_t)l1));
 	json_object_set_new(info, "l2_bytes", json_integer((json_int_t)l2));
 	json_object_set_new(info, "l3_total_bytes", json_integer((json_int_t)l3_total));
+	json_object_set_new(info, "l3_used_bytes", json_integer((json_int_t)l3_used));
 	char b1[32], b2[32];
 	if (!max_bytes) {
-		uint64_t want = l3_total ? 4 * l3_total : (uint64_t)256 << 20;
+		uint64_t want = l3_used ? 4 * l3_used : (uint64_t)256 << 20;
+		if (bounded) {
+			struct pl_buf why = { 0 };
+			pl_mem_llc_bound_text(&sz, l3_used, &why);
+			pl_bench_note(ctx,
+				      "the largest working set: the first power of two beyond 4x "
+				      "the L3 (%s)",
+				      why.data);
+			pl_buf_free(&why);
+		}
 		max_bytes = 4096;
 		while (max_bytes <= want)
 			max_bytes *= 2;
@@ -174,7 +200,7 @@ int pl_memlat_setup(struct pl_bench_ctx *ctx, uint64_t max_bytes, bool huge, uin
 				"the largest working set is %s, capped by available memory: "
 				"below 4x the L3 (%s), so the DRAM plateau may not be reached",
 				pl_fmt_bytes(b1, sizeof(b1), (double)max_bytes),
-				pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)l3_total));
+				pl_fmt_bytes(b2, sizeof(b2), 4.0 * (double)l3_used));
 		}
 	}
 	if (max_bytes < 4096) {

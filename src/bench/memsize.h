@@ -23,9 +23,9 @@
 
 /** What the default size is chosen from. */
 struct pl_mem_sizing {
-	uint64_t llc;	/**< total last-level cache as reported, bytes; 0 = unknown */
-	int level;	/**< its cache level, 1..5 (meaningful when llc > 0) */
-	unsigned count; /**< cache instances summed into llc (0 = unknown) */
+	uint64_t llc;	 /**< total last-level cache as reported, bytes; 0 = unknown */
+	int level;	 /**< its cache level, 1..5 (meaningful when llc > 0) */
+	unsigned count;	 /**< cache instances summed into llc (0 = unknown) */
 	const char *src; /**< where llc came from ("hwloc", "the cpu facts"); static */
 	unsigned cpus;	 /**< CPUs (hwloc PUs) of the machine; 0 = unknown */
 	bool vm;	 /**< /proc/cpuinfo has the "hypervisor" flag */
@@ -34,12 +34,12 @@ struct pl_mem_sizing {
 
 /** The chosen size and what it was chosen from. */
 struct pl_mem_size {
-	uint64_t bytes;	    /**< per array, page-aligned (4096) */
-	uint64_t llc_used;  /**< the LLC that STREAM's 4x rule was applied to, bytes (0 =
-			       unknown: 256 MiB arrays) */
-	bool llc_bounded;   /**< the reported LLC was above PL_MEM_LLC_PER_CPU_MAX x cpus in
-			       a VM, so llc_used is that bound */
-	bool mem_capped;    /**< the arrays were cut to PL_MEM_SHARE of MemAvailable */
+	uint64_t bytes;	   /**< per array, page-aligned (4096) */
+	uint64_t llc_used; /**< the LLC that STREAM's 4x rule was applied to, bytes (0 =
+			      unknown: 256 MiB arrays) */
+	bool llc_bounded;  /**< the reported LLC was above PL_MEM_LLC_PER_CPU_MAX x cpus in
+			      a VM, so llc_used is that bound */
+	bool mem_capped;   /**< the arrays were cut to PL_MEM_SHARE of MemAvailable */
 };
 
 /** bench mem's default size per array: STREAM's rule, each array at least 4x the total
@@ -48,15 +48,14 @@ struct pl_mem_size {
  *  three arrays take at most PL_MEM_SHARE of MemAvailable. 256 MiB when the LLC is
  *  unknown. One sentence saying why is appended to @why ("4x the total last-level cache
  *  (...)", "4x the last-level cache, capped (LLC reported 2 x L3 = 1016 MiB by hwloc,
- *  likely the host's in a virtual machine; taken as 128 MiB = 2 CPUs x 64 MiB)", "..., capped so the three arrays take 60%
- *  of available memory (...)"). Pure: reads nothing. */
+ *  likely the host's in a virtual machine; taken as 128 MiB = 2 CPUs x 64 MiB)", "..., capped so
+ * the three arrays take 60% of available memory (...)"). Pure: reads nothing. */
 struct pl_mem_size pl_mem_default_size(const struct pl_mem_sizing *in, struct pl_buf *why);
 
 /** The LLC sentence of a bounded VM reading alone, for notes that compare an explicit
  *  --size with 4x the LLC: "LLC reported 2 x L3 = 1016 MiB by hwloc, likely the host's in
  *  a virtual machine; taken as 128 MiB = 2 CPUs x 64 MiB". Appended to @why. */
-void pl_mem_llc_bound_text(const struct pl_mem_sizing *in, uint64_t llc_used,
-			   struct pl_buf *why);
+void pl_mem_llc_bound_text(const struct pl_mem_sizing *in, uint64_t llc_used, struct pl_buf *why);
 
 /** The LLC that STREAM's 4x rule applies to for @in: the reported one, or in a VM at most
  *  cpus x PL_MEM_LLC_PER_CPU_MAX. *@bounded tells which (may be NULL). */
