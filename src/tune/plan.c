@@ -30,6 +30,9 @@ struct ctx {
 	struct pl_tune_plan *plan;
 	char *err;
 	size_t el;
+	/* The CPUs and disks earlier [cpu] and [disk] units took (NULL-terminated): tuned
+	 * gives each device to the first unit of its plugin that matches it. */
+	char **taken_cpu, **taken_disk;
 };
 
 const char *pl_tune_state_name(enum pl_tune_state s)
@@ -197,6 +200,14 @@ static int plugin_sysctl(struct ctx *c, const struct pl_tune_unit *u)
 		}
 		struct pl_tune_item *it = add(c, "sysctl", u, o, NULL);
 		it->target = path;
+		/* tuned's sysctl plugin refuses these two (DEPRECATED_SYSCTL_OPTIONS, by the last
+		 * name component: the _ms variants replace them). */
+		const char *last = strrchr(path, '/') + 1;
+		if (strcmp(last, "base_reachable_time") == 0 || strcmp(last, "retrans_time") == 0) {
+			set_reason(it, PL_TI_UNSUPPORTED,
+				   "deprecated sysctl, refused like tuned does: use %s_ms", last);
+			continue;
+		}
 		/* tuned's sysctl plugin drops one pair of surrounding double quotes (stock
 		 * profiles write net.ipv4.tcp_rmem="4096 87380 16777216"). */
 		const char *v = val(o);
@@ -259,9 +270,13 @@ static int plugin_sysfs(struct ctx *c, const struct pl_tune_unit *u)
 /* ---- devices ---- */
 
 /* Devices of a unit: entries of @dir matching @re (e.g. cpu[0-9]+), filtered by the
- * unit's comma-separated `devices=` globs ("!" prefix excludes). */
+ * unit's comma-separated `devices=` globs ("!" prefix excludes), less those in *taken
+ * (earlier units' devices), which get the result added: tuned's
+ * Plugin.assign_free_devices gives each device to one unit only, the first that matches
+ * it (a profile including throughput-performance, whose [disk] takes every disk, and
+ * adding [disk-nvme] devices=nvme* tunes no disk with the latter). */
 static char **devices(const struct pl_tune_unit *u, const char *dir, const char *re,
-		      const char *const *skip_prefix)
+		      const char *const *skip_prefix, char ***taken)
 {
 	char **ents = NULL;
 	size_t n = 0;
@@ -303,8 +318,15 @@ static char **devices(const struct pl_tune_unit *u, const char *dir, const char 
 				if (globs[k][0] == '!' && fnmatch(globs[k] + 1, ents[i], 0) == 0)
 					in = false;
 		}
+		size_t nt = 0;
+		while (in && *taken && (*taken)[nt])
+			if (strcmp((*taken)[nt++], ents[i]) == 0)
+				in = false;
 		if (!in)
 			continue;
+		*taken = pl_xrealloc(*taken, (nt + 2) * sizeof(char *));
+		(*taken)[nt] = pl_xstrdup(ents[i]);
+		(*taken)[nt + 1] = NULL;
 		out = pl_xrealloc(out, (no + 2) * sizeof(char *));
 		out[no++] = pl_xstrdup(ents[i]);
 		out[no] = NULL;
@@ -493,6 +515,19 @@ static int force_latency(struct ctx *c, const struct pl_tune_unit *u, const stru
 	return 0;
 }
 
+/* Whether CPU @name ("cpu3") is offline: its /sys/devices/system/cpu/NAME/online says
+ * something else than 1. tuned's cpu plugin (commands.is_cpu_online) skips such a CPU
+ * for governor, energy_perf_bias and energy_performance_preference. (A CPU without the
+ * file cannot be taken offline: online for perflab; tuned treats any but cpu0 as
+ * offline then.) */
+static bool cpu_offline(const char *name)
+{
+	pl_autofree char *path = pl_xasprintf("/sys/devices/system/cpu/%s/online", name);
+	pl_autofree char *v = NULL;
+	return strcmp(name, "cpu0") != 0 && pl_read_file(path, &v, NULL) == 0 &&
+	       strcmp(pl_trim(v), "1") != 0;
+}
+
 static int plugin_cpu(struct ctx *c, const struct pl_tune_unit *u)
 {
 	static const char *const cpu_opts[] = {
@@ -500,7 +535,7 @@ static int plugin_cpu(struct ctx *c, const struct pl_tune_unit *u)
 		"min_perf_pct", "max_perf_pct",	    "no_turbo",
 		"boost",	"force_latency",    NULL
 	};
-	char **cpus = devices(u, "/sys/devices/system/cpu", "^cpu[0-9]+$", NULL);
+	char **cpus = devices(u, "/sys/devices/system/cpu", "^cpu[0-9]+$", NULL, &c->taken_cpu);
 	int r = 0;
 	for (size_t i = 0; i < u->opts.n && r == 0; i++) {
 		const struct pl_tune_opt *o = &u->opts.v[i];
@@ -523,14 +558,13 @@ static int plugin_cpu(struct ctx *c, const struct pl_tune_unit *u)
 		    strcmp(o->key, "no_turbo") == 0 || strcmp(o->key, "boost") == 0) {
 			uint64_t n;
 			bool pct = o->key[0] == 'm';
-			if ((r = check_modifier(c, u, o)) < 0)
-				break;
+			/* No '>'/'<' here: tuned writes these values as they are (a '>50' is
+			 * refused by intel_pstate), so they are checked as plain values. */
 			if (!pct && (strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0))
 				v = "1";
 			else if (!pct && (strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0))
 				v = "0";
-			if (v[0] != '>' && v[0] != '<' &&
-			    (pl_parse_u64(v, &n) < 0 || n > (pct ? 100 : 1))) {
+			if (pl_parse_u64(v, &n) < 0 || n > (pct ? 100 : 1)) {
 				r = bad_value(c, u, o,
 					      pct ? "is not a percentage 0-100" : "is not 0 or 1");
 				break;
@@ -546,7 +580,11 @@ static int plugin_cpu(struct ctx *c, const struct pl_tune_unit *u)
 		}
 		if (!cpus[0]) {
 			struct pl_tune_item *it = add(c, "cpu", u, o, NULL);
-			set_reason(it, PL_TI_NA, "no CPU matches devices=%s", u->devices);
+			set_reason(
+				it, PL_TI_NA,
+				"no CPU matches devices=%s that an earlier [cpu] unit did not take "
+				"(tuned gives each CPU to one unit)",
+				u->devices);
 			continue;
 		}
 		char *epb = NULL;
@@ -568,6 +606,14 @@ static int plugin_cpu(struct ctx *c, const struct pl_tune_unit *u)
 		for (size_t k = 0; cpus[k]; k++) {
 			struct pl_tune_item *it = add(c, "cpu", u, o, cpus[k]);
 			const char *base = "/sys/devices/system/cpu";
+			if (cpu_offline(cpus[k])) {
+				set_reason(
+					it, PL_TI_NA,
+					"%s is offline (its 'online' file is not 1); tuned skips "
+					"it too",
+					cpus[k]);
+				continue;
+			}
 			if (strcmp(o->key, "governor") == 0) {
 				it->target = pl_xasprintf("%s/%s/cpufreq/scaling_governor", base,
 							  cpus[k]);
@@ -620,6 +666,18 @@ static int plugin_vm(struct ctx *c, const struct pl_tune_unit *u)
 			it = add(c, "vm", u, o, NULL);
 			it->target = pl_xasprintf("/sys/kernel/mm/transparent_hugepage/%s",
 						  defrag ? "defrag" : "enabled");
+			/* tuned's vm plugin leaves THP alone when the boot command line chose
+			 * (transparent_hugepage= found after the start of /proc/cmdline). */
+			pl_autofree char *cmdline = NULL;
+			const char *at = NULL;
+			if (!defrag && pl_read_file("/proc/cmdline", &cmdline, NULL) == 0)
+				at = strstr(cmdline, "transparent_hugepage=");
+			if (at && at > cmdline) {
+				set_reason(it, PL_TI_NA,
+					   "the kernel command line sets transparent_hugepage=, "
+					   "which tuned keeps too");
+				continue;
+			}
 			if (read_current(it, "no transparent hugepages on this kernel"))
 				decide(it, v);
 			continue;
@@ -688,16 +746,44 @@ static char *readahead_value(const char *v)
 	return pl_xasprintf("%llu", (unsigned long long)(word[0] == 's' ? n / 2 : n));
 }
 
+/* Whether tuned's disk plugin tunes block device @name at all, whatever devices= says
+ * (DiskPlugin._device_is_supported, tuned 2.20): not removable (/sys/block/NAME/removable
+ * is "0"), and either virtual (no device link) or on a scsi, virtio, xen or nvme parent
+ * (the subsystem link of /sys/block/NAME/device). A CD drive or an SD card is never tuned. */
+static bool disk_supported(const char *name)
+{
+	pl_autofree char *rem_path = pl_xasprintf("/sys/block/%s/removable", name);
+	pl_autofree char *rem = NULL;
+	if (pl_read_file(rem_path, &rem, NULL) == 0 && strcmp(pl_trim(rem), "0") != 0)
+		return false;
+	pl_autofree char *link = pl_xasprintf("/sys/block/%s/device/subsystem", name);
+	pl_autofree char *target = NULL;
+	if (pl_readlink(link, &target) < 0)
+		return true;
+	const char *sub = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	return strcmp(sub, "scsi") == 0 || strcmp(sub, "virtio") == 0 || strcmp(sub, "xen") == 0 ||
+	       strcmp(sub, "nvme") == 0;
+}
+
 static int plugin_disk(struct ctx *c, const struct pl_tune_unit *u)
 {
 	static const char *const skip[] = { "loop", "ram", "zram", "sr", "fd", "dm-", "md", NULL };
-	char **devs = devices(u, "/sys/block", "^[a-zA-Z]", skip);
+	char **devs = devices(u, "/sys/block", "^[a-zA-Z]", skip, &c->taken_disk);
+	size_t nd = 0;
+	for (size_t k = 0; devs[k]; k++) {
+		if (disk_supported(devs[k]))
+			devs[nd++] = devs[k];
+		else
+			free(devs[k]);
+	}
+	devs[nd] = NULL;
 	int r = 0;
 	for (size_t i = 0; i < u->opts.n && r == 0; i++) {
 		const struct pl_tune_opt *o = &u->opts.v[i];
 		const char *v = val(o);
 		const char *file = NULL;
-		char *want = NULL;
+		char *want = NULL, *ra_first = NULL;
+		double mult = -1;
 		if (strcmp(o->key, "elevator") == 0) {
 			file = "scheduler";
 		} else if (strcmp(o->key, "readahead") == 0) {
@@ -711,6 +797,19 @@ static int plugin_disk(struct ctx *c, const struct pl_tune_unit *u)
 					"for it)");
 				break;
 			}
+		} else if (strcmp(o->key, "readahead_multiply") == 0) {
+			/* tuned: the readahead becomes int(F * current) KiB (after a readahead=
+			 * of the same unit, which tuned applies first). */
+			file = "read_ahead_kb";
+			char *end;
+			errno = 0;
+			mult = strtod(v, &end);
+			if (errno || end == v || *end || !(mult >= 0) || mult > 1e6) {
+				r = bad_value(c, u, o, "is not a factor (a number >= 0)");
+				break;
+			}
+			const struct pl_tune_opt *ra = pl_tune_opts_get(&u->opts, "readahead");
+			ra_first = ra ? readahead_value(val(ra)) : NULL;
 		} else if (strcmp(o->key, "nr_requests") == 0) {
 			file = "nr_requests";
 			uint64_t n;
@@ -728,19 +827,37 @@ static int plugin_disk(struct ctx *c, const struct pl_tune_unit *u)
 		}
 		if (!devs[0]) {
 			struct pl_tune_item *it = add(c, "disk", u, o, NULL);
-			set_reason(it, PL_TI_NA, "no disk matches devices=%s", u->devices);
+			set_reason(it, PL_TI_NA,
+				   "no disk matches devices=%s that an earlier [disk] unit did not "
+				   "take (tuned gives each disk to one unit)",
+				   u->devices);
 		}
 		for (size_t k = 0; devs[k]; k++) {
 			struct pl_tune_item *it = add(c, "disk", u, o, devs[k]);
 			it->target = pl_xasprintf("/sys/block/%s/queue/%s", devs[k], file);
 			if (!read_current(it, "no such queue setting for this device"))
 				continue;
-			if (strcmp(file, "scheduler") == 0)
+			uint64_t base;
+			if (strcmp(file, "scheduler") == 0) {
 				decide_alt(it, v, NULL, "none of these schedulers is offered");
-			else
+			} else if (mult >= 0) {
+				const char *b = ra_first && isdigit((unsigned char)ra_first[0])
+							? ra_first
+							: it->current;
+				if (pl_parse_u64(b, &base) < 0) {
+					set_reason(it, PL_TI_NA,
+						   "the readahead '%s' is not a number", b);
+					continue;
+				}
+				pl_autofree char *n = pl_xasprintf(
+					"%llu", (unsigned long long)(mult * (double)base));
+				decide(it, n);
+			} else {
 				decide(it, want ? want : v);
+			}
 		}
 		free(want);
+		free(ra_first);
 	}
 	pl_strv_free(devs);
 	return r;
@@ -804,6 +921,18 @@ static bool tok_in(char *const *v, const char *t)
 	return false;
 }
 
+/* pl_tune_cmdline_token_ok, allowing a double quote at the start and at the end of the
+ * token (tuned's quoting of the whole value; plugin_bootloader decides on them). */
+static bool cmdline_token_ok_quoted(const char *tok)
+{
+	pl_autofree char *t = pl_xstrdup(tok);
+	char *p = t[0] == '"' ? t + 1 : t;
+	size_t l = strlen(p);
+	if (l && p[l - 1] == '"')
+		p[l - 1] = '\0';
+	return !*p || pl_tune_cmdline_token_ok(p);
+}
+
 static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 {
 	/* Accumulate the cmdline* options in their merged order (tuned's bootloader plugin,
@@ -836,7 +965,7 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 		for (size_t k = 0; toks[k]; k++) {
 			/* The loader refused such tokens already (pl_tune_cmdline_check); never
 			 * write one that a caller built some other way. */
-			if (!pl_tune_cmdline_token_ok(toks[k])) {
+			if (!cmdline_token_ok_quoted(toks[k])) {
 				pl_strv_free(toks);
 				pl_strv_free(want);
 				return bad_value(c, u, o,
@@ -864,6 +993,32 @@ static int plugin_bootloader(struct ctx *c, const struct pl_tune_unit *u)
 	if (!last) {
 		pl_strv_free(want);
 		return 0;
+	}
+	/* tuned unquotes the merged cmdline as one string (commands.unquote: ^"(.*)"$), so
+	 * cmdline="a b" means a b. A quote it would keep is refused: it would land in the
+	 * kernel command line. */
+	size_t wl = nw ? strlen(want[nw - 1]) : 0;
+	if (nw && want[0][0] == '"' && wl && want[nw - 1][wl - 1] == '"' && (nw > 1 || wl >= 2)) {
+		want[nw - 1][wl - 1] = '\0';
+		memmove(want[0], want[0] + 1, strlen(want[0]));
+		for (size_t m = 0; m < nw;) {
+			if (want[m][0]) {
+				m++;
+				continue;
+			}
+			free(want[m]);
+			memmove(&want[m], &want[m + 1], (nw - m) * sizeof(char *));
+			nw--;
+		}
+	}
+	for (size_t k = 0; k < nw; k++) {
+		if (strchr(want[k], '"')) {
+			pl_strv_free(want);
+			return bad_value(c, u, last,
+					 "has quotes that tuned keeps (it removes only one pair "
+					 "around the whole merged cmdline): they would be written "
+					 "into the kernel command line");
+		}
 	}
 	char *file = NULL, *cmd = NULL;
 	int rf = pl_read_file(PL_TUNE_GRUB_FILE, &file, NULL);
@@ -1100,8 +1255,11 @@ int pl_tune_plan_build(const struct pl_tune_profile *pr, struct pl_tune_plan *pl
 		size_t before = plan->n;
 		int r = fn(&c, &uu);
 		free(rest.v);
-		if (r < 0)
+		if (r < 0) {
+			pl_strv_free(c.taken_cpu);
+			pl_strv_free(c.taken_disk);
 			return r;
+		}
 		/* Values that still hold ${f:...} or ${undefined} cannot be applied. */
 		for (size_t k = before; k < plan->n; k++) {
 			struct pl_tune_item *it = &plan->v[k];
@@ -1122,6 +1280,8 @@ int pl_tune_plan_build(const struct pl_tune_profile *pr, struct pl_tune_plan *pl
 			it->match = false;
 		}
 	}
+	pl_strv_free(c.taken_cpu);
+	pl_strv_free(c.taken_disk);
 	return 0;
 }
 

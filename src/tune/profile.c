@@ -268,8 +268,9 @@ static char *read_line(char *buf, int size, void *stream)
 		char *name = pl_xmalloc((size_t)(close - t));
 		memcpy(name, t + 1, (size_t)(close - t - 1));
 		name[close - t - 1] = '\0';
-		char *nm = pl_trim(name);
-		struct section *s = conf_section(r->c, nm, r->line);
+		/* Kept as written, blanks included: tuned's ConfigParser does not trim a
+		 * section name ("[ padded ]" is the unit " padded "), nor does inih. */
+		struct section *s = conf_section(r->c, name, r->line);
 		free(name);
 		if (!s) {
 			too_many_sections(r);
@@ -961,6 +962,7 @@ static void merge_section(struct pl_tune_profile *pr, const struct section *s)
 	const struct pl_tune_opt *o;
 	struct pl_tune_unit *u = find_unit(pr, s->name);
 	bool replace = (o = pl_tune_opts_get(&s->opts, "replace")) && truthy(o->value);
+	bool merged = u && !replace;
 	if (u && replace) {
 		unit_free(u);
 		memset(u, 0, sizeof(*u));
@@ -1027,6 +1029,24 @@ static void merge_section(struct pl_tune_profile *pr, const struct section *s)
 			   strcmp(x->key, "script_post") == 0) {
 			strv_add(&u->unsupported_keys, x->key);
 		}
+	}
+	/* tuned's Merger sets a merged [script]'s scripts to the earlier ones followed by the
+	 * unit's own after the update; without a script= of its own the earlier ones come
+	 * twice (tuned runs them twice), as here. */
+	const struct pl_tune_opt *sc = pl_tune_opts_get(&u->opts, "script");
+	if (merged && strcmp(s->name, "script") == 0 && sc &&
+	    !pl_tune_opts_get(&s->opts, "script")) {
+		struct pl_tune_opt twice = *sc; /* opts_set frees sc's strings: copies */
+		twice.key = pl_xstrdup(sc->key);
+		twice.value = pl_xasprintf("%s %s", sc->value, sc->value);
+		twice.expanded = NULL;
+		twice.file = pl_xstrdup(sc->file);
+		twice.profile = pl_xstrdup(sc->profile);
+		opts_set(&u->opts, &twice);
+		free(twice.key);
+		free(twice.value);
+		free(twice.file);
+		free(twice.profile);
 	}
 }
 
@@ -1289,7 +1309,16 @@ int pl_tune_cmdline_check(const char *value, char *why, size_t whylen)
 	const char *v = value;
 	if (*v == '+' || *v == '-')
 		v++;
-	while (*v) {
+	/* One pair of double quotes around the whole value is tuned's quoting
+	 * (commands.unquote of the merged cmdline): checked without them; the planner
+	 * refuses quotes that tuned would not remove. */
+	size_t vl = strlen(v);
+	const char *vend = v + vl;
+	if (vl >= 2 && v[0] == '"' && v[vl - 1] == '"') {
+		v++;
+		vend--;
+	}
+	while (v < vend) {
 		if (v[0] == '$' && v[1] == '{') {
 			const char *e = ref_end(v);
 			if (*e) {

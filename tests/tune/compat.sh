@@ -73,6 +73,52 @@ is "continued cmdline" "$(items t-continuation-boot '[.items[] | .wanted] | join
 # script= is resolved against the profile directory.
 is "script=rel.sh resolved" "$(pl show t-script-rel --json | jq -r '.units[0].options[0].expanded')" \
 	"$CORPUS/t-script-rel/rel.sh"
+# [bootloader] cmdline="a b": tuned unquotes the merged cmdline as one string.
+is "cmdline=\"quiet splash\" unquoted" \
+	"$(items t-boot-quoted '[.items[] | select(.key == "cmdline") | .wanted] | join(" ")')" "quiet splash"
+is "cmdline=+\"nosmt mitigations=off\" unquoted" \
+	"$(items t-boot-quoted-plus '[.items[] | select(.key == "cmdline") | .wanted] | join(" ")')" \
+	"nosmt mitigations=off"
+expect_exit 2 "quotes tuned would keep in the merged cmdline: refused" pl diff t-boot-quoted-mixed
+like "quotes tuned keeps: the message" "$(cat "$ERR")" "cmdline_mine.*has quotes that tuned keeps"
+# Section names are kept as written; a merged [script] without script= repeats the scripts.
+is "section names with blanks" "$(pl show t-section-space --json | jq -r -c '[.units[] | "\(.name)=\(.type)"]')" \
+	'["my sysctl=sysctl"," padded =vm"]'
+is "[script] without script= over one with it: the scripts twice, as tuned's Merger" \
+	"$(pl show t-script-merge-child --json | jq -r '.units[0].options[0].expanded')" \
+	"$CORPUS/t-script-merge-parent/parent.sh $CORPUS/t-script-merge-parent/parent.sh"
+# The write cases of tuned-writes.sh, on the same tree (compat + writes + the case's own).
+wtree() { # CASE: a fresh tree in $TMP/w
+	rm -rf "$TMP/w"
+	cp -a "$FIX" "$TMP/w"
+	cp -a "$PERFLAB_SRCDIR/tests/fixtures/tune/writes/." "$TMP/w/"
+	[ ! -d "$CORPUS/$1/sysroot" ] || cp -a "$CORPUS/$1/sysroot/." "$TMP/w/"
+}
+witems() { # CASE JQ-FILTER
+	wtree "$1"
+	"$PERFLAB" --sysroot "$TMP/w" tune diff "$1" --profile-dir "$CORPUS" --json | jq -r -c "$2"
+}
+is "an offline CPU is skipped, like tuned" \
+	"$(witems t-w-cpu-offline '[.items[] | select(.device == "cpu3") | .state] | unique | join(" ")')" \
+	"not-applicable"
+is "each CPU belongs to the first [cpu] unit" \
+	"$(witems t-w-cpu-taken '[.items[] | select(.unit == "cpu2") | .state] | join(" ")')" "not-applicable"
+is "each disk belongs to the first [disk] unit" \
+	"$(witems t-w-disk-taken '[.items[] | select(.unit == "disk-sd") | .state] | join(" ")')" \
+	"not-applicable not-applicable"
+is "a removable disk and an SD card are never tuned, even by name" \
+	"$(witems t-w-disk-removable '[.items[] | .device] | join(" ")')" "sda"
+is "THP left alone when the kernel command line sets it" \
+	"$(witems t-w-thp-cmdline '.items[0] | "\(.state) \(.reason)"')" \
+	"not-applicable the kernel command line sets transparent_hugepage=, which tuned keeps too"
+is "deprecated sysctl refused like tuned" \
+	"$(witems t-w-sysctl-deprecated '[.items[] | .state] | join(" ")')" "unsupported differs"
+is "readahead_multiply after readahead multiplies the new value" \
+	"$(witems t-w-readahead-both '[.items[] | select(.key == "readahead_multiply") | .write] | join(" ")')" \
+	"2048 2048 2048"
+wtree t-w-min-perf-modifier
+expect_exit 2 "min_perf_pct=>50 is not a percentage (tuned writes it literally)" \
+	"$PERFLAB" --sysroot "$TMP/w" tune diff t-w-min-perf-modifier --profile-dir "$CORPUS"
 # Deliberate: an include loop is an error; ${f:exec} is never run.
 expect_exit 2 "include loop refused" pl show t-include-loop-a
 like "include loop: the cycle" "$(cat "$ERR")" "include loop: t-include-loop-a -> t-include-loop-b -> t-include-loop-a"

@@ -60,6 +60,31 @@ class RefusedProgram(Exception):
     pass
 
 
+def answer_programs(sysroot, read, record=None):
+    """Make tuned's commands.execute answer virt-what and nproc from the fixture tree the
+    way perflab decides (sysroot() is the tree, @read(PATH) reads PATH in it); a program
+    in @record (a dict NAME -> fn(args) giving (rc, out)) is answered by it; any other
+    raises RefusedProgram: the driver never runs one."""
+    def execute(self, args, shell=False, cwd=None, env={}, no_errors=[], return_err=False):
+        prog = args if isinstance(args, str) else (args[0] if args else "")
+        if prog == "virt-what":
+            cpuinfo = read("/proc/cpuinfo")
+            virt = os.path.exists(sysroot().rstrip("/") + "/sys/hypervisor/type") or (
+                " hypervisor" in cpuinfo)
+            rc, out = 0, "kvm\n" if virt else ""
+        elif prog == "nproc":  # ${f:check_net_queue_count}: the fixture's online CPUs
+            online = tcmd.commands().cpulist_unpack(
+                read("/sys/devices/system/cpu/online").strip())
+            rc, out = 0, "%d\n" % len(online)
+        elif record is not None and prog in record:
+            rc, out = record[prog](args)
+        else:
+            raise RefusedProgram(prog)
+        return (rc, out, "") if return_err else (rc, out)
+
+    tcmd.commands.execute = execute
+
+
 def redirect(sysroot):
     """Make tuned's commands read the fixture tree and answer virt-what from it."""
     orig_read = tcmd.commands.read_file
@@ -69,23 +94,8 @@ def redirect(sysroot):
             f = sysroot.rstrip("/") + f
         return orig_read(self, f, err_ret, no_error)
 
-    def execute(self, args, shell=False, cwd=None, env={}, no_errors=[], return_err=False):
-        prog = args if isinstance(args, str) else (args[0] if args else "")
-        if prog == "virt-what":
-            cpuinfo = read_file(self, "/proc/cpuinfo", no_error=True)
-            virt = os.path.exists(sysroot.rstrip("/") + "/sys/hypervisor/type") or (
-                " hypervisor" in cpuinfo)
-            out = "kvm\n" if virt else ""
-            return (0, out, "") if return_err else (0, out)
-        if prog == "nproc":  # ${f:check_net_queue_count}: the fixture's online CPUs
-            online = tcmd.commands().cpulist_unpack(
-                read_file(self, "/sys/devices/system/cpu/online", no_error=True).strip())
-            out = "%d\n" % len(online)
-            return (0, out, "") if return_err else (0, out)
-        raise RefusedProgram(prog)
-
     tcmd.commands.read_file = read_file
-    tcmd.commands.execute = execute
+    answer_programs(lambda: sysroot, lambda f: read_file(tcmd.commands(), f, no_error=True))
     # [variables] include=FILE and calc_isolated_cores's glob of /sys read the tree too.
     orig_add = tp.variables.Variables.add_from_file
 
@@ -236,7 +246,10 @@ def differences(a, b):
     return d
 
 
-def read_known(path):
+def read_known(path, prefix=""):
+    """The lines "PREFIXNAME REASON" of the known-differences file @path: {NAME: REASON}.
+    The loader comparison's lines have no prefix; another comparison's start with its
+    own ("writes:"); without @prefix every line whose name has a ':' is skipped."""
     known = {}
     with open(path) as f:
         for line in f:
@@ -244,8 +257,46 @@ def read_known(path):
             if not line or line.startswith("#"):
                 continue
             name, _, why = line.partition(" ")
-            known[name] = why.strip()
+            if prefix and name.startswith(prefix):
+                known[name[len(prefix):]] = why.strip()
+            elif not prefix and ":" not in name:
+                known[name] = why.strip()
     return known
+
+
+def report(names, known, compare, what, every=True):
+    """TAP over @names: compare(NAME) gives the differences (lines); a NAME of @known must
+    differ (its reason printed), any other must not. With @every, a NAME of @known not in
+    @names fails too. @what says what agreed ("same merged units as tuned's loader").
+    Returns the exit status: 0 when all agree with the list, else 1."""
+    n = failed = 0
+    for name in names:
+        n += 1
+        d = compare(name)
+        if name in known:
+            if d:
+                print("ok %d - %s: differs from tuned on purpose (%s)" % (n, name, known[name]))
+                for x in d:
+                    print("# %s" % x)
+            else:
+                failed += 1
+                print("not ok %d - %s: listed in tuned-known.txt (%s) but now the same as tuned:"
+                      " remove it from the list" % (n, name, known[name]))
+        elif d:
+            failed += 1
+            print("not ok %d - %s: %s" % (n, name, what))
+            for x in d:
+                print("# %s" % x)
+        else:
+            print("ok %d - %s: %s" % (n, name, what))
+    for name in sorted(set(known) - set(names)):
+        if not every:
+            continue
+        n += 1
+        failed += 1
+        print("not ok %d - %s: listed in tuned-known.txt but not compared" % (n, name))
+    print("1..%d" % n)
+    return 1 if failed else 0
 
 
 def main():
@@ -270,35 +321,9 @@ def main():
         names = profiles(corpus)
         if os.path.isdir(STOCK):
             names += [x for x in profiles(STOCK) if x not in names]
-    n = failed = 0
-    for name in names:
-        n += 1
-        d = differences(tuned_units(corpus, name), perflab_units(perflab, corpus, sysroot, name))
-        if name in known:
-            if d:
-                print("ok %d - %s: differs from tuned on purpose (%s)" % (n, name, known[name]))
-                for x in d:
-                    print("# %s" % x)
-            else:
-                failed += 1
-                print("not ok %d - %s: listed in tuned-known.txt (%s) but now the same as tuned:"
-                      " remove it from the list" % (n, name, known[name]))
-        elif d:
-            failed += 1
-            print("not ok %d - %s: same merged units as tuned's loader" % (n, name))
-            for x in d:
-                print("# %s" % x)
-        else:
-            print("ok %d - %s: same merged units as tuned's loader" % (n, name))
-    for name in sorted(set(known) - set(names)):
-        if sys.argv[5:]:
-            continue
-        n += 1
-        failed += 1
-        print("not ok %d - %s: listed in tuned-known.txt but not in the corpus" % (n, name))
-    print("1..%d" % n)
-    return 1 if failed else 0
-
+    return report(names, known, lambda name: differences(
+        tuned_units(corpus, name), perflab_units(perflab, corpus, sysroot, name)),
+        "same merged units as tuned's loader", every=not sys.argv[5:])
 
 if __name__ == "__main__":
     sys.exit(main())
