@@ -415,7 +415,7 @@ def run_case(perflab, case, root, outdir, timeout, env, k):
                      "text", problems)
     if doc is not None and text is not None:
         # one line per fact: a fact whose key jansson refused would be missing from the JSON
-        nlines = sum(1 for l in text.split(b"\n") if l.startswith(b"  "))
+        nlines = sum(1 for l in text.split(b"\n") if l.startswith(b"  ") and not l.startswith(b"    - "))
         if nlines != len(doc.get("facts", {})):
             problems.append(f"inspect: {nlines} facts in the text, {len(doc.get('facts', {}))} "
                             "in the JSON (keys dropped?)")
