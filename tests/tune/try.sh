@@ -36,8 +36,11 @@ ok "restored after a failing command" same
 
 "$P" tune try pltry --runs 5 --warmup 0 "${STATE[@]}" -- /bin/sleep 30 >/dev/null 2>"$TMP/int.err" &
 pid=$!
+# the sleep first, then the value: the value is fixed while a run's child lives, but
+# compare's up-front check writes and restores it before any run starts (CI once read
+# $new in that window, then found the baseline's sleep)
 for _ in $(seq 1200); do
-	[ "$(cat $K)" = "$new" ] && pgrep -P $pid -x sleep >/dev/null && break
+	pgrep -P $pid -x sleep >/dev/null && [ "$(cat $K)" = "$new" ] && break
 	sleep 0.05
 done
 is "applied while the variant runs" "$(cat $K)" "$new"
