@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "cmd/common.h"
+#include "cmd/node.h"
 #include "out/json.h"
 #include "out/prom.h"
 #include "util/log.h"
@@ -70,31 +71,49 @@ static int write_doc(const json_t *d, int format)
 	return pl_outfile_close(&o, r == 0 && !ferror(o.fp));
 }
 
-int cmd_bench(int argc, char **argv)
+void pl_bench_cmd_free(struct pl_bench_cmd *c)
 {
-	struct pl_bench_run_opts ro = { .warmup = -1 };
+	if (c && c->b)
+		pl_bench_opts_free(c->b, c->opts);
+	if (c)
+		*c = (struct pl_bench_cmd){ 0 };
+}
+
+int pl_bench_cmd_parse(int argc, char **argv, const char *usage_fmt, const struct pl_optset *extra,
+		       size_t nextra, struct pl_bench_cmd *c)
+{
+	*c = (struct pl_bench_cmd){ .ro = { .warmup = -1 } };
+	struct pl_bench_run_opts *ro = &c->ro;
 	struct pl_args args;
+	struct pl_optset sets[4];
+	size_t ns = 0;
 	int ni = find_name(argc, argv);
 	if (ni == 0) {
-		struct pl_optset set = { pl_bench_runner_opts, &ro, "Runner options" };
-		int rc = pl_cmd_parse_sets(argc, argv, &bench_info, &set, 1, &args);
+		sets[ns++] = (struct pl_optset){ pl_bench_runner_opts, ro, "Runner options" };
+		for (size_t i = 0; i < nextra && i < 2; i++)
+			sets[ns++] = extra[i];
+		struct pl_cmd_info info = bench_info;
+		int rc = pl_cmd_parse_sets(argc, argv, &info, sets, ns, &args);
 		if (rc >= 0) {
 			if (rc == 0 && pl_g.help)
 				pl_bench_print_list(stdout);
 			return rc;
 		}
 		pl_args_free(&args);
-		if (ro.list) {
+		if (ro->list) {
 			pl_bench_print_list(stdout);
 			return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
 		}
-		pl_error("which benchmark? (see 'perflab bench --list')");
+		pl_error("which benchmark? (see '%s bench --list')", pl_cmd_program);
 		return PL_EXIT_USAGE;
 	}
 	const struct pl_bench *b = pl_bench_find(argv[ni]);
 	if (!b) {
-		pl_progname = "perflab bench";
-		pl_error("unknown benchmark '%s' (see 'perflab bench --list')", argv[ni]);
+		static char prog[64];
+		snprintf(prog, sizeof(prog), "%s bench", pl_cmd_program);
+		pl_progname = prog;
+		pl_error("unknown benchmark '%s' (see '%s bench --list')", argv[ni],
+			 pl_cmd_program);
 		return PL_EXIT_USAGE;
 	}
 	/* argv without the name, so the name's options parse like any command's; --quick puts
@@ -114,32 +133,49 @@ int cmd_bench(int argc, char **argv)
 		if (i != ni)
 			nargv[n++] = argv[i];
 	nargv[n] = NULL;
-	char name[64], usage[128];
+	char name[64], usage[160];
 	snprintf(name, sizeof(name), "bench %s", b->name);
-	snprintf(usage, sizeof(usage), "perflab bench %s [options] [--json] [-o FILE]", b->name);
+	snprintf(usage, sizeof(usage),
+		 usage_fmt ? usage_fmt : "perflab bench %s [options] [--json] [-o FILE]", b->name);
 	struct pl_cmd_info info = { name, usage, b->summary, b->description };
 	void *opts = pl_bench_opts_new(b);
-	struct pl_optset sets[2] = { { b->opts, opts, "Options" },
-				     { pl_bench_runner_opts, &ro,
-				       "Runner options (every benchmark)" } };
-	int rc = pl_cmd_parse_sets(n, nargv, &info, sets, 2, &args);
+	sets[ns++] = (struct pl_optset){ b->opts, opts, "Options" };
+	sets[ns++] =
+		(struct pl_optset){ pl_bench_runner_opts, ro, "Runner options (every benchmark)" };
+	for (size_t i = 0; i < nextra && i < 2; i++)
+		sets[ns++] = extra[i];
+	int rc = pl_cmd_parse_sets(n, nargv, &info, sets, ns, &args);
 	if (rc >= 0) {
 		pl_bench_opts_free(b, opts);
 		return rc;
 	}
 	if (args.npos > 0) {
-		pl_error("unexpected argument '%s' (see 'perflab bench %s --help')", args.pos[0],
-			 b->name);
+		pl_error("unexpected argument '%s' (see '%s bench %s --help')", args.pos[0],
+			 pl_cmd_program, b->name);
 		pl_args_free(&args);
 		pl_bench_opts_free(b, opts);
 		return PL_EXIT_USAGE;
 	}
 	pl_args_free(&args);
-	if (ro.list) {
+	if (ro->list) {
 		pl_bench_print_list(stdout);
 		pl_bench_opts_free(b, opts);
 		return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
 	}
+	c->b = b;
+	c->opts = opts;
+	return -1;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct pl_bench_cmd c;
+	int rc = pl_bench_cmd_parse(argc, argv, NULL, NULL, 0, &c);
+	if (rc >= 0)
+		return rc;
+	const struct pl_bench *b = c.b;
+	void *opts = c.opts;
+	struct pl_bench_run_opts ro = c.ro;
 	json_t *doc;
 	char err[512];
 	rc = pl_bench_run(b, opts, &ro, isatty(STDERR_FILENO) && pl_verbosity >= 0, &doc, err,

@@ -9,6 +9,7 @@
 #include "bench/bench.h"
 #include "cmd/check.h"
 #include "cmd/common.h"
+#include "cmd/node.h"
 #include "facts/facts.h"
 #include "out/json.h"
 #include "out/prom.h"
@@ -292,6 +293,19 @@ static void collect_for(struct pl_facts *f, unsigned workload)
 	free(names);
 }
 
+int pl_check_findings(int workload, const char *cpus, struct pl_facts *f, struct pl_findings *fs)
+{
+	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
+	collect_for(f, 1u << workload);
+	if (cpus) /* read by pl_rf_workload_cpus before isolcpus=/nohz_full= */
+		pl_fact_str(f, "workload.cpus", cpus, "--cpus");
+	int ret = pl_cmd_require_facts(f); /* a wrong --sysroot: no "0 findings", exit 0 */
+	if (ret >= 0)
+		return ret;
+	pl_rules_eval(f, 1u << workload, fs);
+	return -1;
+}
+
 /* --emit-profile FILE: the fixes as a profile, written atomically. */
 static int emit_profile(const char *path, const struct pl_findings *fs, int min,
 			const char *workload)
@@ -346,15 +360,11 @@ int cmd_check(int argc, char **argv)
 	pl_autojson json_t *measured = NULL;
 	pl_cleanup(pl_facts_free) struct pl_facts f;
 	pl_facts_init(&f);
-	collect_for(&f, 1u << o.workload);
-	if (o.cpus) /* read by pl_rf_workload_cpus before isolcpus=/nohz_full= */
-		pl_fact_str(&f, "workload.cpus", o.cpus, "--cpus");
-	int ret = pl_cmd_require_facts(&f); /* a wrong --sysroot: no "0 findings", exit 0 */
+	pl_cleanup(pl_findings_free) struct pl_findings fs = { 0 };
+	int ret = pl_check_findings(o.workload, o.cpus, &f, &fs);
 	if (ret >= 0)
 		return ret;
 	const char *wname = pl_workload_names[o.workload];
-	pl_cleanup(pl_findings_free) struct pl_findings fs = { 0 };
-	pl_rules_eval(&f, 1u << o.workload, &fs);
 	if (o.measure)
 		measured = pl_bench_measure_findings(&fs);
 

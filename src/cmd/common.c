@@ -14,6 +14,7 @@
 #include "util/sysroot.h"
 
 struct pl_global pl_g;
+const char *pl_cmd_program = "perflab";
 
 const struct pl_opt pl_global_opts[] = {
 	{ "json", 0, PL_OPT_FLAG, offsetof(struct pl_global, json), NULL,
@@ -62,7 +63,7 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 		      const struct pl_optset *in, size_t nin, struct pl_args *args)
 {
 	static char prog[64];
-	snprintf(prog, sizeof(prog), "perflab %s", info->name);
+	snprintf(prog, sizeof(prog), "%s %s", pl_cmd_program, info->name);
 	pl_progname = prog;
 	struct pl_optset sets[5];
 	size_t n = 0;

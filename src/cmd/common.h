@@ -20,6 +20,9 @@ struct pl_global {
 };
 /** The parsed global options (main.c owns it). */
 extern struct pl_global pl_g;
+/** The program the commands belong to, for their errors and --help pointers: "perflab"
+ *  (perflab-mpi sets "perflab-mpi"). Not owned. */
+extern const char *pl_cmd_program;
 /** The global option table. */
 extern const struct pl_opt pl_global_opts[];
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "cmd/node.h"
 #include "facts/facts.h"
 #include "out/json.h"
 #include "rules/rules.h"
@@ -106,7 +107,27 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 	}
 }
 
-/* Facts of @f that have a value. */
+int pl_inspect_collect(const char *domains, struct pl_facts *f)
+{
+	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
+	if (pl_facts_collect(f, domains) < 0) {
+		pl_error("--domain '%s': unknown domain (see '%s inspect --help')", domains,
+			 pl_cmd_program);
+		return PL_EXIT_USAGE;
+	}
+	/* A tree without one readable fact is the wrong directory: say so instead of
+	 * printing nothing and succeeding. */
+	return pl_cmd_require_facts(f);
+}
+
+json_t *pl_inspect_doc(const struct pl_facts *f)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "facts", pl_facts_to_json(f, NULL));
+	return doc;
+}
+
 int cmd_inspect(int argc, char **argv)
 {
 	struct inspect_opts o = { 0 };
@@ -119,23 +140,14 @@ int cmd_inspect(int argc, char **argv)
 		return PL_EXIT_USAGE;
 	}
 
-	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
 	pl_cleanup(pl_facts_free) struct pl_facts f;
 	pl_facts_init(&f);
-	if (pl_facts_collect(&f, o.domains) < 0) {
-		pl_error("--domain '%s': unknown domain (see 'perflab inspect --help')", o.domains);
-		return PL_EXIT_USAGE;
-	}
-	/* A tree without one readable fact is the wrong directory: say so instead of
-	 * printing nothing and succeeding. */
-	rc = pl_cmd_require_facts(&f);
+	rc = pl_inspect_collect(o.domains, &f);
 	if (rc >= 0)
 		return rc;
 	int ret = PL_EXIT_OK;
 	if (pl_g.json) {
-		pl_autojson json_t *doc = json_object();
-		json_object_set_new(doc, "schema_version", json_integer(1));
-		json_object_set_new(doc, "facts", pl_facts_to_json(&f, NULL));
+		pl_autojson json_t *doc = pl_inspect_doc(&f);
 		int r = pl_json_write_path(pl_g.output, doc);
 		if (r < 0) {
 			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-",

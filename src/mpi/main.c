@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* perflab-mpi: perflab's report on every node of an MPI job (README "Clusters").
- * Every rank finds its node (hostname + boot id, or one node per rank with
- * --per-rank-nodes); the lowest rank of each node is its collector. The collectors measure
- * the network between them (all-pairs ping-pong, one pair at a time), run STREAM at the
- * same time (after an MPI_Barrier), build their node's report document (inspect + check
- * + bench mem, with perflab's library code) and send it to rank 0: its size first, then
- * the text, one node at a time, so rank 0 holds one message buffer at a time. Rank 0
- * merges them with out/cluster.h and writes DIR/report.{json,md,html}. */
+/* perflab-mpi: perflab's report, inspect, check and bench NAME on every node of an MPI
+ * job (README "Clusters"). Every rank finds its node (hostname + boot id, or one node per
+ * rank with --per-rank-nodes); the lowest rank of each node is its collector. For report
+ * the collectors measure the network between them (all-pairs ping-pong, one pair at a
+ * time), run STREAM at the same time (after an MPI_Barrier) and build their node's report
+ * document (inspect + check + bench mem, with perflab's library code); for inspect, check
+ * and bench NAME they build the single-host command's document (cmd/node.h; bench after
+ * an MPI_Barrier). Each sends it to rank 0: its size first, then the text, one node at a
+ * time, so rank 0 holds one message buffer at a time. Rank 0 merges them with
+ * out/cluster.h and writes DIR/report.{json,md,html} (report) or one merged result.
+ * Options are pl_opt tables as perflab's; every rank parses them with pl_error going to
+ * a sink, and only the lowest failing rank prints its line. */
 #include <errno.h>
-#include <getopt.h>
+#include <fcntl.h>
 #include <math.h>
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,138 +25,245 @@
 
 #include "bench/bench.h"
 #include "bench/plan.h"
+#include "cmd/common.h"
+#include "cmd/node.h"
 #include "facts/facts.h"
 #include "out/cluster.h"
 #include "out/json.h"
 #include "out/report.h"
 #include "rules/rules.h"
+#include "util/cleanup.h"
 #include "util/clock.h"
+#include "util/outfile.h"
 #include "util/log.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
 enum { KEYLEN = 256, TAG_SIZE = 11, TAG_DOC = 12 };
 
+/** The command of this run and its options (the global ones are in pl_g). */
 struct mpi_opts {
-	const char *dir, *per_rank;
-	int workload;
-	bool quick, full, no_bench, json, per_rank_nodes;
-	double timeout_s;
+	const char *cmd;			    /**< report, inspect, check or bench */
+	const char *per_rank;			    /**< --sysroot-per-rank */
+	int workload, fail_on;			    /**< -W, --fail-on (check) */
+	const char *domains, *cpus;		    /**< --domain (inspect), --cpus (check) */
+	bool quick, full, no_bench, per_rank_nodes; /**< report's modes, --per-rank-nodes */
+	double timeout_s;			    /**< --timeout */
+	struct pl_bench_cmd bench;		    /**< bench NAME */
 };
 
 static const char usage[] =
-	"usage: mpirun [-np N | -H a,b,c] perflab-mpi report [-o DIR] [-W W] [--quick | --full |\n"
-	"       --no-bench] [--json] [--timeout SECONDS] [--sysroot-per-rank DIR/%r]\n"
-	"       [--per-rank-nodes]\n\n"
-	"One report for the nodes of an MPI job: nodes table, drift, findings on some nodes\n"
-	"only, STREAM per node (run at the same time), all-pairs MPI latency and bandwidth.\n"
-	"Rank 0 writes DIR/report.{json,md,html} (default ./perflab-cluster).\n\n"
-	"  -o, --output DIR          the report directory\n"
-	"  -W, --workload W          which rules apply (as perflab check)\n"
-	"      --quick               brief STREAM and ping-pong (small sizes, few iterations)\n"
-	"      --full                STREAM with its defaults, more ping-pong iterations\n"
-	"      --no-bench            no STREAM and no network matrix\n"
-	"      --json                also print report.json on stdout\n"
-	"      --timeout SECONDS     how long rank 0 waits for a node's document (default 600);\n"
-	"                            a node later than that is reported as timed out\n"
-	"      --sysroot-per-rank P  read each rank's /proc, /sys, /etc under P with %r the rank\n"
-	"                            (fixture trees for tests; no benchmarks then)\n"
-	"      --per-rank-nodes      every rank is a node of its own (exercises the matrix on\n"
-	"                            one host)\n"
-	"  -h, --help                this text\n";
+	"usage: mpirun [-np N | -H a,b,c] perflab-mpi COMMAND [options]\n\n"
+	"perflab's commands on every node of an MPI job; rank 0 merges the nodes' documents.\n\n"
+	"commands:\n"
+	"  report    nodes table, drift, findings on some nodes only, STREAM per node (at the\n"
+	"            same time), all-pairs MPI latency and bandwidth into "
+	"DIR/report.{json,md,html}\n"
+	"  inspect   the nodes table and every fact that differs across nodes (drift)\n"
+	"  check     each node's findings: those on some nodes only, those on every node\n"
+	"  bench     bench NAME on every node at the same time: a row per node, the odd node "
+	"named\n\n"
+	"'perflab-mpi COMMAND --help' shows a command's options.\n";
+
+/* The options every command of perflab-mpi has. */
+static const struct pl_opt cluster_opts[] = {
+	{ "timeout", 0, PL_OPT_DURATION, offsetof(struct mpi_opts, timeout_s), "SECONDS",
+	  "how long rank 0 waits for a node's document; a node later than that is reported as "
+	  "timed out",
+	  .def = "600", .min = 0.001, .max = PL_OPT_DURATION_MAX },
+	{ "sysroot-per-rank", 0, PL_OPT_STR, offsetof(struct mpi_opts, per_rank), "DIR/%r",
+	  "read each rank's /proc, /sys, /etc under DIR/%r with %r the rank (fixture trees for "
+	  "tests; no benchmarks then)" },
+	{ "per-rank-nodes", 0, PL_OPT_FLAG, offsetof(struct mpi_opts, per_rank_nodes), NULL,
+	  "every rank is a node of its own (exercises the matrix on one host)" },
+	PL_OPT_END,
+};
+
+static const struct pl_opt report_opts[] = {
+	{ "workload", 'W', PL_OPT_ENUM, offsetof(struct mpi_opts, workload), "W",
+	  "which rules apply (as perflab check)", pl_workload_names, .def = "general" },
+	{ "quick", 0, PL_OPT_FLAG, offsetof(struct mpi_opts, quick), NULL,
+	  "brief STREAM and ping-pong (small sizes, few iterations)" },
+	{ "full", 0, PL_OPT_FLAG, offsetof(struct mpi_opts, full), NULL,
+	  "STREAM with its defaults, more ping-pong iterations" },
+	{ "no-bench", 0, PL_OPT_FLAG, offsetof(struct mpi_opts, no_bench), NULL,
+	  "no STREAM and no network matrix" },
+	PL_OPT_END,
+};
+
+static const struct pl_opt inspect_opts[] = {
+	{ "domain", 0, PL_OPT_STR, offsetof(struct mpi_opts, domains), "LIST",
+	  "only these comma-separated fact domains (as perflab inspect), so drift is of them" },
+	PL_OPT_END,
+};
+
+static const struct pl_opt check_opts[] = {
+	{ "workload", 'W', PL_OPT_ENUM, offsetof(struct mpi_opts, workload), "W",
+	  "which rules apply", pl_workload_names, .def = "general" },
+	{ "fail-on", 0, PL_OPT_ENUM, offsetof(struct mpi_opts, fail_on), "SEVERITY",
+	  "exit 1 when a finding on some node is at least this severe", pl_severity_names,
+	  .def = "crit" },
+	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct mpi_opts, cpus), "LIST",
+	  "the CPUs the workload runs on, on every node (as perflab check)" },
+	PL_OPT_END,
+};
+
+static const struct pl_cmd_info infos[] = {
+	{ "report",
+	  "mpirun [-np N | -H a,b,c] perflab-mpi report [-o DIR] [-W W] [--quick | --full | "
+	  "--no-bench] [--json] [--timeout SECONDS] [--sysroot-per-rank DIR/%r] "
+	  "[--per-rank-nodes]",
+	  "One report for the nodes of an MPI job: nodes table, drift, findings on some nodes\n"
+	  "only, STREAM per node (run at the same time), all-pairs MPI latency and bandwidth.",
+	  "Rank 0 writes DIR/report.{json,md,html} (-o DIR, default ./perflab-cluster) and\n"
+	  "prints a summary (--json: report.json on stdout; docs/schemas/cluster.schema.json).\n"
+	  "Exit status: 0 ok, 2 bad input (one line from the lowest failing rank, nothing\n"
+	  "written), 3 a node failed or timed out (the others' report is still written)." },
+	{ "inspect",
+	  "mpirun ... perflab-mpi inspect [--domain LIST] [--json] [-o FILE] [--timeout SECONDS] "
+	  "[--sysroot-per-rank DIR/%r] [--per-rank-nodes]",
+	  "The nodes table and every fact that differs across the nodes (drift), with the\n"
+	  "majority value and the odd nodes named.",
+	  "Every node collects its facts as perflab inspect does; facts that naturally differ\n"
+	  "(hostname, MACs, serials, uptime, free memory) are left out. --json prints the\n"
+	  "cluster-inspect document (docs/schemas/cluster-command.schema.json). Exit status:\n"
+	  "0 ok, 2 bad input, 3 a node failed or timed out." },
+	{ "check",
+	  "mpirun ... perflab-mpi check [-W W] [--fail-on SEVERITY] [--cpus LIST] [--json] "
+	  "[-o FILE] [--timeout SECONDS] [--sysroot-per-rank DIR/%r] [--per-rank-nodes]",
+	  "Each node's findings: those on some nodes only (with the nodes they are not on)\n"
+	  "and those on every node.",
+	  "Every node evaluates the rules as perflab check does. --json prints the\n"
+	  "cluster-check document (docs/schemas/cluster-command.schema.json). Exit status:\n"
+	  "0 ok, 1 a finding on some node is at or above --fail-on, 2 bad input, 3 a node\n"
+	  "failed or timed out." },
+};
+#define NINFOS (sizeof(infos) / sizeof(infos[0]))
+
+static const char bench_usage[] =
+	"mpirun ... perflab-mpi bench %s [options] [--json] [-o FILE] [--timeout SECONDS] "
+	"[--per-rank-nodes]";
 
 static int rank, nranks;
 /* rank 0: seconds waiting for the collectors' sizes, and receiving + parsing the texts */
 static double wait_s, transfer_s;
+/* this rank's first error message since the last reset (pl_error_sink) */
+static char first_err[1024];
 
-/* One line on stderr from rank 0 (or from @who when rank 0 cannot know). */
+/* pl_error_sink: keep the first message; the lowest failing rank prints it (fail_line). */
+static void keep_error(const char *msg)
+{
+	if (!first_err[0])
+		snprintf(first_err, sizeof(first_err), "%s", msg);
+}
+
+/* One line on stderr: "perflab-mpi: error: MSG". */
 static void fail_line(const char *msg)
 {
 	fprintf(stderr, "perflab-mpi: error: %s\n", msg);
 }
 
-static int parse(int argc, char **argv, struct mpi_opts *o, char *err, size_t errlen)
+/* A --domain list names only fact domains of src/facts/registry.c. */
+static int check_domains(const char *list)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "workload", required_argument, NULL, 'W' },
-		{ "quick", no_argument, NULL, 'Q' },
-		{ "full", no_argument, NULL, 'F' },
-		{ "no-bench", no_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "sysroot-per-rank", required_argument, NULL, 'S' },
-		{ "per-rank-nodes", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	o->dir = "perflab-cluster";
-	o->timeout_s = 600;
-	opterr = 0;
-	optind = 2;
-	int c;
-	while ((c = getopt_long(argc, argv, "+o:W:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->dir = optarg;
-			break;
-		case 'W':
-			o->workload = -1;
-			for (int i = 0; pl_workload_names[i]; i++)
-				if (strcmp(pl_workload_names[i], optarg) == 0)
-					o->workload = i;
-			if (o->workload < 0) {
-				snprintf(err, errlen,
-					 "--workload: unknown workload '%s' (see perflab check "
-					 "--help)",
-					 optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'Q':
-			o->quick = true;
-			break;
-		case 'F':
-			o->full = true;
-			break;
-		case 'N':
-			o->no_bench = true;
-			break;
-		case 'J':
-			o->json = true;
-			break;
-		case 'P':
-			o->per_rank_nodes = true;
-			break;
-		case 'S':
-			o->per_rank = optarg;
-			break;
-		case 'T':
-			if (pl_parse_double(optarg, &o->timeout_s) < 0 || !(o->timeout_s > 0)) {
-				snprintf(err, errlen,
-					 "--timeout: '%s' is not a number of seconds > 0", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'h':
-			return 1;
-		default:
-			snprintf(err, errlen, "unknown option '%s' (see 'perflab-mpi --help')",
-				 argv[optind - 1]);
+	pl_autostrv char **v = pl_split(list, ",", NULL);
+	for (char **d = v; d && *d; d++) {
+		bool known = false;
+		for (size_t i = 0; i < pl_ncollectors; i++)
+			known = known || strcmp(pl_collectors[i].name, pl_trim(*d)) == 0;
+		if (!known) {
+			pl_error(
+				"--domain '%s': unknown domain '%s' (see 'perflab inspect --help')",
+				list, *d);
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s' (see 'perflab-mpi --help')",
-			 argv[optind]);
-		return -EINVAL;
+	return 0;
+}
+
+/* Parse argv[1] and its options (pl_opt tables, as perflab's commands). Errors go to
+ * pl_error_sink (first_err); --help goes to stdout, which is /dev/null but on rank 0.
+ * Returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, struct mpi_opts *o)
+{
+	o->timeout_s = 600;
+	o->fail_on = PL_SEV_CRIT;
+	if (argc < 2) {
+		pl_error("which command? (perflab-mpi runs: report, inspect, check, bench; see "
+			 "'perflab-mpi --help')");
+		return PL_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		fputs(usage, stdout);
+		return PL_EXIT_OK;
+	}
+	o->cmd = argv[1];
+	struct pl_optset sets[2] = { { cluster_opts, o, "Cluster options" } };
+	if (strcmp(o->cmd, "bench") == 0) {
+		int rc = pl_bench_cmd_parse(argc - 1, argv + 1, bench_usage, sets, 1, &o->bench);
+		if (rc < 0 && o->per_rank) {
+			pl_error("bench measures this machine: --sysroot-per-rank gives fixture "
+				 "trees "
+				 "(drop it; --per-rank-nodes makes every rank a node)");
+			rc = PL_EXIT_USAGE;
+		}
+		return rc;
+	}
+	const struct pl_cmd_info *info = NULL;
+	for (size_t i = 0; i < NINFOS; i++)
+		if (strcmp(infos[i].name, o->cmd) == 0)
+			info = &infos[i];
+	if (!info) {
+		pl_error("unknown command '%s' (perflab-mpi runs: report, inspect, check, bench; "
+			 "see 'perflab-mpi --help')",
+			 o->cmd);
+		return PL_EXIT_USAGE;
+	}
+	sets[1] = sets[0];
+	sets[0] = (struct pl_optset){ info == &infos[0]	  ? report_opts
+				      : info == &infos[1] ? inspect_opts
+							  : check_opts,
+				      o, "Options" };
+	if (info == &infos[0])
+		pl_g.output = "perflab-cluster";
+	pl_cleanup(pl_args_free) struct pl_args args = { 0 };
+	int rc = pl_cmd_parse_sets(argc - 1, argv + 1, info, sets, 2, &args);
+	if (rc >= 0)
+		return rc;
+	if (args.npos > 0) {
+		pl_error("unexpected argument '%s' (see 'perflab-mpi %s --help')", args.pos[0],
+			 o->cmd);
+		return PL_EXIT_USAGE;
 	}
 	if (o->quick + o->full + o->no_bench > 1) {
-		snprintf(err, errlen,
-			 "--quick, --full and --no-bench exclude each other (pick one)");
-		return -EINVAL;
+		pl_error("--quick, --full and --no-bench exclude each other (pick one)");
+		return PL_EXIT_USAGE;
 	}
-	return 0;
+	if (o->domains && check_domains(o->domains) < 0)
+		return PL_EXIT_USAGE;
+	return -1;
+}
+
+/* parse_args() with stdout to /dev/null on every rank but 0 (one --help text). */
+static int parse_quiet(int argc, char **argv, struct mpi_opts *o)
+{
+	int saved = -1;
+	fflush(stdout);
+	if (rank != 0) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		saved = dup(STDOUT_FILENO);
+		if (null >= 0 && saved >= 0)
+			dup2(null, STDOUT_FILENO);
+		if (null >= 0)
+			close(null);
+	}
+	int rc = parse_args(argc, argv, o);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return rc;
 }
 
 /* @pat with each %r replaced by @r, malloc'd. */
@@ -331,7 +443,16 @@ static json_t *measure_network(MPI_Comm cc, const int *coll, int nc, int me,
 
 /* ---- the node's document ---- */
 
-static json_t *node_doc(const struct mpi_opts *o, MPI_Comm cc, bool bench)
+/* {"failed": REASON} for a node whose document cannot be built. */
+static json_t *failed_doc(const char *why)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "failed", pl_json_string(why));
+	return doc;
+}
+
+/* report: inspect + check + (on live nodes) bench mem, STREAM at the same time. */
+static json_t *report_doc(const struct mpi_opts *o, MPI_Comm cc, bool bench)
 {
 	struct pl_facts f;
 	struct pl_findings fs = { 0 };
@@ -340,9 +461,7 @@ static json_t *node_doc(const struct mpi_opts *o, MPI_Comm cc, bool bench)
 	pl_facts_collect_all(&f);
 	json_t *doc;
 	if (!pl_sysroot_is_live() && pl_facts_navailable(&f) == 0) {
-		doc = json_object();
-		json_object_set_new(doc, "failed",
-				    pl_json_string("no facts found under its sysroot"));
+		doc = failed_doc("no facts found under its sysroot");
 	} else {
 		pl_rules_eval(&f, 1u << o->workload, &fs);
 		doc = pl_report_build(&f, &fs, pl_workload_names[o->workload], pl_now_epoch());
@@ -367,6 +486,76 @@ static json_t *node_doc(const struct mpi_opts *o, MPI_Comm cc, bool bench)
 	}
 	pl_findings_free(&fs);
 	pl_facts_free(&f);
+	return doc;
+}
+
+/* inspect: the node's facts (cmd/node.h, as perflab inspect) and its machine row. */
+static json_t *inspect_doc(const struct mpi_opts *o)
+{
+	struct pl_facts f;
+	pl_facts_init(&f);
+	first_err[0] = '\0';
+	pl_error_sink = keep_error;
+	json_t *doc;
+	int rc = pl_inspect_collect(o->domains, &f);
+	pl_error_sink = NULL;
+	if (rc >= 0) {
+		doc = failed_doc(first_err);
+	} else {
+		doc = pl_inspect_doc(&f);
+		json_object_set_new(doc, "machine", pl_report_machine(&f));
+	}
+	pl_facts_free(&f);
+	return doc;
+}
+
+/* check: the node's findings (cmd/node.h, as perflab check) in a report document. */
+static json_t *check_doc(const struct mpi_opts *o)
+{
+	struct pl_facts f;
+	struct pl_findings fs = { 0 };
+	pl_facts_init(&f);
+	first_err[0] = '\0';
+	pl_error_sink = keep_error;
+	json_t *doc;
+	int rc = pl_check_findings(o->workload, o->cpus, &f, &fs);
+	pl_error_sink = NULL;
+	if (rc >= 0)
+		doc = failed_doc(first_err);
+	else
+		doc = pl_report_build(&f, &fs, pl_workload_names[o->workload], pl_now_epoch());
+	pl_findings_free(&fs);
+	pl_facts_free(&f);
+	return doc;
+}
+
+/* bench NAME: the machine row's facts, then the benchmark on every node at once. */
+static json_t *bench_doc(struct mpi_opts *o, MPI_Comm cc)
+{
+	struct pl_facts f;
+	pl_facts_init(&f);
+	pl_facts_collect(&f, "kernel,clocksource,cpu,cpufreq,mem,virt,services");
+	json_t *doc = json_object();
+	json_object_set_new(doc, "machine", pl_report_machine(&f));
+	json_object_set_new(doc, "facts", pl_facts_to_json(&f, NULL));
+	pl_facts_free(&f);
+	json_t *res = NULL;
+	char err[512] = "";
+	MPI_Barrier(cc); /* the benchmark on every node at the same time */
+	int rc = pl_bench_run(o->bench.b, o->bench.opts, &o->bench.ro, false, &res, err,
+			      sizeof(err));
+	if (!res) {
+		json_decref(doc);
+		char *why = *err ? pl_xasprintf("bench %s: %s", o->bench.b->name, err)
+				 : pl_xasprintf("bench %s: no result (exit status %d)",
+						o->bench.b->name, rc);
+		doc = failed_doc(why);
+		free(why);
+		return doc;
+	}
+	json_t *arr = json_array();
+	json_array_append_new(arr, res);
+	json_object_set_new(doc, "benchmarks", arr);
 	return doc;
 }
 
@@ -439,39 +628,113 @@ static json_t *gather_docs(const int *coll, int nc, json_t *mine, const struct m
 	return docs;
 }
 
+/* Rank 0, inspect/check/bench: the merged document of @docs to -o FILE or stdout, as
+ * JSON (--json) or text. Returns the exit code. */
+static int write_command(const struct mpi_opts *o, const json_t *docs)
+{
+	bool bench = strcmp(o->cmd, "bench") == 0;
+	json_t *c =
+		pl_cluster_command(docs, o->cmd, bench ? o->bench.b->name : NULL, pl_now_epoch());
+	json_t *run = json_object();
+	json_object_set_new(run, "ranks", json_integer(nranks));
+	json_object_set_new(run, "collectors", json_integer((json_int_t)json_array_size(docs)));
+	json_object_set_new(run, "wait_s", json_real(wait_s));
+	json_object_set_new(run, "gather_s", json_real(transfer_s));
+	if (bench)
+		json_object_set_new(run, "simultaneous", json_true());
+	json_object_set_new(c, "mpi", run);
+	int ret = PL_EXIT_OK;
+	struct pl_outfile out;
+	int r = pl_outfile_open(&out, pl_g.output);
+	if (r < 0) {
+		char m[600];
+		snprintf(m, sizeof(m), "cannot write '%s': %s (choose another -o FILE)",
+			 pl_g.output, strerror(-r));
+		fail_line(m);
+		json_decref(c);
+		return PL_EXIT_USAGE;
+	}
+	if (pl_g.json)
+		r = pl_json_write(out.fp, c);
+	else
+		pl_cluster_print_command(out.fp, c);
+	if (pl_outfile_close(&out, r == 0 && !ferror(out.fp)) < 0 || r < 0) {
+		fail_line("cannot write the output (disk full?)");
+		ret = PL_EXIT_RUNTIME;
+	}
+	/* check: exit 1 when a finding on some node is at or above --fail-on */
+	static const char *const parts[] = { "partial", "common" };
+	for (size_t p = 0; p < 2; p++) {
+		size_t i;
+		json_t *f;
+		json_array_foreach(json_object_get(json_object_get(c, "findings"), parts[p]), i, f)
+		{
+			const char *sev = pl_json_str(f, "severity");
+			for (int k = o->fail_on; sev && pl_severity_names[k]; k++)
+				if (strcmp(pl_severity_names[k], sev) == 0 && ret == PL_EXIT_OK)
+					ret = PL_EXIT_FINDINGS;
+		}
+	}
+	if (pl_json_int(json_object_get(c, "node_count"), "failed") > 0 && ret != PL_EXIT_RUNTIME)
+		ret = PL_EXIT_RUNTIME;
+	json_decref(c);
+	return ret;
+}
+
+/* Rank 0, report: the cluster report into -o DIR and the summary (or JSON) on stdout. */
+static int write_report(const json_t *docs, json_t *net, bool bench)
+{
+	int ret = 0;
+	json_t *c = pl_cluster_from_docs(docs, pl_now_epoch());
+	json_t *run = json_object();
+	json_object_set_new(run, "ranks", json_integer(nranks));
+	json_object_set_new(run, "collectors", json_integer((json_int_t)json_array_size(docs)));
+	json_object_set_new(run, "wait_s", json_real(wait_s));
+	json_object_set_new(run, "gather_s", json_real(transfer_s));
+	json_object_set_new(c, "mpi", run);
+	if (net)
+		json_object_set_new(c, "network", json_incref(net));
+	if (bench)
+		json_object_set_new(json_object_get(c, "memory"), "simultaneous", json_true());
+	int w = pl_cluster_write_dir(pl_g.output, c);
+	if (w < 0) {
+		char m[600];
+		snprintf(m, sizeof(m),
+			 "cannot write the report into '%s': %s (choose another with -o DIR)",
+			 pl_g.output, strerror(-w));
+		fail_line(m);
+		ret = 2;
+	} else if (pl_g.json) {
+		pl_json_write(stdout, c);
+	} else {
+		pl_cluster_print_summary(stdout, c, pl_g.output);
+	}
+	fflush(stdout);
+	if (pl_json_int(json_object_get(c, "node_count"), "failed") > 0 && ret == 0)
+		ret = 3;
+	json_decref(c);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	pl_cmd_program = "perflab-mpi";
+	pl_progname = "perflab-mpi";
+	pl_error_sink = keep_error;
 	struct mpi_opts o = { 0 };
-	char err[512] = "";
-	int bad = 0;
-	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		if (rank == 0)
-			fputs(usage, argc < 2 ? stderr : stdout);
-		bad = argc < 2 ? 2 : -1;
-	} else if (strcmp(argv[1], "report") != 0) {
-		snprintf(
-			err, sizeof(err),
-			"unknown command '%s' (perflab-mpi runs: report; see 'perflab-mpi --help')",
-			argv[1]);
-		bad = 2;
-	} else {
-		int r = parse(argc, argv, &o, err, sizeof(err));
-		if (r > 0 && rank == 0)
-			fputs(usage, stdout);
-		bad = r > 0 ? -1 : r < 0 ? 2 : 0;
-	}
-	if (!bad && o.per_rank) {
+	int bad = parse_quiet(argc, argv, &o);
+	if (bad < 0 && o.per_rank) {
 		char *dir = expand_rank(o.per_rank, rank);
 		struct stat st;
 		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || pl_sysroot_set(dir) < 0) {
-			snprintf(err, sizeof(err),
+			snprintf(first_err, sizeof(first_err),
 				 "--sysroot-per-rank: rank %d: '%s' is not a directory (give "
 				 "DIR/%%r with one machine tree per rank)",
 				 rank, dir);
-			bad = 2;
+			bad = PL_EXIT_USAGE;
 		}
 		free(dir);
 	}
@@ -479,12 +742,17 @@ int main(int argc, char **argv)
 	 * written */
 	int first = bad > 0 ? rank : nranks, lowest;
 	MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-	if (bad < 0 || lowest < nranks) {
+	if (bad >= 0 || lowest < nranks) {
 		if (lowest < nranks && rank == lowest)
-			fail_line(err);
+			fail_line(first_err);
+		pl_bench_cmd_free(&o.bench);
 		MPI_Finalize();
-		return bad < 0 ? 0 : 2;
+		return lowest < nranks ? PL_EXIT_USAGE : bad;
 	}
+
+	/* from here on errors print where they happen, but those of building a node's
+	 * document, which become its "failed" reason (inspect_doc, check_doc) */
+	pl_error_sink = NULL;
 
 	/* nodes: the collector is the lowest rank with the node's key */
 	char key[KEYLEN] = "";
@@ -518,13 +786,17 @@ int main(int argc, char **argv)
 	}
 	int ret = 0;
 	if (collector) {
-		bool bench = !o.no_bench && pl_sysroot_is_live();
+		bool report = strcmp(o.cmd, "report") == 0;
+		bool bench = report && !o.no_bench && pl_sysroot_is_live();
 		json_t *net =
 			bench && nc >= 2 ? measure_network(cc, coll, nc, me, &o, names) : NULL;
 		if (getenv("PERFLAB_MPI_TEST_HANG_RANK") &&
 		    atoi(getenv("PERFLAB_MPI_TEST_HANG_RANK")) == rank)
 			sleep(3600); /* tests/mpi/report.sh: a hung node */
-		json_t *doc = node_doc(&o, cc, bench);
+		json_t *doc = report			      ? report_doc(&o, cc, bench)
+			      : strcmp(o.cmd, "inspect") == 0 ? inspect_doc(&o)
+			      : strcmp(o.cmd, "check") == 0   ? check_doc(&o)
+							      : bench_doc(&o, cc);
 		if (rank != 0) {
 			char *text = json_dumps(doc, JSON_COMPACT);
 			uint64_t n = strlen(text);
@@ -537,42 +809,13 @@ int main(int argc, char **argv)
 			json_t *e;
 			json_array_foreach(docs, i, e)
 				json_object_set_new(e, "name", pl_json_string(names[i]));
-			json_t *c = pl_cluster_from_docs(docs, pl_now_epoch());
-			json_t *run = json_object();
-			json_object_set_new(run, "ranks", json_integer(nranks));
-			json_object_set_new(run, "collectors", json_integer(nc));
-			json_object_set_new(run, "wait_s", json_real(wait_s));
-			json_object_set_new(run, "gather_s", json_real(transfer_s));
-			json_object_set_new(c, "mpi", run);
-			if (net)
-				json_object_set_new(c, "network", json_incref(net));
-			if (bench)
-				json_object_set_new(json_object_get(c, "memory"), "simultaneous",
-						    json_true());
-			int w = pl_cluster_write_dir(o.dir, c);
-			if (w < 0) {
-				char m[600];
-				snprintf(m, sizeof(m),
-					 "cannot write the report into '%s': %s (choose another "
-					 "with -o DIR)",
-					 o.dir, strerror(-w));
-				fail_line(m);
-				ret = 2;
-			} else if (o.json) {
-				pl_json_write(stdout, c);
-			} else {
-				pl_cluster_print_summary(stdout, c, o.dir);
-			}
-			fflush(stdout);
-			if (pl_json_int(json_object_get(c, "node_count"), "failed") > 0 && ret == 0)
-				ret = 3;
+			ret = report ? write_report(docs, net, bench) : write_command(&o, docs);
 			bool hung = false;
 			json_array_foreach(docs, i, e)
 			{
 				const char *why = pl_json_str(e, "reason");
 				hung = hung || (why && strstr(why, "--timeout"));
 			}
-			json_decref(c);
 			json_decref(docs);
 			if (hung) /* a hung rank would block MPI_Finalize */
 				MPI_Abort(MPI_COMM_WORLD, ret);
@@ -584,6 +827,7 @@ int main(int argc, char **argv)
 	free(keys);
 	free(names);
 	free(coll);
+	pl_bench_cmd_free(&o.bench);
 	MPI_Bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Finalize();
 	return ret;

@@ -328,6 +328,25 @@ static const json_t *triad_of(const json_t *doc)
 	return found;
 }
 
+/* The spread of the @m values @v (run-to-run stddevs @sd) other than index @skip: their
+ * lowest minus s and highest plus s, s the larger of their range and their largest
+ * stddev (the others' own spread widens their range). */
+static void others_spread(const double *v, const double *sd, size_t m, size_t skip, double *lo,
+			  double *hi)
+{
+	double l = INFINITY, h = -INFINITY, s = 0;
+	for (size_t b = 0; b < m; b++) {
+		if (b == skip)
+			continue;
+		l = fmin(l, v[b]);
+		h = fmax(h, v[b]);
+		s = fmax(s, sd[b]);
+	}
+	s = fmax(s, h - l);
+	*lo = l - s;
+	*hi = h + s;
+}
+
 static json_t *build_memory(const struct pl_cluster_node *nodes, size_t n)
 {
 	json_t *rows = json_array();
@@ -355,25 +374,18 @@ static json_t *build_memory(const struct pl_cluster_node *nodes, size_t n)
 		json_object_set_new(r, "triad_gbs", json_real(v[a]));
 		json_object_set_new(r, "stddev_gbs", json_real(sd[a]));
 		if (m >= 3 && a == slow) {
-			double lo = INFINITY, hi = -INFINITY, s = 0;
-			for (size_t b = 0; b < m; b++) {
-				if (b == a)
-					continue;
-				lo = fmin(lo, v[b]);
-				hi = fmax(hi, v[b]);
-				s = fmax(s, sd[b]);
-			}
-			s = fmax(s, hi - lo); /* the others' own spread widens their range */
-			json_object_set_new(r, "others_lo_gbs", json_real(lo - s));
-			json_object_set_new(r, "others_hi_gbs", json_real(hi + s));
-			if (v[a] < lo - s) {
+			double lo, hi;
+			others_spread(v, sd, m, a, &lo, &hi);
+			json_object_set_new(r, "others_lo_gbs", json_real(lo));
+			json_object_set_new(r, "others_hi_gbs", json_real(hi));
+			if (v[a] < lo) {
 				json_object_set_new(r, "odd", pl_json_string("below"));
 				json_t *o = json_object();
 				json_object_set_new(o, "node", pl_json_string(nodes[idx[a]].name));
 				json_object_set_new(o, "triad_gbs", json_real(v[a]));
 				json_object_set_new(o, "side", pl_json_string("below"));
-				json_object_set_new(o, "others_lo_gbs", json_real(lo - s));
-				json_object_set_new(o, "others_hi_gbs", json_real(hi + s));
+				json_object_set_new(o, "others_lo_gbs", json_real(lo));
+				json_object_set_new(o, "others_hi_gbs", json_real(hi));
 				json_array_append_new(odd, o);
 			}
 		}
@@ -514,39 +526,55 @@ json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long lon
 	return doc;
 }
 
-json_t *pl_cluster_from_docs(const json_t *docs, long long epoch)
+/* The nodes of @docs (pl_cluster_scan_inputs()' array), named by their "name", else
+ * hostname, else source, made unique with "#2", "#3"; *@names gets the @n malloc'd
+ * names (free with free_names). */
+static struct pl_cluster_node *nodes_of(const json_t *docs, char ***names)
 {
 	size_t n = json_array_size(docs);
 	struct pl_cluster_node *nodes = pl_xcalloc(n ? n : 1, sizeof(*nodes));
-	char **names = pl_xcalloc(n ? n : 1, sizeof(*names));
+	*names = pl_xcalloc(n ? n : 1, sizeof(**names));
+	const char **base = pl_xcalloc(n ? n : 1, sizeof(*base));
 	for (size_t i = 0; i < n; i++) {
 		const json_t *e = json_array_get(docs, i);
 		nodes[i].doc = json_object_get(e, "doc");
+		if (!json_is_object(nodes[i].doc))
+			nodes[i].doc = NULL;
 		nodes[i].source = pl_json_str(e, "file");
+		if (!nodes[i].source)
+			nodes[i].source = "?";
 		nodes[i].reason = pl_json_str(e, "reason");
 		const char *host = pl_json_str(e, "name");
 		if (!host)
 			host = pl_json_str(json_object_get(nodes[i].doc, "machine"), "hostname");
 		if (!host)
 			host = nodes[i].source;
+		base[i] = host;
 		size_t same = 1;
-		for (size_t j = 0; j < i; j++) {
-			const json_t *ej = json_array_get(docs, j);
-			const char *hj = pl_json_str(ej, "name");
-			if (!hj)
-				hj = pl_json_str(
-					json_object_get(json_object_get(ej, "doc"), "machine"),
-					"hostname");
-			if (strcmp(hj ? hj : nodes[j].source, host) == 0)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(base[j], host) == 0)
 				same++;
-		}
-		names[i] = same > 1 ? pl_xasprintf("%s#%zu", host, same) : pl_xstrdup(host);
-		nodes[i].name = names[i];
+		(*names)[i] = same > 1 ? pl_xasprintf("%s#%zu", host, same) : pl_xstrdup(host);
+		nodes[i].name = (*names)[i];
 	}
-	json_t *doc = pl_cluster_build(nodes, n, epoch);
+	free(base);
+	return nodes;
+}
+
+static void free_names(char **names, size_t n)
+{
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+json_t *pl_cluster_from_docs(const json_t *docs, long long epoch)
+{
+	size_t n = json_array_size(docs);
+	char **names;
+	struct pl_cluster_node *nodes = nodes_of(docs, &names);
+	json_t *doc = pl_cluster_build(nodes, n, epoch);
+	free_names(names, n);
 	free(nodes);
 	return doc;
 }
@@ -650,4 +678,168 @@ int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t 
 	else
 		*docs = out;
 	return nrep;
+}
+
+/* The node's result of benchmark @bench in its "benchmarks" (the last one), or NULL. */
+static const json_t *bench_of(const json_t *doc, const char *bench)
+{
+	size_t i;
+	json_t *b;
+	const json_t *found = NULL;
+	json_array_foreach(json_object_get(doc, "benchmarks"), i, b)
+	{
+		const char *name = pl_json_str(b, "benchmark");
+		if (name && strcmp(name, bench) == 0)
+			found = b;
+	}
+	return found;
+}
+
+/* The node's result of @bench when its status is "ok", else NULL. */
+static const json_t *ok_result(const struct pl_cluster_node *nd, const char *bench)
+{
+	const json_t *b = nd->doc ? bench_of(nd->doc, bench) : NULL;
+	const char *st = pl_json_str(b, "status");
+	return st && strcmp(st, "ok") == 0 ? b : NULL;
+}
+
+/* One metric of bench @bench across the nodes: their medians, the worst node, the odd one. */
+static json_t *bench_metric(const struct pl_cluster_node *nodes, size_t n, const char *bench,
+			    const json_t *proto)
+{
+	const char *mname = pl_json_str(proto, "name");
+	const char *better = pl_json_str(proto, "better");
+	bool higher = better && strcmp(better, "higher") == 0;
+	bool neither = !better || strcmp(better, "neither") == 0;
+	json_t *rows = json_array(), *odd = json_array();
+	double *v = pl_xcalloc(n ? n : 1, sizeof(*v)), *sd = pl_xcalloc(n ? n : 1, sizeof(*sd));
+	size_t *idx = pl_xcalloc(n ? n : 1, sizeof(*idx));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+		json_t *x;
+		json_array_foreach(json_object_get(ok_result(&nodes[i], bench), "metrics"), j, x)
+		{
+			const char *xn = pl_json_str(x, "name");
+			double med = pl_json_num(x, "median");
+			if (!xn || strcmp(xn, mname) != 0 || !isfinite(med))
+				continue;
+			v[m] = med;
+			sd[m] = isfinite(pl_json_num(x, "stddev")) ? pl_json_num(x, "stddev") : 0;
+			idx[m++] = i;
+			json_t *r = json_object();
+			json_object_set_new(r, "node", pl_json_string(nodes[i].name));
+			json_object_set_new(r, "median", json_real(med));
+			json_object_set_new(r, "stddev", json_real(sd[m - 1]));
+			json_object_set_new(r, "n", json_integer(pl_json_int(x, "n")));
+			json_array_append_new(rows, r);
+			break;
+		}
+	}
+	size_t w = 0;
+	for (size_t a = 1; a < m; a++)
+		if (higher ? v[a] < v[w] : v[a] > v[w])
+			w = a;
+	if (m >= 3 && !neither) {
+		double lo, hi;
+		others_spread(v, sd, m, w, &lo, &hi);
+		json_t *r = json_array_get(rows, w);
+		json_object_set_new(r, "others_lo", json_real(lo));
+		json_object_set_new(r, "others_hi", json_real(hi));
+		if (higher ? v[w] < lo : v[w] > hi) {
+			const char *side = higher ? "below" : "above";
+			json_object_set_new(r, "odd", pl_json_string(side));
+			json_t *o = json_object();
+			json_object_set_new(o, "node", pl_json_string(nodes[idx[w]].name));
+			json_object_set_new(o, "median", json_real(v[w]));
+			json_object_set_new(o, "side", pl_json_string(side));
+			json_object_set_new(o, "others_lo", json_real(lo));
+			json_object_set_new(o, "others_hi", json_real(hi));
+			json_array_append_new(odd, o);
+		}
+	}
+	json_t *out = json_object();
+	json_object_set_new(out, "name", pl_json_string(mname));
+	json_object_set_new(out, "unit", pl_json_string(pl_json_str(proto, "unit")));
+	json_object_set_new(out, "better",
+			    pl_json_string(neither  ? "neither"
+					   : higher ? "higher"
+						    : "lower"));
+	json_object_set_new(out, "nodes", rows);
+	json_object_set_new(out, "worst",
+			    m && !neither ? pl_json_string(nodes[idx[w]].name) : json_null());
+	json_object_set_new(out, "odd", odd);
+	free(v);
+	free(sd);
+	free(idx);
+	return out;
+}
+
+json_t *pl_cluster_bench(const struct pl_cluster_node *nodes, size_t n, const char *bench)
+{
+	json_t *metrics = json_array(), *seen = json_object(), *status = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const json_t *b = nodes[i].doc ? bench_of(nodes[i].doc, bench) : NULL;
+		json_t *st = json_object();
+		json_object_set_new(st, "node", pl_json_string(nodes[i].name));
+		const char *s = pl_json_str(b, "status");
+		json_object_set_new(st, "status", pl_json_string(s ? s : "failed"));
+		const char *why = b ? pl_json_str(b, "reason") : nodes[i].reason;
+		if (why || !s)
+			json_object_set_new(
+				st, "reason",
+				pl_json_string(why ? why : "no result of the benchmark"));
+		json_array_append_new(status, st);
+		size_t j;
+		json_t *x;
+		json_array_foreach(json_object_get(ok_result(&nodes[i], bench), "metrics"), j, x)
+		{
+			const char *mn = pl_json_str(x, "name");
+			if (!mn || json_object_get(seen, mn))
+				continue;
+			json_object_set_new(seen, mn, json_true());
+			json_array_append_new(metrics, bench_metric(nodes, n, bench, x));
+		}
+	}
+	json_decref(seen);
+	json_t *out = json_object();
+	json_object_set_new(out, "name", pl_json_string(bench));
+	json_object_set_new(out, "results", status);
+	json_object_set_new(out, "metrics", metrics);
+	json_object_set_new(
+		out, "note",
+		pl_json_string("Each metric's worst node (lowest when higher is better, else "
+			       "highest) is odd when outside the others' spread: their worst "
+			       "side by more than s, s the larger of their range and their largest "
+			       "stddev (needs 3 or more nodes with a figure)"));
+	return out;
+}
+
+json_t *pl_cluster_command(const json_t *docs, const char *command, const char *bench,
+			   long long epoch)
+{
+	size_t n = json_array_size(docs);
+	char **names;
+	struct pl_cluster_node *nodes = nodes_of(docs, &names);
+	json_t *c = pl_cluster_build(nodes, n, epoch);
+	bool check = strcmp(command, "check") == 0;
+	char *kind = pl_xasprintf("cluster-%s", command);
+	json_object_set_new(c, "kind", pl_json_string(kind));
+	free(kind);
+	json_object_del(c, "memory");
+	if (!check) {
+		json_object_del(c, "findings");
+		json_object_del(c, "workload");
+		size_t i;
+		json_t *row;
+		json_array_foreach(json_object_get(c, "nodes"), i, row)
+			json_object_del(row, "findings");
+	}
+	if (strcmp(command, "inspect") != 0)
+		json_object_del(c, "drift");
+	if (bench)
+		json_object_set_new(c, "benchmark", pl_cluster_bench(nodes, n, bench));
+	free_names(names, n);
+	free(nodes);
+	return c;
 }

@@ -68,6 +68,32 @@ int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t 
  *  are the hostnames, made unique with "#2", "#3" where two nodes share one. */
 json_t *pl_cluster_from_docs(const json_t *docs, long long epoch);
 
+/** The per-node figures of benchmark @bench (the "benchmarks" member of each node's
+ *  document holds its bench --json result, the last one named @bench counting):
+ *  {"name":BENCH, "results":[{node, status, reason}] (every node; a node without a result
+ *  is "failed"), "metrics":[{name, unit, better, "nodes":[{node, median, stddev, n,
+ *  others_lo, others_hi, odd}], worst, odd:[{node, median, side, others_lo, others_hi}]}],
+ *  "note"}. Metrics in the order of first appearance; each row is a node with an "ok"
+ *  result. The worst node (lowest median when higher is better, highest when lower is
+ *  better, none for "neither") is odd when outside the others' spread (as memory's
+ *  slowest node: beyond their worst by more than the larger of their range and largest
+ *  stddev; needs >= 3 nodes with a figure). Units are the benchmark's. New reference. */
+json_t *pl_cluster_bench(const struct pl_cluster_node *nodes, size_t n, const char *bench);
+
+/** perflab-mpi inspect, check and bench NAME: the cluster document of @docs (as
+ *  pl_cluster_from_docs) cut to what @command ("inspect", "check", "bench") shows, with
+ *  "kind" "cluster-COMMAND" (docs/schemas/cluster-command.schema.json): inspect keeps the
+ *  nodes table and drift; check the nodes table with findings counts, the workload and
+ *  findings {partial, common}; bench the nodes table and "benchmark"
+ *  (pl_cluster_bench of @bench, NULL for the other commands). New reference. */
+json_t *pl_cluster_command(const json_t *docs, const char *command, const char *bench,
+			   long long epoch);
+/** Print the pl_cluster_command() document @c for the terminal: the nodes, then drift
+ *  with every value and its nodes (inspect), the findings on some nodes (with the nodes
+ *  they are not on) and on every node (check), or a table per metric with the worst and
+ *  odd node marked (bench). */
+void pl_cluster_print_command(FILE *out, const json_t *c);
+
 /** Render the cluster document as Markdown to @out. Returns 0 or -EIO. */
 int pl_cluster_write_markdown(FILE *out, const json_t *cluster);
 /** Render the cluster document as one self-contained HTML page (drift table, findings

@@ -69,17 +69,15 @@ static const json_t *net_matrix(const json_t *net, const char *k, size_t i, size
 
 /* ---- terminal ---- */
 
-void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
+/* One line per node: its facts and, when the document has them, its findings counts. */
+static void print_nodes(FILE *out, const json_t *c)
 {
-	const json_t *cnt = json_object_get(c, "node_count");
-	fprintf(out, "cluster: %lld nodes (%lld ok, %lld failed), workload %s\n",
-		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
-		pl_json_str(c, "workload"));
 	size_t i;
 	json_t *row;
 	json_array_foreach(json_object_get(c, "nodes"), i, row)
 	{
-		if (!json_object_get(row, "findings")) {
+		const char *st = pl_json_str(row, "status");
+		if (!st || strcmp(st, "ok") != 0) {
 			fprintf(out, "  %-16s FAILED: %s\n", pl_json_str(row, "name"),
 				pl_json_str(row, "reason"));
 			continue;
@@ -90,21 +88,30 @@ void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 		pl_autofree char *cs = member_text(row, "clocksource");
 		pl_autofree char *g = member_text(row, "governor");
 		pl_autofree char *t = member_text(row, "thp");
-		pl_autofree char *fs = findings_text(row);
-		fprintf(out, "  %-16s %s CPUs, %s, Linux %s, %s, governor %s, THP %s; %s\n",
-			pl_json_str(row, "name"), cpus, mem, k, cs, g, t, fs);
+		pl_autofree char *fs = json_object_get(row, "findings") ? findings_text(row) : NULL;
+		fprintf(out, "  %-16s %s CPUs, %s, Linux %s, %s, governor %s, THP %s%s%s\n",
+			pl_json_str(row, "name"), cpus, mem, k, cs, g, t, fs ? "; " : "",
+			fs ? fs : "");
 	}
+}
+
+/* The drift section: at most @most facts (0: all), each with its majority and the odd
+ * nodes, and with @values each other value and its nodes. */
+static void print_drift(FILE *out, const json_t *c, size_t most, bool values)
+{
 	const json_t *drift = json_object_get(json_object_get(c, "drift"), "facts");
 	fprintf(out,
 		"drift: %zu fact%s differ across nodes (%zu naturally different keys "
 		"left out)\n",
 		json_array_size(drift), json_array_size(drift) == 1 ? "" : "s",
 		json_array_size(json_object_get(json_object_get(c, "drift"), "excluded")));
+	size_t i;
 	json_t *d;
 	json_array_foreach(drift, i, d)
 	{
-		if (i == 10) {
-			fprintf(out, "  ... %zu more in report.md\n", json_array_size(drift) - 10);
+		if (most && i == most) {
+			fprintf(out, "  ... %zu more in report.md\n",
+				json_array_size(drift) - most);
 			break;
 		}
 		pl_autofree char *odd = join_names(json_object_get(d, "odd_nodes"));
@@ -115,7 +122,27 @@ void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 		else
 			fprintf(out, "  %s: no majority (%zu values)\n", pl_json_str(d, "key"),
 				json_array_size(json_object_get(d, "values")));
+		size_t j;
+		json_t *v;
+		json_array_foreach(values ? json_object_get(d, "values") : NULL, j, v)
+		{
+			if (j == 0 && maj)
+				continue;
+			pl_autofree char *on = join_names(json_object_get(v, "nodes"));
+			fprintf(out, "    %s: %s\n", on, pl_json_str(v, "value"));
+		}
 	}
+}
+
+void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
+{
+	const json_t *cnt = json_object_get(c, "node_count");
+	fprintf(out, "cluster: %lld nodes (%lld ok, %lld failed), workload %s\n",
+		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
+		pl_json_str(c, "workload"));
+	print_nodes(out, c);
+	print_drift(out, c, 10, false);
+	size_t i;
 	const json_t *partial = json_object_get(json_object_get(c, "findings"), "partial");
 	if (json_array_size(partial)) {
 		fprintf(out, "findings on some nodes only:\n");
@@ -148,6 +175,88 @@ void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 	}
 	if (dir)
 		fprintf(out, "report written to %s/report.{json,md,html}\n", dir);
+}
+
+/* perflab-mpi check: the findings of some nodes (with the nodes they are not on) and of
+ * every node. */
+static void print_findings(FILE *out, const json_t *c)
+{
+	static const char *const part[][2] = { { "partial", "on some nodes only" },
+					       { "common", "on every node" } };
+	for (size_t p = 0; p < 2; p++) {
+		const json_t *arr = json_object_get(json_object_get(c, "findings"), part[p][0]);
+		fprintf(out, "findings %s: %zu\n", part[p][1], json_array_size(arr));
+		size_t i;
+		json_t *f;
+		json_array_foreach(arr, i, f)
+		{
+			pl_autofree char *on = join_names(json_object_get(f, "nodes"));
+			pl_autofree char *off = join_names(json_object_get(f, "not_on"));
+			const char *sub = pl_json_str(f, "subject");
+			fprintf(out, "  [%s] %s%s%s (%s)", pl_json_str(f, "severity"),
+				pl_json_str(f, "title"), sub ? ": " : "", sub ? sub : "",
+				pl_json_str(f, "id"));
+			if (p == 0)
+				fprintf(out, ": on %s; not on %s", on, off);
+			fputc('\n', out);
+		}
+	}
+}
+
+/* perflab-mpi bench NAME: a table per metric, one row per node, the odd node marked. */
+static void print_bench(FILE *out, const json_t *c)
+{
+	const json_t *b = json_object_get(c, "benchmark");
+	size_t i, j;
+	json_t *r, *m;
+	json_array_foreach(json_object_get(b, "results"), i, r)
+	{
+		const char *st = pl_json_str(r, "status");
+		if (st && strcmp(st, "ok") != 0)
+			fprintf(out, "bench %s on %s: %s: %s\n", pl_json_str(b, "name"),
+				pl_json_str(r, "node"), st, pl_json_str(r, "reason"));
+	}
+	json_array_foreach(json_object_get(b, "metrics"), i, m)
+	{
+		const char *better = pl_json_str(m, "better");
+		fprintf(out, "%s (%s, median of the runs%s%s%s)\n", pl_json_str(m, "name"),
+			pl_json_str(m, "unit"), strcmp(better, "neither") ? "; " : "",
+			strcmp(better, "neither") ? better : "",
+			strcmp(better, "neither") ? " is better" : "");
+		json_array_foreach(json_object_get(m, "nodes"), j, r)
+		{
+			fprintf(out, "  %-16s %12.4g  +- %-10.3g", pl_json_str(r, "node"),
+				pl_json_num(r, "median"), pl_json_num(r, "stddev"));
+			if (pl_json_str(r, "odd"))
+				fprintf(out, "  odd: %s the others' spread [%.4g, %.4g]",
+					pl_json_str(r, "odd"), pl_json_num(r, "others_lo"),
+					pl_json_num(r, "others_hi"));
+			else if (pl_json_str(m, "worst") &&
+				 strcmp(pl_json_str(m, "worst"), pl_json_str(r, "node")) == 0)
+				fprintf(out, "  worst");
+			fputc('\n', out);
+		}
+	}
+}
+
+void pl_cluster_print_command(FILE *out, const json_t *c)
+{
+	const char *kind = pl_json_str(c, "kind");
+	const json_t *cnt = json_object_get(c, "node_count");
+	fprintf(out, "%s: %lld nodes (%lld ok, %lld failed)", kind ? kind : "cluster",
+		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"));
+	if (pl_json_str(c, "workload"))
+		fprintf(out, ", workload %s", pl_json_str(c, "workload"));
+	if (json_object_get(c, "benchmark"))
+		fprintf(out, ", bench %s", pl_json_str(json_object_get(c, "benchmark"), "name"));
+	fputc('\n', out);
+	print_nodes(out, c);
+	if (json_object_get(c, "drift"))
+		print_drift(out, c, 0, true);
+	if (json_object_get(c, "findings"))
+		print_findings(out, c);
+	if (json_object_get(c, "benchmark"))
+		print_bench(out, c);
 }
 
 /* ---- Markdown ---- */

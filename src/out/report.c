@@ -28,14 +28,8 @@ static void set_fact(json_t *m, const char *name, const struct pl_facts *f, cons
 	json_object_set_new(m, name, v ? json_deep_copy(v) : json_null());
 }
 
-json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
-			const char *workload, long long epoch)
+json_t *pl_report_machine(const struct pl_facts *f)
 {
-	char ts[32];
-	json_t *doc = json_object();
-	json_object_set_new(doc, "schema_version", json_integer(1));
-	json_object_set_new(doc, "generated", pl_json_string(pl_iso8601(epoch, ts, sizeof(ts))));
-	json_object_set_new(doc, "perflab_version", pl_json_string(PERFLAB_VERSION));
 	json_t *m = json_object();
 	set_fact(m, "hostname", f, "kernel.hostname");
 	set_fact(m, "kernel", f, "kernel.release");
@@ -46,7 +40,18 @@ json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
 	set_fact(m, "numa_nodes", f, "numa.nodes");
 	set_fact(m, "hypervisor", f, "virt.hypervisor");
 	set_fact(m, "clocksource", f, "clocksource.current");
-	json_object_set_new(doc, "machine", m);
+	return m;
+}
+
+json_t *pl_report_build(const struct pl_facts *f, const struct pl_findings *fs,
+			const char *workload, long long epoch)
+{
+	char ts[32];
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema_version", json_integer(1));
+	json_object_set_new(doc, "generated", pl_json_string(pl_iso8601(epoch, ts, sizeof(ts))));
+	json_object_set_new(doc, "perflab_version", pl_json_string(PERFLAB_VERSION));
+	json_object_set_new(doc, "machine", pl_report_machine(f));
 	json_object_set_new(doc, "facts", pl_facts_to_json(f, NULL));
 	json_object_set_new(doc, "check", pl_findings_to_json(fs, workload));
 	return doc;

@@ -9,6 +9,10 @@
 #include "facts/facts.h"
 #include "rules/rules.h"
 
+/** The report's "machine" object of @f: hostname, kernel, cpu_model, cpus, sockets,
+ *  mem_bytes (bytes), numa_nodes, hypervisor, clocksource, each null when its fact is
+ *  missing. New reference. */
+json_t *pl_report_machine(const struct pl_facts *f);
 /** Build the report document: {"schema_version":1,"generated":ISO8601,"perflab_version",
  *  "machine":{...},"facts":{...},"check":{...}}. @epoch is the generation time (seconds).
  *  Returns a new reference. */

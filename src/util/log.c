@@ -10,6 +10,7 @@
 int pl_verbosity;
 int pl_color_mode = -1;
 const char *pl_progname = "perflab";
+pl_error_sink_fn pl_error_sink;
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
@@ -24,7 +25,13 @@ void pl_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vmsg("error", fmt, ap);
+	if (pl_error_sink) {
+		char msg[1024];
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		pl_error_sink(msg);
+	} else {
+		vmsg("error", fmt, ap);
+	}
 	va_end(ap);
 }
 

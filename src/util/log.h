@@ -19,7 +19,16 @@ extern int pl_verbosity;
 /** Name prefixed to messages, e.g. "perflab" or "perflab bench". Not owned. */
 extern const char *pl_progname;
 
-/** Print "PROG: error: MSG\n" to stderr (always, even with -q). */
+/** Where pl_error's messages go instead of stderr, or NULL (the default: perflab prints
+ *  every error). A sink gets MSG, formatted, without the "PROG: error: " prefix and the
+ *  newline; the text is valid only during the call. perflab-mpi sets one so that every
+ *  rank keeps its first error and only the lowest failing rank prints its line. */
+typedef void (*pl_error_sink_fn)(const char *msg);
+/** The sink of pl_error (see pl_error_sink_fn); NULL prints. */
+extern pl_error_sink_fn pl_error_sink;
+
+/** Print "PROG: error: MSG\n" to stderr (always, even with -q), or hand MSG to
+ *  pl_error_sink when one is set. */
 void pl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Print "PROG: warning: MSG\n" to stderr unless quiet. */
 void pl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

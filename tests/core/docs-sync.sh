@@ -96,4 +96,23 @@ missing=$(grep -rhoE 'docs/ARCHITECTURE\.md, "[^"]+"' src tests --include='*.[ch
 		grep -qxF "## $t" "$ARCH" || echo "$t"
 	done)
 is "every section of $ARCH cited in src/ and tests/ exists (a heading was renamed)" "$missing" ""
+
+# --- perflab-mpi: its commands (src/mpi/main.c's infos[] and bench) vs --help, man, README
+if [ -z "${PERFLAB_MPI:-}" ] || [ ! -x "$PERFLAB_MPI" ]; then
+	skip "perflab-mpi commands" "perflab-mpi not built (no MPI found by meson)"
+	done_testing
+fi
+mcmds=$( (sed -n '/^static const struct pl_cmd_info infos\[\]/,/^};/p' src/mpi/main.c |
+	sed -n 's/^[[:space:]]*{ "\([a-z]*\)",.*/\1/p'; echo bench) | LC_ALL=C sort | join)
+like "src/mpi/main.c's commands parsed" "$mcmds" '^bench,check,'
+got=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 \
+	timeout 120 "$PERFLAB_MPI" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}' |
+	LC_ALL=C sort | join)
+is "perflab-mpi --help lists every command" "$got" "$mcmds"
+got=$(sed -n '/^# SYNOPSIS/,/^# DESCRIPTION/p' docs/man/perflab-mpi.1.scd | grep -oE '\*perflab-mpi [a-z]+\*' |
+	sed 's/.*perflab-mpi \([a-z]*\)\*/\1/' | LC_ALL=C sort -u | join)
+is "perflab-mpi(1)'s SYNOPSIS has every command" "$got" "$mcmds"
+got=$(sed -n '/^## Clusters/,/^## perflab diff/p' "$README" | grep -oE 'perflab-mpi (report|[a-z]+)' |
+	sed 's/perflab-mpi //' | LC_ALL=C sort -u | grep -xF -f <(printf '%s\n' "$mcmds" | tr , '\n') | join)
+is "README's Clusters section shows every perflab-mpi command" "$got" "$mcmds"
 done_testing

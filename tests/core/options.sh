@@ -111,4 +111,46 @@ $(man_section "## bench")" ;; esac
 	is "man page, $c: no option --help does not have" "$extra" ""
 done < <(cut -f1 "$TMP/opts" | sort -u)
 like "man page: exit status 130" "$(man_section "# EXIT STATUS")" '\*130\*'
+
+# perflab-mpi (built where meson finds MPI): its commands' --help come from the same pl_opt
+# tables, so a letter means there what it means in perflab, and docs/man/perflab-mpi.1.scd
+# lists every option of every command (and nothing else)
+if [ -z "${PERFLAB_MPI:-}" ] || [ ! -x "$PERFLAB_MPI" ]; then
+	skip "perflab-mpi options" "perflab-mpi not built (no MPI found by meson)"
+	done_testing
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MMAN=$PERFLAB_SRCDIR/docs/man/perflab-mpi.1.scd
+: >"$TMP/mopts"
+for c in report inspect check "bench clock"; do
+	# shellcheck disable=SC2086
+	if ! ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 timeout 120 "$PERFLAB_MPI" $c --help >"$TMP/help" 2>&1; then
+		_report fail "perflab-mpi $c --help exits 0" "$(head -c 500 "$TMP/help")"
+		continue
+	fi
+	sed -nE 's/^      --([a-z0-9-]+).*/\1/p; s/^  -([A-Za-z]), --([a-z0-9-]+).*/\1 \2/p' "$TMP/help" |
+		sort -u | awk -v c="$c" '{ if (NF == 1) print c "\t-\t--" $1; else print c "\t-" $1 "\t--" $2 }' >>"$TMP/mopts"
+done
+like "perflab-mpi option lines parsed (check -W)" "$(grep -P '^check\t' "$TMP/mopts")" $'-W\t--workload'
+clash=$(cat "$TMP/opts" "$TMP/mopts" | awk -F'\t' '$2 != "-" {print $2 "\t" $3}' | sort -u |
+	awk -F'\t' '{ if ($1 in l && l[$1] != $2) print $1 ": " l[$1] " and " $2; l[$1] = $2 }')
+is "perflab-mpi: each letter means the long option it means in perflab" "$clash" ""
+mman=$(cat "$MMAN")
+miss= wrong=
+while IFS=$'\t' read -r c l long; do
+	echo "$globals" | grep -qx -- "$long" && [ "$long" != --output ] && [ "$long" != --json ] && continue
+	# bench NAME: the benchmark's and the runner's options are perflab bench's (perflab(1))
+	case $c in bench\ *) grep -qP "^\Q$c\E\t.*\t\Q$long\E$" "$TMP/opts" && continue ;; esac
+	if ! printf '%s' "$mman" | grep -qF -- "*$long*"; then miss="$miss $c:$long"
+	elif [ "$l" != - ] && ! printf '%s' "$mman" | grep -qF -- "*$l*, *$long*"; then wrong="$wrong $l,$long"
+	fi
+done <"$TMP/mopts"
+extra=
+for long in $(sed -n '/^# OPTIONS/,/^# EXIT STATUS/p' "$MMAN" | grep -oE '^\*(-[A-Za-z]\*, \*)?--[a-z0-9-]+\*' |
+	grep -oE -- '--[a-z0-9-]+' | sort -u); do
+	grep -qP "\t\Q$long\E$" "$TMP/mopts" || extra="$extra $long"
+done
+is "perflab-mpi(1): every option of every command's --help" "$miss" ""
+is "perflab-mpi(1): letters as in --help" "$wrong" ""
+is "perflab-mpi(1): no option that no command has" "$extra" ""
 done_testing

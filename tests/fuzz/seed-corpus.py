@@ -189,6 +189,52 @@ for p in sorted(glob.glob(os.path.join(TOP, "tests/report/fixtures/*.json"))):
     add("report_from", os.path.basename(p)[:-5], open(p, "rb").read())
 add("report_from", "report", rd("tests/report/golden/report.json"))
 
+# cluster: node documents split at form feeds (the golden report as three nodes, one with
+# another kernel and governor and a STREAM result; a perflab-mpi network section; an
+# inspect-shaped rank document; a part that is not JSON)
+import json as _json
+_rep = _json.loads(rd("tests/report/golden/report.json"))
+# a few facts of each domain keep the seeds small (drift folds cpu.N.* keys)
+_keep, _per = {}, {}
+for _k, _f in _rep.get("facts", {}).items():
+    _d = _k.split(".")[0]
+    if _per.get(_d, 0) < 6:
+        _per[_d] = _per.get(_d, 0) + 1
+        _keep[_k] = _f
+_rep["facts"] = _keep
+_rep = {k: _rep[k] for k in ("schema_version", "generated", "perflab_version", "machine",
+                              "facts", "check") if k in _rep}
+_mem = _json.loads(rd("tests/report/fixtures/bench-mem.json"))
+for _m in _mem.get("metrics", []):
+    _m["samples"] = _m.get("samples", [])[:3]
+_nodes = []
+for i in range(3):
+    d = _json.loads(_json.dumps(_rep))
+    d.setdefault("machine", {})["hostname"] = "node%d" % i
+    if i == 2:
+        d["machine"]["kernel"] = "5.14.0"
+        for k, f in d.get("facts", {}).items():
+            if k.endswith("governor") and "value" in f:
+                f["value"] = "performance"
+        d["benchmarks"] = [_mem]
+    _nodes.append(_json.dumps(d))
+add("cluster", "three-reports", "\f".join(_nodes))
+_net = {"nodes": ["a", "b", "c", "d"], "latency_oneway_us": [
+    [None, 1.0, 1.1, 9.0], [1.0, None, 1.2, 9.5], [1.1, 1.2, None, 9.2], [9.0, 9.5, 9.2, None]],
+    "latency_rtt_us": [[None, 2.0, 2.2, 18], [2.0, None, 2.4, 19], [2.2, 2.4, None, 18.4],
+                       [18, 19, 18.4, None]],
+    "bandwidth_gbs": [[None, 5, 5, 1], [5, None, 5, 1], [5, 5, None, 1], [1, 1, 1, None]],
+    "pairs": [{"a": "a", "b": "b", "points": [{"bytes": 8, "iterations": 10, "rtt_us": 2.0,
+                                               "oneway_us": 1.0, "bw_gbs": 0.008}]}],
+    "sizes": [8, 1048576], "latency_bytes": 8, "bandwidth_bytes": 1048576,
+    "slowest_pair": {"a": "b", "b": "d", "oneway_us": 9.5, "rtt_us": 19}}
+_r0 = _json.loads(_nodes[0])
+_r0["network"] = _net
+add("cluster", "network", "\f".join([_json.dumps(_r0), _nodes[1], _nodes[2], _nodes[1]]))
+_insp = {"schema_version": 1, "facts": _rep.get("facts", {}), "machine": _rep.get("machine", {})}
+add("cluster", "ranks", "\f".join([_json.dumps(_insp), '{"failed":"no facts"}', "not json",
+                                   _json.dumps({"benchmarks": [_mem], "machine": {}})]))
+
 # journal
 J = [
     '{"op":"set","step":1,"target":"/proc/sys/vm/swappiness","sysroot":"","old":"60",'

@@ -6,18 +6,7 @@
 # all-pairs network matrix and the simultaneous STREAM run here; a hung rank is bounded
 # by --timeout and named; bad input is one line, exit 2, nothing written.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
-export PERFLAB_TIMESTAMP=1700000000
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
-if [ -z "${PERFLAB_MPI:-}" ] || [ ! -x "$PERFLAB_MPI" ]; then
-	skip "perflab-mpi" "not built (no MPI found by meson; scripts/install-deps.sh installs libopenmpi-dev)"
-	done_testing
-fi
-if ! command -v mpirun >/dev/null || ! timeout 60 mpirun -np 1 true >/dev/null 2>&1; then
-	skip "perflab-mpi" "mpirun cannot start here: $(timeout 60 mpirun -np 1 true 2>&1 | head -1)"
-	done_testing
-fi
-MPI() { timeout 300 mpirun --oversubscribe -np 4 "$PERFLAB_MPI" "$@"; }
+. "$PERFLAB_SRCDIR/tests/mpi/lib-mpi.sh"
 
 N=$TMP/nodes
 . "$PERFLAB_SRCDIR/tests/report/cluster-nodes.sh"
@@ -31,13 +20,7 @@ J=$C/report.json
 validate cluster.schema.json "$J"
 is "four nodes, one per rank" "$(jqv "$J" '[.nodes[]|"\(.name)=\(.source)"]|join(",")')" \
 	"node1=rank 0,node2=rank 1,node3=rank 2,node4=rank 3"
-drift() { jqv "$J" ".drift.facts[] | select(.key == \"$1\") | \"\(.majority) \(.odd_nodes|join(\",\")) \(.values[1].value)\""; }
-is "drift names node4's governor" "$(drift cpufreq.governor)" "powersave node4 performance"
-is "drift names node4's kernel" "$(drift kernel.release)" "3.10.0-1160.el7.x86_64 node4 5.14.0-362.el9.x86_64"
-is "drift names node4's THP" "$(drift mem.thp.enabled)" "always node4 never"
-is "the same drift as perflab report --from" "$(jq -c .drift "$J")" \
-	"$("$PERFLAB" report -o "$TMP/from" --json --from "$N/n1/report.json" --from "$N/n2/report.json" \
-		--from "$N/n3/report.json" --from "$N/n4/report.json" | jq -c .drift)"
+node4_drift "$J" report:
 ok "no network matrix on fixture nodes" jq -e '.network == null' "$J"
 
 P=$TMP/p

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The latency matrix analysis of the cluster merge (out/cluster.h pl_cluster_slow_nodes)
- * on synthetic matrices: which node has every pair slow, and when none is named. */
+ * on synthetic matrices: which node has every pair slow, and when none is named; and the
+ * per-node benchmark table (pl_cluster_bench): the worst node, odd only outside the
+ * others' spread, in the direction the metric says is better. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,12 +124,71 @@ static void edges(void **state)
 	json_decref(slow);
 }
 
+/* A node whose document holds one bench NAME result with metric "m" (@better) of
+ * median @med and stddev @sd; @med NAN: a skipped result. */
+static json_t *bench_node(const char *better, double med, double sd)
+{
+	if (isnan(med))
+		return json_pack("{s:[{s:s,s:s,s:s}]}", "benchmarks", "benchmark", "clock",
+				 "status", "skipped", "reason", "no vDSO");
+	return json_pack("{s:[{s:s,s:s,s:[{s:s,s:s,s:s,s:f,s:f,s:i}]}]}", "benchmarks", "benchmark",
+			 "clock", "status", "ok", "metrics", "name", "m", "unit", "ns", "better",
+			 better, "median", med, "stddev", sd, "n", 5);
+}
+
+/* "worst odd-node side" of pl_cluster_bench over @n nodes n0.. with medians @med. */
+static const char *bench_check(const char *better, size_t n, const double *med, double sd)
+{
+	static char buf[128];
+	struct pl_cluster_node nodes[8] = { 0 };
+	json_t *docs[8];
+	static const char *const nm[] = { "n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7" };
+	for (size_t i = 0; i < n; i++) {
+		docs[i] = bench_node(better, med[i], sd);
+		nodes[i] = (struct pl_cluster_node){ nm[i], "rank", docs[i], NULL };
+	}
+	json_t *b = pl_cluster_bench(nodes, n, "clock");
+	const json_t *m = json_array_get(json_object_get(b, "metrics"), 0);
+	const json_t *odd = json_array_get(json_object_get(m, "odd"), 0);
+	const char *w = json_string_value(json_object_get(m, "worst"));
+	snprintf(buf, sizeof(buf), "%s %s %s %zu/%zu", w ? w : "-",
+		 odd ? json_string_value(json_object_get(odd, "node")) : "-",
+		 odd ? json_string_value(json_object_get(odd, "side")) : "-",
+		 json_array_size(json_object_get(m, "nodes")),
+		 json_array_size(json_object_get(b, "results")));
+	json_decref(b);
+	for (size_t i = 0; i < n; i++)
+		json_decref(docs[i]);
+	return buf;
+}
+
+static void bench_odd_node(void **state)
+{
+	(void)state;
+	const double slow_one[4] = { 25, 26, 25.5, 60 };
+	assert_string_equal(bench_check("lower", 4, slow_one, 0.5), "n3 n3 above 4/4");
+	const double low_one[4] = { 10, 10.2, 9.9, 6.1 };
+	assert_string_equal(bench_check("higher", 4, low_one, 0.05), "n3 n3 below 4/4");
+	/* within the others' range widened by their stddev: worst, not odd */
+	assert_string_equal(bench_check("lower", 4, slow_one, 40), "n3 - - 4/4");
+	/* the others' spread is wide: 25..40 (s = 15) reaches past 50 */
+	const double wide[4] = { 25, 40, 30, 50 };
+	assert_string_equal(bench_check("lower", 4, wide, 0.5), "n3 - - 4/4");
+	/* 2 nodes: no odd node; "neither": no worst either */
+	assert_string_equal(bench_check("lower", 2, slow_one, 0.5), "n1 - - 2/2");
+	assert_string_equal(bench_check("neither", 4, slow_one, 0.5), "- - - 4/4");
+	/* a skipped node has a result row with its reason and no figure */
+	const double skipped[4] = { 25, NAN, 25.5, 60 };
+	assert_string_equal(bench_check("lower", 4, skipped, 0.5), "n3 n3 above 3/4");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_slow_node),	cmocka_unit_test(one_fast_pair_clears_it),
 		cmocka_unit_test(uniform_names_none),	cmocka_unit_test(three_nodes),
 		cmocka_unit_test(within_others_spread), cmocka_unit_test(edges),
+		cmocka_unit_test(bench_odd_node),
 	};
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return cmocka_run_group_tests(tests, NULL, NULL);
