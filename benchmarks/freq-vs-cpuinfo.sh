@@ -7,7 +7,8 @@
 # bench run and a read of /proc/cpuinfo. Target (issue 16): within 5% of cpuinfo's figure
 # where the kernel reports the running clock (cpufreq drivers refresh "cpu MHz"); in a
 # virtual machine "cpu MHz" is the TSC's nominal rate and the add chain shows the host's
-# real (turbo) clock, so the ratio says how far above nominal the host runs. The load
+# real (turbo) clock, so the ratio says how far above nominal the host runs and the row
+# has no target there (cpuinfo's "hypervisor" flag; the result line says why). The load
 # average is printed before and after.
 #
 # usage: benchmarks/freq-vs-cpuinfo.sh [N]   (N pairs, default 5; each ~1 s)
@@ -53,9 +54,20 @@ ratio(v, "perflab bench freq cpu (add chain)", "/proc/cpuinfo cpu MHz", 0.05, hi
 tk = "TSC (kernel calibration)" if tsc else "TSC (perflab tsc_mhz)"
 ratio(v, "perflab bench freq cpu (add chain)", tk, 0.05, higher_is_better=False)
 a = "perflab bench freq cpu (add chain)"
-result("freq", f"effective MHz of CPU {cpu} (dependent add chain) vs /proc/cpuinfo cpu MHz; in a VM cpuinfo shows the nominal TSC rate while the host may run the core at turbo",
+# In a guest (cpuinfo flag "hypervisor") "cpu MHz" is the TSC's nominal rate, not the
+# core's clock: a dependent add chain retires at most one add per cycle, so perflab's
+# adds/ns is a lower bound of the real clock, and on the AMD EPYC guest it was 1.75x the
+# nominal rate (an imul chain of 3-cycle steps gave the same clock). cpuinfo is then no
+# reference and the row has no target (not "not met"); on bare metal with a cpufreq
+# driver the 5% target holds.
+vm = re.search(r"^flags\s*:.*\bhypervisor\b", open("/proc/cpuinfo").read(), re.M) is not None
+what = (f"effective MHz of CPU {cpu} (dependent add chain) vs /proc/cpuinfo cpu MHz; "
+        + ("virtual machine: cpu MHz is the nominal TSC rate, not the core's clock (the host "
+           "runs it at turbo), so no target here: the ratio is how far above nominal it runs" if vm
+           else "cpufreq's running clock"))
+result("freq", what,
        statistics.median(v[a]), statistics.median(v["/proc/cpuinfo cpu MHz"]), "MHz",
        f"perflab bench freq --cpus {cpu}", "grep 'cpu MHz' /proc/cpuinfo",
-       target="0.95..1.05", samples=pair_ratios(v, a, "/proc/cpuinfo cpu MHz"))
+       target="" if vm else "0.95..1.05", samples=pair_ratios(v, a, "/proc/cpuinfo cpu MHz"))
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
