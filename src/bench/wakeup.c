@@ -7,7 +7,11 @@
  * sleeps with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) until the next multiple of
  * --interval and records now - the time it asked for: cyclictest's measuring loop (rt-tests,
  * src/cyclictest/cyclictest.c timerthread(), with -m's mlockall), in ns instead of us.
- * Missed periods are skipped and counted ("overruns").
+ * Missed periods are skipped and counted ("overruns"). With --align OFFSET every run
+ * starts on the next full second of CLOCK_MONOTONIC plus OFFSET (cyclictest --secaligned),
+ * so two measurements on one CPU with offsets half an interval apart interleave their
+ * wakeups: benchmarks/wakeup-vs-cyclictest.sh runs perflab and cyclictest so, under the
+ * same load at the same time.
  *
  * Cross-CPU: two threads on the two CPUs of --pair wake each other in turn, through a
  * futex word and through a pair of pipes (`perf bench sched pipe`'s loop; its usecs/op is
@@ -39,6 +43,7 @@ struct wakeup_opts {
 	uint64_t round_trips; /* per cross-CPU mechanism and run */
 	const char *pair;     /* two CPUs, NULL = the first two of the run */
 	const char *only;     /* "timer,futex,pipe" subset, NULL = all */
+	const char *align;    /* --align OFFSET (a duration), NULL = start at once */
 };
 
 static const struct wakeup_opts wakeup_defaults = {
@@ -64,6 +69,9 @@ static const struct pl_opt wakeup_opt_table[] = {
 	  "the two CPUs of the cross-CPU wakeups (default: the first two CPUs of the run)" },
 	{ "only", 0, PL_OPT_STR, offsetof(struct wakeup_opts, only), "PARTS",
 	  "measure only these parts: timer, futex, pipe (comma-separated)" },
+	{ "align", 0, PL_OPT_STR, offsetof(struct wakeup_opts, align), "OFFSET",
+	  "start each run's timer part on the next full second of CLOCK_MONOTONIC plus OFFSET "
+	  "(0 to 1s; cyclictest --secaligned)" },
 	PL_OPT_END,
 };
 
@@ -115,6 +123,7 @@ struct timer_thread {
 	struct pl_bench_ctx *ctx;
 	unsigned cpu;
 	uint64_t loops, interval_ns;
+	uint64_t start_ns; /* CLOCK_MONOTONIC the periods count from; 0 = the thread's start */
 	int prio;
 	struct pl_hist h;
 	uint64_t overruns;
@@ -132,7 +141,7 @@ static void *timer_main(void *arg)
 		return NULL;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	uint64_t next = ts_ns(&now) + t->interval_ns;
+	uint64_t next = (t->start_ns ? t->start_ns : ts_ns(&now)) + t->interval_ns;
 	for (uint64_t i = 0; i < t->loops && !pl_bench_stopped(t->ctx); i++) {
 		struct timespec ts = ns_ts(next);
 		int r;
@@ -281,6 +290,7 @@ struct wakeup_state {
 	unsigned ncpus;
 	unsigned pair[2];
 	uint64_t loops, interval_ns;
+	int64_t align_ns; /* --align's offset, -1 = not given */
 	bool part[NPARTS];
 	bool mlocked;
 	int prio; /* the priority the threads get (0 when not permitted) */
@@ -366,6 +376,19 @@ static int wakeup_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		free(s);
 		return -EINVAL;
 	}
+	s->align_ns = -1;
+	if (o->align) {
+		double off;
+		if (pl_parse_duration(o->align, &off) < 0 || off < 0 || off >= 1) {
+			pl_bench_error(ctx,
+				       "--align '%s': give an offset from 0 to below 1s after the "
+				       "full second, e.g. --align 500us",
+				       o->align);
+			free(s);
+			return -EINVAL;
+		}
+		s->align_ns = (int64_t)(off * 1e9 + 0.5);
+	}
 	s->interval_ns = (uint64_t)(o->interval * 1e9 + 0.5);
 	s->loops = o->duration > 0 ? (uint64_t)(o->duration / o->interval + 0.5) : o->loops;
 	if (s->loops < 1)
@@ -388,6 +411,9 @@ static int wakeup_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	if (s->part[PART_TIMER]) {
 		json_object_set_new(info, "interval_ns", json_integer((json_int_t)s->interval_ns));
 		json_object_set_new(info, "loops", json_integer((json_int_t)s->loops));
+		if (s->align_ns >= 0)
+			json_object_set_new(info, "align_ns",
+					    json_integer((json_int_t)s->align_ns));
 		s->m_timer = pl_bench_metric(ctx, "timer", "ns", PL_LOWER_IS_BETTER,
 					     "timer wakeup latency, all CPUs of the run: per run "
 					     "the median; percentiles over every wakeup");
@@ -431,6 +457,19 @@ static int wakeup_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	return 0;
 }
 
+/* --align: the next full second of CLOCK_MONOTONIC plus @align_ns, a second later when
+ * that is under 100 ms away (cyclictest --secaligned's rule, so that every thread starts in
+ * time); 0 when @align_ns < 0 (no alignment). */
+static uint64_t aligned_start(int64_t align_ns)
+{
+	if (align_ns < 0)
+		return 0;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	uint64_t sec = (uint64_t)now.tv_sec + (now.tv_nsec > 900000000 ? 2 : 1);
+	return sec * 1000000000u + (uint64_t)align_ns;
+}
+
 static int run_timer(struct pl_bench_ctx *ctx, struct wakeup_state *s)
 {
 	struct timer_thread *t = pl_xcalloc(s->ncpus, sizeof(*t));
@@ -439,11 +478,16 @@ static int run_timer(struct pl_bench_ctx *ctx, struct wakeup_state *s)
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WAKEUP_STACK);
+	uint64_t start = aligned_start(s->align_ns);
+	if (start)
+		json_object_set_new(pl_bench_info(ctx), "first_wakeup_ns",
+				    json_integer((json_int_t)(start + s->interval_ns)));
 	for (unsigned i = 0; i < s->ncpus; i++) {
 		t[i] = (struct timer_thread){ .ctx = ctx,
 					      .cpu = s->cpus[i],
 					      .loops = s->loops,
 					      .interval_ns = s->interval_ns,
+					      .start_ns = start,
 					      .prio = s->prio };
 		pl_hist_init(&t[i].h, PL_HIST_BITS);
 		int e = pthread_create(&t[i].tid, &attr, timer_main, &t[i]);

@@ -66,4 +66,21 @@ is "wakeup: one CPU: only the futex metrics" "$(jq -r '[.metrics[].name] | join(
 like "wakeup: one CPU: the note says it is a same-CPU switch" "$(jqv "$TMP/one.json" '.notes[]')" "both threads on CPU $CPU"
 ok "wakeup --duration sets the wakeup count" "$PERFLAB" bench wakeup --runs 1 --only timer --cpus "$CPU" --interval 2ms --duration 100ms --json -o "$TMP/d.json"
 is "wakeup: 100 ms / 2 ms = 50 wakeups" "$(jqv "$TMP/d.json" .info.loops)" 50
+
+# --align OFFSET (cyclictest --secaligned): the first wakeup is one interval after the next
+# full second of CLOCK_MONOTONIC plus OFFSET, after the moment the command started
+expect_exit 2 "wakeup: --align of a second or more" "$PERFLAB" bench wakeup --only timer --align 1s
+like "wakeup: --align says the range" "$(cat "$ERR")" "--align '1s': give an offset from 0 to below 1s"
+expect_exit 2 "wakeup: --align that is no duration" "$PERFLAB" bench wakeup --only timer --align soon
+t0=$(/usr/bin/python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
+ok "wakeup --align 250us" "$PERFLAB" bench wakeup --runs 1 --warmup 0 --only timer --cpus "$CPU" --loops 20 --interval 2ms --align 250us --json -o "$TMP/al.json"
+t1=$(/usr/bin/python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
+validate bench.schema.json "$TMP/al.json"
+is "wakeup --align: the offset in info, in ns" "$(jqv "$TMP/al.json" .info.align_ns)" 250000
+first=$(jqv "$TMP/al.json" .info.first_wakeup_ns)
+is "wakeup --align: first wakeup = full second + offset + interval" "$(( (first - 250000 - 2000000) % 1000000000 ))" 0
+is "wakeup --align: the first wakeup came after the start, within 2 s + an interval" \
+	"$(( first > t0 && first - t0 <= 2002250000 ))" 1
+is "wakeup --align: the run ended after its last wakeup (20 intervals after the first)" \
+	"$(( t1 >= first + 19 * 2000000 ))" 1
 done_testing
