@@ -8,8 +8,11 @@
 # where the kernel reports the running clock (cpufreq drivers refresh "cpu MHz"); in a
 # virtual machine "cpu MHz" is the TSC's nominal rate and the add chain shows the host's
 # real (turbo) clock, so the ratio says how far above nominal the host runs and the row
-# has no target there (cpuinfo's "hypervisor" flag; the result line says why). The load
-# average is printed before and after.
+# has no target there (cpuinfo's "hypervisor" flag; the result line says why). A second row
+# checks the clock against an independent construction that holds in a guest too:
+# benchmarks/freq-imul.c, a dependent chain of 64-bit multiplies (3 cycles each on x86-64,
+# another instruction and latency, written apart from perflab), median chunk as perflab;
+# target within 5% of it (x86-64 only). The load average is printed before and after.
 #
 # usage: benchmarks/freq-vs-cpuinfo.sh [N]   (N pairs, default 5; each ~1 s)
 #   CPU=n         the CPU (default: the first this process may use)
@@ -22,13 +25,15 @@ CPU=${CPU:-$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')}
 tsc=$( (dmesg 2>/dev/null || journalctl -k -b 2>/dev/null || true) |
 	sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p; s/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | tail -1)
 echo "CPU $CPU; kernel's TSC calibration: ${tsc:-unreadable, perflab tsc_mhz is used} MHz"
+imul=
+if [ "$(uname -m)" = x86_64 ]; then gcc -O2 -o "$tmp/imul" benchmarks/freq-imul.c && imul=$tmp/imul; fi
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$CPU" "${tsc:-}" <<'PY'
+/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$CPU" "${tsc:-}" "$imul" <<'PY'
 import json, re, sys
 sys.path.insert(0, "benchmarks")
 from pairs import alternate, describe, pair_ratios, ratio, result, sh
 import statistics
-n, perflab, tmp, cpu, tsc = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+n, perflab, tmp, cpu, tsc, imul = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
 tscs = []
 
 def bench():
@@ -47,7 +52,14 @@ def cpuinfo():
                 return float(m.group(1))
     raise SystemExit("freq-vs-cpuinfo: no 'cpu MHz' for this CPU in /proc/cpuinfo (not x86?)")
 
-v = alternate(n, [("perflab bench freq cpu (add chain)", bench), ("/proc/cpuinfo cpu MHz", cpuinfo)])
+def imul_chain():
+    # the same CPU, 300 ms timed after a 200 ms warm-up, as perflab's --time 300ms step
+    return float(sh([imul, cpu, "300", "200"]).split()[1])
+
+sides = [("perflab bench freq cpu (add chain)", bench), ("/proc/cpuinfo cpu MHz", cpuinfo)]
+if imul:
+    sides.append(("imul chain (benchmarks/freq-imul.c)", imul_chain))
+v = alternate(n, sides)
 v["TSC (kernel calibration)" if tsc else "TSC (perflab tsc_mhz)"] = [float(tsc)] * n if tsc else tscs
 describe(v, "MHz")
 ratio(v, "perflab bench freq cpu (add chain)", "/proc/cpuinfo cpu MHz", 0.05, higher_is_better=False)
@@ -69,5 +81,16 @@ result("freq", what,
        statistics.median(v[a]), statistics.median(v["/proc/cpuinfo cpu MHz"]), "MHz",
        f"perflab bench freq --cpus {cpu}", "grep 'cpu MHz' /proc/cpuinfo",
        target="" if vm else "0.95..1.05", samples=pair_ratios(v, a, "/proc/cpuinfo cpu MHz"))
+if imul:
+    b = "imul chain (benchmarks/freq-imul.c)"
+    ratio(v, a, b, 0.05, higher_is_better=False)
+    result("freq vs imul chain", f"effective MHz of CPU {cpu}: perflab's add chain (1 cycle per add) vs an "
+           "independent chain of 64-bit multiplies (3 cycles each), both the median chunk of 300 ms "
+           "after a warm-up, alternately", statistics.median(v[a]), statistics.median(v[b]), "MHz",
+           f"perflab bench freq --cpus {cpu} --max-busy 1 --time 300ms", f"benchmarks/freq-imul.c {cpu} 300 200",
+           target="0.95..1.05", samples=pair_ratios(v, a, b))
+else:
+    result("freq vs imul chain", "", None, None, "MHz", "", "", status="skipped",
+           reason="the imul reference is x86-64 only")
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
