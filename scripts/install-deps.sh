@@ -9,7 +9,7 @@ BUILD_PKGS=(
   gcc make meson ninja-build pkg-config
   libhwloc-dev libnuma-dev libdw-dev libelf-dev zlib1g-dev libdeflate-dev libisal-dev
   liburing-dev libjansson-dev libinih-dev libgsl-dev libpci-dev libseccomp-dev
-  libzstd-dev libiberty-dev scdoc
+  libzstd-dev libiberty-dev scdoc liblzma-dev libbz2-dev
 )
 TEST_PKGS=(
   libcmocka-dev python3 python3-jsonschema strace iproute2 binutils g++ tuned

@@ -32,24 +32,58 @@ void pl_facts_free(struct pl_facts *f)
 	for (size_t i = 0; i < f->n; i++)
 		fact_clear(&f->v[i]);
 	free(f->v);
+	free(f->idx);
 	memset(f, 0, sizeof(*f));
+}
+
+/* FNV-1a, 64 bit (Fowler, Noll, Vo). */
+static uint64_t key_hash(const char *key)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return h;
+}
+
+/* The index slot of @key in @f: the one that holds it, or the empty one where it would go.
+ * @f->idx_cap must be > 0. */
+static size_t index_find(const struct pl_facts *f, const char *key)
+{
+	size_t mask = f->idx_cap - 1, i = (size_t)key_hash(key) & mask;
+	while (f->idx[i] && strcmp(f->v[f->idx[i] - 1].key, key) != 0)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Rebuild the index at twice the capacity of v (so at most half full). */
+static void index_grow(struct pl_facts *f)
+{
+	free(f->idx);
+	f->idx_cap = 2 * f->cap;
+	f->idx = pl_xcalloc(f->idx_cap, sizeof(*f->idx));
+	for (size_t k = 0; k < f->n; k++)
+		f->idx[index_find(f, f->v[k].key)] = k + 1;
 }
 
 static struct pl_fact *slot(struct pl_facts *f, const char *key)
 {
-	for (size_t i = 0; i < f->n; i++)
-		if (strcmp(f->v[i].key, key) == 0) {
-			fact_clear(&f->v[i]);
-			f->v[i].key = pl_xstrdup(key);
-			return &f->v[i];
-		}
+	size_t i = f->idx_cap ? index_find(f, key) : 0;
+	if (f->idx_cap && f->idx[i]) {
+		struct pl_fact *x = &f->v[f->idx[i] - 1];
+		fact_clear(x);
+		x->key = pl_xstrdup(key);
+		return x;
+	}
 	if (f->n == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 128;
 		f->v = pl_xrealloc(f->v, f->cap * sizeof(*f->v));
+		index_grow(f);
+		i = index_find(f, key);
 	}
 	struct pl_fact *x = &f->v[f->n++];
 	memset(x, 0, sizeof(*x));
 	x->key = pl_xstrdup(key);
+	f->idx[i] = f->n;
 	return x;
 }
 
@@ -154,9 +188,11 @@ int pl_fact_from_file_uint(struct pl_facts *f, const char *key, const char *path
 
 const struct pl_fact *pl_facts_get(const struct pl_facts *f, const char *key)
 {
-	for (size_t i = 0; i < f->n; i++)
-		if (strcmp(f->v[i].key, key) == 0)
-			return &f->v[i];
+	if (f->idx_cap) {
+		size_t i = index_find(f, key);
+		if (f->idx[i])
+			return &f->v[f->idx[i] - 1];
+	}
 	return NULL;
 }
 

@@ -24,6 +24,11 @@ struct pl_fact {
 struct pl_facts {
 	struct pl_fact *v;
 	size_t n, cap;
+	/* Index of v by key: open addressing with linear probing over FNV-1a hashes, each slot
+	 * the fact's position + 1 (0 = empty), at most half full; owned, rebuilt as v grows.
+	 * Fill v only through the pl_fact_* setters, which keep it in step. */
+	size_t *idx;
+	size_t idx_cap; /* a power of two, or 0 before the first fact */
 };
 
 /** Initialise an empty set. */

@@ -1135,9 +1135,46 @@ static void test_measure_findings(void **state)
 	pl_findings_free(&fs);
 }
 
+/* The facts store's key index (src/facts/facts.c): lookups of many keys across the index's
+ * rebuilds, a later set replacing in place, insertion order kept, unknown keys absent. */
+static void test_fact_index(void **state)
+{
+	(void)state;
+	struct pl_facts f;
+	pl_facts_init(&f);
+	assert_null(pl_facts_get(&f, "cpu.model")); /* empty: no index yet */
+	enum { N = 5000 };
+	char key[32];
+	for (int i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "k.%d", i);
+		pl_fact_int(&f, key, i, "test");
+	}
+	for (int i = 0; i < N; i += 3) { /* replace every third: same place, new value */
+		snprintf(key, sizeof(key), "k.%d", i);
+		pl_fact_int(&f, key, -i, "again");
+	}
+	assert_int_equal(f.n, N);
+	for (int i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "k.%d", i);
+		assert_string_equal(f.v[i].key, key);
+		int64_t v = 0;
+		assert_true(pl_facts_get_int(&f, key, &v));
+		assert_int_equal(v, i % 3 == 0 ? -i : i);
+		assert_ptr_equal(pl_facts_get(&f, key), &f.v[i]);
+	}
+	assert_null(pl_facts_get(&f, "k.5000"));
+	assert_null(pl_facts_get(&f, "k."));
+	assert_null(pl_facts_get(&f, ""));
+	pl_fact_unavailable(&f, "k.7", "gone");
+	assert_non_null(pl_facts_get(&f, "k.7"));
+	assert_null(pl_facts_value(&f, "k.7"));
+	assert_int_equal(f.n, N);
+	pl_facts_free(&f);
+}
+
 int main(void)
 {
-	size_t n = ncases + 11;
+	size_t n = ncases + 12;
 	struct CMUnitTest *tests = pl_xcalloc(n, sizeof(*tests));
 	char **names = pl_xcalloc(ncases, sizeof(*names));
 	for (size_t i = 0; i < ncases; i++) {
@@ -1156,6 +1193,7 @@ int main(void)
 	tests[ncases + 8] = (struct CMUnitTest)cmocka_unit_test(test_evidence_eval);
 	tests[ncases + 9] = (struct CMUnitTest)cmocka_unit_test(test_evidence_attach);
 	tests[ncases + 10] = (struct CMUnitTest)cmocka_unit_test(test_measure_findings);
+	tests[ncases + 11] = (struct CMUnitTest)cmocka_unit_test(test_fact_index);
 	int rc = _cmocka_run_group_tests("rules", tests, n, NULL, NULL);
 	for (size_t i = 0; i < ncases; i++)
 		free(names[i]);
