@@ -3,8 +3,9 @@
  * ASLR (/proc/sys/kernel/randomize_va_space: layouts differ run to run), unattended
  * package upgrades and whether they reboot the machine (/etc/apt/apt.conf.d/, apt.conf(5),
  * the unattended-upgrades README; the GPU-instance field report configured automatic
- * reboots), enabled systemd timers (/etc/systemd/system/timers.target.wants/), cloud
- * agents, snapd and cron (by /proc/PID/comm). */
+ * reboots), whether systemd runs (sd_booted(3): /run/systemd/system is a directory), enabled
+ * systemd timers (/etc/systemd/system/timers.target.wants/; they fire only while systemd
+ * runs), cloud agents, snapd and cron (by /proc/PID/comm). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #define APT_DIR "/etc/apt/apt.conf.d"
 #define TIMERS_DIR "/etc/systemd/system/timers.target.wants"
+#define SYSTEMD_RUN "/run/systemd/system"
 
 /* Cloud guest agents that poll their metadata service and run commands (comm, at most 15
  * characters, as the kernel truncates it). */
@@ -100,7 +102,36 @@ static void collect_apt(struct pl_facts *f)
 		     APT_DIR);
 }
 
-static void collect_timers(struct pl_facts *f)
+/* noise.systemd.running as sd_booted(3) decides it: /run/systemd/system is a directory
+ * (systemd creates it early at boot; a unit file or a stale /etc tree does not). Absent,
+ * it says "not running" only when PID 1 is known (/proc/1/comm; *pid1 gets it, malloc'd,
+ * or NULL): a tree without processes (an empty sysroot) tells nothing. Returns 1 running,
+ * 0 not running (*why gets the static reason), or -errno when unknown. */
+static int collect_systemd(struct pl_facts *f, const char **why, char **pid1)
+{
+	char **ents;
+	*pid1 = NULL;
+	int r = pl_list_dir(SYSTEMD_RUN, &ents, NULL);
+	if (r == 0) {
+		pl_strv_free(ents);
+		pl_fact_bool(f, "noise.systemd.running", true, SYSTEMD_RUN);
+		return 1;
+	}
+	int p = pl_read_str("/proc/1/comm", pid1);
+	if ((r == -ENOENT || r == -ENOTDIR) && p == 0) {
+		*why = r == -ENOENT ? "not present" : "not a directory";
+		pl_fact_bool(f, "noise.systemd.running", false, SYSTEMD_RUN);
+		return 0;
+	}
+	pl_fact_unavailable(f, "noise.systemd.running", SYSTEMD_RUN ": %s%s", pl_read_strerror(r),
+			    p < 0 ? ", and PID 1 unknown" : "");
+	return r < 0 ? r : p;
+}
+
+/* noise.timers: the enabled timers, only while systemd runs (@systemd from
+ * collect_systemd(), @why its reason, @pid1 PID 1's name): without it no timer can fire,
+ * and the fact is unavailable with that reason, so the rule does not fire. */
+static void collect_timers(struct pl_facts *f, int systemd, const char *why, const char *pid1)
 {
 	char **names;
 	int r = pl_list_dir(TIMERS_DIR, &names, NULL);
@@ -121,6 +152,16 @@ static void collect_timers(struct pl_facts *f)
 		}
 	}
 	pl_strv_free(names);
+	if (systemd == 0) {
+		size_t n = json_array_size(list);
+		json_decref(list);
+		pl_fact_unavailable(f, "noise.timers",
+				    SYSTEMD_RUN ": %s (systemd is not running, PID 1 is '%s': the "
+						"%zu timer%s enabled in " TIMERS_DIR
+						" cannot fire)",
+				    why, pid1, n, n == 1 ? "" : "s");
+		return;
+	}
 	pl_fact_set(f, "noise.timers", list, TIMERS_DIR);
 }
 
@@ -128,7 +169,10 @@ void pl_collect_noise(struct pl_facts *f)
 {
 	pl_fact_from_file_int(f, "noise.aslr", "/proc/sys/kernel/randomize_va_space");
 	collect_apt(f);
-	collect_timers(f);
+	const char *sd_why = NULL;
+	pl_autofree char *pid1 = NULL;
+	int systemd = collect_systemd(f, &sd_why, &pid1);
+	collect_timers(f, systemd, sd_why, pid1);
 	int r;
 	pl_autostrv char **comms = pl_proc_comms(&r);
 	if (!comms || !comms[0]) {

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark noise rules (workload "benchmark"; auto-reboot also hpc): what runs or
  * changes between two runs of a benchmark on the same machine. Facts: noise.* (src/facts/
- * noise.c), cpu.smt.control, cpu.threads_per_core, sysctl.kernel.randomize_va_space. */
+ * noise.c), cpu.smt.control, cpu.threads_per_core, sysctl.kernel.randomize_va_space.
+ * Whether systemd runs (noise.systemd.running, sd_booted(3)) decides what can fire and
+ * how to stop it: timers fire only under systemd, unattended upgrades start from
+ * apt-daily-upgrade.timer or, without systemd, from cron (Debian's
+ * /etc/cron.daily/apt-compat), and without systemd `systemctl stop` fails. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +16,38 @@
 #include "util/escape.h"
 #include "util/str.h"
 
-static void eval_reboot(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
+/* True when noise.systemd.running says systemd is not running; false when it runs or is
+ * unknown (a fact missing from an older document keeps the systemd fixes). */
+static bool no_systemd(const struct pl_facts *f)
 {
 	bool on;
-	if (pl_facts_get_bool(f, r->keys[0], &on) && on)
+	return pl_facts_get_bool(f, "noise.systemd.running", &on) && !on;
+}
+
+static void eval_reboot(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
+{
+	bool on, cron;
+	if (!pl_facts_get_bool(f, r->keys[0], &on) || !on)
+		return;
+	if (!no_systemd(f)) {
 		pl_finding_add(out, r, NULL,
 			       "unattended-upgrades installs updates and reboots automatically",
 			       "no automatic reboot on a measurement machine");
+		return;
+	}
+	/* without systemd only cron starts it (/etc/cron.daily/apt-compat); unknown cron
+	 * state is taken as running */
+	if (pl_facts_get_bool(f, "noise.cron.running", &cron) && !cron)
+		return;
+	struct pl_finding *x = pl_finding_add(
+		out, r, NULL,
+		"unattended-upgrades installs updates and reboots automatically "
+		"(started by cron's /etc/cron.daily/apt-compat: systemd is not running)",
+		"no automatic reboot on a measurement machine");
+	pl_finding_set_fix(x,
+			   pl_xstrdup("echo 'Unattended-Upgrade::Automatic-Reboot \"false\";' > "
+				      "/etc/apt/apt.conf.d/99no-automatic-reboot"),
+			   NULL);
 }
 
 static void eval_running(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
@@ -28,16 +57,22 @@ static void eval_running(const struct pl_rule *r, const struct pl_facts *f, stru
 		return;
 	/* "noise.snapd.running" -> "snapd running" */
 	const char *n = r->keys[0] + strlen("noise.");
-	char *obs = pl_xasprintf("%.*s running", (int)strcspn(n, "."), n);
-	pl_finding_add(out, r, NULL, obs, "stopped while benchmarking");
+	int len = (int)strcspn(n, ".");
+	char *obs = pl_xasprintf("%.*s running", len, n);
+	struct pl_finding *x = pl_finding_add(out, r, NULL, obs, "stopped while benchmarking");
+	if (no_systemd(f)) /* systemctl fails; stop the process by its name */
+		pl_finding_set_fix(x, pl_xasprintf("pkill -x %.*s", len, n), NULL);
 	free(obs);
 }
 
-/* One finding listing the entries of the array keys[0] with @what; the fix stops them. */
+/* One finding listing the entries of the array keys[0]; the fix stops them (systemctl
+ * stop, or pkill -x by name when systemd is not running). Timers never fire without
+ * systemd (the fact is then unavailable; an older document may still list them). */
 static void eval_list(const struct pl_rule *r, const struct pl_facts *f, struct pl_findings *out)
 {
 	const json_t *l = pl_rf_list(f, r->keys[0]);
-	if (!l || json_array_size(l) == 0)
+	bool timers = strcmp(r->id, "noise.timers") == 0, nosd = no_systemd(f);
+	if (!l || json_array_size(l) == 0 || (timers && nosd))
 		return;
 	struct pl_buf names = { 0 }, cmd = { 0 };
 	size_t i;
@@ -48,14 +83,22 @@ static void eval_list(const struct pl_rule *r, const struct pl_facts *f, struct 
 			continue;
 		pl_autofree char *q = pl_shell_quote(json_string_value(e));
 		pl_buf_printf(&names, "%s%s", names.len ? ", " : "", json_string_value(e));
-		pl_buf_printf(&cmd, " %s", q);
+		if (nosd) /* one pkill -x pattern NAME|NAME (no regex metacharacters in the agents
+			     table) */
+			pl_buf_printf(&cmd, "%s%s", cmd.len ? "|" : "", json_string_value(e));
+		else
+			pl_buf_printf(&cmd, " %s", q);
 	}
 	if (names.len) {
-		char *obs = pl_xasprintf(
-			"%s: %s", strcmp(r->id, "noise.timers") == 0 ? "enabled timers" : "running",
-			names.data);
+		char *obs =
+			pl_xasprintf("%s: %s", timers ? "enabled timers" : "running", names.data);
 		struct pl_finding *x = pl_finding_add(out, r, NULL, obs, "none while benchmarking");
-		pl_finding_set_fix(x, pl_xasprintf("systemctl stop%s", cmd.data), NULL);
+		if (nosd) {
+			pl_autofree char *pat = pl_shell_quote(cmd.data);
+			pl_finding_set_fix(x, pl_xasprintf("pkill -x %s", pat), NULL);
+		} else {
+			pl_finding_set_fix(x, pl_xasprintf("systemctl stop%s", cmd.data), NULL);
+		}
 		free(obs);
 	}
 	pl_buf_free(&names);
@@ -84,11 +127,12 @@ static void eval_aslr(const struct pl_rule *r, const struct pl_facts *f, struct 
 	}
 }
 
-static const char *const reboot_keys[] = { "noise.unattended_upgrade.automatic_reboot", NULL };
-static const char *const agents_keys[] = { "noise.agents", NULL };
+static const char *const reboot_keys[] = { "noise.unattended_upgrade.automatic_reboot",
+					   "noise.systemd.running", "noise.cron.running", NULL };
+static const char *const agents_keys[] = { "noise.agents", "noise.systemd.running", NULL };
 static const char *const snapd_keys[] = { "noise.snapd.running", NULL };
-static const char *const cron_keys[] = { "noise.cron.running", NULL };
-static const char *const timers_keys[] = { "noise.timers", NULL };
+static const char *const cron_keys[] = { "noise.cron.running", "noise.systemd.running", NULL };
+static const char *const timers_keys[] = { "noise.timers", "noise.systemd.running", NULL };
 static const char *const smt_keys[] = { "cpu.smt.control", "cpu.threads_per_core", NULL };
 static const char *const aslr_keys[] = { "sysctl.kernel.randomize_va_space", "noise.aslr", NULL };
 

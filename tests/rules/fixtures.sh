@@ -124,6 +124,21 @@ fi
 expect this-vm general "net.bbr-qdisc"
 expect this-vm latency "mem.dirty-latency net.bbr-qdisc net.slow-start-after-idle"
 expect this-vm storage "mem.vfs-cache-pressure net.bbr-qdisc"
+# Six timers are enabled in /etc but PID 1 is process_api, not systemd (no
+# /run/systemd/system, sd_booted(3)): no timer can fire, so no noise.timers finding, and
+# the fact says why. On gpu-node systemd runs and the timers finding is there (above).
+expect this-vm benchmark "net.bbr-qdisc noise.aslr"
+if [ -d "$S/this-vm" ]; then
+	"$PERFLAB" inspect --json --sysroot "$S/this-vm" >"$TMP/vm-facts.out" 2>"$ERR"
+	is "this-vm: systemd not running" "$(jq -r '.facts["noise.systemd.running"].value' "$TMP/vm-facts.out")" false
+	is "this-vm: timers unavailable with the reason" \
+		"$(jq -r '.facts["noise.timers"].unavailable' "$TMP/vm-facts.out")" \
+		"/run/systemd/system: not present (systemd is not running, PID 1 is 'process_api': the 6 timers enabled in /etc/systemd/system/timers.target.wants cannot fire)"
+fi
+if [ -d "$S/gpu-node" ]; then
+	"$PERFLAB" inspect --json --sysroot "$S/gpu-node" >"$TMP/gn-facts.out" 2>"$ERR"
+	is "gpu-node: systemd running" "$(jq -r '.facts["noise.systemd.running"].value' "$TMP/gn-facts.out")" true
+fi
 
 # Container: /proc/sys unreadable. No crash, no findings, the sysctl rules reported as not
 # evaluated rather than passed or failed.
