@@ -199,8 +199,14 @@ static const struct rcase cases[] = {
 	{ "numa.numad-hpc", "{\"numa.nodes\":1,\"services.numad\":{\"running\":true}}", 0 },
 
 	/* net */
+	/* the window bound is worked out from the value seen (v x 8 / 1 ms) */
 	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":212992}", 1,
-	  "net.core.rmem_max = 212992" },
+	  "net.core.rmem_max = 212992 (208 KiB, the kernel default: at most 1.7 Gb/s at 1 ms "
+	  "RTT)" },
+	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":4194304}", 1,
+	  "net.core.rmem_max = 4194304 (4 MiB: at most 33.6 Gb/s at 1 ms RTT)" },
+	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":1000000}", 1,
+	  "= 1000000 (1000000 bytes: at most 8.0 Gb/s at 1 ms RTT)" },
 	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":16777216}", 0 },
 	{ "net.rmem-max", "{\"sysctl.net.core.rmem_max\":" UNAV "}", 0 },
 	{ "net.wmem-max", "{\"sysctl.net.core.wmem_max\":212992}", 1 },
@@ -210,7 +216,11 @@ static const struct rcase cases[] = {
 	{ "net.tcp-rmem", "{\"sysctl.net.ipv4.tcp_rmem\":[4096,131072,6291456]}", 1 },
 	{ "net.tcp-rmem", "{\"sysctl.net.ipv4.tcp_rmem\":\"4096 87380 16777216\"}", 0 },
 	{ "net.tcp-rmem", "{\"sysctl.net.ipv4.tcp_rmem\":\"4096 87380\"}", 0 },
-	{ "net.tcp-wmem", "{\"sysctl.net.ipv4.tcp_wmem\":\"4096 16384 4194304\"}", 1 },
+	{ "net.tcp-wmem", "{\"sysctl.net.ipv4.tcp_wmem\":\"4096 16384 4194304\"}", 1,
+	  "net.ipv4.tcp_wmem max = 4194304 (4 MiB, the kernel default: at most 33.6 Gb/s at 1 ms "
+	  "RTT)" },
+	{ "net.tcp-wmem", "{\"sysctl.net.ipv4.tcp_wmem\":\"4096 16384 212992\"}", 1,
+	  "(208 KiB: at most 1.7 Gb/s at 1 ms RTT)" },
 	{ "net.tcp-wmem", "{\"sysctl.net.ipv4.tcp_wmem\":\"4096 16384 16777216\"}", 0 },
 	{ "net.netdev-backlog", "{\"sysctl.net.core.netdev_max_backlog\":1000}", 1 },
 	{ "net.netdev-backlog", "{\"sysctl.net.core.netdev_max_backlog\":100000}", 0 },
