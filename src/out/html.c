@@ -735,8 +735,9 @@ int pl_report_write_html(FILE *out, const json_t *report)
 	pl_buf_puts(&b, " by perflab ");
 	esc(&b, pl_json_str(report, "perflab_version"));
 	pl_buf_puts(&b, "</div>\n");
-	pl_keynums_write_html(&b, report);
 	free(line);
+	/* "unreliable: ..." before the figures it qualifies (README: every output opens
+	 * with it) */
 	char *top = pl_caveats_report_top(report);
 	if (top) {
 		pl_buf_puts(&b, "<p class=\"unreliable\" id=\"unreliable\"><b>");
@@ -744,6 +745,7 @@ int pl_report_write_html(FILE *out, const json_t *report)
 		pl_buf_puts(&b, "</b></p>\n");
 	}
 	free(top);
+	pl_keynums_write_html(&b, report);
 
 	const json_t *check = json_object_get(report, "check");
 	if (check)

@@ -939,7 +939,8 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 	fprintf(out, "# perflab report\n\n");
 	fprintf(out, "Generated %s by perflab %s.\n\n", pl_json_str(report, "generated"),
 		pl_json_str(report, "perflab_version"));
-	pl_keynums_write_markdown(out, report);
+	/* "unreliable: ..." before the figures it qualifies (README: every output opens
+	 * with it) */
 	char *top = pl_caveats_report_top(report);
 	if (top) {
 		fputs("> **", out);
@@ -947,6 +948,7 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		fputs("**\n\n", out);
 	}
 	free(top);
+	pl_keynums_write_markdown(out, report);
 
 	const json_t *check = json_object_get(report, "check");
 	const json_t *sum = json_object_get(check, "summary");

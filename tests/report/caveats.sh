@@ -40,6 +40,15 @@ like "md: the same caveat before the findings" "$(sed -n '1,/^## Findings/p' "$R
 	'^> \*\*unreliable: machine not idle: other tasks used up to [0-9]+% of the CPUs during bench clock, io, mem, net, ticks'
 like "html: the same caveat before the findings" "$(sed -n '1,/id="findings"/p' "$R/report.html")" \
 	'<p class="unreliable" id="unreliable"><b>unreliable: machine not idle'
+# ... and before the Key numbers table whose figures it qualifies (the ux trial found it
+# under the table)
+like "md: the caveat before the Key numbers" "$(sed -n '1,/^## Key numbers/p' "$R/report.md")" \
+	'^> \*\*unreliable: machine not idle'
+like "md: the Key numbers follow" "$(sed -n '/^> \*\*unreliable/,$p' "$R/report.md")" '^## Key numbers'
+like "html: the caveat before the Key numbers" "$(sed -n '1,/id="key-numbers"/p' "$R/report.html")" \
+	'<p class="unreliable" id="unreliable"><b>unreliable: machine not idle'
+like "html: the Key numbers follow" "$(sed -n '/id="unreliable"/,$p' "$R/report.html")" \
+	'<section id="key-numbers">'
 
 # io: one run, so no spread, and its notes and info under its table
 for out in md html term; do
