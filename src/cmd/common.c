@@ -32,6 +32,24 @@ const struct pl_opt pl_global_opts[] = {
 	PL_OPT_END,
 };
 
+#define NGLOBAL (sizeof(pl_global_opts) / sizeof(pl_global_opts[0]))
+
+/* The global options into @g (NGLOBAL entries) with @info's own meaning of -o and --json,
+ * for --help and for errors ("option '-o' needs a value DIR"): report's -o DIR must not
+ * read "write output to FILE instead of stdout". */
+static void global_opts(const struct pl_cmd_info *info, struct pl_opt *g)
+{
+	memcpy(g, pl_global_opts, sizeof(pl_global_opts));
+	for (struct pl_opt *o = g; o->name; o++) {
+		if (strcmp(o->name, "output") == 0 && info->output_help) {
+			o->arg = info->output_arg ? info->output_arg : o->arg;
+			o->help = info->output_help;
+		} else if (strcmp(o->name, "json") == 0 && info->json_help) {
+			o->help = info->json_help;
+		}
+	}
+}
+
 void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *in, size_t nin)
 {
 	printf("usage: %s\n\n%s\n", info->usage, info->summary);
@@ -42,7 +60,9 @@ void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *in
 	for (size_t i = 0; i < nin && n < 4; i++)
 		if (in[i].opts && in[i].opts[0].name)
 			sets[n++] = in[i];
-	sets[n++] = (struct pl_optset){ pl_global_opts, NULL, "Global options" };
+	struct pl_opt g[NGLOBAL];
+	global_opts(info, g);
+	sets[n++] = (struct pl_optset){ g, NULL, "Global options" };
 	pl_opt_help(stdout, sets, n);
 }
 
@@ -70,7 +90,9 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 	for (size_t i = 0; i < nin && n < 4; i++)
 		if (in[i].opts && in[i].opts[0].name)
 			sets[n++] = in[i];
-	sets[n++] = (struct pl_optset){ pl_global_opts, &pl_g, "Global options" };
+	struct pl_opt g[NGLOBAL];
+	global_opts(info, g);
+	sets[n++] = (struct pl_optset){ g, &pl_g, "Global options" };
 	if (pl_opt_parse(argc, argv, sets, n, prog, args) < 0)
 		return PL_EXIT_USAGE;
 	if (pl_g.help) {

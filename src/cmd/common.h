@@ -32,6 +32,12 @@ struct pl_cmd_info {
 	const char *usage;	 /**< "perflab inspect [options]" */
 	const char *summary;	 /**< one line */
 	const char *description; /**< paragraph(s) after the usage, or NULL */
+	/* What the global -o and --json mean for this command when not "-o FILE: write
+	 * output to FILE instead of stdout" (report: -o DIR, the report directory), shown
+	 * under "Global options" in --help; NULL = the global text. */
+	const char *output_arg;	 /**< metavariable of -o ("DIR"), or NULL */
+	const char *output_help; /**< help of -o, or NULL */
+	const char *json_help;	 /**< help of --json, or NULL */
 };
 
 /** Parse @argv (argv[0] is the command name) against the global options and @opts

@@ -118,7 +118,9 @@ static const struct pl_cmd_info infos[] = {
 	  "Rank 0 writes DIR/report.{json,md,html} (-o DIR, default ./perflab-cluster) and\n"
 	  "prints a summary (--json: report.json on stdout; docs/schemas/cluster.schema.json).\n"
 	  "Exit status: 0 ok, 2 bad input (one line from the lowest failing rank, nothing\n"
-	  "written), 3 a node failed or timed out (the others' report is still written)." },
+	  "written), 3 a node failed or timed out (the others' report is still written).",
+	  "DIR", "the report directory: DIR/report.{json,md,html} (default ./perflab-cluster)",
+	  "also print report.json on stdout (rank 0)" },
 	{ "inspect",
 	  "mpirun ... perflab-mpi inspect [--domain LIST] [--json] [-o FILE] [--timeout SECONDS] "
 	  "[--sysroot-per-rank DIR/%r] [--per-rank-nodes]",

@@ -87,9 +87,9 @@ static const struct pl_cmd_info info = {
 		"mode (io in the report directory, or beside it when this run creates it):\n"
 		"  default  about 60 s: 3-5 runs each, at the sizes their standalone defaults use\n"
 		"           (mem: arrays 4x the last-level cache, in a VM at most 64 MiB per\n"
-		"           CPU, capped at 60% of MemAvailable, with the reason; io: a 256 MiB "
-		"file read with O_DIRECT where the file\n"
-		"           system supports it, else cold; net: 64-byte round trips and streams;\n"
+		"           CPU, capped at 60% of MemAvailable, with the reason; io: a 256 MiB\n"
+		"           file read with O_DIRECT where the file system supports it, else\n"
+		"           cold; net: 64-byte round trips and streams;\n"
 		"           compress: level 1 of each backend on a 16 MiB corpus), so each\n"
 		"           figure agrees with 'perflab bench NAME' run alone;\n"
 		"  --quick  about 15 s: their brief --quick arguments (small sizes, 1-3 runs;\n"
@@ -107,6 +107,10 @@ static const struct pl_cmd_info info = {
 		"array size from its caches, CPUs and memory). Benchmarks need the live system:\n"
 		"with --sysroot they are left out. A progress line per stage goes to stderr on a\n"
 		"terminal. Ctrl-C stops the current stage and writes what is done (exit 130).",
+	.output_arg = "DIR",
+	.output_help = "the report directory: DIR/report.{json,md,html} (default "
+		       "./perflab-report; created when missing)",
+	.json_help = "also print report.json on stdout (the files are written all the same)",
 };
 
 /* The three report files, written to temporaries and renamed together at the end. */

@@ -243,6 +243,20 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 	return -EINVAL;
 }
 
+/* "option '-W' needs a value W": @spelled is how it was given ("-W", "--workload"); an
+ * enum option lists its values as an unknown value does ("(one of: a, b)"). Returns
+ * -EINVAL after logging. */
+static int missing_value(const char *cmd, const struct pl_opt *o, const char *spelled)
+{
+	struct pl_buf b = { 0 };
+	for (int i = 0; o->type == PL_OPT_ENUM && o->choices && o->choices[i]; i++)
+		pl_buf_printf(&b, "%s%s", i ? ", " : " (one of: ", o->choices[i]);
+	pl_error("%soption '%s' needs a value %s%s%s", pfx(cmd), spelled, o->arg ? o->arg : "",
+		 b.data ? b.data : "", b.data ? ")" : "");
+	pl_buf_free(&b);
+	return -EINVAL;
+}
+
 /* The long option argv[*i] ("--name", "--name=value" or "--name value", which advances
  * *i). Returns 0 or -EINVAL after logging. */
 static int parse_long(int argc, char **argv, int *i, const struct pl_optset *sets, size_t nsets,
@@ -265,9 +279,9 @@ static int parse_long(int argc, char **argv, int *i, const struct pl_optset *set
 		else if (*i + 1 < argc)
 			val = argv[++*i];
 		else {
-			pl_error("%soption '--%s' needs a value %s", pfx(cmd), o->name,
-				 o->arg ? o->arg : "");
-			return -EINVAL;
+			char sp[64];
+			snprintf(sp, sizeof(sp), "--%s", o->name);
+			return missing_value(cmd, o, sp);
 		}
 	} else if (eq) {
 		pl_error("%soption '--%s' takes no value", pfx(cmd), o->name);
@@ -305,9 +319,8 @@ static int parse_short(int argc, char **argv, int *i, const struct pl_optset *se
 			else if (*i + 1 < argc)
 				val = argv[++*i];
 			else {
-				pl_error("%soption '-%c' needs a value %s", pfx(cmd), *p,
-					 o->arg ? o->arg : "");
-				return -EINVAL;
+				char sp[3] = { '-', *p, '\0' };
+				return missing_value(cmd, o, sp);
 			}
 			return store(cmd, o, base, val) < 0 ? -EINVAL : 0;
 		}

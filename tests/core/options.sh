@@ -20,6 +20,7 @@ like "benchmarks found in bench --list" "$(echo "$benches" | tr '\n' ' ')" '^clo
 # "CMD<TAB>-X<TAB>--long" for every "(was -X)" in $TMP/was
 : >"$TMP/opts"
 : >"$TMP/was"
+: >"$TMP/enums"
 helps=0
 while read -r c; do
 	[ -n "$c" ] || continue
@@ -33,7 +34,44 @@ while read -r c; do
 		sort -u | awk -v c="$c" '{ if (NF == 1) print c "\t-\t--" $1; else print c "\t-" $1 "\t--" $2 }' >>"$TMP/opts"
 	sed -nE 's/^  (-[A-Za-z], |    )--([a-z0-9-]+).*\(was -([A-Za-z])\)$/\3 \2/p' "$TMP/help" |
 		awk -v c="$c" '{print c "\t-" $1 "\t--" $2}' >>"$TMP/was"
+	# enum options: "CMD<TAB>X or -<TAB>long<TAB>ARG<TAB>a|b|c" (the choices --help lists)
+	perl -ne 'print "'"$c"'\t", $2 // "-", "\t$3\t$4\t$5\n" if /^  (-([A-Za-z]), |    )--([a-z0-9-]+) ([A-Z][A-Z_]*) .*\(([a-z0-9_-]+(?:\|[a-z0-9_-]+)+)\)(?: \[default: [^\]]*\])?(?: \(was -[A-Za-z]\))?$/' \
+		"$TMP/help" >>"$TMP/enums"
 done < <(echo "$cmds" | grep -vx bench; echo "$benches" | sed 's/^/bench /')
+
+# Every enum option given without a value names its values, as an unknown value does
+# ('report -W' said only "needs a value W" in the ux trial): the same list, in --help's
+# order, for the long and the short spelling; exit 2, one line, nothing on stdout.
+nenum=0
+while IFS=$'\t' read -r c letter long arg choices; do
+	want=$(echo "$choices" | sed 's/|/, /g')
+	sps=("--$long")
+	[ "$letter" = - ] || sps+=("-$letter")
+	for sp in "${sps[@]}"; do
+		# shellcheck disable=SC2086
+		expect_exit 2 "$c $sp (no value): exit 2" "$P" $c "$sp"
+		is "$c $sp (no value): lists the values" "$(cat "$ERR")" \
+			"perflab $c: error: option '$sp' needs a value $arg (one of: $want)"
+		is "$c $sp (no value): nothing on stdout" "$(wc -c <"$OUT")" 0
+	done
+	# shellcheck disable=SC2086
+	"$P" $c "--$long" nosuch >/dev/null 2>"$TMP/e"
+	like "$c --$long nosuch: the same list" "$(cat "$TMP/e")" "\\(one of: $want\\)\$"
+	nenum=$((nenum + 1))
+done <"$TMP/enums"
+like "enum options found (check -W, bench io --cache, profile -e ...)" \
+	"$(cut -f1,3 "$TMP/enums" | tr '\t\n' ': ')" 'check:workload .*profile:event .*report:workload .*bench io:cache'
+
+# report's -o is a directory: its --help and errors say so under Global options, where
+# the other commands keep "-o FILE ... instead of stdout" (the ux trial read both)
+"$P" report --help >"$TMP/rh" 2>&1
+is "report --help: -o DIR with report's meaning" "$(grep -E '^  -o, --output' "$TMP/rh")" \
+	"  -o, --output DIR           the report directory: DIR/report.{json,md,html} (default ./perflab-report; created when missing)"
+is "report --help: no 'instead of stdout'" "$(grep -c 'instead of stdout\|or -o FILE' "$TMP/rh")" 0
+like "report --help: --json with report's meaning" "$(grep -E '^      --json' "$TMP/rh")" 'also print report.json on stdout'
+like "check --help: -o FILE kept" "$("$P" check --help | grep -E '^  -o, --output')" 'FILE +write output to FILE instead of stdout'
+expect_exit 2 "report -o (no value)" "$P" report -o
+is "report -o (no value): names DIR" "$(cat "$ERR")" "perflab report: error: option '-o' needs a value DIR"
 is "every command and benchmark has --help" "$helps" "$(($(echo "$cmds" | grep -cvx bench) + $(echo "$benches" | wc -l)))"
 like "option lines parsed (compare --runs)" "$(grep -P '^compare\t' "$TMP/opts")" $'-r\t--runs'
 
