@@ -228,6 +228,12 @@ int pl_bench_run(const struct pl_bench *b, void *opts, const struct pl_bench_run
 void pl_bench_print_list(FILE *f);
 /** The human table of a result document @d (the --json shape) into @f. */
 void pl_bench_print_table(FILE *f, const json_t *d);
+/** Words for an "info" value @v of key @key that its raw JSON does not say: "not pinned"
+ *  for an integer below 0 under a key ending in "_pinned" (bench net's
+ *  client_cpu_pinned/server_cpu_pinned; the JSON keeps -1, an integer as in every
+ *  earlier document). A static string, or NULL when the value speaks for itself. Used
+ *  by the bench table and by the report's info lines alike. */
+const char *pl_bench_info_word(const char *key, const json_t *v);
 
 /** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */
 #define PL_BENCH_EXIT_INTERRUPTED 130

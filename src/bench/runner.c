@@ -809,6 +809,15 @@ static void fmt_ns(char *buf, size_t len, const json_t *v)
 	snprintf(buf, len, "%.4g %s", x / div, u);
 }
 
+const char *pl_bench_info_word(const char *key, const json_t *v)
+{
+	size_t kl = strlen(key);
+	if (json_is_integer(v) && json_integer_value(v) < 0 && kl > 7 &&
+	    strcmp(key + kl - 7, "_pinned") == 0)
+		return "not pinned";
+	return NULL;
+}
+
 void pl_bench_print_table(FILE *f, const json_t *d)
 {
 	const char *B = pl_style(f, "bold"), *D = pl_style(f, "dim"), *R = pl_style(f, "reset");
@@ -831,7 +840,8 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 	{
 		if (strcmp(k, "workload") == 0 || strcmp(k, "reference") == 0)
 			continue;
-		char *t = pl_fact_value_text(v);
+		const char *w = pl_bench_info_word(k, v);
+		char *t = w ? pl_xstrdup(w) : pl_fact_value_text(v);
 		fprintf(f, "  %s%s:%s %s\n", D, k, R, t);
 		free(t);
 	}

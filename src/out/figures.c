@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "facts/facts.h"
 #include "out/json.h"
 #include "stats/summary.h"
@@ -104,9 +105,9 @@ static char *info_value(const char *key, const json_t *v)
 		b[strcspn(b, "(")] = '\0';
 		return pl_xstrdup(pl_trim(b));
 	}
-	if (json_is_integer(v) && json_integer_value(v) < 0 && kl > 7 &&
-	    strcmp(key + kl - 7, "_pinned") == 0)
-		return pl_xstrdup("not pinned");
+	const char *word = pl_bench_info_word(key, v);
+	if (word)
+		return pl_xstrdup(word);
 	/* measured shares and ratios to the precision they carry ("66.1%", not the double) */
 	if (json_is_real(v) && kl > 4 && strcmp(key + kl - 4, "_pct") == 0)
 		return pl_xasprintf("%.1f%%", json_real_value(v));

@@ -610,6 +610,45 @@ static void test_budget_cause(void **state)
 	pl_bench_plan_free(&p);
 }
 
+/* bench net's table says "not pinned" for a CPU of -1 (the ux trial saw the raw
+ * "client_cpu_pinned: -1"); the JSON keeps -1; a pinned CPU is its number */
+static void test_table_not_pinned(void **state)
+{
+	(void)state;
+	const char *src = getenv("PERFLAB_SRCDIR");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tests/report/fixtures/bench-net.json", src ? src : ".");
+	json_t *d = json_load_file(path, 0, NULL);
+	assert_non_null(d);
+	json_t *info = json_object_get(d, "info");
+	assert_int_equal(json_integer_value(json_object_get(info, "client_cpu_pinned")), -1);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	pl_bench_print_table(f, d);
+	fclose(f);
+	assert_non_null(strstr(text, "\n  client_cpu_pinned: not pinned\n"));
+	assert_non_null(strstr(text, "\n  server_cpu_pinned: not pinned\n"));
+	assert_null(strstr(text, ": -1\n"));
+	free(text);
+	json_object_set_new(info, "client_cpu_pinned", json_integer(1));
+	json_object_set_new(info, "server_cpu_pinned", json_integer(0));
+	f = open_memstream(&text, &len);
+	pl_bench_print_table(f, d);
+	fclose(f);
+	assert_non_null(strstr(text, "\n  client_cpu_pinned: 1\n"));
+	assert_non_null(strstr(text, "\n  server_cpu_pinned: 0\n"));
+	free(text);
+	json_t *m1 = json_integer(-1), *zero = json_integer(0);
+	const char *w = pl_bench_info_word("client_cpu_pinned", m1);
+	assert_string_equal(w ? w : "(null)", "not pinned");
+	assert_null(pl_bench_info_word("client_cpu_pinned", zero));
+	assert_null(pl_bench_info_word("cpu", m1));
+	json_decref(m1);
+	json_decref(zero);
+	json_decref(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -627,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_freq_parsers),
 		cmocka_unit_test(test_mem_default_size),
 		cmocka_unit_test(test_budget_cause),
+		cmocka_unit_test(test_table_not_pinned),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
