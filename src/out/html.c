@@ -322,6 +322,14 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 							  pl_json_num(mk, "min"),
 							  pl_json_num(mk, "max") };
 		}
+		/* a chart whose every bar is 0 from min to max (io's residency under O_DIRECT
+		 * or a cold cache: always 0) is one empty bar on a 0-1 axis; the table row
+		 * says 0 */
+		bool all_zero = true;
+		for (size_t k = 0; k < nb; k++)
+			all_zero &= bars[k].value == 0 && bars[k].lo == 0 && bars[k].hi == 0;
+		if (all_zero)
+			continue;
 		char *title =
 			pl_xasprintf("bench %s: median per metric, whiskers min to max", name);
 		pl_svg_bar_chart(b, title, bars, nb, unit, better);
