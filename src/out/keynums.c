@@ -273,8 +273,16 @@ json_t *pl_keynums_build(const json_t *report)
 		bs, qd, how);
 	json_array_append_new(
 		rows, bench_row("io bandwidth", "io", d, find_metric(d, "bandwidth"), io, NULL));
-	json_array_append_new(rows,
-			      bench_row("io IOPS", "io", d, find_metric(d, "iops"), io, NULL));
+	json_t *iops = bench_row("io IOPS", "io", d, find_metric(d, "iops"), io, NULL);
+	/* large blocks (64 KiB and up, the default 1 MiB): the IOPS are the bandwidth over
+	 * the block size, which a reader of "io IOPS 677/s" takes for the device's IOPS */
+	if (bsz >= 65536 && json_is_string(json_object_get(iops, "unit"))) {
+		pl_autofree char *c = pl_xasprintf(
+			"bandwidth over %s blocks, not the device's small-block (4 KiB) IOPS",
+			bs + strlen(", bs "));
+		json_array_insert_new(json_object_get(iops, "caveats"), 0, pl_json_string(c));
+	}
+	json_array_append_new(rows, iops);
 	d = find_bench(benches, "net");
 	json_array_append_new(rows, bench_row("loopback RTT", "net", d,
 					      find_metric(d, "tcp_pp 64B round-trip"),

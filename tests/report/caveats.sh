@@ -50,6 +50,22 @@ like "html: the caveat before the Key numbers" "$(sed -n '1,/id="key-numbers"/p'
 like "html: the Key numbers follow" "$(sed -n '/id="unreliable"/,$p' "$R/report.html")" \
 	'<section id="key-numbers">'
 
+# io IOPS of large blocks are the bandwidth over the block size: the key numbers row says
+# so (the ux trial read "io IOPS 677/s" as the device's); 4 KiB blocks carry no such caveat
+iops_cav="bandwidth over 1 MiB blocks, not the device's small-block (4 KiB) IOPS"
+iops_re="bandwidth over 1 MiB blocks, not the device's small-block \\(4 KiB\\) IOPS"
+like "terminal: io IOPS of 1 MiB blocks say what they are" "$(printf '%s\n' "$T" | grep '^  io IOPS ')" "\\[$iops_re;"
+like "md: io IOPS of 1 MiB blocks say what they are" "$(grep '^| \[io IOPS\]' "$R/report.md")" "\\| $iops_re; "
+is "json: the caveat first in key_numbers" \
+	"$(jq -r '.key_numbers[] | select(.name == "io IOPS") | .caveats[0]' "$R/report.json")" "$iops_cav"
+is "io bandwidth row has no IOPS caveat" \
+	"$(jq -r '[.key_numbers[] | select(.name == "io bandwidth") | .caveats[] | select(test("IOPS"))] | length' "$R/report.json")" 0
+jq '.options.bs = 4096' "$FX/bench-io.json" >"$TMP/io4k.json"
+ok "report from a 4 KiB io result" "$PERFLAB" report --no-bench -o "$TMP/r4k" --from "$TMP/io4k.json"
+is "4 KiB io IOPS: no large-block caveat" \
+	"$(jq -r '[.key_numbers[] | select(.name == "io IOPS") | .caveats[] | select(test("blocks"))] | length' "$TMP/r4k/report.json")" 0
+like "4 KiB io IOPS: bs in its context" "$(jq -r '.key_numbers[] | select(.name == "io IOPS") | .detail' "$TMP/r4k/report.json")" 'bs 4 KiB'
+
 # io: one run, so no spread, and its notes and info under its table
 for out in md html term; do
 	s=$("${out}_bench" io)
