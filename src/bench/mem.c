@@ -874,7 +874,9 @@ const struct pl_bench pl_bench_mem = {
 		"see the host's L3), capped by available memory; the size and the reason are\n"
 		"printed. One pinned thread per CPU of the run; best (STREAM's best-of-N) and\n"
 		"median over the repetitions after a warm-up. Kernels are dispatched at run time\n"
-		"to the best instruction set (GCC target_clones); --nt adds streaming stores.\n"
+		"to the best instruction set (GCC target_clones; the sum in explicit AVX-512,\n"
+		"AVX2 and SSE2 variants with 32 partial sums, so its additions are not in index\n"
+		"order, the same on every ISA); --nt adds streaming stores.\n"
 		"--numa-matrix gives the (CPU node, memory node) bandwidth and latency table.\n"
 		"--latency instead measures load-to-use latency by pointer chasing a random\n"
 		"cycle, working sets 4 KiB to beyond 4x the L3, levels named from the facts.",

@@ -80,21 +80,6 @@ CLONES static void k_triad(double *restrict a, const double *restrict b, const d
 		a[j] = b[j] + s * c[j];
 }
 
-/* Eight independent accumulators: a floating-point sum cannot be reordered by the
- * compiler, so this gives it the parallelism to vectorise and hide the add latency. */
-CLONES static double k_sum(const double *restrict a, size_t lo, size_t hi)
-{
-	double s[8] = { 0 };
-	size_t j = lo;
-	for (; j + 8 <= hi; j += 8)
-		for (int k = 0; k < 8; k++)
-			s[k] += a[j + k];
-	double t = 0;
-	for (; j < hi; j++)
-		t += a[j];
-	return t + ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-}
-
 void pl_stream_init(double *a, double *b, double *c, size_t lo, size_t hi)
 {
 	for (size_t j = lo; j < hi; j++) {
@@ -181,7 +166,121 @@ __attribute__((target("avx512f"))) static void nt_avx512(enum pl_stream_op op, d
 						_mm_mul_pd, _mm_set1_pd)
 #endif
 
-						const char *pl_stream_isa(bool nt)
+/* ---- the read-only sum ----
+ * 32 partial sums: lane k (0..31) adds the elements lo + k, lo + k + 32, ... in index
+ * order; at the end the lanes are added pairwise (lane k += lane k + w for w = 16, 8, 4,
+ * 2, 1) and the tail (the last (hi - lo) % 32 elements, added in index order) is added
+ * last. Every variant keeps this order, so all return the same bits for the same input.
+ * Why not a plain loop: a floating-point sum cannot be reordered by the compiler (no
+ * -ffast-math), so the former eight scalar accumulators under target_clones became
+ * vaddsd chains with lane extractions (GCC 12: 112 instructions per 256 B in the avx2
+ * clone, 147 per 512 B in avx512f), and GCC's generic vectors wider than the clone's
+ * registers go through the stack. The explicit variants hold the 32 lanes in 4 zmm, 8
+ * ymm or 16 xmm accumulators: per 256 B, four (avx512f), eight (avx2) independent vector
+ * adds with a memory operand, as likwid-bench's sum_avx kernel (four ymm accumulators,
+ * vaddpd ymm, [mem]). */
+#define SUM_LANES 32
+
+						static double sum_finish(double l[SUM_LANES],
+									 const double *a, size_t j,
+									 size_t hi)
+{
+	for (size_t w = SUM_LANES / 2; w >= 1; w /= 2)
+		for (size_t k = 0; k < w; k++)
+			l[k] += l[k + w];
+	double t = 0;
+	for (; j < hi; j++)
+		t += a[j];
+	return l[0] + t;
+}
+
+/* The end of the whole 32-element steps of [lo, hi). */
+static size_t sum_end(size_t lo, size_t hi)
+{
+	return hi > lo ? lo + (hi - lo) / SUM_LANES * SUM_LANES : lo;
+}
+
+static double sum_scalar(const double *a, size_t lo, size_t hi)
+{
+	double l[SUM_LANES] = { 0 };
+	size_t j = lo, end = sum_end(lo, hi);
+	for (; j < end; j += SUM_LANES)
+		for (size_t k = 0; k < SUM_LANES; k++)
+			l[k] += a[j + k];
+	return sum_finish(l, a, j, hi);
+}
+
+#if defined(__x86_64__)
+/* One body per vector width W (doubles per register): SUM_LANES / W accumulators,
+ * unaligned loads (a part may start anywhere). */
+#define SUM_BODY(W, VT, LOADU, STOREU, ADD, ZERO)                                                  \
+	{                                                                                          \
+		VT s[SUM_LANES / W];                                                               \
+		for (size_t k = 0; k < SUM_LANES / W; k++)                                         \
+			s[k] = ZERO();                                                             \
+		size_t j = lo, end = sum_end(lo, hi);                                              \
+		for (; j < end; j += SUM_LANES)                                                    \
+			for (size_t k = 0; k < SUM_LANES / W; k++)                                 \
+				s[k] = ADD(s[k], LOADU(a + j + k * W));                            \
+		double l[SUM_LANES];                                                               \
+		for (size_t k = 0; k < SUM_LANES / W; k++)                                         \
+			STOREU(l + k * W, s[k]);                                                   \
+		return sum_finish(l, a, j, hi);                                                    \
+	}
+
+__attribute__((target("avx512f"))) static double sum_avx512(const double *a, size_t lo, size_t hi)
+	SUM_BODY(8, __m512d, _mm512_loadu_pd, _mm512_storeu_pd, _mm512_add_pd, _mm512_setzero_pd)
+
+		__attribute__((target("avx2"))) static double sum_avx2(const double *a, size_t lo,
+								       size_t hi)
+			SUM_BODY(4, __m256d, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_add_pd,
+				 _mm256_setzero_pd)
+
+				static double sum_sse2(const double *a, size_t lo, size_t hi)
+					SUM_BODY(2, __m128d, _mm_loadu_pd, _mm_storeu_pd,
+						 _mm_add_pd, _mm_setzero_pd)
+#endif
+
+						static double k_sum(const double *a, size_t lo,
+								    size_t hi)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		return sum_avx512(a, lo, hi);
+	if (__builtin_cpu_supports("avx2"))
+		return sum_avx2(a, lo, hi);
+	return sum_sse2(a, lo, hi);
+#else
+	return sum_scalar(a, lo, hi);
+#endif
+}
+
+int pl_stream_sum_variant(const char *isa, const double *a, size_t lo, size_t hi, double *ret)
+{
+	if (!strcmp(isa, "scalar")) {
+		*ret = sum_scalar(a, lo, hi);
+		return 0;
+	}
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (!strcmp(isa, "avx512f") && __builtin_cpu_supports("avx512f")) {
+		*ret = sum_avx512(a, lo, hi);
+		return 0;
+	}
+	if (!strcmp(isa, "avx2") && __builtin_cpu_supports("avx2")) {
+		*ret = sum_avx2(a, lo, hi);
+		return 0;
+	}
+	if (!strcmp(isa, "sse2")) {
+		*ret = sum_sse2(a, lo, hi);
+		return 0;
+	}
+#endif
+	return -ENOTSUP;
+}
+
+const char *pl_stream_isa(bool nt)
 {
 #if defined(__x86_64__)
 	__builtin_cpu_init();

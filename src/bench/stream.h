@@ -49,9 +49,19 @@ void pl_stream_init(double *a, double *b, double *c, size_t lo, size_t hi);
 /** Run @op on elements [lo, hi). @nt: non-temporal (streaming) stores for Copy, Scale,
  *  Add and Triad where the CPU has them (x86 SSE2/AVX/AVX-512; elsewhere regular
  *  stores). Returns the partial sum for PL_STREAM_SUM, else 0. Elements [lo, hi) must
- *  start 64-byte aligned for the streaming stores to be used on the whole range. */
+ *  start 64-byte aligned for the streaming stores to be used on the whole range.
+ *  PL_STREAM_SUM is the sum of a[lo..hi) but not added in index order: 32 partial sums
+ *  (lane k adds a[lo + k], a[lo + k + 32], ...), reduced pairwise, then the tail of the
+ *  last (hi - lo) % 32 elements in index order (see pl_stream_sum_variant); so the
+ *  result can differ from a left-to-right sum in the last bits, never between ISAs. */
 double pl_stream_kernel(enum pl_stream_op op, bool nt, double *a, double *b, double *c, size_t lo,
 			size_t hi);
+/** The read-only sum of a[lo..hi) by one variant, in the order pl_stream_kernel's
+ *  PL_STREAM_SUM documents: @isa "avx512f" (4 zmm accumulators), "avx2" (8 ymm), "sse2"
+ *  (16 xmm) on x86-64, "scalar" (32 doubles, the portable fallback) everywhere. All give
+ *  the same bits. Writes *@ret and returns 0; -ENOTSUP (nothing written) for an unknown
+ *  @isa or one this CPU lacks. For tests and for reading the generated code. */
+int pl_stream_sum_variant(const char *isa, const double *a, size_t lo, size_t hi, double *ret);
 /** The instruction set the kernels were dispatched to at run time ("avx512f", "avx2",
  *  "default"); regular kernels use GCC target_clones, streaming stores explicit variants. */
 const char *pl_stream_isa(bool nt);
@@ -65,7 +75,8 @@ void pl_stream_err_sums(const double *a, const double *b, const double *c, size_
 int pl_stream_verdict(const double err[3], size_t n, const struct pl_stream_expect *e, double eps,
 		      char *msg, size_t len);
 /** Check a read-only sum of n elements of a: relative error <= 1e-6 (the sum of n equal
- *  values accumulates rounding of order n * 2^-53 per accumulator). 0 or -EDOM. */
+ *  values accumulates rounding of order (n / 32) * 2^-53 per lane, 32 lanes; the bound
+ *  holds for any order of the additions). 0 or -EDOM. */
 int pl_stream_check_sum(double sum, size_t n, const struct pl_stream_expect *e);
 
 #endif

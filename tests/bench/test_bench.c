@@ -459,6 +459,72 @@ static void test_stream_validation(void **state)
 	free(c);
 }
 
+/* The read-only sum adds in the documented order (32 lanes, pairwise, then the tail),
+ * bit for bit, in every variant this CPU runs; on data where the order shows, the
+ * result differs from a left-to-right sum, so an in-order kernel would fail here. */
+static double sum_reference(const double *a, size_t lo, size_t hi)
+{
+	double lane[32] = { 0 }, tail = 0;
+	size_t steps_end = lo + (hi - lo) / 32 * 32;
+	for (size_t j = lo; j < hi; j++) {
+		if (j < steps_end)
+			lane[(j - lo) % 32] += a[j];
+		else
+			tail += a[j];
+	}
+	/* lane k += lane k + w for w = 16, 8, 4, 2, 1 */
+	for (size_t w = 16; w > 0; w >>= 1)
+		for (size_t k = 0; k < w; k++)
+			lane[k] = lane[k] + lane[k + w];
+	return lane[0] + tail;
+}
+
+static void test_stream_sum_order(void **state)
+{
+	(void)state;
+	rng_state = 88172645463325252ull; /* the same data whatever ran before */
+	const size_t n = 4099;		  /* 128 steps of 32 and a tail of 3 */
+	double *a = malloc(n * sizeof(double));
+	assert_non_null(a);
+	/* magnitudes from 2^-20 to 2^20: rounding depends on the order of the additions */
+	for (size_t j = 0; j < n; j++)
+		a[j] = ldexp(1.0 + (double)(rnd() >> 11) / 9007199254740992.0,
+			     (int)(rnd() % 41) - 20);
+	double inorder = 0;
+	for (size_t j = 1; j < n; j++)
+		inorder += a[j];
+	static const struct {
+		size_t lo, hi;
+	} ranges[] = { { 0, 4099 }, { 1, 4099 }, { 5, 37 }, { 7, 7 }, { 3, 34 }, { 0, 31 } };
+	static const char *const isas[] = { "scalar", "sse2", "avx2", "avx512f" };
+	unsigned ran = 0;
+	for (size_t v = 0; v < sizeof(isas) / sizeof(isas[0]); v++) {
+		double got;
+		if (pl_stream_sum_variant(isas[v], a, 0, 1, &got) == -ENOTSUP) {
+			print_message("# skipped: sum variant %s: not available on this CPU\n",
+				      isas[v]);
+			continue;
+		}
+		ran++;
+		for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+			double want = sum_reference(a, ranges[r].lo, ranges[r].hi);
+			assert_int_equal(
+				pl_stream_sum_variant(isas[v], a, ranges[r].lo, ranges[r].hi, &got),
+				0);
+			assert_memory_equal(&got, &want, sizeof(double));
+		}
+	}
+	assert_true(ran >= 1); /* scalar runs everywhere */
+	/* the dispatched kernel is one of them, and the order is visible on this data */
+	double got = pl_stream_kernel(PL_STREAM_SUM, false, a, NULL, NULL, 1, n);
+	double want = sum_reference(a, 1, n);
+	assert_memory_equal(&got, &want, sizeof(double));
+	assert_true(got != inorder);
+	assert_true(fabs(got - inorder) <= 1e-12 * fabs(inorder));
+	assert_int_equal(pl_stream_sum_variant("avx3", a, 0, n, &got), -ENOTSUP);
+	free(a);
+}
+
 /* The pointer chase links every line into one cycle (Sattolo), for any size and seed,
  * and names levels by the smallest cache that holds the working set. */
 static void test_chase(void **state)
@@ -662,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_irq_parse),
 		cmocka_unit_test(test_isolation_cpus),
 		cmocka_unit_test(test_stream_validation),
+		cmocka_unit_test(test_stream_sum_order),
 		cmocka_unit_test(test_chase),
 		cmocka_unit_test(test_freq_parsers),
 		cmocka_unit_test(test_mem_default_size),
