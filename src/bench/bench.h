@@ -134,6 +134,10 @@ void pl_bench_invalidate(struct pl_bench_ctx *ctx, const char *fmt, ...)
 
 /** True once SIGINT/SIGTERM arrived: long loops should return -EINTR soon. */
 bool pl_bench_stopped(const struct pl_bench_ctx *ctx);
+/** The signal (SIGINT, SIGTERM) that stopped the last benchmark run, 0 when none did: the
+ *  runner's handlers replace the caller's during a run, so a caller with handlers of its
+ *  own (perflab-mpi) learns of a signal that came meanwhile here. */
+int pl_bench_stop_signal(void);
 /** True during warm-up repetitions. */
 bool pl_bench_warming_up(const struct pl_bench_ctx *ctx);
 /** The CPUs of the run: --cpus, or the process's affinity when not given. */

@@ -89,7 +89,12 @@ static void on_signal(int sig)
 		raise(sig);
 		return;
 	}
-	g_stop = 1;
+	g_stop = sig > 0 ? sig : 1;
+}
+
+int pl_bench_stop_signal(void)
+{
+	return g_stop;
 }
 
 void pl_bench_set_emergency(void (*fn)(void))

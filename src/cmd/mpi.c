@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +40,21 @@
 #include "util/str.h"
 #include "util/sysroot.h"
 
-enum { KEYLEN = 256, TAG_SIZE = 11, TAG_DOC = 12 };
+/* message tags; WINDOW: rank 0's receives in flight at most (gather_json); NAP_US: the
+ * sleep between tests of a waiting rank; STOP_GRACE_S: how long a stopping rank leaves
+ * rank 0 to write the partial report (rank_stop) */
+enum {
+	KEYLEN = 256,
+	TAG_PING = 1,
+	TAG_PINGSTOP = 2,
+	TAG_DOC = 12,
+	TAG_STREAM = 13,
+	TAG_PAIR = 14,
+	TAG_STOP = 15,
+	WINDOW = 64,
+	NAP_US = 200,
+	STOP_GRACE_S = 10,
+};
 
 /** The command of this run and its options (the global ones are in pl_g). */
 struct mpi_opts {
@@ -118,7 +133,10 @@ static const struct pl_cmd_info infos[] = {
 	  "Rank 0 writes DIR/report.{json,md,html} (-o DIR, default ./perflab-cluster) and\n"
 	  "prints a summary (--json: report.json on stdout; docs/schemas/cluster.schema.json).\n"
 	  "Exit status: 0 ok, 2 bad input (one line from the lowest failing rank, nothing\n"
-	  "written), 3 a node failed or timed out (the others' report is still written).",
+	  "written), 3 a node failed or timed out (the others' report is still written).\n"
+	  "Ctrl-C (SIGINT/SIGTERM to mpirun) writes what was gathered: the nodes that answered,\n"
+	  "the STREAM results and pairs so far (network.complete false) and an \"interrupted\"\n"
+	  "section; the ranks exit 128 + signal.",
 	  "DIR", "the report directory: DIR/report.{json,md,html} (default ./perflab-cluster)",
 	  "also print report.json on stdout (rank 0)" },
 	{ "inspect",
@@ -147,7 +165,8 @@ static const char bench_usage[] =
 	"[--per-rank-nodes]";
 
 static int rank, nranks;
-/* rank 0: seconds waiting for the collectors' sizes, and receiving + parsing the texts */
+/* rank 0, the documents' gather: seconds with nothing arrived or in flight (waiting for
+ * the collectors), and seconds receiving + parsing (gather_json) */
 static double wait_s, transfer_s;
 /* this rank's first error message since the last reset (pl_error_sink) */
 static char first_err[1024];
@@ -298,65 +317,353 @@ static void node_key(const struct mpi_opts *o, char key[KEYLEN])
 	free(boot);
 }
 
+/* ---- stopping early: SIGINT/SIGTERM, a rank's notice, rank 0's --timeout ---- */
+
+/* This rank's first SIGINT/SIGTERM (report only; the handler only sets it: MPI calls are
+ * not async-signal-safe, the wait loops poll it). OpenMPI 4.1's mpirun turns a SIGINT or
+ * SIGTERM of its own into SIGTERM to every rank and SIGKILL 1 s later
+ * (odls_base_sigkill_timeout), so rank 0 has about a second to write what it has. */
+static volatile sig_atomic_t got_sig;
+/* Why this run stops early: the signal and the rank it reached (rank 0 learns of other
+ * ranks' signals from their TAG_STOP notices or a ping-pong's stop message), or rank 0's
+ * --timeout ran out in a wait (late); the phase it was in. */
+static struct {
+	int sig, rank;
+	bool late;
+	const char *phase;
+} stop = { .phase = "documents" };
+
+static void on_stop_signal(int sig)
+{
+	if (!got_sig)
+		got_sig = sig;
+}
+
+/* True once this run must stop (fills stop): this rank's signal or, on rank 0, another
+ * rank's TAG_STOP notice {signal, rank}. */
+static bool stopping(void)
+{
+	if (stop.sig || stop.late)
+		return true;
+	if (got_sig) {
+		stop.sig = got_sig;
+		stop.rank = rank;
+		return true;
+	}
+	int flag = 0;
+	MPI_Status st;
+	if (rank == 0)
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD, &flag, &st);
+	if (flag) {
+		int v[2];
+		MPI_Recv(v, 2, MPI_INT, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		stop.sig = v[0];
+		stop.rank = v[1];
+	}
+	return flag != 0;
+}
+
+/* Wait for the @n requests @rq, polling stopping() and sleeping NAP_US between tests
+ * (waiting ranks leave the CPUs to the ones working: 64 ranks share 2 here), and on rank 0
+ * the MPI_Wtime @deadline (0: none; past it stop.late is set). Returns 0 or -EINTR. */
+static int wait_reqs(int n, MPI_Request *rq, double deadline)
+{
+	for (;;) {
+		int done = 0;
+		MPI_Testall(n, rq, &done, MPI_STATUSES_IGNORE);
+		if (done)
+			return 0;
+		if (stopping())
+			return -EINTR;
+		if (deadline > 0 && MPI_Wtime() > deadline) {
+			stop.late = true;
+			return -EINTR;
+		}
+		usleep(NAP_US);
+	}
+}
+
+/* MPI_Ibarrier on @comm, waited for as wait_reqs(). */
+static int poll_barrier(MPI_Comm comm, double deadline)
+{
+	MPI_Request rq;
+	MPI_Ibarrier(comm, &rq);
+	return wait_reqs(1, &rq, deadline);
+}
+
+/* A rank other than 0 that must stop: tell rank 0 (TAG_STOP {signal, rank}), leave it
+ * STOP_GRACE_S to write the partial report and end the job (MPI_Abort, or mpirun's
+ * SIGKILL), then exit 128 + signal without MPI_Finalize (a collective that could hang). */
+static _Noreturn void rank_stop(void)
+{
+	int v[2] = { stop.sig, stop.rank }, done = 0;
+	MPI_Request rq;
+	MPI_Isend(v, 2, MPI_INT, 0, TAG_STOP, MPI_COMM_WORLD, &rq);
+	for (double end = MPI_Wtime() + STOP_GRACE_S; MPI_Wtime() < end; usleep(10000))
+		if (!done)
+			MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+	fflush(stdout);
+	_exit(128 + (stop.sig > 0 ? stop.sig : SIGTERM));
+}
+
+/* Send @doc's compact text to rank 0 with @tag (one message; rank 0 sizes it with
+ * MPI_Improbe) and wait for the send; a stop on the way ends this rank (rank_stop). */
+static void send_json(const json_t *doc, int tag)
+{
+	char *text = json_dumps(doc, JSON_COMPACT);
+	size_t n = text ? strlen(text) : 0;
+	MPI_Request rq;
+	MPI_Isend(text ? text : "", (int)n, MPI_CHAR, 0, tag, MPI_COMM_WORLD, &rq);
+	if (wait_reqs(1, &rq, 0) < 0)
+		rank_stop();
+	free(text);
+}
+
+/* The index of world rank @r in the ascending collectors' ranks @coll (@nc), or -1. */
+static int coll_index(const int *coll, int nc, int r)
+{
+	for (int lo = 0, hi = nc - 1; lo <= hi;) {
+		int mid = (lo + hi) / 2;
+		if (coll[mid] == r)
+			return mid;
+		if (coll[mid] < r)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* Rank 0: the JSON text with @tag from each collector i (1..@nc-1) without @got[i],
+ * parsed into @out[i] as it lands (NULL when it is not JSON; @got[i] set either way).
+ * A text's size comes from MPI_Improbe and its receive is MPI_Imrecv, so up to WINDOW of
+ * them are in flight at once (their senders progress in parallel) and each is parsed as
+ * soon as it completes (MPI_Testsome) and freed: rank 0 holds at most WINDOW texts.
+ * @busy_s/@idle_s (may be NULL) get the seconds with a text in flight or parsed, and
+ * with nothing arrived. Returns 0, or -EINTR when stopping() or @deadline (MPI_Wtime;
+ * stop.late) ended it first; receives still in flight are left to the exit. */
+static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got, double deadline,
+		       double *busy_s, double *idle_s)
+{
+	MPI_Request rq[WINDOW];
+	char *buf[WINDOW];
+	int len[WINDOW], who[WINDOW], idx[WINDOW];
+	int left = 0, fly = 0;
+	double busy = 0, idle = 0, t = MPI_Wtime();
+	for (int i = 1; i < nc; i++)
+		left += !got[i];
+	for (int k = 0; k < WINDOW; k++)
+		rq[k] = MPI_REQUEST_NULL;
+	int r = 0;
+	while (left > 0) {
+		bool moved = false;
+		for (int k = 0; k < WINDOW && fly < WINDOW; k++) {
+			if (rq[k] != MPI_REQUEST_NULL)
+				continue;
+			int flag = 0;
+			MPI_Message m;
+			MPI_Status st;
+			MPI_Improbe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, &m, &st);
+			if (!flag)
+				break;
+			MPI_Get_count(&st, MPI_CHAR, &len[k]);
+			who[k] = coll_index(coll, nc, st.MPI_SOURCE);
+			buf[k] = pl_xmalloc((size_t)len[k] + 1);
+			MPI_Imrecv(buf[k], len[k], MPI_CHAR, &m, &rq[k]);
+			fly++;
+			moved = true;
+		}
+		int n = 0;
+		if (fly)
+			MPI_Testsome(WINDOW, rq, &n, idx, MPI_STATUSES_IGNORE);
+		for (int j = 0; n != MPI_UNDEFINED && j < n; j++) {
+			int k = idx[j], i = who[k];
+			json_t *d = json_loadb(buf[k], (size_t)len[k], 0, NULL);
+			free(buf[k]);
+			fly--;
+			moved = true;
+			if (i > 0 && !got[i]) {
+				out[i] = d;
+				got[i] = true;
+				left--;
+			} else {
+				json_decref(d);
+			}
+		}
+		double now = MPI_Wtime();
+		*(fly || moved ? &busy : &idle) += now - t;
+		t = now;
+		if (moved || left == 0)
+			continue;
+		if (stopping()) {
+			r = -EINTR;
+			break;
+		}
+		if (now > deadline) {
+			stop.late = true;
+			r = -EINTR;
+			break;
+		}
+		if (!fly)
+			usleep(NAP_US);
+	}
+	if (busy_s)
+		*busy_s += busy;
+	if (idle_s)
+		*idle_s += idle;
+	return r;
+}
+
+/* Test hook (tests/mpi/): stop here until a signal, a hung rank or a pair that never
+ * ends; first write this rank's pid to the file $PERFLAB_MPI_TEST_STALLED (temp +
+ * rename), so the test knows when, and whom to signal. */
+static void test_stall(void)
+{
+	const char *f = getenv("PERFLAB_MPI_TEST_STALLED");
+	if (f) {
+		struct pl_outfile out;
+		if (pl_outfile_open(&out, f) == 0) {
+			fprintf(out.fp, "%ld\n", (long)getpid());
+			pl_outfile_close(&out, !ferror(out.fp));
+		}
+	}
+	while (!got_sig)
+		usleep(10000);
+}
+
 /* ---- network: all-pairs ping-pong between collectors (OSU osu_latency style) ---- */
 
 static const int sizes[] = { 8, 1024, 65536, 1048576 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
-/* Round trips of @bytes between world ranks @me and @peer; @lead times them. Returns the
- * mean round trip in seconds on the lead, 0 on the other side. */
+/* The timed and the warm-up round trips of a size at @scale (quick 10, default 2,
+ * full 1): osu_latency's counts at full (10000 and 100 up to 8 KiB, 1000 and 10 above). */
+static int pp_iters(int bytes, int scale)
+{
+	return (bytes > 8192 ? 1000 : 10000) / scale;
+}
+static int pp_warm(int bytes, int scale)
+{
+	return (bytes > 8192 ? 10 : 100) / (scale > 2 ? 2 : 1);
+}
+
+/* End a ping-pong early: the stop message to @peer ({signal, rank}, tag TAG_PINGSTOP), in
+ * place of the next ping or pong, so the peer leaves its loop too. */
+static void pp_send_stop(int peer)
+{
+	stopping(); /* fills stop from got_sig */
+	int v[2] = { stop.sig, stop.rank };
+	MPI_Send(v, (int)sizeof(v), MPI_CHAR, peer, TAG_PINGSTOP, MPI_COMM_WORLD);
+}
+
+/* The peer's stop message in @buf: its signal and rank become this rank's stop. */
+static void pp_took_stop(const char *buf)
+{
+	int v[2];
+	memcpy(v, buf, sizeof(v));
+	if (!stop.sig) {
+		stop.sig = v[0];
+		stop.rank = v[1];
+	}
+}
+
+/* Round trips of @bytes between this rank and world rank @peer; the lead times them
+ * (MPI_Wtime around the timed loop, after @warm untimed ones). Either side that has a
+ * signal (got_sig: one load per round trip) sends the stop message instead of its next
+ * message, so both leave the loop at once. Returns the mean round trip in seconds on the
+ * lead, 0 on the other side, -1 when stopped. */
 static double pingpong(bool lead, int peer, int bytes, int iters, int warm, char *buf)
 {
+	MPI_Status st;
 	double t0 = 0;
 	for (int i = 0; i < warm + iters; i++) {
 		if (i == warm)
 			t0 = MPI_Wtime();
 		if (lead) {
-			MPI_Send(buf, bytes, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-			MPI_Recv(buf, bytes, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			if (got_sig) {
+				pp_send_stop(peer);
+				return -1;
+			}
+			MPI_Send(buf, bytes, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD);
+			MPI_Recv(buf, bytes, MPI_CHAR, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
 		} else {
-			MPI_Recv(buf, bytes, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			MPI_Send(buf, bytes, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+			MPI_Recv(buf, bytes, MPI_CHAR, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			if (st.MPI_TAG != TAG_PINGSTOP && got_sig) {
+				pp_send_stop(peer);
+				return -1;
+			}
 		}
+		if (st.MPI_TAG == TAG_PINGSTOP) {
+			pp_took_stop(buf);
+			return -1;
+		}
+		if (!lead)
+			MPI_Send(buf, bytes, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD);
 	}
 	return lead ? (MPI_Wtime() - t0) / iters : 0;
 }
 
-/* The matrices into a new "network" object (rank 0), given the collectors' world ranks
- * @coll (@nc of them), their names, and the communicator of the collectors. */
-static json_t *measure_network(MPI_Comm cc, const int *coll, int nc, int me,
-			       const struct mpi_opts *o, char names[][KEYLEN])
+/* All pairs of the @nc collectors (world ranks @coll; this one is @me), one pair at a
+ * time (a barrier of @cc between pairs). The lead of each pair sends its round trips
+ * (NSIZES seconds, TAG_PAIR) to rank 0 as soon as they are measured, so rank 0 has
+ * every pair measured so far in @rtt (npairs x NSIZES) with @have[p] set. Rank 0 returns
+ * 0, or -EINTR when it must stop (stop filled: a signal, a notice, --timeout between
+ * pairs); any other rank that must stop ends in rank_stop(). */
+static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const struct mpi_opts *o,
+			 double *rtt, bool *have)
 {
-	int npairs = nc * (nc - 1) / 2;
-	double *rtt = pl_xcalloc((size_t)npairs * NSIZES + 1, sizeof(double));
-	double *all = pl_xcalloc((size_t)npairs * NSIZES + 1, sizeof(double));
 	char *buf = pl_xcalloc(1, (size_t)sizes[NSIZES - 1]);
-	int scale = o->quick ? 10 : o->full ? 1 : 2;
+	int scale = o->quick ? 10 : o->full ? 1 : 2, r = 0;
+	double mine[NSIZES];
+	stop.phase = "network";
 	int p = 0;
-	for (int a = 0; a < nc; a++)
-		for (int b = a + 1; b < nc; b++, p++) {
-			if (me == a || me == b)
-				for (size_t s = 0; s < NSIZES; s++) {
-					int iters = (sizes[s] > 8192 ? 1000 : 10000) / scale;
-					int warm =
-						(sizes[s] > 8192 ? 10 : 100) / (scale > 2 ? 2 : 1);
+	for (int a = 0; a < nc && r == 0; a++)
+		for (int b = a + 1; b < nc && r == 0; b++, p++) {
+			if (getenv("PERFLAB_MPI_TEST_STALL_PAIR") &&
+			    atoi(getenv("PERFLAB_MPI_TEST_STALL_PAIR")) == p && me == a)
+				test_stall(); /* tests/mpi/interrupt.sh: a pair that never ends */
+			MPI_Request rq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+			bool stopped = false;
+			if (me == a || me == b) {
+				for (size_t s = 0; s < NSIZES && !stopped; s++) {
 					double t = pingpong(me == a, coll[me == a ? b : a],
-							    sizes[s], iters, warm, buf);
-					if (me == a)
-						rtt[(size_t)p * NSIZES + s] = t;
+							    sizes[s], pp_iters(sizes[s], scale),
+							    pp_warm(sizes[s], scale), buf);
+					mine[s] = t;
+					stopped = t < 0;
 				}
-			MPI_Barrier(cc); /* one pair at a time */
+				if (!stopped && me == 0)
+					memcpy(rtt + (size_t)p * NSIZES, mine, sizeof(mine));
+				else if (!stopped && me == a) {
+					MPI_Isend(mine, NSIZES, MPI_DOUBLE, 0, TAG_PAIR,
+						  MPI_COMM_WORLD, &rq[1]);
+				}
+			} else if (me == 0) {
+				MPI_Irecv(rtt + (size_t)p * NSIZES, NSIZES, MPI_DOUBLE, coll[a],
+					  TAG_PAIR, MPI_COMM_WORLD, &rq[1]);
+			}
+			if (!stopped) {
+				MPI_Ibarrier(cc, &rq[0]); /* one pair at a time */
+				stopped = wait_reqs(2, rq,
+						    me == 0 ? MPI_Wtime() + o->timeout_s : 0) < 0;
+			}
+			if (stopped && me != 0)
+				rank_stop();
+			if (stopped)
+				r = -EINTR;
+			else if (me == 0)
+				have[p] = true;
 		}
-	MPI_Reduce(rtt, all, npairs * (int)NSIZES, MPI_DOUBLE, MPI_MAX, 0, cc);
 	free(buf);
-	free(rtt);
-	if (me != 0) {
-		free(all);
-		return NULL;
-	}
-	int iters_of[NSIZES];
-	for (size_t s = 0; s < NSIZES; s++)
-		iters_of[s] = (sizes[s] > 8192 ? 1000 : 10000) / scale;
+	return r;
+}
+
+/* Rank 0: the "network" object of the pairs measured (@rtt, @have as measure_pairs()
+ * left them; complete false when some are missing) between the @nc collectors @names. */
+static json_t *network_json(const double *rtt, const bool *have, int nc, const struct mpi_opts *o,
+			    char names[][KEYLEN])
+{
+	int scale = o->quick ? 10 : o->full ? 1 : 2;
 	json_t *net = json_object(), *nodes = json_array(), *pairs = json_array();
 	json_t *lat = json_array(), *rt = json_array(), *bw = json_array();
 	for (int i = 0; i < nc; i++) {
@@ -372,17 +679,23 @@ static json_t *measure_network(MPI_Comm cc, const int *coll, int nc, int me,
 		json_array_append_new(bw, w);
 	}
 	json_t *slow = NULL;
-	p = 0;
+	bool complete = true;
+	int p = 0;
 	for (int a = 0; a < nc; a++)
 		for (int b = a + 1; b < nc; b++, p++) {
+			if (!have[p]) {
+				complete = false;
+				continue;
+			}
 			json_t *pr = json_object(), *pts = json_array();
 			json_object_set_new(pr, "a", pl_json_string(names[a]));
 			json_object_set_new(pr, "b", pl_json_string(names[b]));
 			for (size_t s = 0; s < NSIZES; s++) {
-				double r = all[(size_t)p * NSIZES + s];
+				double r = rtt[(size_t)p * NSIZES + s];
 				json_t *pt = json_object();
 				json_object_set_new(pt, "bytes", json_integer(sizes[s]));
-				json_object_set_new(pt, "iterations", json_integer(iters_of[s]));
+				json_object_set_new(pt, "iterations",
+						    json_integer(pp_iters(sizes[s], scale)));
 				json_object_set_new(pt, "rtt_us", json_real(r * 1e6));
 				json_object_set_new(pt, "oneway_us", json_real(r * 0.5e6));
 				json_object_set_new(pt, "bw_gbs",
@@ -418,13 +731,13 @@ static json_t *measure_network(MPI_Comm cc, const int *coll, int nc, int me,
 			json_object_set_new(pr, "points", pts);
 			json_array_append_new(pairs, pr);
 		}
-	free(all);
 	json_object_set_new(
 		net, "method",
 		pl_json_string("MPI ping-pong between node collectors, one pair at a time "
 			       "(MPI_Barrier between pairs), MPI_Send/MPI_Recv with warm-up "
 			       "round trips not timed, OSU osu_latency style: one-way "
 			       "latency = round trip / 2, bandwidth = bytes / one-way time"));
+	json_object_set_new(net, "complete", json_boolean(complete));
 	json_object_set_new(net, "nodes", nodes);
 	json_t *sz = json_array();
 	for (size_t s = 0; s < NSIZES; s++)
@@ -438,8 +751,10 @@ static json_t *measure_network(MPI_Comm cc, const int *coll, int nc, int me,
 	json_object_set_new(net, "pairs", pairs);
 	if (slow)
 		json_object_set_new(net, "slowest_pair", slow);
-	/* any node whose every pair is slow (out/cluster.h names the rule) */
-	json_object_set_new(net, "slow_nodes", pl_cluster_slow_nodes(net));
+	/* any node whose every pair is slow (out/cluster.h names the rule); of every pair
+	 * only: some pairs of a node against others' would name it on half the evidence */
+	json_object_set_new(net, "slow_nodes",
+			    complete ? pl_cluster_slow_nodes(net) : json_array());
 	return net;
 }
 
@@ -453,8 +768,8 @@ static json_t *failed_doc(const char *why)
 	return doc;
 }
 
-/* report: inspect + check + (on live nodes) bench mem, STREAM at the same time. */
-static json_t *report_doc(const struct mpi_opts *o, MPI_Comm cc, bool bench)
+/* report: the node's inspect + check document (as perflab report builds it). */
+static json_t *report_doc(const struct mpi_opts *o)
 {
 	struct pl_facts f;
 	struct pl_findings fs = { 0 };
@@ -468,27 +783,29 @@ static json_t *report_doc(const struct mpi_opts *o, MPI_Comm cc, bool bench)
 		pl_rules_eval(&f, 1u << o->workload, &fs);
 		doc = pl_report_build(&f, &fs, pl_workload_names[o->workload], pl_now_epoch());
 	}
-	if (bench) {
-		json_t *arr = json_array();
-		struct pl_bench_plan plan = { 0 };
-		enum pl_bench_mode mode = o->full    ? PL_BENCH_MODE_FULL
-					  : o->quick ? PL_BENCH_MODE_QUICK
-						     : PL_BENCH_MODE_DEFAULT;
-		MPI_Barrier(cc); /* STREAM on every node at the same time */
-		if (pl_bench_plan_make(&plan, mode, NULL) == 0)
-			for (size_t i = 0; i < plan.n; i++)
-				if (strcmp(plan.items[i].b->name, "mem") == 0)
-					json_array_append_new(
-						arr, pl_bench_plan_run(&plan, &plan.items[i]));
-		pl_bench_plan_free(&plan);
-		if (json_object_get(doc, "failed"))
-			json_decref(arr);
-		else
-			json_object_set_new(doc, "benchmarks", arr);
-	}
 	pl_findings_free(&fs);
 	pl_facts_free(&f);
 	return doc;
+}
+
+/* report: the node's bench mem (STREAM) result, as perflab report runs it in the mode
+ * of --quick/--full, or NULL. A signal during the run (the runner's handlers are in
+ * place then) becomes got_sig. */
+static json_t *stream_result(const struct mpi_opts *o)
+{
+	json_t *res = NULL;
+	struct pl_bench_plan plan = { 0 };
+	enum pl_bench_mode mode = o->full    ? PL_BENCH_MODE_FULL
+				  : o->quick ? PL_BENCH_MODE_QUICK
+					     : PL_BENCH_MODE_DEFAULT;
+	if (pl_bench_plan_make(&plan, mode, NULL) == 0)
+		for (size_t i = 0; i < plan.n && !res; i++)
+			if (strcmp(plan.items[i].b->name, "mem") == 0)
+				res = pl_bench_plan_run(&plan, &plan.items[i]);
+	pl_bench_plan_free(&plan);
+	if (pl_bench_stop_signal() && !got_sig)
+		got_sig = pl_bench_stop_signal();
+	return res;
 }
 
 /* inspect: the node's facts (cmd/node.h, as perflab inspect) and its machine row. */
@@ -561,73 +878,42 @@ static json_t *bench_doc(struct mpi_opts *o, MPI_Comm cc)
 	return doc;
 }
 
-/* Rank 0: each collector's document, size first, bounded by the timeout. */
-static json_t *gather_docs(const int *coll, int nc, json_t *mine, const struct mpi_opts *o)
+/* Rank 0: the "docs" array of pl_cluster_from_docs() ({file, name, doc} or {file, name,
+ * reason}) of the @nc collectors (world ranks @coll, @names), @docs[i] and @got[i] as
+ * gather_json() left them (@docs[i] taken over). */
+static json_t *docs_array(const int *coll, int nc, char names[][KEYLEN], json_t **docs,
+			  const bool *got, const struct mpi_opts *o)
 {
-	json_t *docs = json_array();
-	uint64_t *sz = pl_xcalloc((size_t)nc, sizeof(*sz));
-	MPI_Request *rq = pl_xcalloc((size_t)nc, sizeof(*rq));
-	for (int i = 1; i < nc; i++)
-		MPI_Irecv(&sz[i], 1, MPI_UINT64_T, coll[i], TAG_SIZE, MPI_COMM_WORLD, &rq[i]);
-	rq[0] = MPI_REQUEST_NULL;
-	double end = MPI_Wtime() + o->timeout_s;
-	int *done = pl_xcalloc((size_t)nc, sizeof(*done));
-	done[0] = 1;
-	for (int left = nc - 1; left > 0 && MPI_Wtime() < end;) {
-		for (int i = 1; i < nc; i++)
-			if (!done[i]) {
-				MPI_Test(&rq[i], &done[i], MPI_STATUS_IGNORE);
-				left -= done[i];
-			}
-		if (left)
-			usleep(1000);
-	}
-	double t1 = MPI_Wtime();
-	wait_s = t1 - (end - o->timeout_s);
+	json_t *arr = json_array();
 	for (int i = 0; i < nc; i++) {
-		json_t *e = json_object();
+		json_t *e = json_object(), *doc = docs[i];
+		docs[i] = NULL;
 		char *src = pl_xasprintf("rank %d", coll[i]);
 		json_object_set_new(e, "file", pl_json_string(src));
 		free(src);
-		json_t *doc = NULL;
-		if (i == 0) {
-			doc = json_incref(mine);
-		} else if (done[i]) {
-			char *text = pl_xmalloc(sz[i] + 1);
-			MPI_Recv(text, (int)sz[i], MPI_CHAR, coll[i], TAG_DOC, MPI_COMM_WORLD,
-				 MPI_STATUS_IGNORE);
-			text[sz[i]] = '\0';
-			doc = json_loads(text, 0, NULL);
-			free(text); /* one node's text at a time */
-			if (!doc)
-				json_object_set_new(e, "reason",
-						    pl_json_string("its document is not JSON"));
-		} else {
-			MPI_Cancel(&rq[i]);
-			char *why =
-				pl_xasprintf("rank %d: no document after --timeout %g s (hung or "
-					     "still running)",
-					     coll[i], o->timeout_s);
-			json_object_set_new(e, "reason", pl_json_string(why));
-			free(why);
-		}
-		const char *f = pl_json_str(doc, "failed");
-		if (f) {
-			char *why = pl_xasprintf("rank %d: %s", coll[i], f);
+		json_object_set_new(e, "name", pl_json_string(names[i]));
+		char *why = NULL;
+		if (got[i] && !doc)
+			why = pl_xasprintf("its document is not JSON");
+		else if (!got[i] && stop.late)
+			why = pl_xasprintf("rank %d: no document after --timeout %g s (hung or "
+					   "still running)",
+					   coll[i], o->timeout_s);
+		else if (!got[i])
+			why = pl_xasprintf("rank %d: no document before the run was interrupted",
+					   coll[i]);
+		else if (pl_json_str(doc, "failed"))
+			why = pl_xasprintf("rank %d: %s", coll[i], pl_json_str(doc, "failed"));
+		if (why) {
 			json_object_set_new(e, "reason", pl_json_string(why));
 			free(why);
 			json_decref(doc);
-			doc = NULL;
-		}
-		if (doc)
+		} else {
 			json_object_set_new(e, "doc", doc);
-		json_array_append_new(docs, e);
+		}
+		json_array_append_new(arr, e);
 	}
-	transfer_s = MPI_Wtime() - t1;
-	free(done);
-	free(rq);
-	free(sz);
-	return docs;
+	return arr;
 }
 
 /* Rank 0, inspect/check/bench: the merged document of @docs to -o FILE or stdout, as
@@ -683,8 +969,72 @@ static int write_command(const struct mpi_opts *o, const json_t *docs)
 	return ret;
 }
 
-/* Rank 0, report: the cluster report into -o DIR and the summary (or JSON) on stdout. */
-static int write_report(const json_t *docs, json_t *net, bool bench)
+/* The name of the signals perflab-mpi handles. */
+static const char *sig_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+/* Rank 0: the "interrupted" section of a report that a signal (stop.sig) or --timeout
+ * (stop.late) cut short: the cause, the phase, and what is missing: the documents of
+ * the collectors without @ok, the STREAM results of those with @ok but not @mem_ok, the
+ * pairs without @have (@bench: the report would have run them). */
+static json_t *interrupted_json(int nc, char names[][KEYLEN], const bool *ok, const bool *mem_ok,
+				const bool *have, bool bench, const struct mpi_opts *o)
+{
+	json_t *it = json_object(), *nodes = json_array(), *mem = json_array();
+	json_t *pairs = json_array(), *what = json_array();
+	json_object_set_new(it, "cause", pl_json_string(stop.sig ? "signal" : "timeout"));
+	if (stop.sig) {
+		json_object_set_new(it, "signal", pl_json_string(sig_name(stop.sig)));
+		json_object_set_new(it, "signal_number", json_integer(stop.sig));
+		json_object_set_new(it, "rank", json_integer(stop.rank));
+	} else {
+		json_object_set_new(it, "timeout_s", json_real(o->timeout_s));
+	}
+	json_object_set_new(it, "phase", pl_json_string(stop.phase));
+	for (int i = 0; i < nc; i++) {
+		if (!ok[i])
+			json_array_append_new(nodes, pl_json_string(names[i]));
+		else if (bench && !mem_ok[i])
+			json_array_append_new(mem, pl_json_string(names[i]));
+	}
+	int p = 0, np = nc * (nc - 1) / 2, miss = 0;
+	for (int a = 0; a < nc; a++)
+		for (int b = a + 1; b < nc; b++, p++)
+			if (bench && !have[p]) {
+				json_t *pr = json_array();
+				json_array_append_new(pr, pl_json_string(names[a]));
+				json_array_append_new(pr, pl_json_string(names[b]));
+				json_array_append_new(pairs, pr);
+				miss++;
+			}
+	char *s;
+	if (json_array_size(nodes)) {
+		s = pl_xasprintf("the documents of %zu of %d nodes", json_array_size(nodes), nc);
+		json_array_append_new(what, pl_json_string(s));
+		free(s);
+	}
+	if (json_array_size(mem)) {
+		s = pl_xasprintf("STREAM of %zu nodes", json_array_size(mem));
+		json_array_append_new(what, pl_json_string(s));
+		free(s);
+	}
+	if (miss) {
+		s = pl_xasprintf("network: %d of %d pairs not measured", miss, np);
+		json_array_append_new(what, pl_json_string(s));
+		free(s);
+	}
+	json_object_set_new(it, "missing", what);
+	json_object_set_new(it, "nodes_missing", nodes);
+	json_object_set_new(it, "memory_missing", mem);
+	json_object_set_new(it, "pairs_missing", pairs);
+	return it;
+}
+
+/* Rank 0, report: the cluster report into -o DIR and the summary (or JSON) on stdout;
+ * @net and @intr (may be NULL) are added. Returns the exit code. */
+static int write_report(const json_t *docs, json_t *net, json_t *intr, bool bench)
 {
 	int ret = 0;
 	json_t *c = pl_cluster_from_docs(docs, pl_now_epoch());
@@ -698,6 +1048,8 @@ static int write_report(const json_t *docs, json_t *net, bool bench)
 		json_object_set_new(c, "network", json_incref(net));
 	if (bench)
 		json_object_set_new(json_object_get(c, "memory"), "simultaneous", json_true());
+	if (intr)
+		json_object_set_new(c, "interrupted", json_incref(intr));
 	int w = pl_cluster_write_dir(pl_g.output, c);
 	if (w < 0) {
 		char m[600];
@@ -715,6 +1067,130 @@ static int write_report(const json_t *docs, json_t *net, bool bench)
 	if (pl_json_int(json_object_get(c, "node_count"), "failed") > 0 && ret == 0)
 		ret = 3;
 	json_decref(c);
+	return ret;
+}
+
+/* report on a collector: its document first (rank 0 gathers them), then with @bench
+ * STREAM on every node at once (each result streamed to rank 0) and the pairs one at a
+ * time (each streamed to rank 0). On a signal, rank 0 writes what arrived (stop,
+ * interrupted_json()) and ends the job: exit 128 + signal. Returns the exit code on
+ * rank 0 (0 elsewhere). */
+static int run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc, int me,
+		      char names[][KEYLEN])
+{
+	bool bench = !o->no_bench && pl_sysroot_is_live();
+	if (getenv("PERFLAB_MPI_TEST_HANG_RANK") &&
+	    atoi(getenv("PERFLAB_MPI_TEST_HANG_RANK")) == rank)
+		test_stall(); /* tests/mpi/report.sh: a hung node */
+	json_t *doc = report_doc(o);
+	if (rank != 0) {
+		send_json(doc, TAG_DOC);
+		json_decref(doc);
+		if (bench) {
+			stop.phase = "memory";
+			if (poll_barrier(cc, 0) < 0) /* STREAM on every node at the same time */
+				rank_stop();
+			json_t *mem = stream_result(o);
+			if (stopping())
+				rank_stop();
+			if (!mem)
+				mem = failed_doc("no bench mem result");
+			send_json(mem, TAG_STREAM);
+			json_decref(mem);
+			if (nc >= 2)
+				measure_pairs(cc, coll, nc, me, o, NULL, NULL);
+		}
+		return 0;
+	}
+	int np = nc * (nc - 1) / 2;
+	json_t **docs = pl_xcalloc((size_t)nc, sizeof(*docs));
+	json_t **mem = pl_xcalloc((size_t)nc, sizeof(*mem));
+	bool *got = pl_xcalloc((size_t)nc, sizeof(*got));
+	bool *ok = pl_xcalloc((size_t)nc, sizeof(*ok));
+	bool *mem_ok = pl_xcalloc((size_t)nc, sizeof(*mem_ok));
+	bool *have = pl_xcalloc((size_t)np + 1, sizeof(*have));
+	double *rtt = pl_xcalloc((size_t)np * NSIZES + 1, sizeof(*rtt));
+	docs[0] = doc;
+	got[0] = true;
+	int r = gather_json(TAG_DOC, coll, nc, docs, got, MPI_Wtime() + o->timeout_s, &transfer_s,
+			    &wait_s);
+	if (r == 0 && bench) {
+		stop.phase = "memory";
+		r = poll_barrier(cc, MPI_Wtime() + o->timeout_s);
+		if (r == 0) {
+			mem[0] = stream_result(o);
+			r = stopping() ? -EINTR
+				       : gather_json(TAG_STREAM, coll, nc, mem, mem_ok,
+						     MPI_Wtime() + o->timeout_s, NULL, NULL);
+			mem_ok[0] = true;
+		}
+		if (r == 0 && nc >= 2)
+			r = measure_pairs(cc, coll, nc, me, o, rtt, have);
+	}
+	for (int i = 0; i < nc; i++) {
+		ok[i] = docs[i] && !json_object_get(docs[i], "failed");
+		const char *st = pl_json_str(mem[i], "status");
+		mem_ok[i] = mem_ok[i] && mem[i] && !(st && strcmp(st, "interrupted") == 0);
+		if (ok[i] && json_is_object(mem[i])) {
+			json_t *arr = json_array();
+			json_array_append(arr, mem[i]);
+			json_object_set_new(docs[i], "benchmarks", arr);
+		}
+		json_decref(mem[i]);
+	}
+	json_t *net = bench && nc >= 2 ? network_json(rtt, have, nc, o, names) : NULL;
+	json_t *intr = stop.sig || (stop.late && bench)
+			       ? interrupted_json(nc, names, ok, mem_ok, have, bench, o)
+			       : NULL;
+	json_t *arr = docs_array(coll, nc, names, docs, got, o);
+	int ret = write_report(arr, net, intr, bench);
+	json_decref(arr);
+	json_decref(net);
+	json_decref(intr);
+	free(docs);
+	free(mem);
+	free(got);
+	free(ok);
+	free(mem_ok);
+	free(have);
+	free(rtt);
+	if (stop.sig && stop.rank == 0) { /* every rank has it: mpirun's or srun's signal */
+		fflush(NULL);
+		_exit(128 + stop.sig);
+	}
+	if (stop.sig || stop.late) /* the others are stopped or hung: end the job */
+		MPI_Abort(MPI_COMM_WORLD, stop.sig ? 128 + stop.sig : ret);
+	return ret;
+}
+
+/* inspect, check, bench NAME on a collector: the node's document to rank 0, which
+ * gathers them and writes one merged result (rank 0's exit code; 0 elsewhere). */
+static int run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc,
+		       char names[][KEYLEN])
+{
+	if (getenv("PERFLAB_MPI_TEST_HANG_RANK") &&
+	    atoi(getenv("PERFLAB_MPI_TEST_HANG_RANK")) == rank)
+		test_stall();
+	json_t *doc = strcmp(o->cmd, "inspect") == 0 ? inspect_doc(o)
+		      : strcmp(o->cmd, "check") == 0 ? check_doc(o)
+						     : bench_doc(o, cc);
+	if (rank != 0) {
+		send_json(doc, TAG_DOC);
+		json_decref(doc);
+		return 0;
+	}
+	json_t **docs = pl_xcalloc((size_t)nc, sizeof(*docs));
+	bool *got = pl_xcalloc((size_t)nc, sizeof(*got));
+	docs[0] = doc;
+	got[0] = true;
+	gather_json(TAG_DOC, coll, nc, docs, got, MPI_Wtime() + o->timeout_s, &transfer_s, &wait_s);
+	json_t *arr = docs_array(coll, nc, names, docs, got, o);
+	int ret = write_command(o, arr);
+	json_decref(arr);
+	free(docs);
+	free(got);
+	if (stop.late) /* a hung rank would block MPI_Finalize */
+		MPI_Abort(MPI_COMM_WORLD, ret);
 	return ret;
 }
 
@@ -755,6 +1231,12 @@ int main(int argc, char **argv)
 	/* from here on errors print where they happen, but those of building a node's
 	 * document, which become its "failed" reason (inspect_doc, check_doc) */
 	pl_error_sink = NULL;
+	if (strcmp(o.cmd, "report") == 0) { /* Ctrl-C writes what was gathered (run_report) */
+		struct sigaction sa = { .sa_handler = on_stop_signal };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 
 	/* nodes: the collector is the lowest rank with the node's key */
 	char key[KEYLEN] = "";
@@ -788,49 +1270,22 @@ int main(int argc, char **argv)
 	}
 	int ret = 0;
 	if (collector) {
-		bool report = strcmp(o.cmd, "report") == 0;
-		bool bench = report && !o.no_bench && pl_sysroot_is_live();
-		json_t *net =
-			bench && nc >= 2 ? measure_network(cc, coll, nc, me, &o, names) : NULL;
-		if (getenv("PERFLAB_MPI_TEST_HANG_RANK") &&
-		    atoi(getenv("PERFLAB_MPI_TEST_HANG_RANK")) == rank)
-			sleep(3600); /* tests/mpi/report.sh: a hung node */
-		json_t *doc = report			      ? report_doc(&o, cc, bench)
-			      : strcmp(o.cmd, "inspect") == 0 ? inspect_doc(&o)
-			      : strcmp(o.cmd, "check") == 0   ? check_doc(&o)
-							      : bench_doc(&o, cc);
-		if (rank != 0) {
-			char *text = json_dumps(doc, JSON_COMPACT);
-			uint64_t n = strlen(text);
-			MPI_Send(&n, 1, MPI_UINT64_T, 0, TAG_SIZE, MPI_COMM_WORLD);
-			MPI_Send(text, (int)n, MPI_CHAR, 0, TAG_DOC, MPI_COMM_WORLD);
-			free(text);
-		} else {
-			json_t *docs = gather_docs(coll, nc, doc, &o);
-			size_t i;
-			json_t *e;
-			json_array_foreach(docs, i, e)
-				json_object_set_new(e, "name", pl_json_string(names[i]));
-			ret = report ? write_report(docs, net, bench) : write_command(&o, docs);
-			bool hung = false;
-			json_array_foreach(docs, i, e)
-			{
-				const char *why = pl_json_str(e, "reason");
-				hung = hung || (why && strstr(why, "--timeout"));
-			}
-			json_decref(docs);
-			if (hung) /* a hung rank would block MPI_Finalize */
-				MPI_Abort(MPI_COMM_WORLD, ret);
-		}
-		json_decref(net);
-		json_decref(doc);
+		ret = strcmp(o.cmd, "report") == 0 ? run_report(&o, cc, coll, nc, me, names)
+						   : run_command(&o, cc, coll, nc, names);
 		MPI_Comm_free(&cc);
 	}
 	free(keys);
 	free(names);
 	free(coll);
 	pl_bench_cmd_free(&o.bench);
-	MPI_Bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	/* rank 0's exit code to every rank; the others wait asleep (wait_reqs), leaving the
+	 * CPUs to the ranks still working */
+	MPI_Request rq;
+	MPI_Ibcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+	if (rank == 0)
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	else if (wait_reqs(1, &rq, 0) < 0)
+		rank_stop();
 	MPI_Finalize();
 	return ret;
 }

@@ -134,12 +134,38 @@ static void print_drift(FILE *out, const json_t *c, size_t most, bool values)
 	}
 }
 
+/* The "interrupted" section of @c in one line ("interrupted by SIGTERM (rank 0) during
+ * the network phase: partial report; missing: ..."), or NULL when there is none. New
+ * string. */
+static char *interrupted_text(const json_t *c)
+{
+	const json_t *it = json_object_get(c, "interrupted");
+	if (!it)
+		return NULL;
+	struct pl_buf b = { 0 };
+	if (pl_json_str(it, "signal"))
+		pl_buf_printf(&b, "interrupted by %s (rank %lld)", pl_json_str(it, "signal"),
+			      pl_json_int(it, "rank"));
+	else
+		pl_buf_printf(&b, "stopped by --timeout %g s", pl_json_num(it, "timeout_s"));
+	pl_buf_printf(&b, " during the %s phase: partial report",
+		      pl_json_str(it, "phase") ? pl_json_str(it, "phase") : "?");
+	size_t i;
+	json_t *m;
+	json_array_foreach(json_object_get(it, "missing"), i, m)
+		pl_buf_printf(&b, "%s%s", i ? ", " : "; missing: ", json_string_value(m));
+	return pl_buf_steal(&b);
+}
+
 void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 {
 	const json_t *cnt = json_object_get(c, "node_count");
 	fprintf(out, "cluster: %lld nodes (%lld ok, %lld failed), workload %s\n",
 		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
 		pl_json_str(c, "workload"));
+	pl_autofree char *intr = interrupted_text(c);
+	if (intr)
+		fprintf(out, "%s\n", intr);
 	print_nodes(out, c);
 	print_drift(out, c, 10, false);
 	size_t i;
@@ -314,10 +340,14 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 	const json_t *cnt = json_object_get(c, "node_count");
 	fprintf(out,
 		"# perflab cluster report\n\nGenerated %s by perflab %s: %lld nodes (%lld ok, "
-		"%lld failed), workload %s.\n\n## Nodes\n\n|",
+		"%lld failed), workload %s.\n\n",
 		pl_json_str(c, "generated"), pl_json_str(c, "perflab_version"),
 		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
 		pl_json_str(c, "workload"));
+	pl_autofree char *intr = interrupted_text(c);
+	if (intr)
+		fprintf(out, "**%s.**\n\n", intr);
+	fputs("## Nodes\n\n|", out);
 	for (size_t k = 0; k < NCOLS; k++)
 		fprintf(out, " %s |", node_cols[k][1]);
 	fputs(" findings |\n|", out);
@@ -698,6 +728,12 @@ int pl_cluster_write_html(FILE *out, const json_t *c)
 		      pl_json_int(cnt, "failed"));
 	esc(&b, pl_json_str(c, "workload"));
 	pl_buf_puts(&b, ".</p>\n");
+	pl_autofree char *intr = interrupted_text(c);
+	if (intr) {
+		pl_buf_puts(&b, "<p id=\"interrupted\"><strong>");
+		esc(&b, intr);
+		pl_buf_puts(&b, ".</strong></p>\n");
+	}
 	html_nodes(&b, c);
 	html_drift(&b, c);
 	html_findings(&b, c);

@@ -9,11 +9,8 @@
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 . "$PERFLAB_SRCDIR/tests/mpi/lib-mpi.sh"
 
-N=$TMP/nodes
-. "$PERFLAB_SRCDIR/tests/report/cluster-nodes.sh"
-make_cluster_nodes "$N"
-mkdir "$TMP/sr" "$TMP/half"
-for i in 1 2 3 4; do ln -s "$N/root$i" "$TMP/sr/$((i - 1))"; done
+rank_sysroots
+mkdir "$TMP/half"
 ln -s "$N/root1" "$TMP/half/0"
 ln -s "$N/root2" "$TMP/half/1"
 SR=(--sysroot-per-rank "$TMP/sr/%r")

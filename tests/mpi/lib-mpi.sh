@@ -30,3 +30,12 @@ node4_drift() {
 		"$("$PERFLAB" report -o "$TMP/from" --json --from "$N/n1/report.json" --from "$N/n2/report.json" \
 			--from "$N/n3/report.json" --from "$N/n4/report.json" | jq -c .drift)"
 }
+# rank_sysroots: the four fixture nodes of tests/report/cluster-nodes.sh in N=$TMP/nodes
+# and $TMP/sr/0..3 linked to them, one tree per rank (--sysroot-per-rank "$TMP/sr/%r")
+rank_sysroots() {
+	N=$TMP/nodes
+	. "$PERFLAB_SRCDIR/tests/report/cluster-nodes.sh"
+	make_cluster_nodes "$N"
+	mkdir "$TMP/sr"
+	for i in 1 2 3 4; do ln -s "$N/root$i" "$TMP/sr/$((i - 1))"; done
+}

@@ -8,11 +8,7 @@
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 . "$PERFLAB_SRCDIR/tests/mpi/lib-mpi.sh"
 
-N=$TMP/nodes
-. "$PERFLAB_SRCDIR/tests/report/cluster-nodes.sh"
-make_cluster_nodes "$N"
-mkdir "$TMP/sr"
-for i in 1 2 3 4; do ln -s "$N/root$i" "$TMP/sr/$((i - 1))"; done
+rank_sysroots
 
 C=$TMP/c
 ok "4 ranks, one fixture sysroot each" MPI report -o "$C" --sysroot-per-rank "$TMP/sr/%r"
