@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
@@ -165,9 +166,11 @@ static const char bench_usage[] =
 	"[--per-rank-nodes]";
 
 static int rank, nranks;
-/* rank 0, the documents' gather: seconds with nothing arrived or in flight (waiting for
- * the collectors), and seconds receiving + parsing (gather_json) */
-static double wait_s, transfer_s;
+/* rank 0, the documents' gather (gather_json): seconds until the last collector's
+ * document arrived (its envelope matched), seconds from then until every document is
+ * received and parsed (what the gather adds after the slowest node), and the CPU seconds
+ * parsing all of them (json_loadb, CLOCK_THREAD_CPUTIME_ID) */
+static double wait_s, transfer_s, parse_cpu_s;
 /* this rank's first error message since the last reset (pl_error_sink) */
 static char first_err[1024];
 
@@ -439,19 +442,21 @@ static int coll_index(const int *coll, int nc, int r)
  * A text's size comes from MPI_Improbe and its receive is MPI_Imrecv, so up to WINDOW of
  * them are in flight at once (their senders progress in parallel) and each is parsed as
  * soon as it completes (MPI_Testsome) and freed: rank 0 holds at most WINDOW texts.
- * @busy_s/@idle_s (may be NULL) get the seconds with a text in flight or parsed, and
- * with nothing arrived. Returns 0, or -EINTR when stopping() or @deadline (MPI_Wtime;
+ * With @wait_s (may be NULL): the seconds until the last text arrived (its envelope
+ * matched), @gather_s from then until all are parsed, @parse_s the CPU seconds of the
+ * parsing (added to). Returns 0, or -EINTR when stopping() or @deadline (MPI_Wtime;
  * stop.late) ended it first; receives still in flight are left to the exit. */
 static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got, double deadline,
-		       double *busy_s, double *idle_s)
+		       double *wait_s_, double *gather_s, double *parse_s)
 {
 	MPI_Request rq[WINDOW];
 	char *buf[WINDOW];
 	int len[WINDOW], who[WINDOW], idx[WINDOW];
-	int left = 0, fly = 0;
-	double busy = 0, idle = 0, t = MPI_Wtime();
+	int left = 0, fly = 0, unmatched = 0;
+	double t0 = MPI_Wtime(), t_all = t0, cpu = 0;
 	for (int i = 1; i < nc; i++)
 		left += !got[i];
+	unmatched = left;
 	for (int k = 0; k < WINDOW; k++)
 		rq[k] = MPI_REQUEST_NULL;
 	int r = 0;
@@ -472,13 +477,20 @@ static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got
 			MPI_Imrecv(buf[k], len[k], MPI_CHAR, &m, &rq[k]);
 			fly++;
 			moved = true;
+			if (who[k] > 0 && !got[who[k]] && --unmatched == 0)
+				t_all = MPI_Wtime(); /* the last collector's text is here */
 		}
 		int n = 0;
 		if (fly)
 			MPI_Testsome(WINDOW, rq, &n, idx, MPI_STATUSES_IGNORE);
 		for (int j = 0; n != MPI_UNDEFINED && j < n; j++) {
 			int k = idx[j], i = who[k];
+			struct timespec c0, c1;
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 			json_t *d = json_loadb(buf[k], (size_t)len[k], 0, NULL);
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+			cpu += (double)(c1.tv_sec - c0.tv_sec) +
+			       (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
 			free(buf[k]);
 			fly--;
 			moved = true;
@@ -490,16 +502,13 @@ static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got
 				json_decref(d);
 			}
 		}
-		double now = MPI_Wtime();
-		*(fly || moved ? &busy : &idle) += now - t;
-		t = now;
 		if (moved || left == 0)
 			continue;
 		if (stopping()) {
 			r = -EINTR;
 			break;
 		}
-		if (now > deadline) {
+		if (MPI_Wtime() > deadline) {
 			stop.late = true;
 			r = -EINTR;
 			break;
@@ -507,10 +516,14 @@ static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got
 		if (!fly)
 			usleep(NAP_US);
 	}
-	if (busy_s)
-		*busy_s += busy;
-	if (idle_s)
-		*idle_s += idle;
+	if (wait_s_) {
+		double end = MPI_Wtime();
+		if (unmatched) /* not all arrived: all of it was waiting */
+			t_all = end;
+		*wait_s_ += t_all - t0;
+		*gather_s += end - t_all;
+		*parse_s += cpu;
+	}
 	return r;
 }
 
@@ -768,6 +781,17 @@ static json_t *failed_doc(const char *why)
 	return doc;
 }
 
+/* The facts of a node's @doc without their "source" paths, before it goes to rank 0:
+ * the merge reads only their values (out/cluster.c), and the paths are a third of the
+ * text and about 40% of rank 0's parse time (json_loadb: 0.5-0.6 ms instead of
+ * 0.8-1.5 ms for this VM's 26 KB report document). */
+static void strip_sources(json_t *doc)
+{
+	const char *k;
+	json_t *f;
+	json_object_foreach(json_object_get(doc, "facts"), k, f) json_object_del(f, "source");
+}
+
 /* report: the node's inspect + check document (as perflab report builds it). */
 static json_t *report_doc(const struct mpi_opts *o)
 {
@@ -928,6 +952,7 @@ static int write_command(const struct mpi_opts *o, const json_t *docs)
 	json_object_set_new(run, "collectors", json_integer((json_int_t)json_array_size(docs)));
 	json_object_set_new(run, "wait_s", json_real(wait_s));
 	json_object_set_new(run, "gather_s", json_real(transfer_s));
+	json_object_set_new(run, "parse_cpu_s", json_real(parse_cpu_s));
 	if (bench)
 		json_object_set_new(run, "simultaneous", json_true());
 	json_object_set_new(c, "mpi", run);
@@ -1043,6 +1068,7 @@ static int write_report(const json_t *docs, json_t *net, json_t *intr, bool benc
 	json_object_set_new(run, "collectors", json_integer((json_int_t)json_array_size(docs)));
 	json_object_set_new(run, "wait_s", json_real(wait_s));
 	json_object_set_new(run, "gather_s", json_real(transfer_s));
+	json_object_set_new(run, "parse_cpu_s", json_real(parse_cpu_s));
 	json_object_set_new(c, "mpi", run);
 	if (net)
 		json_object_set_new(c, "network", json_incref(net));
@@ -1084,6 +1110,7 @@ static int run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 		test_stall(); /* tests/mpi/report.sh: a hung node */
 	json_t *doc = report_doc(o);
 	if (rank != 0) {
+		strip_sources(doc);
 		send_json(doc, TAG_DOC);
 		json_decref(doc);
 		if (bench) {
@@ -1112,8 +1139,8 @@ static int run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 	double *rtt = pl_xcalloc((size_t)np * NSIZES + 1, sizeof(*rtt));
 	docs[0] = doc;
 	got[0] = true;
-	int r = gather_json(TAG_DOC, coll, nc, docs, got, MPI_Wtime() + o->timeout_s, &transfer_s,
-			    &wait_s);
+	int r = gather_json(TAG_DOC, coll, nc, docs, got, MPI_Wtime() + o->timeout_s, &wait_s,
+			    &transfer_s, &parse_cpu_s);
 	if (r == 0 && bench) {
 		stop.phase = "memory";
 		r = poll_barrier(cc, MPI_Wtime() + o->timeout_s);
@@ -1121,7 +1148,7 @@ static int run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 			mem[0] = stream_result(o);
 			r = stopping() ? -EINTR
 				       : gather_json(TAG_STREAM, coll, nc, mem, mem_ok,
-						     MPI_Wtime() + o->timeout_s, NULL, NULL);
+						     MPI_Wtime() + o->timeout_s, NULL, NULL, NULL);
 			mem_ok[0] = true;
 		}
 		if (r == 0 && nc >= 2)
@@ -1175,6 +1202,7 @@ static int run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc,
 		      : strcmp(o->cmd, "check") == 0 ? check_doc(o)
 						     : bench_doc(o, cc);
 	if (rank != 0) {
+		strip_sources(doc);
 		send_json(doc, TAG_DOC);
 		json_decref(doc);
 		return 0;
@@ -1183,7 +1211,8 @@ static int run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc,
 	bool *got = pl_xcalloc((size_t)nc, sizeof(*got));
 	docs[0] = doc;
 	got[0] = true;
-	gather_json(TAG_DOC, coll, nc, docs, got, MPI_Wtime() + o->timeout_s, &transfer_s, &wait_s);
+	gather_json(TAG_DOC, coll, nc, docs, got, MPI_Wtime() + o->timeout_s, &wait_s, &transfer_s,
+		    &parse_cpu_s);
 	json_t *arr = docs_array(coll, nc, names, docs, got, o);
 	int ret = write_command(o, arr);
 	json_decref(arr);
