@@ -20,9 +20,10 @@
 # of deep idle states; perflab measures the machine as configured, so cyclictest runs with
 # --laptop. Its histogram is read in ns (-N, 1 ns buckets up to 1 ms; later wakeups are
 # counted as overflows, a percentile among them is reported as unknown); both sides take
-# the nearest-rank percentile (perflab's buckets have at most 0.4% relative error). Each
-# side's percentile is over all its wakeups of all pairs (the histograms pooled), the
-# per-pair ratios give the spread. Both sides need root for SCHED_FIFO (said when not).
+# the nearest-rank percentile (perflab's buckets, from --histogram, have at most 0.4%
+# relative error). Each side's percentile is over all its wakeups of all pairs (the
+# histograms pooled), the per-pair ratios give the spread. Both sides need root for
+# SCHED_FIFO (said when not).
 #
 # usage: benchmarks/wakeup-vs-cyclictest.sh [N]   (N pairs, default 16, QUICK 8; a multiple of 4 balances)
 #   CPU=n         the CPU to measure (default: the last CPU this process may use)
@@ -81,7 +82,7 @@ def start_perflab(offset_us, k):
     f = f"{tmp}/w{k}.json"
     p = subprocess.Popen(PRIO + [perflab, "bench", "wakeup", "--only", "timer", "--cpus", cpu,
                          "--priority", prio, "--interval", f"{iv}us", "--loops", loops,
-                         "--runs", "1", "--warmup", "0", "--align", f"{offset_us}us", "--json",
+                         "--runs", "1", "--warmup", "0", "--align", f"{offset_us}us", "--histogram", "--json",
                          "-o", f, "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     return p, f
 
@@ -102,7 +103,18 @@ def wait_for_second_start():
         time.sleep((1_050_000_000 - f) / 1e9)
 
 sides = {"perflab": [], "cyclictest": [], "cyclictest (control)": []}
-pooled = {"cyclictest": [collections.Counter(), 0], "cyclictest (control)": [collections.Counter(), 0]}
+pooled = {"cyclictest": [collections.Counter(), 0], "cyclictest (control)": [collections.Counter(), 0],
+          "cyclictest (control, other)": [collections.Counter(), 0]}
+pl_buckets = collections.Counter()  # (lowest, highest) -> count, perflab's --histogram
+
+def bucket_rank(buckets, total, q):
+    """Nearest-rank q-quantile of perflab's pooled buckets, as the bucket's midpoint (perflab's rule)."""
+    rank, acc = max(1, math.ceil(q * total)), 0
+    for lo, hi in sorted(buckets):
+        acc += buckets[(lo, hi)]
+        if acc >= rank:
+            return lo + (hi - lo) / 2
+    return float("nan")
 redo = 0
 for i in range(n):
     a_off, b_off = (0, half) if i % 2 == 0 else (half, 0)
@@ -125,6 +137,8 @@ for i in range(n):
         print(f"  pair {i + 1}: perflab started a second late, again", file=sys.stderr)
     pooled["cyclictest"][0].update(hist)
     pooled["cyclictest"][1] += total
+    for lo, hi, c in lat["buckets"]:
+        pl_buckets[(lo, hi)] += c
     sides["perflab"].append((lat["p50"], lat["p99"], lat["n"]))
     sides["cyclictest"].append((nearest_rank(hist, total, 0.5), nearest_rank(hist, total, 0.99), total))
     if over:
@@ -142,34 +156,36 @@ for i in range(n):
         h2, t2, _ = end_cyclictest(c2)
         pooled["cyclictest (control)"][0].update(h1)
         pooled["cyclictest (control)"][1] += t1
+        pooled["cyclictest (control, other)"][0].update(h2)
+        pooled["cyclictest (control, other)"][1] += t2
         sides["cyclictest (control)"].append((nearest_rank(h1, t1, 0.5), nearest_rank(h1, t1, 0.99), t1))
         sides.setdefault("cyclictest (control, other)", []).append((nearest_rank(h2, t2, 0.5), nearest_rank(h2, t2, 0.99), t2))
 print(f"perflab ran under {', '.join(sorted(policy))}")
 
-# perflab's percentiles over all pairs: its JSON has percentiles, not buckets, so the pooled
-# figure is the median over pairs for both sides, the cyclictest pooled one printed beside it
-def med(name, k):
-    return statistics.median(v[k] for v in sides[name])
-
+# The figures: each side's percentile over every wakeup of every pair (histograms pooled:
+# the tail is a few dozen wakeups a pair, which land on one tool or the other, so per-pair
+# p99s scatter where the pooled ones do not); the per-pair ratios give the spread.
 def ratios(a, b, k):
     return [x[k] / y[k] for x, y in zip(sides[a], sides[b])]
 
-for q, k in (("p50", 0), ("p99", 1)):
-    pl, cy = med("perflab", k), med("cyclictest", k)
+pl_total = sum(pl_buckets.values())
+for q, k, qq in (("p50", 0, 0.5), ("p99", 1, 0.99)):
+    pl = bucket_rank(pl_buckets, pl_total, qq)
+    cy = nearest_rank(pooled["cyclictest"][0], pooled["cyclictest"][1], qq)
     rs = ratios("perflab", "cyclictest", k)
     gm = math.exp(statistics.fmean(math.log(r) for r in rs))
-    print(f"{q}: perflab median {pl:.0f} ns, cyclictest median {cy:.0f} ns (pooled over every wakeup "
-          f"{nearest_rank(pooled['cyclictest'][0], pooled['cyclictest'][1], 0.5 if k == 0 else 0.99):.0f} ns); "
-          f"ratio of medians {pl / cy:.3f}, geometric mean of per-pair ratios {gm:.3f}, pairs {min(rs):.3f}..{max(rs):.3f}")
+    print(f"{q} over every wakeup of {n} pairs: perflab {pl:.0f} ns, cyclictest {cy:.0f} ns: {pl / cy:.3f}x "
+          f"(per pair: geometric mean {gm:.3f}, {min(rs):.3f}..{max(rs):.3f})")
     if null:
+        c1 = nearest_rank(*pooled["cyclictest (control)"], qq)
+        c2 = nearest_rank(*pooled["cyclictest (control, other)"], qq)
         cr = ratios("cyclictest (control)", "cyclictest (control, other)", k)
-        print(f"{q} control (cyclictest against cyclictest): ratio of medians "
-              f"{med('cyclictest (control)', k) / med('cyclictest (control, other)', k):.3f}, "
-              f"geometric mean {math.exp(statistics.fmean(math.log(r) for r in cr)):.3f}, pairs {min(cr):.3f}..{max(cr):.3f}")
-    result(f"wakeup {q}", f"timer wakeup latency {q}, CPU {cpu}, interval {iv} us, SCHED_FIFO {prio}, "
-           f"{loops} wakeups per side and pair, both at once with wakeups interleaved",
+        print(f"{q} control, cyclictest against cyclictest the same way: {c1:.0f} vs {c2:.0f} ns: {c1 / c2:.3f}x "
+              f"(per pair {min(cr):.3f}..{max(cr):.3f}): the method's noise at this load")
+    result(f"wakeup {q}", f"timer wakeup latency {q} over every wakeup, CPU {cpu}, interval {iv} us, SCHED_FIFO {prio}, "
+           f"{loops} wakeups per side and pair, {n} pairs, both at once with wakeups interleaved",
            pl, cy, "ns",
-           f"perflab bench wakeup --only timer --cpus {cpu} --priority {prio} --interval {iv}us --loops {loops} --runs 1 --align 0us|{half}us",
+           f"perflab bench wakeup --only timer --cpus {cpu} --priority {prio} --interval {iv}us --loops {loops} --runs 1 --align 0us|{half}us --histogram",
            f"cyclictest -q -t1 -a {cpu} -p {prio} -i {iv} -l {loops} -m -N -h 1000000 --laptop --secaligned={half}|0",
            target="0.95..1.05", samples=rs)
 PY

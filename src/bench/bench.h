@@ -204,6 +204,7 @@ struct pl_bench_run_opts {
 	const char *membind; /**< --membind NODES, or NULL */
 	bool list;	     /**< --list */
 	bool quick;	     /**< --quick */
+	bool histogram;	     /**< --histogram: latency_ns.buckets in the JSON */
 	int format;	     /**< --format: an enum pl_bench_format */
 };
 /** --format values, in the order of the option's choices ("text", "json", "prom"). */

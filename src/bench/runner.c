@@ -44,6 +44,9 @@ const struct pl_opt pl_bench_runner_opts[] = {
 	  "list the benchmarks and whether they run here" },
 	{ "quick", 0, PL_OPT_FLAG, offsetof(struct pl_bench_run_opts, quick), NULL,
 	  "a brief run with the benchmark's quick arguments (later options override them)" },
+	{ "histogram", 0, PL_OPT_FLAG, offsetof(struct pl_bench_run_opts, histogram), NULL,
+	  "add each latency histogram's non-empty buckets to the JSON (latency_ns.buckets: "
+	  "[lowest, highest, count]), to pool runs or recompute any percentile" },
 	{ "format", 'f', PL_OPT_ENUM, offsetof(struct pl_bench_run_opts, format), "FMT",
 	  "output format; prom = Prometheus text format for node_exporter's textfile collector "
 	  "(--json is --format json)",
@@ -321,7 +324,7 @@ static void reference_share(json_t *info, const json_t *ms)
 	}
 }
 
-static json_t *metric_json(const struct metric *m)
+static json_t *metric_json(const struct metric *m, bool buckets)
 {
 	struct pl_summary s;
 	pl_summary_compute(&s, m->v, m->n);
@@ -349,8 +352,12 @@ static json_t *metric_json(const struct metric *m)
 	json_object_set_new(o, "samples", arr);
 	if (m->notes)
 		json_object_set(o, "notes", m->notes);
-	if (m->total && m->total->n)
-		json_object_set_new(o, "latency_ns", pl_hist_to_json(m->total));
+	if (m->total && m->total->n) {
+		json_t *l = pl_hist_to_json(m->total);
+		if (buckets)
+			json_object_set_new(l, "buckets", pl_hist_buckets_json(m->total));
+		json_object_set_new(o, "latency_ns", l);
+	}
 	return o;
 }
 
@@ -717,7 +724,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	struct pl_buf wide = { 0 };
 	size_t nwide = 0;
 	for (size_t i = 0; i < c.nm; i++) {
-		json_array_append_new(ms, metric_json(&c.m[i]));
+		json_array_append_new(ms, metric_json(&c.m[i], a->ro->histogram));
 		struct pl_summary sm;
 		pl_summary_compute(&sm, c.m[i].v, c.m[i].n);
 		if (sm.n >= 3 && isfinite(sm.cv) && sm.cv > max_cv) {

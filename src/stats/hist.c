@@ -150,6 +150,24 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+json_t *pl_hist_buckets_json(const struct pl_hist *h)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		if (!h->counts[i])
+			continue;
+		uint64_t lo, hi;
+		bucket_bounds(h, i, &lo, &hi);
+		json_t *b = json_array();
+		json_array_append_new(b, json_integer((json_int_t)lo));
+		json_array_append_new(b,
+				      json_integer((json_int_t)(hi > INT64_MAX ? INT64_MAX : hi)));
+		json_array_append_new(b, json_integer((json_int_t)h->counts[i]));
+		json_array_append_new(a, b);
+	}
+	return a;
+}
+
 json_t *pl_hist_to_json(const struct pl_hist *h)
 {
 	json_t *o = json_object();

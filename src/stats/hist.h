@@ -54,5 +54,10 @@ double pl_hist_mean(const struct pl_hist *h);
 /** {"n":N,"min":..,"mean":..,"p50":..,"p90":..,"p99":..,"p99.9":..,"max":..,
  *  "relative_error":2^-bits} in the histogram's unit. New reference. */
 json_t *pl_hist_to_json(const struct pl_hist *h);
+/** The non-empty buckets of @h in ascending order, as [[lowest, highest, count], ...]:
+ *  every recorded value v with lowest <= v <= highest (the histogram's unit) was counted
+ *  in that bucket, so histograms of several runs or processes can be pooled exactly and
+ *  any quantile recomputed (within relative_error). New reference. */
+json_t *pl_hist_buckets_json(const struct pl_hist *h);
 
 #endif

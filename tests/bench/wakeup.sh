@@ -67,6 +67,23 @@ like "wakeup: one CPU: the note says it is a same-CPU switch" "$(jqv "$TMP/one.j
 ok "wakeup --duration sets the wakeup count" "$PERFLAB" bench wakeup --runs 1 --only timer --cpus "$CPU" --interval 2ms --duration 100ms --json -o "$TMP/d.json"
 is "wakeup: 100 ms / 2 ms = 50 wakeups" "$(jqv "$TMP/d.json" .info.loops)" 50
 
+# --histogram: the buckets hold every wakeup, in order, min and max inside the end buckets,
+# and the percentiles recomputed from them (nearest rank, bucket midpoint) are the document's
+ok "wakeup --histogram" "$PERFLAB" bench wakeup --runs 2 --warmup 0 --only timer --cpus "$CPU" --loops 300 --histogram --json -o "$TMP/h.json"
+validate bench.schema.json "$TMP/h.json"
+h='.metrics[] | select(.name == "timer") | .latency_ns'
+is "histogram: the counts add up to n (2 x 300)" "$(jq -r "$h | [.buckets[][2]] | add" "$TMP/h.json")" 600
+is "histogram: buckets ascending, lowest <= highest < the next lowest" \
+	"$(jq -r "$h | .buckets as \$b | [range(0; \$b | length) | select(\$b[.][0] > \$b[.][1] or (. > 0 and \$b[. - 1][1] >= \$b[.][0]))] | length" "$TMP/h.json")" 0
+is "histogram: min in the first bucket, max in the last" \
+	"$(jq -r "$h | (.buckets[0][0] <= .min and .min <= .buckets[0][1] and .buckets[-1][0] <= .max and .max <= .buckets[-1][1])" "$TMP/h.json")" true
+is "histogram: p50 and p99 recomputed from the buckets" \
+	"$(jq -r "$h | . as \$l | [0.5, 0.99] | map(. as \$q | (\$q * \$l.n | ceil) as \$r
+		| [foreach \$l.buckets[] as \$x (0; . + \$x[2]; [., \$x])] | map(select(.[0] >= \$r))[0][1]
+		| ((.[0] + (.[1] - .[0]) / 2) | if . < \$l.min then \$l.min elif . > \$l.max then \$l.max else . end)
+		| . == (if \$q == 0.5 then \$l.p50 else \$l.p99 end)) | all" "$TMP/h.json")" true
+is "histogram: absent without --histogram" "$(jq -r '[.metrics[].latency_ns // empty | has("buckets")] | any' "$f")" false
+
 # --align OFFSET (cyclictest --secaligned): the first wakeup is one interval after the next
 # full second of CLOCK_MONOTONIC plus OFFSET, after the moment the command started
 expect_exit 2 "wakeup: --align of a second or more" "$PERFLAB" bench wakeup --only timer --align 1s
