@@ -150,7 +150,26 @@ struct ticks_state {
 	int m_timer, m_total;
 	bool started;
 	int pin_err;
+	int64_t hz;	  /* kernel.config_hz, or 0 when unknown */
+	double rates[64]; /* local timer rate of each run (the first 64) */
+	size_t nrates;
 };
+
+char *pl_ticks_hz_remark(double rate, int64_t hz, unsigned cpu)
+{
+	if (hz <= 0 || !(rate > 1.5 * (double)hz))
+		return NULL;
+	return pl_xasprintf("local timer interrupts at %.0f/s, %.1fx this kernel's CONFIG_HZ=%lld: "
+			    "other timers fire on CPU %u (high-resolution timers of other tasks, "
+			    "e.g. a 1 kHz cyclictest), not only the tick",
+			    rate, rate / (double)hz, (long long)hz, cpu);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
 
 static void *busy_main(void *arg)
 {
@@ -266,11 +285,23 @@ static int ticks_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	if (!params)
 		pl_bench_note(ctx,
 			      "the kernel command line is unreadable: isolation state unknown");
-	pl_bench_note(ctx, "expect about CONFIG_HZ ticks/s (100-1000) on an ordinary CPU and about "
-			   "1/s on a nohz_full CPU that runs only the busy loop");
+	int64_t hz = 0;
+	const struct pl_fact *hzf = pl_facts_get(&f, "kernel.config_hz");
+	const char *hz_src = hzf ? hzf->source : NULL;
+	if (pl_facts_get_int(&f, "kernel.config_hz", &hz) && hz > 0)
+		pl_bench_note(ctx,
+			      "expect about CONFIG_HZ ticks/s (%lld on this kernel, from %s) on an "
+			      "ordinary CPU and about 1/s on a nohz_full CPU that runs only the "
+			      "busy loop",
+			      (long long)hz, hz_src ? hz_src : "the kernel config");
+	else
+		pl_bench_note(ctx, "expect about CONFIG_HZ ticks/s (100-1000; this kernel's is "
+				   "unknown) on an ordinary CPU and about 1/s on a nohz_full CPU "
+				   "that runs only the busy loop");
 	pl_facts_free(&f);
 
 	struct ticks_state *s = pl_xcalloc(1, sizeof(*s));
+	s->hz = hz > 0 ? hz : 0;
 	s->cpu = (unsigned)cpu;
 	s->spin = 1;
 	/* the reader must not share the CPU, or its wakeups add ticks */
@@ -331,19 +362,32 @@ static int ticks_run(struct pl_bench_ctx *ctx, void *vo, void *vs)
 		pl_bench_error(ctx, "/proc/interrupts: %s", pl_read_strerror(r));
 		return r;
 	}
-	pl_bench_record(ctx, s->m_timer, (double)(b.timer - a.timer) / secs);
+	double rate = (double)(b.timer - a.timer) / secs;
+	pl_bench_record(ctx, s->m_timer, rate);
+	if (s->nrates < sizeof(s->rates) / sizeof(s->rates[0]))
+		s->rates[s->nrates++] = rate;
 	pl_bench_record(ctx, s->m_total, (double)(b.total - a.total) / secs);
 	return 0;
 }
 
 static void ticks_teardown(struct pl_bench_ctx *ctx, void *vo, void *vs)
 {
-	(void)ctx;
 	(void)vo;
 	struct ticks_state *s = vs;
 	if (s->started) {
 		s->spin = 0;
 		pthread_join(s->tid, NULL);
+	}
+	/* the median rate against this kernel's HZ: a rate well above it is named */
+	if (s->nrates) {
+		qsort(s->rates, s->nrates, sizeof(s->rates[0]), cmp_double);
+		double med = s->nrates % 2
+				     ? s->rates[s->nrates / 2]
+				     : (s->rates[s->nrates / 2 - 1] + s->rates[s->nrates / 2]) / 2;
+		char *w = pl_ticks_hz_remark(med, s->hz, s->cpu);
+		if (w)
+			pl_bench_warn(ctx, "%s", w);
+		free(w);
 	}
 	free(s);
 }
@@ -357,7 +401,9 @@ const struct pl_bench pl_bench_ticks = {
 		"A thread spins on one CPU (--cpu) while the local timer row of\n"
 		"/proc/interrupts (LOC on x86, arch_timer on arm64) is read before and after\n"
 		"--duration; the reader runs on another CPU. An ordinary CPU takes about\n"
-		"CONFIG_HZ ticks per second; a nohz_full CPU running one task about 1. The\n"
+		"CONFIG_HZ ticks per second (kernel.config_hz, from /proc/config.gz or\n"
+		"/boot/config-RELEASE; a median above 1.5x it is a warning: other timers on\n"
+		"the CPU); a nohz_full CPU running one task about 1. The\n"
 		"CPU's nohz_full, isolcpus and rcu_nocbs state from the kernel command line is\n"
 		"reported with the result.",
 	.opts = ticks_opt_table,

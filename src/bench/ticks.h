@@ -25,4 +25,11 @@ int pl_irq_parse(const char *text, unsigned cpu, struct pl_irq_counts *out);
  *  @ncpus. Returns 0 or -EINVAL. */
 int pl_isolation_cpus(const char *value, unsigned ncpus, struct pl_cpuset *out);
 
+/** The warning for a busy CPU's local timer rate @rate (1/s) well above the kernel's
+ *  tick rate @hz (CONFIG_HZ, kernel.config_hz): above 1.5 x @hz the extra interrupts are
+ *  other timers on CPU @cpu (high-resolution timers of other tasks, e.g. cyclictest's
+ *  1 kHz loop), not the tick. A malloc'd sentence, or NULL when @rate is within reach of
+ *  @hz or @hz is unknown (<= 0). */
+char *pl_ticks_hz_remark(double rate, int64_t hz, unsigned cpu);
+
 #endif

@@ -158,6 +158,12 @@ void pl_dimms_free(struct pl_dimm *d, size_t n);
  *  "DIMM 3"). A heuristic: vendors name slots freely. Returns a malloc'd string. */
 char *pl_dimm_channel(const struct pl_dimm *d);
 
+/** The integer value of option @name ("CONFIG_HZ") in kernel config text @text (the
+ *  .config format of /proc/config.gz and /boot/config-RELEASE: "NAME=VALUE" lines, "#"
+ *  comments, "# NAME is not set"), decimal or 0x hex, into *out. Returns 0, -ENOENT when
+ *  the option is absent or not set, -EINVAL when its value is not an integer. */
+int pl_kconfig_int(const char *text, const char *name, int64_t *out);
+
 /** Parse a kernel command line (/proc/cmdline) into an object name -> value string, or
  *  true for a bare flag. Double quotes group ("a=\"x y\""), later duplicates win (as most
  *  early_param handlers do). Returns a new object; never NULL. */

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* kernel.*: release, version and the boot command line. */
+/* kernel.*: release, version, the boot command line and the timer tick rate CONFIG_HZ
+ * (from /proc/config.gz, CONFIG_IKCONFIG_PROC, else /boot/config-RELEASE as Debian ships
+ * it). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "facts/collectors.h"
 #include "out/json.h"
@@ -90,12 +94,118 @@ char *pl_kernel_release(const char **src)
 	return rel;
 }
 
+int pl_kconfig_int(const char *text, const char *name, int64_t *out)
+{
+	size_t nl = strlen(name);
+	for (const char *p = text; p && *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		if (nl && len > nl && strncmp(p, name, nl) == 0 && p[nl] == '=') {
+			char v[32];
+			size_t vl = len - nl - 1;
+			if (vl == 0 || vl >= sizeof(v))
+				return -EINVAL;
+			memcpy(v, p + nl + 1, vl);
+			v[vl] = '\0';
+			char *end;
+			errno = 0;
+			long long x = strtoll(v, &end, 0);
+			if (errno || end == v || *end)
+				return -EINVAL;
+			*out = x;
+			return 0;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
+/* Largest kernel config text inflated from /proc/config.gz (bytes): real ones are
+ * 100-300 KB; a bigger one in a sysroot is junk. */
+#define KCONFIG_MAX (8u << 20)
+
+/* The gunzipped text of gzip data @gz (@n bytes) into *out (malloc'd, NUL-terminated).
+ * Returns 0 or -EINVAL (not gzip, corrupt, or longer than KCONFIG_MAX). */
+static int gunzip_text(const char *gz, size_t n, char **out)
+{
+	z_stream z = { 0 };
+	if (inflateInit2(&z, 15 + 16) != Z_OK) /* 16: gzip header */
+		return -EINVAL;
+	size_t cap = 1u << 18, len = 0;
+	char *buf = pl_xmalloc(cap + 1);
+	z.next_in = (Bytef *)gz;
+	z.avail_in = (uInt)n;
+	int zr;
+	do {
+		if (len == cap) {
+			if (cap >= KCONFIG_MAX)
+				break;
+			cap *= 2;
+			buf = pl_xrealloc(buf, cap + 1);
+		}
+		z.next_out = (Bytef *)buf + len;
+		z.avail_out = (uInt)(cap - len);
+		zr = inflate(&z, Z_NO_FLUSH);
+		len = cap - z.avail_out;
+	} while (zr == Z_OK);
+	inflateEnd(&z);
+	if (zr != Z_STREAM_END) {
+		free(buf);
+		return -EINVAL;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+/* kernel.config_hz: CONFIG_HZ, the tick rate an ordinary CPU takes (bench ticks compares
+ * its count with it). */
+static void collect_config_hz(struct pl_facts *f, const char *release)
+{
+	char *gz, *text = NULL, src[300];
+	size_t n;
+	int r = pl_read_file("/proc/config.gz", &gz, &n);
+	snprintf(src, sizeof(src), "/proc/config.gz");
+	if (r == 0) {
+		r = gunzip_text(gz, n, &text);
+		free(gz);
+		if (r < 0) {
+			pl_fact_unavailable(f, "kernel.config_hz",
+					    "/proc/config.gz: not gzip data");
+			return;
+		}
+	} else if (release) {
+		int r2 = pl_read_filef(&text, NULL, "/boot/config-%s", release);
+		if (r2 == 0)
+			snprintf(src, sizeof(src), "/boot/config-%s", release);
+		else {
+			pl_fact_unavailable(f, "kernel.config_hz",
+					    "/proc/config.gz: %s; /boot/config-%s: %s",
+					    pl_read_strerror(r), release, pl_read_strerror(r2));
+			return;
+		}
+	} else {
+		pl_fact_unavailable(f, "kernel.config_hz", "/proc/config.gz: %s",
+				    pl_read_strerror(r));
+		return;
+	}
+	int64_t hz;
+	r = pl_kconfig_int(text, "CONFIG_HZ", &hz);
+	free(text);
+	if (r == 0 && hz > 0 && hz <= 100000)
+		pl_fact_int(f, "kernel.config_hz", hz, src);
+	else
+		pl_fact_unavailable(f, "kernel.config_hz", "%s: CONFIG_HZ %s", src,
+				    r == -ENOENT ? "not set" : "not a tick rate");
+}
+
 void pl_collect_kernel(struct pl_facts *f)
 {
 	const char *src = NULL;
 	char *rel = pl_kernel_release(&src);
 	pl_fact_str_or(f, "kernel.release", rel, src,
 		       "/proc/sys/kernel/osrelease and /proc/version: not readable");
+	collect_config_hz(f, rel);
 	free(rel);
 	pl_fact_from_file_str(f, "kernel.version", "/proc/sys/kernel/version");
 	if (pl_exists("/proc/sys/kernel/hostname") || !pl_exists("/etc/hostname"))

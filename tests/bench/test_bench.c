@@ -676,6 +676,27 @@ static void test_budget_cause(void **state)
 	pl_bench_plan_free(&p);
 }
 
+/* bench ticks names a local timer rate well above this kernel's CONFIG_HZ (the ux trial:
+ * 1398/s with HZ=250 while a 1 kHz cyclictest ran on that CPU) */
+static void test_ticks_hz_remark(void **state)
+{
+	(void)state;
+	char *w = pl_ticks_hz_remark(1398, 250, 1);
+	assert_non_null(w);
+	assert_string_equal(w,
+			    "local timer interrupts at 1398/s, 5.6x this kernel's CONFIG_HZ=250: "
+			    "other timers fire on CPU 1 (high-resolution timers of other tasks, "
+			    "e.g. a 1 kHz cyclictest), not only the tick");
+	free(w);
+	assert_null(pl_ticks_hz_remark(254.8, 250, 1)); /* about HZ */
+	assert_null(pl_ticks_hz_remark(375, 250, 1));	/* 1.5x: within reach */
+	assert_null(pl_ticks_hz_remark(1398, 0, 1));	/* HZ unknown */
+	assert_null(pl_ticks_hz_remark(1.0, 1000, 3));	/* nohz_full */
+	w = pl_ticks_hz_remark(376, 250, 0);
+	assert_non_null(w);
+	free(w);
+}
+
 /* bench net's table says "not pinned" for a CPU of -1 (the ux trial saw the raw
  * "client_cpu_pinned: -1"); the JSON keeps -1; a pinned CPU is its number */
 static void test_table_not_pinned(void **state)
@@ -734,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_mem_default_size),
 		cmocka_unit_test(test_budget_cause),
 		cmocka_unit_test(test_table_not_pinned),
+		cmocka_unit_test(test_ticks_hz_remark),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,6 +117,22 @@ is "virtio NIC: queue IRQs named after its virtio device, without config" \
 	"38=virtio2-input.0@1 39=virtio2-output.0@0"
 is "virtio NIC: irq_cpus" "$(fact net.eth0.irq_cpus "$TMP/vio.json")" "0-1"
 is "this-vm: hypervisor from kvm-clock" "$(fact virt.hypervisor "$J")" kvm
+# CONFIG_HZ (bench ticks compares its count with it): /proc/config.gz here, /boot on RHEL 7
+is "this-vm: CONFIG_HZ from /proc/config.gz" \
+	"$(jq -r '.facts["kernel.config_hz"] | "\(.value) \(.source)"' "$J")" "250 /proc/config.gz"
+inspect_json intel-2s-hz "$SR/intel-2s"
+is "intel-2s: CONFIG_HZ from /boot/config-RELEASE" \
+	"$(jq -r '.facts["kernel.config_hz"] | "\(.value) \(.source)"' "$TMP/intel-2s-hz.json")" \
+	"1000 /boot/config-3.10.0-1160.el7.x86_64"
+cp -a "$SR/this-vm" "$TMP/hz"
+echo 'CONFIG_HZ=250' >"$TMP/hz/proc/config.gz" # not gzip
+inspect_json hz "$TMP/hz"
+is "CONFIG_HZ: a config.gz that is not gzip" "$(fact kernel.config_hz "$TMP/hz.json")" \
+	"unavailable: /proc/config.gz: not gzip data"
+printf '# CONFIG_HZ_250 is not set\n' | gzip -n >"$TMP/hz/proc/config.gz"
+inspect_json hz "$TMP/hz"
+is "CONFIG_HZ: not set" "$(fact kernel.config_hz "$TMP/hz.json")" \
+	"unavailable: /proc/config.gz: CONFIG_HZ not set"
 is "this-vm: clocksource" "$(fact clocksource.current "$J")" kvm-clock
 is "this-vm: 1 socket, 2 cores" "$(fact cpu.sockets "$J") $(fact cpu.cores "$J")" "1 2"
 like "this-vm: no cache sysfs, no cpuid in a sysroot" "$(fact cpu.cache.l3_bytes "$J")" '^unavailable'

@@ -199,6 +199,28 @@ static void test_kernel_version(void **state)
 	assert_int_equal(pl_kernel_version_code("6.x", &v), -EINVAL);
 }
 
+/* kernel .config text (/proc/config.gz, /boot/config-RELEASE): CONFIG_HZ */
+static void test_kconfig(void **state)
+{
+	(void)state;
+	int64_t v = -1;
+	const char *cfg = "#\n# CONFIG_HZ_100 is not set\nCONFIG_HZ_250=y\nCONFIG_HZ=250\n"
+			  "CONFIG_HZ_PERIODIC_X=0x10\n";
+	assert_int_equal(pl_kconfig_int(cfg, "CONFIG_HZ", &v), 0);
+	assert_int_equal(v, 250);
+	assert_int_equal(pl_kconfig_int(cfg, "CONFIG_HZ_PERIODIC_X", &v), 0);
+	assert_int_equal(v, 16);
+	v = -1;
+	/* a longer name with the same prefix, a "not set" comment, y/n values */
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ_1000=y\n", "CONFIG_HZ", &v), -ENOENT);
+	assert_int_equal(pl_kconfig_int("# CONFIG_HZ is not set\n", "CONFIG_HZ", &v), -ENOENT);
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=y\n", "CONFIG_HZ", &v), -EINVAL);
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=\n", "CONFIG_HZ", &v), -EINVAL);
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=1000", "CONFIG_HZ", &v), 0); /* no newline */
+	assert_int_equal(v, 1000);
+	assert_int_equal(pl_kconfig_int("", "CONFIG_HZ", &v), -ENOENT);
+}
+
 static void test_bracket_list(void **state)
 {
 	(void)state;
@@ -315,7 +337,7 @@ int main(void)
 		cmocka_unit_test(test_sysctl_path),	cmocka_unit_test(test_sysctl_removed),
 		cmocka_unit_test(test_kernel_version),	cmocka_unit_test(test_bracket_list),
 		cmocka_unit_test(test_meminfo),		cmocka_unit_test(test_numastat),
-		cmocka_unit_test(test_cpuidle_states),
+		cmocka_unit_test(test_cpuidle_states),	cmocka_unit_test(test_kconfig),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

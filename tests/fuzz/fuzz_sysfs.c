@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Values as sysfs and /proc/sys print them (facts/collectors.h): bracketed selection
  * lists ("[mq-deadline] none", THP's "always [madvise] never"), sysctl values (one
- * integer, a triple, text), kernel release strings; and pl_split, which the collectors
+ * integer, a triple, text), kernel release strings, kernel config text (CONFIG_HZ of
+ * /proc/config.gz); and pl_split, which the collectors
  * use to cut such values. Invariant: the active entry of a bracket list is one of all. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 
@@ -38,6 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_decref(v);
 	uint32_t code;
 	pl_kernel_version_code(s, &code);
+	int64_t hz = 0;
+	int kr = pl_kconfig_int(s, "CONFIG_HZ", &hz);
+	FUZZ_ASSERT(kr == 0 || kr == -ENOENT || kr == -EINVAL, "kconfig: 0, -ENOENT or -EINVAL");
 	size_t n = 0;
 	char **w = pl_split(s, " \t\n,", &n);
 	for (size_t k = 0; k < n; k++)
