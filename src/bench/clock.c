@@ -66,9 +66,11 @@ static const struct pl_opt clock_opt_table[] = {
 
 /* The loops of library calls do only the call, as the seed's loop does: a call into libc
  * (and from there the vDSO or the kernel) cannot be optimised away, since the compiler
- * sees neither its body nor a pure/const attribute, so no result needs consuming, and
- * adding one into acc (a load of the struct and an add per call) would be work the
- * seed's loop does not do. The instruction loops (rdtsc, cntvct) keep acc. */
+ * sees neither its body nor a pure/const attribute, so no result needs consuming. Adding
+ * one into acc is not free: the vDSO reads the TSC with rdtscp (or lfence; rdtsc), which
+ * waits for all earlier instructions (AMD APM vol. 3, RDTSCP; Intel SDM vol. 2B), so the
+ * load of the previous call's tv_usec, forwarded from the vDSO's store, and its add sit
+ * on the critical path of every call. The instruction loops (rdtsc, cntvct) keep acc. */
 #define CG_LOOP(fn, clk) TIMED_LOOP(fn, struct timespec ts; clock_gettime(clk, &ts))
 
 TIMED_LOOP(loop_gtod, struct timeval tv; gettimeofday(&tv, NULL))
