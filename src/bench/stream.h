@@ -63,7 +63,9 @@ double pl_stream_kernel(enum pl_stream_op op, bool nt, double *a, double *b, dou
  *  @isa or one this CPU lacks. For tests and for reading the generated code. */
 int pl_stream_sum_variant(const char *isa, const double *a, size_t lo, size_t hi, double *ret);
 /** The instruction set the kernels were dispatched to at run time ("avx512f", "avx2",
- *  "default"); regular kernels use GCC target_clones, streaming stores explicit variants. */
+ *  "default"; with @nt also "avx", "sse2"); regular kernels use GCC target_clones, the
+ *  sum and the streaming stores explicit variants picked on the same CPU features (the
+ *  sum's "default" is its sse2 variant). */
 const char *pl_stream_isa(bool nt);
 
 /** Sums of |x[j] - expected| over [lo, hi) for a, b, c into err[0..2] (added). */
