@@ -52,6 +52,7 @@ enum {
 	TAG_STREAM = 13,
 	TAG_PAIR = 14,
 	TAG_STOP = 15,
+	STOP_BYTES = 2 * (int)sizeof(int),
 	WINDOW = 64,
 	NAP_US = 200,
 	STOP_GRACE_S = 10,
@@ -580,39 +581,55 @@ static void pp_took_stop(const char *buf)
 	}
 }
 
-/* Round trips of @bytes between this rank and world rank @peer; the lead times them
- * (MPI_Wtime around the timed loop, after @warm untimed ones). Either side that has a
- * signal (got_sig: one load per round trip) sends the stop message instead of its next
- * message, so both leave the loop at once. Returns the mean round trip in seconds on the
- * lead, 0 on the other side, -1 when stopped. */
-static double pingpong(bool lead, int peer, int bytes, int iters, int warm, char *buf)
+/* @n round trips of @bytes from @sbuf into @rbuf (at least STOP_BYTES) between this
+ * rank and world rank @peer, the lead sending first. Either side that has a signal
+ * (got_sig: one load per round trip) sends the stop message instead of its next
+ * message, so both leave the loop at once (the receive takes at least STOP_BYTES for
+ * it). Returns 0, or -1 when stopped. */
+static int round_trips(bool lead, int peer, int bytes, int n, char *sbuf, char *rbuf)
 {
+	int cap = bytes < STOP_BYTES ? STOP_BYTES : bytes;
 	MPI_Status st;
-	double t0 = 0;
-	for (int i = 0; i < warm + iters; i++) {
-		if (i == warm)
-			t0 = MPI_Wtime();
+	for (int i = 0; i < n; i++) {
 		if (lead) {
 			if (got_sig) {
 				pp_send_stop(peer);
 				return -1;
 			}
-			MPI_Send(buf, bytes, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD);
-			MPI_Recv(buf, bytes, MPI_CHAR, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			MPI_Send(sbuf, bytes, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD);
+			MPI_Recv(rbuf, cap, MPI_CHAR, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
 		} else {
-			MPI_Recv(buf, bytes, MPI_CHAR, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			MPI_Recv(rbuf, cap, MPI_CHAR, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
 			if (st.MPI_TAG != TAG_PINGSTOP && got_sig) {
 				pp_send_stop(peer);
 				return -1;
 			}
 		}
 		if (st.MPI_TAG == TAG_PINGSTOP) {
-			pp_took_stop(buf);
+			pp_took_stop(rbuf);
 			return -1;
 		}
 		if (!lead)
-			MPI_Send(buf, bytes, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD);
+			MPI_Send(sbuf, bytes, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD);
 	}
+	return 0;
+}
+
+/* One size of the ping-pong, as osu_latency measures it (and benchmarks/mpi-pingpong.c):
+ * both buffers (separate, page-aligned) filled first, the two ranks synchronised (an
+ * empty round trip, osu_latency's MPI_Barrier), @warm untimed round trips, then @iters
+ * timed ones (MPI_Wtime around the loop, on the lead). Returns the mean round trip in
+ * seconds on the lead, 0 on the other side, -1 when stopped. */
+static double pingpong(bool lead, int peer, int bytes, int iters, int warm, char *sbuf, char *rbuf)
+{
+	memset(sbuf, 'a', (size_t)bytes);
+	memset(rbuf, 'b', (size_t)bytes);
+	if (round_trips(lead, peer, 0, 1, sbuf, rbuf) < 0 ||
+	    round_trips(lead, peer, bytes, warm, sbuf, rbuf) < 0)
+		return -1;
+	double t0 = MPI_Wtime();
+	if (round_trips(lead, peer, bytes, iters, sbuf, rbuf) < 0)
+		return -1;
 	return lead ? (MPI_Wtime() - t0) / iters : 0;
 }
 
@@ -625,7 +642,12 @@ static double pingpong(bool lead, int peer, int bytes, int iters, int warm, char
 static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const struct mpi_opts *o,
 			 double *rtt, bool *have)
 {
-	char *buf = pl_xcalloc(1, (size_t)sizes[NSIZES - 1]);
+	size_t cap = (size_t)sizes[NSIZES - 1];
+	char *sbuf = aligned_alloc(4096, cap), *rbuf = aligned_alloc(4096, cap);
+	if (!sbuf || !rbuf) {
+		fail_line("out of memory for the ping-pong's 1 MiB buffers");
+		MPI_Abort(MPI_COMM_WORLD, PL_EXIT_RUNTIME);
+	}
 	int scale = o->quick ? 10 : o->full ? 1 : 2, r = 0;
 	double mine[NSIZES];
 	stop.phase = "network";
@@ -641,7 +663,7 @@ static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 				for (size_t s = 0; s < NSIZES && !stopped; s++) {
 					double t = pingpong(me == a, coll[me == a ? b : a],
 							    sizes[s], pp_iters(sizes[s], scale),
-							    pp_warm(sizes[s], scale), buf);
+							    pp_warm(sizes[s], scale), sbuf, rbuf);
 					mine[s] = t;
 					stopped = t < 0;
 				}
@@ -667,7 +689,8 @@ static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 			else if (me == 0)
 				have[p] = true;
 		}
-	free(buf);
+	free(sbuf);
+	free(rbuf);
 	return r;
 }
 
@@ -747,9 +770,11 @@ static json_t *network_json(const double *rtt, const bool *have, int nc, const s
 	json_object_set_new(
 		net, "method",
 		pl_json_string("MPI ping-pong between node collectors, one pair at a time "
-			       "(MPI_Barrier between pairs), MPI_Send/MPI_Recv with warm-up "
-			       "round trips not timed, OSU osu_latency style: one-way "
-			       "latency = round trip / 2, bandwidth = bytes / one-way time"));
+			       "(a barrier between pairs), MPI_Send/MPI_Recv measured as OSU "
+			       "osu_latency: separate page-aligned buffers filled, the pair "
+			       "synchronised, warm-up round trips not timed, MPI_Wtime around "
+			       "the timed loop; one-way latency = round trip / 2, bandwidth = "
+			       "bytes / one-way time"));
 	json_object_set_new(net, "complete", json_boolean(complete));
 	json_object_set_new(net, "nodes", nodes);
 	json_t *sz = json_array();
