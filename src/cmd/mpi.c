@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stddef.h>
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/net.h"
 #include "bench/plan.h"
 #include "cmd/common.h"
 #include "cmd/node.h"
@@ -52,6 +55,8 @@ enum {
 	TAG_STREAM = 13,
 	TAG_PAIR = 14,
 	TAG_STOP = 15,
+	TAG_TCP = 16,
+	TCP_BYTES = 8,
 	STOP_BYTES = 2 * (int)sizeof(int),
 	WINDOW = 64,
 	NAP_US = 200,
@@ -65,6 +70,7 @@ struct mpi_opts {
 	int workload, fail_on;			    /**< -W, --fail-on (check) */
 	const char *domains, *cpus;		    /**< --domain (inspect), --cpus (check) */
 	bool quick, full, no_bench, per_rank_nodes; /**< report's modes, --per-rank-nodes */
+	bool net_tcp;				    /**< report --net-tcp */
 	double timeout_s;			    /**< --timeout */
 	struct pl_bench_cmd bench;		    /**< bench NAME */
 };
@@ -105,6 +111,8 @@ static const struct pl_opt report_opts[] = {
 	  "STREAM with its defaults, more ping-pong iterations" },
 	{ "no-bench", 0, PL_OPT_FLAG, offsetof(struct mpi_opts, no_bench), NULL,
 	  "no STREAM and no network matrix" },
+	{ "net-tcp", 0, PL_OPT_FLAG, offsetof(struct mpi_opts, net_tcp), NULL,
+	  "also each pair's 8 B round trip over TCP (bench net's tcp_pp), beside MPI's" },
 	PL_OPT_END,
 };
 
@@ -128,7 +136,7 @@ static const struct pl_opt check_opts[] = {
 static const struct pl_cmd_info infos[] = {
 	{ "report",
 	  "mpirun [-np N | -H a,b,c] perflab-mpi report [-o DIR] [-W W] [--quick | --full | "
-	  "--no-bench] [--json] [--timeout SECONDS] [--sysroot-per-rank DIR/%r] "
+	  "--no-bench] [--net-tcp] [--json] [--timeout SECONDS] [--sysroot-per-rank DIR/%r] "
 	  "[--per-rank-nodes]",
 	  "One report for the nodes of an MPI job: nodes table, drift, findings on some nodes\n"
 	  "only, STREAM per node (run at the same time), all-pairs MPI latency and bandwidth.",
@@ -258,6 +266,10 @@ static int parse_args(int argc, char **argv, struct mpi_opts *o)
 	if (args.npos > 0) {
 		pl_error("unexpected argument '%s' (see 'perflab-mpi %s --help')", args.pos[0],
 			 o->cmd);
+		return PL_EXIT_USAGE;
+	}
+	if (o->net_tcp && o->no_bench) {
+		pl_error("--net-tcp measures the pairs, --no-bench skips them (drop one)");
 		return PL_EXIT_USAGE;
 	}
 	if (o->quick + o->full + o->no_bench > 1) {
@@ -549,6 +561,8 @@ static void test_stall(void)
 
 static const int sizes[] = { 8, 1024, 65536, 1048576 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+/* a pair's figures: the round trip of each size, then --net-tcp's (or -errno) */
+#define NVALS (NSIZES + 1)
 
 /* The timed and the warm-up round trips of a size at @scale (quick 10, default 2,
  * full 1): osu_latency's counts at full (10000 and 100 up to 8 KiB, 1000 and 10 above). */
@@ -633,10 +647,81 @@ static double pingpong(bool lead, int peer, int bytes, int iters, int warm, char
 	return lead ? (MPI_Wtime() - t0) / iters : 0;
 }
 
+/* The server side of tcp_pingpong(). */
+struct tcp_server {
+	struct pl_net_server *srv;
+	atomic_int stop;
+};
+
+static void *tcp_serve(void *arg)
+{
+	struct tcp_server *t = arg;
+	pl_net_server_serve(t->srv, &t->stop, NULL, NULL);
+	return NULL;
+}
+
+/* --net-tcp: one tcp_pp test of TCP_BYTES (TCP_NODELAY, one connection, @seconds) with
+ * perflab's bench net code between this rank and world rank @peer: the other side opens
+ * a server on an ephemeral port of every address and sends "HOSTNAME:PORT" (TAG_TCP),
+ * the lead runs the test against it and then says it is done (TAG_TCP). Returns on the
+ * lead the mean round trip in seconds (elapsed / round trips, as the MPI figure) or
+ * -errno (the server could not open: -ENOTCONN; the name does not resolve; pl_net_run's
+ * errors), 0 on the other side, or -EINTR there when it must stop. */
+static double tcp_pingpong(bool lead, int peer, double seconds)
+{
+	char addr[KEYLEN + 16] = "";
+	if (lead) {
+		MPI_Recv(addr, sizeof(addr), MPI_CHAR, peer, TAG_TCP, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		double t = -ENOTCONN;
+		struct pl_net_client_opts co = { .timeout = 5, .cpu = -1 };
+		int r = addr[0] ? pl_net_addr_parse(addr, false, &co.addr, &co.addrlen) : -ENOTCONN;
+		if (r == 0) {
+			struct pl_net_req req = { .test = PL_NET_TCP_PP,
+						  .size = TCP_BYTES,
+						  .seconds = seconds,
+						  .streams = 1,
+						  .nodelay = true };
+			struct pl_net_result res;
+			char err[256];
+			r = pl_net_run(&co, &req, NULL, &res, err, sizeof(err));
+			if (r == 0 && res.transactions)
+				t = res.elapsed_s / (double)res.transactions;
+		}
+		if (r < 0)
+			t = r;
+		int done = 1;
+		MPI_Send(&done, 1, MPI_INT, peer, TAG_TCP, MPI_COMM_WORLD);
+		return t;
+	}
+	struct tcp_server t = { 0 };
+	struct pl_net_server_opts so = { .timeout = 5, .cpu = -1 };
+	pthread_t th;
+	bool running = false;
+	char host[KEYLEN] = "";
+	if (pl_net_server_open(":0", &so, &t.srv) == 0 &&
+	    gethostname(host, sizeof(host) - 1) == 0 &&
+	    pthread_create(&th, NULL, tcp_serve, &t) == 0) {
+		running = true;
+		snprintf(addr, sizeof(addr), "%s:%d", host, pl_net_server_port(t.srv));
+	}
+	MPI_Send(addr, (int)strlen(addr) + 1, MPI_CHAR, peer, TAG_TCP, MPI_COMM_WORLD);
+	int done = 0;
+	MPI_Request rq;
+	MPI_Irecv(&done, 1, MPI_INT, peer, TAG_TCP, MPI_COMM_WORLD, &rq);
+	int w = wait_reqs(1, &rq, 0);
+	atomic_store(&t.stop, 1);
+	if (running)
+		pthread_join(th, NULL);
+	pl_net_server_close(t.srv);
+	return w < 0 ? -EINTR : 0;
+}
+
 /* All pairs of the @nc collectors (world ranks @coll; this one is @me), one pair at a
  * time (a barrier of @cc between pairs). The lead of each pair sends its round trips
- * (NSIZES seconds, TAG_PAIR) to rank 0 as soon as they are measured, so rank 0 has
- * every pair measured so far in @rtt (npairs x NSIZES) with @have[p] set. Rank 0 returns
+ * (NVALS seconds: each size's, then --net-tcp's or -errno; TAG_PAIR) to rank 0 as soon
+ * as they are measured, so rank 0 has every pair measured so far in @rtt (npairs x
+ * NVALS) with @have[p] set. Rank 0 returns
  * 0, or -EINTR when it must stop (stop filled: a signal, a notice, --timeout between
  * pairs); any other rank that must stop ends in rank_stop(). */
 static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const struct mpi_opts *o,
@@ -649,7 +734,7 @@ static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 		MPI_Abort(MPI_COMM_WORLD, PL_EXIT_RUNTIME);
 	}
 	int scale = o->quick ? 10 : o->full ? 1 : 2, r = 0;
-	double mine[NSIZES];
+	double mine[NVALS];
 	stop.phase = "network";
 	int p = 0;
 	for (int a = 0; a < nc && r == 0; a++)
@@ -667,14 +752,22 @@ static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 					mine[s] = t;
 					stopped = t < 0;
 				}
+				mine[NSIZES] = 0;
+				if (!stopped && o->net_tcp) {
+					mine[NSIZES] = tcp_pingpong(me == a, coll[me == a ? b : a],
+								    o->quick  ? 0.2
+								    : o->full ? 1
+									      : 0.5);
+					stopped = got_sig || (me != a && mine[NSIZES] == -EINTR);
+				}
 				if (!stopped && me == 0)
-					memcpy(rtt + (size_t)p * NSIZES, mine, sizeof(mine));
+					memcpy(rtt + (size_t)p * NVALS, mine, sizeof(mine));
 				else if (!stopped && me == a) {
-					MPI_Isend(mine, NSIZES, MPI_DOUBLE, 0, TAG_PAIR,
+					MPI_Isend(mine, NVALS, MPI_DOUBLE, 0, TAG_PAIR,
 						  MPI_COMM_WORLD, &rq[1]);
 				}
 			} else if (me == 0) {
-				MPI_Irecv(rtt + (size_t)p * NSIZES, NSIZES, MPI_DOUBLE, coll[a],
+				MPI_Irecv(rtt + (size_t)p * NVALS, NVALS, MPI_DOUBLE, coll[a],
 					  TAG_PAIR, MPI_COMM_WORLD, &rq[1]);
 			}
 			if (!stopped) {
@@ -692,6 +785,48 @@ static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 	free(sbuf);
 	free(rbuf);
 	return r;
+}
+
+/* An @n x @n matrix of nulls. */
+static json_t *null_matrix(int n)
+{
+	json_t *m = json_array();
+	for (int i = 0; i < n; i++) {
+		json_t *r = json_array();
+		for (int j = 0; j < n; j++)
+			json_array_append_new(r, json_null());
+		json_array_append_new(m, r);
+	}
+	return m;
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* --net-tcp's figures of pair (@a, @b) from its NVALS values @v: {"rtt_us", "oneway_us",
+ * "over_mpi"} (TCP's round trip / MPI's at TCP_BYTES) or {"error"}; the round trip
+ * also into the matrix @m and the ratio appended to @over (*@nover of them). */
+static json_t *tcp_pair_json(const double *v, json_t *m, int a, int b, double *over, size_t *nover)
+{
+	json_t *t = json_object();
+	double r = v[NSIZES];
+	if (!(r > 0)) {
+		json_object_set_new(t, "error",
+				    pl_json_string(r < 0 ? strerror((int)-r) : "no round trip"));
+		return t;
+	}
+	json_object_set_new(t, "rtt_us", json_real(r * 1e6));
+	json_object_set_new(t, "oneway_us", json_real(r * 0.5e6));
+	if (v[0] > 0) { /* sizes[0] == TCP_BYTES */
+		json_object_set_new(t, "over_mpi", json_real(r / v[0]));
+		over[(*nover)++] = r / v[0];
+	}
+	json_array_set_new(json_array_get(m, a), b, json_real(r * 1e6));
+	json_array_set_new(json_array_get(m, b), a, json_real(r * 1e6));
+	return t;
 }
 
 /* Rank 0: the "network" object of the pairs measured (@rtt, @have as measure_pairs()
@@ -714,7 +849,9 @@ static json_t *network_json(const double *rtt, const bool *have, int nc, const s
 		json_array_append_new(rt, r);
 		json_array_append_new(bw, w);
 	}
-	json_t *slow = NULL;
+	json_t *slow = NULL, *tcp_rt = o->net_tcp ? null_matrix(nc) : NULL;
+	double *over = pl_xcalloc((size_t)(nc * (nc - 1) / 2) + 1, sizeof(*over));
+	size_t nover = 0;
 	bool complete = true;
 	int p = 0;
 	for (int a = 0; a < nc; a++)
@@ -727,7 +864,7 @@ static json_t *network_json(const double *rtt, const bool *have, int nc, const s
 			json_object_set_new(pr, "a", pl_json_string(names[a]));
 			json_object_set_new(pr, "b", pl_json_string(names[b]));
 			for (size_t s = 0; s < NSIZES; s++) {
-				double r = rtt[(size_t)p * NSIZES + s];
+				double r = rtt[(size_t)p * NVALS + s];
 				json_t *pt = json_object();
 				json_object_set_new(pt, "bytes", json_integer(sizes[s]));
 				json_object_set_new(pt, "iterations",
@@ -765,6 +902,10 @@ static json_t *network_json(const double *rtt, const bool *have, int nc, const s
 				}
 			}
 			json_object_set_new(pr, "points", pts);
+			if (o->net_tcp)
+				json_object_set_new(pr, "tcp",
+						    tcp_pair_json(rtt + (size_t)p * NVALS, tcp_rt,
+								  a, b, over, &nover));
 			json_array_append_new(pairs, pr);
 		}
 	json_object_set_new(
@@ -793,6 +934,29 @@ static json_t *network_json(const double *rtt, const bool *have, int nc, const s
 	 * only: some pairs of a node against others' would name it on half the evidence */
 	json_object_set_new(net, "slow_nodes",
 			    complete ? pl_cluster_slow_nodes(net) : json_array());
+	if (tcp_rt) {
+		json_t *t = json_object();
+		json_object_set_new(
+			t, "method",
+			pl_json_string(
+				"perflab bench net's tcp_pp between the same pairs, right "
+				"after each pair's MPI ping-pong: one TCP connection, "
+				"TCP_NODELAY, the lead the client, the other node the server "
+				"(its hostname, an ephemeral port); round trip = elapsed / "
+				"round trips, as the MPI figure"));
+		json_object_set_new(t, "nodes", json_deep_copy(nodes));
+		json_object_set_new(t, "bytes", json_integer(TCP_BYTES));
+		json_object_set_new(t, "seconds", json_real(o->quick ? 0.2 : o->full ? 1 : 0.5));
+		json_object_set_new(t, "latency_rtt_us", tcp_rt);
+		qsort(over, nover, sizeof(*over), cmp_dbl);
+		json_object_set_new(
+			t, "median_over_mpi",
+			nover ? json_real(nover % 2 ? over[nover / 2]
+						    : (over[nover / 2 - 1] + over[nover / 2]) / 2)
+			      : json_null());
+		json_object_set_new(net, "tcp", t);
+	}
+	free(over);
 	return net;
 }
 
@@ -1027,10 +1191,11 @@ static const char *sig_name(int sig)
 
 /* Rank 0: the "interrupted" section of a report that a signal (stop.sig) or --timeout
  * (stop.late) cut short: the cause, the phase, and what is missing: the documents of
- * the collectors without @ok, the STREAM results of those with @ok but not @mem_ok, the
- * pairs without @have (@bench: the report would have run them). */
-static json_t *interrupted_json(int nc, char names[][KEYLEN], const bool *ok, const bool *mem_ok,
-				const bool *have, bool bench, const struct mpi_opts *o)
+ * the collectors without @got, the STREAM results of those with @ok (a document, not failed)
+ * but not @mem_ok, the pairs without @have (@bench: the report would have run them). */
+static json_t *interrupted_json(int nc, char names[][KEYLEN], const bool *got, const bool *ok,
+				const bool *mem_ok, const bool *have, bool bench,
+				const struct mpi_opts *o)
 {
 	json_t *it = json_object(), *nodes = json_array(), *mem = json_array();
 	json_t *pairs = json_array(), *what = json_array();
@@ -1044,9 +1209,9 @@ static json_t *interrupted_json(int nc, char names[][KEYLEN], const bool *ok, co
 	}
 	json_object_set_new(it, "phase", pl_json_string(stop.phase));
 	for (int i = 0; i < nc; i++) {
-		if (!ok[i])
+		if (!got[i])
 			json_array_append_new(nodes, pl_json_string(names[i]));
-		else if (bench && !mem_ok[i])
+		else if (ok[i] && bench && !mem_ok[i])
 			json_array_append_new(mem, pl_json_string(names[i]));
 	}
 	int p = 0, np = nc * (nc - 1) / 2, miss = 0;
@@ -1161,7 +1326,7 @@ static int run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 	bool *ok = pl_xcalloc((size_t)nc, sizeof(*ok));
 	bool *mem_ok = pl_xcalloc((size_t)nc, sizeof(*mem_ok));
 	bool *have = pl_xcalloc((size_t)np + 1, sizeof(*have));
-	double *rtt = pl_xcalloc((size_t)np * NSIZES + 1, sizeof(*rtt));
+	double *rtt = pl_xcalloc((size_t)np * NVALS + 1, sizeof(*rtt));
 	docs[0] = doc;
 	got[0] = true;
 	int r = gather_json(TAG_DOC, coll, nc, docs, got, MPI_Wtime() + o->timeout_s, &wait_s,
@@ -1192,7 +1357,7 @@ static int run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 	}
 	json_t *net = bench && nc >= 2 ? network_json(rtt, have, nc, o, names) : NULL;
 	json_t *intr = stop.sig || (stop.late && bench)
-			       ? interrupted_json(nc, names, ok, mem_ok, have, bench, o)
+			       ? interrupted_json(nc, names, got, ok, mem_ok, have, bench, o)
 			       : NULL;
 	json_t *arr = docs_array(coll, nc, names, docs, got, o);
 	int ret = write_report(arr, net, intr, bench);

@@ -199,6 +199,11 @@ void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 		pl_autofree char *s = join_names(json_object_get(net, "slow_nodes"));
 		fprintf(out, "network: every pair is slow on %s\n", s);
 	}
+	const json_t *tcp = json_object_get(net, "tcp");
+	if (json_is_number(json_object_get(tcp, "median_over_mpi")))
+		fprintf(out,
+			"network: TCP's %lld B round trip is %.3gx MPI's (median over the pairs)\n",
+			pl_json_int(tcp, "bytes"), pl_json_num(tcp, "median_over_mpi"));
 	if (dir)
 		fprintf(out, "report written to %s/report.{json,md,html}\n", dir);
 }
@@ -287,10 +292,39 @@ void pl_cluster_print_command(FILE *out, const json_t *c)
 
 /* ---- Markdown ---- */
 
-static void md_network(FILE *out, const json_t *net)
+/* One matrix @key of @net (its "nodes" the rows and columns) as a Markdown table. */
+static void md_matrix(FILE *out, const json_t *net, const char *key, const char *title,
+		      long long bytes)
 {
 	const json_t *names = json_object_get(net, "nodes");
 	size_t n = json_array_size(names);
+	fprintf(out, "### %s at %lld B\n\n| |", title, bytes);
+	for (size_t j = 0; j < n; j++) {
+		pl_report_md_cell(out, json_string_value(json_array_get(names, j)));
+		fputs(" |", out);
+	}
+	fputs("\n|---|", out);
+	for (size_t j = 0; j < n; j++)
+		fputs("---:|", out);
+	fputs("\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs("| ", out);
+		pl_report_md_cell(out, json_string_value(json_array_get(names, i)));
+		fputs(" |", out);
+		for (size_t j = 0; j < n; j++) {
+			const json_t *v = net_matrix(net, key, i, j);
+			if (json_is_number(v))
+				fprintf(out, " %.3g |", json_number_value(v));
+			else
+				fputs(" - |", out);
+		}
+		fputs("\n", out);
+	}
+	fputs("\n", out);
+}
+
+static void md_network(FILE *out, const json_t *net)
+{
 	fprintf(out, "## Network\n\n%s\n\n", pl_json_str(net, "method"));
 	static const char *const mats[][3] = {
 		{ "latency_oneway_us", "One-way latency (us, round trip / 2, OSU convention)",
@@ -298,30 +332,16 @@ static void md_network(FILE *out, const json_t *net)
 		{ "latency_rtt_us", "Round trip (us)", "latency_bytes" },
 		{ "bandwidth_gbs", "Bandwidth (GB/s)", "bandwidth_bytes" },
 	};
-	for (size_t m = 0; m < 3; m++) {
-		fprintf(out, "### %s at %lld B\n\n| |", mats[m][1], pl_json_int(net, mats[m][2]));
-		for (size_t j = 0; j < n; j++) {
-			pl_report_md_cell(out, json_string_value(json_array_get(names, j)));
-			fputs(" |", out);
-		}
-		fputs("\n|---|", out);
-		for (size_t j = 0; j < n; j++)
-			fputs("---:|", out);
-		fputs("\n", out);
-		for (size_t i = 0; i < n; i++) {
-			fputs("| ", out);
-			pl_report_md_cell(out, json_string_value(json_array_get(names, i)));
-			fputs(" |", out);
-			for (size_t j = 0; j < n; j++) {
-				const json_t *v = net_matrix(net, mats[m][0], i, j);
-				if (json_is_number(v))
-					fprintf(out, " %.3g |", json_number_value(v));
-				else
-					fputs(" - |", out);
-			}
-			fputs("\n", out);
-		}
-		fputs("\n", out);
+	for (size_t m = 0; m < 3; m++)
+		md_matrix(out, net, mats[m][0], mats[m][1], pl_json_int(net, mats[m][2]));
+	const json_t *tcp = json_object_get(net, "tcp");
+	if (tcp) {
+		fprintf(out, "%s.\n\n", pl_json_str(tcp, "method"));
+		md_matrix(out, tcp, "latency_rtt_us", "TCP round trip (us, --net-tcp)",
+			  pl_json_int(tcp, "bytes"));
+		if (json_is_number(json_object_get(tcp, "median_over_mpi")))
+			fprintf(out, "TCP's round trip is %.3gx MPI's (median over the pairs).\n\n",
+				pl_json_num(tcp, "median_over_mpi"));
 	}
 	const json_t *sp = json_object_get(net, "slowest_pair");
 	if (sp)
@@ -693,6 +713,20 @@ static void html_network(struct pl_buf *b, const json_t *net)
 	snprintf(t, sizeof(t), "Bandwidth, GB/s, %lld B messages",
 		 pl_json_int(net, "bandwidth_bytes"));
 	html_matrix(b, net, "bandwidth_gbs", t, "bandwidth-matrix", false);
+	const json_t *tcp = json_object_get(net, "tcp");
+	if (tcp) {
+		pl_buf_puts(b, "<p>");
+		esc(b, pl_json_str(tcp, "method"));
+		pl_buf_puts(b, ".</p>\n");
+		snprintf(t, sizeof(t), "TCP round trip, us, %lld B (--net-tcp)",
+			 pl_json_int(tcp, "bytes"));
+		html_matrix(b, tcp, "latency_rtt_us", t, "tcp-matrix", true);
+		if (json_is_number(json_object_get(tcp, "median_over_mpi")))
+			pl_buf_printf(b,
+				      "<p>TCP's round trip is %.3gx MPI's (median over the "
+				      "pairs).</p>\n",
+				      pl_json_num(tcp, "median_over_mpi"));
+	}
 	const json_t *sp = json_object_get(net, "slowest_pair");
 	if (sp) {
 		pl_buf_puts(b, "<p>Slowest pair: <span class=\"odd\">");

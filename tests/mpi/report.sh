@@ -4,7 +4,8 @@
 # rank gets a fixture sysroot (--sysroot-per-rank DIR/%r) and the drift table must name
 # node4's governor, kernel and THP; --per-rank-nodes makes every rank a node so the
 # all-pairs network matrix and the simultaneous STREAM run here; a hung rank is bounded
-# by --timeout and named; bad input is one line, exit 2, nothing written.
+# by --timeout and named; --net-tcp adds each pair's round trip over perflab's TCP test;
+# bad input is one line, exit 2, nothing written.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 . "$PERFLAB_SRCDIR/tests/mpi/lib-mpi.sh"
 
@@ -41,6 +42,24 @@ like "report.html: latency heatmap and bandwidth matrix" "$(tr '\n' ' ' <"$P/rep
 	'id="latency-heatmap".*id="bandwidth-matrix"'
 like "report.md: one-way latency labelled" "$(cat "$P/report.md")" 'One-way latency \(us, round trip / 2'
 
+T=$TMP/t
+ok "--net-tcp --quick: the pairs over TCP too" MPI report -o "$T" --quick --per-rank-nodes --net-tcp
+TJ=$T/report.json
+validate cluster.schema.json "$TJ"
+is "TCP: every pair has a round trip > 0 and its ratio to MPI's" \
+	"$(jqv "$TJ" '[.network.pairs[]|.tcp.rtt_us > 0 and .tcp.over_mpi > 0 and
+		((.tcp.oneway_us * 2 / .tcp.rtt_us - 1)|fabs) < 1e-6]|"\(length) \(all)"')" "6 true"
+is "TCP matrix: symmetric, off-diagonal > 0, equal to the pairs' figures" \
+	"$(jqv "$TJ" '.network.tcp.latency_rtt_us as $m|.network.nodes as $n|
+		[range(4) as $i|range(4) as $j|if $i == $j then $m[$i][$j] == null
+			else $m[$i][$j] > 0 and $m[$i][$j] == $m[$j][$i] end]|all' )" "true"
+is "TCP: the median ratio to MPI and the method" \
+	"$(jqv "$TJ" '"\(.network.tcp.median_over_mpi > 0) \(.network.tcp.bytes) \(.network.tcp.method|test("tcp_pp"))"')" \
+	"true 8 true"
+like "summary: TCP's round trip against MPI's" "$(cat "$OUT")" "network: TCP's 8 B round trip is [0-9.e+]+x MPI's"
+like "report.md and report.html: the TCP matrix" "$(cat "$T/report.md" "$T/report.html" | tr '\n' ' ')" \
+	'### TCP round trip \(us, --net-tcp\) at 8 B.*id="tcp-matrix"'
+
 H=$TMP/h
 PERFLAB_MPI_TEST_HANG_RANK=2 timeout 120 mpirun --oversubscribe -np 4 "$PERFLAB_MPI" report -o "$H" \
 	--timeout 3 --sysroot-per-rank "$TMP/sr/%r" >"$OUT" 2>"$ERR"
@@ -54,6 +73,9 @@ B=$TMP/bad
 expect_exit 2 "unknown command" MPI frobnicate -o "$B"
 like "one line naming it" "$(grep -c 'perflab-mpi: error' "$ERR") $(grep 'perflab-mpi: error' "$ERR")" \
 	"^1 .*unknown command 'frobnicate'"
+expect_exit 2 "--net-tcp with --no-bench" MPI report -o "$B" --net-tcp --no-bench
+like "one line naming both" "$(grep -c 'perflab-mpi: error' "$ERR") $(grep 'perflab-mpi: error' "$ERR")" \
+	"^1 .*--net-tcp measures the pairs, --no-bench skips them"
 expect_exit 2 "missing per-rank sysroot" MPI report -o "$B" --sysroot-per-rank "$TMP/none/%r"
 like "one line naming the rank and the path" \
 	"$(grep -c 'perflab-mpi: error' "$ERR") $(grep 'perflab-mpi: error' "$ERR")" \
