@@ -450,6 +450,23 @@ static int coll_index(const int *coll, int nc, int r)
 	return -1;
 }
 
+/* Test hook (tests/mpi/interrupt.sh): rank 0 writes how many nodes' documents it has,
+ * its own included, to $PERFLAB_MPI_TEST_GATHERED (temp + rename) as each one lands. */
+static void test_note_gathered(int tag, int n)
+{
+	static const char *f;
+	static bool looked;
+	if (!looked) {
+		f = getenv("PERFLAB_MPI_TEST_GATHERED");
+		looked = true;
+	}
+	struct pl_outfile out;
+	if (f && tag == TAG_DOC && pl_outfile_open(&out, f) == 0) {
+		fprintf(out.fp, "%d\n", n);
+		pl_outfile_close(&out, !ferror(out.fp));
+	}
+}
+
 /* Rank 0: the JSON text with @tag from each collector i (1..@nc-1) without @got[i],
  * parsed into @out[i] as it lands (NULL when it is not JSON; @got[i] set either way).
  * A text's size comes from MPI_Improbe and its receive is MPI_Imrecv, so up to WINDOW of
@@ -511,6 +528,7 @@ static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got
 				out[i] = d;
 				got[i] = true;
 				left--;
+				test_note_gathered(tag, nc - left);
 			} else {
 				json_decref(d);
 			}

@@ -3,7 +3,8 @@
 # Ctrl-C on `mpirun ... perflab-mpi report` writes what was gathered (issue 15). A test
 # hook holds the run at a known point (PERFLAB_MPI_TEST_STALL_PAIR=K: the lead of pair K
 # waits for a signal; PERFLAB_MPI_TEST_HANG_RANK=R: rank R before its document), writing
-# its pid to $PERFLAB_MPI_TEST_STALLED; then the test signals mpirun (OpenMPI's mpirun
+# its pid to $PERFLAB_MPI_TEST_STALLED (and rank 0 the count of documents it has to
+# $PERFLAB_MPI_TEST_GATHERED); then the test signals mpirun (OpenMPI's mpirun
 # sends SIGTERM to the ranks, SIGKILL 1 s later, and exits 1) or one rank only (rank 0
 # learns of it and ends the job: mpirun exits 143). mpirun runs in the background of this
 # non-interactive shell, where SIGINT starts ignored: SIGINT is sent with job control on
@@ -100,9 +101,14 @@ is "the signal is named with the rank it reached (pair 4's lead, rank 1)" \
 # --- SIGTERM while a node has not sent its document (fixture nodes, no benchmarks) ---
 rank_sysroots
 D=$TMP/d
-start_stalled "$D" PERFLAB_MPI_TEST_HANG_RANK=2 -- --sysroot-per-rank "$TMP/sr/%r"
+start_stalled "$D" PERFLAB_MPI_TEST_HANG_RANK=2 PERFLAB_MPI_TEST_GATHERED="$TMP/gathered" -- \
+	--sysroot-per-rank "$TMP/sr/%r"
 ok "rank 2 holds its document (pid $STALLED_PID)" test -n "$STALLED_PID"
-sleep 5 # the other three documents arrive meanwhile
+for _ in $(seq 2400); do # rank 0 has the other three documents (hook file), 240 s at most
+	[ "$(cat "$TMP/gathered" 2>/dev/null)" = 3 ] && break
+	sleep 0.1
+done
+is "rank 0 has three documents before the signal" "$(cat "$TMP/gathered" 2>/dev/null)" 3
 kill -TERM "$MP"
 finish
 validate cluster.schema.json "$D/report.json"
