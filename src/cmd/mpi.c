@@ -1373,6 +1373,12 @@ static int run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 		}
 		json_decref(mem[i]);
 	}
+	/* mpirun's SIGTERM reaches every rank: when rank 0 has it too, after another rank's
+	 * notice came first, it is rank 0's own signal (and its own exit below) */
+	if (stop.sig && got_sig && stop.rank != 0) {
+		stop.sig = got_sig;
+		stop.rank = 0;
+	}
 	json_t *net = bench && nc >= 2 ? network_json(rtt, have, nc, o, names) : NULL;
 	json_t *intr = stop.sig || (stop.late && bench)
 			       ? interrupted_json(nc, names, got, ok, mem_ok, have, bench, o)

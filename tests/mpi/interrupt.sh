@@ -22,7 +22,11 @@ start_stalled() {
 	while [ "$1" != -- ]; do env+=("$1"); shift; done
 	shift
 	rm -f "$TMP/stalled"
-	env "${env[@]}" PERFLAB_MPI_TEST_STALLED="$TMP/stalled" \
+	# without job control, setsid (which then runs in place: same pid) keeps mpirun out of
+	# this shell's process group, so nothing it signals there on its way down reaches us
+	local own=(setsid)
+	[[ $- == *m* ]] && own=()
+	"${own[@]}" env "${env[@]}" PERFLAB_MPI_TEST_STALLED="$TMP/stalled" \
 		mpirun --oversubscribe -np 4 "$PERFLAB_MPI" report -o "$dir" "$@" >"$dir.out" 2>"$dir.err" &
 	MP=$!
 	for _ in $(seq 2400); do
