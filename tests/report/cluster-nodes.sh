@@ -20,6 +20,9 @@ make_cluster_nodes() {
 	R4=$N/root4
 	for g in "$R4"/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance >"$g"; done
 	echo "5.14.0-362.el9.x86_64" >"$R4/proc/sys/kernel/osrelease"
+	# the new kernel comes with its own /boot/config (same CONFIG_HZ: kernel.release drifts,
+	# kernel.config_hz does not)
+	for c in "$R4"/boot/config-*; do [ -e "$c" ] && mv "$c" "$R4/boot/config-5.14.0-362.el9.x86_64"; done
 	echo "always madvise [never]" >"$R4/sys/kernel/mm/transparent_hugepage/enabled"
 	echo 0 >"$R4/proc/sys/net/ipv4/tcp_tw_recycle"
 	for i in 1 2 3 4; do
