@@ -71,7 +71,7 @@ static const struct pl_opt wakeup_opt_table[] = {
 	  "measure only these parts: timer, futex, pipe (comma-separated)" },
 	{ "align", 0, PL_OPT_STR, offsetof(struct wakeup_opts, align), "OFFSET",
 	  "start each run's timer part on the next full second of CLOCK_MONOTONIC plus OFFSET "
-	  "(0 to 1s; cyclictest --secaligned)" },
+	  "(0 to below 1s; cyclictest --secaligned)" },
 	PL_OPT_END,
 };
 

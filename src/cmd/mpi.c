@@ -728,6 +728,10 @@ static double tcp_pingpong(bool lead, int peer, double seconds)
 	MPI_Request rq;
 	MPI_Irecv(&done, 1, MPI_INT, peer, TAG_TCP, MPI_COMM_WORLD, &rq);
 	int w = wait_reqs(1, &rq, 0);
+	if (w < 0) { /* stopped: the receive into this frame's @done must not outlive it */
+		MPI_Cancel(&rq);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	}
 	atomic_store(&t.stop, 1);
 	if (running)
 		pthread_join(th, NULL);
