@@ -42,6 +42,10 @@ finish() {
 	kill -0 "$MP" 2>/dev/null && kill -KILL "$MP"
 	wait "$MP"
 	RC=$?
+	# a SIGKILLed mpirun leaves its ranks behind, and a stalled one spins until killed:
+	# none may outlive its case (one did, for an hour, on this shared machine)
+	pkill -KILL -f "perflab-mpi report -o $TMP/" 2>/dev/null
+	return 0
 }
 # complete_files DIR: the three outputs, nothing else (no temporary file left)
 complete_files() { is "$1: report.{html,json,md} and nothing else" "$(ls -A "$1" | tr '\n' ' ')" \
