@@ -231,8 +231,14 @@ static void cpu_rates(const struct pl_mon_stat *a, const struct pl_mon_stat *b,
 	}
 	r->all = (struct pl_mon_cpupct){ .cpu = -1 };
 	/* the "cpu" line sums the online CPUs: after a CPU went away it can go down, so
-	 * then the sum of the CPUs present at both ends is used */
-	if (same && a->has_total && b->has_total)
+	 * then the sum of the CPUs present at both ends is used; so too when no CPU's own line
+	 * moved (an interval shorter than a tick): the kernel rounds the total to ticks on
+	 * its own, and a tick it shows alone would make the whole machine 0% or 100% busy
+	 * while every CPU says nothing */
+	uint64_t moved = 0;
+	for (int f = 0; f <= PL_MON_STEAL; f++)
+		moved += sumb[f] > suma[f] ? sumb[f] - suma[f] : 0;
+	if (same && a->has_total && b->has_total && moved > 0)
 		cpu_pct(a->total, b->total, &r->all, r);
 	else
 		cpu_pct(suma, sumb, &r->all, r);
