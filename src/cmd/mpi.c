@@ -1151,6 +1151,19 @@ static json_t *docs_array(const int *coll, int nc, char names[][KEYLEN], json_t 
 	return arr;
 }
 
+/* The "mpi" object of rank 0's outputs: ranks, collectors (documents in @docs), wait_s,
+ * gather_s and parse_cpu_s (seconds, from the gather). New reference. */
+static json_t *mpi_run_json(const json_t *docs)
+{
+	json_t *run = json_object();
+	json_object_set_new(run, "ranks", json_integer(nranks));
+	json_object_set_new(run, "collectors", json_integer((json_int_t)json_array_size(docs)));
+	json_object_set_new(run, "wait_s", json_real(wait_s));
+	json_object_set_new(run, "gather_s", json_real(transfer_s));
+	json_object_set_new(run, "parse_cpu_s", json_real(parse_cpu_s));
+	return run;
+}
+
 /* Rank 0, inspect/check/bench: the merged document of @docs to -o FILE or stdout, as
  * JSON (--json) or text. Returns the exit code. */
 static int write_command(const struct mpi_opts *o, const json_t *docs)
@@ -1158,12 +1171,7 @@ static int write_command(const struct mpi_opts *o, const json_t *docs)
 	bool bench = strcmp(o->cmd, "bench") == 0;
 	json_t *c =
 		pl_cluster_command(docs, o->cmd, bench ? o->bench.b->name : NULL, pl_now_epoch());
-	json_t *run = json_object();
-	json_object_set_new(run, "ranks", json_integer(nranks));
-	json_object_set_new(run, "collectors", json_integer((json_int_t)json_array_size(docs)));
-	json_object_set_new(run, "wait_s", json_real(wait_s));
-	json_object_set_new(run, "gather_s", json_real(transfer_s));
-	json_object_set_new(run, "parse_cpu_s", json_real(parse_cpu_s));
+	json_t *run = mpi_run_json(docs);
 	if (bench)
 		json_object_set_new(run, "simultaneous", json_true());
 	json_object_set_new(c, "mpi", run);
@@ -1275,12 +1283,7 @@ static int write_report(const json_t *docs, json_t *net, json_t *intr, bool benc
 {
 	int ret = 0;
 	json_t *c = pl_cluster_from_docs(docs, pl_now_epoch());
-	json_t *run = json_object();
-	json_object_set_new(run, "ranks", json_integer(nranks));
-	json_object_set_new(run, "collectors", json_integer((json_int_t)json_array_size(docs)));
-	json_object_set_new(run, "wait_s", json_real(wait_s));
-	json_object_set_new(run, "gather_s", json_real(transfer_s));
-	json_object_set_new(run, "parse_cpu_s", json_real(parse_cpu_s));
+	json_t *run = mpi_run_json(docs);
 	json_object_set_new(c, "mpi", run);
 	if (net)
 		json_object_set_new(c, "network", json_incref(net));
