@@ -97,27 +97,36 @@ char *pl_kernel_release(const char **src)
 int pl_kconfig_int(const char *text, const char *name, int64_t *out)
 {
 	size_t nl = strlen(name);
+	int r = -ENOENT;
 	for (const char *p = text; p && *p;) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 		if (nl && len > nl && strncmp(p, name, nl) == 0 && p[nl] == '=') {
+			/* kconfig's loader (scripts/kconfig/confdata.c) lets a later line
+			 * override an earlier one: keep scanning, the last one decides */
 			char v[32];
 			size_t vl = len - nl - 1;
-			if (vl == 0 || vl >= sizeof(v))
-				return -EINVAL;
-			memcpy(v, p + nl + 1, vl);
-			v[vl] = '\0';
-			char *end;
-			errno = 0;
-			long long x = strtoll(v, &end, 0);
-			if (errno || end == v || *end)
-				return -EINVAL;
-			*out = x;
-			return 0;
+			r = -EINVAL;
+			if (vl > 0 && vl < sizeof(v)) {
+				memcpy(v, p + nl + 1, vl);
+				v[vl] = '\0';
+				/* int options are decimal, hex ones 0x...: a leading 0 is not
+				 * octal (strtoll base 0 would read CONFIG_HZ=0250 as 168) */
+				int hex = (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'));
+				const char *d = hex ? v + 2 : v;
+				char *end;
+				errno = 0;
+				long long x = strtoll(d, &end, hex ? 16 : 10);
+				if (!errno && end != d && !*end &&
+				    (isxdigit((unsigned char)*d) || (!hex && *d == '-'))) {
+					*out = x;
+					r = 0;
+				}
+			}
 		}
 		p = eol ? eol + 1 : NULL;
 	}
-	return -ENOENT;
+	return r;
 }
 
 /* Largest kernel config text inflated from /proc/config.gz (bytes): real ones are
@@ -125,7 +134,7 @@ int pl_kconfig_int(const char *text, const char *name, int64_t *out)
 #define KCONFIG_MAX (8u << 20)
 
 /* The gunzipped text of gzip data @gz (@n bytes) into *out (malloc'd, NUL-terminated).
- * Returns 0 or -EINVAL (not gzip, corrupt, or longer than KCONFIG_MAX). */
+ * Returns 0, -EINVAL (not gzip, or corrupt) or -EFBIG (inflates past KCONFIG_MAX). */
 static int gunzip_text(const char *gz, size_t n, char **out)
 {
 	z_stream z = { 0 };
@@ -138,8 +147,11 @@ static int gunzip_text(const char *gz, size_t n, char **out)
 	int zr;
 	do {
 		if (len == cap) {
-			if (cap >= KCONFIG_MAX)
-				break;
+			if (cap >= KCONFIG_MAX) {
+				inflateEnd(&z);
+				free(buf);
+				return -EFBIG;
+			}
 			cap *= 2;
 			buf = pl_xrealloc(buf, cap + 1);
 		}
@@ -171,7 +183,10 @@ static void collect_config_hz(struct pl_facts *f, const char *release)
 		free(gz);
 		if (r < 0) {
 			pl_fact_unavailable(f, "kernel.config_hz",
-					    "/proc/config.gz: not gzip data");
+					    r == -EFBIG ? "/proc/config.gz: inflates past %u MiB: "
+							  "not a kernel config"
+							: "/proc/config.gz: not gzip data",
+					    KCONFIG_MAX >> 20);
 			return;
 		}
 	} else if (release) {

@@ -133,6 +133,11 @@ printf '# CONFIG_HZ_250 is not set\n' | gzip -n >"$TMP/hz/proc/config.gz"
 inspect_json hz "$TMP/hz"
 is "CONFIG_HZ: not set" "$(fact kernel.config_hz "$TMP/hz.json")" \
 	"unavailable: /proc/config.gz: CONFIG_HZ not set"
+# a gzip bomb (9 MiB of zeros in 9 KB) is refused at 8 MiB, and says so
+head -c 9437184 /dev/zero | gzip -n >"$TMP/hz/proc/config.gz"
+inspect_json hz "$TMP/hz"
+is "CONFIG_HZ: a config.gz that inflates past 8 MiB" "$(fact kernel.config_hz "$TMP/hz.json")" \
+	"unavailable: /proc/config.gz: inflates past 8 MiB: not a kernel config"
 is "this-vm: clocksource" "$(fact clocksource.current "$J")" kvm-clock
 is "this-vm: 1 socket, 2 cores" "$(fact cpu.sockets "$J") $(fact cpu.cores "$J")" "1 2"
 like "this-vm: no cache sysfs, no cpuid in a sysroot" "$(fact cpu.cache.l3_bytes "$J")" '^unavailable'

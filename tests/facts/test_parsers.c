@@ -219,6 +219,18 @@ static void test_kconfig(void **state)
 	assert_int_equal(pl_kconfig_int("CONFIG_HZ=1000", "CONFIG_HZ", &v), 0); /* no newline */
 	assert_int_equal(v, 1000);
 	assert_int_equal(pl_kconfig_int("", "CONFIG_HZ", &v), -ENOENT);
+	/* decimal with a leading zero, not octal; hex only with 0x */
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=0250\n", "CONFIG_HZ", &v), 0);
+	assert_int_equal(v, 250);
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=0x\n", "CONFIG_HZ", &v), -EINVAL);
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=fa\n", "CONFIG_HZ", &v), -EINVAL);
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ= 100\n", "CONFIG_HZ", &v), -EINVAL);
+	/* the last assignment decides, whichever of the two is malformed */
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=\nCONFIG_HZ=300\n", "CONFIG_HZ", &v), 0);
+	assert_int_equal(v, 300);
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=100\nCONFIG_HZ=1000\n", "CONFIG_HZ", &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(pl_kconfig_int("CONFIG_HZ=100\nCONFIG_HZ=y\n", "CONFIG_HZ", &v), -EINVAL);
 }
 
 static void test_bracket_list(void **state)
