@@ -304,8 +304,10 @@ int cmd_compare(int argc, char **argv)
 	pl_cmp_experiment_cpus(&e, &env_cpus, &env_pinned);
 	struct pl_env_snap snap0, snap1;
 	pl_env_snap(&snap0, &env_cpus);
-	r = pl_cmp_session_run(&s, pl_cmp_live_exec, &live, pl_cmp_progress_show, &prog, err,
-			       sizeof(err));
+	/* no progress function when no line is shown: the session then skips the CI it
+	 * would recompute every round for it (O(runs^2) over a --runs N experiment) */
+	r = pl_cmp_session_run(&s, pl_cmp_live_exec, &live, prog.on ? pl_cmp_progress_show : NULL,
+			       &prog, err, sizeof(err));
 	pl_env_snap(&snap1, &env_cpus);
 	pl_cmp_progress_end(&prog);
 	/* teardown= still runs after Ctrl-C (a second one interrupts it) */

@@ -149,11 +149,13 @@ static int child_setup(const struct pl_cmp_variant *v, const struct pl_cmp_exec_
 	return 0;
 }
 
-/* In the child between vfork and exec: system calls only; failures go back through
- * @errfd as an errno. Never returns. */
+/* In the child between vfork and exec: system calls only. A failure is stored in
+ * *@err: the vfork child runs in our memory and we are suspended until it execs or exits,
+ * so the parent reads it when vfork returns (glibc's posix_spawn reports exec errors the
+ * same way) without a pipe to make and close per run. Never returns. */
 static void child(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
 		  const struct pl_cmp_exec_opts *o, const struct child_plan *p, int nul, int outfd,
-		  int errfd)
+		  volatile int *err)
 {
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof(dfl));
@@ -163,25 +165,24 @@ static void child(const struct pl_cmp_variant *v, const char *exe, char *const a
 	sigaction(SIGHUP, &dfl, NULL);
 	if (child_setup(v, o, p, nul, outfd) == 0)
 		execve(exe, argv, p->envp);
-	int e = errno ? errno : EINVAL;
-	if (write(errfd, &e, sizeof(e)) < 0) {
-		/* nothing left to report to */
-	}
+	*err = errno ? errno : EINVAL;
 	_exit(127);
 }
 
 /* Start the child. vfork: no copy of our page tables, so the harness costs what
  * posix_spawn costs (hyperfine's way) while the child can still apply affinity, NUMA
  * policy and cwd. A function of its own (not inlined) so that no variable of the caller
- * lives across vfork (-Wclobbered). Returns the pid or -1 (errno set). */
+ * lives across vfork (-Wclobbered). Returns the pid or -1 (errno set); *@err is the
+ * child's errno when it could not exec (0 when it did). */
 __attribute__((noinline)) static pid_t spawn(const struct pl_cmp_variant *v, const char *exe,
 					     char *const argv[], const struct pl_cmp_exec_opts *o,
 					     const struct child_plan *p, int nul, int outfd,
-					     int errfd)
+					     volatile int *err)
 {
+	*err = 0;
 	pid_t pid = vfork();
 	if (pid == 0)
-		child(v, exe, argv, o, p, nul, outfd, errfd);
+		child(v, exe, argv, o, p, nul, outfd, err);
 	return pid;
 }
 
@@ -203,11 +204,6 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 		const struct pl_cmp_exec_opts *o, struct pl_buf *output, struct pl_cmp_usage *u)
 {
 	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	/* the child's exec errno comes back through err_r */
-	pl_autoclose int err_r = fds[0];
-	pl_autoclose int err_w = fds[1];
 	pl_autoclose int out_r = -1;
 	pl_autoclose int out_w = -1;
 	if (o->capture) {
@@ -221,15 +217,15 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 	struct child_plan plan;
 	plan_build(&plan, v);
 	int nul = devnull_fd(); /* opened here: the child makes no library calls */
+	volatile int cerr = 0;
 	double t0 = pl_cmp_now();
-	pid_t pid = spawn(v, exe, argv, o, &plan, nul, out_w, err_w);
+	pid_t pid = spawn(v, exe, argv, o, &plan, nul, out_w, &cerr);
 	plan_free(&plan);
 	if (pid < 0)
 		return -errno;
 	running_child = pid;
 	if (got_signal)
 		kill(pid, got_signal);
-	close(pl_steal_fd(&err_w));
 	if (out_w >= 0)
 		close(pl_steal_fd(&out_w));
 	if (out_r >= 0) {
@@ -262,12 +258,7 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 	}
 	double t1 = pl_cmp_now();
 	running_child = 0;
-	int cerr = 0;
-	ssize_t k;
-	do
-		k = read(err_r, &cerr, sizeof(cerr));
-	while (k < 0 && errno == EINTR);
-	if (k == (ssize_t)sizeof(cerr) && cerr)
+	if (cerr)
 		return -cerr;
 	memset(u, 0, sizeof(*u));
 	u->wall_s = t1 - t0;

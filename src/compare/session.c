@@ -283,16 +283,30 @@ static void fill_usage_metrics(const struct pl_cmp_session *s, struct pl_cmp_run
 	}
 }
 
+/* The arrays that grow by one entry per run hold 16, then twice as many each time they
+ * fill (at 0, 16, 32, 64 ... entries used), so n runs cost O(n) copying, not O(n^2). */
+static bool grow_now(size_t used)
+{
+	return used == 0 || (used >= 16 && (used & (used - 1)) == 0);
+}
+
+static size_t grown(size_t used)
+{
+	return used ? 2 * used : 16;
+}
+
 /* Run one round: every variant once, in the order @perm (nv entries). Returns 0 or the
  * executor's error; the runs done so far stay in @s. */
 static int run_round(struct pl_cmp_session *s, const size_t *perm, bool warm, pl_cmp_exec_fn fn,
 		     void *ctx, char *err, size_t errlen)
 {
 	size_t nv = s->exp->n;
-	s->order = pl_xrealloc(s->order, (s->nrounds + 1) * nv * sizeof(size_t));
+	if (grow_now(s->nrounds))
+		s->order = pl_xrealloc(s->order, grown(s->nrounds) * nv * sizeof(size_t));
 	memcpy(s->order + s->nrounds * nv, perm, nv * sizeof(size_t));
 	for (size_t slot = 0; slot < nv; slot++) {
-		s->runs = pl_xrealloc(s->runs, (s->nruns + 1) * sizeof(*s->runs));
+		if (grow_now(s->nruns))
+			s->runs = pl_xrealloc(s->runs, grown(s->nruns) * sizeof(*s->runs));
 		struct pl_cmp_run *run = &s->runs[s->nruns];
 		memset(run, 0, sizeof(*run));
 		run->variant = perm[slot];

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +198,88 @@ int pl_signed_rank(const double *d, size_t n, struct pl_rank_test *out)
 	return 0;
 }
 
+/* Pairwise differences d(i, j) = b[j] - a[i] of ascending @a (na) and @b (nb): each row
+ * i ascends in j, and the cut-offs at a value t move right as i grows (a[i] ascends), so
+ * one pass of two pointers counts them all. row_lt[i]: the number of j with
+ * d(i, j) < t; row_le[i]: with d(i, j) <= t. */
+static void pairdiff_cut(const double *a, size_t na, const double *b, size_t nb, double t,
+			 size_t *row_lt, size_t *row_le)
+{
+	size_t lt = 0, le = 0;
+	for (size_t i = 0; i < na; i++) {
+		while (lt < nb && b[lt] - a[i] < t)
+			lt++;
+		if (le < lt)
+			le = lt;
+		while (le < nb && b[le] - a[i] <= t)
+			le++;
+		row_lt[i] = lt;
+		row_le[i] = le;
+	}
+}
+
+/* The @k-th smallest (0-based) of the na*nb differences b[j] - a[i] of ascending @a and
+ * @b, without forming them: randomized selection over the rows' candidate ranges
+ * [lo[i], hi[i]) with a pivot drawn uniformly from the candidates (Monahan, "Algorithm
+ * 616: fast computation of the Hodges-Lehmann location estimator", ACM TOMS 10(3), 1984,
+ * the two-sample form): expected O(log(na nb)) passes of O(na + nb), memory O(na). The
+ * pivots come from a fixed-seed xorshift, so the run is deterministic; the result is
+ * exact whatever the pivots. */
+static double pairdiff_kth(const double *a, size_t na, const double *b, size_t nb, size_t k,
+			   size_t *lo, size_t *hi, size_t *row_lt, size_t *row_le)
+{
+	uint64_t rng = 0x9e3779b97f4a7c15u;
+	for (size_t i = 0; i < na; i++) {
+		lo[i] = 0;
+		hi[i] = nb;
+	}
+	size_t below = 0, left = na * nb; /* candidates: every d below them is counted */
+	for (;;) {
+		if (left <= 2 * (na + nb) + 16) {
+			double *c = pl_xmalloc(left * sizeof(double));
+			size_t m = 0;
+			for (size_t i = 0; i < na; i++)
+				for (size_t j = lo[i]; j < hi[i]; j++)
+					c[m++] = b[j] - a[i];
+			pl_sort_doubles(c, m);
+			double v = c[k - below];
+			free(c);
+			return v;
+		}
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		size_t r = (size_t)(rng % left), i = 0;
+		while (r >= hi[i] - lo[i]) {
+			r -= hi[i] - lo[i];
+			i++;
+		}
+		double t = b[lo[i] + r] - a[i];
+		pairdiff_cut(a, na, b, nb, t, row_lt, row_le);
+		size_t n_lt = 0, n_le = 0;
+		for (size_t q = 0; q < na; q++) {
+			n_lt += row_lt[q];
+			n_le += row_le[q];
+		}
+		if (k >= n_lt && k < n_le)
+			return t;
+		below = 0;
+		left = 0;
+		for (size_t q = 0; q < na; q++) {
+			if (k < n_lt) {
+				if (hi[q] > row_lt[q])
+					hi[q] = row_lt[q];
+			} else if (lo[q] < row_le[q]) {
+				lo[q] = row_le[q];
+			}
+			if (hi[q] < lo[q])
+				hi[q] = lo[q];
+			below += lo[q];
+			left += hi[q] - lo[q];
+		}
+	}
+}
+
 int pl_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double level,
 		      double *est, double *lo, double *hi)
 {
@@ -204,12 +287,20 @@ int pl_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, do
 	if (na == 0 || nb == 0)
 		return -EDOM;
 	size_t mn = na * nb;
-	double *d = pl_xmalloc(mn * sizeof(double));
-	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++)
-			d[i * nb + j] = b[j] - a[i];
-	pl_sort_doubles(d, mn);
-	*est = pl_quantile_sorted(d, mn, 0.5);
+	pl_autofree double *sa = pl_xmalloc(na * sizeof(double));
+	pl_autofree double *sb = pl_xmalloc(nb * sizeof(double));
+	memcpy(sa, a, na * sizeof(double));
+	memcpy(sb, b, nb * sizeof(double));
+	pl_sort_doubles(sa, na);
+	pl_sort_doubles(sb, nb);
+	pl_autofree size_t *w = pl_xmalloc(4 * na * sizeof(size_t));
+	/* the k-th smallest difference, the sorted array of all of them read at k */
+#define KTH(k) pairdiff_kth(sa, na, sb, nb, (k), w, w + na, w + 2 * na, w + 3 * na)
+	/* the median as pl_quantile_sorted(d, mn, 0.5) reads it: the mean of the two middle
+	 * order statistics when mn is even */
+	size_t mid = (mn - 1) / 2;
+	double m0 = KTH(mid);
+	*est = mn % 2 ? m0 : m0 + 0.5 * (KTH(mid + 1) - m0);
 	double tail = (1 - level) / 2;
 	/* qu: the smallest u with P(U <= u) >= tail (R's qwilcox), at least 1 */
 	size_t qu = 0;
@@ -238,12 +329,12 @@ int pl_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, do
 		qu = 1;
 	}
 	if (r == 0 && qu <= mn) {
-		*lo = d[qu - 1];
-		*hi = d[mn - qu];
+		*lo = KTH(qu - 1);
+		*hi = KTH(mn - qu);
 	} else {
 		r = -EDOM;
 	}
-	free(d);
+#undef KTH
 	return r;
 }
 

@@ -43,8 +43,10 @@ int pl_signed_rank(const double *d, size_t n, struct pl_rank_test *out);
 /** Hodges-Lehmann estimate of the shift b - a: the median of the na*nb pairwise
  *  differences, with the distribution-free CI at @level from the Mann-Whitney critical
  *  value (Hollander & Wolfe, Nonparametric Statistical Methods, 4.3; exact quantile for
- *  small samples, normal approximation beyond). Returns 0, or -EDOM when the samples are
- *  too small for the level (the CI is then NaN). */
+ *  small samples, normal approximation beyond). The order statistics are selected without
+ *  forming the na*nb differences (Monahan 1984, ACM TOMS Algorithm 616): O((na + nb)
+ *  log(na nb)) time, O(na + nb) memory. Returns 0, or -EDOM when the samples are too small
+ *  for the level (the CI is then NaN). */
 int pl_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double level,
 		      double *est, double *lo, double *hi);
 

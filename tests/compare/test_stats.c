@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -207,6 +208,47 @@ static void test_hodges_lehmann(void **state)
 	assert_true(lo == 7 && hi == 13);
 }
 
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* The selection (no na*nb array) gives the order statistics the sorted array of every
+ * difference gives: random samples of 1-60 values, with many ties (small integers) and
+ * without (reals), even and odd na*nb, levels inside and outside what n can reach. */
+static void test_hodges_lehmann_selection(void **state)
+{
+	(void)state;
+	unsigned seed = 12345;
+	for (int trial = 0; trial < 400; trial++) {
+		size_t na = 1 + (size_t)(rand_r(&seed) % 60), nb = 1 + (size_t)(rand_r(&seed) % 60);
+		bool ties = trial % 2;
+		double a[60], b[60], d[3600];
+		for (size_t i = 0; i < na; i++)
+			a[i] = ties ? rand_r(&seed) % 7 : rand_r(&seed) / (double)RAND_MAX;
+		for (size_t j = 0; j < nb; j++)
+			b[j] = ties ? rand_r(&seed) % 9 : rand_r(&seed) / (double)RAND_MAX + 0.1;
+		size_t mn = na * nb;
+		for (size_t i = 0; i < na; i++)
+			for (size_t j = 0; j < nb; j++)
+				d[i * nb + j] = b[j] - a[i];
+		qsort(d, mn, sizeof(double), cmp_dbl);
+		double med = mn % 2 ? d[mn / 2] : d[mn / 2 - 1] + 0.5 * (d[mn / 2] - d[mn / 2 - 1]);
+		double est, lo, hi;
+		int r = pl_hodges_lehmann(a, na, b, nb, trial % 3 ? 0.95 : 0.5, &est, &lo, &hi);
+		assert_true(est == med);
+		if (r == 0) {
+			/* lo and hi are two order statistics symmetric about the middle */
+			bool found = false;
+			for (size_t k = 0; k < mn && !found; k++)
+				found = d[k] == lo && d[mn - 1 - k] == hi;
+			assert_true(found);
+			assert_true(lo <= est && est <= hi);
+		}
+	}
+}
+
 static void test_holm(void **state)
 {
 	(void)state;
@@ -252,6 +294,17 @@ static void test_robust(void **state)
 	assert_int_equal(pl_mode_count(bi, 40), 2);
 	assert_int_equal(pl_mode_count(uni, 40), 1);
 	assert_int_equal(pl_mode_count(bi, 5), 1);
+	/* three groups of 30 (one at 40% of the others' size still counts: > 10%), and a
+	 * tight group with one far outlier: the kernel is then narrower than a grid step
+	 * (the recurrence's ratio is huge there) and the outlier's bump is under 10% */
+	double tri[80], far[200];
+	for (int i = 0; i < 80; i++)
+		tri[i] = (i < 30 ? 5 : i < 60 ? 15 : 25) + 0.1 * (i % 6);
+	assert_int_equal(pl_mode_count(tri, 80), 3);
+	for (int i = 0; i < 199; i++)
+		far[i] = 1 + 0.001 * (i % 13);
+	far[199] = 1000;
+	assert_int_equal(pl_mode_count(far, 200), 1);
 	/* runs needed: 2 (1.96 + 0.84)^2 0.01^2 / ln(1.01)^2 = 15.85 -> 16 */
 	assert_int_equal(pl_runs_needed(0.01, 0.01, 0.05, 0.8), 16);
 	assert_int_equal(pl_runs_needed(0, 0.01, 0.05, 0.8), 0);
@@ -267,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_mw_normal_ties),
 		cmocka_unit_test(test_signed_rank),
 		cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_hodges_lehmann_selection),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_robust),
 	};
