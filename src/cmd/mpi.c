@@ -91,8 +91,8 @@ static const char usage[] =
 /* The options every command of perflab-mpi has. */
 static const struct pl_opt cluster_opts[] = {
 	{ "timeout", 0, PL_OPT_DURATION, offsetof(struct mpi_opts, timeout_s), "SECONDS",
-	  "how long rank 0 waits for a node's document; a node later than that is reported as "
-	  "timed out",
+	  "how long rank 0 waits for a node's document, a STREAM result or a pair (report); a "
+	  "node later than that is reported as timed out",
 	  .def = "600", .min = 0.001, .max = PL_OPT_DURATION_MAX },
 	{ "sysroot-per-rank", 0, PL_OPT_STR, offsetof(struct mpi_opts, per_rank), "DIR/%r",
 	  "read each rank's /proc, /sys, /etc under DIR/%r with %r the rank (fixture trees for "
@@ -472,8 +472,8 @@ static void test_note_gathered(int tag, int n)
  * A text's size comes from MPI_Improbe and its receive is MPI_Imrecv, so up to WINDOW of
  * them are in flight at once (their senders progress in parallel) and each is parsed as
  * soon as it completes (MPI_Testsome) and freed: rank 0 holds at most WINDOW texts.
- * With @wait_s (may be NULL): the seconds until the last text arrived (its envelope
- * matched), @gather_s from then until all are parsed, @parse_s the CPU seconds of the
+ * With @wait_s (may be NULL): the seconds until the last collector's text arrived (its
+ * envelope matched; each collector counted once), @gather_s from then until all are parsed, @parse_s the CPU seconds of the
  * parsing (added to). Returns 0, or -EINTR when stopping() or @deadline (MPI_Wtime;
  * stop.late) ended it first; receives still in flight are left to the exit. */
 static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got, double deadline,
@@ -489,6 +489,7 @@ static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got
 	unmatched = left;
 	for (int k = 0; k < WINDOW; k++)
 		rq[k] = MPI_REQUEST_NULL;
+	pl_autofree bool *seen = pl_xcalloc((size_t)nc, sizeof(bool));
 	int r = 0;
 	while (left > 0) {
 		bool moved = false;
@@ -507,8 +508,13 @@ static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got
 			MPI_Imrecv(buf[k], len[k], MPI_CHAR, &m, &rq[k]);
 			fly++;
 			moved = true;
-			if (who[k] > 0 && !got[who[k]] && --unmatched == 0)
-				t_all = MPI_Wtime(); /* the last collector's text is here */
+			/* once per collector: a second text of one (never sent, but a rank's
+			 * stray message must not end the wait early) does not count */
+			if (who[k] > 0 && !got[who[k]] && !seen[who[k]]) {
+				seen[who[k]] = true;
+				if (--unmatched == 0)
+					t_all = MPI_Wtime(); /* the last collector's text is here */
+			}
 		}
 		int n = 0;
 		if (fly)
@@ -647,17 +653,55 @@ static int round_trips(bool lead, int peer, int bytes, int n, char *sbuf, char *
 	return 0;
 }
 
+/* The lead's synchronising round trip (an empty ping, the peer's pong) bounded by the
+ * MPI_Wtime @deadline: rank 0 leads its pairs and must not wait for ever on a peer that
+ * hung before the pair (past the deadline stop.late is set, so the partial report says
+ * --timeout). Nonblocking and polled as wait_reqs() does, which only this one message
+ * per size pays: the timed loop keeps osu_latency's blocking calls. Returns 0, or -1
+ * when stopped. */
+static int pp_sync_bounded(int peer, char *sbuf, char *rbuf, double deadline)
+{
+	MPI_Request rq[2];
+	MPI_Status st[2];
+	MPI_Irecv(rbuf, STOP_BYTES, MPI_CHAR, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &rq[0]);
+	MPI_Isend(sbuf, 0, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD, &rq[1]);
+	for (;;) {
+		int done = 0;
+		MPI_Testall(2, rq, &done, st);
+		if (done)
+			break;
+		/* a signal here, another rank's notice, or the deadline: the job ends (the
+		 * requests are left to MPI_Abort) */
+		if (stopping())
+			return -1;
+		if (MPI_Wtime() > deadline) {
+			stop.late = true;
+			return -1;
+		}
+	}
+	/* the peer's stop instead of its pong: for the pair (TAG_PINGSTOP) or, when it
+	 * stopped before the pair, its notice to rank 0 (TAG_STOP); both are {signal, rank} */
+	if (st[0].MPI_TAG == TAG_PINGSTOP || st[0].MPI_TAG == TAG_STOP) {
+		pp_took_stop(rbuf);
+		return -1;
+	}
+	return 0;
+}
+
 /* One size of the ping-pong, as osu_latency measures it (and benchmarks/mpi-pingpong.c):
  * both buffers (separate, page-aligned) filled first, the two ranks synchronised (an
- * empty round trip, osu_latency's MPI_Barrier), @warm untimed round trips, then @iters
- * timed ones (MPI_Wtime around the loop, on the lead). Returns the mean round trip in
- * seconds on the lead, 0 on the other side, -1 when stopped. */
-static double pingpong(bool lead, int peer, int bytes, int iters, int warm, char *sbuf, char *rbuf)
+ * empty round trip, osu_latency's MPI_Barrier; on the lead bounded by @deadline when it
+ * is > 0, see pp_sync_bounded), @warm untimed round trips, then @iters timed ones
+ * (MPI_Wtime around the loop, on the lead). Returns the mean round trip in seconds on
+ * the lead, 0 on the other side, -1 when stopped. */
+static double pingpong(bool lead, int peer, int bytes, int iters, int warm, char *sbuf, char *rbuf,
+		       double deadline)
 {
 	memset(sbuf, 'a', (size_t)bytes);
 	memset(rbuf, 'b', (size_t)bytes);
-	if (round_trips(lead, peer, 0, 1, sbuf, rbuf) < 0 ||
-	    round_trips(lead, peer, bytes, warm, sbuf, rbuf) < 0)
+	int synced = lead && deadline > 0 ? pp_sync_bounded(peer, sbuf, rbuf, deadline)
+					   : round_trips(lead, peer, 0, 1, sbuf, rbuf);
+	if (synced < 0 || round_trips(lead, peer, bytes, warm, sbuf, rbuf) < 0)
 		return -1;
 	double t0 = MPI_Wtime();
 	if (round_trips(lead, peer, bytes, iters, sbuf, rbuf) < 0)
@@ -764,13 +808,19 @@ static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 			if (getenv("PERFLAB_MPI_TEST_STALL_PAIR") &&
 			    atoi(getenv("PERFLAB_MPI_TEST_STALL_PAIR")) == p && me == a)
 				test_stall(); /* tests/mpi/interrupt.sh: a pair that never ends */
+			if (getenv("PERFLAB_MPI_TEST_STALL_PEER") &&
+			    atoi(getenv("PERFLAB_MPI_TEST_STALL_PEER")) == p && me == b)
+				test_stall(); /* tests/mpi/report.sh: rank 0's peer hangs */
 			MPI_Request rq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
 			bool stopped = false;
+			/* rank 0 bounds each size's synchronising round trip (it leads its pairs) */
+			double deadline = me == 0 ? MPI_Wtime() + o->timeout_s : 0;
 			if (me == a || me == b) {
 				for (size_t s = 0; s < NSIZES && !stopped; s++) {
 					double t = pingpong(me == a, coll[me == a ? b : a],
 							    sizes[s], pp_iters(sizes[s], scale),
-							    pp_warm(sizes[s], scale), sbuf, rbuf);
+							    pp_warm(sizes[s], scale), sbuf, rbuf,
+							    deadline);
 					mine[s] = t;
 					stopped = t < 0;
 				}
@@ -1406,8 +1456,10 @@ static int run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 		fflush(NULL);
 		_exit(128 + stop.sig);
 	}
-	if (stop.sig || stop.late) /* the others are stopped or hung: end the job */
-		MPI_Abort(MPI_COMM_WORLD, stop.sig ? 128 + stop.sig : ret);
+	/* the others are stopped or hung: end the job; a report that --timeout cut short
+	 * is a runtime failure (exit 3), as a node without a document is */
+	if (stop.sig || stop.late)
+		MPI_Abort(MPI_COMM_WORLD, stop.sig ? 128 + stop.sig : ret ? ret : PL_EXIT_RUNTIME);
 	return ret;
 }
 

@@ -8,7 +8,8 @@
 # sends SIGTERM to the ranks, SIGKILL 1 s later, and exits 1) or one rank only (rank 0
 # learns of it and ends the job: mpirun exits 143). mpirun runs in the background of this
 # non-interactive shell, where SIGINT starts ignored: SIGINT is sent with job control on
-# (set -m). The partial report.json must match the schema, name the signal, the phase
+# (set -m). PERFLAB_MPI_TEST_STALL_PEER=K holds the other rank of pair K (pair 0: rank 0's
+# peer, so rank 0's --timeout must end the run). The partial report.json must match the schema, name the signal, the phase
 # and what is missing, list the nodes, and nothing may be left half-written.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 . "$PERFLAB_SRCDIR/tests/mpi/lib-mpi.sh"
@@ -105,6 +106,18 @@ validate cluster.schema.json "$C/report.json"
 is "the signal is named with the rank it reached (pair 4's lead, rank 1)" \
 	"$(jqv "$C/report.json" '"\(.interrupted.signal) \(.interrupted.rank) \(.network.pairs|length)"')" \
 	"SIGTERM 1 4"
+
+# --- --timeout: rank 0's peer hangs before their pair (rank 0 leads it: a bounded sync) ---
+E=$TMP/e
+start_stalled "$E" PERFLAB_MPI_TEST_STALL_PEER=0 -- --quick --per-rank-nodes --timeout 4
+ok "rank 1 holds pair 0 (pid $STALLED_PID)" test -n "$STALLED_PID"
+finish # no signal: rank 0's --timeout ends the job
+is "mpirun's status: rank 0's MPI_Abort (exit 3, a runtime failure)" "$RC" 3
+validate cluster.schema.json "$E/report.json"
+complete_files "$E"
+is "interrupted by --timeout in the network phase, no pair measured" \
+	"$(jqv "$E/report.json" '"\(.interrupted.cause) \(.interrupted.timeout_s) \(.interrupted.phase) \(.network.pairs|length) \(.interrupted.pairs_missing|length)"')" \
+	"timeout 4 network 0 6"
 
 # --- SIGTERM while a node has not sent its document (fixture nodes, no benchmarks) ---
 rank_sysroots
