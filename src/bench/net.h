@@ -21,6 +21,22 @@
  *  range) or -EADDRNOTAVAIL (the name does not resolve). */
 int pl_net_addr_parse(const char *s, bool passive, struct sockaddr_storage *ss, socklen_t *len);
 
+/** This machine's addresses a peer on another host could connect to, for a peer whose
+ *  name does not resolve (perflab-mpi --net-tcp between network namespaces, whose
+ *  hostnames are in no /etc/hosts): the numeric address of every interface that is up
+ *  and not loopback (getifaddrs(3)), IPv4 first, IPv6 link-local ones left out (they need
+ *  a scope), space-separated into @buf (@n bytes, NUL-terminated; an address that does
+ *  not fit whole is left out). Returns how many were written or -errno of getifaddrs. */
+int pl_net_host_addrs(char *buf, size_t n);
+
+/** Of @list, addresses as pl_net_host_addrs() wrote them on another host, the first
+ *  that lies in the subnet of one of this machine's up interfaces (its address and
+ *  netmask; so it is on a link this host has), else the first one, into @out (@n bytes)
+ *  as "ADDR:PORT" ("[ADDR]:PORT" for IPv6) with @port, ready for pl_net_addr_parse().
+ *  Returns 0, -ENOENT (@list has no address), -ENAMETOOLONG (@n too small) or -errno of
+ *  getifaddrs. */
+int pl_net_pick_addr(const char *list, int port, char *out, size_t n);
+
 /** Server settings. */
 struct pl_net_server_opts {
 	double timeout; /**< seconds to wait for a peer before giving up on a test */

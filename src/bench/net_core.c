@@ -8,6 +8,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -245,6 +247,105 @@ int pl_net_addr_parse(const char *s, bool passive, struct sockaddr_storage *ss, 
 	}
 	set_port(ss, (int)port);
 	return 0;
+}
+
+/* True for an address pl_net_host_addrs() offers: IPv4, or IPv6 not link-local. */
+static bool offered(const struct sockaddr *sa)
+{
+	if (!sa)
+		return false;
+	if (sa->sa_family == AF_INET)
+		return true;
+	return sa->sa_family == AF_INET6 &&
+	       !IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
+int pl_net_host_addrs(char *buf, size_t n)
+{
+	struct ifaddrs *ifs = NULL;
+	if (n)
+		buf[0] = '\0';
+	if (getifaddrs(&ifs) < 0)
+		return -errno;
+	size_t len = 0;
+	int count = 0;
+	for (int fam = 0; fam < 2; fam++) /* IPv4 first: the likelier to be routed */
+		for (const struct ifaddrs *i = ifs; i; i = i->ifa_next) {
+			if (!(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK) ||
+			    !offered(i->ifa_addr) ||
+			    i->ifa_addr->sa_family != (fam ? AF_INET6 : AF_INET))
+				continue;
+			char a[INET6_ADDRSTRLEN];
+			const void *src =
+				fam ? (const void *)&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr
+				    : (const void *)&((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+			if (!inet_ntop(fam ? AF_INET6 : AF_INET, src, a, sizeof(a)))
+				continue;
+			size_t al = strlen(a) + (len ? 1 : 0);
+			if (len + al + 1 > n)
+				continue;
+			snprintf(buf + len, n - len, "%s%s", len ? " " : "", a);
+			len += al;
+			count++;
+		}
+	freeifaddrs(ifs);
+	return count;
+}
+
+/* True when @a (AF_INET or AF_INET6, network order) lies in the subnet of interface @i. */
+static bool on_link(int fam, const unsigned char *a, const struct ifaddrs *i)
+{
+	if (!(i->ifa_flags & IFF_UP) || !i->ifa_addr || !i->ifa_netmask ||
+	    i->ifa_addr->sa_family != fam)
+		return false;
+	const unsigned char *me, *mask;
+	size_t len;
+	if (fam == AF_INET) {
+		me = (const unsigned char *)&((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+		mask = (const unsigned char *)&((struct sockaddr_in *)i->ifa_netmask)->sin_addr;
+		len = 4;
+	} else {
+		me = ((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr.s6_addr;
+		mask = ((struct sockaddr_in6 *)i->ifa_netmask)->sin6_addr.s6_addr;
+		len = 16;
+	}
+	for (size_t k = 0; k < len; k++)
+		if ((a[k] & mask[k]) != (me[k] & mask[k]))
+			return false;
+	return true;
+}
+
+int pl_net_pick_addr(const char *list, int port, char *out, size_t n)
+{
+	struct ifaddrs *ifs = NULL;
+	if (getifaddrs(&ifs) < 0)
+		return -errno;
+	char first[INET6_ADDRSTRLEN] = "", pick[INET6_ADDRSTRLEN] = "";
+	for (const char *p = list; *p && !pick[0];) {
+		size_t l = strcspn(p, " ");
+		char a[INET6_ADDRSTRLEN];
+		unsigned char bin[16];
+		if (l && l < sizeof(a)) {
+			memcpy(a, p, l);
+			a[l] = '\0';
+			int fam = strchr(a, ':') ? AF_INET6 : AF_INET;
+			if (inet_pton(fam, a, bin) == 1) {
+				if (!first[0])
+					snprintf(first, sizeof(first), "%s", a);
+				for (const struct ifaddrs *i = ifs; i && !pick[0]; i = i->ifa_next)
+					if (on_link(fam, bin, i))
+						snprintf(pick, sizeof(pick), "%s", a);
+			}
+		}
+		p += l;
+		p += strspn(p, " ");
+	}
+	freeifaddrs(ifs);
+	const char *a = pick[0] ? pick : first;
+	if (!a[0])
+		return -ENOENT;
+	int w = snprintf(out, n, strchr(a, ':') ? "[%s]:%d" : "%s:%d", a, port);
+	return w < 0 || (size_t)w >= n ? -ENAMETOOLONG : 0;
 }
 
 /* ---- server ---- */

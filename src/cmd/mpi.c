@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <mpi.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -112,7 +113,9 @@ static const struct pl_opt report_opts[] = {
 	{ "no-bench", 0, PL_OPT_FLAG, offsetof(struct mpi_opts, no_bench), NULL,
 	  "no STREAM and no network matrix" },
 	{ "net-tcp", 0, PL_OPT_FLAG, offsetof(struct mpi_opts, net_tcp), NULL,
-	  "also each pair's 8 B round trip over TCP (bench net's tcp_pp), beside MPI's" },
+	  "also each pair's 8 B round trip over TCP (bench net's tcp_pp), beside MPI's; the "
+	  "server by its hostname or, where that does not resolve, an interface address on "
+	  "one of the client's subnets" },
 	PL_OPT_END,
 };
 
@@ -585,8 +588,12 @@ static void test_stall(void)
 
 static const int sizes[] = { 8, 1024, 65536, 1048576 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
-/* a pair's figures: the round trip of each size, then --net-tcp's (or -errno) */
-#define NVALS (NSIZES + 1)
+/* a pair's figures: the round trip of each size, then --net-tcp's (or -errno) and how
+ * its server was reached (REACH_*) */
+#define NVALS (NSIZES + 2)
+enum { REACH_NONE = 0, REACH_HOSTNAME = 1, REACH_ADDRESS = 2 };
+/* the server's "HOSTNAME:PORT ADDR..." message of --net-tcp */
+#define TCP_ADDR_MAX 2048
 
 /* The timed and the warm-up round trips of a size at @scale (quick 10, default 2,
  * full 1): osu_latency's counts at full (10000 and 100 up to 8 KiB, 1000 and 10 above). */
@@ -724,20 +731,38 @@ static void *tcp_serve(void *arg)
 
 /* --net-tcp: one tcp_pp test of TCP_BYTES (TCP_NODELAY, one connection, @seconds) with
  * perflab's bench net code between this rank and world rank @peer: the other side opens
- * a server on an ephemeral port of every address and sends "HOSTNAME:PORT" (TAG_TCP),
- * the lead runs the test against it and then says it is done (TAG_TCP). Returns on the
- * lead the mean round trip in seconds (elapsed / round trips, as the MPI figure) or
- * -errno (the server could not open: -ENOTCONN; the name does not resolve; pl_net_run's
- * errors), 0 on the other side, or -EINTR there when it must stop. */
-static double tcp_pingpong(bool lead, int peer, double seconds)
+ * a server on an ephemeral port of every address and sends "HOSTNAME:PORT ADDR..." (its
+ * interfaces' addresses, pl_net_host_addrs; TAG_TCP), the lead runs the test against
+ * the hostname's address or, where the hostname does not resolve (network namespaces or
+ * containers as hosts, their names in no hosts file), against the first of the
+ * addresses on one of its own links (pl_net_pick_addr), then says it is done (TAG_TCP).
+ * Returns on the lead the mean round trip in seconds (elapsed / round trips, as the MPI
+ * figure) or -errno (the server could not open: -ENOTCONN; neither the name resolves
+ * nor an address came: -EADDRNOTAVAIL; pl_net_run's errors) with *@reach REACH_*,
+ * 0 on the other side, or -EINTR there when it must stop. */
+static double tcp_pingpong(bool lead, int peer, double seconds, double *reach)
 {
-	char addr[KEYLEN + 16] = "";
+	char addr[TCP_ADDR_MAX] = "";
+	*reach = REACH_NONE;
 	if (lead) {
 		MPI_Recv(addr, sizeof(addr), MPI_CHAR, peer, TAG_TCP, MPI_COMM_WORLD,
 			 MPI_STATUS_IGNORE);
+		addr[sizeof(addr) - 1] = '\0';
 		double t = -ENOTCONN;
 		struct pl_net_client_opts co = { .timeout = 5, .cpu = -1 };
+		char *list = strchr(addr, ' ');
+		if (list)
+			*list++ = '\0';
 		int r = addr[0] ? pl_net_addr_parse(addr, false, &co.addr, &co.addrlen) : -ENOTCONN;
+		*reach = r == 0 ? REACH_HOSTNAME : REACH_NONE;
+		const char *colon = strrchr(addr, ':');
+		char alt[INET6_ADDRSTRLEN + 16];
+		if (r == -EADDRNOTAVAIL && list && colon &&
+		    pl_net_pick_addr(list, atoi(colon + 1), alt, sizeof(alt)) == 0 &&
+		    pl_net_addr_parse(alt, false, &co.addr, &co.addrlen) == 0) {
+			r = 0;
+			*reach = REACH_ADDRESS;
+		}
 		if (r == 0) {
 			struct pl_net_req req = { .test = PL_NET_TCP_PP,
 						  .size = TCP_BYTES,
@@ -760,12 +785,15 @@ static double tcp_pingpong(bool lead, int peer, double seconds)
 	struct pl_net_server_opts so = { .timeout = 5, .cpu = -1 };
 	pthread_t th;
 	bool running = false;
-	char host[KEYLEN] = "";
+	char host[KEYLEN] = "", ifs[TCP_ADDR_MAX - KEYLEN - 16];
 	if (pl_net_server_open(":0", &so, &t.srv) == 0 &&
 	    gethostname(host, sizeof(host) - 1) == 0 &&
 	    pthread_create(&th, NULL, tcp_serve, &t) == 0) {
 		running = true;
-		snprintf(addr, sizeof(addr), "%s:%d", host, pl_net_server_port(t.srv));
+		if (pl_net_host_addrs(ifs, sizeof(ifs)) <= 0)
+			ifs[0] = '\0';
+		snprintf(addr, sizeof(addr), "%s:%d%s%s", host, pl_net_server_port(t.srv),
+			 ifs[0] ? " " : "", ifs);
 	}
 	MPI_Send(addr, (int)strlen(addr) + 1, MPI_CHAR, peer, TAG_TCP, MPI_COMM_WORLD);
 	int done = 0;
@@ -824,12 +852,13 @@ static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 					mine[s] = t;
 					stopped = t < 0;
 				}
-				mine[NSIZES] = 0;
+				mine[NSIZES] = mine[NSIZES + 1] = 0;
 				if (!stopped && o->net_tcp) {
 					mine[NSIZES] = tcp_pingpong(me == a, coll[me == a ? b : a],
 								    o->quick  ? 0.2
 								    : o->full ? 1
-									      : 0.5);
+									      : 0.5,
+								    &mine[NSIZES + 1]);
 					stopped = got_sig || (me != a && mine[NSIZES] == -EINTR);
 				}
 				if (!stopped && me == 0)
@@ -879,17 +908,25 @@ static int cmp_dbl(const void *x, const void *y)
 }
 
 /* --net-tcp's figures of pair (@a, @b) from its NVALS values @v: {"rtt_us", "oneway_us",
- * "over_mpi"} (TCP's round trip / MPI's at TCP_BYTES) or {"error"}; the round trip
- * also into the matrix @m and the ratio appended to @over (*@nover of them). */
+ * "over_mpi" (TCP's round trip / MPI's at TCP_BYTES), "reached"} or {"error"}; the round
+ * trip also into the matrix @m and the ratio appended to @over (*@nover of them). */
 static json_t *tcp_pair_json(const double *v, json_t *m, int a, int b, double *over, size_t *nover)
 {
 	json_t *t = json_object();
 	double r = v[NSIZES];
 	if (!(r > 0)) {
-		json_object_set_new(t, "error",
-				    pl_json_string(r < 0 ? strerror((int)-r) : "no round trip"));
+		json_object_set_new(
+			t, "error",
+			pl_json_string(r == -EADDRNOTAVAIL
+					       ? "the server's hostname does not resolve here and "
+						 "none of its addresses came"
+				       : r < 0 ? strerror((int)-r)
+					       : "no round trip"));
 		return t;
 	}
+	json_object_set_new(
+		t, "reached",
+		pl_json_string(v[NSIZES + 1] == REACH_ADDRESS ? "address" : "hostname"));
 	json_object_set_new(t, "rtt_us", json_real(r * 1e6));
 	json_object_set_new(t, "oneway_us", json_real(r * 0.5e6));
 	if (v[0] > 0) { /* sizes[0] == TCP_BYTES */
@@ -1014,7 +1051,9 @@ static json_t *network_json(const double *rtt, const bool *have, int nc, const s
 				"perflab bench net's tcp_pp between the same pairs, right "
 				"after each pair's MPI ping-pong: one TCP connection, "
 				"TCP_NODELAY, the lead the client, the other node the server "
-				"(its hostname, an ephemeral port); round trip = elapsed / "
+				"(an ephemeral port of its hostname's address or, where the "
+				"hostname does not resolve, of its first interface address on "
+				"one of the lead's subnets); round trip = elapsed / "
 				"round trips, as the MPI figure"));
 		json_object_set_new(t, "nodes", json_deep_copy(nodes));
 		json_object_set_new(t, "bytes", json_integer(TCP_BYTES));

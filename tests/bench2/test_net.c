@@ -123,6 +123,43 @@ static void test_addr_parse(void **state)
 			 -EADDRNOTAVAIL);
 }
 
+/* pl_net_host_addrs on this machine (live: invariants only) and pl_net_pick_addr: an
+ * address on one of this machine's links wins over an earlier one on none (203.0.113.0/24
+ * is TEST-NET-3, RFC 5737, on no link), else the first; IPv6 in brackets. */
+static void test_host_addrs_pick(void **state)
+{
+	(void)state;
+	char mine[1024], out[64], list[1200];
+	int n = pl_net_host_addrs(mine, sizeof(mine));
+	assert_true(n >= 0);
+	assert_int_equal(n == 0, mine[0] == '\0');
+	assert_null(strstr(mine, "127.0.0.1"));
+	assert_int_equal(pl_net_host_addrs(mine, 1) >= 0, 1); /* nothing fits: empty */
+	assert_string_equal(mine, "");
+	assert_int_equal(pl_net_pick_addr("203.0.113.7 2001:db8::1", 80, out, sizeof(out)), 0);
+	assert_string_equal(out, "203.0.113.7:80");
+	assert_int_equal(pl_net_pick_addr("2001:db8::1", 443, out, sizeof(out)), 0);
+	assert_string_equal(out, "[2001:db8::1]:443");
+	assert_int_equal(pl_net_pick_addr("", 80, out, sizeof(out)), -ENOENT);
+	assert_int_equal(pl_net_pick_addr("not-an-address", 80, out, sizeof(out)), -ENOENT);
+	assert_int_equal(pl_net_pick_addr("203.0.113.7", 80, out, 8), -ENAMETOOLONG);
+	assert_int_equal(pl_net_host_addrs(mine, sizeof(mine)), n);
+	if (n == 0) {
+		skip(); /* no interface address but loopback: nothing on a link to prefer */
+		return;
+	}
+	char first[64];
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(mine, " "), mine);
+	snprintf(list, sizeof(list), "203.0.113.7 %s", first);
+	char want[80];
+	snprintf(want, sizeof(want), strchr(first, ':') ? "[%s]:5001" : "%s:5001", first);
+	assert_int_equal(pl_net_pick_addr(list, 5001, out, sizeof(out)), 0);
+	assert_string_equal(out, want);
+	struct sockaddr_storage ss;
+	socklen_t len;
+	assert_int_equal(pl_net_addr_parse(out, false, &ss, &len), 0);
+}
+
 /* A loopback server in a thread. It lives on the heap and is started and stopped by the
  * cmocka setup/teardown pair, so a failed assertion (cmocka longjmps out of the test)
  * never leaves the server thread writing into a dead stack frame. */
@@ -332,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_req_rejects),
 		cmocka_unit_test(test_done_and_ok),
 		cmocka_unit_test(test_addr_parse),
+		cmocka_unit_test(test_host_addrs_pick),
 		cmocka_unit_test_setup_teardown(test_loopback_tests, srv_setup, srv_teardown),
 		cmocka_unit_test_setup_teardown(test_robustness, srv_setup, srv_teardown),
 		cmocka_unit_test(test_silent_peer),

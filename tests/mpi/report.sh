@@ -49,6 +49,11 @@ validate cluster.schema.json "$TJ"
 is "TCP: every pair has a round trip > 0 and its ratio to MPI's" \
 	"$(jqv "$TJ" '[.network.pairs[]|.tcp.rtt_us > 0 and .tcp.over_mpi > 0 and
 		((.tcp.oneway_us * 2 / .tcp.rtt_us - 1)|fabs) < 1e-6]|"\(length) \(all)"')" "6 true"
+# the server is reached by its hostname where that resolves (else by an interface address
+# on the lead's subnet: tests/mpi/netns.sh, whose namespaces' names resolve nowhere)
+if getent hosts "$(hostname)" >/dev/null; then want=hostname; else want=address; fi
+is "TCP: every pair's server reached by $want" \
+	"$(jqv "$TJ" '[.network.pairs[]|.tcp.reached]|unique|join(",")')" "$want"
 is "TCP matrix: symmetric, off-diagonal > 0, equal to the pairs' figures" \
 	"$(jqv "$TJ" '.network.tcp.latency_rtt_us as $m|.network.nodes as $n|
 		[range(4) as $i|range(4) as $j|if $i == $j then $m[$i][$j] == null
