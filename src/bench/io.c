@@ -6,6 +6,7 @@
  * posix_fadvise before every run) and the measured residency (mincore) is reported. */
 #include <errno.h>
 #include <fcntl.h>
+#include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct io_opts {
 	uint64_t bs;
 	int jobs;
 	int iodepth;
+	int batch;
 	int engine;
 	bool direct;
 	uint64_t size;
@@ -44,6 +46,7 @@ static const struct io_opts io_defaults = {
 	.bs = 1u << 20,
 	.jobs = 1,
 	.iodepth = 1,
+	.batch = 1,
 	.engine = PL_IO_PSYNC,
 	.size = 256u << 20,
 	.time = 2,
@@ -65,6 +68,11 @@ static const struct pl_opt io_opt_table[] = {
 	{ "iodepth", 0, PL_OPT_INT, offsetof(struct io_opts, iodepth), "N",
 	  "operations in flight per job (io_uring)", .min = 1, .max = 4096, .def = "1",
 	  .was_short = 'd' },
+	{ "iodepth-batch", 0, PL_OPT_INT, offsetof(struct io_opts, batch), "N",
+	  "io_uring: operations submitted per system call and most completions reaped at a time "
+	  "(fio's iodepth_batch_submit and iodepth_batch_complete_max); 1 as fio's default, "
+	  "above --iodepth = --iodepth (every free slot at once)",
+	  .min = 1, .max = 4096, .def = "1" },
 	{ "engine", 0, PL_OPT_ENUM, offsetof(struct io_opts, engine), "E",
 	  "psync (pread/pwrite) or io_uring (liburing)", pl_io_engine_names, .def = "psync",
 	  .was_short = 'e' },
@@ -95,7 +103,7 @@ struct io_state {
 	struct pl_io_file f;
 	struct pl_io_sf sf;
 	char *tmpdir; /* the directory perflab made when --dir was not given */
-	int m_mbps, m_iops, m_lat, m_user, m_sys, m_res;
+	int m_mbps, m_iops, m_lat, m_user, m_sys, m_res, m_enters;
 	/* smallfiles */
 	int m_sf_stat, m_sf_read, m_sf_res, m_sf_stat_warm, m_sf_read_warm;
 };
@@ -144,7 +152,7 @@ static int io_supported(const void *opts, char *reason, size_t len)
 }
 
 /* What the run does, in fio's terms, for the first line of the text output and
- * info.workload: "randread, bs 4 KiB, io_uring, iodepth 32, 2 jobs, direct (O_DIRECT),
+ * info.workload: "randread, bs 4 KiB, io_uring, iodepth 32, batch 1, 2 jobs, direct (O_DIRECT),
  * file 256 MiB" or "read, ..., buffered, cache cold, file 256 MiB". Malloc'd. */
 static char *workload(const struct io_opts *o)
 {
@@ -153,10 +161,14 @@ static char *workload(const struct io_opts *o)
 		return pl_xasprintf("smallfiles, %d files of %s, a cold pass then a warm one%s",
 				    o->nfiles, pl_fmt_size(b1, sizeof(b1), (double)o->file_size),
 				    o->drop_caches ? ", dentries and inodes dropped" : "");
+	char batch[32] = "";
+	if (o->engine == PL_IO_URING)
+		snprintf(batch, sizeof(batch), ", batch %d",
+			 o->batch < o->iodepth ? o->batch : o->iodepth);
 	return pl_xasprintf(
-		"%s, bs %s, %s, iodepth %d, %d job%s, %s, file %s", pattern_choices[o->pattern],
+		"%s, bs %s, %s, iodepth %d%s, %d job%s, %s, file %s", pattern_choices[o->pattern],
 		pl_fmt_size(b1, sizeof(b1), (double)o->bs), pl_io_engine_names[o->engine],
-		o->engine == PL_IO_URING ? o->iodepth : 1, o->jobs, o->jobs == 1 ? "" : "s",
+		o->engine == PL_IO_URING ? o->iodepth : 1, batch, o->jobs, o->jobs == 1 ? "" : "s",
 		o->direct		 ? "direct (O_DIRECT)"
 		: o->cache == CACHE_HOT	 ? "buffered, cache hot"
 		: o->cache == CACHE_AUTO ? "O_DIRECT if supported, else buffered, cache cold"
@@ -246,6 +258,9 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	if (!sf && o->engine == PL_IO_PSYNC && o->iodepth > 1)
 		pl_bench_warn(ctx, "--iodepth has no effect with --engine psync (one operation "
 				   "in flight per job)");
+	if (!sf && o->engine == PL_IO_PSYNC && o->batch > 1)
+		pl_bench_warn(ctx, "--iodepth-batch has no effect with --engine psync (one "
+				   "system call per operation)");
 	if (sf) {
 		r = pl_io_sf_create(dir, (unsigned)o->nfiles, o->file_size, &s->sf, stopped_cb,
 				    ctx);
@@ -319,6 +334,11 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	s->m_res =
 		pl_bench_metric(ctx, "residency before", "%", PL_NEITHER,
 				"file pages in the page cache at the start of the run (mincore)");
+	s->m_enters = o->engine == PL_IO_URING
+			      ? pl_bench_metric(ctx, "syscalls/op", "1", PL_NEITHER,
+						"io_uring_enter(2) calls per completed operation "
+						"(fio's default, --iodepth-batch 1: about 1)")
+			      : -1;
 	if (o->direct)
 		pl_bench_note(ctx, "O_DIRECT: the page cache is bypassed; residency is shown for "
 				   "the record");
@@ -387,6 +407,19 @@ static int io_run_smallfiles(struct pl_bench_ctx *ctx, struct io_opts *o, struct
 	return 0;
 }
 
+/* The IORING_SETUP_* flags of the rings, as fio's strace shows them
+ * ("COOP_TASKRUN|SINGLE_ISSUER|DEFER_TASKRUN"), or "none" (kernels before 5.19). */
+static const char *uring_flags_str(unsigned f)
+{
+	if (f & IORING_SETUP_DEFER_TASKRUN)
+		return "COOP_TASKRUN|SINGLE_ISSUER|DEFER_TASKRUN";
+	if (f & IORING_SETUP_SINGLE_ISSUER)
+		return "COOP_TASKRUN|SINGLE_ISSUER";
+	if (f & IORING_SETUP_COOP_TASKRUN)
+		return "COOP_TASKRUN";
+	return "none";
+}
+
 static int io_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 {
 	struct io_opts *o = opts;
@@ -404,6 +437,7 @@ static int io_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 		.bs = o->bs,
 		.jobs = (unsigned)o->jobs,
 		.iodepth = o->engine == PL_IO_URING ? (unsigned)o->iodepth : 1,
+		.batch = (unsigned)o->batch,
 		.direct = o->direct,
 		.cold = o->cache != CACHE_HOT,
 		.seconds = o->time,
@@ -436,6 +470,11 @@ static int io_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 	pl_bench_record(ctx, s->m_user, 100 * ir.user_s / ir.elapsed_s);
 	pl_bench_record(ctx, s->m_sys, 100 * ir.sys_s / ir.elapsed_s);
 	pl_bench_record(ctx, s->m_res, res);
+	if (ir.ops)
+		pl_bench_record(ctx, s->m_enters, (double)ir.enters / (double)ir.ops);
+	if (p.engine == PL_IO_URING)
+		json_object_set_new(pl_bench_info(ctx), "io_uring_setup",
+				    pl_json_string(uring_flags_str(ir.uring_flags)));
 	return 0;
 }
 

@@ -68,6 +68,10 @@ struct pl_io_params {
 	uint64_t bs;	  /**< block size, bytes; with direct a multiple of 4096 */
 	unsigned jobs;	  /**< threads, each with its own descriptor, >= 1 */
 	unsigned iodepth; /**< in-flight operations per job (io_uring; psync is always 1) */
+	unsigned batch;	  /**< io_uring: operations submitted per io_uring_enter and most
+			   *   completions reaped per pass (fio's iodepth_batch_submit and
+			   *   iodepth_batch_complete_max); 1 = fio's default, one system call
+			   *   per operation; 0 or above iodepth = iodepth (every free slot) */
 	bool direct;	  /**< O_DIRECT with 4096-aligned buffers */
 	bool cold;	  /**< buffered reads: each job drops its range's cached pages
 			   *   (posix_fadvise DONTNEED) after every range-size of reads, so a
@@ -90,6 +94,10 @@ struct pl_io_result {
 	double iops;	      /**< ops / elapsed */
 	double user_s, sys_s; /**< CPU time of the process during the window (getrusage) */
 	uint64_t drops;	      /**< cold: page-cache drops done inside the window, all jobs */
+	uint64_t enters;      /**< io_uring: io_uring_enter(2) calls of the loops, all jobs
+			       *   (each submits at most batch operations) */
+	unsigned uring_flags; /**< io_uring: the IORING_SETUP_* flags the rings got (the first
+			       *   job's; 0 for psync or a kernel that refused them all) */
 	bool interrupted;
 };
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Measuring loops of `perflab bench io` (see io.h). The psync engine is fio's: one
  * pread/pwrite per operation; the io_uring engine keeps iodepth reads or writes in
- * flight per job with plain (non-fixed) buffers, as fio's io_uring engine does by
+ * flight per job with plain (non-fixed) buffers, submitted and reaped `batch` at a time
+ * (1 by default, one io_uring_enter per operation), as fio's io_uring engine does by
  * default, and timestamps each operation from submission to its completion event. */
 #include "bench/io.h"
 
@@ -331,6 +332,8 @@ struct job {
 	uint64_t nblocks;
 	uint64_t deadline;
 	int err;
+	unsigned uring_flags; /* what ring_init() got */
+	uint64_t enters;      /* io_uring_enter(2) calls of the loop */
 	atomic_bool *stop;
 };
 
@@ -418,31 +421,87 @@ int pl_io_uring_probe(void)
 	return 0;
 }
 
+/* The ring of one job, set up as fio 3.33's io_uring engine sets up its own (strace of
+ * `fio --ioengine=io_uring` here: io_uring_setup flags CQSIZE|COOP_TASKRUN|SINGLE_ISSUER|
+ * DEFER_TASKRUN): completions are not pushed to the task as they arrive (an IPI to kick
+ * a running task, a VM exit on this guest, and a wake-up of a sleeping one for each), but
+ * posted when the task asks for them in io_uring_enter(GETEVENTS), which every call of
+ * this loop does. DEFER_TASKRUN needs the ring to be used by the thread that made
+ * it (SINGLE_ISSUER), which holds: each job makes its own. Kernels before 6.1 refuse
+ * DEFER_TASKRUN, before 6.0 SINGLE_ISSUER, before 5.19 COOP_TASKRUN (-EINVAL): each
+ * refusal retries with fewer flags, down to none. Returns 0 or -errno of the last try;
+ * *flags gets the flags the ring got. */
+static int ring_init(struct io_uring *ring, unsigned depth, unsigned *flags)
+{
+	static const unsigned tries[] = {
+		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	int r = -EINVAL;
+	for (size_t k = 0; k < sizeof(tries) / sizeof(tries[0]); k++) {
+		struct io_uring_params prm = { .flags = tries[k] };
+		r = io_uring_queue_init_params(depth, ring, &prm);
+		if (r == 0) {
+			*flags = tries[k];
+			return 0;
+		}
+		if (r != -EINVAL)
+			break;
+	}
+	return r;
+}
+
+/* Stamp the operations prepared since the last stamp with the time of the system call
+ * about to submit them (a submission's latency runs from just before that call). */
+static void stamp_prepared(uint64_t *t_sub, const unsigned *slots, unsigned *n)
+{
+	if (*n == 0)
+		return;
+	uint64_t now = pl_now_ns();
+	for (unsigned k = 0; k < *n; k++)
+		t_sub[slots[k]] = now;
+	*n = 0;
+}
+
+/* The io_uring loop, fio's io_uring engine and do_io() loop in our own words: prepare an
+ * operation for every free slot, submitting every @batch prepared ones with one
+ * io_uring_enter(to_submit, 0, GETEVENTS) (fio's iodepth_batch_submit); when no slot is
+ * free, submit what is still prepared and wait for at least one completion
+ * (io_uring_enter(n, 1, GETEVENTS), fio's iodepth_batch_complete_min=1); reap at most
+ * @batch completions (iodepth_batch_complete_max), free their slots, and go on. @batch 1 is
+ * fio's default (one system call per operation, completions taken one at a time, the
+ * kernel entered without waiting whenever one is already there); @batch = iodepth submits
+ * every free slot at once. */
 static void job_uring(struct job *j, char *bufs)
 {
 	const struct pl_io_params *p = j->p;
 	unsigned depth = p->iodepth;
+	unsigned batch = p->batch == 0 || p->batch > depth ? depth : p->batch;
 	struct io_uring ring;
-	int r = io_uring_queue_init(depth, &ring, 0);
+	int r = ring_init(&ring, depth, &j->uring_flags);
 	if (r < 0) {
 		j->err = r == -ENOSYS || r == -EPERM ? -ENOSYS : r;
 		return;
 	}
 	uint64_t *t_sub = pl_xcalloc(depth, sizeof(uint64_t));
+	unsigned *free_slots = pl_xcalloc(depth, sizeof(unsigned));
+	unsigned *prepared = pl_xcalloc(depth, sizeof(unsigned)); /* not yet stamped */
+	unsigned nfree = depth, nprep = 0;
+	for (unsigned i = 0; i < depth; i++)
+		free_slots[i] = depth - 1 - i;
 	bool w = is_write(p);
 	unsigned inflight = 0;
 	bool submitting = true;
 	for (;;) {
 		if (submitting && (pl_now_ns() >= j->deadline || job_stopped(j)))
 			submitting = false;
-		/* fill free slots: slot i is free when t_sub[i] == 0 */
-		unsigned queued = 0;
-		for (unsigned i = 0; submitting && i < depth && inflight < depth; i++) {
-			if (t_sub[i])
-				continue;
+		while (submitting && nfree > 0) {
 			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
 			if (!sqe)
 				break;
+			unsigned i = free_slots[--nfree];
 			uint64_t off = next_offset(j);
 			char *b = bufs + (size_t)i * p->bs;
 			if (w)
@@ -450,30 +509,43 @@ static void job_uring(struct job *j, char *bufs)
 			else
 				io_uring_prep_read(sqe, j->fd, b, (unsigned)p->bs, off);
 			io_uring_sqe_set_data64(sqe, i);
-			t_sub[i] = 1; /* reserved; stamped at submit */
-			queued++;
+			prepared[nprep++] = i;
 			inflight++;
-		}
-		if (queued) {
-			uint64_t now = pl_now_ns();
-			for (unsigned i = 0; i < depth; i++)
-				if (t_sub[i] == 1)
-					t_sub[i] = now;
+			/* a full batch goes now, unless no slot is left: then the call below
+			 * submits it and waits in one */
+			if (io_uring_sq_ready(&ring) < batch || nfree == 0)
+				continue;
+			stamp_prepared(t_sub, prepared, &nprep);
+			r = io_uring_submit_and_get_events(&ring);
+			j->enters++;
+			if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY) {
+				j->err = r;
+				submitting = false;
+				break;
+			}
+			/* what the kernel did not take stays in the SQ ring for the next call */
 		}
 		if (inflight == 0)
 			break;
-		struct io_uring_cqe *cqe;
-		r = queued ? io_uring_submit_and_wait(&ring, 1) : io_uring_wait_cqe(&ring, &cqe);
-		if (r < 0 && r != -EINTR) {
-			j->err = r;
-			break;
+		/* no free slot (or no more submissions): submit the rest, and wait for a
+		 * completion unless one is already there */
+		bool ready = io_uring_cq_ready(&ring) > 0;
+		if (io_uring_sq_ready(&ring) || !ready) {
+			stamp_prepared(t_sub, prepared, &nprep);
+			r = ready ? io_uring_submit_and_get_events(&ring)
+				  : io_uring_submit_and_wait(&ring, 1);
+			j->enters++;
+			if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY) {
+				j->err = r;
+				break;
+			}
 		}
+		struct io_uring_cqe *cqe;
 		unsigned head, seen = 0;
 		uint64_t now = pl_now_ns();
 		io_uring_for_each_cqe(&ring, head, cqe)
 		{
 			unsigned i = (unsigned)io_uring_cqe_get_data64(cqe);
-			seen++;
 			if (cqe->res < 0) {
 				j->err = cqe->res;
 			} else {
@@ -482,13 +554,17 @@ static void job_uring(struct job *j, char *bufs)
 				j->bytes += (uint64_t)cqe->res;
 				keep_cold(j, (uint64_t)cqe->res);
 			}
-			t_sub[i] = 0;
+			free_slots[nfree++] = i;
 			inflight--;
+			if (++seen == batch)
+				break;
 		}
 		io_uring_cq_advance(&ring, seen);
 		if (j->err)
 			submitting = false;
 	}
+	free(prepared);
+	free(free_slots);
 	free(t_sub);
 	io_uring_queue_exit(&ring);
 }
@@ -590,6 +666,9 @@ int pl_io_run(const struct pl_io_file *f, const struct pl_io_params *p, struct p
 		r->ops += j->ops;
 		r->bytes += j->bytes;
 		r->drops += j->drops;
+		r->enters += j->enters;
+		if (i == 0)
+			r->uring_flags = j->uring_flags;
 		if (lat)
 			pl_hist_merge(lat, &j->hist);
 		pl_hist_free(&j->hist);

@@ -98,6 +98,36 @@ if [ "$URING" = yes ] && [ "$DIRECT" = yes ]; then
 	ok "io randread io_uring direct" "$PERFLAB" bench io --pattern randread --bs 4k --engine io_uring --iodepth 8 \
 		--direct --size 16MiB --time 0.2 --runs 1 --dir "$WORK" --json -o "$TMP/rr.json"
 	like "io_uring iops" "$(num "$TMP/rr.json" iops)" '^[1-9]'
+	is "io_uring: the default --iodepth-batch is fio's (1), in the workload" \
+		"$(jqv "$TMP/rr.json" .info.workload)" "randread, bs 4 KiB, io_uring, iodepth 8, batch 1, 1 job, direct (O_DIRECT), file 16 MiB"
+	like "io_uring: the rings' setup flags are stated" "$(jqv "$TMP/rr.json" .info.io_uring_setup)" \
+		'^(none|COOP_TASKRUN|COOP_TASKRUN\|SINGLE_ISSUER|COOP_TASKRUN\|SINGLE_ISSUER\|DEFER_TASKRUN)$'
+	# syscalls/op x operations = the io_uring_enter(2) calls strace counts; batch 1 enters
+	# the kernel once per operation at least, batch 8 at most 8 operations per call
+	for b in 1 8; do
+		if ! command -v strace >/dev/null; then
+			skip "io --iodepth-batch $b: syscalls/op = strace's count" "no strace"
+			continue
+		fi
+		# LeakSanitizer cannot run under ptrace: leaks are checked by the other runs
+		ok "io --iodepth-batch $b under strace" env ASAN_OPTIONS=detect_leaks=0 \
+			strace -f -c -e trace=io_uring_enter -o "$TMP/st$b" "$PERFLAB" bench io --pattern randread --bs 4k --engine io_uring --iodepth 8 --iodepth-batch $b \
+			--direct --size 16MiB --time 0.2 --warmup 0 --runs 1 --dir "$WORK" --json -o "$TMP/b$b.json"
+		calls=$(awk '$NF == "io_uring_enter" { print $4 }' "$TMP/st$b")
+		got=$(jq -r '[.metrics[] | select(.name == "syscalls/op") | .median][0] as $s |
+			[.metrics[] | select(.name == "latency") | .latency_ns.n][0] as $n | $s * $n | round' "$TMP/b$b.json")
+		is "io --iodepth-batch $b: syscalls/op x ops = strace's io_uring_enter count" "$got" "$calls"
+		ops=$(jq -r '.metrics[] | select(.name == "latency") | .latency_ns.n' "$TMP/b$b.json")
+		if [ "$b" = 1 ]; then
+			is "io --iodepth-batch 1: at least one call per operation" "$((calls >= ops))" 1
+		else
+			is "io --iodepth-batch 8: at most 8 operations per call" "$((calls * 8 >= ops))" 1
+		fi
+	done
+	ok "io --iodepth-batch above --iodepth" "$PERFLAB" bench io --pattern randread --bs 4k --engine io_uring \
+		--iodepth 4 --iodepth-batch 64 --direct --size 8MiB --time 0.1 --runs 1 --dir "$WORK" --json -o "$TMP/b64.json"
+	like "io --iodepth-batch above --iodepth: every free slot (batch = iodepth)" \
+		"$(jqv "$TMP/b64.json" .info.workload)" 'iodepth 4, batch 4,'
 else
 	skip "io randread io_uring direct" "io_uring available: $URING, O_DIRECT on $WORK: $DIRECT"
 fi
@@ -128,6 +158,10 @@ like "default dir is a temporary directory under the cwd" "$(jqv "$TMP/cwd.json"
 is "default dir removed" "$(ls -A "$WORK/cwd")" ""
 rmdir "$WORK/cwd"
 
+expect_exit 2 "io --iodepth-batch 0" "$PERFLAB" bench io --engine io_uring --iodepth-batch 0 --runs 1 --dir "$WORK"
+like "io --iodepth-batch 0: names the option" "$(cat "$ERR")" "iodepth-batch"
+ok "io psync --iodepth-batch warns" "$PERFLAB" bench io --iodepth-batch 4 --size 4MiB --time 0.05 --runs 1 --dir "$WORK"
+like "psync + --iodepth-batch warning" "$(cat "$ERR")" "iodepth-batch has no effect with --engine psync"
 expect_exit 2 "io --dir missing" "$PERFLAB" bench io --dir "$WORK/missing" --runs 1
 like "missing --dir is named" "$(cat "$ERR")" "missing.*no such directory"
 is "missing --dir: one line" "$(wc -l <"$ERR")" 1

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/io_uring.h>
 
 #include "bench/io.h"
 
@@ -157,6 +158,75 @@ static void test_windows(void **state)
 	pl_io_file_remove(&f);
 }
 
+/* --iodepth-batch: every batch completes every operation with one latency each; each
+ * io_uring_enter(2) submits at most @batch operations, so the loop makes at least
+ * ops / batch calls, and with batch 1 (fio's default) at least one per operation; the
+ * rings' setup flags are fio's, or a prefix of them a kernel accepted. */
+static void test_uring_batch(void **state)
+{
+	(void)state;
+	if (pl_io_uring_probe() < 0) {
+		print_message("# skipped: io_uring not available\n");
+		return;
+	}
+	struct pl_io_file f;
+	assert_int_equal(pl_io_file_create(dir, 8 << 20, &f, NULL, NULL), 0);
+	const unsigned batches[] = { 1, 4, 16, 0, 1000 }; /* 0 and 1000: every free slot */
+	for (size_t k = 0; k < sizeof(batches) / sizeof(batches[0]); k++) {
+		struct pl_io_params p = { .rw = PL_IO_RANDREAD,
+					  .engine = PL_IO_URING,
+					  .bs = 4096,
+					  .jobs = 1,
+					  .iodepth = 16,
+					  .batch = batches[k],
+					  .direct = true,
+					  .seconds = 0.15,
+					  .seed = 1,
+					  .first_cpu = -1 };
+		struct pl_hist h;
+		pl_hist_init(&h, 0);
+		struct pl_io_result r;
+		int rc = pl_io_run(&f, &p, &h, &r);
+		if (rc == -EOPNOTSUPP) {
+			print_message("# skipped: O_DIRECT not supported here\n");
+			pl_hist_free(&h);
+			break;
+		}
+		assert_int_equal(rc, 0);
+		unsigned eff = batches[k] == 0 || batches[k] > 16 ? 16 : batches[k];
+		print_message("# batch %u: %llu ops, %llu io_uring_enter calls, flags %#x\n",
+			      batches[k], (unsigned long long)r.ops, (unsigned long long)r.enters,
+			      r.uring_flags);
+		assert_true(r.ops > 10);
+		assert_int_equal(r.bytes, r.ops * 4096);
+		assert_int_equal(h.n, r.ops);
+		assert_true(r.enters * eff >= r.ops);
+		if (eff == 1)
+			assert_true(r.enters >= r.ops);
+		const unsigned coop = IORING_SETUP_COOP_TASKRUN,
+			       single = coop | IORING_SETUP_SINGLE_ISSUER,
+			       all = single | IORING_SETUP_DEFER_TASKRUN;
+		assert_true(r.uring_flags == 0 || r.uring_flags == coop ||
+			    r.uring_flags == single || r.uring_flags == all);
+		pl_hist_free(&h);
+	}
+	/* psync: no ring, no io_uring_enter */
+	struct pl_io_params p = { .rw = PL_IO_RANDREAD,
+				  .engine = PL_IO_PSYNC,
+				  .bs = 4096,
+				  .jobs = 1,
+				  .iodepth = 1,
+				  .batch = 4,
+				  .seconds = 0.05,
+				  .seed = 1,
+				  .first_cpu = -1 };
+	struct pl_io_result r;
+	assert_int_equal(pl_io_run(&f, &p, NULL, &r), 0);
+	assert_int_equal(r.enters, 0);
+	assert_int_equal(r.uring_flags, 0);
+	pl_io_file_remove(&f);
+}
+
 /* Cold buffered reads stay cold: a time-based run wraps around a small file many times;
  * each job drops its range after every pass (one drop per pass: bytes / range; the
  * residency after the run is that of the last, unfinished pass, so it is only printed).
@@ -226,8 +296,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_remove), cmocka_unit_test(test_residency),
-		cmocka_unit_test(test_windows),	      cmocka_unit_test(test_cold_passes),
-		cmocka_unit_test(test_smallfiles),
+		cmocka_unit_test(test_windows),	      cmocka_unit_test(test_uring_batch),
+		cmocka_unit_test(test_cold_passes),   cmocka_unit_test(test_smallfiles),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
