@@ -63,18 +63,18 @@ for spec in "read 1m psync 1 seqread-1MiB-direct-psync MB/s" "randread 4k io_uri
 		a=$(fio_run "$1" "$2" "$3" "$4")
 		b=$(perflab_run "$1" "$2" "$3" "$4")
 		r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
+		if [ "$1" = read ]; then
+			printf '  %s pair %d: fio %.1f MB/s  perflab %.1f MB/s  ratio %s\n' "$5" "$i" \
+				"$(awk -v x="$a" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$b" 'BEGIN { print x / 1e6 }')" "$r"
+		else
+			printf '  %s pair %d: fio %.0f IOPS  perflab %.0f IOPS  ratio %s\n' "$5" "$i" "$a" "$b" "$r"
+		fi
 		if [ "$3" = io_uring ]; then
 			c=$(fio_run "$1" "$2" "$3" "$4" --iodepth_batch_submit="$4" --iodepth_batch_complete_max="$4")
 			d=$(perflab_run "$1" "$2" "$3" "$4" --iodepth-batch "$4")
 			bs+=("$(awk -v a="$c" -v b="$d" 'BEGIN { printf "%.3f", b / a }')")
 			printf '  %s pair %d: batched: fio %.0f IOPS  perflab --iodepth-batch %s %.0f IOPS  ratio %s\n' \
 				"$5" "$i" "$c" "$4" "$d" "${bs[-1]}"
-		fi
-		if [ "$1" = read ]; then
-			printf '  %s pair %d: fio %.1f MB/s  perflab %.1f MB/s  ratio %s\n' "$5" "$i" \
-				"$(awk -v x="$a" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$b" 'BEGIN { print x / 1e6 }')" "$r"
-		else
-			printf '  %s pair %d: fio %.0f IOPS  perflab %.0f IOPS  ratio %s\n' "$5" "$i" "$a" "$b" "$r"
 		fi
 		rs+=("$r") fa+=("$a") pa+=("$b")
 	done
