@@ -7,8 +7,10 @@
  * memory (the rule: memsize.h); one thread per CPU of the run, pinned, each first-touching
  * and then working on its own contiguous part of the arrays (STREAM's OpenMP static
  * schedule); each kernel is timed from the start of the parallel step to the end of its
- * slowest thread. The first repetition is a discarded warm-up and "best" is the maximum
- * rate over the others, STREAM's best-of-N; the median is reported too.
+ * slowest thread, the threads waiting for the next step by spinning (as OpenMP's do), so
+ * that waking a sleeping thread is not in the time (the team, below). The first
+ * repetition is a discarded warm-up and "best" is the maximum rate over the others,
+ * STREAM's best-of-N; the median is reported too.
  *
  * --numa-matrix measures Copy and Triad for every (CPU node, memory node) pair: threads
  * on the node's CPUs, arrays bound to the memory node with libnuma (numa_alloc_onnode). */
@@ -16,6 +18,7 @@
 #include <hwloc.h>
 #include <numa.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,9 +293,27 @@ static void arrays_free(struct arrays *ar)
 	memset(ar, 0, sizeof(*ar));
 }
 
-/* ---- the thread team ---- */
+/* ---- the thread team ----
+ * Steps are handed to the workers by spinning, not by blocking: the main thread (worker 0)
+ * bumps a step counter that the others watch, and watches a count of the workers still
+ * in the step. Each kernel is timed from the hand-off to the end of the slowest thread
+ * (STREAM's timing around its parallel region), so how long a worker takes to notice a
+ * step is inside the figure. A worker asleep in a futex (the former pthread barriers)
+ * needs its CPU woken first: on the 2 vCPU KVM guests 1.3 ms on average per 1 ms step
+ * and 3.2 ms per 30 ms step at load 2 (an idle vCPU is halted in the host, a busy one
+ * runs another task until the scheduler preempts it), 3-10% of a 256 MiB Triad's ~33 ms.
+ * likwid-bench times its whole iteration loop inside one parallel step; STREAM's OpenMP
+ * threads spin between parallel regions (libgomp's OMP_WAIT_POLICY / GOMP_SPINCOUNT).
+ * Here a waiting thread spins (with a pause hint) for up to TEAM_SPIN_NS, then sleeps on
+ * a condition variable, so a team waiting through setup, a latency chase or another
+ * team's cells does not hold its CPUs. */
 
 enum { OP_INIT = PL_STREAM_NOPS, OP_CHECK, OP_EXIT };
+
+/* How long a waiting thread spins before it sleeps: longer than the gap between the
+ * kernels of a repetition and between repetitions (microseconds), and than a slower
+ * thread's lag in a step (a few ms on a loaded VM). */
+#define TEAM_SPIN_NS 50000000ull
 
 struct team;
 struct worker {
@@ -307,15 +328,49 @@ struct worker {
 struct team {
 	unsigned n;
 	struct worker *w;
-	pthread_mutex_t mu; /* start gate: workers wait until all exist (or the start failed) */
-	pthread_cond_t cv;
-	int gate; /* 0 closed, 1 open, -1 give up */
-	pthread_barrier_t go, done;
-	int op;
+	pthread_mutex_t mu;	  /* guards gate, sleepers, main_waits; the sleeps below */
+	pthread_cond_t cv;	  /* start gate, and a new step for sleeping workers */
+	pthread_cond_t done_cv;	  /* the step's end for a sleeping main thread */
+	int gate;		  /* 0 closed, 1 open, -1 give up */
+	_Atomic unsigned step;	  /* bumped by the main thread to start a step */
+	_Atomic unsigned pending; /* workers 1..n-1 still in the current step */
+	unsigned sleepers;	  /* workers asleep on cv waiting for a step */
+	bool main_waits;	  /* the main thread asleep on done_cv */
+	int op;			  /* written before step is bumped, read after */
 	bool nt;
 	struct arrays *ar;
 	bool started;
 };
+
+/* A spin-wait hint to the CPU (x86 PAUSE, Arm YIELD): less power, and on SMT cores the
+ * sibling gets the pipeline. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* Spin while (*@v == @x) is @eq (acquire loads), at most TEAM_SPIN_NS; true when the
+ * condition ended, false when the time ran out. */
+static bool spin_while(_Atomic unsigned *v, unsigned x, bool eq)
+{
+	uint64_t t0 = 0;
+	for (unsigned i = 1;; i++) {
+		if ((atomic_load_explicit(v, memory_order_acquire) == x) != eq)
+			return true;
+		cpu_relax();
+		if (i % 256 == 0) {
+			uint64_t now = pl_now_ns();
+			if (!t0)
+				t0 = now;
+			else if (now - t0 > TEAM_SPIN_NS)
+				return false;
+		}
+	}
+}
 
 /* Elements [lo, hi) of worker i: contiguous parts, boundaries on 64-byte multiples. */
 static void part(size_t len, unsigned n, unsigned i, size_t *lo, size_t *hi)
@@ -340,6 +395,19 @@ static void work(struct team *t, struct worker *w)
 					      lo, hi);
 }
 
+/* A worker's wait for the step after @seen: spin, then sleep. */
+static void wait_step(struct team *t, unsigned seen)
+{
+	if (spin_while(&t->step, seen, true))
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->sleepers++;
+	while (atomic_load_explicit(&t->step, memory_order_acquire) == seen)
+		pthread_cond_wait(&t->cv, &t->mu);
+	t->sleepers--;
+	pthread_mutex_unlock(&t->mu);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -352,12 +420,18 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&t->mu);
 	if (gate < 0)
 		return NULL;
-	for (;;) {
-		pthread_barrier_wait(&t->go);
+	for (unsigned seen = 0;; seen++) {
+		wait_step(t, seen);
 		if (t->op == OP_EXIT)
 			break;
 		work(t, w);
-		pthread_barrier_wait(&t->done);
+		if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1) {
+			/* the last one: wake the main thread if it went to sleep */
+			pthread_mutex_lock(&t->mu);
+			if (t->main_waits)
+				pthread_cond_signal(&t->done_cv);
+			pthread_mutex_unlock(&t->mu);
+		}
 	}
 	return NULL;
 }
@@ -379,8 +453,9 @@ static int team_start(struct team *t, const unsigned *cpus, unsigned n)
 	t->w = pl_xcalloc(n, sizeof(*t->w));
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);
-	pthread_barrier_init(&t->go, NULL, n);
-	pthread_barrier_init(&t->done, NULL, n);
+	pthread_cond_init(&t->done_cv, NULL);
+	atomic_init(&t->step, 0);
+	atomic_init(&t->pending, 0);
 	for (unsigned i = 0; i < n; i++) {
 		t->w[i] = (struct worker){ .t = t, .idx = i, .cpu = cpus[i] };
 		if (i == 0)
@@ -398,14 +473,33 @@ static int team_start(struct team *t, const unsigned *cpus, unsigned n)
 	return pl_bench_pin_thread(cpus[0]);
 }
 
-/* Run one step on every worker; returns the elapsed seconds. */
-static double team_run(struct team *t, int op)
+/* Hand step @op to the workers (waking the sleeping ones) without waiting for it. */
+static void step_start(struct team *t, int op)
 {
 	t->op = op;
+	atomic_store_explicit(&t->pending, t->n - 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->step, 1, memory_order_release);
+	pthread_mutex_lock(&t->mu);
+	if (t->sleepers)
+		pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Run one step on every worker; returns the elapsed seconds, from the hand-off to the
+ * end of the slowest thread. */
+static double team_run(struct team *t, int op)
+{
 	uint64_t t0 = pl_now_ns();
-	pthread_barrier_wait(&t->go);
+	step_start(t, op);
 	work(t, &t->w[0]);
-	pthread_barrier_wait(&t->done);
+	if (!spin_while(&t->pending, 0, false)) {
+		pthread_mutex_lock(&t->mu);
+		t->main_waits = true;
+		while (atomic_load_explicit(&t->pending, memory_order_acquire))
+			pthread_cond_wait(&t->done_cv, &t->mu);
+		t->main_waits = false;
+		pthread_mutex_unlock(&t->mu);
+	}
 	return (double)(pl_now_ns() - t0) / 1e9;
 }
 
@@ -414,15 +508,13 @@ static void team_stop(struct team *t)
 	if (!t->w)
 		return;
 	if (t->started) {
-		t->op = OP_EXIT;
-		pthread_barrier_wait(&t->go);
+		step_start(t, OP_EXIT);
 		for (unsigned i = 1; i < t->n; i++)
 			pthread_join(t->w[i].tid, NULL);
 	}
-	pthread_barrier_destroy(&t->go);
-	pthread_barrier_destroy(&t->done);
 	pthread_mutex_destroy(&t->mu);
 	pthread_cond_destroy(&t->cv);
+	pthread_cond_destroy(&t->done_cv);
 	free(t->w);
 	t->w = NULL;
 }
@@ -872,11 +964,13 @@ const struct pl_bench pl_bench_mem = {
 		"validation, plus memcpy and a read-only sum. Arrays default to 4x the total\n"
 		"last-level cache (hwloc; in a VM at most 64 MiB per CPU, since guests often\n"
 		"see the host's L3), capped by available memory; the size and the reason are\n"
-		"printed. One pinned thread per CPU of the run; best (STREAM's best-of-N) and\n"
-		"median over the repetitions after a warm-up. Kernels are dispatched at run time\n"
-		"to the best instruction set (GCC target_clones; the sum in explicit AVX-512,\n"
-		"AVX2 and SSE2 variants with 32 partial sums, so its additions are not in index\n"
-		"order, the same on every ISA); --nt adds streaming stores.\n"
+		"printed. One pinned thread per CPU of the run, waiting between kernels by\n"
+		"spinning (up to 50 ms, then asleep) so that no wake-up is timed; best (STREAM's\n"
+		"best-of-N) and median over the repetitions after a warm-up. Kernels are\n"
+		"dispatched at run time to the best instruction set (GCC target_clones; the sum\n"
+		"in explicit AVX-512, AVX2 and SSE2 variants with 32 partial sums, so its\n"
+		"additions are not in index order, the same on every ISA); --nt adds streaming\n"
+		"stores.\n"
 		"--numa-matrix gives the (CPU node, memory node) bandwidth and latency table.\n"
 		"--latency instead measures load-to-use latency by pointer chasing a random\n"
 		"cycle, working sets 4 KiB to beyond 4x the L3, levels named from the facts.",
