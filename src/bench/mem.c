@@ -694,6 +694,7 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	json_t *info = pl_bench_info(ctx);
 	json_object_set_new(info, "array_bytes", json_integer((json_int_t)size));
 	json_object_set_new(info, "isa", pl_json_string(pl_stream_isa(false)));
+	json_object_set_new(info, "isa_sum", pl_json_string(pl_stream_sum_isa()));
 	if (o->nt)
 		json_object_set_new(info, "isa_nt", pl_json_string(pl_stream_isa(true)));
 	if (!o->numa_matrix)
@@ -967,10 +968,11 @@ const struct pl_bench pl_bench_mem = {
 		"printed. One pinned thread per CPU of the run, waiting between kernels by\n"
 		"spinning (up to 50 ms, then asleep) so that no wake-up is timed; best (STREAM's\n"
 		"best-of-N) and median over the repetitions after a warm-up. Kernels are\n"
-		"dispatched at run time to the best instruction set (GCC target_clones; the sum\n"
-		"in explicit AVX-512, AVX2 and SSE2 variants with 32 partial sums, so its\n"
-		"additions are not in index order, the same on every ISA); --nt adds streaming\n"
-		"stores.\n"
+		"picked at run time by CPU features (no -march=native): Copy/Scale/Add/Triad in\n"
+		"an explicit AVX2 loop, 128 B of each stream per iteration (likwid-bench's\n"
+		"stream_avx shape; also on AVX-512 CPUs, where it ran faster), else portable\n"
+		"loops; the sum in AVX-512, AVX2 or SSE2 with 32 partial sums, so its additions\n"
+		"are not in index order, the same on every ISA; --nt adds streaming stores.\n"
 		"--numa-matrix gives the (CPU node, memory node) bandwidth and latency table.\n"
 		"--latency instead measures load-to-use latency by pointer chasing a random\n"
 		"cycle, working sets 4 KiB to beyond 4x the L3, levels named from the facts.",

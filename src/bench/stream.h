@@ -62,11 +62,21 @@ double pl_stream_kernel(enum pl_stream_op op, bool nt, double *a, double *b, dou
  *  the same bits. Writes *@ret and returns 0; -ENOTSUP (nothing written) for an unknown
  *  @isa or one this CPU lacks. For tests and for reading the generated code. */
 int pl_stream_sum_variant(const char *isa, const double *a, size_t lo, size_t hi, double *ret);
-/** The instruction set the kernels were dispatched to at run time ("avx512f", "avx2",
- *  "default"; with @nt also "avx", "sse2"); regular kernels use GCC target_clones, the
- *  sum and the streaming stores explicit variants picked on the same CPU features (the
- *  sum's "default" is its sse2 variant). */
+/** Copy, Scale, Add or Triad (@op) on [lo, hi) by one variant: @isa "avx2" (explicit, four
+ *  ymm registers = 128 B of each stream per iteration, likwid-bench's stream_avx shape;
+ *  x86-64 with AVX2) or "scalar" (the portable loops, vectorized by the compiler for the
+ *  build's baseline) everywhere. All give the same bits as STREAM's expressions. Returns
+ *  0; -ENOTSUP (nothing written) for an unknown @isa, one this CPU lacks, or another
+ *  @op. For tests and for reading the generated code. */
+int pl_stream_op_variant(const char *isa, enum pl_stream_op op, double *a, double *b, double *c,
+			 size_t lo, size_t hi);
+/** The instruction set Copy, Scale, Add and Triad are dispatched to at run time: "avx2"
+ *  (the explicit variant, also on AVX-512 CPUs) or "default" (the portable loops); with
+ *  @nt the streaming-store variant's: "avx512f", "avx", "sse2". Static strings. */
 const char *pl_stream_isa(bool nt);
+/** The read-only sum's variant on this CPU: "avx512f", "avx2", "sse2" (x86-64), else
+ *  "scalar". A static string. */
+const char *pl_stream_sum_isa(void);
 
 /** Sums of |x[j] - expected| over [lo, hi) for a, b, c into err[0..2] (added). */
 void pl_stream_err_sums(const double *a, const double *b, const double *c, size_t lo, size_t hi,

@@ -525,6 +525,92 @@ static void test_stream_sum_order(void **state)
 	free(a);
 }
 
+/* Copy, Scale, Add and Triad: every variant this CPU runs gives the portable loops' bits,
+ * on ranges with unaligned heads and tails shorter than a step, and only writes its
+ * destination's [lo, hi); the dispatched kernel is one of them. */
+static void test_stream_op_variants(void **state)
+{
+	(void)state;
+	rng_state = 0x9e3779b97f4a7c15ull;
+	const size_t n = 1031;
+	double *in[3], *want[3], *got[3];
+	for (int k = 0; k < 3; k++) {
+		in[k] = malloc(n * sizeof(double));
+		want[k] = malloc(n * sizeof(double));
+		got[k] = malloc(n * sizeof(double));
+		assert_non_null(in[k]);
+		assert_non_null(want[k]);
+		assert_non_null(got[k]);
+		/* values whose products and sums round: a wrong order or an FMA shows */
+		for (size_t j = 0; j < n; j++)
+			in[k][j] = ldexp(1.0 + (double)(rnd() >> 11) / 9007199254740992.0,
+					 (int)(rnd() % 21) - 10);
+	}
+	static const struct {
+		size_t lo, hi;
+	} ranges[] = { { 0, 1031 }, { 1, 1031 }, { 3, 18 }, { 5, 5 }, { 7, 20 }, { 16, 1024 } };
+	static const char *const isas[] = { "scalar", "avx2" };
+	unsigned ran = 0;
+	for (size_t v = 0; v < sizeof(isas) / sizeof(isas[0]); v++) {
+		if (pl_stream_op_variant(isas[v], PL_STREAM_COPY, in[0], in[1], in[2], 0, 0) ==
+		    -ENOTSUP) {
+			print_message("# skipped: stream variant %s: not available on this CPU\n",
+				      isas[v]);
+			continue;
+		}
+		ran++;
+		for (int op = PL_STREAM_COPY; op <= PL_STREAM_TRIAD; op++)
+			for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+				size_t lo = ranges[r].lo, hi = ranges[r].hi;
+				for (int k = 0; k < 3; k++)
+					memcpy(got[k], in[k], n * sizeof(double));
+				assert_int_equal(pl_stream_op_variant(isas[v], op, got[0], got[1],
+								      got[2], lo, hi),
+						 0);
+				/* STREAM's expressions, element by element */
+				for (int k = 0; k < 3; k++)
+					memcpy(want[k], in[k], n * sizeof(double));
+				for (size_t j = lo; j < hi; j++) {
+					double *a = want[0], *b = want[1], *c = want[2];
+					if (op == PL_STREAM_COPY)
+						c[j] = a[j];
+					else if (op == PL_STREAM_SCALE)
+						b[j] = PL_STREAM_SCALAR * c[j];
+					else if (op == PL_STREAM_ADD)
+						c[j] = a[j] + b[j];
+					else
+						a[j] = b[j] + PL_STREAM_SCALAR * c[j];
+				}
+				for (int k = 0; k < 3; k++)
+					assert_memory_equal(got[k], want[k], n * sizeof(double));
+			}
+	}
+	assert_true(ran >= 1); /* scalar runs everywhere */
+	for (int k = 0; k < 3; k++)
+		memcpy(got[k], in[k], n * sizeof(double));
+	pl_stream_kernel(PL_STREAM_TRIAD, false, got[0], got[1], got[2], 1, n);
+	for (size_t j = 1; j < n; j++)
+		assert_true(got[0][j] == in[1][j] + PL_STREAM_SCALAR * in[2][j]);
+	assert_true(got[0][0] == in[0][0]);
+	assert_int_equal(
+		pl_stream_op_variant("avx3", PL_STREAM_TRIAD, got[0], got[1], got[2], 0, n),
+		-ENOTSUP);
+	assert_int_equal(
+		pl_stream_op_variant("scalar", PL_STREAM_SUM, got[0], got[1], got[2], 0, n),
+		-ENOTSUP);
+	assert_string_equal(
+		pl_stream_isa(false),
+		pl_stream_op_variant("avx2", PL_STREAM_COPY, got[0], got[1], got[2], 0, 0) == 0
+			? "avx2"
+			: "default");
+	assert_non_null(pl_stream_sum_isa());
+	for (int k = 0; k < 3; k++) {
+		free(in[k]);
+		free(want[k]);
+		free(got[k]);
+	}
+}
+
 /* The pointer chase links every line into one cycle (Sattolo), for any size and seed,
  * and names levels by the smallest cache that holds the working set. */
 static void test_chase(void **state)
@@ -750,6 +836,7 @@ int main(void)
 		cmocka_unit_test(test_isolation_cpus),
 		cmocka_unit_test(test_stream_validation),
 		cmocka_unit_test(test_stream_sum_order),
+		cmocka_unit_test(test_stream_op_variants),
 		cmocka_unit_test(test_chase),
 		cmocka_unit_test(test_freq_parsers),
 		cmocka_unit_test(test_mem_default_size),
