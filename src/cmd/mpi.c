@@ -476,9 +476,10 @@ static void test_note_gathered(int tag, int n)
  * them are in flight at once (their senders progress in parallel) and each is parsed as
  * soon as it completes (MPI_Testsome) and freed: rank 0 holds at most WINDOW texts.
  * With @wait_s (may be NULL): the seconds until the last collector's text arrived (its
- * envelope matched; each collector counted once), @gather_s from then until all are parsed, @parse_s the CPU seconds of the
- * parsing (added to). Returns 0, or -EINTR when stopping() or @deadline (MPI_Wtime;
- * stop.late) ended it first; receives still in flight are left to the exit. */
+ * envelope matched; each collector counted once), @gather_s from then until all are parsed,
+ * @parse_s the CPU seconds of the parsing (added to). Returns 0, or -EINTR when stopping() or
+ * @deadline (MPI_Wtime; stop.late) ended it first; receives still in flight are left to the exit.
+ */
 static int gather_json(int tag, const int *coll, int nc, json_t **out, bool *got, double deadline,
 		       double *wait_s_, double *gather_s, double *parse_s)
 {
@@ -707,7 +708,7 @@ static double pingpong(bool lead, int peer, int bytes, int iters, int warm, char
 	memset(sbuf, 'a', (size_t)bytes);
 	memset(rbuf, 'b', (size_t)bytes);
 	int synced = lead && deadline > 0 ? pp_sync_bounded(peer, sbuf, rbuf, deadline)
-					   : round_trips(lead, peer, 0, 1, sbuf, rbuf);
+					  : round_trips(lead, peer, 0, 1, sbuf, rbuf);
 	if (synced < 0 || round_trips(lead, peer, bytes, warm, sbuf, rbuf) < 0)
 		return -1;
 	double t0 = MPI_Wtime();
@@ -841,7 +842,8 @@ static int measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 				test_stall(); /* tests/mpi/report.sh: rank 0's peer hangs */
 			MPI_Request rq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
 			bool stopped = false;
-			/* rank 0 bounds each size's synchronising round trip (it leads its pairs) */
+			/* rank 0 bounds each size's synchronising round trip (it leads its pairs)
+			 */
 			double deadline = me == 0 ? MPI_Wtime() + o->timeout_s : 0;
 			if (me == a || me == b) {
 				for (size_t s = 0; s < NSIZES && !stopped; s++) {
