@@ -664,9 +664,9 @@ static int round_trips(bool lead, int peer, int bytes, int n, char *sbuf, char *
 /* The lead's synchronising round trip (an empty ping, the peer's pong) bounded by the
  * MPI_Wtime @deadline: rank 0 leads its pairs and must not wait for ever on a peer that
  * hung before the pair (past the deadline stop.late is set, so the partial report says
- * --timeout). Nonblocking and polled as wait_reqs() does, which only this one message
- * per size pays: the timed loop keeps osu_latency's blocking calls. Returns 0, or -1
- * when stopped. */
+ * --timeout). Nonblocking, spun on MPI_Testall with stopping() and the deadline checked
+ * each turn (no nap: the sync is one message per size); the timed loop keeps
+ * osu_latency's blocking calls. Returns 0, or -1 when stopped. */
 static int pp_sync_bounded(int peer, char *sbuf, char *rbuf, double deadline)
 {
 	MPI_Request rq[2];
