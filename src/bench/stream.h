@@ -63,11 +63,12 @@ double pl_stream_kernel(enum pl_stream_op op, bool nt, double *a, double *b, dou
  *  @isa or one this CPU lacks. For tests and for reading the generated code. */
 int pl_stream_sum_variant(const char *isa, const double *a, size_t lo, size_t hi, double *ret);
 /** Copy, Scale, Add or Triad (@op) on [lo, hi) by one variant: @isa "avx2" (explicit, four
- *  ymm registers = 128 B of each stream per iteration, likwid-bench's stream_avx shape;
- *  x86-64 with AVX2) or "scalar" (the portable loops, vectorized by the compiler for the
- *  build's baseline) everywhere. All give the same bits as STREAM's expressions. Returns
- *  0; -ENOTSUP (nothing written) for an unknown @isa, one this CPU lacks, or another
- *  @op. For tests and for reading the generated code. */
+ *  ymm registers = 128 B of each stream per iteration, stored in address order,
+ *  likwid-bench's stream_avx shape; x86-64 with AVX2) or "scalar" (the portable loops,
+ *  vectorized by the compiler for the build's baseline) everywhere. All give the same
+ *  bits as STREAM's expressions. Returns 0; -ENOTSUP (nothing written) for an unknown
+ *  @isa, one this CPU lacks, or another @op. For tests and for reading the generated
+ *  code. */
 int pl_stream_op_variant(const char *isa, enum pl_stream_op op, double *a, double *b, double *c,
 			 size_t lo, size_t hi);
 /** The instruction set Copy, Scale, Add and Triad are dispatched to at run time: "avx2"
