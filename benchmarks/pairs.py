@@ -86,6 +86,21 @@ def target_met(target, value):
     raise ValueError(f"target '{target}': expected {TARGET_HELP}")
 
 
+def target_tie(target, value, samples):
+    """True when value misses target while the per-pair samples fall on both sides of it
+    (some pairs meet the target, others do not): the difference from the target is inside
+    the pair-to-pair spread, so the comparison is a tie at this noise, not a gap. False
+    when value meets the target or every pair misses it; None without a target, a value or
+    two samples. The scoreboard shows such a row as "tie", never as "met"."""
+    met = target_met(target, value)
+    if met is None or len(samples or []) < 2:
+        return None
+    if met:
+        return False
+    each = [target_met(target, float(x)) for x in samples]
+    return any(each) and not all(each)
+
+
 def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
            target_of="ratio", samples=None, status="ok", reason=None, file=None):
     """Print one PERFLAB-RESULT line and return its dict.
@@ -109,6 +124,7 @@ def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
         "perflab": perflab, "peer": peer, "unit": unit, "ratio": ratio,
         "target": target, "target_of": target_of,
         "met": target_met(target, judged) if status == "ok" else None,
+        "tie": target_tie(target, judged, samples) if status == "ok" else None,
         "spread": [min(samples), max(samples)] if samples else None,
         "pairs": len(samples), "samples": samples,
         "perflab_cmd": perflab_cmd, "peer_cmd": peer_cmd,

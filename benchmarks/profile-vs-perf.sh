@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # perflab profile beside `perf record -F 999 -g` / `perf report --stdio` on the same
-# workload (benchmarks/profile-workload.c), run alternately A B A B. Targets (issue 5):
+# workload (benchmarks/profile-workload.c), run alternately (alone, then A B or B A:
+# the two profilers swap places every pair). Targets (issue 5):
 #   1. overhead at -F 999 with callchains no higher than perf record's: the workload's own
 #      CLOCK_MONOTONIC elapsed time under each tool vs alone (median slowdown, %);
 #   2. report time per sample >= 2x faster than perf report --stdio: perflab's report phase
@@ -33,14 +34,14 @@
 #   4. small shares: the workload's w_kilo and w_lima (4.1% each, outside the top 10) must
 #      agree within 2 points too; reported apart from the top-10 set.
 #
-# usage: benchmarks/profile-vs-perf.sh [N] [SCALE]   (N pairs, default 5; SCALE of the
+# usage: benchmarks/profile-vs-perf.sh [N] [SCALE]   (N pairs, default 6, QUICK 4; SCALE of the
 #   workload, default 1 = 0.35-0.45 s of CPU here; the attach runs use 3 x SCALE).
 #   PERFLAB=path uses that binary.
 # The machine is shared with other builds: numbers are noisy; read medians and spread.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/common.sh
-N=${1:-$(bench_quick 5 2)}
+N=${1:-$(bench_quick 6 4)}
 SCALE=${2:-1}
 case $N in '' | *[!0-9]*) echo "profile-vs-perf: N must be a positive integer, got '$N'" >&2; exit 2 ;; esac
 if [ -z "${PERFLAB:-}" ]; then
@@ -122,9 +123,14 @@ SMALL = ("w_kilo", "w_lima")  # the workload's 4.1% functions
 base, pl_el, pf_el, pl_rep, pf_rep, agree = [], [], [], [], [], []
 for i in range(n):
     base.append(alone())
+    # the two profilers swap places every pair, so neither always runs right after the
+    # workload alone (a position in the round can be worth 1% on this VM)
+    if i % 2:
+        e2, rep2, ns2 = perf_run()
     e, rep, ns, doc = perflab_run()
+    if not i % 2:
+        e2, rep2, ns2 = perf_run()
     pl_el.append(e); pl_rep.append(rep / max(ns, 1))
-    e2, rep2, ns2 = perf_run()
     pf_el.append(e2); pf_rep.append(rep2 / max(ns2, 1))
     print(f"pair {i+1}: alone {base[-1]:.3f}s  perflab {pl_el[-1]:.3f}s  perf {pf_el[-1]:.3f}s  "
           f"report/sample perflab {pl_rep[-1]*1e6:.1f}us ({ns} samples) perf {pf_rep[-1]*1e6:.1f}us "
