@@ -4,10 +4,11 @@
 # (tests/profile/openclose.c), run alternately A B C A B C, PAIRS times. Wall time of the
 # whole tool process (benchmarks/runstat.c: CLOCK_MONOTONIC around fork/exec/wait) for:
 #   alone       the program without a tool
-#   ptrace      perflab profile --syscalls-via ptrace (also samples at 999 Hz, as always)
-#   ptrace-F1   the same with -F 1 --call-graph none: the ptrace backend's own cost (the
-#               sampling of the default run reprograms its timer at each of the ~400,000
-#               context switches between tracer and tracee, which costs on a VM)
+#   ptrace      perflab profile --syscalls-via ptrace, the text summary, as strace -c
+#               prints it: nothing shows samples, so none are taken
+#   ptrace+samples  the same with --json (the document carries the samples, taken at
+#               999 Hz beside the counting: the sampling timer is switched at each of the
+#               ~400,000 context switches between tracer and tracee, which costs on a VM)
 #   strace      strace -c -f -o /dev/null (the peer: ptrace syscall stops too)
 #   tracepoint  perflab profile --syscalls-via tracepoint (root only; skipped otherwise)
 # Prints medians, spread (min-max), each side's slowdown vs alone and the ratio
@@ -44,6 +45,15 @@ def counts_perflab(j):
     rows = json.load(open(j))["syscalls"]["rows"]
     return {r["name"]: r["calls"] for r in rows if r["name"] in ("openat", "close")}
 
+def counts_text(f):
+    """perflab's text summary: '  NAME  CALLS  ERRORS ...' rows."""
+    c = {}
+    for line in open(f):
+        v = line.split()
+        if len(v) >= 3 and v[0] in ("openat", "close") and v[1].isdigit():
+            c[v[0]] = int(v[1])
+    return c
+
 def counts_strace(f):
     c = {}
     for line in open(f):
@@ -53,11 +63,10 @@ def counts_strace(f):
     return c
 
 sides = [("alone", lambda: wall(prog)),
-         ("ptrace", lambda: wall([perflab, "profile", "--json", "-o", f"{tmp}/pt.json",
+         ("ptrace", lambda: wall([perflab, "profile", "-o", f"{tmp}/pt.txt",
                                   "--syscalls-via", "ptrace", "--"] + prog)),
-         ("ptrace-F1", lambda: wall([perflab, "profile", "-F", "1", "--call-graph", "none",
-                                     "--json", "-o", f"{tmp}/pt1.json", "--syscalls-via",
-                                     "ptrace", "--"] + prog)),
+         ("ptrace+samples", lambda: wall([perflab, "profile", "--json", "-o", f"{tmp}/pt.json",
+                                          "--syscalls-via", "ptrace", "--"] + prog)),
          ("strace", lambda: wall(["strace", "-c", "-f", "-o", f"{tmp}/st.txt", "--"] + prog))]
 if os.geteuid() == 0:
     sides.append(("tracepoint", lambda: wall([perflab, "profile", "--json", "-o",
@@ -70,19 +79,21 @@ for i in range(n):
         vals[name].append(fn())
         line.append(f"{name} {vals[name][-1]:.3f}s")
     a, b = counts_perflab(f"{tmp}/pt.json"), counts_strace(f"{tmp}/st.txt")
-    line.append("counts equal strace" if a == b else f"COUNTS DIFFER perflab {a} strace {b}")
+    t = counts_text(f"{tmp}/pt.txt")
+    line.append("counts equal strace" if a == b == t
+                else f"COUNTS DIFFER perflab json {a} text {t} strace {b}")
     print(f"pair {i + 1}/{n}: " + "  ".join(line), flush=True)
 
 med = {k: st.median(v) for k, v in vals.items()}
 print()
 for k, v in vals.items():
-    print(f"{k:<11} median {med[k]:7.3f}s  [{min(v):.3f} .. {max(v):.3f}]  "
+    print(f"{k:<14} median {med[k]:7.3f}s  [{min(v):.3f} .. {max(v):.3f}]  "
           f"{med[k] / med['alone']:6.1f}x the program alone")
-for side in ("ptrace", "ptrace-F1"):
+for side in ("ptrace", "ptrace+samples"):
     r = [p / s for p, s in zip(vals[side], vals["strace"])]
     print(f"{side}/strace  median ratio {st.median(r):.2f} [{min(r):.2f} .. {max(r):.2f}] "
           f"(per pair; < 1: perflab is faster than strace -c -f)")
-    extra = "-F 1 --call-graph none " if side == "ptrace-F1" else ""
+    extra = "--json " if side == "ptrace+samples" else ""
     result(f"syscalls {side}", f"wall s of {calls} open+close counted per syscall (ptrace stops on both sides); no target (issue 5: 'like strace')",
            med[side], med["strace"], "s", f"perflab profile {extra}--syscalls-via ptrace -- openclose {calls}",
            f"strace -c -f -o FILE -- openclose {calls}", samples=r)

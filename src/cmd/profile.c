@@ -147,6 +147,9 @@ static const struct pl_cmd_info info = {
 		"times are wall entry-to-exit, like strace -c -w (strace -c: system time).\n"
 		"With --syscalls the text report is the syscall summary; the sampling tables\n"
 		"(which then show mostly the tracing's own cost) follow it with --samples.\n"
+		"When no output shows samples (text without --samples, --tree, --timeline,\n"
+		"--region, --folded or --svg) none are taken, so the program pays only for\n"
+		"the counting.\n"
 		"--call-graph dwarf copies --stack-size bytes (default 8192, at most 65528, as\n"
 		"perf's dwarf,SIZE) of user stack per sample; the report says how many samples\n"
 		"had a deeper stack than the copy (their outer callers are missing).\n"
@@ -343,6 +346,11 @@ static int profile(const struct profile_opts *o, char **cmdv)
 								: PL_PE_STACK_USER_DEFAULT),
 		},
 		.syscalls = o->syscalls,
+		/* the syscall summary alone: nothing shows samples, so none are taken (under
+		 * ptrace the sampling timer is switched at each of the tracer's and the
+		 * tracee's context switches: 2.2x strace -c's wall time instead of ~1x) */
+		.no_sampling = o->syscalls && !pl_g.json && !o->samples && !o->tree &&
+			       o->timeline_ms <= 0 && !o->region && !o->folded && !o->svg,
 		.via = (enum pl_syscalls_via)o->via,
 		.duration_s = o->duration,
 		.debug_root = o->debug_root,

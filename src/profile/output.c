@@ -119,10 +119,15 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 		fprintf(out, "duration   %.3f s\n", (double)o->wall_ns / 1e9);
 		print_status(out, o);
 		pl_syscalls_print(sc, out);
-		fprintf(out,
-			"\n%llu samples taken in parallel are not shown: --samples prints the "
-			"sampling tables (they show mostly the cost of the syscall tracing)\n",
-			(unsigned long long)p->nsamples);
+		if (s->nfds == 0)
+			fprintf(out, "\nno samples taken: --samples adds the sampling tables "
+				     "(they show mostly the cost of the syscall tracing)\n");
+		else
+			fprintf(out,
+				"\n%llu samples taken in parallel are not shown: --samples prints "
+				"the sampling tables (they show mostly the cost of the syscall "
+				"tracing)\n",
+				(unsigned long long)p->nsamples);
 		return;
 	}
 	fprintf(out, "event      %s", s->event_name);

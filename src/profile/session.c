@@ -481,7 +481,7 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 	struct pl_pe_config pe = c->pe;
 	pe.enable_on_exec = c->argv != NULL;
 	pe.inherit = !c->all;
-	int r = pl_pe_open(&s->pe, &pe, s->pids, s->npids, c->cpus, c->ncpus);
+	int r = c->no_sampling ? 0 : pl_pe_open(&s->pe, &pe, s->pids, s->npids, c->cpus, c->ncpus);
 	struct pl_pe_request rq = { .event = s->pe.event_name,
 				    .system_wide = c->all,
 				    .user_only = s->pe.user_only,

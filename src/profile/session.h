@@ -53,6 +53,10 @@ struct pl_psession_config {
 				   *   enable_on_exec and inherit are set by pl_psession_open
 				   *   (a command: on exec; -a: no inherit) */
 	bool syscalls;		  /**< --syscalls: count every syscall */
+	bool no_sampling;	  /**< open no sampling events (@pe unused, pl_psession.pe stays
+				   *   empty: nfds 0): --syscalls whose report shows no samples,
+				   *   so the target pays only for the counting (and no
+				   *   perf_event_open permission is needed with ptrace) */
 	enum pl_syscalls_via via; /**< how (with @syscalls) */
 	double duration_s;	  /**< stop after this many seconds; 0 = until the target is
 				   *   done (a command) or Ctrl-C (-p: all exited; -a) */

@@ -86,7 +86,18 @@ like "text: says the program ran slower, times inflated, counts exact" "$(cat "$
 line_of() { grep -n -m1 -E "$2" "$1" | cut -d: -f1; }
 is "text: no sampling tables without --samples" \
 	"$(grep -cE '^(threads|cpus|top functions|event  )' "$TMP/sc.txt")" 0
-like "text: says how to get them" "$(cat "$TMP/sc.txt")" \
+like "text: says none were taken and how to get them" "$(cat "$TMP/sc.txt")" \
+	'no samples taken: --samples adds the sampling tables'
+# nothing shows samples, so no sampling event is opened: the target pays only for the
+# counting (strace follows perflab's own process only: the command is perflab's tracee)
+strace -o "$TMP/pe.strace" -e trace=perf_event_open "$PERFLAB" profile -o "$TMP/sc2.txt" \
+	--syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 10 >/dev/null 2>&1
+is "text: no perf_event_open at all" "$(grep -c 'perf_event_open(' "$TMP/pe.strace")" 0
+strace -o "$TMP/pe2.strace" -e trace=perf_event_open "$PERFLAB" profile -o "$TMP/sc3.txt" \
+	--folded "$TMP/sc3.folded" --syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 10 >/dev/null 2>&1
+like "--folded writes samples: the sampling events are opened" \
+	"$(grep -c 'perf_event_open(' "$TMP/pe2.strace")" '^[1-9]'
+like "--folded: the samples taken are counted in the text" "$(cat "$TMP/sc3.txt")" \
 	'[0-9]+ samples taken in parallel are not shown: --samples prints the sampling tables'
 "$PERFLAB" profile -o "$TMP/scs.txt" --samples --syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 10
 sl=$(line_of "$TMP/scs.txt" '^syscalls \(')
