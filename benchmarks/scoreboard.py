@@ -25,7 +25,8 @@ with its last line of stderr as the reason. The scripts run one after the other;
 alternates its own sides A B A B.
 
 Ratios are always perflab / peer; the target says which side is better (<= for times and
-costs, >= for rates). Figures are wall time unless the row says CPU time; the load
+costs, >= for rates). A row is met, not met, or a tie: its medians miss the target while
+at least a third of 3 or more pairs meet it (pairs.py target_tie()). Figures are wall time unless the row says CPU time; the load
 average (1 min) before each script is printed beside its rows: on a shared machine a
 wall-time ratio measured at a high load is noise, CPU-time and instruction counts less so.
 """
@@ -114,10 +115,14 @@ def fmt(x):
     return f"{x:.3g}"
 
 
+def is_tie(r):
+    """A row missed by its medians but met by enough of its pairs (pairs.target_tie)."""
+    return r.get("met") is False and bool(r.get("tie"))
+
+
 def verdict(r, missed):
-    """The met column: met, tie (missed by the medians, met by some pairs: target_tie),
-    @missed, or - without a target."""
-    if r.get("met") is False and r.get("tie"):
+    """The met column: met, tie (is_tie), @missed, or - without a target."""
+    if is_tie(r):
         return "tie"
     return {True: "met", False: missed, None: "-"}[r.get("met")]
 
@@ -208,8 +213,8 @@ def metric(r):
 
 def document(rows, quick, started, d):
     met = sum(1 for r in rows if r.get("met") is True)
-    tied = [r["area"] for r in rows if r.get("met") is False and r.get("tie")]
-    missed = [r["area"] for r in rows if r.get("met") is False and not r.get("tie")]
+    tied = [r["area"] for r in rows if is_tie(r)]
+    missed = [r["area"] for r in rows if r.get("met") is False and not is_tie(r)]
     skipped = sum(1 for r in rows if r.get("status") != "ok")
     ok = [r for r in rows if r.get("status") == "ok"]
     return {

@@ -4,9 +4,11 @@
 # (tests/profile/openclose.c), run alternately A B C A B C, PAIRS times. Wall time of the
 # whole tool process (benchmarks/runstat.c: CLOCK_MONOTONIC around fork/exec/wait) for:
 #   alone       the program without a tool
-#   ptrace      perflab profile --syscalls-via ptrace, the text summary, as strace -c
-#               prints it: nothing shows samples, so none are taken
-#   ptrace+samples  the same with --json (the document carries the samples, taken at
+#   summary     perflab profile --syscalls-via ptrace, the text summary, as strace -c
+#               prints it: nothing shows samples, so none are taken (scoreboard row
+#               "syscalls ptrace summary")
+#   json        the same with --json (row "syscalls ptrace", as before 2026-12-03, when
+#               every run sampled): the document carries the samples, taken at
 #               999 Hz beside the counting: the sampling timer is switched at each of the
 #               ~400,000 context switches between tracer and tracee, which costs on a VM)
 #   strace      strace -c -f -o /dev/null (the peer: ptrace syscall stops too)
@@ -63,10 +65,10 @@ def counts_strace(f):
     return c
 
 sides = [("alone", lambda: wall(prog)),
-         ("ptrace", lambda: wall([perflab, "profile", "-o", f"{tmp}/pt.txt",
-                                  "--syscalls-via", "ptrace", "--"] + prog)),
-         ("ptrace+samples", lambda: wall([perflab, "profile", "--json", "-o", f"{tmp}/pt.json",
-                                          "--syscalls-via", "ptrace", "--"] + prog)),
+         ("summary", lambda: wall([perflab, "profile", "-o", f"{tmp}/pt.txt",
+                                   "--syscalls-via", "ptrace", "--"] + prog)),
+         ("json", lambda: wall([perflab, "profile", "--json", "-o", f"{tmp}/pt.json",
+                                "--syscalls-via", "ptrace", "--"] + prog)),
          ("strace", lambda: wall(["strace", "-c", "-f", "-o", f"{tmp}/st.txt", "--"] + prog))]
 if os.geteuid() == 0:
     sides.append(("tracepoint", lambda: wall([perflab, "profile", "--json", "-o",
@@ -89,12 +91,12 @@ print()
 for k, v in vals.items():
     print(f"{k:<14} median {med[k]:7.3f}s  [{min(v):.3f} .. {max(v):.3f}]  "
           f"{med[k] / med['alone']:6.1f}x the program alone")
-for side in ("ptrace", "ptrace+samples"):
+for side, area in (("summary", "syscalls ptrace summary"), ("json", "syscalls ptrace")):
     r = [p / s for p, s in zip(vals[side], vals["strace"])]
     print(f"{side}/strace  median ratio {st.median(r):.2f} [{min(r):.2f} .. {max(r):.2f}] "
           f"(per pair; < 1: perflab is faster than strace -c -f)")
-    extra = "--json " if side == "ptrace+samples" else ""
-    result(f"syscalls {side}", f"wall s of {calls} open+close counted per syscall (ptrace stops on both sides); no target (issue 5: 'like strace')",
+    extra = "--json " if side == "json" else ""
+    result(area, f"wall s of {calls} open+close counted per syscall (ptrace stops on both sides); no target (issue 5: 'like strace')",
            med[side], med["strace"], "s", f"perflab profile {extra}--syscalls-via ptrace -- openclose {calls}",
            f"strace -c -f -o FILE -- openclose {calls}", samples=r)
 PY

@@ -149,7 +149,8 @@ static const struct pl_cmd_info info = {
 		"(which then show mostly the tracing's own cost) follow it with --samples.\n"
 		"When no output shows samples (text without --samples, --tree, --timeline,\n"
 		"--region, --folded or --svg) none are taken, so the program pays only for\n"
-		"the counting.\n"
+		"the counting; the sampling options (-F, -c, -e, --call-graph, --stack-size,\n"
+		"--ring-kb) then do nothing, and --syscalls-via ptrace needs no perf_event_open.\n"
 		"--call-graph dwarf copies --stack-size bytes (default 8192, at most 65528, as\n"
 		"perf's dwarf,SIZE) of user stack per sample; the report says how many samples\n"
 		"had a deeper stack than the copy (their outer callers are missing).\n"
@@ -349,8 +350,9 @@ static int profile(const struct profile_opts *o, char **cmdv)
 		/* the syscall summary alone: nothing shows samples, so none are taken (under
 		 * ptrace the sampling timer is switched at each of the tracer's and the
 		 * tracee's context switches: 2.2x strace -c's wall time instead of ~1x) */
-		.no_sampling = o->syscalls && !pl_g.json && !o->samples && !o->tree &&
-			       o->timeline_ms <= 0 && !o->region && !o->folded && !o->svg,
+		.no_sampling = !pl_g.json && !o->folded && !o->svg &&
+			       !pl_pout_text_shows_samples(o->syscalls, o->samples, o->tree,
+							   o->timeline_ms > 0, o->region != NULL),
 		.via = (enum pl_syscalls_via)o->via,
 		.duration_s = o->duration,
 		.debug_root = o->debug_root,

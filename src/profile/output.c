@@ -102,6 +102,11 @@ const char *pl_pout_stack_advice(const struct pl_pe_session *s, const struct pl_
 	       "-fno-omit-frame-pointer and use --call-graph fp";
 }
 
+bool pl_pout_text_shows_samples(bool syscalls, bool samples, bool tree, bool timeline, bool region)
+{
+	return !syscalls || samples || tree || timeline || region;
+}
+
 void pl_pout_text(FILE *out, const struct pl_pout *o)
 {
 	const char *b = pl_style(out, "bold"), *z = pl_style(out, "reset");
@@ -114,7 +119,8 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 	fprintf(out, "%sprofile of %s%s\n", b, o->what, z);
 	/* --syscalls asks for the syscall summary: it comes first, and the sampling part
 	 * (mostly the tracing's own cost then) only on request */
-	bool samples = !sc || o->samples || o->tree || tl || o->region;
+	bool samples = pl_pout_text_shows_samples(sc != NULL, o->samples, o->tree, tl != NULL,
+						  o->region != NULL);
 	if (!samples) {
 		fprintf(out, "duration   %.3f s\n", (double)o->wall_ns / 1e9);
 		print_status(out, o);

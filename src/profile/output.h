@@ -72,6 +72,12 @@ void pl_pout_init(struct pl_pout *po, const struct pl_psession *s, const struct 
  *  @out's error flag for the caller to check. */
 void pl_pout_text(FILE *out, const struct pl_pout *o);
 
+/** Whether the text report shows the sampling tables: always without --syscalls
+ *  (@syscalls false); with it only when asked, by --samples (@samples) or by what implies
+ *  it (--tree, --timeline, --region). The one rule behind pl_pout_text() and the
+ *  profile command's choice to take no samples when no output shows them. */
+bool pl_pout_text_shows_samples(bool syscalls, bool samples, bool tree, bool timeline, bool region);
+
 /** The --json document (docs/schemas/profile.schema.json, schema_version 1), with the
  *  folded stacks under "folded" so `report --from` can draw the flame graph. Returns a
  *  new reference (the caller json_decref()s it). */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -365,18 +366,43 @@ static int ptrace_loop(struct pl_psession *s, uint64_t deadline)
 	return r;
 }
 
+/* A pidfd of @pid (pidfd_open(2), Linux 5.3: readable once the process has exited), or
+ * -1 where the kernel has none; the caller closes it. */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
 /* Without ptrace: poll the rings (50 ms), drain them and --syscalls' rings, until the
  * command (and with @reap_tree what it left running) has exited, every -p process is
- * gone, the deadline or Ctrl-C. */
+ * gone, the deadline or Ctrl-C. The command's and the -p processes' pidfds are polled
+ * too, so their exit ends the wait at once: a task's sampling event reports it
+ * (POLLHUP), but without sampling events (--syscalls alone) only the 50 ms tick would,
+ * adding up to 50 ms to the run. An exited process's pidfd stays readable, so it leaves
+ * the set (fd -1) once seen. */
 static void poll_loop(struct pl_psession *s, uint64_t deadline, bool reap_tree)
 {
 	bool command = s->cfg.argv != NULL;
-	struct pollfd *pf = pl_xcalloc(s->pe.nrings + 1, sizeof(*pf));
-	for (size_t i = 0; i < s->pe.nrings; i++)
+	size_t nr = s->pe.nrings, np = (command ? 1 : 0) + s->nprocs;
+	struct pollfd *pf = pl_xcalloc(nr + np + 1, sizeof(*pf));
+	for (size_t i = 0; i < nr; i++)
 		pf[i] = (struct pollfd){ .fd = s->pe.rings[i].fd, .events = POLLIN };
+	for (size_t i = 0; i < np; i++)
+		pf[nr + i] = (struct pollfd){ .fd = open_pidfd(command ? s->child : s->procs[i]),
+					      .events = POLLIN };
 	bool left_running = false;
 	while (!stop_flag) {
-		poll(pf, s->pe.nrings, 50);
+		poll(pf, nr + np, 50);
+		for (size_t i = nr; i < nr + np; i++)
+			if (pf[i].fd >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+			}
 		drain(s);
 		if (s->sc)
 			pl_syscalls_drain(s->sc);
@@ -412,6 +438,8 @@ static void poll_loop(struct pl_psession *s, uint64_t deadline, bool reap_tree)
 			break;
 		}
 	}
+	for (size_t i = nr; i < nr + np; i++)
+		pl_closep(&pf[i].fd);
 	free(pf);
 }
 
@@ -504,20 +532,24 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 			c->debug_root);
 	s->prof.live = true;
 	s->prof.no_demangle = c->no_demangle;
-	if (pe.cg == PL_CG_DWARF)
-		s->prof.unwinder = pl_unwind_new();
-	for (size_t i = 0; i < s->nprocs; i++)
-		pl_profile_synth_proc(&s->prof, s->procs[i]);
-	if (c->all) {
-		char **ents = NULL;
-		size_t ne = 0;
-		if (pl_list_dir("/proc", &ents, &ne) == 0) {
-			for (size_t i = 0; i < ne; i++) {
-				uint64_t pid;
-				if (pl_parse_u64(ents[i], &pid) == 0)
-					pl_profile_synth_proc(&s->prof, (pid_t)pid);
+	/* without samples (no_sampling) there is nothing to symbolize: no unwinder, no
+	 * address spaces read */
+	if (!c->no_sampling) {
+		if (pe.cg == PL_CG_DWARF)
+			s->prof.unwinder = pl_unwind_new();
+		for (size_t i = 0; i < s->nprocs; i++)
+			pl_profile_synth_proc(&s->prof, s->procs[i]);
+		if (c->all) {
+			char **ents = NULL;
+			size_t ne = 0;
+			if (pl_list_dir("/proc", &ents, &ne) == 0) {
+				for (size_t i = 0; i < ne; i++) {
+					uint64_t pid;
+					if (pl_parse_u64(ents[i], &pid) == 0)
+						pl_profile_synth_proc(&s->prof, (pid_t)pid);
+				}
+				pl_strv_free(ents);
 			}
-			pl_strv_free(ents);
 		}
 	}
 	s->scratch = pl_xmalloc(PL_REC_MAX);

@@ -28,6 +28,8 @@ bench_result area="range" what="clock" perflab=30 peer=29 unit=ns target="0.95..
 	perflab_cmd="p" peer_cmd="q" samples="1.0 1.1"
 bench_result area="tied" what="overhead" perflab=1.02 peer=1.01 unit=x target="<= 1" \
 	perflab_cmd="p" peer_cmd="q" samples="0.99 1.02 1.01"
+bench_result area="two" what="rate" perflab=93 peer=100 unit=GB/s target=">= 0.95" \
+	perflab_cmd="p" peer_cmd="q" samples="0.90 0.96"
 SH
 printf 'top\n<!-- scoreboard:begin -->\nold table\n<!-- scoreboard:end -->\nbottom\n' >"$TMP/tree/README.md"
 
@@ -45,16 +47,17 @@ like "QUICK=1 reaches the scripts (bench_quick)" "$table" 'fast: x vs y, 2 pairs
 like "the peer's exact command is printed" "$table" 'peer: +y --z'
 like "missed by the medians, met by some pairs: a tie" "$table" 'tied +1\.02 +1\.01 +x +1\.01 +<= 1 +tie '
 like "every pair missing the target is no tie" "$table" 'slow .* NOT met'
-like "the summary counts" "$table" '3 targets met, 1 tied \(tied: pairs on both sides of the target\), 1 not met \(slow\), 2 skipped'
+like "two pairs cannot tie, even on both sides" "$table" 'two +93 +100 .* NOT met'
+like "the summary counts" "$table" '3 targets met, 1 tied \(tied: pairs on both sides of the target\), 2 not met \(slow, two\), 2 skipped'
 validate scoreboard.schema.json "$TMP/sb.json"
 is "met is recorded in the JSON" "$(jqv "$TMP/sb.json" '[.info.rows[] | .met] | map(tostring) | join(",")')" \
-	"true,true,null,null,false,true,false"
+	"true,true,null,null,false,true,false,false"
 is "tie is recorded in the JSON" "$(jqv "$TMP/sb.json" '[.info.rows[] | .tie] | map(tostring) | join(",")')" \
-	"false,false,null,null,false,false,true"
+	"false,false,null,null,false,false,true,false"
 is "ratio rows become metrics 'AREA ratio', absolute ones 'AREA'" \
-	"$(jqv "$TMP/sb.json" '[.metrics[].name] | join(",")')" "fast ratio,abs,slow ratio,range ratio,tied ratio"
+	"$(jqv "$TMP/sb.json" '[.metrics[].name] | join(",")')" "fast ratio,abs,slow ratio,range ratio,tied ratio,two ratio"
 is "better follows the target" "$(jqv "$TMP/sb.json" '[.metrics[].better] | join(",")')" \
-	"lower,lower,higher,neither,lower"
+	"lower,lower,higher,neither,lower,higher"
 ok "perflab diff reads two scoreboards" "$PERFLAB" diff "$TMP/sb.json" "$TMP/sb.json"
 like "and compares the ratios" "$(cat "$OUT")" 'scoreboard fast ratio'
 readme=$(cat README.md)

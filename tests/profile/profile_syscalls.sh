@@ -90,15 +90,37 @@ like "text: says none were taken and how to get them" "$(cat "$TMP/sc.txt")" \
 	'no samples taken: --samples adds the sampling tables'
 # nothing shows samples, so no sampling event is opened: the target pays only for the
 # counting (strace follows perflab's own process only: the command is perflab's tracee)
-strace -o "$TMP/pe.strace" -e trace=perf_event_open "$PERFLAB" profile -o "$TMP/sc2.txt" \
-	--syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 10 >/dev/null 2>&1
+# (LeakSanitizer cannot run under ptrace: no leak check in these two runs)
+NOLEAK="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+ok "text under strace: the summary" env "$NOLEAK" strace -o "$TMP/pe.strace" -e trace=perf_event_open \
+	"$PERFLAB" profile -o "$TMP/sc2.txt" --syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 10
+like "text under strace: the summary was written" "$(cat "$TMP/sc2.txt")" '^syscalls \(ptrace'
 is "text: no perf_event_open at all" "$(grep -c 'perf_event_open(' "$TMP/pe.strace")" 0
-strace -o "$TMP/pe2.strace" -e trace=perf_event_open "$PERFLAB" profile -o "$TMP/sc3.txt" \
-	--folded "$TMP/sc3.folded" --syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 10 >/dev/null 2>&1
+ok "--folded under strace" env "$NOLEAK" strace -o "$TMP/pe2.strace" -e trace=perf_event_open \
+	"$PERFLAB" profile -o "$TMP/sc3.txt" --folded "$TMP/sc3.folded" --syscalls-via ptrace \
+	-- "$PROFILE_OPENCLOSE" 10
 like "--folded writes samples: the sampling events are opened" \
 	"$(grep -c 'perf_event_open(' "$TMP/pe2.strace")" '^[1-9]'
+like "--folded: the stacks were written" "$(wc -l <"$TMP/sc3.folded")" '^[1-9]'
 like "--folded: the samples taken are counted in the text" "$(cat "$TMP/sc3.txt")" \
 	'[0-9]+ samples taken in parallel are not shown: --samples prints the sampling tables'
+# -p in text: no samples either; the summary ends when the process exits
+sleep 0.4 &
+sp=$!
+ok "-p, text: the syscall summary" "$PERFLAB" profile -o "$TMP/sp.txt" --syscalls-via ptrace -p "$sp"
+like "-p, text: no samples taken" "$(cat "$TMP/sp.txt")" 'no samples taken: --samples adds'
+wait "$sp" 2>/dev/null
+# without sampling events nothing but the process's pidfd reports its exit at once (a
+# sampling event did, POLLHUP): the run of 'true' must not wait for the 50 ms tick (best
+# of 3; with the tick every run lasts >= 50 ms)
+best=9
+for i in 1 2 3; do
+	"$PERFLAB" profile -o "$TMP/tr.txt" --syscalls -- true >/dev/null 2>&1
+	d=$(awk '/^duration/ { print $2 }' "$TMP/tr.txt")
+	best=$(awk -v a="$best" -v b="${d:-9}" 'BEGIN { print (b < a ? b : a) }')
+done
+like "--syscalls alone: the command's exit ends the run at once (best of 3 < 45 ms)" \
+	"$(awk -v b="$best" 'BEGIN { print (b < 0.045 ? "yes" : "no " b) }')" '^yes$'
 "$PERFLAB" profile -o "$TMP/scs.txt" --samples --syscalls-via ptrace -- "$PROFILE_OPENCLOSE" 10
 sl=$(line_of "$TMP/scs.txt" '^syscalls \(')
 tl=$(line_of "$TMP/scs.txt" '^top functions by self')
