@@ -109,13 +109,18 @@ static const char *const net_quick[] = { "--sizes", "64",     "--streams", "1", 
 					 "0.2",	    "--runs", "1",	   NULL };
 
 /* --cpus: client on the first CPU of the set, the loopback server on the second (the
- * same one when the set has one CPU); -1 when not pinned. */
-static void side_cpus(struct pl_bench_ctx *ctx, int *client, int *server)
+ * same one when the set has one CPU). Without --cpus a loopback run (@loopback) places
+ * them the same way over the CPUs it may use when there are two or more: left to the
+ * scheduler, the two threads shared a CPU in some runs and not in others, and a 64 B
+ * round trip took 4 us in the first case and 65 us in the second on the 2-vCPU KVM
+ * guest (waking the other, halted vCPU), so the median of three runs landed on either.
+ * -1: not pinned (a --connect run without --cpus, or a single allowed CPU). */
+static void side_cpus(struct pl_bench_ctx *ctx, bool loopback, int *client, int *server)
 {
 	*client = *server = -1;
-	if (!pl_bench_pinned(ctx))
-		return;
 	const struct pl_cpuset *s = pl_bench_cpus(ctx);
+	if (!pl_bench_pinned(ctx) && (!loopback || pl_cpuset_count(s) < 2))
+		return;
 	*client = pl_cpuset_next(s, 0);
 	int second = *client >= 0 ? pl_cpuset_next(s, (unsigned)*client + 1) : -1;
 	*server = second >= 0 ? second : *client;
@@ -159,7 +164,7 @@ static int net_standalone(struct pl_bench_ctx *ctx, void *opts)
 		return PL_EXIT_USAGE;
 	}
 	int c, sv;
-	side_cpus(ctx, &c, &sv);
+	side_cpus(ctx, false, &c, &sv);
 	struct net_state s = { 0 };
 	if (open_server(ctx, o->bind, o->timeout, c, &s.srv) < 0)
 		return PL_EXIT_USAGE;
@@ -267,7 +272,7 @@ static void net_teardown(struct pl_bench_ctx *ctx, void *opts, void *state);
 static int setup_peer(struct pl_bench_ctx *ctx, const struct net_opts *o, struct net_state *s)
 {
 	int ccpu, scpu;
-	side_cpus(ctx, &ccpu, &scpu);
+	side_cpus(ctx, !o->connect, &ccpu, &scpu);
 	s->co.timeout = o->timeout;
 	s->co.cpu = ccpu;
 	json_t *info = pl_bench_info(ctx);
@@ -300,6 +305,12 @@ static int setup_peer(struct pl_bench_ctx *ctx, const struct net_opts *o, struct
 	json_object_set_new(info, "client_cpu_pinned", json_integer(ccpu));
 	if (!o->connect)
 		json_object_set_new(info, "server_cpu_pinned", json_integer(scpu));
+	if (!o->connect && !pl_bench_pinned(ctx) && ccpu >= 0)
+		pl_bench_note(ctx,
+			      "loopback: client pinned to CPU %d, server to CPU %d (cross-core, "
+			      "the default; --cpus A,B chooses, --cpus A,A puts both on one core, "
+			      "which changes the round trip several-fold)",
+			      ccpu, scpu);
 	json_object_set_new(info, "latency", pl_json_string("round trip (RTT), not one-way"));
 	return 0;
 }
@@ -504,8 +515,9 @@ const struct pl_bench pl_bench_net = {
 		"request, response, close). Latencies are always full round trips (sockperf shows\n"
 		"RTT/2 without --full-rtt, qperf one-way). A control connection negotiates each\n"
 		"test, so `perflab bench net --server` on one host serves `--connect HOST:PORT`\n"
-		"from another; --loopback (default) runs both ends here. --cpus A,B pins the\n"
-		"client to A and the loopback server to B (same-core vs cross-core changes RTT\n"
+		"from another; --loopback (default) runs both ends here, pinned cross-core to the\n"
+		"first two CPUs of the run; --cpus A,B pins the client to A and the loopback\n"
+		"server to B, A,A both to one core (same-core vs cross-core changes RTT\n"
 		"2-4x); each metric notes the CPU each side ran on. A silent or dead peer ends "
 		"the\n"
 		"run with an error after --timeout.",

@@ -210,6 +210,19 @@ if gt "$rtt" 1000 && gt 50000000 "$rtt"; then _report ok "loopback TCP RTT in 1 
 like "RTT labelled round trip" "$(jqv "$TMP/net.json" .info.latency)" "round trip"
 like "client CPU recorded" "$(jq -r '.metrics[] | select(.name=="tcp_pp 64B round-trip") | .notes.client_cpu' "$TMP/net.json")" '^[0-9]+$'
 like "server CPU recorded" "$(jq -r '.metrics[] | select(.name=="tcp_pp 64B round-trip") | .notes.server_cpu' "$TMP/net.json")" '^[0-9]+$'
+# without --cpus a loopback run pins its two ends to two CPUs it may use (cross-core), so
+# the round trip does not depend on where the scheduler put them
+if [ "$(nproc)" -ge 2 ]; then
+	ccpu=$(jqv "$TMP/net.json" .info.client_cpu_pinned) scpu=$(jqv "$TMP/net.json" .info.server_cpu_pinned)
+	like "loopback default: client pinned" "$ccpu" '^[0-9]+$'
+	like "loopback default: server pinned to another CPU" "$scpu" '^[0-9]+$'
+	is "loopback default: cross-core" "$([ "$ccpu" != "$scpu" ] && echo yes)" yes
+	is "loopback default: the client ran where it was pinned" \
+		"$(jq -r '.metrics[] | select(.name=="tcp_pp 64B round-trip") | .notes.client_cpu' "$TMP/net.json")" "$ccpu"
+	like "loopback default: a note says so" "$(jq -r '.notes[]?' "$TMP/net.json")" "client pinned to CPU $ccpu, server to CPU $scpu"
+else
+	skip "loopback default placement" "one CPU allowed: both ends share it"
+fi
 gb=$(num "$TMP/net.json" "tcp_stream x1")
 if gt "$gb" 0.01; then _report ok "tcp_stream Gbit/s ($gb)"; else _report fail "tcp_stream" "$gb"; fi
 like "udp receiver loss recorded" "$(num "$TMP/net.json" "udp_stream 1400B loss")" '^[0-9]'
