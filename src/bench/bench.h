@@ -240,6 +240,16 @@ void pl_bench_print_table(FILE *f, const json_t *d);
  *  by the bench table and by the report's info lines alike. */
 const char *pl_bench_info_word(const char *key, const json_t *v);
 
+/** True when metric @m (a result document's metrics[] entry) has a spread to show:
+ *  n >= 2 (stddev, tail and cv of one run are not a spread and are shown as "-"). */
+bool pl_bench_metric_has_spread(const json_t *m);
+/** The tail of metric @m worth showing: "p99" for lower-is-better metrics (the slow
+ *  tail), "p1" for higher-is-better ones (the low tail, computed from "samples" with the
+ *  same quantile rule as p99, Hyndman-Fan type 7), NULL for "neither" or without a
+ *  spread. *@value gets the tail (NaN when absent). The bench table and the report
+ *  (out/figures.c) show this one tail. */
+const char *pl_bench_metric_tail(const json_t *m, double *value);
+
 /** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */
 #define PL_BENCH_EXIT_INTERRUPTED 130
 

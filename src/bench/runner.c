@@ -821,6 +821,36 @@ static void fmt_ns(char *buf, size_t len, const json_t *v)
 	snprintf(buf, len, "%.4g %s", x / div, u);
 }
 
+bool pl_bench_metric_has_spread(const json_t *m)
+{
+	return pl_json_int(m, "n") >= 2;
+}
+
+const char *pl_bench_metric_tail(const json_t *m, double *value)
+{
+	*value = NAN;
+	const char *better = pl_json_str(m, "better");
+	if (!better || !pl_bench_metric_has_spread(m))
+		return NULL;
+	if (strcmp(better, "lower") == 0) {
+		*value = pl_json_num(m, "p99");
+		return "p99";
+	}
+	if (strcmp(better, "higher") != 0)
+		return NULL;
+	const json_t *s = json_object_get(m, "samples");
+	size_t n = 0, i;
+	double *v = pl_xcalloc(json_array_size(s) + 1, sizeof(double));
+	json_t *x;
+	json_array_foreach(s, i, x) if (json_is_number(x)) v[n++] = json_number_value(x);
+	if (n >= 2) {
+		pl_sort_doubles(v, n);
+		*value = pl_quantile_sorted(v, n, 0.01);
+	}
+	free(v);
+	return "p1";
+}
+
 const char *pl_bench_info_word(const char *key, const json_t *v)
 {
 	size_t kl = strlen(key);
@@ -866,26 +896,38 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 		if (l > w)
 			w = l;
 	}
-	fprintf(f, "\n%s  %-*s %-6s %10s %10s %10s %9s %10s %4s  %s%s\n", B, (int)w, "metric",
-		"unit", "best", "median", "mean", "stddev", "p99", "n", "notes", R);
-	bool any_lat = false;
+	fprintf(f, "\n%s  %-*s %-6s %10s %10s %10s %9s %13s %4s  %s%s\n", B, (int)w, "metric",
+		"unit", "best", "median", "mean", "stddev", "tail", "n", "notes", R);
+	bool any_lat = false, any_tail = false;
 	json_array_foreach(ms, i, m)
 	{
 		char c[5][32];
-		static const char *const cols[] = { "best", "median", "mean", "stddev", "p99" };
+		static const char *const cols[] = { "best", "median", "mean", "stddev" };
 		/* times in the unit of their median (a 250 us latency, not 250000 ns) */
 		const char *unit = pl_json_str(m, "unit");
 		double div = 1;
 		if (strcmp(unit, "ns") == 0)
 			unit = time_unit(json_number_value(json_object_get(m, "median")), &div);
-		for (int j = 0; j < 5; j++) {
+		for (int j = 0; j < 4; j++) {
 			const json_t *x = json_object_get(m, cols[j]);
 			json_t *sc =
 				json_is_number(x) ? json_real(json_number_value(x) / div) : NULL;
 			fmt_num(c[j], sizeof(c[j]), sc ? sc : x);
 			json_decref(sc);
 		}
-		fprintf(f, "  %-*s %-6s %10s %10s %10s %9s %10s %4lld  ", (int)w,
+		/* the tail that matters: the slow end of a time, the low end of a rate */
+		double t;
+		const char *tn = pl_bench_metric_tail(m, &t);
+		snprintf(c[4], sizeof(c[4]), "-");
+		if (tn && isfinite(t)) {
+			json_t *sc = json_real(t / div);
+			char tv[24];
+			fmt_num(tv, sizeof(tv), sc);
+			json_decref(sc);
+			snprintf(c[4], sizeof(c[4]), "%.23s %.4s", tv, tn);
+			any_tail = true;
+		}
+		fprintf(f, "  %-*s %-6s %10s %10s %10s %9s %13s %4lld  ", (int)w,
 			pl_json_str(m, "name"), unit, c[0], c[1], c[2], c[3], c[4],
 			(long long)json_integer_value(json_object_get(m, "n")));
 		const json_t *notes = json_object_get(m, "notes");
@@ -895,6 +937,11 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 		if (json_object_get(m, "latency_ns"))
 			any_lat = true;
 	}
+	if (any_tail)
+		fprintf(f,
+			"  %s(tail: p99 of a lower-is-better metric, its slow end; p1 of a "
+			"higher-is-better one, its low end)%s\n",
+			D, R);
 	if (any_lat) {
 		fprintf(f, "\n%s  %-*s %10s %10s %10s %10s %10s %10s%s\n", B, (int)w, "latency",
 			"p50", "p90", "p99", "p99.9", "max", "ops", R);

@@ -297,36 +297,6 @@ char *pl_caveats_report_top(const json_t *report)
 	return pl_buf_steal(&o);
 }
 
-bool pl_figure_has_spread(const json_t *m)
-{
-	return pl_json_int(m, "n") >= 2;
-}
-
-const char *pl_figure_tail(const json_t *m, double *value)
-{
-	*value = NAN;
-	const char *better = pl_json_str(m, "better");
-	if (!better || !pl_figure_has_spread(m))
-		return NULL;
-	if (strcmp(better, "lower") == 0) {
-		*value = pl_json_num(m, "p99");
-		return "p99";
-	}
-	if (strcmp(better, "higher") != 0)
-		return NULL;
-	const json_t *s = json_object_get(m, "samples");
-	size_t n = 0, i;
-	double *v = pl_xcalloc(json_array_size(s) + 1, sizeof(double));
-	json_t *x;
-	json_array_foreach(s, i, x) if (json_is_number(x)) v[n++] = json_number_value(x);
-	if (n >= 2) {
-		pl_sort_doubles(v, n);
-		*value = pl_quantile_sorted(v, n, 0.01);
-	}
-	free(v);
-	return "p1";
-}
-
 const char *pl_figure_better_label(const char *better)
 {
 	if (better && strcmp(better, "lower") == 0)
@@ -342,10 +312,10 @@ void pl_figure_row(const json_t *m, struct pl_figure_row *r)
 	pl_fmt_unit(r->best, sizeof(r->best), pl_json_num(m, "best"), u);
 	pl_fmt_unit(r->median, sizeof(r->median), pl_json_num(m, "median"), u);
 	pl_fmt_unit(r->mean, sizeof(r->mean), pl_json_num(m, "mean"), u);
-	bool spread = pl_figure_has_spread(m);
+	bool spread = pl_bench_metric_has_spread(m);
 	pl_fmt_unit(r->stddev, sizeof(r->stddev), spread ? pl_json_num(m, "stddev") : NAN, u);
 	double t;
-	const char *tn = pl_figure_tail(m, &t);
+	const char *tn = pl_bench_metric_tail(m, &t);
 	char b[48];
 	if (tn && isfinite(t))
 		snprintf(r->tail, sizeof(r->tail), "%s %s", tn, pl_fmt_unit(b, sizeof(b), t, u));

@@ -59,16 +59,6 @@ void pl_caveats_metric(const json_t *doc, const json_t *m, struct pl_caveats *ou
  *  not idle" warning (steal above 5% is named too). */
 char *pl_caveats_report_top(const json_t *report);
 
-/** True when metric @m has a spread to show: n >= 2 (stddev, tail and cv of one run
- *  are not a spread and are shown as "-"). */
-bool pl_figure_has_spread(const json_t *m);
-
-/** The tail of metric @m worth showing: "p99" for lower-is-better metrics (the slow
- *  tail), "p1" for higher-is-better ones (the low tail, computed from "samples" with the
- *  same quantile rule as p99, Hyndman-Fan type 7), NULL for "neither" or without a
- *  spread. *@value gets the tail (NaN when absent). */
-const char *pl_figure_tail(const json_t *m, double *value);
-
 /** The cells of a metric's table row as every output shows them, in the terminal's units
  *  (pl_fmt_unit: ns..s, B..GiB, "GB/s"): best, median and mean; stddev and the tail
  *  ("p99 86.56 ns", "p1 980 MB/s") only with a spread, "-" otherwise. */
