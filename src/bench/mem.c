@@ -50,7 +50,8 @@ static const struct mem_opts mem_defaults = { 0 };
 static const struct pl_opt mem_opt_table[] = {
 	{ "size", 's', PL_OPT_SIZE, offsetof(struct mem_opts, size), "BYTES",
 	  "bytes per array (three arrays), e.g. 1GiB; default: 4x the total last-level cache "
-	  "(in a VM at most 64 MiB per CPU), capped at 60% of available memory for the three" },
+	  "(in a VM at most 64 MiB per CPU), capped at 60% of available memory for the three",
+	  .min = 4096, .max = PL_OPT_SIZE_MAX },
 	{ "threads", 0, PL_OPT_INT, offsetof(struct mem_opts, threads), "N",
 	  "threads, one per CPU of the run (default: all of them)", .min = 1, .max = 8192,
 	  .was_short = 't' },

@@ -131,6 +131,10 @@ like "mem: the limit named is a third of MemAvailable, rounded down to a MiB ($l
 expect_exit 2 "mem: more threads than CPUs of the run" "$PERFLAB" bench mem --quick --cpus "$CPU" --threads 2
 like "mem: --threads names the CPUs" "$(cat "$ERR")" "more threads than CPUs of the run"
 expect_exit 2 "mem: bad size" "$PERFLAB" bench mem --size lots
+expect_exit 2 "mem: a size below one page is bad input, not a failed allocation" \
+	"$PERFLAB" bench mem --size 1
+like "naming the smallest size" "$(cat "$ERR")" '--size must be between 4 KiB and .*got 1 B'
+expect_exit 2 "mem: --size 0 is refused, not taken as the default" "$PERFLAB" bench mem --size 0
 ok "mem --quick --nt --json" "$PERFLAB" bench mem --quick --nt --json -o "$TMP/mem.json"
 validate bench.schema.json "$TMP/mem.json"
 like "mem: validated as STREAM validates" "$(jqv "$TMP/mem.json" .info.validation)" checkSTREAMresults
