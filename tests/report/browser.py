@@ -8,7 +8,7 @@ Usage: browser.py REPORT.html SCREENSHOT.png EXPECTED_FINDING_IDS(comma-separate
 12 px or more.
 Prints TAP lines. Exit 77 (skip) when chromium or chromedriver is missing.
 
-The layout is checked at a desktop and a narrow window width (WIDTHS), with every
+The layout is checked at a desktop, a narrow and a phone window width (WIDTHS), with every
 <details> open: no element reaches past the page width (document and each element),
 no table cell's content spills out of its cell, the facts table keeps a readable key
 column and its source column on screen, and each embedded flame graph fills its iframe
@@ -57,7 +57,7 @@ def call(base, method, path, body=None):
         return json.loads(r.read().decode())["value"]
 
 
-WIDTHS = (1280, 800)
+WIDTHS = (1280, 800, 480)
 # The facts table's key column must hold at least this many characters of its
 # monospace font on one line (dotted keys are up to ~50 characters and wrap at dots).
 KEY_MIN_CHARS = 24
