@@ -82,19 +82,24 @@ def perflab_run():
     return elapsed(r.stderr), float(m.group(1)) / 1e3, int(m.group(2)), doc
 
 def perf_run():
+    """perf record alone (its report is timed by perf_report(), after both recordings of
+    the pair, so neither recording runs right after the other's post-processing)."""
     data = f"{tmp}/perf.data"
     r = sp.run(["perf", "record", "-q", "-F", "999", "-g", "-o", data, "--"] + wl,
                capture_output=True, text=True)
     if r.returncode:
         sys.exit("perf record failed:\n" + r.stderr[-2000:])
-    e = elapsed(r.stderr)
+    return elapsed(r.stderr)
+
+def perf_report():
+    data = f"{tmp}/perf.data"
     t0 = time.monotonic()
     sp.run(["perf", "report", "-i", data, "--stdio"], stdout=sp.DEVNULL, stderr=sp.DEVNULL,
            check=True)
     rep = time.monotonic() - t0
     nsamp = int(sp.run(f"perf script -i {data} -F time 2>/dev/null | wc -l", shell=True,
                        capture_output=True, text=True).stdout)
-    return e, rep, nsamp
+    return rep, nsamp
 
 def perf_top(data):
     """perf report's self shares by full demangled name (-v: with parameter lists, like
@@ -126,10 +131,11 @@ for i in range(n):
     # the two profilers swap places every pair, so neither always runs right after the
     # workload alone (a position in the round can be worth 1% on this VM)
     if i % 2:
-        e2, rep2, ns2 = perf_run()
+        e2 = perf_run()
     e, rep, ns, doc = perflab_run()
     if not i % 2:
-        e2, rep2, ns2 = perf_run()
+        e2 = perf_run()
+    rep2, ns2 = perf_report()
     pl_el.append(e); pl_rep.append(rep / max(ns, 1))
     pf_el.append(e2); pf_rep.append(rep2 / max(ns2, 1))
     print(f"pair {i+1}: alone {base[-1]:.3f}s  perflab {pl_el[-1]:.3f}s  perf {pf_el[-1]:.3f}s  "
