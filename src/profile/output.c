@@ -4,6 +4,7 @@
 #include "profile/output.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -170,6 +171,14 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 	if (o->region)
 		fprintf(out, " (%llu in region '%s', %.1f%%)", (unsigned long long)r->nsamples,
 			o->region, pct(r->nsamples, all));
+	/* A share p of n samples is binomial: its standard deviation sqrt(p(1-p)/n) is at
+	 * most 50/sqrt(n) points (p = 50%); below 100 samples that is over 5 points, and a
+	 * table of shares from 1 sample says 100% of nothing. */
+	if (r->nsamples > 0 && r->nsamples < 100)
+		fprintf(out,
+			"  (few: a share here is uncertain by up to %.0f points, 1 sd; run longer "
+			"or raise -F)",
+			50.0 / sqrt((double)r->nsamples));
 	fputc('\n', out);
 	fprintf(out, "lost       %llu records, %llu samples (%.2f%% of samples)\n",
 		(unsigned long long)p->lost, (unsigned long long)p->lost_samples,

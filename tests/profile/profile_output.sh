@@ -101,4 +101,17 @@ for fmt in text json; do
 	expect_exit 2 "$fmt -o in a missing directory: exit 2" "$PERFLAB" profile "${J[@]}" \
 		-o "$TMP/no/such/dir" -- true
 done
+# few samples: the text says how uncertain a share is (binomial sd, at most 50/sqrt(n)
+# points); with many it says nothing (shape ends on CPU time: ~0.15 s at SCALE 0.2, so
+# -F 50 gives a handful of samples; SCALE 0.5 at -F 999 about 300)
+"$PERFLAB" profile -F 50 -o "$TMP/few.txt" -- "$PROFILE_SHAPE" 0.2 >/dev/null 2>&1
+n=$(awk '/^samples/ { print $2 }' "$TMP/few.txt")
+if [ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -lt 100 ]; then
+	like "few samples ($n): the uncertainty of a share is named" "$(grep '^samples' "$TMP/few.txt")" \
+		"few: a share here is uncertain by up to $(awk -v n="$n" 'BEGIN { printf "%.0f", 50 / sqrt(n) }') points, 1 sd"
+else
+	_report fail "few samples: -F 50 of shape 0.2 gave $n samples (expected 1..99)"
+fi
+"$PERFLAB" profile -o "$TMP/many.txt" -- "$PROFILE_SHAPE" 0.5 >/dev/null 2>&1
+like "many samples: a plain count" "$(grep '^samples' "$TMP/many.txt")" '^samples +[0-9]+$'
 done_testing
