@@ -11,7 +11,8 @@
 #             and each backend and level is measured on its own, so these are the rows of
 #             the default sweep; the whole sweep takes minutes here (COMPRESS_ARGS= for it).
 # Both sides run at nice -20 as root (benchmarks/pairs.py) on the same CPUs (all, as the
-# report and the defaults do: mem runs a pinned thread per CPU, the others are unpinned).
+# report and the defaults do: mem runs a pinned thread per CPU, net pins the two ends of
+# its ping-pong tests to two CPUs, the others are unpinned).
 #
 # A report benchmark that ran with its --quick arguments because a busy machine used up the
 # budget first is left out of the comparison and counted in a note (QUICK_TOO=1 compares

@@ -144,6 +144,10 @@ bool pl_bench_warming_up(const struct pl_bench_ctx *ctx);
 const struct pl_cpuset *pl_bench_cpus(const struct pl_bench_ctx *ctx);
 /** True when --cpus was given. */
 bool pl_bench_pinned(const struct pl_bench_ctx *ctx);
+/** Says that the benchmark pinned its threads itself in this run (bench net's default
+ *  loopback placement), so the result reads "pinned" (runner.pinned, environment.pinning)
+ *  as for --cpus or a benchmark whose descriptor has pins_threads. */
+void pl_bench_pinned_by_bench(struct pl_bench_ctx *ctx);
 /** True when run from `perflab report` with the quick arguments. */
 bool pl_bench_is_quick(const struct pl_bench_ctx *ctx);
 

@@ -16,8 +16,11 @@
 #include "bench/bench.h"
 #include "bench/net.h"
 #include "out/json.h"
+#include "util/cleanup.h"
+#include "util/cpuset.h"
 #include "util/log.h"
 #include "util/str.h"
+#include "util/sysroot.h"
 
 struct net_opts {
 	bool server;
@@ -99,6 +102,11 @@ struct net_state {
 	bool srv_running;
 	atomic_int srv_stop;
 	bool busy_poll_warned;
+	/* the default loopback placement (no --cpus): ping-pong tests pinned to ccpu and the
+	 * server's CPU, streams on the CPUs the main thread had at setup (@orig) */
+	bool ping_only;
+	int ccpu;
+	cpu_set_t orig;
 };
 
 /* The default `perflab report`: every test of the defaults (0.5 s each, 3 runs) at
@@ -108,22 +116,51 @@ static const char *const net_report[] = { "--sizes", "64", NULL };
 static const char *const net_quick[] = { "--sizes", "64",     "--streams", "1", "--time",
 					 "0.2",	    "--runs", "1",	   NULL };
 
-/* --cpus: client on the first CPU of the set, the loopback server on the second (the
- * same one when the set has one CPU). Without --cpus a loopback run (@loopback) places
- * them the same way over the CPUs it may use when there are two or more: left to the
+/* Whether CPUs @a and @b are SMT siblings (one core), from
+ * /sys/devices/system/cpu/cpuA/topology/thread_siblings_list; false when unreadable. */
+static bool smt_siblings(int a, int b)
+{
+	char rel[96];
+	snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+		 a);
+	pl_autofree char *list = NULL;
+	struct pl_cpuset sib;
+	pl_cpuset_clear(&sib);
+	if (pl_read_str(rel, &list) < 0 || pl_cpuset_parse(list, &sib) < 0)
+		return false;
+	return pl_cpuset_isset(&sib, (unsigned)b);
+}
+
+/* --cpus: client on the lowest CPU of the set, the loopback server on the next (the
+ * same one when the set has one CPU). Without --cpus a loopback run (@loopback) pins its
+ * ping-pong tests the same way over the CPUs it may use when there are two or more
+ * (*@dflt true), the server on the first of them on another core when there is one
+ * (*@smt true when only SMT siblings of the client's core were left): left to the
  * scheduler, the two threads shared a CPU in some runs and not in others, and a 64 B
  * round trip took 4 us in the first case and 65 us in the second on the 2-vCPU KVM
  * guest (waking the other, halted vCPU), so the median of three runs landed on either.
  * -1: not pinned (a --connect run without --cpus, or a single allowed CPU). */
-static void side_cpus(struct pl_bench_ctx *ctx, bool loopback, int *client, int *server)
+static void side_cpus(struct pl_bench_ctx *ctx, bool loopback, int *client, int *server, bool *dflt,
+		      bool *smt)
 {
 	*client = *server = -1;
+	*dflt = *smt = false;
 	const struct pl_cpuset *s = pl_bench_cpus(ctx);
-	if (!pl_bench_pinned(ctx) && (!loopback || pl_cpuset_count(s) < 2))
+	bool pinned = pl_bench_pinned(ctx);
+	if (!pinned && (!loopback || pl_cpuset_count(s) < 2))
 		return;
 	*client = pl_cpuset_next(s, 0);
 	int second = *client >= 0 ? pl_cpuset_next(s, (unsigned)*client + 1) : -1;
 	*server = second >= 0 ? second : *client;
+	if (pinned)
+		return;
+	*dflt = true;
+	for (int c = second; c >= 0; c = pl_cpuset_next(s, (unsigned)c + 1))
+		if (!smt_siblings(*client, c)) {
+			*server = c;
+			return;
+		}
+	*smt = smt_siblings(*client, *server);
 }
 
 static void *srv_thread(void *arg)
@@ -134,9 +171,11 @@ static void *srv_thread(void *arg)
 }
 
 static int open_server(struct pl_bench_ctx *ctx, const char *bind, double timeout, int cpu,
-		       struct pl_net_server **out)
+		       bool ping_only, struct pl_net_server **out)
 {
-	struct pl_net_server_opts so = { .timeout = timeout, .cpu = cpu };
+	struct pl_net_server_opts so = { .timeout = timeout,
+					 .cpu = cpu,
+					 .pin_ping_only = ping_only };
 	int r = pl_net_server_open(bind, &so, out);
 	if (r == -EINVAL || r == -EADDRNOTAVAIL)
 		pl_bench_error(
@@ -164,9 +203,10 @@ static int net_standalone(struct pl_bench_ctx *ctx, void *opts)
 		return PL_EXIT_USAGE;
 	}
 	int c, sv;
-	side_cpus(ctx, false, &c, &sv);
+	bool dflt, smt;
+	side_cpus(ctx, false, &c, &sv, &dflt, &smt);
 	struct net_state s = { 0 };
-	if (open_server(ctx, o->bind, o->timeout, c, &s.srv) < 0)
+	if (open_server(ctx, o->bind, o->timeout, c, false, &s.srv) < 0)
 		return PL_EXIT_USAGE;
 	fprintf(stderr, "perflab bench net: serving on %s (port %d); Ctrl-C stops\n", o->bind,
 		pl_net_server_port(s.srv));
@@ -272,9 +312,14 @@ static void net_teardown(struct pl_bench_ctx *ctx, void *opts, void *state);
 static int setup_peer(struct pl_bench_ctx *ctx, const struct net_opts *o, struct net_state *s)
 {
 	int ccpu, scpu;
-	side_cpus(ctx, !o->connect, &ccpu, &scpu);
+	bool dflt, smt;
+	side_cpus(ctx, !o->connect, &ccpu, &scpu, &dflt, &smt);
 	s->co.timeout = o->timeout;
 	s->co.cpu = ccpu;
+	s->ccpu = ccpu;
+	s->ping_only = dflt;
+	if (dflt && pthread_getaffinity_np(pthread_self(), sizeof(s->orig), &s->orig) != 0)
+		s->ping_only = false; /* (cannot restore it for the streams: pin them too) */
 	json_t *info = pl_bench_info(ctx);
 	if (o->connect) {
 		int r = pl_net_addr_parse(o->connect, false, &s->co.addr, &s->co.addrlen);
@@ -288,7 +333,7 @@ static int setup_peer(struct pl_bench_ctx *ctx, const struct net_opts *o, struct
 		}
 		json_object_set_new(info, "peer", pl_json_string(o->connect));
 	} else {
-		int r = open_server(ctx, "127.0.0.1:0", o->timeout, scpu, &s->srv);
+		int r = open_server(ctx, "127.0.0.1:0", o->timeout, scpu, s->ping_only, &s->srv);
 		if (r < 0)
 			return r;
 		char a[64];
@@ -305,12 +350,18 @@ static int setup_peer(struct pl_bench_ctx *ctx, const struct net_opts *o, struct
 	json_object_set_new(info, "client_cpu_pinned", json_integer(ccpu));
 	if (!o->connect)
 		json_object_set_new(info, "server_cpu_pinned", json_integer(scpu));
-	if (!o->connect && !pl_bench_pinned(ctx) && ccpu >= 0)
+	if (dflt) {
+		pl_bench_pinned_by_bench(ctx);
 		pl_bench_note(ctx,
-			      "loopback: client pinned to CPU %d, server to CPU %d (cross-core, "
-			      "the default; --cpus A,B chooses, --cpus A,A puts both on one core, "
-			      "which changes the round trip several-fold)",
-			      ccpu, scpu);
+			      "loopback: the ping-pong tests (tcp_pp, udp_pp, tcp_crr) pinned the "
+			      "client to CPU %d and the server to CPU %d (%s, the default), the "
+			      "streams left to the scheduler; --cpus A,B pins every test, the "
+			      "client on the lower CPU, and --cpus A puts both on one CPU, which "
+			      "changes the round trip several-fold",
+			      ccpu, scpu,
+			      smt ? "SMT siblings of one core: no other core allowed"
+				  : "two cores");
+	}
 	json_object_set_new(info, "latency", pl_json_string("round trip (RTT), not one-way"));
 	return 0;
 }
@@ -423,6 +474,15 @@ static int net_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 		pl_hist_init(&mine, h ? h->bits : 0);
 		struct pl_net_result res;
 		char err[256];
+		if (s->ping_only) {
+			/* the default placement: the streams run where the scheduler puts them
+			 * (their threads inherit this thread's CPUs), the ping-pong tests pinned */
+			bool stream = v->req.test == PL_NET_TCP_STREAM ||
+				      v->req.test == PL_NET_UDP_STREAM;
+			s->co.cpu = stream ? -1 : s->ccpu;
+			if (stream)
+				pthread_setaffinity_np(pthread_self(), sizeof(s->orig), &s->orig);
+		}
 		int r = pl_net_run(&s->co, &v->req, &mine, &res, err, sizeof(err));
 		if (r < 0) {
 			pl_hist_free(&mine);
@@ -515,12 +575,12 @@ const struct pl_bench pl_bench_net = {
 		"request, response, close). Latencies are always full round trips (sockperf shows\n"
 		"RTT/2 without --full-rtt, qperf one-way). A control connection negotiates each\n"
 		"test, so `perflab bench net --server` on one host serves `--connect HOST:PORT`\n"
-		"from another; --loopback (default) runs both ends here, pinned cross-core to the\n"
-		"first two CPUs of the run; --cpus A,B pins the client to A and the loopback\n"
-		"server to B, A,A both to one core (same-core vs cross-core changes RTT\n"
-		"2-4x); each metric notes the CPU each side ran on. A silent or dead peer ends "
-		"the\n"
-		"run with an error after --timeout.",
+		"from another; --loopback (default) runs both ends here, its ping-pong tests\n"
+		"pinned to two CPUs of the run on different cores (the streams are left to the\n"
+		"scheduler); --cpus A,B pins every test, the client to the lower of the two\n"
+		"CPUs and the loopback server to the other, --cpus A both to one CPU (same-core\n"
+		"vs cross-core changes RTT 2-4x); each metric notes the CPU each side ran on. A\n"
+		"silent or dead peer ends the run with an error after --timeout.",
 	.opts = net_opt_table,
 	.opts_size = sizeof(struct net_opts),
 	.opts_defaults = &net_defaults,

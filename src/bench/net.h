@@ -39,8 +39,11 @@ int pl_net_pick_addr(const char *list, int port, char *out, size_t n);
 
 /** Server settings. */
 struct pl_net_server_opts {
-	double timeout; /**< seconds to wait for a peer before giving up on a test */
-	int cpu;	/**< pin the data threads to this CPU, -1 = no pinning */
+	double timeout;	    /**< seconds to wait for a peer before giving up on a test */
+	int cpu;	    /**< pin the data threads to this CPU, -1 = no pinning */
+	bool pin_ping_only; /**< pin only the ping-pong tests' threads (tcp_pp, udp_pp,
+			     *   tcp_crr) to @cpu and leave the streams to the scheduler:
+			     *   bench net's default loopback placement */
 };
 
 struct pl_net_server;

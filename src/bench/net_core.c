@@ -610,13 +610,14 @@ static void srv_session(struct pl_net_server *s, int cfd, const char *req, const
 	atomic_init(&t->cpu, -1);
 	pthread_mutex_init(&t->lock, NULL);
 	t->timeout = s->o.timeout;
-	t->pin = s->o.cpu;
 	if (pl_net_req_parse(line, &t->req, why, sizeof(why)) < 0) {
 		char msg[200];
 		snprintf(msg, sizeof(msg), "malformed request: %s", why);
 		srv_reject(cfd, msg, rejected);
 		return;
 	}
+	bool stream = t->req.test == PL_NET_TCP_STREAM || t->req.test == PL_NET_UDP_STREAM;
+	t->pin = s->o.pin_ping_only && stream ? -1 : s->o.cpu;
 	int port = srv_start(t, cfd);
 	if (port < 0) {
 		snprintf(why, sizeof(why), "cannot start the test: %s", strerror(-port));

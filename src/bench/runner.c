@@ -75,6 +75,7 @@ struct pl_bench_ctx {
 	char invalid[512]; /* pl_bench_invalidate(): non-empty = status failed */
 	struct pl_cpuset cpus;
 	bool pinned, quick, warming;
+	bool self_pinned; /* pl_bench_pinned_by_bench() */
 };
 
 volatile uint64_t pl_bench_sink;
@@ -217,6 +218,11 @@ const struct pl_cpuset *pl_bench_cpus(const struct pl_bench_ctx *c)
 bool pl_bench_pinned(const struct pl_bench_ctx *c)
 {
 	return c->pinned;
+}
+
+void pl_bench_pinned_by_bench(struct pl_bench_ctx *c)
+{
+	c->self_pinned = true;
 }
 
 bool pl_bench_is_quick(const struct pl_bench_ctx *c)
@@ -703,7 +709,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_object_set_new(rj, "cpus",
 			    pl_json_string(pl_cpuset_format(&c.cpus, buf, sizeof(buf))));
 	/* pinned by --cpus (the runner), or by the benchmark itself, one thread per CPU */
-	bool pinned = c.pinned || b->pins_threads;
+	bool pinned = c.pinned || b->pins_threads || c.self_pinned;
 	json_object_set_new(rj, "pinned", json_boolean(pinned));
 	double max_cv = b->max_cv > 0 ? b->max_cv : 0.05;
 	json_object_set_new(rj, "max_cv", json_real(max_cv));
@@ -939,8 +945,9 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 	}
 	if (any_tail)
 		fprintf(f,
-			"  %s(tail: p99 of a lower-is-better metric, its slow end; p1 of a "
-			"higher-is-better one, its low end)%s\n",
+			"  %s(tail: over the runs' figures, p99 of a lower-is-better metric, its "
+			"slow end, p1 of a higher-is-better one, its low end; percentiles of "
+			"single operations are in the latency table)%s\n",
 			D, R);
 	if (any_lat) {
 		fprintf(f, "\n%s  %-*s %10s %10s %10s %10s %10s %10s%s\n", B, (int)w, "latency",

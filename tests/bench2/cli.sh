@@ -219,7 +219,8 @@ if [ "$(nproc)" -ge 2 ]; then
 	is "loopback default: cross-core" "$([ "$ccpu" != "$scpu" ] && echo yes)" yes
 	is "loopback default: the client ran where it was pinned" \
 		"$(jq -r '.metrics[] | select(.name=="tcp_pp 64B round-trip") | .notes.client_cpu' "$TMP/net.json")" "$ccpu"
-	like "loopback default: a note says so" "$(jq -r '.notes[]?' "$TMP/net.json")" "client pinned to CPU $ccpu, server to CPU $scpu"
+	like "loopback default: a note says so" "$(jq -r '.notes[]?' "$TMP/net.json")" "pinned the client to CPU $ccpu and the server to CPU $scpu"
+	is "loopback default: the result says pinned" "$(jqv "$TMP/net.json" .runner.pinned) $(jqv "$TMP/net.json" .environment.pinning)" "true pinned"
 else
 	skip "loopback default placement" "one CPU allowed: both ends share it"
 fi
