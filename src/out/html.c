@@ -65,13 +65,16 @@ static const char css[] =
 	"col.source{width:26%}table.facts td,table.facts code{overflow-wrap:anywhere}\n"
 	"table.metrics td:first-child{overflow-wrap:anywhere;min-width:8em}@media "
 	"(max-width:900px){table.metrics td.num{white-space:normal}}\n"
-	/* a phone's width: every table shares the page out (fixed layout) and breaks long
-	 * words and numbers, so none reaches past the window (480 px checked) */
-	"@media (max-width:600px){body{padding:8px}table{table-layout:fixed;font-size:12px}"
-	"th,td{padding:3px 4px;overflow-wrap:anywhere}td.num,th.num,td.cmp "
-	"span.num{white-space:normal}table.metrics td:first-child,td.cmp{min-width:0}"
-	"ul.caveats{padding-left:14px}svg.chart{margin-right:0}code{font-size:12px}"
-	"table.facts col.key{width:40%}table.facts col.source{width:22%}}\n"
+	/* a phone's width: the facts and findings tables keep their fixed column shares and
+	 * wrap their text; every other table scrolls sideways inside the page when its
+	 * numbers do not fit (a number is never split across lines), so nothing reaches past
+	 * the window (480 px checked) */
+	"@media (max-width:600px){body{padding:8px}table{font-size:12px}th,td{padding:3px "
+	"4px}table:not(.facts):not(#findings-table){display:block;overflow-x:auto}"
+	"#findings-table th{overflow-wrap:anywhere}table.metrics "
+	"td:first-child{min-width:6em}ul.caveats{padding-left:14px}svg.chart{margin-right:0}"
+	"code{font-size:12px}table.facts col.key{width:40%}table.facts "
+	"col.source{width:22%}}\n"
 	".caveat{color:var(--warn)}ul.caveats{margin:4px 0 12px;padding-left:20px;font-size:14px}"
 	"ul.caveats li.info{color:var(--muted)}td.notes{font-size:13px}.unreliable{border:1px "
 	"solid var(--warn);border-radius:6px;padding:8px 12px;color:var(--warn)}\n"

@@ -62,14 +62,19 @@ WIDTHS = (1280, 800, 480)
 # monospace font on one line (dotted keys are up to ~50 characters and wrap at dots).
 KEY_MIN_CHARS = 24
 
-# Everything in the page that reaches past the page width, and table cells whose
-# content spills out of the cell (what a reader would see as clipped or overlapping).
+# Everything in the page that reaches past the page width (but what a scroll container
+# inside the page clips: a table that scrolls sideways at a phone's width), and table
+# cells whose content spills out of the cell (what a reader would see as clipped or
+# overlapping).
 JS_PAGE = r"""
 var de=document.documentElement,W=de.clientWidth,out=[],spill=[],wide=new Set(),n=0;
 function nm(e){var c=typeof e.className=='string'&&e.className?'.'+e.className.trim().split(/\s+/).join('.'):'';
  return e.tagName.toLowerCase()+(e.id?'#'+e.id:'')+c;}
+function clipped(e){for(var a=e.parentElement;a&&a!==document.body;a=a.parentElement){
+ var o=getComputedStyle(a).overflowX;if(o==='auto'||o==='scroll'||o==='hidden'){
+ var q=a.getBoundingClientRect();return q.right<=W+0.5&&q.left>=-0.5;}}return false;}
 Array.prototype.forEach.call(document.body.querySelectorAll('*'),function(e){
- var r=e.getBoundingClientRect();if(!r.width&&!r.height)return;
+ var r=e.getBoundingClientRect();if(!r.width&&!r.height)return;if(clipped(e))return;
  if(r.right>W+0.5||r.left<-0.5){wide.add(e);n++;if(!wide.has(e.parentElement))
   out.push(nm(e)+' '+Math.round(r.left)+'..'+Math.round(r.right)+' px');}});
 Array.prototype.forEach.call(document.querySelectorAll('td,th'),function(e){
@@ -109,9 +114,10 @@ return {cw:de.clientWidth,ch:de.clientHeight,sw:de.scrollWidth,sh:de.scrollHeigh
 """
 
 
-# What the screenshots show, at each width: the top of the page, the first profile
+# What the screenshots show, at each width: the top of the page, the first metrics table, the first profile
 # (its flame graph) and the facts table, each scrolled to the top of the window.
-SHOTS = (("top", None), ("profile", "section.profile"), ("facts", "#facts-table"))
+SHOTS = (("top", None), ("metrics", "table.metrics"), ("profile", "section.profile"),
+         ("facts", "#facts-table"))
 SHOT_HEIGHT = 1400
 
 
