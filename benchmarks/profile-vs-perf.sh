@@ -83,7 +83,9 @@ def perflab_run():
 
 def perf_run():
     """perf record alone (its report is timed by perf_report(), after both recordings of
-    the pair, so neither recording runs right after the other's post-processing)."""
+    the pair, so a perflab run never follows perf's post-processing; perflab's own
+    report still ends its run, just before perf record in the pairs where perflab goes
+    first)."""
     data = f"{tmp}/perf.data"
     r = sp.run(["perf", "record", "-q", "-F", "999", "-g", "-o", data, "--"] + wl,
                capture_output=True, text=True)

@@ -42,7 +42,7 @@ ok "bench clock table, 3 runs" "$PERFLAB" bench clock --quick --runs 3 --only ge
 like "a time's tail is its p99 (the slow end)" "$(cat "$OUT")" 'gettimeofday +ns( +[0-9.]+){4} +[0-9.]+ p99 +3 '
 ok "bench mem table, 3 runs" "$PERFLAB" bench mem --quick --runs 3 --only triad
 like "a bandwidth's tail is its p1 (the low end), as in the report" "$(cat "$OUT")" 'triad +GB/s( +[0-9.]+){4} +[0-9.]+ p1 +3 '
-like "the tail is explained under the table" "$(cat "$OUT")" 'tail: p99 of a lower-is-better metric'
+like "the tail is explained under the table" "$(cat "$OUT")" 'tail: over the runs. figures, p99 of a lower-is-better metric'
 like "table names the environment" "$(cat "$OUT")" 'environment: kernel'
 
 # perflab report --quick holds every in_report benchmark as a bench document, run with
