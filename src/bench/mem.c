@@ -69,8 +69,7 @@ static const struct pl_opt mem_opt_table[] = {
 	  "latency: chase buffers on transparent huge pages (madvise MADV_HUGEPAGE)" },
 	{ "max-size", 0, PL_OPT_SIZE, offsetof(struct mem_opts, max_size), "BYTES",
 	  "latency: the largest working set (default: the first power of two beyond 4x the "
-	  "total L3; in a VM the L3 is taken as at most 64 MiB per CPU)",
-	  .min = 4096, .max = PL_OPT_SIZE_MAX },
+	  "total L3; in a VM the L3 is taken as at most 64 MiB per CPU)" },
 	PL_OPT_END,
 };
 
