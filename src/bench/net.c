@@ -467,8 +467,8 @@ static int net_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 			return -EINTR;
 		struct variant *v = &s->v[i];
 		struct pl_hist *h = NULL;
-		if (v->req.test == PL_NET_TCP_PP || v->req.test == PL_NET_UDP_PP ||
-		    v->req.test == PL_NET_TCP_CRR)
+		bool stream = pl_net_test_is_stream(v->req.test);
+		if (!stream)
 			h = pl_bench_hist(ctx, v->m_main);
 		struct pl_hist mine;
 		pl_hist_init(&mine, h ? h->bits : 0);
@@ -477,8 +477,6 @@ static int net_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 		if (s->ping_only) {
 			/* the default placement: the streams run where the scheduler puts them
 			 * (their threads inherit this thread's CPUs), the ping-pong tests pinned */
-			bool stream = v->req.test == PL_NET_TCP_STREAM ||
-				      v->req.test == PL_NET_UDP_STREAM;
 			s->co.cpu = stream ? -1 : s->ccpu;
 			if (stream)
 				pthread_setaffinity_np(pthread_self(), sizeof(s->orig), &s->orig);

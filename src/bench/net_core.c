@@ -616,8 +616,7 @@ static void srv_session(struct pl_net_server *s, int cfd, const char *req, const
 		srv_reject(cfd, msg, rejected);
 		return;
 	}
-	bool stream = t->req.test == PL_NET_TCP_STREAM || t->req.test == PL_NET_UDP_STREAM;
-	t->pin = s->o.pin_ping_only && stream ? -1 : s->o.cpu;
+	t->pin = s->o.pin_ping_only && pl_net_test_is_stream(t->req.test) ? -1 : s->o.cpu;
 	int port = srv_start(t, cfd);
 	if (port < 0) {
 		snprintf(why, sizeof(why), "cannot start the test: %s", strerror(-port));

@@ -12,6 +12,11 @@
 const char *const pl_net_test_names[] = { "tcp_pp",	"udp_pp",  "tcp_stream",
 					  "udp_stream", "tcp_crr", NULL };
 
+bool pl_net_test_is_stream(enum pl_net_test t)
+{
+	return t == PL_NET_TCP_STREAM || t == PL_NET_UDP_STREAM;
+}
+
 #define MAGIC "PLNET1"
 
 int pl_net_req_format(const struct pl_net_req *r, char *buf, size_t len)

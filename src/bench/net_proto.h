@@ -38,6 +38,10 @@ enum pl_net_test {
 /** Test names in enum order ("tcp_pp", ...), NULL-terminated. */
 extern const char *const pl_net_test_names[];
 
+/** True for the throughput tests (tcp_stream, udp_stream); false for the ping-pong ones
+ *  (tcp_pp, udp_pp, tcp_crr), which record a round trip per operation. */
+bool pl_net_test_is_stream(enum pl_net_test t);
+
 /** A test request. */
 struct pl_net_req {
 	enum pl_net_test test;
