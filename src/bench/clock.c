@@ -26,7 +26,7 @@
 #endif
 
 #include "bench/bench.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "tune/journal.h"
 #include "tune/value.h"
 #include "util/str.h"

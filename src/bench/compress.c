@@ -15,7 +15,7 @@
 #include "bench/bench.h"
 #include "bench/compress.h"
 #include "bench/compress_corpus.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/outfile.h"
 #include "util/str.h"
 

@@ -13,7 +13,7 @@
 #include "bench/bench.h"
 #include "config.h"
 #include "facts/facts.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
 #include "util/str.h"

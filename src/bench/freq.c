@@ -39,7 +39,7 @@
 #endif
 
 #include "bench/bench.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"

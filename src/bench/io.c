@@ -14,7 +14,7 @@
 
 #include "bench/bench.h"
 #include "bench/io.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 

@@ -29,7 +29,7 @@
 #include "bench/memsize.h"
 #include "bench/stream.h"
 #include "facts/collectors.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"

@@ -13,7 +13,7 @@
 #include "bench/memsize.h"
 #include "bench/splitmix.h"
 #include "facts/facts.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 

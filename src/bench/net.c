@@ -15,7 +15,7 @@
 
 #include "bench/bench.h"
 #include "bench/net.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/cpuset.h"
 #include "util/log.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "facts/facts.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/str.h"

@@ -17,7 +17,7 @@
 #include "bench/env.h"
 #include "config.h"
 #include "facts/facts.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "stats/summary.h"
 #include "util/log.h"
 #include "util/str.h"

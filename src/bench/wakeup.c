@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/str.h"
 
 struct wakeup_opts {

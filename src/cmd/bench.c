@@ -10,7 +10,7 @@
 #include "bench/bench.h"
 #include "cmd/common.h"
 #include "cmd/node.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/prom.h"
 #include "util/log.h"
 #include "util/outfile.h"

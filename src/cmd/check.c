@@ -11,7 +11,7 @@
 #include "cmd/common.h"
 #include "cmd/node.h"
 #include "facts/facts.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/prom.h"
 #include "tune/emit.h"
 #include "util/cleanup.h"

@@ -18,7 +18,7 @@
 #include "compare/live.h"
 #include "compare/output.h"
 #include "compare/session.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 

@@ -9,7 +9,7 @@
 
 #include "cmd/common.h"
 #include "out/diff.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/outfile.h"
 #include "util/str.h"

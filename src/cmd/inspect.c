@@ -8,7 +8,7 @@
 #include "cmd/common.h"
 #include "cmd/node.h"
 #include "facts/facts.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
 #include "util/escape.h"

@@ -35,7 +35,7 @@
 #include "cmd/node.h"
 #include "facts/facts.h"
 #include "out/cluster.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/report.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "profile/output.h"
 #include "profile/report.h"
 #include "profile/session.h"

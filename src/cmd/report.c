@@ -19,7 +19,7 @@
 #include "out/cluster.h"
 #include "out/diff.h"
 #include "out/html.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/monitor_view.h"
 #include "out/keynums.h"
 #include "out/report.h"

@@ -11,7 +11,7 @@
 #include "bench/env.h"
 #include "compare/sysset.h"
 #include "config.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/str.h"

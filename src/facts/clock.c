@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "facts/collectors.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 

@@ -11,7 +11,7 @@
 
 #include "facts/collectors.h"
 #include "facts/hwloc_input.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cpuset.h"
 #include "util/str.h"
 #include "util/sysroot.h"

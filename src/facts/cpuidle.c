@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 

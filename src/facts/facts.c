@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "util/escape.h"
 #include "util/str.h"
 #include "util/sysroot.h"

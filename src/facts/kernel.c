@@ -9,7 +9,7 @@
 #include <zlib.h>
 
 #include "facts/collectors.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 

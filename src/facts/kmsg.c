@@ -14,7 +14,7 @@
 #include <sys/klog.h>
 
 #include "facts/collectors.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"

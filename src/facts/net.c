@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "facts/collectors.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/cpuset.h"
 #include "util/str.h"

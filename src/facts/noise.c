@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "facts/collectors.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 

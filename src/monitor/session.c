@@ -18,7 +18,7 @@
 #include "monitor/accel.h"
 #include "monitor/emit.h"
 #include "monitor/rates.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/clock.h"
 #include "util/str.h"
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/report.h"
 #include "util/cleanup.h"
 #include "util/clock.h"

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "out/cluster.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/report.h"
 #include "out/svg.h"
 #include "util/cleanup.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "compare/analyze.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/report.h"
 #include "util/cleanup.h"
 #include "util/str.h"

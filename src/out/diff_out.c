@@ -10,7 +10,7 @@
 
 #include "facts/facts.h"
 #include "out/diff.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/report.h"
 #include "out/svg.h"
 #include "util/cleanup.h"

@@ -8,7 +8,7 @@
 
 #include "bench/bench.h"
 #include "facts/facts.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "stats/summary.h"
 #include "util/str.h"
 

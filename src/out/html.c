@@ -14,7 +14,7 @@
 #include "out/diff.h"
 #include "out/figures.h"
 #include "out/report.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/keynums.h"
 #include "out/svg.h"
 #include "profile/flame.h"

@@ -8,7 +8,7 @@
 
 #include "facts/collectors.h"
 #include "out/figures.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/report.h"
 #include "out/svg.h"
 #include "rules/rules.h"

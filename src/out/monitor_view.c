@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "out/svg.h"
 #include "util/cleanup.h"
 #include "util/outfile.h"

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/rules.h"
 
 void pl_prom_label_value(FILE *out, const char *s)

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "profile/flame.h"
 #include "util/cleanup.h"
 #include "util/log.h"

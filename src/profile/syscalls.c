@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "profile/decode.h"
 #include "profile/perf_event.h"
 #include "profile/syscalls_ptrace.h"

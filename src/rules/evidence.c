@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
 #include "util/str.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/domains.h"
 #include "rules/predicates.h"
 #include "util/str.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/domains.h"
 #include "rules/predicates.h"
 #include "util/escape.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "tune/apply.h"
 #include "tune/journal.h"
 #include "tune/persist.h"

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
 #include "util/cleanup.h"

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "util/cleanup.h"
 #include "util/outfile.h"
 #include "util/str.h"

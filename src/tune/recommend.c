@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "facts/facts.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/rules.h"
 #include "tune/plan.h"
 #include "tune/profile.h"

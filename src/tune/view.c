@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
 #include "util/cleanup.h"

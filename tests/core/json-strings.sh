@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Every JSON string is made by pl_json_string() (src/out/json.c), which keeps bytes that
+# Every JSON string is made by pl_json_string() (src/util/json.c), which keeps bytes that
 # are not UTF-8 as \xNN: jansson's json_string() returns NULL for them and the member
 # silently vanishes. Also end to end: a compare variant name and a device directory name.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 cd "$PERFLAB_SRCDIR" || exit 1
 hits=$(grep -rnE '(^|[^_[:alnum:]])json_string(n|n_nocheck|_nocheck)?\(' src --include='*.c' --include='*.h' |
-	grep -v '^src/out/json\.[ch]:')
-is "json_string() is called only in src/out/json.c (use pl_json_string; sed -i -E 's/(^|[^_a-z])json_string\\(/\\1pl_json_string(/g' FILE)" "$hits" ""
+	grep -v '^src/util/json\.[ch]:')
+is "json_string() is called only in src/util/json.c (use pl_json_string; sed -i -E 's/(^|[^_a-z])json_string\\(/\\1pl_json_string(/g' FILE)" "$hits" ""
 # end to end: names from the command line and from a machine tree keep their bytes
 "$PERFLAB" compare --json --runs 1 --warmup 0 -n $'a\xff' -- /bin/true -n $'b\x1b' -- /bin/true \
 	>"$TMP/c.json" 2>"$ERR"

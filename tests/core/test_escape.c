@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/rules.h"
 #include "util/escape.h"
 #include "util/str.h"

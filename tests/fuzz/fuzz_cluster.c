@@ -17,7 +17,7 @@
 
 #include "fuzz.h"
 #include "out/cluster.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/report.h"
 
 enum { MAXNODES = 8 };

@@ -11,7 +11,7 @@
 #include "facts/facts.h"
 #include "fuzz.h"
 #include "out/html.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "out/report.h"
 #include "rules/rules.h"
 

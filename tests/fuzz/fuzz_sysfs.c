@@ -10,7 +10,7 @@
 
 #include "facts/collectors.h"
 #include "fuzz.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "util/str.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "out/jcheck.h"
+#include "util/jcheck.h"
 
 static const char *const colours[] = { "red", "green", NULL };
 

@@ -16,7 +16,7 @@
 
 #include "bench/bench.h"
 #include "bench/bench.h"
-#include "out/json.h"
+#include "util/json.h"
 #include "rules/predicates.h"
 #include "rules/rules.h"
 #include "util/str.h"

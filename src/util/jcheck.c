@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "out/jcheck.h"
+#include "util/jcheck.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "out/json.h"
+#include "util/json.h"
 
 #include <errno.h>
 #include <math.h>
