@@ -18,6 +18,7 @@
 #include "util/json.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
+#include "util/beneath.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -508,34 +509,30 @@ static int write_target(const char *target, const char *val, const char *bytes)
 	if (!grub && !val)
 		return -EINVAL;
 	if (grub) {
-		/* Whole-file replacement: temporary file in the same directory, then rename. */
+		/* Whole-file replacement below the sysroot's descriptor (util/beneath.h): no
+		 * symlink is followed and the rename acts on the directory that was checked,
+		 * so swapping a directory for a link cannot redirect the write. */
 		char real[PATH_MAX];
 		int r = pl_tune_resolve(target, real, sizeof(real));
 		if (r < 0)
 			return r;
-		if (!bytes)
-			return unlink(real) < 0 && errno != ENOENT ? -errno : 0;
-		struct stat st;
-		mode_t mode = stat(real, &st) == 0 ? st.st_mode & 07777 : 0644;
-		pl_autofree char *tmp = pl_xasprintf("%s.perflab-XXXXXX", real);
-		int fd = mkstemp(tmp);
-		if (fd < 0)
-			return -errno;
-		size_t len = strlen(bytes), off = 0;
-		while (off < len && r == 0) {
-			ssize_t w = write(fd, bytes + off, len - off);
-			if (w < 0 && errno != EINTR)
-				r = -errno;
-			else if (w > 0)
-				off += (size_t)w;
+		int root = pl_beneath_root(pl_sysroot());
+		if (root < 0)
+			return root;
+		if (!bytes) {
+			r = pl_beneath_unlink(root, target);
+			close(root);
+			return r == -ENOENT ? 0 : r;
 		}
-		if (r == 0 && (fchmod(fd, mode) < 0 || fsync(fd) < 0))
-			r = -errno;
-		close(fd);
-		if (r == 0 && rename(tmp, real) < 0)
-			r = -errno;
-		if (r < 0)
-			unlink(tmp);
+		mode_t mode = 0644;
+		int fd = pl_beneath_open(root, target, O_PATH, 0);
+		struct stat st;
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+			mode = st.st_mode & 07777;
+		if (fd >= 0)
+			close(fd);
+		r = pl_beneath_write_atomic(root, target, bytes, strlen(bytes), mode);
+		close(root);
 		return r;
 	}
 	int fd = pl_tune_open_write(target);
@@ -567,35 +564,50 @@ static int unlink_ok(const char *path)
 
 /* Undo a "persist" entry: the enable symlink (and its .wants directory when the
  * persist made it and it is empty), the unit, the stored copy and its directory.
- * Paths were checked at load (pl_journal_persist_paths_ok). */
+ * Paths were checked at load (pl_journal_persist_paths_ok). The unit, the link and the
+ * .wants directory are removed below the sysroot's descriptor (util/beneath.h), so a
+ * directory swapped for a link out of the tree stops the rollback (-ELOOP) instead of
+ * deleting the host's files. */
 static int unpersist(const struct pl_journal_entry *e)
 {
-	char link[PATH_MAX], unit[PATH_MAX];
-	int r = pl_sysroot_path(link, sizeof(link), e->new_value);
-	if (r == 0)
-		r = pl_sysroot_path(unit, sizeof(unit), e->target);
-	if (r < 0)
-		return r;
+	int root = pl_beneath_root(pl_sysroot());
+	if (root < 0)
+		return root;
+	const char *base;
+	int r = 0, dir = pl_beneath_parent(root, e->new_value, &base);
 	struct stat st;
+	if (dir == -ENOENT)
+		dir = -1; /* no .wants directory: no link to remove */
+	else if (dir < 0)
+		r = dir;
 	/* Only a symlink (what persist made) is removed from the .wants directory. */
-	if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode))
-		return -EEXIST;
-	if ((r = unlink_ok(link)) < 0)
-		return r;
-	if (e->made_dir) {
-		char *slash = strrchr(link, '/');
-		*slash = '\0';
-		if (rmdir(link) < 0 && errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
-			return -errno;
+	else if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode))
+		r = -EEXIST;
+	else if (unlinkat(dir, base, 0) < 0 && errno != ENOENT)
+		r = -errno;
+	if (dir >= 0)
+		close(dir);
+	if (r == 0 && e->made_dir) {
+		pl_autofree char *wants = pl_xstrdup(e->new_value);
+		*strrchr(wants, '/') = '\0';
+		r = pl_beneath_rmdir(root, wants);
+		if (r == -ENOENT || r == -ENOTEMPTY || r == -EEXIST)
+			r = 0;
 	}
-	if ((r = unlink_ok(unit)) < 0 || (r = unlink_ok(e->copy)) < 0)
+	if (r == 0) {
+		r = pl_beneath_unlink(root, e->target);
+		if (r == -ENOENT)
+			r = 0;
+	}
+	close(root);
+	if (r < 0 || (r = unlink_ok(e->copy)) < 0)
 		return r;
-	pl_autofree char *dir = pl_xstrdup(e->copy);
-	*strrchr(dir, '/') = '\0';
-	if (rmdir(dir) < 0 && errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
+	pl_autofree char *cdir = pl_xstrdup(e->copy);
+	*strrchr(cdir, '/') = '\0';
+	if (rmdir(cdir) < 0 && errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST)
 		return -errno;
-	*strrchr(dir, '/') = '\0'; /* <state>/persist: removed when it is empty */
-	(void)rmdir(dir);
+	*strrchr(cdir, '/') = '\0'; /* <state>/persist: removed when it is empty */
+	(void)rmdir(cdir);
 	return 0;
 }
 

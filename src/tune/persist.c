@@ -4,6 +4,7 @@
 #include "tune/profile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,8 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/json.h"
+#include "util/beneath.h"
 #include "util/cleanup.h"
+#include "util/json.h"
 #include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -76,39 +78,105 @@ int pl_persist_chain_check(const struct pl_tune_profile *pr, char *why, size_t w
 	return 0;
 }
 
+/* @s as one systemd.syntax(7) word for ExecStart=: as it is when it holds only
+ * letters, digits and "/_.+-:,=@", otherwise in double quotes, with '\' and '"'
+ * escaped, '%' doubled (a specifier otherwise) and '$' doubled (a variable otherwise).
+ * NULL when @s holds a control character (a newline would start a new unit line). */
+static char *unit_word(const char *s)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789/_.+-:,=@";
+	if (*s && !s[strspn(s, plain)])
+		return pl_xstrdup(s); /* nothing to quote: the word as it is */
+	struct pl_buf b = { 0 };
+	pl_buf_append(&b, "\"", 1);
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c == 0x7f) {
+			free(b.data);
+			return NULL;
+		}
+		if (c == '\\' || c == '"')
+			pl_buf_append(&b, "\\", 1);
+		else if (c == '%' || c == '$')
+			pl_buf_append(&b, p, 1);
+		pl_buf_append(&b, p, 1);
+	}
+	pl_buf_append(&b, "\"", 1);
+	return b.data;
+}
+
+/* -EEXIST when @rel exists below @root as anything (a link is not followed), 0 when it
+ * is absent, another -errno when its directory cannot be reached safely. */
+static int absent(int root, const char *rel)
+{
+	const char *base;
+	int dir = pl_beneath_parent(root, rel, &base);
+	if (dir == -ENOENT)
+		return 0;
+	if (dir < 0)
+		return dir;
+	struct stat st;
+	int r = fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST
+		: errno == ENOENT				  ? 0
+								  : -errno;
+	close(dir);
+	return r;
+}
+
 int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *name,
 		     const char *file, const char *exe)
 {
-	char unit[PATH_MAX], wants[PATH_MAX], link[PATH_MAX];
 	const char *link_abs = WANTS "/perflab-tune.service";
-	int r;
-	if ((r = pl_sysroot_path(unit, sizeof(unit), PL_PERSIST_UNIT)) < 0 ||
-	    (r = pl_sysroot_path(wants, sizeof(wants), WANTS)) < 0 ||
-	    (r = pl_sysroot_path(link, sizeof(link), link_abs)) < 0)
-		return r;
-	struct stat st;
-	if (lstat(unit, &st) == 0 || lstat(link, &st) == 0)
-		return -EEXIST; /* a persisted profile (roll it back first) or another unit */
+	/* A binary replaced or removed since it started cannot be run at boot. */
+	size_t el = strlen(exe);
+	if (exe[0] != '/' || (el > 10 && strcmp(exe + el - 10, " (deleted)") == 0))
+		return -ENOEXEC;
+	pl_autofree char *pdir = pl_xasprintf("%s/persist", state_dir);
+	pl_autofree char *w_exe = unit_word(exe), *w_state = unit_word(state_dir),
+			 *w_pdir = unit_word(pdir), *w_name = unit_word(name);
+	if (!w_exe || !w_state || !w_pdir || !w_name || strchr(name, '\n'))
+		return -EINVAL;
+	int root = pl_beneath_root(pl_sysroot());
+	if (root < 0)
+		return root;
+	int r = absent(root, PL_PERSIST_UNIT);
+	if (r == 0)
+		r = absent(root, link_abs);
+	int wfd = r == 0 ? pl_beneath_open(root, WANTS, O_PATH | O_DIRECTORY, 0) : -1;
+	bool made_dir = wfd == -ENOENT;
+	if (wfd >= 0)
+		close(wfd);
+	else if (r == 0 && !made_dir)
+		r = wfd; /* a link or a file where the .wants directory belongs */
+	if (r < 0) {
+		close(root);
+		return r; /* -EEXIST: a persisted profile (roll it back first) or another unit */
+	}
 	pl_autofree char *text = NULL;
 	size_t len;
 	/* The profile file is outside the sysroot's /etc (bundled or --profile-dir) or
 	 * inside it: read it by its host path. */
 	FILE *f = fopen(file, "re");
-	if (!f)
-		return -errno;
+	if (!f) {
+		r = -errno;
+		close(root);
+		return r;
+	}
 	struct pl_buf b = { 0 };
 	char chunk[4096];
 	while ((len = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		pl_buf_append(&b, chunk, len);
 	fclose(f);
 	text = b.data ? b.data : pl_xstrdup("");
-	pl_autofree char *pdir = pl_xasprintf("%s/persist", state_dir);
 	pl_autofree char *cdir = pl_xasprintf("%s/%s", pdir, name);
 	pl_autofree char *copy = pl_xasprintf("%s/tuned.conf", cdir);
-	bool made_dir = stat(wants, &st) < 0;
 	unsigned long step;
-	if ((r = pl_journal_persist(j, PL_PERSIST_UNIT, link_abs, copy, made_dir, name, &step)) < 0)
+	if ((r = pl_journal_persist(j, PL_PERSIST_UNIT, link_abs, copy, made_dir, name, &step)) <
+	    0) {
+		close(root);
 		return r;
+	}
 	pl_autofree char *u = pl_xasprintf(
 		"# Written by 'perflab tune apply --persist %s'; remove with 'perflab tune "
 		"rollback'.\n"
@@ -126,18 +194,24 @@ int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *na
 		"\n"
 		"[Install]\n"
 		"WantedBy=sysinit.target\n",
-		name, name, exe, state_dir, pdir, name);
+		name, name, w_exe, w_state, w_pdir, w_name);
 	if ((mkdir(pdir, 0700) < 0 && errno != EEXIST) ||
 	    (mkdir(cdir, 0700) < 0 && errno != EEXIST))
 		r = -errno;
 	if (r == 0)
 		r = write_atomic(copy, text);
 	if (r == 0)
-		r = write_atomic(unit, u);
-	if (r == 0 && made_dir && mkdir(wants, 0755) < 0)
-		r = -errno;
-	if (r == 0 && symlink("../perflab-tune.service", link) < 0)
-		r = -errno;
+		r = pl_beneath_write_atomic(root, PL_PERSIST_UNIT, u, strlen(u), 0644);
+	if (r == 0 && made_dir) {
+		const char *base;
+		int dir = pl_beneath_parent(root, WANTS, &base);
+		r = dir < 0 ? dir : mkdirat(dir, base, 0755) < 0 ? -errno : 0;
+		if (dir >= 0)
+			close(dir);
+	}
+	if (r == 0)
+		r = pl_beneath_symlink("../perflab-tune.service", root, link_abs);
+	close(root);
 	if (r < 0) {
 		int u2 = pl_journal_rollback(j, step - 1, NULL, NULL);
 		(void)u2;

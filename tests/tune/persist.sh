@@ -115,4 +115,35 @@ mkdir -m 700 "$TMP/state"
 printf '{"copy":"/etc/passwd","link":"/etc/systemd/system/sysinit.target.wants/perflab-tune.service","made_dir":false,"op":"persist","profile":"p","step":1,"sysroot":"%s","time":1,"unit":"/etc/systemd/system/perflab-tune.service"}\n' "$TMP/root" >"$TMP/state/tune-journal.jsonl"
 expect_exit 2 "persist record with a foreign copy path refused" T rollback
 like "names the record" "$(cat "$ERR")" 'step 1: "link" or "copy" is not a path perflab writes'
+# A planted link: <root>/etc/systemd/system pointing out of the tree. Nothing is
+# written through it (util/beneath.h refuses the symlink), so the host keeps its files.
+fresh
+mkdir -p "$TMP/host/etc/systemd/system"
+rm -r "$TMP/root/etc/systemd/system"
+ln -s "$TMP/host/etc/systemd/system" "$TMP/root/etc/systemd/system"
+expect_exit 3 "unit directory is a link out of the tree: refused" T apply --persist pers
+is "planted link: nothing written outside" "$(find "$TMP/host" -mindepth 4 | wc -l)" "0"
+T rollback >/dev/null 2>&1
+# The tree's owner swaps the unit directory for a link after the apply: rollback stops
+# and leaves the host's unit, enable link and .wants directory alone.
+fresh
+ok "apply --persist before the swap" T apply --persist pers
+rm -rf "$TMP/host"
+mkdir -p "$TMP/host/etc/systemd/system/sysinit.target.wants"
+echo host >"$TMP/host/etc/systemd/system/perflab-tune.service"
+ln -s ../perflab-tune.service "$TMP/host/etc/systemd/system/sysinit.target.wants/perflab-tune.service"
+mv "$TMP/root/etc/systemd/system" "$TMP/swapped"
+ln -s "$TMP/host/etc/systemd/system" "$TMP/root/etc/systemd/system"
+"$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$TMP/state" rollback >"$OUT" 2>"$ERR"
+ok "swapped unit directory: rollback fails" test $? -ne 0
+is "swapped: the host's unit is kept" "$(cat "$TMP/host/etc/systemd/system/perflab-tune.service")" "host"
+ok "swapped: the host's enable link is kept" test -L "$TMP/host/etc/systemd/system/sysinit.target.wants/perflab-tune.service"
+
+# Paths a unit file must quote (systemd.syntax(7)): a state directory with a space, '%'
+# and '$' is one ExecStart word with '%' and '$' doubled.
+fresh
+SD="$TMP/st ate%d\$HOME"
+ok "apply --persist with an odd state directory" "$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$SD" apply --persist pers
+ok "unit: state directory quoted" grep -qF -- "--state-dir \"$TMP/st ate%%d\$\$HOME\" --profile-dir \"$TMP/st ate%%d\$\$HOME/persist\" pers" "$U"
+"$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$SD" rollback >/dev/null 2>&1
 done_testing
