@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "util/beneath.h"
+#include "util/outdir.h"
 
 #include "testutil.h"
 
@@ -210,12 +211,63 @@ static void test_race(void **state)
 	race(true);
 }
 
+/* Output directories: owner and mode checked, a planted link at an output name replaced
+ * and not followed. */
+static void test_outdir(void **state)
+{
+	(void)state;
+	char dir[PATH_MAX * 2], p[PATH_MAX * 3];
+	snprintf(dir, sizeof(dir), "%s/out", top);
+	const char *why = "x";
+	int d = pl_outdir_open(dir, &why);
+	assert_true(d >= 0);
+	assert_null(why);
+	snprintf(p, sizeof(p), "%s/victim", outside);
+	char lp[PATH_MAX * 3];
+	snprintf(lp, sizeof(lp), "%s/report.md", dir);
+	assert_int_equal(symlink(p, lp), 0);
+	assert_int_equal(pl_outdir_write(d, "report.md", "# report\n"), 0);
+	char buf[64];
+	read_file(p, buf, sizeof(buf));
+	assert_string_not_equal(buf, "# report\n");
+	read_file(lp, buf, sizeof(buf));
+	assert_string_equal(buf, "# report\n");
+	struct stat st;
+	assert_int_equal(lstat(lp, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(pl_outdir_write(d, "../escape", "x"), -EINVAL);
+	struct pl_outdir_file f;
+	assert_int_equal(pl_outdir_file_open(&f, d, "gone.json"), 0);
+	fputs("{}", f.fp);
+	assert_int_equal(pl_outdir_file_close(&f, false), 0);
+	assert_false(exists(dir, "gone.json"));
+	close(d);
+	/* Writable by others without the sticky bit: refused; with it: accepted. */
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(pl_outdir_open(dir, &why), -EACCES);
+	assert_string_equal(why, "writable by other users");
+	assert_int_equal(chmod(dir, 01777), 0);
+	d = pl_outdir_open(dir, NULL);
+	assert_true(d >= 0);
+	close(d);
+	/* Another owner: refused (root can hand the directory to another user). */
+	if (geteuid() == 0) {
+		assert_int_equal(chmod(dir, 0755), 0);
+		assert_int_equal(chown(dir, 65534, 65534), 0);
+		assert_int_equal(pl_outdir_open(dir, &why), -EPERM);
+		assert_string_equal(why, "not owned by you");
+	}
+	/* Not a directory. */
+	assert_int_equal(pl_outdir_open(p, NULL), -ENOTDIR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_openat2),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_race),
+		cmocka_unit_test(test_outdir),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
