@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/common.h"
 #include "tune/actions.h"
@@ -16,6 +17,7 @@
 #include "tune/plan.h"
 #include "tune/profile.h"
 #include "tune/recommend.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 
 struct tune_opts {
@@ -156,8 +158,9 @@ static int do_try(int argc, char **argv, int ti)
 		return PL_EXIT_USAGE;
 	}
 	int ncmd = argc - dd - 1;
-	/* compare NAME, options, baseline, one variant per profile */
-	char **nv = pl_xcalloc((size_t)argc * 4 + (size_t)ncmd * (size_t)argc + 8, sizeof(*nv));
+	/* compare NAME, options (< dd), baseline (3 + ncmd), one variant per profile
+	 * (5 + ncmd each, fewer than dd profiles) and the NULL */
+	char **nv = pl_xcalloc(((size_t)dd + 1) * ((size_t)ncmd + 6) + 8, sizeof(*nv));
 	char **own = pl_xcalloc((size_t)argc + 1, sizeof(*own));
 	int n = 0, nown = 0, nprof = 0;
 	nv[n++] = "compare";
@@ -286,9 +289,23 @@ int cmd_tune(int argc, char **argv)
 		pl_args_free(&args);
 		return PL_EXIT_USAGE;
 	}
+	/* A relative --state-dir is made absolute before anything is written: the journal
+	 * and a persisted unit name it from wherever they are read later. */
+	pl_autofree char *state_abs = NULL;
+	if (o.state_dir && o.state_dir[0] != '/') {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd))) {
+			pl_error("--state-dir '%s': cannot read the current directory: %s (give an "
+				 "absolute path)",
+				 o.state_dir, strerror(errno));
+			pl_args_free(&args);
+			return PL_EXIT_USAGE;
+		}
+		state_abs = pl_xasprintf("%s/%s", cwd, o.state_dir);
+	}
 	const struct pl_tune_req q = {
 		.profile_dir = o.profile_dir,
-		.state_dir = o.state_dir,
+		.state_dir = state_abs ? state_abs : o.state_dir,
 		.dry_run = o.dry_run,
 		.to = o.to,
 		.all = o.all,

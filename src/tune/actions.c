@@ -329,7 +329,10 @@ static void on_undo(const struct pl_journal_entry *e, int err, void *ud)
 			pl_progname, e->step, e->target, pl_tune_path_strerror(err));
 	} else {
 		fprintf(u->f, "step %lu: restored %s = %s\n", e->step, e->target,
-			is_grub(e->target) ? "(previous file)" : e->old);
+			is_grub(e->target) ? "(previous file)"
+			: e->persist	   ? "(not persistent)"
+			: e->old	   ? e->old
+					   : "(absent)");
 	}
 }
 

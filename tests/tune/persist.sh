@@ -88,6 +88,8 @@ is "status --json: last_boot.ok" "$(jqv "$TMP/status2.json" .last_boot.ok)" "fal
 printf '10\n' >"$TMP/root/proc/sys/vm/swappiness"
 
 ok "rollback" T rollback
+cp "$OUT" "$TMP/rollback.out"
+ok "rollback: every step named, no (null)" bash -c "grep -q 'restored /etc/systemd/system/perflab-tune.service = (not persistent)' '$TMP/rollback.out' && ! grep -q '(null)' '$TMP/rollback.out'"
 ok "rollback: unit, symlink, .wants dir gone; tree byte-identical" same_tree
 ok "rollback: stored copy gone" test ! -e "$TMP/state/persist"
 ok "status after rollback" T status
@@ -146,4 +148,11 @@ SD="$TMP/st ate%d\$HOME"
 ok "apply --persist with an odd state directory" "$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$SD" apply --persist pers
 ok "unit: state directory quoted" grep -qF -- "--state-dir \"$TMP/st ate%%d\$\$HOME\" --profile-dir \"$TMP/st ate%%d\$\$HOME/persist\" pers" "$U"
 "$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$SD" rollback >/dev/null 2>&1
+# A relative --state-dir is made absolute before the first write, so --persist works
+# and its unit names the directory by its absolute path.
+fresh
+ok "relative --state-dir: apply --persist" bash -c "cd '$TMP' && '$PERFLAB' tune --sysroot '$TMP/root' --profile-dir '$P' --state-dir relstate apply --persist pers"
+ok "relative --state-dir: unit names it absolute" grep -qF -- "--state-dir $TMP/relstate --profile-dir $TMP/relstate/persist pers" "$U"
+ok "relative --state-dir: rollback" bash -c "cd '$TMP' && '$PERFLAB' tune --sysroot '$TMP/root' --profile-dir '$P' --state-dir relstate rollback"
+ok "relative --state-dir: tree byte-identical" same_tree
 done_testing

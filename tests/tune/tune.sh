@@ -187,4 +187,8 @@ fi
 validate tune-list.schema.json "$TMP/list.json"
 is "list: bundled profiles found" "$(jq -r '[.profiles[].name | select(. == "cloud-gpu-mpi" or . == "spec-cpu" or . == "storage-client" or . == "latency" or . == "throughput")] | length' "$TMP/list.json")" "5"
 is "list: loop profile reported with its error" "$(jq -r '.profiles[] | select(.name=="bad-loop-a") | .error | test("include loop")' "$TMP/list.json")" "true"
+# tune try builds compare's argument vector: 30 profiles (5 + ncmd words each) fit it
+# (under ASan a short array is a crash, not exit 2).
+expect_exit 2 "try with 30 unknown profiles: usage error, no overflow" "$PERFLAB" tune try $(seq -f 'p%g' 1 30) --state-dir "$TMP/trystate" -- true
+like "try with 30 profiles: names the first unknown one" "$(cat "$ERR")" "variant 'p1': profile 'p1'"
 done_testing
