@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "util/str.h"
+#include "util/testhook.h"
 #include "util/sysroot.h"
 
 #define DEBUGFS "/sys/kernel/debug"
@@ -298,7 +299,7 @@ bool pl_mon_nvml_available(const char **why)
 {
 	if (!nv.tried) {
 		nv.tried = true;
-		const char *path = getenv("PERFLAB_NVML_LIB");
+		const char *path = PL_TEST_HOOK("PERFLAB_NVML_LIB");
 		if (!path || !*path)
 			path = "libnvidia-ml.so.1";
 		nv.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);

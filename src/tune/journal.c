@@ -22,6 +22,7 @@
 #include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"
+#include "util/testhook.h"
 
 struct pl_journal {
 	char *dir;
@@ -423,7 +424,7 @@ const struct pl_journal_entry *pl_journal_find(const struct pl_journal *j, const
 /* Fault injection (file comment): K > 0 when set; *torn for the "Kj" form. */
 static long fault_after(bool *torn)
 {
-	const char *s = getenv("PERFLAB_TUNE_FAULT_AFTER");
+	const char *s = PL_TEST_HOOK("PERFLAB_TUNE_FAULT_AFTER");
 	*torn = false;
 	if (!s || !*s)
 		return 0;
@@ -613,10 +614,9 @@ static int unpersist(const struct pl_journal_entry *e)
 
 /* The test hooks of the file comment, honoured only with a sysroot other than "/":
  * PERFLAB_TUNE_TEST_KEEP="TARGET=VALUE" (*keep gets VALUE) or
- * PERFLAB_TUNE_TEST_REFUSE="TARGET". */
-static bool test_hook(const char *var, const char *target, const char **keep)
+ * PERFLAB_TUNE_TEST_REFUSE="TARGET"; @s is the variable's value (util/testhook.h). */
+static bool test_hook(const char *s, const char *target, const char **keep)
 {
-	const char *s = getenv(var);
 	if (!s || pl_sysroot_is_live())
 		return false;
 	size_t n = strlen(target);
@@ -633,10 +633,10 @@ static bool test_hook(const char *var, const char *target, const char **keep)
 static int write_new(const char *target, const char *new_value, bool whole)
 {
 	const char *keep;
-	if (test_hook("PERFLAB_TUNE_TEST_REFUSE", target, NULL))
+	if (test_hook(PL_TEST_HOOK("PERFLAB_TUNE_TEST_REFUSE"), target, NULL))
 		return -EINVAL;
 	int r = write_target(target, whole ? NULL : new_value, whole ? new_value : NULL);
-	if (r == 0 && !whole && test_hook("PERFLAB_TUNE_TEST_KEEP", target, &keep))
+	if (r == 0 && !whole && test_hook(PL_TEST_HOOK("PERFLAB_TUNE_TEST_KEEP"), target, &keep))
 		r = write_target(target, keep, NULL);
 	return r;
 }

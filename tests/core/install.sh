@@ -41,4 +41,9 @@ if [ "$TMP/d2$Z/bin/perflab" -nt "$B/config.h" ]; then _report ok "the second bi
 	_report fail "the second binary was rebuilt after the change" "$(ls -l --time-style=full-iso "$B/config.h" "$TMP/d2$Z/bin/perflab")"
 fi
 ok "the installed binary runs" "$TMP/d2$Z/bin/perflab" --version
+# The release build has no test hooks (src/util/testhook.h): no variable of the
+# environment can make it load a stand-in library or stop half-way.
+for v in PERFLAB_NVML_LIB PERFLAB_TUNE_FAULT_AFTER PERFLAB_TUNE_TEST_KEEP; do
+	ok "release binary has no $v hook" bash -c "! grep -aq $v '$TMP/d2$Z/bin/perflab'"
+done
 done_testing
