@@ -4,8 +4,8 @@
  * as JSON (docs/schemas/tune-{show,items,journal}.schema.json). Pure renderers: they
  * read their arguments, write to the given stream or return a new document, and never
  * fail except on allocation (which aborts, util/str.h). */
-#ifndef PERFLAB_TUNE_VIEW_H
-#define PERFLAB_TUNE_VIEW_H
+#ifndef PERFLAB_TUNE_OUTPUT_H
+#define PERFLAB_TUNE_OUTPUT_H
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>

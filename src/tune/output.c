@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Renderers of tune's profiles, plans and journal entries (tune/view.h). */
-#include "tune/view.h"
+/* Renderers of tune's profiles, plans and journal entries (tune/output.h). */
+#include "tune/output.h"
 
 #include <string.h>
 
