@@ -24,17 +24,6 @@ static json_t *opt_json(const struct pl_tune_opt *x)
 	return j;
 }
 
-bool pl_tune_plugin_supported(const char *t)
-{
-	static const char *const s[] = {
-		"sysctl", "vm", "cpu", "disk", "sysfs", "bootloader", NULL
-	};
-	for (size_t i = 0; s[i]; i++)
-		if (strcmp(s[i], t) == 0)
-			return true;
-	return false;
-}
-
 const char *pl_tune_verdict(const struct pl_tune_item *it)
 {
 	if (it->state == PL_TI_NA)

@@ -40,9 +40,6 @@ void pl_tune_print_summary(FILE *f, const struct pl_tune_plan *plan);
 json_t *pl_tune_items_doc(const char *cmd, const struct pl_tune_profile *pr,
 			  const struct pl_tune_plan *plan);
 
-/** True when perflab implements plugin type @type ("sysctl", "vm", "cpu", "disk",
- *  "sysfs", "bootloader"). */
-bool pl_tune_plugin_supported(const char *type);
 /** `tune show` as text: the profile, its include chain, [variables], each unit with its
  *  options and their file:line, and the loader's notes. */
 void pl_tune_show_text(FILE *f, const struct pl_tune_profile *pr);
