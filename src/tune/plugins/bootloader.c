@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tune/safepath.h"
+#include "tune/validate.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 #include "util/sysroot.h"
