@@ -13,7 +13,7 @@
 #include "facts/facts.h"
 #include "util/json.h"
 #include "out/prom.h"
-#include "tune/emit.h"
+#include "tune/from_findings.h"
 #include "util/cleanup.h"
 #include "util/escape.h"
 #include "util/outfile.h"

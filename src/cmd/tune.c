@@ -13,8 +13,8 @@
 
 #include "cmd/common.h"
 #include "tune/actions.h"
+#include "tune/hold_latency.h"
 #include "tune/journal.h"
-#include "tune/plan.h"
 #include "tune/profile.h"
 #include "tune/recommend.h"
 #include "util/cleanup.h"

@@ -5,7 +5,7 @@
  * looked up on the machine the commands run on, which is always the live one (compare
  * runs programs; settings refuse --sysroot, compare/sysset.c). Setting targets are only
  * named and checked here (tune/safepath.h resolves them inside the sysroot); their values
- * are read through the helper by sysset.c, and profile= files by tune/profile.c
+ * are read through the helper by sysset.c, and profile= files by tune/loader.c
  * (/etc/tuned inside the sysroot). */
 #include "compare/experiment.h"
 

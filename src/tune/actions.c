@@ -18,7 +18,7 @@
 #include "tune/profile.h"
 #include "tune/safepath.h"
 #include "tune/value.h"
-#include "tune/view.h"
+#include "tune/output.h"
 #include "util/clock.h"
 #include "util/cleanup.h"
 #include "util/log.h"

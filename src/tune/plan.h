@@ -78,10 +78,8 @@ void pl_tune_plan_free(struct pl_tune_plan *plan);
 /** Name of a state ("apply", "not-applicable", "unsupported", "manual", "refused"). */
 const char *pl_tune_state_name(enum pl_tune_state s);
 
-/** Hold a CPU wakeup latency limit of @usec microseconds: open /dev/cpu_dma_latency,
- *  write it as a 32-bit integer and keep the descriptor open until SIGINT/SIGTERM (the
- *  kernel's PM QoS interface, Documentation/power/pm_qos_interface.rst). Returns 0 after
- *  the signal, or -errno (-EACCES needs root, -ENOENT no PM QoS device). Live only. */
-int pl_tune_hold_latency(int usec, void (*ready)(int usec));
+/** True when perflab implements plugin type @type: one of tune/plugins/list.h ("sysctl",
+ *  "vm", "cpu", "disk", "sysfs", "bootloader"). */
+bool pl_tune_plugin_supported(const char *type);
 
 #endif

@@ -21,6 +21,7 @@
 
 #include "tune/plan.h"
 #include "tune/profile.h"
+#include "tune/validate.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 

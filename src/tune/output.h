@@ -4,8 +4,8 @@
  * as JSON (docs/schemas/tune-{show,items,journal}.schema.json). Pure renderers: they
  * read their arguments, write to the given stream or return a new document, and never
  * fail except on allocation (which aborts, util/str.h). */
-#ifndef PERFLAB_TUNE_VIEW_H
-#define PERFLAB_TUNE_VIEW_H
+#ifndef PERFLAB_TUNE_OUTPUT_H
+#define PERFLAB_TUNE_OUTPUT_H
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,9 +40,6 @@ void pl_tune_print_summary(FILE *f, const struct pl_tune_plan *plan);
 json_t *pl_tune_items_doc(const char *cmd, const struct pl_tune_profile *pr,
 			  const struct pl_tune_plan *plan);
 
-/** True when perflab implements plugin type @type ("sysctl", "vm", "cpu", "disk",
- *  "sysfs", "bootloader"). */
-bool pl_tune_plugin_supported(const char *type);
 /** `tune show` as text: the profile, its include chain, [variables], each unit with its
  *  options and their file:line, and the loader's notes. */
 void pl_tune_show_text(FILE *f, const struct pl_tune_profile *pr);

@@ -16,8 +16,8 @@
  *    key, and values or device names with characters a profile cannot carry ('#', ';',
  *    '[', ']', quotes, control characters);
  *  - findings whose rule has no profile item (only a command). */
-#ifndef PERFLAB_TUNE_EMIT_H
-#define PERFLAB_TUNE_EMIT_H
+#ifndef PERFLAB_TUNE_FROM_FINDINGS_H
+#define PERFLAB_TUNE_FROM_FINDINGS_H
 #include <stddef.h>
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Findings to a tuned-format profile (tune/emit.h). */
-#include "tune/emit.h"
+/* Findings to a tuned-format profile (tune/from_findings.h). */
+#include "tune/from_findings.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Renderers of tune's profiles, plans and journal entries (tune/view.h). */
-#include "tune/view.h"
+/* Renderers of tune's profiles, plans and journal entries (tune/output.h). */
+#include "tune/output.h"
 
 #include <string.h>
 
@@ -22,17 +22,6 @@ static json_t *opt_json(const struct pl_tune_opt *x)
 	json_object_set_new(j, "file", pl_json_string(x->file));
 	json_object_set_new(j, "line", json_integer(x->line));
 	return j;
-}
-
-bool pl_tune_plugin_supported(const char *t)
-{
-	static const char *const s[] = {
-		"sysctl", "vm", "cpu", "disk", "sysfs", "bootloader", NULL
-	};
-	for (size_t i = 0; s[i]; i++)
-		if (strcmp(s[i], t) == 0)
-			return true;
-	return false;
 }
 
 const char *pl_tune_verdict(const struct pl_tune_item *it)
