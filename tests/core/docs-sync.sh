@@ -97,14 +97,14 @@ missing=$(grep -rhoE 'docs/ARCHITECTURE\.md, "[^"]+"' src tests --include='*.[ch
 	done)
 is "every section of $ARCH cited in src/ and tests/ exists (a heading was renamed)" "$missing" ""
 
-# --- perflab-mpi: its commands (src/cmd/mpi.c's infos[] and bench) vs --help, man, README
+# --- perflab-mpi: its commands (src/mpi/commands.c's infos[] and bench) vs --help, man, README
 if [ -z "${PERFLAB_MPI:-}" ] || [ ! -x "$PERFLAB_MPI" ]; then
 	skip "perflab-mpi commands" "perflab-mpi not built (no MPI found by meson)"
 	done_testing
 fi
-mcmds=$( (sed -n '/^static const struct pl_cmd_info infos\[\]/,/^};/p' src/cmd/mpi.c |
+mcmds=$( (sed -n '/^static const struct pl_cmd_info infos\[\]/,/^};/p' src/mpi/commands.c |
 	sed -n 's/^[[:space:]]*{ "\([a-z]*\)",.*/\1/p'; echo bench) | LC_ALL=C sort | join)
-like "src/cmd/mpi.c's commands parsed" "$mcmds" '^bench,check,'
+like "src/mpi/commands.c's commands parsed" "$mcmds" '^bench,check,'
 got=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 \
 	timeout 120 "$PERFLAB_MPI" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}' |
 	LC_ALL=C sort | join)
