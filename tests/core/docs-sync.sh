@@ -35,9 +35,13 @@ is "--help lists every command of commands[]" "$usage" "$dispatch"
 readme_cmds=$(sed -n '/^## Commands/,/^### /p' "$README" | sed -n 's/^| `perflab \([a-z-]*\).*/\1/p' | LC_ALL=C sort | join)
 is "README's Commands table has one row per command of main.c's commands[] (add or remove the row)" \
 	"$readme_cmds" "$dispatch"
-man_cmds=$(sed -n '/^# COMMANDS/,/^# GLOBAL OPTIONS/p' "$MAN" | sed -n 's/^## \([a-z-]*\)$/\1/p' | LC_ALL=C sort -u | join)
-is "the man page's COMMANDS section has a '## NAME' section per command of main.c's commands[] ($MAN)" \
-	"$man_cmds" "$dispatch"
+man_cmds=$(sed -n '/^# COMMANDS/,/^# GLOBAL OPTIONS/p' "$MAN" | sed -n 's/^\*perflab-\([a-z]*\)\*(1)$/\1/p' |
+	grep -vx mpi | LC_ALL=C sort -u | join)
+is "$MAN's COMMANDS lists *perflab-CMD*(1) per command of main.c's commands[]" "$man_cmds" "$dispatch"
+got=$(for c in $(printf '%s\n' "$dispatch" | tr , ' '); do [ -f "docs/man/perflab-$c.1.scd" ] && echo "$c"; done | join)
+is "a man page docs/man/perflab-CMD.1.scd per command of main.c's commands[]" "$got" "$dispatch"
+got=$(tr '\n' ' ' <docs/meson.build | sed -n "s/.*man_commands = \[\([^]]*\)\].*/\1/p" | tr -d "' " | tr , '\n' | grep . | join)
+is "docs/meson.build's man_commands installs a page per command of main.c's commands[]" "$got" "$dispatch"
 for c in $(printf '%s\n' "$dispatch" | tr , ' '); do
 	if grep -q "^## perflab $c\$" "$README"; then _report ok "README has a '## perflab $c' section"; else
 		_report fail "README has a '## perflab $c' section" "add one to README.md"
@@ -57,8 +61,8 @@ row=$(sed -n 's/^| `perflab bench NAME` | benchmarks: \([^|]*\), with warm-up.*/
 is "README's Commands row for bench names list.h's benchmarks in order" "$row" "$benches"
 table=$(sed -n '/^| benchmark | measures | method |/,/^$/p' "$README" | sed -n 's/^| `\([a-z0-9_]*\)` |.*/\1/p' | join)
 is "README's benchmark table (perflab bench) has a row per benchmark of list.h, in order" "$table" "$benches"
-got=$(sed -n 's/^## bench \([a-z0-9_]*\)$/\1/p' "$MAN" | join)
-is "the man page has a '## bench NAME' section per benchmark of list.h, in order ($MAN)" "$got" "$benches"
+got=$(sed -n '/^# BENCHMARKS/,/^# /p' docs/man/perflab-bench.1.scd | sed -n 's/^## \([a-z0-9_]*\)$/\1/p' | join)
+is "perflab-bench(1) has a '## NAME' section under BENCHMARKS per benchmark of list.h, in order" "$got" "$benches"
 inrep=$(for b in $(printf '%s\n' "$benches" | tr , ' '); do
 	grep -qE '^[[:space:]]*\.in_report = true' "src/bench/$b.c" && echo "$b"
 done | join)
@@ -79,9 +83,9 @@ fdomains=$(sed -n 's/^[[:space:]]*{ *"\([a-z0-9_]*\)", *"[^"]*", *pl_collect_[a-
 like "src/facts/registry.c parsed" "$fdomains" '^virt,'
 got=$(sed -n '/^| domain | keys (values) | from |/,/^$/p' "$README" | sed -n '3,$s/^| \([a-z0-9_]*\) |.*/\1/p' | join)
 is "README's inspect domain table has a row per collector of src/facts/registry.c, in order" "$got" "$fdomains"
-got=$(sed -n '/^## inspect$/,/^## check$/p' "$MAN" | tr '\n\t' '  ' |
+got=$(sed -n '/^# DESCRIPTION$/,/^# OPTIONS$/p' docs/man/perflab-inspect.1.scd | tr '\n\t' '  ' |
 	sed -n 's/.*of the domains \([^.]*\)\. .*/\1/p' | sed -E 's/ +/ /g; s/^ //; s/ and /, /; s/, /,/g')
-is "the man page's inspect entry lists src/facts/registry.c's domains in order ($MAN)" "$got" "$fdomains"
+is "perflab-inspect(1) lists src/facts/registry.c's domains in order" "$got" "$fdomains"
 # --- docs/ARCHITECTURE.md: the files it names exist, the sections code cites exist ------
 ARCH=docs/ARCHITECTURE.md
 missing=$(grep -o '`[^`]*`' "$ARCH" | tr -d '`' |
