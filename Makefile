@@ -35,7 +35,7 @@ $(TESTBUILD)/build.ninja:
 	$(MESON) setup $(TESTBUILD) --buildtype=debug -Db_sanitize=address,undefined \
 		-Db_lundef=false -Dtests=true
 
-# The libFuzzer harnesses of tests/fuzz/ (README "Fuzzing"): clang, ASan+UBSan,
+# The libFuzzer harnesses of tests/fuzz/ (docs/HACKING.md, "Fuzzing"): clang, ASan+UBSan,
 # coverage over the whole library.
 $(FUZZBUILD)/build.ninja:
 	CC=clang $(MESON) setup $(FUZZBUILD) --buildtype=debug -Doptimization=1 \
@@ -69,9 +69,10 @@ install: build
 bench-deps:
 	@scripts/install-deps.sh peers
 
-# The performance scoreboard (README "Performance scoreboard"): every side-by-side script
-# in benchmarks/ once, one table. QUICK=1 is the short run; SCOREBOARD="--json sb.json
-# --readme README.md" keeps it and rewrites the README's table (benchmarks/scoreboard.py).
+# The performance scoreboard (docs/scoreboard.md): every side-by-side script in
+# benchmarks/ once, one table. QUICK=1 is the short run; SCOREBOARD="--json sb.json
+# --markdown docs/scoreboard.md" keeps it and rewrites that page's table
+# (benchmarks/scoreboard.py).
 bench-peers: build test-deps
 	@scripts/install-deps.sh peers
 	@/usr/bin/python3 benchmarks/scoreboard.py $(if $(filter 1,$(QUICK)),--quick) $(SCOREBOARD)

@@ -165,7 +165,7 @@ for bench, name, v in rows:
 for (side, bench), why in sorted(notes.items()):
     print(f"note: {side} {bench}: {'; '.join(why)}")
 print(f"\n{nagree} figures agree within their spread, {ndiff} differ")
-result("report agree", "share of the report's key figures within 2 pooled sd of the same benchmarks run alone (README: which differ and why); no target",
+result("report agree", "share of the report's key figures within 2 pooled sd of the same benchmarks run alone (docs/scoreboard.md: which differ and why); no target",
        nagree / max(nagree + ndiff, 1), None, "fraction", "perflab report -o DIR",
        "perflab bench mem|io|clock|net|compress alone", target_of="perflab")
 PY

@@ -4,7 +4,7 @@
 print one table (`make bench-peers`, `QUICK=1` for the short version).
 
 usage: benchmarks/scoreboard.py [--quick] [--only NAME[,NAME]] [--json FILE]
-                                [--from FILE] [--readme README.md] [--dir DIR]
+                                [--from FILE] [--markdown docs/scoreboard.md] [--dir DIR]
 
   --quick        QUICK=1 for every script: fewer pairs, smaller sizes (under 5 minutes on
                  an idle 2-vCPU machine); also QUICK=1 in the environment
@@ -12,8 +12,8 @@ usage: benchmarks/scoreboard.py [--quick] [--only NAME[,NAME]] [--json FILE]
   --json FILE    also write the scoreboard as JSON (docs/schemas/scoreboard.schema.json:
                  a bench-shaped document, so `perflab diff OLD.json NEW.json` shows which
                  ratios moved; '-' = stdout)
-  --from FILE    no runs: read a scoreboard written by --json (print it, --readme it)
-  --readme FILE  rewrite the block between "<!-- scoreboard:begin -->" and
+  --from FILE    no runs: read a scoreboard written by --json (print it, --markdown it)
+  --markdown FILE rewrite the block between "<!-- scoreboard:begin -->" and
                  "<!-- scoreboard:end -->" in FILE with the table (machine, date, load)
   --dir DIR      the scripts' directory (default: this file's; tests use a fixture one)
 
@@ -236,7 +236,7 @@ def document(rows, quick, started, d):
     }
 
 
-def readme_block(doc):
+def markdown_block(doc):
     info = doc["info"]
     m = info["machine"]
     loads = [r.get("script_load") for r in info["rows"] if r.get("script_load") is not None]
@@ -268,12 +268,12 @@ def readme_block(doc):
     return "\n".join(lines)
 
 
-def rewrite_readme(path, doc):
+def rewrite_markdown(path, doc):
     text = open(path).read()
     if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
         sys.exit(f"scoreboard: {path}: needs one '{BEGIN}' line before one '{END}' line")
     a, b = text.index(BEGIN), text.index(END) + len(END)
-    new = text[:a] + readme_block(doc) + text[b:]
+    new = text[:a] + markdown_block(doc) + text[b:]
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         f.write(new)
@@ -286,7 +286,7 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--json")
     ap.add_argument("--from", dest="from_")
-    ap.add_argument("--readme")
+    ap.add_argument("--markdown")
     ap.add_argument("--dir", default=HERE)
     ap.add_argument("--log", default=None, help="the scripts' whole output (default: a file in $TMPDIR)")
     a = ap.parse_args()
@@ -328,8 +328,8 @@ def main():
             with open(a.json + ".tmp", "w") as f:
                 f.write(s)
             os.replace(a.json + ".tmp", a.json)
-    if a.readme:
-        rewrite_readme(a.readme, doc)
+    if a.markdown:
+        rewrite_markdown(a.markdown, doc)
     return 0
 
 

@@ -2,7 +2,7 @@
 /* perflab: git-style dispatch. To add a command: write src/cmd/NAME.c with cmd_NAME(),
  * declare it in src/cmd/common.h, add it to commands[] below (keep it sorted) and to
  * src/cmd/meson.build; docs/ARCHITECTURE.md, "How to add a command", lists the docs and
- * tests too (tests/core/docs-sync.sh checks README and the man page against commands[]). */
+ * tests too (tests/core/docs-sync.sh checks README and the man pages against commands[]). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

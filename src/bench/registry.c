@@ -14,8 +14,8 @@
  * runs every benchmark of `bench --list` with --quick and has no per-benchmark budget:
  * give NAME a quick_argv that keeps --quick to a second or two (the whole test has the
  * timeout in tests/bench/meson.build). The docs that list benchmarks (main.c's bench
- * summary, README) are checked by tests/core/docs-sync.sh; docs/ARCHITECTURE.md, "How to
- * add a benchmark", lists every place. */
+ * summary, README, perflab-bench(1)) are checked by tests/core/docs-sync.sh; docs/ARCHITECTURE.md,
+ * "How to add a benchmark", lists every place. */
 #include <string.h>
 
 #include "bench/bench.h"

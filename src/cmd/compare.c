@@ -208,8 +208,8 @@ static int write_outputs(const struct compare_opts *o, const struct pl_cmp_sessi
 	rep.environment = env;
 	rep.originals = orig;
 	rep.noriginals = norig;
-	/* the output rule (README): with --show-output the commands' output owns stdout, so
-	 * the report goes to stderr, like strace -c and time, unless -o FILE */
+	/* the output rule (perflab(1), OUTPUT): with --show-output the commands' output owns
+	 * stdout, so the report goes to stderr, like strace -c and time, unless -o FILE */
 	struct pl_cmp_dest dest = { .path = pl_g.output,
 				    .json = pl_g.json,
 				    .to_stderr = s->cfg->show_output && !pl_g.output };

@@ -88,7 +88,7 @@ int cmd_diff(int argc, char **argv)
 			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-",
 				 strerror(-r));
 			/* a full disk is a runtime failure, a path that cannot be opened a
-			 * usage error (README, Exit status) */
+			 * usage error (perflab(1), EXIT STATUS) */
 			ret = r == -EIO || r == -ENOSPC || r == -EDQUOT ? PL_EXIT_RUNTIME
 									: PL_EXIT_USAGE;
 		}

@@ -273,10 +273,10 @@ static int report(const struct profile_opts *o, struct pl_psession *s)
 	po.top = o->top;
 	po.tree = o->tree;
 	po.samples = o->samples;
-	/* The output rule (README "Output"): a command keeps stdout and stderr; without -o
+	/* The output rule (perflab(1), OUTPUT): a command keeps stdout and stderr; without -o
 	 * the report then goes to stderr, like strace -c and time, so the command's output
 	 * can be redirected without losing it. -o - asks for stdout explicitly. One path for
-	 * text and --json (README "Exit status"): an -o FILE that cannot be opened is an
+	 * text and --json (perflab(1), EXIT STATUS): an -o FILE that cannot be opened is an
 	 * input error (2; it was checked before the run), an output that cannot be written
 	 * (a full disk, stderr or stdout on /dev/full or a closed pipe) a runtime failure
 	 * (3), as main.c's flush of stdout. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perflab-mpi: perflab's report, inspect, check and bench NAME on every node of an MPI
- * job (README "Clusters"). Every rank finds its node (hostname + boot id, or one node per
+ * job (perflab-mpi(1)). Every rank finds its node (hostname + boot id, or one node per
  * rank with --per-rank-nodes); the lowest rank of each node is its collector. For report
  * the collectors measure the network between them (all-pairs ping-pong, one pair at a
  * time), run STREAM at the same time (after an MPI_Barrier) and build their node's report

@@ -754,7 +754,7 @@ int pl_report_write_html(FILE *out, const json_t *report)
 	esc(&b, pl_json_str(report, "perflab_version"));
 	pl_buf_puts(&b, "</div>\n");
 	free(line);
-	/* "unreliable: ..." before the figures it qualifies (README: every output opens
+	/* "unreliable: ..." before the figures it qualifies (perflab-report(1): every output opens
 	 * with it) */
 	char *top = pl_caveats_report_top(report);
 	if (top) {

@@ -939,7 +939,7 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 	fprintf(out, "# perflab report\n\n");
 	fprintf(out, "Generated %s by perflab %s.\n\n", pl_json_str(report, "generated"),
 		pl_json_str(report, "perflab_version"));
-	/* "unreliable: ..." before the figures it qualifies (README: every output opens
+	/* "unreliable: ..." before the figures it qualifies (perflab-report(1): every output opens
 	 * with it) */
 	char *top = pl_caveats_report_top(report);
 	if (top) {

@@ -3,7 +3,7 @@
  * pl_rules_DOMAIN[] and pl_rules_DOMAIN_n, declare them here with PL_RULE_DOMAIN, list
  * them in registry.c and src/rules/meson.build, and add fires / does-not-fire cases for
  * every rule to tests/rules/test_rules.c (a test fails for a rule without both).
- * docs/ARCHITECTURE.md, "How to add a rule", lists every place, README included. */
+ * docs/ARCHITECTURE.md, "How to add a rule", lists every place, the man page included. */
 #ifndef PERFLAB_RULES_DOMAINS_H
 #define PERFLAB_RULES_DOMAINS_H
 #include "rules/rules.h"

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/** Exit status table (documented in README and perflab(1)). */
+/** Exit status table (documented in perflab(1), EXIT STATUS). */
 enum pl_exit {
 	PL_EXIT_OK = 0,	      /**< success */
 	PL_EXIT_FINDINGS = 1, /**< check/verify found problems at or above --fail-on */

@@ -304,7 +304,7 @@ static int parse_short(int argc, char **argv, int *i, const struct pl_optset *se
 			if (old->short_name)
 				snprintf(now, sizeof(now), "-%c or ", old->short_name);
 			pl_error("%s-%c no longer means --%s: use %s--%s (a letter means one thing "
-				 "across perflab commands; see 'Renamed options' in README)",
+				 "across perflab commands; see OPTION LETTERS in perflab(1))",
 				 pfx(cmd), *p, old->name, now, old->name);
 			return -EINVAL;
 		}

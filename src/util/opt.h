@@ -46,7 +46,7 @@ struct pl_opt {
 	double min, max;	    /**< numeric range, checked when max > min */
 	const char *def;	    /**< default shown in help, or NULL */
 	char was_short;		    /**< the letter this option had before letters were made to
-					 mean one thing across commands (README "Renamed options"),
+					 mean one thing across commands (perflab(1), OPTION LETTERS),
 					 or 0; a use of it is refused with a pointer to the new
 					 spelling, unless the letter is live in the same sets */
 };

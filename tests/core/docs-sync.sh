@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Counts and lists that the docs repeat are checked against their source, so adding a
-# rule, fact domain, benchmark or command fails here until README.md, the man page and
-# main.c's summaries say so too (docs/ARCHITECTURE.md lists every place to touch).
+# rule, fact domain, benchmark or command fails here until README.md, the man pages and
+# main.c's summaries say so too (docs/ARCHITECTURE.md lists every place to touch). The
+# README stays short (at most 15 KB) and every docs/ file it links exists.
 # Sources of truth: `check --list-rules --json` (rules, rule domains), main.c's
 # commands[] (commands), src/bench/list.h and each benchmark's .in_report (benchmarks),
 # src/facts/registry.c (fact domains).
@@ -10,6 +11,7 @@
 cd "$PERFLAB_SRCDIR" || exit 1
 README=README.md
 MAN=docs/man/perflab.1.scd
+CHECKMAN=docs/man/perflab-check.1.scd
 join() { paste -sd, -; }
 
 # --- rules: "N rules in M domains (`src/rules/`: a, b, ...)" ---------------------------
@@ -18,33 +20,40 @@ cp "$OUT" "$TMP/rules.json"
 nrules=$(jq '.rules | length' "$TMP/rules.json")
 rdomains=$(jq -r '.rules[].domain' "$TMP/rules.json" | awk '!seen[$0]++' | join)
 ndomains=$(printf '%s\n' "$rdomains" | tr , '\n' | grep -c .)
-line=$(grep -E '^[0-9]+ rules in [0-9]+ domains' "$README")
-is "README's rule count line (update it in README.md, perflab check section)" \
-	"$line" "$nrules rules in $ndomains domains (\`src/rules/\`: $(printf '%s' "$rdomains" | sed 's/,/, /g'))"
+line=$(grep -E '^[0-9]+ rules in [0-9]+ domains' "$CHECKMAN")
+is "the rule count line of $CHECKMAN (update it there)" \
+	"$line" "$nrules rules in $ndomains domains (src/rules/: $(printf '%s' "$rdomains" | sed 's/,/, /g'))"
 tables=$(grep -o 'TABLE([a-z0-9_]*)' src/rules/registry.c | grep -v '^TABLE(name)$' | sed 's/TABLE(\(.*\))/\1/' | join)
 is "rule domains with rules = src/rules/registry.c's tables (a table without rules, or a domain not registered)" \
 	"$rdomains" "$tables"
 
-# --- commands: main.c's commands[] vs usage, README, man page --------------------------
+# --- commands: main.c's commands[] vs usage, README, man pages -------------------------
 dispatch=$(sed -n 's/^[[:space:]]*{ *"\([a-z-]*\)", *cmd_[a-z_]*,.*/\1/p' src/main.c | join)
 like "main.c's commands[] parsed" "$dispatch" '^bench,'
 is "main.c's commands[] is sorted (keep it sorted)" "$dispatch" "$(printf '%s\n' "$dispatch" | tr , '\n' | LC_ALL=C sort | join)"
 ok "perflab --help" "$PERFLAB" --help
 usage=$(sed -n '/^commands:/,/^$/p' "$OUT" | awk 'NF > 1 && $1 != "commands:" && $1 != "help" { print $1 }' | join)
 is "--help lists every command of commands[]" "$usage" "$dispatch"
-readme_cmds=$(sed -n '/^## Commands/,/^### /p' "$README" | sed -n 's/^| `perflab \([a-z-]*\).*/\1/p' | LC_ALL=C sort | join)
-is "README's Commands table has one row per command of main.c's commands[] (add or remove the row)" \
+readme_cmds=$(sed -n '/^## Commands/,/^## /p' "$README" |
+	sed -n 's|^- \[`perflab \([a-z]*\)`\](docs/man/perflab-\1\.1\.scd): .*|\1|p' | LC_ALL=C sort | join)
+is "README's Commands list has a line per command of main.c's commands[], linking docs/man/perflab-CMD.1.scd" \
 	"$readme_cmds" "$dispatch"
-man_cmds=$(sed -n '/^# COMMANDS/,/^# GLOBAL OPTIONS/p' "$MAN" | sed -n 's/^## \([a-z-]*\)$/\1/p' | LC_ALL=C sort -u | join)
-is "the man page's COMMANDS section has a '## NAME' section per command of main.c's commands[] ($MAN)" \
-	"$man_cmds" "$dispatch"
-for c in $(printf '%s\n' "$dispatch" | tr , ' '); do
-	if grep -q "^## perflab $c\$" "$README"; then _report ok "README has a '## perflab $c' section"; else
-		_report fail "README has a '## perflab $c' section" "add one to README.md"
-	fi
-done
+man_cmds=$(sed -n '/^# COMMANDS/,/^# GLOBAL OPTIONS/p' "$MAN" | sed -n 's/^\*perflab-\([a-z]*\)\*(1)$/\1/p' |
+	grep -vx mpi | LC_ALL=C sort -u | join)
+is "$MAN's COMMANDS lists *perflab-CMD*(1) per command of main.c's commands[]" "$man_cmds" "$dispatch"
+got=$(for c in $(printf '%s\n' "$dispatch" | tr , ' '); do [ -f "docs/man/perflab-$c.1.scd" ] && echo "$c"; done | join)
+is "a man page docs/man/perflab-CMD.1.scd per command of main.c's commands[]" "$got" "$dispatch"
+got=$(tr '\n' ' ' <docs/meson.build | sed -n "s/.*man_commands = \[\([^]]*\)\].*/\1/p" | tr -d "' " | tr , '\n' | grep . | join)
+is "docs/meson.build's man_commands installs a page per command of main.c's commands[]" "$got" "$dispatch"
+size=$(wc -c <"$README")
+if [ "$size" -le 15360 ]; then _report ok "README.md is at most 15 KB ($size bytes)"; else
+	_report fail "README.md is at most 15 KB ($size bytes)" "reference detail goes to the man pages, the rest to docs/"
+fi
+missing=$(grep -oE '\]\((docs|benchmarks|tests)/[^)#]*' "$README" | sed 's/^](//' | sort -u |
+	while read -r p; do [ -e "$p" ] || echo "$p"; done)
+is "every file README.md links exists" "$missing" ""
 
-# --- benchmarks: src/bench/list.h vs --list, main.c, README ----------------------------
+# --- benchmarks: src/bench/list.h vs --list, main.c, man pages -------------------------
 benches=$(sed -n 's/^PL_BENCH(\([a-z0-9_]*\))$/\1/p' src/bench/list.h | join)
 like "src/bench/list.h parsed" "$benches" '^clock,'
 ok "bench --list" "$PERFLAB" bench --list
@@ -52,36 +61,29 @@ is "bench --list shows list.h's benchmarks in order" \
 	"$(awk 'NR > 1 && $2 ~ /^(yes|no)$/ { print $1 }' "$OUT" | join)" "$benches"
 summary=$(tr '\n\t' '  ' <src/main.c | sed -n 's/.*{ "bench", cmd_bench, *"[^"(]*(\([^)]*\))".*/\1/p' | sed 's/, /,/g')
 is "main.c's bench summary \"run a benchmark (...)\" names list.h's benchmarks in order" "$summary" "$benches"
-row=$(sed -n 's/^| `perflab bench NAME` | benchmarks: \([^|]*\), with warm-up.*/\1/p' "$README" |
-	sed -e 's/ ([^)]*)//g' -e 's/, /,/g')
-is "README's Commands row for bench names list.h's benchmarks in order" "$row" "$benches"
-table=$(sed -n '/^| benchmark | measures | method |/,/^$/p' "$README" | sed -n 's/^| `\([a-z0-9_]*\)` |.*/\1/p' | join)
-is "README's benchmark table (perflab bench) has a row per benchmark of list.h, in order" "$table" "$benches"
-got=$(sed -n 's/^## bench \([a-z0-9_]*\)$/\1/p' "$MAN" | join)
-is "the man page has a '## bench NAME' section per benchmark of list.h, in order ($MAN)" "$got" "$benches"
+row=$(sed -n 's/^- \[`perflab bench`\]([^)]*): benchmarks (\([^)]*\)).*/\1/p' "$README" | sed 's/, /,/g')
+is "README's Commands line for bench names list.h's benchmarks in order" "$row" "$benches"
+got=$(sed -n '/^# BENCHMARKS/,/^# /p' docs/man/perflab-bench.1.scd | sed -n 's/^## \([a-z0-9_]*\)$/\1/p' | join)
+is "perflab-bench(1) has a '## NAME' section under BENCHMARKS per benchmark of list.h, in order" "$got" "$benches"
 inrep=$(for b in $(printf '%s\n' "$benches" | tr , ' '); do
 	grep -qE '^[[:space:]]*\.in_report = true' "src/bench/$b.c" && echo "$b"
 done | join)
 like "some benchmark is in_report" "$inrep" '^[a-z]'
-got=$(sed -n 's/.*runs the benchmarks marked for it (\([^)]*\)).*/\1/p' "$README" | sed 's/, /,/g')
-is "README (perflab bench): 'runs the benchmarks marked for it (...)' = the in_report ones" "$got" "$inrep"
-got=$(sed -n '/^## perflab report/,/^## /p' "$README" | tr '\n' ' ' |
+got=$(tr '\n' ' ' <docs/man/perflab-report.1.scd |
 	sed -n 's/.*The benchmarks (\([^);]*\)[^)]*) run with.*/\1/p' |
 	sed -E 's/ (in the report directory|on the report.s file system|on loopback|on a built-in corpus)//g; s/, /,/g')
-is "README (perflab report): 'The benchmarks (...) run with' = the in_report ones" "$got" "$inrep"
+is "perflab-report(1): 'The benchmarks (...) run with' = the in_report ones" "$got" "$inrep"
 ok "report --help" "$PERFLAB" report --help
 got=$(tr '\n' ' ' <"$OUT" | sed -n 's/.*The benchmarks (\([^);]*\)[^)]*) run with.*/\1/p' |
 	sed -E 's/ (in the report directory|on the report.s file system|on loopback|on a built-in corpus)//g; s/, /,/g')
 is "report --help: 'The benchmarks (...)' = the in_report ones (src/cmd/report.c)" "$got" "$inrep"
 
-# --- fact domains: src/facts/registry.c vs README and the man page ---------------------
+# --- fact domains: src/facts/registry.c vs the man page --------------------------------
 fdomains=$(sed -n 's/^[[:space:]]*{ *"\([a-z0-9_]*\)", *"[^"]*", *pl_collect_[a-z0-9_]* *}.*/\1/p' src/facts/registry.c | join)
 like "src/facts/registry.c parsed" "$fdomains" '^virt,'
-got=$(sed -n '/^| domain | keys (values) | from |/,/^$/p' "$README" | sed -n '3,$s/^| \([a-z0-9_]*\) |.*/\1/p' | join)
-is "README's inspect domain table has a row per collector of src/facts/registry.c, in order" "$got" "$fdomains"
-got=$(sed -n '/^## inspect$/,/^## check$/p' "$MAN" | tr '\n\t' '  ' |
+got=$(sed -n '/^# DESCRIPTION$/,/^# OPTIONS$/p' docs/man/perflab-inspect.1.scd | tr '\n\t' '  ' |
 	sed -n 's/.*of the domains \([^.]*\)\. .*/\1/p' | sed -E 's/ +/ /g; s/^ //; s/ and /, /; s/, /,/g')
-is "the man page's inspect entry lists src/facts/registry.c's domains in order ($MAN)" "$got" "$fdomains"
+is "perflab-inspect(1) lists src/facts/registry.c's domains in order" "$got" "$fdomains"
 # --- docs/ARCHITECTURE.md: the files it names exist, the sections code cites exist ------
 ARCH=docs/ARCHITECTURE.md
 missing=$(grep -o '`[^`]*`' "$ARCH" | tr -d '`' |
@@ -97,7 +99,7 @@ missing=$(grep -rhoE 'docs/ARCHITECTURE\.md, "[^"]+"' src tests --include='*.[ch
 	done)
 is "every section of $ARCH cited in src/ and tests/ exists (a heading was renamed)" "$missing" ""
 
-# --- perflab-mpi: its commands (src/mpi/commands.c's infos[] and bench) vs --help, man, README
+# --- perflab-mpi: its commands (src/mpi/commands.c's infos[] and bench) vs --help, man page
 if [ -z "${PERFLAB_MPI:-}" ] || [ ! -x "$PERFLAB_MPI" ]; then
 	skip "perflab-mpi commands" "perflab-mpi not built (no MPI found by meson)"
 	done_testing
@@ -112,7 +114,4 @@ is "perflab-mpi --help lists every command" "$got" "$mcmds"
 got=$(sed -n '/^# SYNOPSIS/,/^# DESCRIPTION/p' docs/man/perflab-mpi.1.scd | grep -oE '\*perflab-mpi [a-z]+\*' |
 	sed 's/.*perflab-mpi \([a-z]*\)\*/\1/' | LC_ALL=C sort -u | join)
 is "perflab-mpi(1)'s SYNOPSIS has every command" "$got" "$mcmds"
-got=$(sed -n '/^## Clusters/,/^## perflab diff/p' "$README" | grep -oE 'perflab-mpi (report|[a-z]+)' |
-	sed 's/perflab-mpi //' | LC_ALL=C sort -u | grep -xF -f <(printf '%s\n' "$mcmds" | tr , '\n') | join)
-is "README's Clusters section shows every perflab-mpi command" "$got" "$mcmds"
 done_testing

@@ -26,7 +26,10 @@ for d in d1:$A d2:$Z; do
 		fi
 	done
 	if command -v scdoc >/dev/null; then
-		if [ -e "$dir$p/share/man/man1/perflab.1" ]; then _report ok "${d%%:*}: man page"; else _report fail "${d%%:*}: man page" "$(files "$dir" | grep man)"; fi
+		for m in "$PERFLAB_SRCDIR"/docs/man/*.1.scd; do
+			m=$(basename "$m" .scd)
+			if [ -e "$dir$p/share/man/man1/$m" ]; then _report ok "${d%%:*}: man page $m"; else _report fail "${d%%:*}: man page $m" "$(files "$dir" | grep man)"; fi
+		done
 	else
 		skip "${d%%:*}: man page" "scdoc is not installed"
 	fi

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The option tables of every command seen through their --help: a single letter means one
 # thing (one long option) across all commands and benchmarks; a letter an option used to
-# have ("(was -X)") is refused with a pointer to the new spelling; and the man page lists
-# every option of every command in that command's section, with the same letter, and
+# have ("(was -X)") is refused with a pointer to the new spelling; and each command's man
+# page, perflab-CMD(1), lists every option of its --help, with the same letter, and
 # nothing --help does not know.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 P=$PERFLAB
@@ -102,53 +102,90 @@ while IFS=$'\t' read -r c l long; do
 	like "$c $l: points to $long" "$(cat "$ERR")" "$l no longer means $long: use (-[A-Za-z] or )?$long"
 	is "$c $l: nothing on stdout" "$(wc -c <"$OUT")" 0
 done < <(sort -u "$TMP/was")
-# README's "Renamed options" table has a row per old letter: | `-X` | `--long` | commands |
+# the man pages: perflab(1) has the global options, the option letters and the exit status;
+# perflab-CMD(1) has an OPTIONS section per command, perflab-bench(1) the runner options
+# under OPTIONS and a section "## NAME" per benchmark under BENCHMARKS
+MANDIR=$PERFLAB_SRCDIR/docs/man
+man_section() { # FILE HEADING -> the lines under HEADING, up to the next heading
+	awk -v h="$2" '$0 == h {on = 1; next} /^#/ {on = 0} on' "$1"
+}
+# perflab(1)'s OPTION LETTERS names every old letter with its option: "-X (--long"
+letters=$(man_section "$MAN" "# OPTION LETTERS" | tr '\n\t' '  ')
 nores=
 while IFS=$'\t' read -r l long; do
-	grep -qF -- "| \`$l\` | \`$long\`" "$PERFLAB_SRCDIR/README.md" || nores="$nores $l=$long"
+	printf '%s' "$letters" | grep -qF -- "$l ($long" || nores="$nores $l=$long"
 done < <(cut -f2,3 "$TMP/was" | sort -u)
-is "README lists every old letter" "$nores" ""
+is "perflab(1)'s OPTION LETTERS names every old letter" "$nores" ""
 
-# the man page: a section "## CMD" (or "## bench NAME") per command; each option of a
-# command's --help is there as *--long* (with *-X*, when it has a letter), and every *--long*
-# of a section is an option of that command (or a global option)
-man_section() { # HEADING -> the lines under it, up to the next heading
-	awk -v h="$1" '$0 == h {on = 1; next} /^#/ {on = 0} on' "$MAN"
-}
 globals=$(grep -P '^inspect\t' "$TMP/opts" | grep -E $'\t--(json|output|sysroot|no-color|quiet|verbose|help)$' | cut -f3 | sort -u)
 is "global options found" "$(echo "$globals" | tr '\n' ' ')" "--help --json --no-color --output --quiet --sysroot --verbose "
-man_glob=$(man_section "# GLOBAL OPTIONS")
+man_glob=$(man_section "$MAN" "# GLOBAL OPTIONS")
 for g in $globals; do
 	like "man page: global option $g" "$man_glob" "\*$g\*"
 done
+# perflab-bench(1) OPTIONS: the runner options of 'bench --help'
+"$P" bench --help >"$TMP/help" 2>&1
+sed -nE 's/^      --([a-z0-9-]+).*/\1/p; s/^  -([A-Za-z]), --([a-z0-9-]+).*/\1 \2/p' "$TMP/help" |
+	sort -u | awk '{ if (NF == 1) print "-\t--" $1; else print "-" $1 "\t--" $2 }' >"$TMP/runner"
+like "runner options found in bench --help (--runs)" "$(cat "$TMP/runner")" $'-r\t--runs'
+longs() { grep -oE '\*--[a-z0-9-]+\*' | tr -d '*' | sort -u; }
+BPAGE=$MANDIR/perflab-bench.1.scd
+sec=$(man_section "$BPAGE" "# OPTIONS")
+miss= wrong=
+while IFS=$'\t' read -r l long; do
+	echo "$globals" | grep -qx -- "$long" && continue
+	if ! printf '%s' "$sec" | grep -qF -- "*$long*"; then miss="$miss $long"
+	elif [ "$l" != - ] && ! printf '%s' "$sec" | grep -qF -- "*$l*, *$long*"; then wrong="$wrong $l,$long"
+	fi
+done <"$TMP/runner"
+is "perflab-bench.1, bench: every option of --help" "$miss" ""
+is "perflab-bench.1, bench: letters as in --help" "$wrong" ""
+extra=
+for long in $(sed '/^# BENCHMARKS/,$d' "$BPAGE" | longs); do
+	grep -qP "\t\Q$long\E$" "$TMP/runner" || extra="$extra $long"
+done
+is "perflab-bench.1, bench (above BENCHMARKS): no option --help does not have" "$extra" ""
 while read -r c; do
-	sec=$(man_section "## $c")
+	case $c in
+	bench\ *)
+		page=$BPAGE
+		sec=$(man_section "$page" "## ${c#bench }")
+		heading="## ${c#bench }"
+		where="$sec
+$(man_section "$page" "# OPTIONS")"
+		text=$sec
+		;;
+	*)
+		page=$MANDIR/perflab-$c.1.scd
+		sec=$(man_section "$page" "# OPTIONS")
+		heading="# OPTIONS"
+		where=$sec
+		text=$(cat "$page")
+		;;
+	esac
+	if [ ! -f "$page" ]; then
+		_report fail "a man page for $c" "write $page and add it to docs/meson.build"
+		continue
+	fi
 	if [ -z "$sec" ]; then
-		_report fail "man page has a section '## $c'"
+		_report fail "$(basename "$page") has a section '$heading' for $c"
 		continue
 	fi
 	miss= extra= wrong=
 	while IFS=$'\t' read -r _ l long; do
 		echo "$globals" | grep -qx -- "$long" && continue
-		# the runner options live in the "## bench" section
-		where=$sec
-		case $c in bench\ *) where="$sec
-$(man_section "## bench")" ;; esac
 		if ! printf '%s' "$where" | grep -qF -- "*$long*"; then miss="$miss $long"
 		elif [ "$l" != - ] && ! printf '%s' "$where" | grep -qF -- "*$l*, *$long*"; then wrong="$wrong $l,$long"
 		fi
 	done < <(grep -P "^\Q$c\E\t" "$TMP/opts")
-	for long in $(printf '%s' "$sec" | grep -oE '\*--[a-z0-9-]+\*' | tr -d '*' | sort -u); do
-		grep -qP "^\Q$c\E\t.*\t\Q$long\E$" "$TMP/opts" && continue
-		# bench: a runner option is in every benchmark's help
-		[ "$c" = bench ] && grep -qP "^bench clock\t.*\t\Q$long\E$" "$TMP/opts" && continue
-		extra="$extra $long"
+	for long in $(printf '%s' "$text" | longs); do
+		grep -qP "^\Q$c\E\t.*\t\Q$long\E$" "$TMP/opts" || extra="$extra $long"
 	done
-	is "man page, $c: every option of --help" "$miss" ""
-	is "man page, $c: letters as in --help" "$wrong" ""
-	is "man page, $c: no option --help does not have" "$extra" ""
+	is "$(basename "$page" .scd), $c: every option of --help" "$miss" ""
+	is "$(basename "$page" .scd), $c: letters as in --help" "$wrong" ""
+	is "$(basename "$page" .scd), $c: no option --help does not have" "$extra" ""
 done < <(cut -f1 "$TMP/opts" | sort -u)
-like "man page: exit status 130" "$(man_section "# EXIT STATUS")" '\*130\*'
+like "man page: exit status 130" "$(man_section "$MAN" "# EXIT STATUS")" '\*130\*'
 
 # perflab-mpi (built where meson finds MPI): its commands' --help come from the same pl_opt
 # tables, so a letter means there what it means in perflab, and docs/man/perflab-mpi.1.scd

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Helpers shared by the libFuzzer harnesses of tests/fuzz/ (README "Fuzzing").
+/* Helpers shared by the libFuzzer harnesses of tests/fuzz/ (docs/HACKING.md, "Fuzzing").
  *
  * A harness is one file fuzz_NAME.c defining LLVMFuzzerTestOneInput(): it turns the
  * fuzzer's bytes into the input of one real perflab parser (a string, a file, a ring

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Run the libFuzzer harnesses (README "Fuzzing").
+# Run the libFuzzer harnesses (docs/HACKING.md, "Fuzzing").
 #
 #   run.sh NAME            TAP, for `meson test` (fuzz/NAME): every file of regress/NAME/
 #                          once (one line each), the seed corpus once (one line), both

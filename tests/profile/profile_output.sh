@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Where perflab profile's report goes (README "Output"): with '-- CMD' the command keeps
+# Where perflab profile's report goes (perflab(1), OUTPUT): with '-- CMD' the command keeps
 # stdout and stderr and the report (text or --json) goes to stderr, like strace -c and
 # time, or to -o FILE; with -p/-a it stays on stdout. A program that writes to stdout
 # must not break --json, and redirecting its output must not lose the report.
@@ -76,7 +76,7 @@ like "-p: the report on stdout" "$(cat "$OUT")" "^profile of pid $bg"
 is "-p --json: stdout parses" "$(jq -r .schema_version "$OUT" 2>&1)" 1
 
 # A report that cannot be written is a runtime failure, exit 3, for text and --json alike
-# (README "Exit status"); an -o path that cannot be opened stays a usage error, 2.
+# (perflab(1), EXIT STATUS); an -o path that cannot be opened stays a usage error, 2.
 # Closed descriptors (2>&-, >&-) are kept taken at start, so the report cannot land in
 # the first file perflab opens (the markers' memfd took fd 2 and the run exited 0).
 for fmt in text json; do
