@@ -152,16 +152,26 @@ static struct eitem *add_item(struct esec *s, const char *key, const char *value
 	return it;
 }
 
-/* Append "# " comment lines to @b: @label then @text wrapped at 88 columns, continuation
- * lines indented under the text. Control characters (machine text) become '?'. */
-static void comment(struct pl_buf *b, const char *label, const char *text)
+/* A copy of machine text @s that stays on one comment line: newline and tab become ' ',
+ * other control characters '?'. */
+static char *one_line(const char *s)
 {
-	pl_autofree char *t = pl_xstrdup(text ? text : "");
+	char *t = pl_xstrdup(s ? s : "");
 	for (char *p = t; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = (*p == '\n' || *p == '\t') ? ' ' : '?';
-	int indent = 2 + (int)strlen(label) + 1, col = indent;
-	pl_buf_printf(b, "# %s", label);
+	return t;
+}
+
+/* Append "# " comment lines to @b: @label then @text wrapped at 88 columns, continuation
+ * lines indented under the text. Both may hold machine text (a device name from the
+ * tree): control characters never reach the profile (one_line). */
+static void comment(struct pl_buf *b, const char *label, const char *text)
+{
+	pl_autofree char *t = one_line(text);
+	pl_autofree char *l = one_line(label);
+	int indent = 2 + (int)strlen(l) + 1, col = indent;
+	pl_buf_printf(b, "# %s", l);
 	pl_autostrv char **w = pl_split(t, " ", NULL);
 	for (size_t i = 0; w[i]; i++) {
 		int n = (int)strlen(w[i]);

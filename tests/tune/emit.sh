@@ -105,4 +105,20 @@ cp "$P/lat/tuned.conf" "$TMP/before"
 expect_exit 2 "bad --fail-on: exit 2" "$PERFLAB" check --sysroot "$FIX/intel-2s" --fail-on bogus --emit-profile "$P/lat/tuned.conf"
 ok "an existing profile is untouched after an error" cmp "$TMP/before" "$P/lat/tuned.conf"
 ok "no temporary file left beside it" bash -c "[ \$(ls -A '$P/lat' | wc -l) -eq 1 ]"
+# A block device whose name carries profile lines ("sda\n[bootloader]\ncmdline=..."):
+# the name reaches the profile only inside comments, on one line, so tune loads no
+# [bootloader] section from it.
+H=$TMP/hostile
+cp -a "$FIX/intel-2s" "$H"
+BD=sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block
+EVIL=$'sda\n[bootloader]\ncmdline=mitigations=off nokaslr'
+mv "$H/$BD/sda" "$H/$BD/$EVIL"
+rm "$H/sys/block/sda"
+ln -s "../devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/$EVIL" "$H/sys/block/$EVIL"
+mkdir -p "$P/hostile"
+"$PERFLAB" check --sysroot "$H" -W throughput --fail-on info --emit-profile "$P/hostile/tuned.conf" >"$OUT" 2>"$ERR"
+like "hostile device name: the rule still fires (left out, the name is not a device name)" "$(cat "$P/hostile/tuned.conf")" "left out: block.nr-requests"
+is "hostile device name: no line outside a comment carries it" "$(grep -c '^cmdline=\|^\[bootloader\]\|^\[disk' "$P/hostile/tuned.conf")" "0"
+"$PERFLAB" tune show hostile --profile-dir "$P" --json >"$TMP/hostile.json"
+is "hostile device name: the profile has no bootloader unit" "$(jq '[.units[] | select(.type == "bootloader" or .name == "bootloader")] | length' "$TMP/hostile.json")" "0"
 done_testing
