@@ -28,6 +28,7 @@
 #include "util/outfile.h"
 #include "util/log.h"
 #include "util/str.h"
+#include "util/testhook.h"
 #include "util/sysroot.h"
 
 static const char usage[] =
@@ -506,7 +507,7 @@ static json_t *interrupted_json(int nc, char names[][KEYLEN], const bool *got, c
 		else if (ok[i] && bench && !mem_ok[i])
 			json_array_append_new(mem, pl_json_string(names[i]));
 	}
-	int p = 0, np = nc * (nc - 1) / 2, miss = 0;
+	size_t p = 0, np = (size_t)nc * (size_t)(nc - 1) / 2, miss = 0;
 	for (int a = 0; a < nc; a++)
 		for (int b = a + 1; b < nc; b++, p++)
 			if (bench && !have[p]) {
@@ -528,7 +529,7 @@ static json_t *interrupted_json(int nc, char names[][KEYLEN], const bool *got, c
 		free(s);
 	}
 	if (miss) {
-		s = pl_xasprintf("network: %d of %d pairs not measured", miss, np);
+		s = pl_xasprintf("network: %zu of %zu pairs not measured", miss, np);
 		json_array_append_new(what, pl_json_string(s));
 		free(s);
 	}
@@ -582,8 +583,21 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 		      char names[][KEYLEN])
 {
 	bool bench = !o->no_bench && pl_sysroot_is_live();
-	if (getenv("PERFLAB_MPI_TEST_HANG_RANK") &&
-	    atoi(getenv("PERFLAB_MPI_TEST_HANG_RANK")) == pl_mpi_rank)
+	const char *cap = PL_TEST_HOOK("PERFLAB_MPI_TEST_NET_MAX");
+	int max = cap ? atoi(cap) : PL_MPI_NET_MAX_NODES;
+	if (bench && nc > max) { /* every collector sees the same nc: all stop here */
+		if (pl_mpi_rank == 0) {
+			pl_autofree char *m = pl_xasprintf(
+				"report: %d nodes; the network matrix measures every pair one at a "
+				"time and takes at most %d nodes (pass --no-bench, or run on fewer "
+				"nodes)",
+				nc, max);
+			pl_mpi_fail_line(m);
+		}
+		return PL_EXIT_USAGE;
+	}
+	const char *hang = PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK");
+	if (hang && atoi(hang) == pl_mpi_rank)
 		pl_mpi_test_stall(); /* tests/mpi/report.sh: a hung node */
 	json_t *doc = report_doc(o);
 	if (pl_mpi_rank != 0) {
@@ -607,14 +621,14 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 		}
 		return 0;
 	}
-	int np = nc * (nc - 1) / 2;
+	size_t np = (size_t)nc * (size_t)(nc - 1) / 2;
 	json_t **docs = pl_xcalloc((size_t)nc, sizeof(*docs));
 	json_t **mem = pl_xcalloc((size_t)nc, sizeof(*mem));
 	bool *got = pl_xcalloc((size_t)nc, sizeof(*got));
 	bool *ok = pl_xcalloc((size_t)nc, sizeof(*ok));
 	bool *mem_ok = pl_xcalloc((size_t)nc, sizeof(*mem_ok));
-	bool *have = pl_xcalloc((size_t)np + 1, sizeof(*have));
-	double *rtt = pl_xcalloc((size_t)np * NVALS + 1, sizeof(*rtt));
+	bool *have = pl_xcalloc(np + 1, sizeof(*have));
+	double *rtt = pl_xcalloc(np * NVALS + 1, sizeof(*rtt));
 	docs[0] = doc;
 	got[0] = true;
 	int r = pl_mpi_gather_json(TAG_DOC, coll, nc, docs, got, MPI_Wtime() + o->timeout_s,
@@ -686,8 +700,8 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 int pl_mpi_run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc,
 		       char names[][KEYLEN])
 {
-	if (getenv("PERFLAB_MPI_TEST_HANG_RANK") &&
-	    atoi(getenv("PERFLAB_MPI_TEST_HANG_RANK")) == pl_mpi_rank)
+	if (PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK") &&
+	    atoi(PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK")) == pl_mpi_rank)
 		pl_mpi_test_stall();
 	json_t *doc = strcmp(o->cmd, "inspect") == 0 ? inspect_doc(o)
 		      : strcmp(o->cmd, "check") == 0 ? check_doc(o)

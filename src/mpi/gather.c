@@ -17,6 +17,7 @@
 #include "util/json.h"
 #include "util/outfile.h"
 #include "util/str.h"
+#include "util/testhook.h"
 
 /* ---- stopping early: SIGINT/SIGTERM, a rank's notice, rank 0's --timeout ---- */
 
@@ -134,7 +135,7 @@ static void test_note_gathered(int tag, int n)
 	static const char *f;
 	static bool looked;
 	if (!looked) {
-		f = getenv("PERFLAB_MPI_TEST_GATHERED");
+		f = PL_TEST_HOOK("PERFLAB_MPI_TEST_GATHERED");
 		looked = true;
 	}
 	struct pl_outfile out;
@@ -249,7 +250,7 @@ int pl_mpi_gather_json(int tag, const int *coll, int nc, json_t **out, bool *got
  * rename), so the test knows when, and whom to signal. */
 void pl_mpi_test_stall(void)
 {
-	const char *f = getenv("PERFLAB_MPI_TEST_STALLED");
+	const char *f = PL_TEST_HOOK("PERFLAB_MPI_TEST_STALLED");
 	if (f) {
 		struct pl_outfile out;
 		if (pl_outfile_open(&out, f) == 0) {

@@ -18,6 +18,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "util/str.h"
+#include "util/testhook.h"
 
 /* the ping-pong's message sizes: the latency figure's first (TCP_BYTES), the bandwidth
  * figure's last */
@@ -264,12 +265,12 @@ int pl_mpi_measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 	int p = 0;
 	for (int a = 0; a < nc && r == 0; a++)
 		for (int b = a + 1; b < nc && r == 0; b++, p++) {
-			if (getenv("PERFLAB_MPI_TEST_STALL_PAIR") &&
-			    atoi(getenv("PERFLAB_MPI_TEST_STALL_PAIR")) == p && me == a)
+			if (PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PAIR") &&
+			    atoi(PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PAIR")) == p && me == a)
 				pl_mpi_test_stall(); /* tests/mpi/interrupt.sh: a pair that never
 							ends */
-			if (getenv("PERFLAB_MPI_TEST_STALL_PEER") &&
-			    atoi(getenv("PERFLAB_MPI_TEST_STALL_PEER")) == p && me == b)
+			if (PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PEER") &&
+			    atoi(PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PEER")) == p && me == b)
 				pl_mpi_test_stall(); /* tests/mpi/report.sh: rank 0's peer hangs */
 			MPI_Request rq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
 			bool stopped = false;
@@ -394,7 +395,7 @@ json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const s
 		json_array_append_new(bw, w);
 	}
 	json_t *slow = NULL, *tcp_rt = o->net_tcp ? null_matrix(nc) : NULL;
-	double *over = pl_xcalloc((size_t)(nc * (nc - 1) / 2) + 1, sizeof(*over));
+	double *over = pl_xcalloc((size_t)nc * (size_t)(nc - 1) / 2 + 1, sizeof(*over));
 	size_t nover = 0;
 	bool complete = true;
 	int p = 0;

@@ -37,6 +37,9 @@ enum {
 /* a pair's figures: the round trip of each size, then --net-tcp's (or -errno) and how
  * its server was reached (REACH_*) */
 #define NVALS (NSIZES + 2)
+/** The most nodes report's network matrix takes: it measures the nc*(nc-1)/2 pairs one
+ *  at a time and keeps NVALS doubles per pair on rank 0 (1024 nodes: 523,776 pairs). */
+#define PL_MPI_NET_MAX_NODES 1024
 
 /** The command of this run and its options (the global ones are in pl_g). */
 struct mpi_opts {

@@ -86,5 +86,14 @@ like "one line naming the rank and the path" \
 	"$(grep -c 'perflab-mpi: error' "$ERR") $(grep 'perflab-mpi: error' "$ERR")" \
 	"^1 .*rank 0: '$TMP/none/0' is not a directory"
 ok "nothing written" test ! -e "$B"
+# The network matrix takes at most PL_MPI_NET_MAX_NODES nodes (1024; the test lowers it
+# to 3 so 4 ranks exceed it): refused before anything is measured or written.
+export PERFLAB_MPI_TEST_NET_MAX=3
+expect_exit 2 "more nodes than the network matrix takes" MPI report -o "$B" --quick --per-rank-nodes
+unset PERFLAB_MPI_TEST_NET_MAX
+like "one line naming the node count and the limit" \
+	"$(grep -c 'perflab-mpi: error' "$ERR") $(grep 'perflab-mpi: error' "$ERR")" \
+	"^1 .*report: 4 nodes; the network matrix .* at most 3 nodes"
+ok "too many nodes: nothing written" test ! -e "$B"
 
 done_testing
