@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "bench/plan.h"
 #include "cmd/common.h"
 #include "cmd/node.h"
