@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The benchmark engine. A benchmark is a descriptor (struct pl_bench, one file per
- * benchmark, listed in src/bench/list.h); the runner (runner.c) owns everything the
- * benchmarks share: option parsing and --help from the option tables, warm-up, repetitions
- * (--runs / --min-time), CPU pinning (--cpus), memory placement (--membind), the progress
- * bar, SIGINT/SIGTERM, statistics, environment capture, idle/spread warnings and the
- * output (table, --json, -o FILE).
+ * benchmark, listed in src/bench/list.h); the runner (runner.c: the run loop; api.c:
+ * what a benchmark calls; result.c: the result document and its table) owns everything
+ * the benchmarks share: option parsing and --help from the option tables, warm-up,
+ * repetitions (--runs / --min-time), CPU pinning (--cpus), memory placement (--membind),
+ * the progress bar, SIGINT/SIGTERM, statistics, environment capture, idle/spread warnings
+ * and the output (table, --json, -o FILE).
  *
  * Life of a run: supported() -> setup() (declares metrics with pl_bench_metric(), may
  * allocate) -> warm-up calls of run() whose values are discarded -> measured calls of
@@ -197,7 +198,7 @@ extern const size_t pl_nbenches;
 /** The benchmark called @name, or NULL. */
 const struct pl_bench *pl_bench_find(const char *name);
 
-/* ---- runner entry points (runner.c) ---- */
+/* ---- runner entry points (runner.c; the output of a result: result.c) ---- */
 
 /** The runner's options, filled by parsing pl_bench_runner_opts (src/cmd/bench.c). */
 struct pl_bench_run_opts {
