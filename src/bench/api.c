@@ -135,6 +135,11 @@ bool pl_bench_is_quick(const struct pl_bench_ctx *c)
 	return c->quick;
 }
 
+const char *pl_bench_workdir(const struct pl_bench_ctx *c)
+{
+	return c->workdir;
+}
+
 int pl_bench_pin_thread(unsigned cpu)
 {
 	cpu_set_t s;

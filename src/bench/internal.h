@@ -34,7 +34,8 @@ struct pl_bench_ctx {
 	char invalid[512]; /* pl_bench_invalidate(): non-empty = status failed */
 	struct pl_cpuset cpus;
 	bool pinned, quick, warming;
-	bool self_pinned; /* pl_bench_pinned_by_bench() */
+	bool self_pinned;    /* pl_bench_pinned_by_bench() */
+	const char *workdir; /* pl_bench_workdir(): the run options' workdir */
 };
 
 /** A new result document of @b with the header fields of bench.schema.json and @status

@@ -285,7 +285,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 		snprintf(err, errlen, "benchmarks measure the live system; drop --sysroot");
 		return PL_EXIT_USAGE;
 	}
-	struct pl_bench_ctx c = { .b = b, .quick = a->quick };
+	struct pl_bench_ctx c = { .b = b, .quick = a->quick, .workdir = a->ro->workdir };
 	int rc = resolve_cpus(a->ro, &c.cpus, err, errlen);
 	if (rc)
 		return rc;
@@ -538,13 +538,15 @@ unsigned pl_bench_planned_warmup(const struct pl_bench *b, const struct pl_bench
 	return ro->warmup >= 0 ? (unsigned)ro->warmup : b->default_warmup;
 }
 
-json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick)
+json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick,
+			  const char *workdir)
 {
 	struct pl_bench_run_opts ro;
 	void *opts = NULL;
 	json_t *doc = NULL;
 	char err[512] = "the report's arguments for it do not parse (a perflab bug)";
 	if (pl_bench_parse_args(b, argc, argv, &opts, &ro) == 0) {
+		ro.workdir = workdir;
 		static char *const none[] = { NULL }; /* runner.args: [] for the defaults */
 		struct run_args ra = { b, opts, &ro, quick, false, argc, argv ? argv : none };
 		run_bench(&ra, &doc, err, sizeof(err));
@@ -566,7 +568,5 @@ json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *cons
 	for (const char *const *p = extra; p && *p && argc < 62; p++)
 		argv[argc++] = (char *)*p;
 	argv[argc] = NULL;
-	return pl_bench_run_args(b, argc, argv, !full);
+	return pl_bench_run_args(b, argc, argv, !full, NULL);
 }
-
-const char *pl_bench_workdir;

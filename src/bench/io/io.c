@@ -235,7 +235,8 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		goto fail;
 	}
 	/* the directory the user named (or the default), not the temporary one inside it */
-	const char *shown = dir ? dir : pl_bench_workdir ? pl_bench_workdir : ".";
+	const char *workdir = pl_bench_workdir(ctx);
+	const char *shown = dir ? dir : workdir ? workdir : ".";
 	if (!dir) {
 		const char *parent = shown;
 		r = pl_io_tmpdir_create(parent, &s->tmpdir);
