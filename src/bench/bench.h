@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The benchmark engine. A benchmark is a descriptor (struct pl_bench, one file per
- * benchmark, listed in src/bench/list.h); the runner (runner.c) owns everything the
- * benchmarks share: option parsing and --help from the option tables, warm-up, repetitions
- * (--runs / --min-time), CPU pinning (--cpus), memory placement (--membind), the progress
- * bar, SIGINT/SIGTERM, statistics, environment capture, idle/spread warnings and the
- * output (table, --json, -o FILE).
+ * benchmark, listed in src/bench/list.h); the runner (runner.c: the run loop; api.c:
+ * what a benchmark calls; result.c: the result document and its table) owns everything
+ * the benchmarks share: option parsing and --help from the option tables, warm-up,
+ * repetitions (--runs / --min-time), CPU pinning (--cpus), memory placement (--membind),
+ * the progress bar, SIGINT/SIGTERM, statistics, environment capture, idle/spread warnings
+ * and the output (table, --json, -o FILE).
  *
  * Life of a run: supported() -> setup() (declares metrics with pl_bench_metric(), may
  * allocate) -> warm-up calls of run() whose values are discarded -> measured calls of
@@ -150,6 +151,10 @@ bool pl_bench_pinned(const struct pl_bench_ctx *ctx);
 void pl_bench_pinned_by_bench(struct pl_bench_ctx *ctx);
 /** True when run from `perflab report` with the quick arguments. */
 bool pl_bench_is_quick(const struct pl_bench_ctx *ctx);
+/** The directory on whose file system a benchmark that needs files (io) creates them
+ *  when not told otherwise: the workdir of the run's options (struct pl_bench_run_opts),
+ *  NULL = the current directory. Borrowed for the run. */
+const char *pl_bench_workdir(const struct pl_bench_ctx *ctx);
 
 /** Register an async-signal-safe function (open/write/close only) that undoes a system
  *  change (e.g. a clocksource switch) when a second SIGINT/SIGTERM kills the run before
@@ -197,7 +202,7 @@ extern const size_t pl_nbenches;
 /** The benchmark called @name, or NULL. */
 const struct pl_bench *pl_bench_find(const char *name);
 
-/* ---- runner entry points (runner.c) ---- */
+/* ---- runner entry points (runner.c; the output of a result: result.c) ---- */
 
 /** The runner's options, filled by parsing pl_bench_runner_opts (src/cmd/bench.c). */
 struct pl_bench_run_opts {
@@ -210,6 +215,11 @@ struct pl_bench_run_opts {
 	bool quick;	     /**< --quick */
 	bool histogram;	     /**< --histogram: latency_ns.buckets in the JSON */
 	int format;	     /**< --format: an enum pl_bench_format */
+	/** Not an option: the directory on whose file system benchmarks that need files (io)
+	 *  create them when not told otherwise; NULL = the current directory. `perflab
+	 *  report` points it at its report directory (or, while that does not exist yet, the
+	 *  directory that will hold it) through struct pl_bench_plan's workdir. Borrowed. */
+	const char *workdir;
 };
 /** --format values, in the order of the option's choices ("text", "json", "prom"). */
 enum pl_bench_format { PL_BENCH_FMT_TEXT, PL_BENCH_FMT_JSON, PL_BENCH_FMT_PROM };
@@ -257,11 +267,6 @@ const char *pl_bench_metric_tail(const json_t *m, double *value);
 /** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */
 #define PL_BENCH_EXIT_INTERRUPTED 130
 
-/** Directory on whose file system benchmarks that need files (io) create them when not
- *  told otherwise; NULL = the current directory. `perflab report` points it at its
- *  report directory (or, while that does not exist yet, the directory that will hold it). */
-extern const char *pl_bench_workdir;
-
 /** Parse @argv (@argc <= 62 words, as they would follow "bench NAME") into a new
  *  options struct of @b (*opts, free with pl_bench_opts_free()) and the runner's options
  *  @ro (initialised here: warmup -1 = not given). Returns 0, or -EINVAL with the parser's
@@ -282,11 +287,13 @@ unsigned pl_bench_planned_warmup(const struct pl_bench *b, const struct pl_bench
  *  bench.schema.json only). New reference. */
 json_t *pl_bench_result_skipped(const struct pl_bench *b, const char *reason);
 /** Run @b with the arguments @argv (@argc words, as after "bench NAME") for
- *  `perflab report`; @quick marks the result as a brief run (runner.quick). The result
+ *  `perflab report`; @quick marks the result as a brief run (runner.quick); @workdir is
+ *  the runner options' workdir (NULL = the current directory). The result
  *  document records the arguments as runner.args. Returns it (status "interrupted"
  *  after SIGINT/SIGTERM, which the runner catches during the run; "failed" or "skipped"
  *  with a reason). Nothing is printed. Call on the live system only. */
-json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick);
+json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick,
+			  const char *workdir);
 /** Run @b with its quick_argv (none when @full) followed by @extra (NULL-terminated, or
  *  NULL), through pl_bench_run_args(): `check --measure` runs a rule's evidence
  *  ("--numa-matrix") this way. Returns the result document (new reference). */

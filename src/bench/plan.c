@@ -127,7 +127,7 @@ json_t *pl_bench_plan_json(const struct pl_bench_plan *p)
 json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it)
 {
 	return pl_bench_run_args(it->b, it->argc, (char *const *)it->argv,
-				 p->mode == PL_BENCH_MODE_QUICK);
+				 p->mode == PL_BENCH_MODE_QUICK, p->workdir);
 }
 
 char *pl_bench_plan_budget_cause(const struct pl_bench_plan *p, const double *secs, size_t n,
@@ -168,7 +168,7 @@ json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
 	}
 	int argc;
 	pl_autofree const char **argv = args_with_cpus(b->quick_argv, p->cpus, &argc);
-	json_t *d = pl_bench_run_args(b, argc, (char *const *)argv, true);
+	json_t *d = pl_bench_run_args(b, argc, (char *const *)argv, true, p->workdir);
 	json_t *notes = json_object_get(d, "notes");
 	pl_autofree char *why = pl_xasprintf(
 		"%s: ran with its brief --quick arguments, not the default plan's (run "

@@ -41,9 +41,12 @@ struct pl_bench_plan_item {
 /** The plan of one mode. */
 struct pl_bench_plan {
 	enum pl_bench_mode mode;
-	double budget_s;  /**< seconds; 0 = none (full) */
-	const char *cpus; /**< --cpus LIST given to every benchmark (NULL = none); the
-			       caller's string, which must outlive the plan */
+	double budget_s;     /**< seconds; 0 = none (full) */
+	const char *cpus;    /**< --cpus LIST given to every benchmark (NULL = none); the
+				  caller's string, which must outlive the plan */
+	const char *workdir; /**< the runner options' workdir of every run (bench.h; NULL =
+				  the current directory); the caller's string, set after
+				  pl_bench_plan_make(), which must outlive the runs */
 	struct pl_bench_plan_item *items;
 	size_t n;
 };
@@ -64,8 +67,8 @@ void pl_bench_plan_free(struct pl_bench_plan *p);
 /** The plan as JSON: {"mode", "budget_s", "benchmarks": [{"benchmark", "args", "runs",
  *  "warmup", ...detail}]} (docs/schemas/report-plan.schema.json). New reference. */
 json_t *pl_bench_plan_json(const struct pl_bench_plan *p);
-/** Run one item of @p (pl_bench_run_args() with its arguments; runner.quick set in quick
- *  mode). Returns the new result document. */
+/** Run one item of @p (pl_bench_run_args() with its arguments and the plan's workdir;
+ *  runner.quick set in quick mode). Returns the new result document. */
 json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it);
 /** Why the budget of @p is used up, naming what took the time: "the report's time budget
  *  of 60 s was used up after 150 s (bench mem took 141 s, bench clock 6 s, bench syscall 2 s)"

@@ -5,12 +5,15 @@
  *   1. write src/bench/NAME.c defining `const struct pl_bench pl_bench_NAME = {...}`
  *      (bench.h documents every field; spin.c is the smallest example, syscall.c one
  *      with several metrics and timed loops, clock.c one with a larger option table,
- *      mem.c a multi-threaded one);
+ *      mem/mem.c a multi-threaded one);
  *   2. add the line `PL_BENCH(NAME)` to src/bench/list.h.
  * That is the code: meson compiles src/bench/NAME.c because of that line, and the runner
  * gives the benchmark --help, --runs, --min-time, --warmup, --cpus, --membind,
- * statistics, environment, --json and -o. Helper files shared by several benchmarks go
- * into src/bench/meson.build by hand. The registry smoke test (tests/bench/smoke.sh)
+ * statistics, environment, --json and -o. A benchmark with helper files of its own is a
+ * folder instead, src/bench/NAME/ with NAME.c, the helpers and a meson.build listing
+ * them (net/, io/, compress/, mem/); meson compiles it through that meson.build when the
+ * folder has one. Helper files shared by several benchmarks go into
+ * src/bench/meson.build by hand. The registry smoke test (tests/bench/smoke.sh)
  * runs every benchmark of `bench --list` with --quick and has no per-benchmark budget:
  * give NAME a quick_argv that keeps --quick to a second or two (the whole test has the
  * timeout in tests/bench/meson.build). The docs that list benchmarks (main.c's bench

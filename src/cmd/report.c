@@ -376,11 +376,11 @@ int cmd_report(int argc, char **argv)
 		ret = PL_EXIT_USAGE;
 		goto out;
 	}
-	pl_bench_workdir = workdir;
+	plan.workdir = workdir;
 	double bench_s = 0;
 	if (bench && !interrupted)
 		bench_s = run_benchmarks(doc, &plan, 2, nstages);
-	pl_bench_workdir = NULL;
+	plan.workdir = NULL;
 	free(workdir);
 	progress(0, 0, NULL);
 	sigaction(SIGINT, &old_int, NULL);

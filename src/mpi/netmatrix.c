@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "mpi/run.h"
 #include "out/cluster.h"
 #include "util/json.h"

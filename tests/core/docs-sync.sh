@@ -66,7 +66,9 @@ is "README's Commands line for bench names list.h's benchmarks in order" "$row" 
 got=$(sed -n '/^# BENCHMARKS/,/^# /p' docs/man/perflab-bench.1.scd | sed -n 's/^## \([a-z0-9_]*\)$/\1/p' | join)
 is "perflab-bench(1) has a '## NAME' section under BENCHMARKS per benchmark of list.h, in order" "$got" "$benches"
 inrep=$(for b in $(printf '%s\n' "$benches" | tr , ' '); do
-	grep -qE '^[[:space:]]*\.in_report = true' "src/bench/$b.c" && echo "$b"
+	f=src/bench/$b.c
+	[ -f "$f" ] || f=src/bench/$b/$b.c # a family folder (src/bench/meson.build)
+	grep -qE '^[[:space:]]*\.in_report = true' "$f" && echo "$b"
 done | join)
 like "some benchmark is in_report" "$inrep" '^[a-z]'
 got=$(tr '\n' ' ' <docs/man/perflab-report.1.scd |

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The control protocol of bench net (bench/net_proto.h): what a server reads from any
+/* The control protocol of bench net (bench/net/proto.h): what a server reads from any
  * client (request lines) and a client from any server (OK/ERR and DONE lines).
  * Invariants: a parsed request or DONE line formats to a line that parses to the same
  * values; an OK port is 1..65535. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/net_proto.h"
+#include "bench/net/proto.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

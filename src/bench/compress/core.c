@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Measuring loops of `perflab bench compress` (see compress.h). */
-#include "bench/compress.h"
+#include "bench/compress/compress.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Corpus generators. Words follow a Zipf-like law (rank r drawn with probability ~1/r),
  * which is what makes natural text compress about 3x with DEFLATE. */
-#include "bench/compress_corpus.h"
+#include "bench/compress/corpus.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <linux/io_uring.h>
 
-#include "bench/io.h"
+#include "bench/io/io.h"
 
 static char dir[4096];
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Pointer chasing (memlat.h). */
-#include "bench/memlat.h"
+#include "bench/mem/memlat.h"
 
 #include <errno.h>
 #include <numa.h>
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench/memsize.h"
+#include "bench/mem/memsize.h"
 #include "bench/splitmix.h"
 #include "facts/facts.h"
 #include "util/json.h"

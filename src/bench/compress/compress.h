@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/compress_backends.h"
+#include "bench/compress/backends.h"
 
 /** One backend at one level, measured on one thread. */
 struct pl_cz_measure {

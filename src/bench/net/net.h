@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The measuring core of `perflab bench net`: a server that serves one test at a time
- * over the control protocol of net_proto.h, and a client that runs one test against it.
+ * over the control protocol of proto.h, and a client that runs one test against it.
  * Latencies are round trips (client send -> full reply received), CLOCK_MONOTONIC, ns;
  * throughput in Gbit/s = 10^9 bit/s of payload counted by the *receiver*. */
 #ifndef PERFLAB_BENCH_NET_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "bench/net_proto.h"
+#include "bench/net/proto.h"
 #include "stats/hist.h"
 
 /** Parse "HOST:PORT", "[V6ADDR]:PORT" or ":PORT" (any address, for --bind) into @ss.

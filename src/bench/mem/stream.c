@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "bench/stream.h"
+#include "bench/mem/stream.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench mem's default array size (memsize.h). */
-#include "bench/memsize.h"
+#include "bench/mem/memsize.h"
 
 uint64_t pl_mem_llc_used(const struct pl_mem_sizing *in, bool *bounded)
 {

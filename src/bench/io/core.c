@@ -4,7 +4,7 @@
  * flight per job with plain (non-fixed) buffers, submitted and reaped `batch` at a time
  * (1 by default, one io_uring_enter per operation), as fio's io_uring engine does by
  * default, and timestamps each operation from submission to its completion event. */
-#include "bench/io.h"
+#include "bench/io/io.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 
 # A directory on the build tree's file system (a real disk here, O_DIRECT works).
-WORK=$(mktemp -d "$PERFLAB_BUILDDIR/bench2-cli.XXXXXX")
+WORK=$(mktemp -d "$PERFLAB_BUILDDIR/bench-io-net-compress.XXXXXX")
 cleanup() {
 	[ -n "${SRVPID:-}" ] && kill "$SRVPID" 2>/dev/null
 	[ -n "${SILENTPID:-}" ] && kill "$SILENTPID" 2>/dev/null

@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "bench/compress.h"
-#include "bench/compress_corpus.h"
+#include "bench/compress/compress.h"
+#include "bench/compress/corpus.h"
 #include "util/sysroot.h"
 
 #define LEN (512 * 1024)

@@ -3,7 +3,7 @@
  * blocking send/recv (as sockperf's and netperf's defaults do), with SO_RCVTIMEO so a
  * silent peer turns into -ETIMEDOUT instead of a hang; every send uses MSG_NOSIGNAL so a
  * vanished peer is an error, not SIGPIPE. */
-#include "bench/net.h"
+#include "bench/net/net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench compress: software vs accelerated gzip. For every available backend and level
- * (compress_backends.h): ratio, single-core compress and decompress MB/s and CPU s/GB on
+ * (backends.h): ratio, single-core compress and decompress MB/s and CPU s/GB on
  * the same in-memory data, every gzip output checked by zlib's inflate; then, with
  * --workers or --backend auto, a web-tier stage: N processes compressing requests, an
  * accelerated backend with a per-request fallback to zlib (compress.h). */
@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/compress.h"
-#include "bench/compress_corpus.h"
+#include "bench/compress/compress.h"
+#include "bench/compress/corpus.h"
 #include "util/json.h"
 #include "util/outfile.h"
 #include "util/str.h"

@@ -2,8 +2,8 @@
 /* bench net: TCP/UDP round-trip latency with a message-size sweep, TCP stream throughput
  * with 1..N streams, UDP receiver rate and loss, TCP connect/request/close rate; against
  * `perflab bench net --server` on another host (--connect) or both ends in this process
- * (--loopback, the default). The loops and the control protocol are in net_core.c and
- * net_proto.c; methods follow netperf (TCP_RR, TCP_CRR, TCP_STREAM) and sockperf
+ * (--loopback, the default). The loops and the control protocol are in core.c and
+ * proto.c; methods follow netperf (TCP_RR, TCP_CRR, TCP_STREAM) and sockperf
  * (ping-pong), with latencies always reported as full round trips. */
 #include <errno.h>
 #include <pthread.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/net.h"
+#include "bench/net/net.h"
 #include "util/json.h"
 #include "util/cleanup.h"
 #include "util/cpuset.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Control protocol lines of `perflab bench net` (see net_proto.h). */
-#include "bench/net_proto.h"
+/* Control protocol lines of `perflab bench net` (see proto.h). */
+#include "bench/net/proto.h"
 
 #include <errno.h>
 #include <limits.h>

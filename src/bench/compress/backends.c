@@ -2,7 +2,7 @@
 /* Compression backends: zlib, libdeflate, ISA-L igzip, QAT (QATzip via dlopen), zstd.
  * Each wraps the library's one-shot (whole buffer) API, the way a web tier compresses a
  * response; the libraries' own documentation is the source of each bound and flag. */
-#include "bench/compress_backends.h"
+#include "bench/compress/backends.h"
 
 #include <dlfcn.h>
 #include <errno.h>

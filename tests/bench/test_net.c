@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "bench/net.h"
+#include "bench/net/net.h"
 
 static void test_req_roundtrip(void **state)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench io: fio-style storage measurements on a file perflab creates and removes
- * (io_core.c): sequential/random reads and writes with psync or io_uring, buffered or
+ * (core.c): sequential/random reads and writes with psync or io_uring, buffered or
  * O_DIRECT, N jobs; or many small files (open+read+close and stat). Page-cache honesty:
  * --cache says which question is asked (hot: cached data; cold: pages dropped with
  * posix_fadvise before every run) and the measured residency (mincore) is reported. */
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/io.h"
+#include "bench/io/io.h"
 #include "util/json.h"
 #include "util/cleanup.h"
 #include "util/str.h"
@@ -235,7 +235,8 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 		goto fail;
 	}
 	/* the directory the user named (or the default), not the temporary one inside it */
-	const char *shown = dir ? dir : pl_bench_workdir ? pl_bench_workdir : ".";
+	const char *workdir = pl_bench_workdir(ctx);
+	const char *shown = dir ? dir : workdir ? workdir : ".";
 	if (!dir) {
 		const char *parent = shown;
 		r = pl_io_tmpdir_create(parent, &s->tmpdir);

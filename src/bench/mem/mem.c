@@ -25,9 +25,9 @@
 #include <sys/mman.h>
 
 #include "bench/bench.h"
-#include "bench/memlat.h"
-#include "bench/memsize.h"
-#include "bench/stream.h"
+#include "bench/mem/memlat.h"
+#include "bench/mem/memsize.h"
+#include "bench/mem/stream.h"
 #include "facts/collectors.h"
 #include "util/json.h"
 #include "util/cleanup.h"

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "bench/compress.h"
-#include "bench/compress_corpus.h"
+#include "bench/compress/compress.h"
+#include "bench/compress/corpus.h"
 
 #define LEN (256 * 1024)
 

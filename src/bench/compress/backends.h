@@ -3,7 +3,7 @@
  * producing a gzip stream (RFC 1952) except zstd (listed for reference only). The
  * hardware backend (QAT through QATzip) is loaded at run time with dlopen, so perflab
  * neither links nor needs it. How to add a backend: write the ops below in
- * compress_backends.c and append one entry to the table there. */
+ * backends.c and append one entry to the table there. */
 #ifndef PERFLAB_BENCH_COMPRESS_BACKENDS_H
 #define PERFLAB_BENCH_COMPRESS_BACKENDS_H
 #include <stdbool.h>
