@@ -14,7 +14,7 @@
 /** kernel.release, kernel.version, kernel.hostname, kernel.cmdline, kernel.cmdline.params. */
 void pl_collect_kernel(struct pl_facts *f);
 /** clocksource.current, clocksource.available. */
-void pl_collect_clock(struct pl_facts *f);
+void pl_collect_clocksource(struct pl_facts *f);
 /** virt.hypervisor and the evidence for it (virt.cpuid.signature, virt.dmi.*). */
 void pl_collect_virt(struct pl_facts *f);
 /** cpu.vendor, cpu.model, cpu.online, cpu.sockets, cpu.cores, cpu.threads_per_core,

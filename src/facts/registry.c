@@ -8,7 +8,7 @@
 const struct pl_collector pl_collectors[] = {
 	{ "virt", "hypervisor detection (sysfs, DMI, cpuid)", pl_collect_virt },
 	{ "kernel", "kernel release, hostname and boot command line", pl_collect_kernel },
-	{ "clocksource", "current and available clocksources", pl_collect_clock },
+	{ "clocksource", "current and available clocksources", pl_collect_clocksource },
 	{ "cpu", "CPU identity, ISA, topology (hwloc), caches, vulnerabilities", pl_collect_cpu },
 	{ "cpufreq", "frequency driver, governors, boost, intel_pstate", pl_collect_cpufreq },
 	{ "cpuidle", "idle driver, governor and C-states", pl_collect_cpuidle },
