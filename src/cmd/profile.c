@@ -3,7 +3,7 @@
  * callchains, region markers, flame graphs and a syscall summary. This file is wiring
  * (docs/ARCHITECTURE.md): the option table and --help, the checks of the command line,
  * then the stages of src/profile/: the session (session.h: start or attach, drain,
- * stop), the aggregation (report.h), the timeline (timeline.h) and the outputs
+ * stop), the aggregation (aggregate.h), the timeline (timeline.h) and the outputs
  * (output.h), with the files and the error lines they need. */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "cmd/common.h"
 #include "util/json.h"
 #include "profile/output.h"
-#include "profile/report.h"
+#include "profile/aggregate.h"
 #include "profile/session.h"
 #include "profile/timeline.h"
 #include "util/clock.h"

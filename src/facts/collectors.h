@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Collector entry points (one per file in src/facts/) and the parsers they export for
- * unit tests. To add a domain: write src/facts/DOMAIN.c with pl_collect_DOMAIN(), declare
- * it here, add it to registry.c and src/facts/meson.build (docs/ARCHITECTURE.md, "How to
- * add a fact", lists every place, tests and docs included). */
+/* Collector entry points, one per fact domain of list.h (pl_collect_NAME() in
+ * src/facts/NAME.c), and the parsers the collectors export for unit tests. To add a domain,
+ * see registry.c. */
 #ifndef PERFLAB_FACTS_COLLECTORS_H
 #define PERFLAB_FACTS_COLLECTORS_H
 #include <jansson.h>
@@ -11,49 +10,18 @@
 
 #include "facts/facts.h"
 
-/** kernel.release, kernel.version, kernel.hostname, kernel.cmdline, kernel.cmdline.params. */
-void pl_collect_kernel(struct pl_facts *f);
-/** clocksource.current, clocksource.available. */
-void pl_collect_clock(struct pl_facts *f);
-/** virt.hypervisor and the evidence for it (virt.cpuid.signature, virt.dmi.*). */
-void pl_collect_virt(struct pl_facts *f);
-/** cpu.vendor, cpu.model, cpu.online, cpu.sockets, cpu.cores, cpu.threads_per_core,
- *  cpu.tsc.invariant, cpu.isa, cpu.flags, cpu.cache.*, cpu.smt.*, cpu.vulnerabilities.*. */
-void pl_collect_cpu(struct pl_facts *f);
-/** cpufreq.driver, cpufreq.governor ("mixed" when CPUs differ), cpu.N.cpufreq.governor,
- *  cpufreq.boost, cpufreq.intel_pstate.*, cpufreq.min_khz/max_khz. */
-void pl_collect_cpufreq(struct pl_facts *f);
-/** cpuidle.driver, cpuidle.governor, cpuidle.states, cpuidle.intel_idle.max_cstate. */
-void pl_collect_cpuidle(struct pl_facts *f);
-/** mem.total_bytes, mem.swap.total_bytes, mem.thp.*, mem.hugepages.*. */
-void pl_collect_mem(struct pl_facts *f);
-/** numa.nodes, numa.distance, numa.node.N.{cpus,mem_bytes}, numa.remote_ratio. */
-void pl_collect_numa(struct pl_facts *f);
-/** sysctl.NAME for every sysctl a rule reads plus the field reports' base list. */
-void pl_collect_sysctl(struct pl_facts *f);
-/** block.devices, block.DEV.{rotational,size_bytes,queue.scheduler,queue.schedulers,
- *  queue.read_ahead_kb,queue.nr_requests}. */
-void pl_collect_block(struct pl_facts *f);
-/** fs.tmpfs.mounts (list of tmpfs mount points from /proc/mounts, each once: a mount point
- *  mounted twice or over counts as its last mount, as the kernel resolves it). */
-void pl_collect_fs(struct pl_facts *f);
-/** net.interfaces, net.IFACE.{mtu,speed_mbps,driver,queues,queues.tx,operstate,
- *  rps_queues,xps_queues,irqs,irq_cpus} and, live, net.IFACE.{ring,coalesce} (also for lo,
- *  to say it has none). */
-void pl_collect_net(struct pl_facts *f);
+/* pl_collect_NAME(): fills the facts of domain NAME (the docstring is the comment above
+ * its line in list.h). Never fails; never exits. */
+#define PL_FACT(name, summary) void pl_collect_##name(struct pl_facts *f);
+#include "facts/list.h"
+#undef PL_FACT
+
 /** The queue IRQs of interface @ifc in /proc/interrupts text @interrupts: the lines whose
  *  action name (last field) holds @ifc as a '-'-separated part ("i40e-eno1-TxRx-0"); when
  *  none, the device's MSI vectors @msi (IRQ numbers as strings, NULL-terminated, may be
  *  NULL) except ones named *config*, *async*, *admin*, *ctrl* (virtio, mlx5, nvme names).
  *  Returns a new array of {"irq": N, "name": S}. */
 json_t *pl_net_queue_irqs(const char *interrupts, const char *ifc, const char *const *msi);
-/** services.NAME.running for irqbalance, numad, tuned...; services.tuned.profile. */
-void pl_collect_services(struct pl_facts *f);
-/** accel.qat.{devices,count}, accel.gpu.{devices,count}. */
-void pl_collect_accel(struct pl_facts *f);
-/** dimm.{slots,count,total_bytes,devices,channels,channels.total,channels.populated,
- *  peak_bandwidth_gbps} from SMBIOS type 17 (/sys/firmware/dmi/tables/DMI). */
-void pl_collect_dimm(struct pl_facts *f);
 
 /** The DIMMs' theoretical peak bandwidth as facts say it (pl_dimm_peak_get). */
 struct pl_dimm_peak {
@@ -96,8 +64,6 @@ struct pl_dimm {
  *  malformed (a length under 4, past the end, an unterminated string set): with *n > 0
  *  the structures before it are in *out, with none *out is untouched. */
 int pl_smbios_dimms(const uint8_t *buf, size_t len, struct pl_dimm **out, size_t *n);
-/** pcie.devices (GPU, NIC, NVMe and accelerator links), pcie.nvidia.{driver_version,gpus}. */
-void pl_collect_pcie(struct pl_facts *f);
 /** What a PCI class code (0xBBSSPP) is to perflab: "gpu" (VGA or 3D controller), "nic"
  *  (any network controller), "nvme" (0x0108xx), "accel" (processing accelerator 0x12,
  *  co-processor 0x0b40); NULL for anything else. Static string. */
@@ -108,8 +74,6 @@ double pl_pcie_speed_gts(const char *s);
  *  lower-case, '_'-joined keys ("bus_location") to trimmed strings. Never NULL. */
 json_t *pl_nvidia_info_parse(const char *text);
 
-/** kmsg.records and kmsg.EVENT ({count, last_s, last}) for each event of pl_kmsg_event. */
-void pl_collect_kmsg(struct pl_facts *f);
 /** Kernel log events perflab counts (pl_kmsg_event_names gives their key names). */
 enum pl_kmsg_event {
 	PL_KMSG_CLOCKSOURCE_UNSTABLE,
@@ -139,9 +103,6 @@ struct pl_kmsg_stats {
  *  ignored. Never fails. */
 void pl_kmsg_parse(const char *text, struct pl_kmsg_stats *st);
 
-/** noise.{aslr,unattended_upgrade.*,timers,agents,snapd.running,cron.running}: what wakes
- *  up during a benchmark or changes it between runs. */
-void pl_collect_noise(struct pl_facts *f);
 /** The last value of the apt.conf(5) option @name ("APT::Periodic::Unattended-Upgrade")
  *  in @text, as written between double quotes ("1", "true"); NULL when not set. Returns a
  *  static buffer (valid until the next call); values over 63 bytes are ignored. */

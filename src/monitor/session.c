@@ -16,8 +16,9 @@
 
 #include "config.h"
 #include "monitor/accel.h"
-#include "monitor/emit.h"
+#include "monitor/output.h"
 #include "monitor/rates.h"
+#include "monitor/textfile.h"
 #include "util/json.h"
 #include "util/clock.h"
 #include "util/str.h"

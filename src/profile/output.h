@@ -2,7 +2,7 @@
 /* The outputs of a finished profiling run: the text report, the --json document
  * (docs/schemas/profile.schema.json), the folded stacks of --folded and the flame graph
  * of --svg (and of --from-folded). Everything is made from a struct pl_pout, which only
- * points at what the session (profile/session.h), the aggregation (profile/report.h) and
+ * points at what the session (profile/session.h), the aggregation (profile/aggregate.h) and
  * the timeline (profile/timeline.h) produced, so the text and the JSON cannot disagree.
  * Nothing here logs; files are opened and errors reported by the command. */
 #ifndef PERFLAB_PROFILE_OUTPUT_H
@@ -16,7 +16,7 @@
 #include "profile/markers.h"
 #include "profile/perf_event.h"
 #include "profile/profile.h"
-#include "profile/report.h"
+#include "profile/aggregate.h"
 #include "profile/session.h"
 #include "profile/syscalls.h"
 #include "profile/timeline.h"

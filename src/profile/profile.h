@@ -2,7 +2,7 @@
 /* The profile being collected: samples (time, task, CPU, interned stack), address spaces
  * built from MMAP2/COMM/FORK/EXIT records (so exec'd and short-lived processes resolve),
  * thread names, and the lost-record counters. Fed record by record from the decoder;
- * symbolized once after collection (report.c). */
+ * symbolized once after collection (aggregate.c). */
 #ifndef PERFLAB_PROFILE_PROFILE_H
 #define PERFLAB_PROFILE_PROFILE_H
 #include <linux/perf_event.h>

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "profile/profile.h"
-#include "profile/report.h"
+#include "profile/aggregate.h"
 
 /** Most buckets of a timeline: a longer run is folded into the last bucket. */
 #define PL_TIMELINE_MAX_BUCKETS 100000

@@ -149,7 +149,7 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 	bool act;
 	if (!dwfl_frame_pc(f, &pc, &act) || !pc)
 		return DWARF_CB_ABORT;
-	/* Callers' pcs are return addresses; report.c subtracts 1 for all but the leaf. */
+	/* Callers' pcs are return addresses; aggregate.c subtracts 1 for all but the leaf. */
 	fr->out[fr->n++] = pc;
 	return fr->n < fr->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }

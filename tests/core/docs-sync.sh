@@ -4,9 +4,9 @@
 # rule, fact domain, benchmark or command fails here until README.md, the man pages and
 # main.c's summaries say so too (docs/ARCHITECTURE.md lists every place to touch). The
 # README stays short (at most 15 KB) and every docs/ file it links exists.
-# Sources of truth: `check --list-rules --json` (rules, rule domains), main.c's
-# commands[] (commands), src/bench/list.h and each benchmark's .in_report (benchmarks),
-# src/facts/registry.c (fact domains).
+# Sources of truth: `check --list-rules --json` and src/rules/list.h (rules, rule
+# domains), main.c's commands[] (commands), src/bench/list.h and each benchmark's
+# .in_report (benchmarks), src/facts/list.h (fact domains).
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 cd "$PERFLAB_SRCDIR" || exit 1
 README=README.md
@@ -23,8 +23,8 @@ ndomains=$(printf '%s\n' "$rdomains" | tr , '\n' | grep -c .)
 line=$(grep -E '^[0-9]+ rules in [0-9]+ domains' "$CHECKMAN")
 is "the rule count line of $CHECKMAN (update it there)" \
 	"$line" "$nrules rules in $ndomains domains (src/rules/: $(printf '%s' "$rdomains" | sed 's/,/, /g'))"
-tables=$(grep -o 'TABLE([a-z0-9_]*)' src/rules/registry.c | grep -v '^TABLE(name)$' | sed 's/TABLE(\(.*\))/\1/' | join)
-is "rule domains with rules = src/rules/registry.c's tables (a table without rules, or a domain not registered)" \
+tables=$(sed -n 's/^PL_RULE_DOMAIN(\([a-z0-9_]*\))$/\1/p' src/rules/list.h | join)
+is "rule domains with rules = src/rules/list.h's domains (a table without rules, or a domain not registered)" \
 	"$rdomains" "$tables"
 
 # --- commands: main.c's commands[] vs usage, README, man pages -------------------------
@@ -80,12 +80,12 @@ got=$(tr '\n' ' ' <"$OUT" | sed -n 's/.*The benchmarks (\([^);]*\)[^)]*) run wit
 	sed -E 's/ (in the report directory|on the report.s file system|on loopback|on a built-in corpus)//g; s/, /,/g')
 is "report --help: 'The benchmarks (...)' = the in_report ones (src/cmd/report.c)" "$got" "$inrep"
 
-# --- fact domains: src/facts/registry.c vs the man page --------------------------------
-fdomains=$(sed -n 's/^[[:space:]]*{ *"\([a-z0-9_]*\)", *"[^"]*", *pl_collect_[a-z0-9_]* *}.*/\1/p' src/facts/registry.c | join)
-like "src/facts/registry.c parsed" "$fdomains" '^virt,'
+# --- fact domains: src/facts/list.h vs the man page --------------------------------------
+fdomains=$(sed -n 's/^PL_FACT(\([a-z0-9_]*\), *"[^"]*")$/\1/p' src/facts/list.h | join)
+like "src/facts/list.h parsed" "$fdomains" '^virt,'
 got=$(sed -n '/^# DESCRIPTION$/,/^# OPTIONS$/p' docs/man/perflab-inspect.1.scd | tr '\n\t' '  ' |
 	sed -n 's/.*of the domains \([^.]*\)\. .*/\1/p' | sed -E 's/ +/ /g; s/^ //; s/ and /, /; s/, /,/g')
-is "perflab-inspect(1) lists src/facts/registry.c's domains in order" "$got" "$fdomains"
+is "perflab-inspect(1) lists src/facts/list.h's domains in order" "$got" "$fdomains"
 # --- docs/ARCHITECTURE.md: the files it names exist, the sections code cites exist ------
 ARCH=docs/ARCHITECTURE.md
 missing=$(grep -o '`[^`]*`' "$ARCH" | tr -d '`' |

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "monitor/emit.h"
+#include "monitor/output.h"
 #include "monitor/proc.h"
 #include "monitor/rates.h"
 #include "util/sysroot.h"

@@ -19,7 +19,7 @@
 #include "profile/decode.h"
 #include "profile/perf_event.h"
 #include "profile/profile.h"
-#include "profile/report.h"
+#include "profile/aggregate.h"
 
 #define ST                                                                                         \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \

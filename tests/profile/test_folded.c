@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "profile/flame.h"
-#include "profile/report.h"
+#include "profile/aggregate.h"
 
 static void test_written_lines_read_back(void **state)
 {

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "profile/report.h"
+#include "profile/aggregate.h"
 #include "profile/symbols.h"
 
 static void expect_dm(const char *mangled, const char *want)

@@ -3,8 +3,8 @@
  * aggregation (each distinct (address space, address) resolved once), functions with
  * self and total (children) counts, resolved chains for folded output, flame graphs and
  * the call tree, per-thread and per-CPU shares. */
-#ifndef PERFLAB_PROFILE_PREPORT_H
-#define PERFLAB_PROFILE_PREPORT_H
+#ifndef PERFLAB_PROFILE_AGGREGATE_H
+#define PERFLAB_PROFILE_AGGREGATE_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

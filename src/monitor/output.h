@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perflab monitor: one interval (rates.h) as a JSON sample (docs/schemas/
- * monitor.schema.json, "samples" items), a CSV row, Prometheus text exposition (for
- * node_exporter's textfile collector) and a live terminal line of stable width. */
-#ifndef PERFLAB_MONITOR_EMIT_H
-#define PERFLAB_MONITOR_EMIT_H
+ * monitor.schema.json, "samples" items), a CSV row and a live terminal line of stable
+ * width, and the sums over devices they share. The Prometheus textfile is textfile.h. */
+#ifndef PERFLAB_MONITOR_OUTPUT_H
+#define PERFLAB_MONITOR_OUTPUT_H
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -24,11 +24,6 @@ void pl_mon_sample_json_write(FILE *f, const struct pl_mon_rates *r);
  *  @cpus (empty where a CPU was offline in that interval). Unavailable values are empty. */
 void pl_mon_csv_header(FILE *f, const struct pl_cpuset *cpus);
 void pl_mon_csv_row(FILE *f, const struct pl_mon_rates *r, const struct pl_cpuset *cpus);
-
-/** Write @r as Prometheus text exposition to @path atomically: a temporary file beside
- *  it renamed over it (node_exporter's textfile collector reads whole files only).
- *  Returns 0 or -errno; on error nothing is left behind. */
-int pl_mon_prom_write(const char *path, const struct pl_mon_rates *r);
 
 /** The live view: a header line, then one line per interval, every column of fixed
  *  width (a value too large for it is scaled: k, M, G). With @bars, a per-CPU bar of

@@ -9,7 +9,7 @@
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0"
 
-void pl_collect_clock(struct pl_facts *f)
+void pl_collect_clocksource(struct pl_facts *f)
 {
 	pl_fact_from_file_str(f, "clocksource.current", CS_DIR "/current_clocksource");
 	char *s;

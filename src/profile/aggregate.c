@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "profile/report.h"
+#include "profile/aggregate.h"
 
 #include <errno.h>
 #include <math.h>
