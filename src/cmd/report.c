@@ -13,16 +13,16 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/plan.h"
+#include "report/plan.h"
 #include "cmd/common.h"
 #include "facts/facts.h"
-#include "out/cluster.h"
-#include "out/diff.h"
-#include "out/html.h"
+#include "report/cluster.h"
+#include "report/diff.h"
+#include "render/html.h"
 #include "util/json.h"
-#include "out/monitor_view.h"
-#include "out/keynums.h"
-#include "out/report.h"
+#include "render/monitor.h"
+#include "report/keynums.h"
+#include "report/report.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
@@ -249,7 +249,7 @@ int cmd_report(int argc, char **argv)
 		}
 		goto out;
 	}
-	/* monitor documents are drawn as time series (out/monitor_view.h) */
+	/* monitor documents are drawn as time series (render/monitor.h) */
 	char merr[1024];
 	if ((rc = pl_monview_from(o.from, dir, pl_g.json ? NULL : stdout, merr, sizeof(merr))) <=
 	    0) {
@@ -258,7 +258,7 @@ int cmd_report(int argc, char **argv)
 		ret = rc == 0 ? PL_EXIT_OK : rc == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
 		goto out;
 	}
-	/* Two or more report documents (or a directory of them) are a cluster: out/cluster.h */
+	/* Two or more report documents (or a directory of them) are a cluster: report/cluster.h */
 	json_t *nodes = NULL;
 	char cerr[1024];
 	int nrep = o.from ? pl_cluster_scan_inputs(o.from, &nodes, cerr, sizeof(cerr)) : 0;

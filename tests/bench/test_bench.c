@@ -18,7 +18,7 @@
 #include "bench/freq.h"
 #include "bench/memlat.h"
 #include "bench/memsize.h"
-#include "bench/plan.h"
+#include "report/plan.h"
 #include "bench/env.h"
 #include "bench/stream.h"
 #include "bench/ticks.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "out/report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,12 +10,12 @@
 
 #include "bench/env.h"
 #include "config.h"
-#include "out/diff.h"
-#include "out/figures.h"
+#include "report/diff.h"
+#include "report/figures.h"
 #include "util/jcheck.h"
-#include "out/keynums.h"
+#include "report/keynums.h"
 #include "util/json.h"
-#include "out/svg.h"
+#include "render/svg.h"
 #include "profile/flame.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -68,7 +68,7 @@ static void append_to(json_t *report, const char *key, json_t *doc)
 	json_array_append(arr, doc);
 }
 
-/* What report --from checks in each kind of document, once, at load (src/out/jcheck.h):
+/* What report --from checks in each kind of document, once, at load (src/util/jcheck.h):
  * every member the renderers below, html.c and the terminal summary read, with the types
  * and ranges of docs/schemas/, required where the schema requires it; members no
  * renderer reads are not looked at, so documents of other perflab versions with the same
@@ -1066,7 +1066,7 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		shown++;
 	}
 	/* key numbers: the first metric of every benchmark that ran, with its caveats (tags
-	 * inline), the benchmark's notes and its info items (out/figures.h) */
+	 * inline), the benchmark's notes and its info items (report/figures.h) */
 	const json_t *benches = json_object_get(report, "benchmarks");
 	if (json_array_size(benches) > 0)
 		fprintf(out, "benchmarks (first figure of each, median, with its caveats):\n");

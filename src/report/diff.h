@@ -3,7 +3,7 @@
  * check or bench): `perflab diff A.json B.json` and the "Changes since baseline" section
  * of `perflab report --baseline OLD/report.json`. The diff is itself a JSON document
  * (docs/schemas/diff.schema.json), built once from the two inputs; the terminal, Markdown
- * and HTML renderers (out/diff_out.c) read only that document, as the report's renderers
+ * and HTML renderers (render/diff.c) read only that document, as the report's renderers
  * read only report.json.
  *
  * What it holds:
@@ -19,8 +19,8 @@
  *    than PL_CMP_MIN_VERDICT_RUNS runs, and the verdict says so.
  * Phoronix's compare-results-to-baseline and PCP's pmdiff compare numbers only and
  * without a test; this diffs facts and findings too and tests each figure. */
-#ifndef PERFLAB_OUT_DIFF_H
-#define PERFLAB_OUT_DIFF_H
+#ifndef PERFLAB_REPORT_DIFF_H
+#define PERFLAB_REPORT_DIFF_H
 #include <jansson.h>
 #include <stdio.h>
 
@@ -40,7 +40,7 @@ struct pl_diff_opts {
 	}
 
 /** Read @path and check it is a report, inspect, check or bench document whose members
- *  the diff reads have their schema's types (out/report.h's pl_report_check_doc). Returns
+ *  the diff reads have their schema's types (report/report.h's pl_report_check_doc). Returns
  *  a new reference and its kind in *@kindp ("report", "inspect", "check", "bench"), or
  *  NULL with one line in @err (size @errlen) naming @path: unreadable or truncated JSON,
  *  another schema_version, a damaged member ($.path), or a kind diff does not compare. */

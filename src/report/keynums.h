@@ -6,8 +6,8 @@
  * MB/s per core), each with the reference it is compared with, its caveats and the
  * section it comes from. The rows are built once from the report document
  * (pl_report_annotate()) and the three renderers only lay them out. */
-#ifndef PERFLAB_OUT_KEYNUMS_H
-#define PERFLAB_OUT_KEYNUMS_H
+#ifndef PERFLAB_REPORT_KEYNUMS_H
+#define PERFLAB_REPORT_KEYNUMS_H
 #include <jansson.h>
 #include <stdio.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The report document: one JSON object that report.md (and later report.html) are
  * rendered from, so `report --from` can merge saved results of other commands. */
-#ifndef PERFLAB_OUT_REPORT_H
-#define PERFLAB_OUT_REPORT_H
+#ifndef PERFLAB_REPORT_REPORT_H
+#define PERFLAB_REPORT_REPORT_H
 #include <jansson.h>
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "out/keynums.h"
+#include "report/keynums.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "facts/collectors.h"
-#include "out/figures.h"
+#include "report/figures.h"
 #include "util/json.h"
-#include "out/report.h"
-#include "out/svg.h"
+#include "report/report.h"
+#include "render/svg.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
 #include "util/escape.h"
@@ -53,7 +53,7 @@ static double median(const json_t *m)
 	return json_number_value(json_object_get(m, "median"));
 }
 
-/* What qualifies this figure (@m of @doc), from out/figures.h as its section shows it: the
+/* What qualifies this figure (@m of @doc), from report/figures.h as its section shows it: the
  * figure's own warnings (runs, spread, shared CPU) and the benchmark's (quick run, machine
  * not idle, CPU steal), each in its short form where it has one. Not the runner's summary
  * of other metrics' spread; notes and info items stand in the figure's section. */

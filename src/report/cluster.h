@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The cluster report: N single-host report documents (out/report.h, one per node) merged
+/* The cluster report: N single-host report documents (report/report.h, one per node) merged
  * into one document with a `nodes` dimension (docs/schemas/cluster.schema.json): a nodes
  * table, the facts that drift across nodes, the findings that fire on some nodes only,
  * per-node memory bandwidth with the odd node named, and (from perflab-mpi) the network
  * matrices. Used by `perflab report --from A/report.json --from B/report.json ...` and by
  * rank 0 of `perflab-mpi report`. Rendered from that document only, so both routes give the
  * same outputs. */
-#ifndef PERFLAB_OUT_CLUSTER_H
-#define PERFLAB_OUT_CLUSTER_H
+#ifndef PERFLAB_REPORT_CLUSTER_H
+#define PERFLAB_REPORT_CLUSTER_H
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,7 +59,7 @@ json_t *pl_cluster_slow_nodes(const json_t *net);
  *  tell whether they form a cluster: returns the number of report documents (0 or 1: not
  *  a cluster, *@docs untouched and NULL) or, when there are 2 or more and every input is
  *  a report, sets *@docs to a new array of {"file":PATH,"doc":DOC}. Returns -EINVAL with
- *  one line in @err when an input cannot be read or checked (out/report.h's
+ *  one line in @err when an input cannot be read or checked (report/report.h's
  *  pl_report_check_doc), when 2+ reports come with documents of another kind, or when a
  *  directory holds fewer than 2 reports. */
 int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t errlen);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The diff engine: two checked documents -> the diff document (out/diff.h). */
-#include "out/diff.h"
+/* The diff engine: two checked documents -> the diff document (report/diff.h). */
+#include "report/diff.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 
 #include "compare/analyze.h"
 #include "util/json.h"
-#include "out/report.h"
+#include "report/report.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 

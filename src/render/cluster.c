@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The cluster document's outputs (out/cluster.h): terminal summary, report.md,
+/* The cluster document's outputs (report/cluster.h): terminal summary, report.md,
  * report.html, and writing the three files into a directory. */
 #include <errno.h>
 #include <math.h>
@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "out/cluster.h"
+#include "report/cluster.h"
 #include "util/json.h"
-#include "out/report.h"
-#include "out/svg.h"
+#include "report/report.h"
+#include "render/svg.h"
 #include "util/cleanup.h"
 #include "util/log.h"
 #include "util/outfile.h"
