@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "render/diff.h"
 #include "report/diff.h"
 #include "util/json.h"
 #include "util/cleanup.h"

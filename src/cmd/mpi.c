@@ -34,6 +34,7 @@
 #include "cmd/common.h"
 #include "cmd/node.h"
 #include "facts/facts.h"
+#include "render/cluster.h"
 #include "report/cluster.h"
 #include "util/json.h"
 #include "report/report.h"

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "facts/facts.h"
-#include "report/diff.h"
+#include "render/diff.h"
+#include "render/markdown.h"
 #include "util/json.h"
-#include "report/report.h"
 #include "render/svg.h"
 #include "util/cleanup.h"
 #include "util/escape.h"

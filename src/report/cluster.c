@@ -12,7 +12,7 @@
 
 #include "config.h"
 #include "util/json.h"
-#include "report/report.h"
+#include "report/from.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/str.h"

@@ -88,30 +88,5 @@ json_t *pl_cluster_bench(const struct pl_cluster_node *nodes, size_t n, const ch
  *  (pl_cluster_bench of @bench, NULL for the other commands). New reference. */
 json_t *pl_cluster_command(const json_t *docs, const char *command, const char *bench,
 			   long long epoch);
-/** Print the pl_cluster_command() document @c for the terminal: the nodes, then drift
- *  with every value and its nodes (inspect), the findings on some nodes (with the nodes
- *  they are not on) and on every node (check), or a table per metric with the worst and
- *  odd node marked (bench). */
-void pl_cluster_print_command(FILE *out, const json_t *c);
-
-/** Render the cluster document as Markdown to @out. Returns 0 or -EIO. */
-int pl_cluster_write_markdown(FILE *out, const json_t *cluster);
-/** Render the cluster document as one self-contained HTML page (drift table, findings
- *  per node, per-node memory bars, latency heatmap and bandwidth matrix when there is a
- *  network section) to @out. Returns 0 or -EIO. */
-int pl_cluster_write_html(FILE *out, const json_t *cluster);
-/** Print the terminal summary of the cluster document (nodes, drift, partial findings,
- *  odd memory node, slowest pair) to @out; @dir is where the files were written. */
-void pl_cluster_print_summary(FILE *out, const json_t *cluster, const char *dir);
-/** Write @dir/report.json, report.md and report.html of the cluster document, each to a
- *  temporary name renamed into place at the end (util/outfile.h), creating @dir when
- *  missing. Returns 0 or -errno (nothing renamed into place on failure). */
-int pl_cluster_write_dir(const char *dir, const json_t *cluster);
-/** `report --from` of report documents: the cluster document of @docs (as
- *  pl_cluster_from_docs, dated @epoch, s since 1970) written into @dir
- *  (pl_cluster_write_dir), then the terminal summary on stdout, or the document as JSON on
- *  stdout when @json. Returns 0; -errno of writing @dir (logged with the fix: another
- *  -o DIR); -EIO when stdout cannot take the JSON. */
-int pl_cluster_report(const json_t *docs, const char *dir, bool json, long long epoch);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "compare/analyze.h"
 #include "util/json.h"
+#include "report/from.h"
 #include "report/report.h"
 #include "util/cleanup.h"
 #include "util/str.h"

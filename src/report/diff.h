@@ -22,9 +22,6 @@
 #ifndef PERFLAB_REPORT_DIFF_H
 #define PERFLAB_REPORT_DIFF_H
 #include <jansson.h>
-#include <stdio.h>
-
-#include "util/str.h"
 
 /** Options of a diff. */
 struct pl_diff_opts {
@@ -54,20 +51,5 @@ json_t *pl_diff_load(const char *path, const char **kindp, char *err, size_t err
 json_t *pl_diff_build(const json_t *old, const char *kold, const char *nold, const json_t *new_,
 		      const char *knew, const char *nnew, const struct pl_diff_opts *o, char *err,
 		      size_t errlen);
-
-/** Print the diff document @diff for a terminal to @out: the header (both inputs), facts,
- *  findings and every figure with its verdict. Machine-tree text is escaped. */
-void pl_diff_print_text(FILE *out, const json_t *diff);
-
-/** The "Changes since baseline" part of a report's terminal summary for @report's
- *  "baseline" member (a diff document): the counts, and the facts, findings and figures
- *  that changed (at most a few of each, the rest counted). Prints nothing without one. */
-void pl_diff_report_summary(FILE *out, const json_t *report);
-/** The "## Changes since baseline" section of report.md for @report's "baseline" member.
- *  Writes nothing without one. */
-void pl_diff_report_markdown(FILE *out, const json_t *report);
-/** The "Changes since baseline" section of report.html (id "baseline") for @report's
- *  "baseline" member, appended to @b. Writes nothing without one. */
-void pl_diff_report_html(struct pl_buf *b, const json_t *report);
 
 #endif

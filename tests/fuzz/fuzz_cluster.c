@@ -16,9 +16,10 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "render/cluster.h"
 #include "report/cluster.h"
 #include "util/json.h"
-#include "report/report.h"
+#include "report/from.h"
 
 enum { MAXNODES = 8 };
 
