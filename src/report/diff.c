@@ -78,6 +78,18 @@ json_t *pl_diff_load(const char *path, const char **kindp, char *err, size_t err
 	return NULL;
 }
 
+json_t *pl_diff_load_report(const char *path, char *err, size_t errlen)
+{
+	const char *kind = NULL;
+	json_t *doc = pl_diff_load(path, &kind, err, errlen);
+	if (doc && strcmp(kind, "report") != 0) {
+		snprintf(err, errlen, "'%s' is a %s document, not a report.json", path, kind);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
 /* ---- facts ---------------------------------------------------------------------------- */
 
 /* One side of a fact: {"value": V} or {"unavailable": REASON} (no source). */
@@ -661,4 +673,14 @@ json_t *pl_diff_build(const json_t *old, const char *kold, const char *nold, con
 				    diff_benchmarks(old, new_, kind, o, sum, notes));
 	json_object_set_new(d, "notes", notes);
 	return d;
+}
+
+void pl_diff_add_baseline(json_t *report, const json_t *base, const char *name)
+{
+	char err[1024];
+	struct pl_diff_opts o = PL_DIFF_OPTS_DEFAULT;
+	json_t *d = pl_diff_build(base, "report", name, report, "report", "this report", &o, err,
+				  sizeof(err));
+	if (d)
+		json_object_set_new(report, "baseline", d);
 }

@@ -52,4 +52,13 @@ json_t *pl_diff_build(const json_t *old, const char *kold, const char *nold, con
 		      const char *knew, const char *nnew, const struct pl_diff_opts *o, char *err,
 		      size_t errlen);
 
+/** `perflab report --baseline @path`: pl_diff_load() of @path, which must be a report
+ *  document. Returns a new reference, or NULL with one line in @err: pl_diff_load()'s
+ *  reason, or "'PATH' is a KIND document, not a report.json". */
+json_t *pl_diff_load_report(const char *path, char *err, size_t errlen);
+/** Set @report's "baseline" to the diff of the earlier report @base (named @name, its
+ *  path) against @report ("this report"), with the default options
+ *  (PL_DIFF_OPTS_DEFAULT). Leaves @report as it is when the two cannot be diffed. */
+void pl_diff_add_baseline(json_t *report, const json_t *base, const char *name);
+
 #endif

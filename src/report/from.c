@@ -450,3 +450,35 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 	json_decref(doc);
 	return r;
 }
+
+json_t *pl_report_read_inputs(char *const *paths, char *err, size_t errlen)
+{
+	json_t *from = json_object();
+	for (char *const *p = paths; p && *p; p++) {
+		if (pl_report_merge_file(from, *p, err, errlen) < 0) {
+			json_decref(from);
+			return NULL;
+		}
+	}
+	return from;
+}
+
+void pl_report_add_inputs(json_t *report, const json_t *inputs)
+{
+	/* whole sections replace, result lists append */
+	const char *key;
+	json_t *val;
+	json_object_foreach((json_t *)inputs, key, val)
+	{
+		if (json_is_array(val)) {
+			json_t *arr = json_object_get(report, key);
+			if (!arr) {
+				arr = json_array();
+				json_object_set_new(report, key, arr);
+			}
+			json_array_extend(arr, val);
+		} else {
+			json_object_set(report, key, val);
+		}
+	}
+}

@@ -26,4 +26,13 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 int pl_report_check_doc(const json_t *doc, const char *path, const char **kindp,
 			const char **sectionp, char *err, size_t errlen);
 
+/** Read the `report --from` documents @paths (NULL-terminated; NULL: none) in order into
+ *  a new object of report sections, each merged as pl_report_merge_file() merges it.
+ *  Returns a new reference, or NULL with the first file's one-line reason in @err. */
+json_t *pl_report_read_inputs(char *const *paths, char *err, size_t errlen);
+/** Add the sections @inputs (pl_report_read_inputs()) to @report: an array is appended to
+ *  @report's array of that name (created when missing), any other member replaces
+ *  @report's. */
+void pl_report_add_inputs(json_t *report, const json_t *inputs);
+
 #endif
