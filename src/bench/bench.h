@@ -261,7 +261,7 @@ bool pl_bench_metric_has_spread(const json_t *m);
  *  tail), "p1" for higher-is-better ones (the low tail, computed from "samples" with the
  *  same quantile rule as p99, Hyndman-Fan type 7), NULL for "neither" or without a
  *  spread. *@value gets the tail (NaN when absent). The bench table and the report
- *  (out/figures.c) show this one tail. */
+ *  (report/figures.c) show this one tail. */
 const char *pl_bench_metric_tail(const json_t *m, double *value);
 
 /** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */

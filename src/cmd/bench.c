@@ -11,7 +11,7 @@
 #include "cmd/common.h"
 #include "cmd/node.h"
 #include "util/json.h"
-#include "out/prom.h"
+#include "render/prom.h"
 #include "util/log.h"
 #include "util/outfile.h"
 

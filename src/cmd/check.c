@@ -12,7 +12,7 @@
 #include "cmd/node.h"
 #include "facts/facts.h"
 #include "util/json.h"
-#include "out/prom.h"
+#include "render/prom.h"
 #include "tune/from_findings.h"
 #include "util/cleanup.h"
 #include "util/escape.h"

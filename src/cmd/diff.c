@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perflab diff OLD.json NEW.json: what changed between two saved documents of the same
- * kind (report, inspect, check, bench). The engine is out/diff.h. */
+ * kind (report, inspect, check, bench). The engine is report/diff.h. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "cmd/common.h"
-#include "out/diff.h"
+#include "render/diff.h"
+#include "report/diff.h"
 #include "util/json.h"
 #include "util/cleanup.h"
 #include "util/outfile.h"

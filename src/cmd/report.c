@@ -13,22 +13,26 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/plan.h"
 #include "cmd/common.h"
 #include "facts/facts.h"
-#include "out/cluster.h"
-#include "out/diff.h"
-#include "out/html.h"
-#include "util/json.h"
-#include "out/monitor_view.h"
-#include "out/keynums.h"
-#include "out/report.h"
+#include "render/cluster.h"
+#include "render/html.h"
+#include "render/markdown.h"
+#include "render/monitor.h"
+#include "render/summary.h"
+#include "report/cluster.h"
+#include "report/diff.h"
+#include "report/from.h"
+#include "report/keynums.h"
+#include "report/node.h"
+#include "report/plan.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
+#include "util/json.h"
 #include "util/outfile.h"
-#include "util/sysroot.h"
 #include "util/str.h"
+#include "util/sysroot.h"
 
 struct report_opts {
 	int workload;
@@ -162,281 +166,230 @@ static void progress(int k, int n, const char *what)
 	fflush(stderr);
 }
 
-/* Run the plan's benchmarks into report["benchmarks"] (before any --from ones), with a
- * progress line per benchmark. Returns the seconds they took. */
 static void progress_cb(size_t k, const char *what, void *ctx)
 {
 	const int *stage = ctx;
 	progress(stage[0] + (int)k + 1, stage[1], what);
 }
 
-static double run_benchmarks(json_t *doc, const struct pl_bench_plan *plan, int stage, int nstages)
+/* The progress line of pl_report_node_doc()'s stages, the first two of @ctx's count. */
+static void stage_cb(const char *stage, void *ctx)
 {
-	json_t *arr = json_array();
-	int st[2] = { stage, nstages };
-	double s = pl_bench_plan_run_all(plan, arr, &interrupted, progress_cb, st);
-	progress(0, 0, NULL);
-	/* --from documents come after the ones measured now */
-	json_t *old = json_object_get(doc, "benchmarks");
-	size_t k;
-	json_t *x;
-	json_array_foreach(old, k, x) json_array_append(arr, x);
-	json_object_set_new(doc, "benchmarks", arr);
-	return s;
+	progress(strcmp(stage, "inspect") == 0 ? 1 : 2, *(const int *)ctx, stage);
 }
 
-int cmd_report(int argc, char **argv)
+/* --dry-run: the benchmark plan of the mode on stdout. Returns the exit code. */
+static int report_dry_run(const struct report_opts *o, const struct pl_bench_plan *plan)
 {
-	struct report_opts o = { 0 };
-	struct pl_args args;
-	int rc = pl_cmd_parse(argc, argv, &info, report_opts, &o, &args);
-	if (rc >= 0) {
-		free(o.from); /* --from values parsed before a bad option */
-		return rc;
+	if (o->no_bench || o->from) {
+		pl_error("--dry-run prints the benchmark plan only (drop --no-bench and --from)");
+		return PL_EXIT_USAGE;
 	}
-	int ret = PL_EXIT_OK;
-	json_t *doc = NULL, *base = NULL;
-	struct pl_facts f;
-	struct pl_findings fs = { 0 };
-	struct pl_bench_plan plan = { 0 };
-	pl_facts_init(&f);
-	if (args.npos > 0) {
-		pl_error("unexpected argument '%s' (see 'perflab report --help')", args.pos[0]);
-		ret = PL_EXIT_USAGE;
-		goto out;
-	}
+	return pl_bench_plan_print(stdout, plan, pl_g.json) < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+}
 
-	const char *dir = pl_g.output ? pl_g.output : "perflab-report";
-	struct stat st;
-	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		pl_error("'%s' is not a directory (choose another with -o DIR)", dir);
-		ret = PL_EXIT_USAGE;
-		goto out;
-	}
-
-	/* A --from path that cannot be opened is the commonest slip (a typo, a file from
-	 * another machine not copied yet): say so with the fix before any document is read. */
-	for (char **p = o.from; p && *p; p++) {
-		if (access(*p, R_OK) != 0) {
-			int e = errno;
-			pl_error("--from: cannot open '%s': %s (give a JSON document written by "
-				 "perflab --json or -o, a report.json, or a directory of them)",
-				 *p, strerror(e));
-			ret = PL_EXIT_USAGE;
-			goto out;
-		}
-	}
-
-	if (o.quick && o.full) {
-		pl_error("--quick and --full exclude each other (pick one)");
-		ret = PL_EXIT_USAGE;
-		goto out;
-	}
-	enum pl_bench_mode mode = o.full    ? PL_BENCH_MODE_FULL
-				  : o.quick ? PL_BENCH_MODE_QUICK
-					    : PL_BENCH_MODE_DEFAULT;
-	if (pl_bench_plan_make(&plan, mode, o.cpus) < 0) {
-		ret = PL_EXIT_RUNTIME;
-		goto out;
-	}
-	if (o.dry_run) {
-		if (o.no_bench || o.from) {
-			pl_error("--dry-run prints the benchmark plan only (drop --no-bench and "
-				 "--from)");
-			ret = PL_EXIT_USAGE;
-		} else if (pl_bench_plan_print(stdout, &plan, pl_g.json) < 0) {
-			ret = PL_EXIT_RUNTIME;
-		}
-		goto out;
-	}
-	/* monitor documents are drawn as time series (out/monitor_view.h) */
+/* --from monitor documents: drawn as time series into @dir (render/monitor.h). Returns
+ * the exit code, or -1 when the inputs are not monitor documents. */
+static int report_monitor(const struct report_opts *o, const char *dir)
+{
 	char merr[1024];
-	if ((rc = pl_monview_from(o.from, dir, pl_g.json ? NULL : stdout, merr, sizeof(merr))) <=
-	    0) {
-		if (rc < 0)
-			pl_error("--from: %s", merr);
-		ret = rc == 0 ? PL_EXIT_OK : rc == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
-		goto out;
-	}
-	/* Two or more report documents (or a directory of them) are a cluster: out/cluster.h */
+	int rc = pl_monview_from(o->from, dir, pl_g.json ? NULL : stdout, merr, sizeof(merr));
+	if (rc > 0)
+		return -1;
+	if (rc < 0)
+		pl_error("--from: %s", merr);
+	return rc == 0 ? PL_EXIT_OK : rc == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
+}
+
+/* --from of two or more report documents (or a directory of them): the cluster report
+ * (report/cluster.h) in @dir. Returns the exit code, or -1 when the inputs are not a
+ * cluster. */
+static int report_cluster(const struct report_opts *o, const char *dir)
+{
 	json_t *nodes = NULL;
 	char cerr[1024];
-	int nrep = o.from ? pl_cluster_scan_inputs(o.from, &nodes, cerr, sizeof(cerr)) : 0;
-	if (nrep < 0 || (nodes && o.baseline)) {
-		if (nrep < 0)
-			pl_error("--from: %s", cerr);
-		else
-			pl_error("--baseline: a cluster report has no baseline (drop it)");
+	int nrep = o->from ? pl_cluster_scan_inputs(o->from, &nodes, cerr, sizeof(cerr)) : 0;
+	if (nrep < 0) {
+		pl_error("--from: %s", cerr);
+		return PL_EXIT_USAGE;
+	}
+	if (!nodes)
+		return -1;
+	if (o->baseline) {
+		pl_error("--baseline: a cluster report has no baseline (drop it)");
 		json_decref(nodes);
-		ret = PL_EXIT_USAGE;
-		goto out;
-	} else if (nodes) {
-		rc = pl_cluster_report(nodes, dir, pl_g.json, pl_now_epoch());
-		json_decref(nodes);
-		ret = rc == 0			? PL_EXIT_OK
-		      : rc == -EIO && pl_g.json ? PL_EXIT_RUNTIME
-						: PL_EXIT_USAGE;
-		goto out;
+		return PL_EXIT_USAGE;
 	}
-	/* Read every --from input before anything runs or is written. */
-	json_t *from = json_object();
-	for (char **p = o.from; p && *p; p++) {
-		char err[512];
-		if (pl_report_merge_file(from, *p, err, sizeof(err)) < 0) {
-			pl_error("--from: %s", err);
-			json_decref(from);
-			ret = PL_EXIT_USAGE;
-			goto out;
-		}
-	}
+	int rc = pl_cluster_report(nodes, dir, pl_g.json, pl_now_epoch());
+	json_decref(nodes);
+	return rc == 0 ? PL_EXIT_OK : rc == -EIO && pl_g.json ? PL_EXIT_RUNTIME : PL_EXIT_USAGE;
+}
 
-	const char *bkind = NULL;
-	char berr[1024];
-	if (o.baseline && (!(base = pl_diff_load(o.baseline, &bkind, berr, sizeof(berr))) ||
-			   strcmp(bkind, "report") != 0)) {
-		if (base)
-			snprintf(berr, sizeof(berr), "'%s' is a %s document, not a report.json",
-				 o.baseline, bkind);
-		pl_error("--baseline: %s (give the report.json of an earlier perflab report)",
-			 berr);
-		json_decref(from);
-		ret = PL_EXIT_USAGE;
-		goto out;
-	}
-
-	bool bench = !o.no_bench && pl_sysroot_is_live();
-	if (bench && o.cpus) {
-		char cerr2[512];
-		rc = pl_bench_cpus_check(o.cpus, cerr2, sizeof(cerr2));
-		if (rc) {
-			pl_error("%s", cerr2);
-			json_decref(from);
-			ret = rc;
-			goto out;
-		}
-	}
-	int nstages = 2 + (bench ? (int)plan.n : 0);
-	struct sigaction sa = { .sa_handler = on_sigint }, old_int;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-
-	progress(1, nstages, "inspect");
-	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
-	pl_facts_collect_all(&f);
-	if (o.cpus) /* read by pl_rf_workload_cpus before isolcpus=/nohz_full=, as check -C */
-		pl_fact_str(&f, "workload.cpus", o.cpus, "--cpus");
-	rc = pl_cmd_require_facts(&f); /* a wrong --sysroot is an error, not a clean report */
-	if (rc >= 0) {
-		progress(0, 0, NULL);
-		sigaction(SIGINT, &old_int, NULL);
-		json_decref(from);
-		ret = rc;
-		goto out;
-	}
-	progress(2, nstages, "check");
-	pl_rules_eval(&f, 1u << o.workload, &fs);
-	doc = pl_report_build(&f, &fs, pl_workload_names[o.workload], pl_now_epoch());
-	/* merge the --from inputs: whole sections replace, result lists append */
-	const char *key;
-	json_t *val;
-	json_object_foreach(from, key, val)
-	{
-		if (json_is_array(val)) {
-			json_t *arr = json_object_get(doc, key);
-			if (!arr) {
-				arr = json_array();
-				json_object_set_new(doc, key, arr);
-			}
-			json_array_extend(arr, val);
-		} else {
-			json_object_set(doc, key, val);
-		}
-	}
-	json_decref(from);
-	/* bench io works on the report's file system: in DIR, or beside it until it exists */
-	char *workdir = pl_xstrdup(dir);
-	if (stat(dir, &st) != 0) {
-		char *slash = strrchr(workdir, '/');
-		if (!slash)
-			strcpy(workdir, ".");
-		else if (slash == workdir)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-	/* a directory that cannot be created fails now, not after a minute of benchmarks */
-	struct stat pst;
-	int perr = stat(workdir, &pst) != 0 ? errno : !S_ISDIR(pst.st_mode) ? ENOTDIR : 0;
-	if (stat(dir, &st) != 0 && perr) {
-		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)",
-			 dir, strerror(perr));
-		free(workdir);
-		progress(0, 0, NULL);
-		sigaction(SIGINT, &old_int, NULL);
-		ret = PL_EXIT_USAGE;
-		goto out;
-	}
-	plan.workdir = workdir;
-	double bench_s = 0;
-	if (bench && !interrupted)
-		bench_s = run_benchmarks(doc, &plan, 2, nstages);
-	plan.workdir = NULL;
-	free(workdir);
-	progress(0, 0, NULL);
-	sigaction(SIGINT, &old_int, NULL);
-	json_t *meta = json_object();
-	json_object_set_new(meta, "mode",
-			    pl_json_string(o.no_bench || !bench ? "no-bench"
-					   : o.full		? "full"
-					   : o.quick		? "quick"
-								: "default"));
-	json_object_set_new(meta, "interrupted", json_boolean(interrupted));
-	if (o.cpus)
-		json_object_set_new(meta, "cpus", pl_json_string(o.cpus));
-	if (bench) {
-		json_object_set_new(meta, "budget_s", json_real(pl_bench_mode_budget(mode)));
-		json_object_set_new(meta, "bench_elapsed_s", json_real(bench_s));
-	}
-	if (!pl_sysroot_is_live())
-		json_object_set_new(meta, "note",
-				    pl_json_string("benchmarks left out: --sysroot "
-						   "reads another machine's files"));
-	json_object_set_new(doc, "run", meta);
-	struct pl_diff_opts dopts = PL_DIFF_OPTS_DEFAULT;
-	if (base)
-		json_object_set_new(doc, "baseline",
-				    pl_diff_build(base, "report", o.baseline, doc, "report",
-						  "this report", &dopts, berr, sizeof(berr)));
-
+/* Write @doc into @dir (created when missing) and print the terminal summary, or the
+ * document with --json. Returns the exit code. */
+static int report_write(const char *dir, json_t *doc)
+{
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)",
 			 dir, strerror(errno));
-		ret = PL_EXIT_USAGE;
-		goto out;
+		return PL_EXIT_USAGE;
 	}
 	pl_report_annotate(doc); /* evidence of findings, key numbers */
 	int r = write_all(dir, doc);
 	if (r < 0) {
 		pl_error("cannot write the report into '%s': %s (choose another with -o DIR)", dir,
 			 strerror(-r));
-		ret = PL_EXIT_USAGE;
-	} else if (pl_g.json) {
-		if (pl_json_write(stdout, doc) < 0)
-			ret = PL_EXIT_RUNTIME;
-	} else {
-		pl_report_print_summary(stdout, doc, dir);
+		return PL_EXIT_USAGE;
 	}
+	if (pl_g.json)
+		return pl_json_write(stdout, doc) < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+	pl_report_print_summary(stdout, doc, dir);
+	return PL_EXIT_OK;
+}
+
+/* This machine's report (pl_report_node_doc()) with the --from inputs, the benchmarks
+ * of @plan (@mode) and the changes since --baseline, written into @dir. Returns the exit
+ * code. */
+static int report_node(const struct report_opts *o, const char *dir,
+		       struct pl_bench_plan *plan, enum pl_bench_mode mode)
+{
+	/* Read every --from input before anything runs or is written. */
+	char err[512];
+	json_t *from = pl_report_read_inputs(o->from, err, sizeof(err));
+	if (!from) {
+		pl_error("--from: %s", err);
+		return PL_EXIT_USAGE;
+	}
+	char berr[1024];
+	json_t *base = NULL;
+	if (o->baseline && !(base = pl_diff_load_report(o->baseline, berr, sizeof(berr)))) {
+		pl_error("--baseline: %s (give the report.json of an earlier perflab report)",
+			 berr);
+		json_decref(from);
+		return PL_EXIT_USAGE;
+	}
+	bool bench = !o->no_bench && pl_sysroot_is_live();
+	if (bench && o->cpus) {
+		char cerr[512];
+		int rc = pl_bench_cpus_check(o->cpus, cerr, sizeof(cerr));
+		if (rc) {
+			pl_error("%s", cerr);
+			json_decref(from);
+			json_decref(base);
+			return rc;
+		}
+	}
+	int nstages = 2 + (bench ? (int)plan->n : 0);
+	struct sigaction sa = { .sa_handler = on_sigint }, old_int;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+
+	struct pl_facts f;
+	pl_facts_init(&f);
+	json_t *doc = pl_report_node_doc(&f, o->workload, o->cpus, stage_cb, &nstages);
+	int ret = doc ? -1 : pl_cmd_require_facts(&f); /* says why there is no document */
+	pl_facts_free(&f);
+	char *workdir = NULL;
+	int r = doc ? pl_report_io_dir(dir, &workdir) : 0;
+	if (r < 0) {
+		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)",
+			 dir, strerror(-r));
+		ret = PL_EXIT_USAGE;
+	}
+	if (!doc || r < 0) {
+		progress(0, 0, NULL);
+		sigaction(SIGINT, &old_int, NULL);
+		json_decref(from);
+		json_decref(base);
+		json_decref(doc);
+		return ret >= 0 ? ret : PL_EXIT_USAGE;
+	}
+	pl_report_add_inputs(doc, from);
+	json_decref(from);
+	plan->workdir = workdir;
+	double bench_s = 0;
+	if (bench && !interrupted) {
+		int st[2] = { 2, nstages };
+		bench_s = pl_report_run_benchmarks(doc, plan, &interrupted, progress_cb, st);
+	}
+	plan->workdir = NULL;
+	free(workdir);
+	progress(0, 0, NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	json_object_set_new(doc, "run",
+			    pl_report_run_info(mode, bench, interrupted, o->cpus, bench_s));
+	if (base)
+		pl_diff_add_baseline(doc, base, o->baseline);
+	ret = report_write(dir, doc);
+	json_decref(doc);
+	json_decref(base);
 	if (ret == PL_EXIT_OK && interrupted) {
 		pl_warn("interrupted: the report has what was done until Ctrl-C");
 		ret = PL_BENCH_EXIT_INTERRUPTED;
 	}
-out:
+	return ret;
+}
+
+/* What every mode needs: no positional argument, a report directory that is not a file,
+ * readable --from paths, not both --quick and --full. Returns -1, or the exit code after
+ * one error. */
+static int report_check_args(const struct report_opts *o, const struct pl_args *args,
+			     const char *dir)
+{
+	if (args->npos > 0) {
+		pl_error("unexpected argument '%s' (see 'perflab report --help')", args->pos[0]);
+		return PL_EXIT_USAGE;
+	}
+	struct stat st;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		pl_error("'%s' is not a directory (choose another with -o DIR)", dir);
+		return PL_EXIT_USAGE;
+	}
+	/* A --from path that cannot be opened is the commonest slip (a typo, a file from
+	 * another machine not copied yet): say so with the fix before any document is read. */
+	for (char **p = o->from; p && *p; p++) {
+		if (access(*p, R_OK) != 0) {
+			int e = errno;
+			pl_error("--from: cannot open '%s': %s (give a JSON document written by "
+				 "perflab --json or -o, a report.json, or a directory of them)",
+				 *p, strerror(e));
+			return PL_EXIT_USAGE;
+		}
+	}
+	if (o->quick && o->full) {
+		pl_error("--quick and --full exclude each other (pick one)");
+		return PL_EXIT_USAGE;
+	}
+	return -1;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { 0 };
+	struct pl_args args;
+	int ret = pl_cmd_parse(argc, argv, &info, report_opts, &o, &args);
+	if (ret >= 0) {
+		free(o.from); /* --from values parsed before a bad option */
+		return ret;
+	}
+	const char *dir = pl_g.output ? pl_g.output : "perflab-report";
+	enum pl_bench_mode mode = o.full    ? PL_BENCH_MODE_FULL
+				  : o.quick ? PL_BENCH_MODE_QUICK
+					    : PL_BENCH_MODE_DEFAULT;
+	struct pl_bench_plan plan = { 0 };
+	ret = report_check_args(&o, &args, dir);
+	if (ret < 0 && pl_bench_plan_make(&plan, mode, o.cpus) < 0)
+		ret = PL_EXIT_RUNTIME;
+	if (ret < 0 && o.dry_run)
+		ret = report_dry_run(&o, &plan);
+	if (ret < 0)
+		ret = report_monitor(&o, dir);
+	if (ret < 0)
+		ret = report_cluster(&o, dir);
+	if (ret < 0)
+		ret = report_node(&o, dir, &plan, mode);
 	pl_bench_plan_free(&plan);
 	free(o.from);
 	pl_args_free(&args);
-	json_decref(doc);
-	json_decref(base);
-	pl_findings_free(&fs);
-	pl_facts_free(&f);
 	return ret;
 }

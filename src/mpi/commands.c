@@ -14,14 +14,15 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/plan.h"
+#include "report/plan.h"
 #include "cmd/common.h"
 #include "cmd/node.h"
 #include "facts/facts.h"
 #include "mpi/run.h"
-#include "out/cluster.h"
+#include "render/cluster.h"
+#include "report/cluster.h"
 #include "util/json.h"
-#include "out/report.h"
+#include "report/report.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
 #include "util/clock.h"

@@ -14,7 +14,7 @@
 
 #include "bench/net/net.h"
 #include "mpi/run.h"
-#include "out/cluster.h"
+#include "report/cluster.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/str.h"

@@ -8,13 +8,13 @@
  * for relations between members (an array as long as a count says). The first problem
  * is reported with the file and the JSON path, e.g.
  *   report.json: $.check.findings[3].severity: expected a string, got null
- * The descriptions of perflab's documents are in src/out/report.c; they cover what the
+ * The descriptions of perflab's documents are in src/report/from.c; they cover what the
  * readers use, with the types of docs/schemas/. Shapes are static tables:
  *   static const struct pl_jshape finding = { .types = PL_JT_OBJ, .members = PL_JMEMBERS(
  *           PL_JREQ("id", &pl_jstr), PL_JOPT("subject", &pl_jstr)) };
  */
-#ifndef PERFLAB_OUT_JCHECK_H
-#define PERFLAB_OUT_JCHECK_H
+#ifndef PERFLAB_UTIL_JCHECK_H
+#define PERFLAB_UTIL_JCHECK_H
 #include <jansson.h>
 #include <math.h>
 #include <stdbool.h>

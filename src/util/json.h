@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* JSON output helpers over jansson. Every perflab JSON document has "schema_version"
  * and is described by a schema under docs/schemas/. */
-#ifndef PERFLAB_OUT_JSON_H
-#define PERFLAB_OUT_JSON_H
+#ifndef PERFLAB_UTIL_JSON_H
+#define PERFLAB_UTIL_JSON_H
 #include <jansson.h>
 #include <stdio.h>
 

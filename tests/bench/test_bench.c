@@ -18,7 +18,7 @@
 #include "bench/freq.h"
 #include "bench/mem/memlat.h"
 #include "bench/mem/memsize.h"
-#include "bench/plan.h"
+#include "report/plan.h"
 #include "bench/env.h"
 #include "bench/mem/stream.h"
 #include "bench/ticks.h"

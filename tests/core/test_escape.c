@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: outside bytes made safe (util/escape.h: invalid UTF-8 and control characters
- * as \xNN, shell quoting), JSON strings that never vanish (out/json.h), fix commands with
+ * as \xNN, shell quoting), JSON strings that never vanish (util/json.h), fix commands with
  * quoted device names (rules.c), and the sysroot reader's refusals (regular files only,
  * non-blocking, size cap). */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The cluster merge (out/cluster.h): up to 8 node documents, the input's parts split at
+/* The cluster merge (report/cluster.h): up to 8 node documents, the input's parts split at
  * form feeds (\f), each a JSON text. Two routes, as perflab has them:
  *  - `report --from`: the parts that pl_report_check_doc accepts as reports become the
  *    nodes of pl_cluster_from_docs, rendered as report.json, report.md, report.html and
@@ -16,9 +16,10 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "out/cluster.h"
+#include "render/cluster.h"
+#include "report/cluster.h"
 #include "util/json.h"
-#include "out/report.h"
+#include "report/from.h"
 
 enum { MAXNODES = 8 };
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* report --from monitor.json's renderer (src/out/monitor_view.h) over any JSON document
+/* report --from monitor.json's renderer (src/render/monitor.h) over any JSON document
  * that calls itself a monitor document: charts and summary written into the harness's
  * temporary directory. Invariants: it never crashes, and a document with samples gives
  * both files. */
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "out/monitor_view.h"
+#include "render/monitor.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

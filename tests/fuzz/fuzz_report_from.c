@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `report --from FILE`: a saved perflab JSON document (bench, compare, profile, tune,
- * check, inspect or a whole report; docs/schemas/) merged into a report (out/report.h)
+ * check, inspect or a whole report; docs/schemas/) merged into a report (report/from.h)
  * and rendered the way `report` renders it: JSON, Markdown, HTML and the terminal
  * summary (to /dev/null). The input is the file's bytes. Invariant: a merge that fails
  * says why. */
@@ -10,9 +10,12 @@
 
 #include "facts/facts.h"
 #include "fuzz.h"
-#include "out/html.h"
+#include "render/html.h"
+#include "render/markdown.h"
+#include "render/summary.h"
 #include "util/json.h"
-#include "out/report.h"
+#include "report/from.h"
+#include "report/report.h"
 #include "rules/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Honest numbers: every figure of a benchmark carries its caveats beside it, in the
-# terminal summary, report.md and report.html alike (out/figures.c makes them once):
+# terminal summary, report.md and report.html alike (report/figures.c makes them once):
 # 1 run shows no spread, 2 runs are too few, a wide spread is named per figure, the
 # benchmark's notes and info items stand under its table, "unreliable: machine not idle"
 # opens every output, "lower/higher is better" follows each metric's own "better" field,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The latency matrix analysis of the cluster merge (out/cluster.h pl_cluster_slow_nodes)
+/* The latency matrix analysis of the cluster merge (report/cluster.h pl_cluster_slow_nodes)
  * on synthetic matrices: which node has every pair slow, and when none is named; and the
  * per-node benchmark table (pl_cluster_bench): the worst node, odd only outside the
  * others' spread, in the direction the metric says is better. */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "out/cluster.h"
+#include "report/cluster.h"
 
 /* A network section of @n nodes "n0".."n{n-1}" with the symmetric one-way matrix @m
  * (row-major n x n; NAN = not measured; the diagonal is null). */

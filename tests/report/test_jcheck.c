@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The JSON shape checker behind report --from (src/out/jcheck.h): the JSON path and the
+/* The JSON shape checker behind report --from (src/util/jcheck.h): the JSON path and the
  * message of the first problem, for each kind of check. */
 #include <errno.h>
 #include <setjmp.h>

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "out/prom.h"
+#include "render/prom.h"
 
 static char *render(int (*fn)(FILE *, const json_t *), const char *json)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "out/figures.h"
+#include "report/figures.h"
 
 #include <math.h>
 #include <stdio.h>

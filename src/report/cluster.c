@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The cluster merge (out/cluster.h): nodes table, drift, partial findings, memory. */
-#include "out/cluster.h"
+/* The cluster merge (report/cluster.h): nodes table, drift, partial findings, memory. */
+#include "report/cluster.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include "config.h"
 #include "util/json.h"
-#include "out/report.h"
+#include "report/from.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/str.h"

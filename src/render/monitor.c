@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The monitor document as charts and a summary table (monitor_view.h). The charts are
+/* The monitor document as charts and a summary table (render/monitor.h). The charts are
  * written here as plain SVG (no script), like the rest of the report: line charts and
  * stacked areas over time, downsampled to at most PLOT_POINTS points by the mean of
  * each bucket, with the command's start and end drawn as labelled vertical lines. */
-#include "out/monitor_view.h"
+#include "render/monitor.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "util/json.h"
-#include "out/svg.h"
+#include "render/svg.h"
 #include "util/cleanup.h"
 #include "util/outfile.h"
 #include "util/str.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "out/svg.h"
+#include "render/svg.h"
 
-#include "out/figures.h"
+#include "report/figures.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * check or bench): `perflab diff A.json B.json` and the "Changes since baseline" section
  * of `perflab report --baseline OLD/report.json`. The diff is itself a JSON document
  * (docs/schemas/diff.schema.json), built once from the two inputs; the terminal, Markdown
- * and HTML renderers (out/diff_out.c) read only that document, as the report's renderers
+ * and HTML renderers (render/diff.c) read only that document, as the report's renderers
  * read only report.json.
  *
  * What it holds:
@@ -19,12 +19,9 @@
  *    than PL_CMP_MIN_VERDICT_RUNS runs, and the verdict says so.
  * Phoronix's compare-results-to-baseline and PCP's pmdiff compare numbers only and
  * without a test; this diffs facts and findings too and tests each figure. */
-#ifndef PERFLAB_OUT_DIFF_H
-#define PERFLAB_OUT_DIFF_H
+#ifndef PERFLAB_REPORT_DIFF_H
+#define PERFLAB_REPORT_DIFF_H
 #include <jansson.h>
-#include <stdio.h>
-
-#include "util/str.h"
 
 /** Options of a diff. */
 struct pl_diff_opts {
@@ -40,7 +37,7 @@ struct pl_diff_opts {
 	}
 
 /** Read @path and check it is a report, inspect, check or bench document whose members
- *  the diff reads have their schema's types (out/report.h's pl_report_check_doc). Returns
+ *  the diff reads have their schema's types (report/report.h's pl_report_check_doc). Returns
  *  a new reference and its kind in *@kindp ("report", "inspect", "check", "bench"), or
  *  NULL with one line in @err (size @errlen) naming @path: unreadable or truncated JSON,
  *  another schema_version, a damaged member ($.path), or a kind diff does not compare. */
@@ -55,19 +52,13 @@ json_t *pl_diff_build(const json_t *old, const char *kold, const char *nold, con
 		      const char *knew, const char *nnew, const struct pl_diff_opts *o, char *err,
 		      size_t errlen);
 
-/** Print the diff document @diff for a terminal to @out: the header (both inputs), facts,
- *  findings and every figure with its verdict. Machine-tree text is escaped. */
-void pl_diff_print_text(FILE *out, const json_t *diff);
-
-/** The "Changes since baseline" part of a report's terminal summary for @report's
- *  "baseline" member (a diff document): the counts, and the facts, findings and figures
- *  that changed (at most a few of each, the rest counted). Prints nothing without one. */
-void pl_diff_report_summary(FILE *out, const json_t *report);
-/** The "## Changes since baseline" section of report.md for @report's "baseline" member.
- *  Writes nothing without one. */
-void pl_diff_report_markdown(FILE *out, const json_t *report);
-/** The "Changes since baseline" section of report.html (id "baseline") for @report's
- *  "baseline" member, appended to @b. Writes nothing without one. */
-void pl_diff_report_html(struct pl_buf *b, const json_t *report);
+/** `perflab report --baseline @path`: pl_diff_load() of @path, which must be a report
+ *  document. Returns a new reference, or NULL with one line in @err: pl_diff_load()'s
+ *  reason, or "'PATH' is a KIND document, not a report.json". */
+json_t *pl_diff_load_report(const char *path, char *err, size_t errlen);
+/** Set @report's "baseline" to the diff of the earlier report @base (named @name, its
+ *  path) against @report ("this report"), with the default options
+ *  (PL_DIFF_OPTS_DEFAULT). Leaves @report as it is when the two cannot be diffed. */
+void pl_diff_add_baseline(json_t *report, const json_t *base, const char *name);
 
 #endif

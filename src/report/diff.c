@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The diff engine: two checked documents -> the diff document (out/diff.h). */
-#include "out/diff.h"
+/* The diff engine: two checked documents -> the diff document (report/diff.h). */
+#include "report/diff.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,7 +11,8 @@
 
 #include "compare/analyze.h"
 #include "util/json.h"
-#include "out/report.h"
+#include "report/from.h"
+#include "report/report.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 
@@ -75,6 +76,18 @@ json_t *pl_diff_load(const char *path, const char **kindp, char *err, size_t err
 		 "documents",
 		 path, kind);
 	return NULL;
+}
+
+json_t *pl_diff_load_report(const char *path, char *err, size_t errlen)
+{
+	const char *kind = NULL;
+	json_t *doc = pl_diff_load(path, &kind, err, errlen);
+	if (doc && strcmp(kind, "report") != 0) {
+		snprintf(err, errlen, "'%s' is a %s document, not a report.json", path, kind);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
 }
 
 /* ---- facts ---------------------------------------------------------------------------- */
@@ -660,4 +673,14 @@ json_t *pl_diff_build(const json_t *old, const char *kold, const char *nold, con
 				    diff_benchmarks(old, new_, kind, o, sum, notes));
 	json_object_set_new(d, "notes", notes);
 	return d;
+}
+
+void pl_diff_add_baseline(json_t *report, const json_t *base, const char *name)
+{
+	char err[1024];
+	struct pl_diff_opts o = PL_DIFF_OPTS_DEFAULT;
+	json_t *d = pl_diff_build(base, "report", name, report, "report", "this report", &o, err,
+				  sizeof(err));
+	if (d)
+		json_object_set_new(report, "baseline", d);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "out/html.h"
+#include "render/html.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -11,12 +11,13 @@
 
 #include "bench/env.h"
 #include "facts/facts.h"
-#include "out/diff.h"
-#include "out/figures.h"
-#include "out/report.h"
+#include "render/compare.h"
+#include "render/diff.h"
+#include "report/figures.h"
+#include "report/report.h"
 #include "util/json.h"
-#include "out/keynums.h"
-#include "out/svg.h"
+#include "render/keynums.h"
+#include "render/svg.h"
 #include "profile/flame.h"
 #include "util/str.h"
 

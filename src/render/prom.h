@@ -3,8 +3,8 @@
  * https://prometheus.io/docs/instrumenting/exposition_formats/) for node_exporter's
  * textfile collector: metric names perflab_..., labels for benchmark, backend, workload
  * and severity. */
-#ifndef PERFLAB_OUT_PROM_H
-#define PERFLAB_OUT_PROM_H
+#ifndef PERFLAB_RENDER_PROM_H
+#define PERFLAB_RENDER_PROM_H
 #include <jansson.h>
 #include <stdio.h>
 

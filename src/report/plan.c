@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The benchmark plan of `perflab report` (plan.h). */
-#include "bench/plan.h"
+#include "report/plan.h"
 
 #include <errno.h>
 #include <stdio.h>

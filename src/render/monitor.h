@@ -3,8 +3,8 @@
  * (docs/schemas/monitor.schema.json) as time-series charts (SVG, in one self-contained
  * monitor.html), a summary table (mean, p95, max of each series) in monitor.md and on
  * the terminal, with the command's start and end marked on every chart. */
-#ifndef PERFLAB_OUT_MONITOR_VIEW_H
-#define PERFLAB_OUT_MONITOR_VIEW_H
+#ifndef PERFLAB_RENDER_MONITOR_H
+#define PERFLAB_RENDER_MONITOR_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -3,11 +3,12 @@
  * wide, machine not idle, quick run, client and server on one CPU), the benchmark's notes
  * and info items in words, the tail worth showing (p99 or p1, from the metric's "better"
  * field) and its direction label. The one place the terminal summary, report.md and
- * report.html take them from (out/report.c, out/html.c), so the three cannot disagree.
+ * report.html take them from (render/summary.c, render/markdown.c, render/html.c), so the
+ * three cannot disagree.
  * Everything is computed from a bench document (docs/schemas/bench.schema.json) alone,
  * so a report built from saved files (report --from) carries the same caveats. */
-#ifndef PERFLAB_OUT_FIGURES_H
-#define PERFLAB_OUT_FIGURES_H
+#ifndef PERFLAB_REPORT_FIGURES_H
+#define PERFLAB_REPORT_FIGURES_H
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,23 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The cluster document's outputs (out/cluster.h): terminal summary, report.md,
- * report.html, and writing the three files into a directory. */
+/* The cluster document's outputs (render/cluster.h): terminal summary, report.md, and
+ * writing report.json, report.md and report.html (render/cluster_html.c) into a
+ * directory. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "out/cluster.h"
+#include "render/cluster.h"
+#include "render/markdown.h"
+#include "report/cluster.h"
 #include "util/json.h"
-#include "out/report.h"
-#include "out/svg.h"
 #include "util/cleanup.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/str.h"
 
 /* A scalar member as text ("-" when null or missing), malloc'd. */
-static char *member_text(const json_t *o, const char *k)
+char *pl_cluster_member_text(const json_t *o, const char *k)
 {
 	const json_t *v = json_object_get(o, k);
 	if (!v || json_is_null(v))
@@ -33,7 +34,7 @@ static char *member_text(const json_t *o, const char *k)
 }
 
 /* "a, b, c" of a JSON array of strings, malloc'd. */
-static char *join_names(const json_t *arr)
+char *pl_cluster_join_names(const json_t *arr)
 {
 	struct pl_buf b = { 0 };
 	size_t i;
@@ -46,14 +47,13 @@ static char *join_names(const json_t *arr)
 }
 
 /* The columns of the nodes table: member of a node row, heading. */
-static const char *const node_cols[][2] = {
+const char *const pl_cluster_node_cols[PL_CLUSTER_NCOLS][2] = {
 	{ "name", "node" },	    { "cpu_model", "CPU" }, { "cpus", "CPUs" },
 	{ "mem_bytes", "memory" },  { "kernel", "kernel" }, { "clocksource", "clocksource" },
 	{ "governor", "governor" }, { "thp", "THP" },	    { "tuned_profile", "tuned" },
 };
-#define NCOLS (sizeof(node_cols) / sizeof(node_cols[0]))
 
-static char *findings_text(const json_t *row)
+char *pl_cluster_findings_text(const json_t *row)
 {
 	const json_t *f = json_object_get(row, "findings");
 	if (!f)
@@ -62,7 +62,7 @@ static char *findings_text(const json_t *row)
 			    pl_json_int(f, "warn"), pl_json_int(f, "info"));
 }
 
-static const json_t *net_matrix(const json_t *net, const char *k, size_t i, size_t j)
+const json_t *pl_cluster_net_matrix(const json_t *net, const char *k, size_t i, size_t j)
 {
 	return json_array_get(json_array_get(json_object_get(net, k), i), j);
 }
@@ -82,13 +82,14 @@ static void print_nodes(FILE *out, const json_t *c)
 				pl_json_str(row, "reason"));
 			continue;
 		}
-		pl_autofree char *mem = member_text(row, "mem_bytes");
-		pl_autofree char *cpus = member_text(row, "cpus");
-		pl_autofree char *k = member_text(row, "kernel");
-		pl_autofree char *cs = member_text(row, "clocksource");
-		pl_autofree char *g = member_text(row, "governor");
-		pl_autofree char *t = member_text(row, "thp");
-		pl_autofree char *fs = json_object_get(row, "findings") ? findings_text(row) : NULL;
+		pl_autofree char *mem = pl_cluster_member_text(row, "mem_bytes");
+		pl_autofree char *cpus = pl_cluster_member_text(row, "cpus");
+		pl_autofree char *k = pl_cluster_member_text(row, "kernel");
+		pl_autofree char *cs = pl_cluster_member_text(row, "clocksource");
+		pl_autofree char *g = pl_cluster_member_text(row, "governor");
+		pl_autofree char *t = pl_cluster_member_text(row, "thp");
+		pl_autofree char *fs =
+			json_object_get(row, "findings") ? pl_cluster_findings_text(row) : NULL;
 		fprintf(out, "  %-16s %s CPUs, %s, Linux %s, %s, governor %s, THP %s%s%s\n",
 			pl_json_str(row, "name"), cpus, mem, k, cs, g, t, fs ? "; " : "",
 			fs ? fs : "");
@@ -114,7 +115,7 @@ static void print_drift(FILE *out, const json_t *c, size_t most, bool values)
 				json_array_size(drift) - most);
 			break;
 		}
-		pl_autofree char *odd = join_names(json_object_get(d, "odd_nodes"));
+		pl_autofree char *odd = pl_cluster_join_names(json_object_get(d, "odd_nodes"));
 		const char *maj = pl_json_str(d, "majority");
 		if (maj)
 			fprintf(out, "  %s: %s on %lld nodes; differs on %s\n",
@@ -128,7 +129,7 @@ static void print_drift(FILE *out, const json_t *c, size_t most, bool values)
 		{
 			if (j == 0 && maj)
 				continue;
-			pl_autofree char *on = join_names(json_object_get(v, "nodes"));
+			pl_autofree char *on = pl_cluster_join_names(json_object_get(v, "nodes"));
 			fprintf(out, "    %s: %s\n", on, pl_json_str(v, "value"));
 		}
 	}
@@ -137,7 +138,7 @@ static void print_drift(FILE *out, const json_t *c, size_t most, bool values)
 /* The "interrupted" section of @c in one line ("interrupted by SIGTERM (rank 0) during
  * the network phase: partial report; missing: ..."), or NULL when there is none. New
  * string. */
-static char *interrupted_text(const json_t *c)
+char *pl_cluster_interrupted_text(const json_t *c)
 {
 	const json_t *it = json_object_get(c, "interrupted");
 	if (!it)
@@ -163,7 +164,7 @@ void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 	fprintf(out, "cluster: %lld nodes (%lld ok, %lld failed), workload %s\n",
 		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
 		pl_json_str(c, "workload"));
-	pl_autofree char *intr = interrupted_text(c);
+	pl_autofree char *intr = pl_cluster_interrupted_text(c);
 	if (intr)
 		fprintf(out, "%s\n", intr);
 	print_nodes(out, c);
@@ -175,7 +176,7 @@ void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 		json_t *f;
 		json_array_foreach(partial, i, f)
 		{
-			pl_autofree char *on = join_names(json_object_get(f, "nodes"));
+			pl_autofree char *on = pl_cluster_join_names(json_object_get(f, "nodes"));
 			fprintf(out, "  [%s] %s: on %s\n", pl_json_str(f, "severity"),
 				pl_json_str(f, "title"), on);
 		}
@@ -196,7 +197,7 @@ void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
 			pl_json_str(sp, "a"), pl_json_str(sp, "b"), pl_json_num(sp, "oneway_us"),
 			pl_json_num(sp, "rtt_us"), pl_json_int(net, "latency_bytes"));
 	if (json_array_size(json_object_get(net, "slow_nodes"))) {
-		pl_autofree char *s = join_names(json_object_get(net, "slow_nodes"));
+		pl_autofree char *s = pl_cluster_join_names(json_object_get(net, "slow_nodes"));
 		fprintf(out, "network: every pair is slow on %s\n", s);
 	}
 	const json_t *tcp = json_object_get(net, "tcp");
@@ -221,8 +222,8 @@ static void print_findings(FILE *out, const json_t *c)
 		json_t *f;
 		json_array_foreach(arr, i, f)
 		{
-			pl_autofree char *on = join_names(json_object_get(f, "nodes"));
-			pl_autofree char *off = join_names(json_object_get(f, "not_on"));
+			pl_autofree char *on = pl_cluster_join_names(json_object_get(f, "nodes"));
+			pl_autofree char *off = pl_cluster_join_names(json_object_get(f, "not_on"));
 			const char *sub = pl_json_str(f, "subject");
 			fprintf(out, "  [%s] %s%s%s (%s)", pl_json_str(f, "severity"),
 				pl_json_str(f, "title"), sub ? ": " : "", sub ? sub : "",
@@ -312,7 +313,7 @@ static void md_matrix(FILE *out, const json_t *net, const char *key, const char 
 		pl_report_md_cell(out, json_string_value(json_array_get(names, i)));
 		fputs(" |", out);
 		for (size_t j = 0; j < n; j++) {
-			const json_t *v = net_matrix(net, key, i, j);
+			const json_t *v = pl_cluster_net_matrix(net, key, i, j);
 			if (json_is_number(v))
 				fprintf(out, " %.3g |", json_number_value(v));
 			else
@@ -349,7 +350,7 @@ static void md_network(FILE *out, const json_t *net)
 			pl_json_str(sp, "b"), pl_json_num(sp, "oneway_us"));
 	const json_t *slow = json_object_get(net, "slow_nodes");
 	if (json_array_size(slow)) {
-		pl_autofree char *s = join_names(slow);
+		pl_autofree char *s = pl_cluster_join_names(slow);
 		fprintf(out, "Nodes whose every pair is slow: %s.\n", s);
 	}
 	fputs("\n", out);
@@ -364,14 +365,14 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 		pl_json_str(c, "generated"), pl_json_str(c, "perflab_version"),
 		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
 		pl_json_str(c, "workload"));
-	pl_autofree char *intr = interrupted_text(c);
+	pl_autofree char *intr = pl_cluster_interrupted_text(c);
 	if (intr)
 		fprintf(out, "**%s.**\n\n", intr);
 	fputs("## Nodes\n\n|", out);
-	for (size_t k = 0; k < NCOLS; k++)
-		fprintf(out, " %s |", node_cols[k][1]);
+	for (size_t k = 0; k < PL_CLUSTER_NCOLS; k++)
+		fprintf(out, " %s |", pl_cluster_node_cols[k][1]);
 	fputs(" findings |\n|", out);
-	for (size_t k = 0; k <= NCOLS; k++)
+	for (size_t k = 0; k <= PL_CLUSTER_NCOLS; k++)
 		fputs("---|", out);
 	fputs("\n", out);
 	size_t i;
@@ -379,13 +380,14 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 	json_array_foreach(json_object_get(c, "nodes"), i, row)
 	{
 		fputs("|", out);
-		for (size_t k = 0; k < NCOLS; k++) {
-			pl_autofree char *t = member_text(row, node_cols[k][0]);
+		for (size_t k = 0; k < PL_CLUSTER_NCOLS; k++) {
+			pl_autofree char *t =
+				pl_cluster_member_text(row, pl_cluster_node_cols[k][0]);
 			fputs(" ", out);
 			pl_report_md_cell(out, t);
 			fputs(" |", out);
 		}
-		pl_autofree char *fs = findings_text(row);
+		pl_autofree char *fs = pl_cluster_findings_text(row);
 		fputs(" ", out);
 		pl_report_md_cell(out, fs);
 		fputs(" |\n", out);
@@ -414,7 +416,8 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 			{
 				if (vi == 0 && maj)
 					continue;
-				pl_autofree char *who = join_names(json_object_get(v, "nodes"));
+				pl_autofree char *who =
+					pl_cluster_join_names(json_object_get(v, "nodes"));
 				pl_autofree char *cell =
 					pl_xasprintf("%s: %s", who, pl_json_str(v, "value"));
 				if (vi > (maj ? 1u : 0u))
@@ -424,7 +427,7 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 			fputs(" |\n", out);
 		}
 	}
-	pl_autofree char *ex = join_names(json_object_get(drift, "excluded"));
+	pl_autofree char *ex = pl_cluster_join_names(json_object_get(drift, "excluded"));
 	fputs("\n\nLeft out as naturally different: ", out);
 	pl_report_md_cell(out, ex);
 	fputs(".\n\n## Findings on some nodes only\n\n", out);
@@ -436,8 +439,8 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 	json_t *f;
 	json_array_foreach(partial, i, f)
 	{
-		pl_autofree char *on = join_names(json_object_get(f, "nodes"));
-		pl_autofree char *off = join_names(json_object_get(f, "not_on"));
+		pl_autofree char *on = pl_cluster_join_names(json_object_get(f, "nodes"));
+		pl_autofree char *off = pl_cluster_join_names(json_object_get(f, "not_on"));
 		pl_autofree char *title =
 			pl_xasprintf("%s (%s)", pl_json_str(f, "title"), pl_json_str(f, "id"));
 		fprintf(out, "| %s | ", pl_json_str(f, "severity"));
@@ -483,303 +486,6 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 	if (net)
 		md_network(out, net);
 	return ferror(out) ? -EIO : 0;
-}
-
-/* ---- HTML ---- */
-
-static const char cluster_css[] =
-	"body{font:15px/1.45 system-ui,sans-serif;color:#1b1f24;margin:0 auto;max-width:1180px;"
-	"padding:16px}h2{border-bottom:1px solid #d0d7de;margin-top:28px}"
-	"table{border-collapse:collapse;margin:8px 0 16px;font-size:14px}th,td{border:1px solid "
-	"#d0d7de;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}"
-	"th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}"
-	"td.odd,span.odd{color:#b42318;font-weight:700}.muted{color:#59636e}"
-	"svg.chart text{font:14px system-ui,sans-serif}svg.chart .bar{fill:#3b6fb6}"
-	"svg.chart .tick{stroke:#59636e}svg.chart .err{stroke:#000}"
-	"@media print{table,svg{break-inside:avoid}}\n";
-
-static void esc(struct pl_buf *b, const char *s)
-{
-	pl_html_escape(b, s ? s : "");
-}
-
-static void html_nodes(struct pl_buf *b, const json_t *c)
-{
-	pl_buf_puts(b, "<h2 id=\"nodes\">Nodes</h2>\n<table id=\"nodes-table\"><tr>");
-	for (size_t k = 0; k < NCOLS; k++)
-		pl_buf_printf(b, "<th>%s</th>", node_cols[k][1]);
-	pl_buf_puts(b, "<th>findings</th></tr>\n");
-	size_t i;
-	json_t *row;
-	json_array_foreach(json_object_get(c, "nodes"), i, row)
-	{
-		pl_buf_puts(b, "<tr>");
-		for (size_t k = 0; k < NCOLS; k++) {
-			pl_autofree char *t = member_text(row, node_cols[k][0]);
-			pl_buf_puts(b, "<td>");
-			esc(b, t);
-			pl_buf_puts(b, "</td>");
-		}
-		pl_autofree char *fs = findings_text(row);
-		pl_buf_printf(b, "<td%s>",
-			      json_object_get(row, "findings") ? "" : " class=\"odd\"");
-		esc(b, fs);
-		pl_buf_puts(b, "</td></tr>\n");
-	}
-	pl_buf_puts(b, "</table>\n");
-}
-
-static void html_drift(struct pl_buf *b, const json_t *c)
-{
-	const json_t *drift = json_object_get(c, "drift");
-	const json_t *facts = json_object_get(drift, "facts");
-	pl_buf_printf(b, "<h2 id=\"drift\">Drift</h2>\n<p>%zu facts differ across nodes.</p>\n",
-		      json_array_size(facts));
-	if (json_array_size(facts))
-		pl_buf_puts(b, "<table id=\"drift-table\"><tr><th>fact</th><th>majority</th>"
-			       "<th>odd nodes and their values</th></tr>\n");
-	size_t i;
-	json_t *d;
-	json_array_foreach(facts, i, d)
-	{
-		pl_buf_puts(b, "<tr><td><code>");
-		esc(b, pl_json_str(d, "key"));
-		pl_buf_puts(b, "</code></td><td>");
-		const char *maj = pl_json_str(d, "majority");
-		if (maj) {
-			esc(b, maj);
-			pl_buf_printf(b, " <span class=\"muted\">(%lld nodes)</span>",
-				      pl_json_int(d, "majority_nodes"));
-		} else {
-			pl_buf_puts(b, "<span class=\"muted\">no majority</span>");
-		}
-		pl_buf_puts(b, "</td><td class=\"odd\">");
-		size_t vi;
-		json_t *v;
-		json_array_foreach(json_object_get(d, "values"), vi, v)
-		{
-			if (vi == 0 && maj)
-				continue;
-			pl_autofree char *who = join_names(json_object_get(v, "nodes"));
-			esc(b, who);
-			pl_buf_puts(b, ": ");
-			esc(b, pl_json_str(v, "value"));
-			pl_buf_puts(b, "<br>");
-		}
-		pl_buf_puts(b, "</td></tr>\n");
-	}
-	if (json_array_size(facts))
-		pl_buf_puts(b, "</table>\n");
-	pl_autofree char *ex = join_names(json_object_get(drift, "excluded"));
-	pl_buf_puts(b, "<p class=\"muted\">Left out as naturally different: ");
-	esc(b, ex);
-	pl_buf_puts(b, "</p>\n");
-}
-
-static void html_findings(struct pl_buf *b, const json_t *c)
-{
-	const json_t *partial = json_object_get(json_object_get(c, "findings"), "partial");
-	pl_buf_puts(b, "<h2 id=\"findings\">Findings on some nodes only</h2>\n");
-	if (!json_array_size(partial)) {
-		pl_buf_puts(b, "<p>None: every finding fires on every node or on none.</p>\n");
-		return;
-	}
-	pl_buf_puts(b, "<table id=\"partial-findings\"><tr><th>severity</th><th>finding</th>"
-		       "<th>on</th><th>not on</th></tr>\n");
-	size_t i;
-	json_t *f;
-	json_array_foreach(partial, i, f)
-	{
-		pl_autofree char *on = join_names(json_object_get(f, "nodes"));
-		pl_autofree char *off = join_names(json_object_get(f, "not_on"));
-		pl_buf_puts(b, "<tr><td>");
-		esc(b, pl_json_str(f, "severity"));
-		pl_buf_puts(b, "</td><td>");
-		esc(b, pl_json_str(f, "title"));
-		pl_buf_puts(b, " <code>");
-		esc(b, pl_json_str(f, "id"));
-		pl_buf_puts(b, "</code></td><td>");
-		esc(b, on);
-		pl_buf_puts(b, "</td><td>");
-		esc(b, off);
-		pl_buf_puts(b, "</td></tr>\n");
-	}
-	pl_buf_puts(b, "</table>\n");
-}
-
-static void html_memory(struct pl_buf *b, const json_t *c)
-{
-	const json_t *mem = json_object_get(c, "memory");
-	const json_t *rows = json_object_get(mem, "nodes");
-	pl_buf_puts(b, "<h2 id=\"memory\">Memory bandwidth per node (STREAM triad)</h2>\n<p>");
-	esc(b, pl_json_str(mem, "note"));
-	pl_buf_puts(b, ".</p>\n");
-	size_t n = json_array_size(rows);
-	if (!n)
-		return;
-	struct pl_svg_bar *bars = pl_xcalloc(n, sizeof(*bars));
-	char **labels = pl_xcalloc(n, sizeof(*labels));
-	size_t i;
-	json_t *row;
-	json_array_foreach(rows, i, row)
-	{
-		const char *odd = pl_json_str(row, "odd");
-		labels[i] = pl_xasprintf(
-			"%s%s", pl_json_str(row, "node"),
-			odd ? (strcmp(odd, "below") == 0 ? " (odd: below)" : " (odd: above)") : "");
-		double v = pl_json_num(row, "triad_gbs"), s = pl_json_num(row, "stddev_gbs");
-		bars[i] = (struct pl_svg_bar){
-			.label = labels[i], .value = v, .lo = v - s, .hi = v + s
-		};
-	}
-	pl_svg_bar_chart(b, "STREAM triad per node", bars, n, "GB/s", "higher");
-	for (i = 0; i < n; i++)
-		free(labels[i]);
-	free(labels);
-	free(bars);
-	json_t *o;
-	json_array_foreach(json_object_get(mem, "odd"), i, o)
-	{
-		pl_buf_puts(b, "<p><span class=\"odd\">");
-		esc(b, pl_json_str(o, "node"));
-		pl_buf_printf(
-			b, "</span>: %.3g GB/s, %s the other nodes' spread %.3g - %.3g GB/s</p>\n",
-			pl_json_num(o, "triad_gbs"),
-			strcmp(pl_json_str(o, "side"), "below") == 0 ? "below" : "above",
-			pl_json_num(o, "others_lo_gbs"), pl_json_num(o, "others_hi_gbs"));
-	}
-}
-
-/* A matrix as a table; with @heat each cell's background goes from white (lowest) to
- * red (highest), the number always written in the cell. */
-static void html_matrix(struct pl_buf *b, const json_t *net, const char *key, const char *title,
-			const char *id, bool heat)
-{
-	const json_t *names = json_object_get(net, "nodes");
-	size_t n = json_array_size(names);
-	double lo = INFINITY, hi = -INFINITY;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			const json_t *v = net_matrix(net, key, i, j);
-			if (json_is_number(v)) {
-				lo = fmin(lo, json_number_value(v));
-				hi = fmax(hi, json_number_value(v));
-			}
-		}
-	pl_buf_printf(b, "<h3>%s</h3>\n<table id=\"%s\"><tr><th></th>", title, id);
-	for (size_t j = 0; j < n; j++) {
-		pl_buf_puts(b, "<th>");
-		esc(b, json_string_value(json_array_get(names, j)));
-		pl_buf_puts(b, "</th>");
-	}
-	pl_buf_puts(b, "</tr>\n");
-	for (size_t i = 0; i < n; i++) {
-		pl_buf_puts(b, "<tr><th>");
-		esc(b, json_string_value(json_array_get(names, i)));
-		pl_buf_puts(b, "</th>");
-		for (size_t j = 0; j < n; j++) {
-			const json_t *v = net_matrix(net, key, i, j);
-			if (!json_is_number(v)) {
-				pl_buf_puts(b, "<td class=\"num muted\">-</td>");
-				continue;
-			}
-			double x = json_number_value(v);
-			double t = hi > lo ? (x - lo) / (hi - lo) : 0;
-			if (heat)
-				pl_buf_printf(
-					b,
-					"<td class=\"num\" style=\"background:rgb(255,%d,%d)\">"
-					"%.3g</td>",
-					(int)(255 - 140 * t), (int)(255 - 160 * t), x);
-			else
-				pl_buf_printf(b, "<td class=\"num\">%.3g</td>", x);
-		}
-		pl_buf_puts(b, "</tr>\n");
-	}
-	pl_buf_puts(b, "</table>\n");
-}
-
-static void html_network(struct pl_buf *b, const json_t *net)
-{
-	pl_buf_puts(b, "<h2 id=\"network\">Network</h2>\n<p>");
-	esc(b, pl_json_str(net, "method"));
-	pl_buf_puts(b, "</p>\n");
-	char t[128];
-	snprintf(t, sizeof(t), "One-way latency, us (round trip / 2), %lld B",
-		 pl_json_int(net, "latency_bytes"));
-	html_matrix(b, net, "latency_oneway_us", t, "latency-heatmap", true);
-	snprintf(t, sizeof(t), "Round trip, us, %lld B", pl_json_int(net, "latency_bytes"));
-	html_matrix(b, net, "latency_rtt_us", t, "rtt-matrix", true);
-	snprintf(t, sizeof(t), "Bandwidth, GB/s, %lld B messages",
-		 pl_json_int(net, "bandwidth_bytes"));
-	html_matrix(b, net, "bandwidth_gbs", t, "bandwidth-matrix", false);
-	const json_t *tcp = json_object_get(net, "tcp");
-	if (tcp) {
-		pl_buf_puts(b, "<p>");
-		esc(b, pl_json_str(tcp, "method"));
-		pl_buf_puts(b, ".</p>\n");
-		snprintf(t, sizeof(t), "TCP round trip, us, %lld B (--net-tcp)",
-			 pl_json_int(tcp, "bytes"));
-		html_matrix(b, tcp, "latency_rtt_us", t, "tcp-matrix", true);
-		if (json_is_number(json_object_get(tcp, "median_over_mpi")))
-			pl_buf_printf(b,
-				      "<p>TCP's round trip is %.3gx MPI's (median over the "
-				      "pairs).</p>\n",
-				      pl_json_num(tcp, "median_over_mpi"));
-	}
-	const json_t *sp = json_object_get(net, "slowest_pair");
-	if (sp) {
-		pl_buf_puts(b, "<p>Slowest pair: <span class=\"odd\">");
-		esc(b, pl_json_str(sp, "a"));
-		pl_buf_puts(b, " - ");
-		esc(b, pl_json_str(sp, "b"));
-		pl_buf_printf(b, "</span>, %.3g us one-way.</p>\n", pl_json_num(sp, "oneway_us"));
-	}
-	const json_t *slow = json_object_get(net, "slow_nodes");
-	if (json_array_size(slow)) {
-		pl_autofree char *s = join_names(slow);
-		pl_buf_puts(b, "<p>Nodes whose every pair is slow: <span class=\"odd\">");
-		esc(b, s);
-		pl_buf_puts(b, "</span>.</p>\n");
-	}
-}
-
-int pl_cluster_write_html(FILE *out, const json_t *c)
-{
-	struct pl_buf b = { 0 };
-	const json_t *cnt = json_object_get(c, "node_count");
-	pl_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-			"<title>perflab cluster report</title>\n<style>\n");
-	pl_buf_puts(&b, cluster_css);
-	pl_buf_puts(&b, "</style>\n</head><body>\n<h1>perflab cluster report</h1>\n"
-			"<p class=\"muted\">Generated ");
-	esc(&b, pl_json_str(c, "generated"));
-	pl_buf_puts(&b, " by perflab ");
-	esc(&b, pl_json_str(c, "perflab_version"));
-	pl_buf_printf(&b, ": %lld nodes (%lld ok, %lld failed), workload ",
-		      pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"),
-		      pl_json_int(cnt, "failed"));
-	esc(&b, pl_json_str(c, "workload"));
-	pl_buf_puts(&b, ".</p>\n");
-	pl_autofree char *intr = interrupted_text(c);
-	if (intr) {
-		pl_buf_puts(&b, "<p id=\"interrupted\"><strong>");
-		esc(&b, intr);
-		pl_buf_puts(&b, ".</strong></p>\n");
-	}
-	html_nodes(&b, c);
-	html_drift(&b, c);
-	html_findings(&b, c);
-	html_memory(&b, c);
-	const json_t *net = json_object_get(c, "network");
-	if (net)
-		html_network(&b, net);
-	pl_buf_puts(&b, "</body></html>\n");
-	size_t w = fwrite(b.data, 1, b.len, out);
-	int r = (w == b.len && !ferror(out)) ? 0 : -EIO;
-	pl_buf_free(&b);
-	return r;
 }
 
 int pl_cluster_write_dir(const char *dir, const json_t *c)

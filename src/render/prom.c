@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "out/prom.h"
+#include "render/prom.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The cluster report: N single-host report documents (out/report.h, one per node) merged
+/* The cluster report: N single-host report documents (report/report.h, one per node) merged
  * into one document with a `nodes` dimension (docs/schemas/cluster.schema.json): a nodes
  * table, the facts that drift across nodes, the findings that fire on some nodes only,
  * per-node memory bandwidth with the odd node named, and (from perflab-mpi) the network
  * matrices. Used by `perflab report --from A/report.json --from B/report.json ...` and by
  * rank 0 of `perflab-mpi report`. Rendered from that document only, so both routes give the
  * same outputs. */
-#ifndef PERFLAB_OUT_CLUSTER_H
-#define PERFLAB_OUT_CLUSTER_H
+#ifndef PERFLAB_REPORT_CLUSTER_H
+#define PERFLAB_REPORT_CLUSTER_H
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,7 +59,7 @@ json_t *pl_cluster_slow_nodes(const json_t *net);
  *  tell whether they form a cluster: returns the number of report documents (0 or 1: not
  *  a cluster, *@docs untouched and NULL) or, when there are 2 or more and every input is
  *  a report, sets *@docs to a new array of {"file":PATH,"doc":DOC}. Returns -EINVAL with
- *  one line in @err when an input cannot be read or checked (out/report.h's
+ *  one line in @err when an input cannot be read or checked (report/report.h's
  *  pl_report_check_doc), when 2+ reports come with documents of another kind, or when a
  *  directory holds fewer than 2 reports. */
 int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t errlen);
@@ -88,30 +88,5 @@ json_t *pl_cluster_bench(const struct pl_cluster_node *nodes, size_t n, const ch
  *  (pl_cluster_bench of @bench, NULL for the other commands). New reference. */
 json_t *pl_cluster_command(const json_t *docs, const char *command, const char *bench,
 			   long long epoch);
-/** Print the pl_cluster_command() document @c for the terminal: the nodes, then drift
- *  with every value and its nodes (inspect), the findings on some nodes (with the nodes
- *  they are not on) and on every node (check), or a table per metric with the worst and
- *  odd node marked (bench). */
-void pl_cluster_print_command(FILE *out, const json_t *c);
-
-/** Render the cluster document as Markdown to @out. Returns 0 or -EIO. */
-int pl_cluster_write_markdown(FILE *out, const json_t *cluster);
-/** Render the cluster document as one self-contained HTML page (drift table, findings
- *  per node, per-node memory bars, latency heatmap and bandwidth matrix when there is a
- *  network section) to @out. Returns 0 or -EIO. */
-int pl_cluster_write_html(FILE *out, const json_t *cluster);
-/** Print the terminal summary of the cluster document (nodes, drift, partial findings,
- *  odd memory node, slowest pair) to @out; @dir is where the files were written. */
-void pl_cluster_print_summary(FILE *out, const json_t *cluster, const char *dir);
-/** Write @dir/report.json, report.md and report.html of the cluster document, each to a
- *  temporary name renamed into place at the end (util/outfile.h), creating @dir when
- *  missing. Returns 0 or -errno (nothing renamed into place on failure). */
-int pl_cluster_write_dir(const char *dir, const json_t *cluster);
-/** `report --from` of report documents: the cluster document of @docs (as
- *  pl_cluster_from_docs, dated @epoch, s since 1970) written into @dir
- *  (pl_cluster_write_dir), then the terminal summary on stdout, or the document as JSON on
- *  stdout when @json. Returns 0; -errno of writing @dir (logged with the fix: another
- *  -o DIR); -EIO when stdout cannot take the JSON. */
-int pl_cluster_report(const json_t *docs, const char *dir, bool json, long long epoch);
 
 #endif

@@ -2,8 +2,8 @@
 /* A small SVG chart writer for reports: horizontal bar charts with units and optional
  * error bars. perflab writes its own SVG (no JS library) so report.html stays one
  * self-contained file that renders without network and prints well. */
-#ifndef PERFLAB_OUT_SVG_H
-#define PERFLAB_OUT_SVG_H
+#ifndef PERFLAB_RENDER_SVG_H
+#define PERFLAB_RENDER_SVG_H
 #include <stddef.h>
 
 #include "util/str.h"

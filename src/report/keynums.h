@@ -5,13 +5,10 @@
  * call, syscall cost, STREAM triad, io bandwidth and IOPS, loopback RTT, compression
  * MB/s per core), each with the reference it is compared with, its caveats and the
  * section it comes from. The rows are built once from the report document
- * (pl_report_annotate()) and the three renderers only lay them out. */
-#ifndef PERFLAB_OUT_KEYNUMS_H
-#define PERFLAB_OUT_KEYNUMS_H
+ * (pl_report_annotate()) and the three renderers (render/keynums.h) only lay them out. */
+#ifndef PERFLAB_REPORT_KEYNUMS_H
+#define PERFLAB_REPORT_KEYNUMS_H
 #include <jansson.h>
-#include <stdio.h>
-
-#include "util/str.h"
 
 /** The key-number rows of @report (the report.json shape) as a new array of
  *  {"name","text","value","unit","detail","reference","caveats":[...],"section"}
@@ -26,13 +23,5 @@ json_t *pl_keynums_build(const json_t *report);
  *  finding whose rule names a figure the report's benchmarks have (pl_evidence_attach())
  *  and "key_numbers" (pl_keynums_build()), replacing any that came with --from inputs. */
 void pl_report_annotate(json_t *report);
-
-/** The key numbers table of @report for a terminal into @out (aligned columns; the
- *  machine-tree text escaped). Reads report["key_numbers"]; nothing when it is absent. */
-void pl_keynums_write_text(FILE *out, const json_t *report);
-/** The same as a Markdown table, figures linked to their sections ("## Key numbers"). */
-void pl_keynums_write_markdown(FILE *out, const json_t *report);
-/** The same as an HTML table (<section id="key-numbers">) appended to @b. */
-void pl_keynums_write_html(struct pl_buf *b, const json_t *report);
 
 #endif

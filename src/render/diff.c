@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Rendering a diff document (out/diff.h) for the terminal, report.md and report.html. Every
+/* Rendering a diff document (report/diff.h) for the terminal, report.md and report.html. Every
  * renderer reads only the document; the texts of values and changes are made once here
  * (change_text, value_text) and escaped per output. */
 #include <math.h>
@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "facts/facts.h"
-#include "out/diff.h"
+#include "render/diff.h"
+#include "render/markdown.h"
 #include "util/json.h"
-#include "out/report.h"
-#include "out/svg.h"
+#include "render/svg.h"
 #include "util/cleanup.h"
 #include "util/escape.h"
 #include "util/log.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.html: one self-contained page (inline CSS, inline SVG, a few lines of inline
  * JS for copy buttons and the flame graph; no network access needed to view it),
- * rendered from the report document (out/report.h). */
-#ifndef PERFLAB_OUT_HTML_H
-#define PERFLAB_OUT_HTML_H
+ * rendered from the report document (report/report.h). */
+#ifndef PERFLAB_RENDER_HTML_H
+#define PERFLAB_RENDER_HTML_H
 #include <jansson.h>
 #include <stdio.h>
 

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The cluster document as one self-contained HTML page (render/cluster.h): nodes table,
+ * drift, findings per node, per-node memory bars, latency heatmap and bandwidth matrix. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/cluster.h"
+#include "render/svg.h"
+#include "util/cleanup.h"
+#include "util/json.h"
+#include "util/str.h"
+
+static const char cluster_css[] =
+	"body{font:15px/1.45 system-ui,sans-serif;color:#1b1f24;margin:0 auto;max-width:1180px;"
+	"padding:16px}h2{border-bottom:1px solid #d0d7de;margin-top:28px}"
+	"table{border-collapse:collapse;margin:8px 0 16px;font-size:14px}th,td{border:1px solid "
+	"#d0d7de;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}"
+	"th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.odd,span.odd{color:#b42318;font-weight:700}.muted{color:#59636e}"
+	"svg.chart text{font:14px system-ui,sans-serif}svg.chart .bar{fill:#3b6fb6}"
+	"svg.chart .tick{stroke:#59636e}svg.chart .err{stroke:#000}"
+	"@media print{table,svg{break-inside:avoid}}\n";
+
+static void esc(struct pl_buf *b, const char *s)
+{
+	pl_html_escape(b, s ? s : "");
+}
+
+static void html_nodes(struct pl_buf *b, const json_t *c)
+{
+	pl_buf_puts(b, "<h2 id=\"nodes\">Nodes</h2>\n<table id=\"nodes-table\"><tr>");
+	for (size_t k = 0; k < PL_CLUSTER_NCOLS; k++)
+		pl_buf_printf(b, "<th>%s</th>", pl_cluster_node_cols[k][1]);
+	pl_buf_puts(b, "<th>findings</th></tr>\n");
+	size_t i;
+	json_t *row;
+	json_array_foreach(json_object_get(c, "nodes"), i, row)
+	{
+		pl_buf_puts(b, "<tr>");
+		for (size_t k = 0; k < PL_CLUSTER_NCOLS; k++) {
+			pl_autofree char *t =
+				pl_cluster_member_text(row, pl_cluster_node_cols[k][0]);
+			pl_buf_puts(b, "<td>");
+			esc(b, t);
+			pl_buf_puts(b, "</td>");
+		}
+		pl_autofree char *fs = pl_cluster_findings_text(row);
+		pl_buf_printf(b, "<td%s>",
+			      json_object_get(row, "findings") ? "" : " class=\"odd\"");
+		esc(b, fs);
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</table>\n");
+}
+
+static void html_drift(struct pl_buf *b, const json_t *c)
+{
+	const json_t *drift = json_object_get(c, "drift");
+	const json_t *facts = json_object_get(drift, "facts");
+	pl_buf_printf(b, "<h2 id=\"drift\">Drift</h2>\n<p>%zu facts differ across nodes.</p>\n",
+		      json_array_size(facts));
+	if (json_array_size(facts))
+		pl_buf_puts(b, "<table id=\"drift-table\"><tr><th>fact</th><th>majority</th>"
+			       "<th>odd nodes and their values</th></tr>\n");
+	size_t i;
+	json_t *d;
+	json_array_foreach(facts, i, d)
+	{
+		pl_buf_puts(b, "<tr><td><code>");
+		esc(b, pl_json_str(d, "key"));
+		pl_buf_puts(b, "</code></td><td>");
+		const char *maj = pl_json_str(d, "majority");
+		if (maj) {
+			esc(b, maj);
+			pl_buf_printf(b, " <span class=\"muted\">(%lld nodes)</span>",
+				      pl_json_int(d, "majority_nodes"));
+		} else {
+			pl_buf_puts(b, "<span class=\"muted\">no majority</span>");
+		}
+		pl_buf_puts(b, "</td><td class=\"odd\">");
+		size_t vi;
+		json_t *v;
+		json_array_foreach(json_object_get(d, "values"), vi, v)
+		{
+			if (vi == 0 && maj)
+				continue;
+			pl_autofree char *who = pl_cluster_join_names(json_object_get(v, "nodes"));
+			esc(b, who);
+			pl_buf_puts(b, ": ");
+			esc(b, pl_json_str(v, "value"));
+			pl_buf_puts(b, "<br>");
+		}
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	if (json_array_size(facts))
+		pl_buf_puts(b, "</table>\n");
+	pl_autofree char *ex = pl_cluster_join_names(json_object_get(drift, "excluded"));
+	pl_buf_puts(b, "<p class=\"muted\">Left out as naturally different: ");
+	esc(b, ex);
+	pl_buf_puts(b, "</p>\n");
+}
+
+static void html_findings(struct pl_buf *b, const json_t *c)
+{
+	const json_t *partial = json_object_get(json_object_get(c, "findings"), "partial");
+	pl_buf_puts(b, "<h2 id=\"findings\">Findings on some nodes only</h2>\n");
+	if (!json_array_size(partial)) {
+		pl_buf_puts(b, "<p>None: every finding fires on every node or on none.</p>\n");
+		return;
+	}
+	pl_buf_puts(b, "<table id=\"partial-findings\"><tr><th>severity</th><th>finding</th>"
+		       "<th>on</th><th>not on</th></tr>\n");
+	size_t i;
+	json_t *f;
+	json_array_foreach(partial, i, f)
+	{
+		pl_autofree char *on = pl_cluster_join_names(json_object_get(f, "nodes"));
+		pl_autofree char *off = pl_cluster_join_names(json_object_get(f, "not_on"));
+		pl_buf_puts(b, "<tr><td>");
+		esc(b, pl_json_str(f, "severity"));
+		pl_buf_puts(b, "</td><td>");
+		esc(b, pl_json_str(f, "title"));
+		pl_buf_puts(b, " <code>");
+		esc(b, pl_json_str(f, "id"));
+		pl_buf_puts(b, "</code></td><td>");
+		esc(b, on);
+		pl_buf_puts(b, "</td><td>");
+		esc(b, off);
+		pl_buf_puts(b, "</td></tr>\n");
+	}
+	pl_buf_puts(b, "</table>\n");
+}
+
+static void html_memory(struct pl_buf *b, const json_t *c)
+{
+	const json_t *mem = json_object_get(c, "memory");
+	const json_t *rows = json_object_get(mem, "nodes");
+	pl_buf_puts(b, "<h2 id=\"memory\">Memory bandwidth per node (STREAM triad)</h2>\n<p>");
+	esc(b, pl_json_str(mem, "note"));
+	pl_buf_puts(b, ".</p>\n");
+	size_t n = json_array_size(rows);
+	if (!n)
+		return;
+	struct pl_svg_bar *bars = pl_xcalloc(n, sizeof(*bars));
+	char **labels = pl_xcalloc(n, sizeof(*labels));
+	size_t i;
+	json_t *row;
+	json_array_foreach(rows, i, row)
+	{
+		const char *odd = pl_json_str(row, "odd");
+		labels[i] = pl_xasprintf(
+			"%s%s", pl_json_str(row, "node"),
+			odd ? (strcmp(odd, "below") == 0 ? " (odd: below)" : " (odd: above)") : "");
+		double v = pl_json_num(row, "triad_gbs"), s = pl_json_num(row, "stddev_gbs");
+		bars[i] = (struct pl_svg_bar){
+			.label = labels[i], .value = v, .lo = v - s, .hi = v + s
+		};
+	}
+	pl_svg_bar_chart(b, "STREAM triad per node", bars, n, "GB/s", "higher");
+	for (i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(bars);
+	json_t *o;
+	json_array_foreach(json_object_get(mem, "odd"), i, o)
+	{
+		pl_buf_puts(b, "<p><span class=\"odd\">");
+		esc(b, pl_json_str(o, "node"));
+		pl_buf_printf(
+			b, "</span>: %.3g GB/s, %s the other nodes' spread %.3g - %.3g GB/s</p>\n",
+			pl_json_num(o, "triad_gbs"),
+			strcmp(pl_json_str(o, "side"), "below") == 0 ? "below" : "above",
+			pl_json_num(o, "others_lo_gbs"), pl_json_num(o, "others_hi_gbs"));
+	}
+}
+
+/* A matrix as a table; with @heat each cell's background goes from white (lowest) to
+ * red (highest), the number always written in the cell. */
+static void html_matrix(struct pl_buf *b, const json_t *net, const char *key, const char *title,
+			const char *id, bool heat)
+{
+	const json_t *names = json_object_get(net, "nodes");
+	size_t n = json_array_size(names);
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			const json_t *v = pl_cluster_net_matrix(net, key, i, j);
+			if (json_is_number(v)) {
+				lo = fmin(lo, json_number_value(v));
+				hi = fmax(hi, json_number_value(v));
+			}
+		}
+	pl_buf_printf(b, "<h3>%s</h3>\n<table id=\"%s\"><tr><th></th>", title, id);
+	for (size_t j = 0; j < n; j++) {
+		pl_buf_puts(b, "<th>");
+		esc(b, json_string_value(json_array_get(names, j)));
+		pl_buf_puts(b, "</th>");
+	}
+	pl_buf_puts(b, "</tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		pl_buf_puts(b, "<tr><th>");
+		esc(b, json_string_value(json_array_get(names, i)));
+		pl_buf_puts(b, "</th>");
+		for (size_t j = 0; j < n; j++) {
+			const json_t *v = pl_cluster_net_matrix(net, key, i, j);
+			if (!json_is_number(v)) {
+				pl_buf_puts(b, "<td class=\"num muted\">-</td>");
+				continue;
+			}
+			double x = json_number_value(v);
+			double t = hi > lo ? (x - lo) / (hi - lo) : 0;
+			if (heat)
+				pl_buf_printf(
+					b,
+					"<td class=\"num\" style=\"background:rgb(255,%d,%d)\">"
+					"%.3g</td>",
+					(int)(255 - 140 * t), (int)(255 - 160 * t), x);
+			else
+				pl_buf_printf(b, "<td class=\"num\">%.3g</td>", x);
+		}
+		pl_buf_puts(b, "</tr>\n");
+	}
+	pl_buf_puts(b, "</table>\n");
+}
+
+static void html_network(struct pl_buf *b, const json_t *net)
+{
+	pl_buf_puts(b, "<h2 id=\"network\">Network</h2>\n<p>");
+	esc(b, pl_json_str(net, "method"));
+	pl_buf_puts(b, "</p>\n");
+	char t[128];
+	snprintf(t, sizeof(t), "One-way latency, us (round trip / 2), %lld B",
+		 pl_json_int(net, "latency_bytes"));
+	html_matrix(b, net, "latency_oneway_us", t, "latency-heatmap", true);
+	snprintf(t, sizeof(t), "Round trip, us, %lld B", pl_json_int(net, "latency_bytes"));
+	html_matrix(b, net, "latency_rtt_us", t, "rtt-matrix", true);
+	snprintf(t, sizeof(t), "Bandwidth, GB/s, %lld B messages",
+		 pl_json_int(net, "bandwidth_bytes"));
+	html_matrix(b, net, "bandwidth_gbs", t, "bandwidth-matrix", false);
+	const json_t *tcp = json_object_get(net, "tcp");
+	if (tcp) {
+		pl_buf_puts(b, "<p>");
+		esc(b, pl_json_str(tcp, "method"));
+		pl_buf_puts(b, ".</p>\n");
+		snprintf(t, sizeof(t), "TCP round trip, us, %lld B (--net-tcp)",
+			 pl_json_int(tcp, "bytes"));
+		html_matrix(b, tcp, "latency_rtt_us", t, "tcp-matrix", true);
+		if (json_is_number(json_object_get(tcp, "median_over_mpi")))
+			pl_buf_printf(b,
+				      "<p>TCP's round trip is %.3gx MPI's (median over the "
+				      "pairs).</p>\n",
+				      pl_json_num(tcp, "median_over_mpi"));
+	}
+	const json_t *sp = json_object_get(net, "slowest_pair");
+	if (sp) {
+		pl_buf_puts(b, "<p>Slowest pair: <span class=\"odd\">");
+		esc(b, pl_json_str(sp, "a"));
+		pl_buf_puts(b, " - ");
+		esc(b, pl_json_str(sp, "b"));
+		pl_buf_printf(b, "</span>, %.3g us one-way.</p>\n", pl_json_num(sp, "oneway_us"));
+	}
+	const json_t *slow = json_object_get(net, "slow_nodes");
+	if (json_array_size(slow)) {
+		pl_autofree char *s = pl_cluster_join_names(slow);
+		pl_buf_puts(b, "<p>Nodes whose every pair is slow: <span class=\"odd\">");
+		esc(b, s);
+		pl_buf_puts(b, "</span>.</p>\n");
+	}
+}
+
+int pl_cluster_write_html(FILE *out, const json_t *c)
+{
+	struct pl_buf b = { 0 };
+	const json_t *cnt = json_object_get(c, "node_count");
+	pl_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			"<title>perflab cluster report</title>\n<style>\n");
+	pl_buf_puts(&b, cluster_css);
+	pl_buf_puts(&b, "</style>\n</head><body>\n<h1>perflab cluster report</h1>\n"
+			"<p class=\"muted\">Generated ");
+	esc(&b, pl_json_str(c, "generated"));
+	pl_buf_puts(&b, " by perflab ");
+	esc(&b, pl_json_str(c, "perflab_version"));
+	pl_buf_printf(&b, ": %lld nodes (%lld ok, %lld failed), workload ",
+		      pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"),
+		      pl_json_int(cnt, "failed"));
+	esc(&b, pl_json_str(c, "workload"));
+	pl_buf_puts(&b, ".</p>\n");
+	pl_autofree char *intr = pl_cluster_interrupted_text(c);
+	if (intr) {
+		pl_buf_puts(&b, "<p id=\"interrupted\"><strong>");
+		esc(&b, intr);
+		pl_buf_puts(&b, ".</strong></p>\n");
+	}
+	html_nodes(&b, c);
+	html_drift(&b, c);
+	html_findings(&b, c);
+	html_memory(&b, c);
+	const json_t *net = json_object_get(c, "network");
+	if (net)
+		html_network(&b, net);
+	pl_buf_puts(&b, "</body></html>\n");
+	size_t w = fwrite(b.data, 1, b.len, out);
+	int r = (w == b.len && !ferror(out)) ? 0 : -EIO;
+	pl_buf_free(&b);
+	return r;
+}
