@@ -22,6 +22,7 @@
 #include "render/cluster.h"
 #include "report/cluster.h"
 #include "util/json.h"
+#include "report/node.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
@@ -271,20 +272,10 @@ static void strip_sources(json_t *doc)
 static json_t *report_doc(const struct mpi_opts *o)
 {
 	struct pl_facts f;
-	struct pl_findings fs = { 0 };
 	pl_facts_init(&f);
-	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
-	pl_facts_collect_all(&f);
-	json_t *doc;
-	if (!pl_sysroot_is_live() && pl_facts_navailable(&f) == 0) {
-		doc = failed_doc("no facts found under its sysroot");
-	} else {
-		pl_rules_eval(&f, 1u << o->workload, &fs);
-		doc = pl_report_build(&f, &fs, pl_workload_names[o->workload], pl_now_epoch());
-	}
-	pl_findings_free(&fs);
+	json_t *doc = pl_report_node_doc(&f, o->workload, NULL, NULL, NULL);
 	pl_facts_free(&f);
-	return doc;
+	return doc ? doc : failed_doc("no facts found under its sysroot");
 }
 
 /* report: the node's bench mem (STREAM) result, as perflab report runs it in the mode
