@@ -20,7 +20,7 @@ test-deps:
 # (prefer_static; libc, libm, libudev, libpci, libisal and zlib stay shared): 8 shared
 # objects instead of 21 halve the start-up CPU time of every command (perflab --version
 # 2.1 -> 1.2 ms on the EPYC guest), most of check's distance to its read floor
-# (benchmarks/check-vs-read.sh, issue 20). The test builds stay dynamic.
+# (benchmarks/check-vs-read.sh). The test builds stay dynamic.
 $(BUILD)/build.ninja:
 	$(MESON) setup $(BUILD) --buildtype=release -Dtests=false -Dprefer_static=true --prefix=$(PREFIX)
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Speed and memory of `perflab check` beside `tuned-adm recommend` (tuned's own "what fits
 # this machine" check), run alternately A B A B so host noise hits both alike.
-# Target (issue 2): perflab check < 20 ms wall and < 10 MB peak RSS on this machine.
+# Target: perflab check < 20 ms wall and < 10 MB peak RSS on this machine.
 #
 # usage: benchmarks/check-speed.sh [N]      (N pairs, default 30)
 #   PERFLAB=path  use this binary instead of the release build (make build -> build/perflab)
@@ -108,9 +108,9 @@ print(f"target perflab check < 20 ms wall: {'met' if ok_wall else 'NOT met'} ({a
       f"< 10 MB peak RSS: {'met' if ok_rss else 'NOT met'} ({a[1]:.2f} MB)")
 P, T = res["perflab check"], res["tuned-adm recommend"]
 pcmd = " ".join(["perflab check", *extra])
-result("check wall", "wall ms of one process (fork+exec+wait, runstat.c); absolute target of issue 2, tuned-adm for scale",
+result("check wall", "wall ms of one process (fork+exec+wait, runstat.c); absolute target, tuned-adm for scale",
        a[0], b[0], "ms", pcmd, "tuned-adm recommend", target="< 20", target_of="perflab", samples=P[0])
-result("check RSS", "peak RSS MB of the process (ru_maxrss); absolute target of issue 2",
+result("check RSS", "peak RSS MB of the process (ru_maxrss); absolute target",
        a[1], b[1], "MB", pcmd, "tuned-adm recommend", target="< 10", target_of="perflab",
        samples=[x / 1024 for x in P[1]])
 result("check vs tuned-adm", "CPU ms (user+sys, getrusage) of a tuning check: perflab's rules vs tuned's recommendation",

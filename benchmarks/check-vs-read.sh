@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # CPU time of `perflab check` beside a plain C program that opens and reads the same files
-# (benchmarks/readfiles.c): the read floor of a check (issue 20 target: at most 2x it).
+# (benchmarks/readfiles.c): the read floor of a check (target: at most 2x it).
 # The file list is what `perflab check` itself opened, from `strace -f -e trace=openat`
 # of one run (successful opens; the shared libraries and ld.so.cache that the dynamic
 # loader opens are left out: their cost is perflab's, not the floor's; so are devices, as

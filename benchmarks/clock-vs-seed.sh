@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `perflab bench clock` beside the field report's plain loop of 10^8 gettimeofday() calls
 # compiled with gcc -O2 (benchmarks/seed-gettimeofday.c), alternately A B A B.
-# Target (issue 3): perflab's gettimeofday median within 5% of the seed loop's ns/call.
+# Target: perflab's gettimeofday median within 5% of the seed loop's ns/call.
 #
 # Same work on both sides: the seed's loop calls gettimeofday() and never reads the
 # result; perflab's timed loop (src/bench/clock.c loop_gtod) does the same. It used to add

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Per-run harness overhead of `perflab compare` against `hyperfine -N` on /bin/true
-# (issue 7 target: perflab's overhead at most hyperfine's), run side by side, alternately
+# (target: perflab's overhead at most hyperfine's), run side by side, alternately
 # (A B A B ...), PAIRS times. Two numbers per tool:
 #   total/run  = the tool's whole elapsed time (CLOCK_MONOTONIC around the process) divided
 #                by the number of /bin/true runs it made: everything the harness costs;

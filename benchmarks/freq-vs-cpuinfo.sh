@@ -4,7 +4,7 @@
 # what the kernel says: /proc/cpuinfo "cpu MHz" of that CPU and the TSC frequency the kernel
 # calibrated at boot (dmesg "tsc: Refined TSC clocksource calibration" or "tsc: Detected";
 # perflab's own TSC-vs-CLOCK_MONOTONIC rate when the log is unreadable). Pairs alternate a
-# bench run and a read of /proc/cpuinfo. Target (issue 16): within 5% of cpuinfo's figure
+# bench run and a read of /proc/cpuinfo. Target: within 5% of cpuinfo's figure
 # where the kernel reports the running clock (cpufreq drivers refresh "cpu MHz"); in a
 # virtual machine "cpu MHz" is the TSC's nominal rate and the add chain shows the host's
 # real (turbo) clock, so the ratio says how far above nominal the host runs and the row

@@ -4,7 +4,7 @@
 #
 #   benchmarks/io-vs-fio.sh [PAIRS]     (env: PERFLAB, DIR=. , SIZE=1g, TIME=10)
 #
-# Two cases, the targets of issue 4 (each perflab >= 0.95x fio):
+# Two cases, the targets (each perflab >= 0.95x fio):
 #   seqread: --rw=read --bs=1m --direct=1 --ioengine=psync           -> bandwidth (B/s)
 #   randread: --rw=randread --bs=4k --direct=1 --ioengine=io_uring --iodepth=32 -> IOPS
 # fio runs time based with a 2 s ramp (PEERS.md); perflab runs one 2 s warm-up window and

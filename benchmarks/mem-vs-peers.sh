@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `perflab bench mem` beside likwid-bench and sysbench memory on the same array size and
-# threads, alternately A B A B. Targets (issue 3): perflab's Triad >= 0.98x likwid-bench's
+# threads, alternately A B A B. Targets: perflab's Triad >= 0.98x likwid-bench's
 # STREAM triad (`-t stream_avx`: a = b + s*c, 24 B per element, no write-allocate counted,
 # MByte/s = 10^6 B/s), all threads and single thread; perflab's read-only sum >= 0.98x
 # `sysbench memory --memory-oper=read` (MiB/s converted to GB/s), where comparable.

@@ -3,7 +3,7 @@
 # `perflab bench mem --latency` beside a plain pointer-chase loop in C
 # (benchmarks/memlat-chase.c, gcc -O2, an independent random cycle over the same number of
 # 64-byte lines), on the same CPU, alternately A B A B, at working sets in L1, L2 and
-# beyond the caches. Target (issue 16): perflab's ns per load within 5% of the plain loop's
+# beyond the caches. Target: perflab's ns per load within 5% of the plain loop's
 # at each size. The load average is printed before and after.
 #
 # usage: benchmarks/memlat-vs-chase.sh [N]   (N pairs, default 5)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perflab monitor against sysstat (issue 18 targets), side by side:
+# perflab monitor against sysstat (targets), side by side:
 #  1. agreement: perflab monitor -I 1 and mpstat -P ALL / iostat -x -d / sar -n DEV, all
 #     started together for SECS 1-s intervals under a steady known load (a busy loop on
 #     CPU 0, buffered writes with fsync to a file in this tree, iperf3 over loopback at

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Cost of a region marker call (issue 5 target: < 5 ns without the profiler, < 100 ns
+# Cost of a region marker call (target: < 5 ns without the profiler, < 100 ns
 # under it). benchmarks/profile-marks.c is linked with lib/mark.c (-O2) and run
 # alternately alone and under `perflab profile`, N times each; prints the medians and the
 # spread of the thread's CPU time per call (and of wall time, which on this shared machine

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # perflab profile beside `perf record -F 999 -g` / `perf report --stdio` on the same
 # workload (benchmarks/profile-workload.c), run alternately (alone, then A B or B A:
-# the two profilers swap places every pair). Targets (issue 5):
+# the two profilers swap places every pair). Targets:
 #   1. overhead at -F 999 with callchains no higher than perf record's: the workload's own
 #      CLOCK_MONOTONIC elapsed time under each tool vs alone (median slowdown, %);
 #   2. report time per sample >= 2x faster than perf report --stdio: perflab's report phase

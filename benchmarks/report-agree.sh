@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Do the figures of the default `perflab report` agree with the same benchmarks run alone
-# with their defaults (issue 14)? Alternately, N times (A B A B): `perflab report -o DIR`
+# with their defaults? Alternately, N times (A B A B): `perflab report -o DIR`
 # (the default plan, about 60 s), then `perflab bench mem`, `bench io`, `bench clock`,
 # `bench net`, `bench compress` alone, each with its defaults, except where noted:
 #   io        with --cache auto, as the report (O_DIRECT where the file system supports

@@ -14,7 +14,7 @@
 #   strace      strace -c -f -o /dev/null (the peer: ptrace syscall stops too)
 #   tracepoint  perflab profile --syscalls-via tracepoint (root only; skipped otherwise)
 # Prints medians, spread (min-max), each side's slowdown vs alone and the ratio
-# ptrace/strace (issue 5: the fallback is "like strace"; < 1 means perflab is faster).
+# ptrace/strace (the fallback is "like strace"; < 1 means perflab is faster).
 # Each run also checks that perflab's openat and close counts equal strace's.
 # The machine is shared with other builds: numbers are noisy; read ratios and spread.
 # Usage: benchmarks/syscalls-vs-strace.sh [PAIRS] [CALLS]   (default 3, 100000;
@@ -96,7 +96,7 @@ for side, area in (("summary", "syscalls ptrace summary"), ("json", "syscalls pt
     print(f"{side}/strace  median ratio {st.median(r):.2f} [{min(r):.2f} .. {max(r):.2f}] "
           f"(per pair; < 1: perflab is faster than strace -c -f)")
     extra = "--json " if side == "json" else ""
-    result(area, f"wall s of {calls} open+close counted per syscall (ptrace stops on both sides); no target (issue 5: 'like strace')",
+    result(area, f"wall s of {calls} open+close counted per syscall (ptrace stops on both sides); no target (the fallback is 'like strace')",
            med[side], med["strace"], "s", f"perflab profile {extra}--syscalls-via ptrace -- openclose {calls}",
            f"strace -c -f -o FILE -- openclose {calls}", samples=r)
 PY

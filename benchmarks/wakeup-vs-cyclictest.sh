@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `perflab bench wakeup --only timer` beside cyclictest (Debian rt-tests) with the same CPU,
 # interval, SCHED_FIFO priority, wakeup count and mlockall, AT THE SAME TIME, interleaved.
-# Target (issue 16): perflab's timer wakeup p50 and p99 within 5% of cyclictest's.
+# Target: perflab's timer wakeup p50 and p99 within 5% of cyclictest's.
 #
 # Method. On a shared virtual machine the wakeup latency follows the load of the moment
 # (p50 4-30 us within a minute here), so runs one after the other (A B A B) differ more

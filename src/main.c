@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* perflab: git-style dispatch. To add a command: write src/cmd/NAME.c with cmd_NAME(),
- * declare it in src/cmd/common.h, add it to commands[] below (keep it sorted) and to
- * src/cmd/meson.build; docs/ARCHITECTURE.md, "How to add a command", lists the docs and
- * tests too (tests/core/docs-sync.sh checks README and the man pages against commands[]). */
+/* perflab: git-style dispatch over the commands of src/cmd/list.h (the registry: adding a
+ * command is its file src/cmd/NAME.c and one line there; docs/EXTENDING.md lists the man
+ * page and tests, and tests/core/docs-sync.sh checks README and the man pages against
+ * the list). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,19 +18,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "bench", cmd_bench,
-	  "run a benchmark (clock, syscall, mem, ticks, io, net, compress, spin, wakeup, freq)" },
-	{ "check", cmd_check, "check the machine against tuning rules for a workload" },
-	{ "compare", cmd_compare,
-	  "compare variants with repeated interleaved runs and statistics" },
-	{ "diff", cmd_diff,
-	  "what changed between two saved report, inspect, check or bench documents" },
-	{ "inspect", cmd_inspect, "collect platform facts from /proc, /sys, /etc and cpuid" },
-	{ "monitor", cmd_monitor,
-	  "sample the whole machine over time (CPU, IRQs, memory, NUMA, PSI, disks, net)" },
-	{ "profile", cmd_profile, "sample where CPU time goes (perf_event_open)" },
-	{ "report", cmd_report, "inspect + check + quick benchmarks, written as a report" },
-	{ "tune", cmd_tune, "apply tuned-format profiles with a journal and exact rollback" },
+#define PL_COMMAND(name, summary) { #name, cmd_##name, summary },
+#include "cmd/list.h"
+#undef PL_COMMAND
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -57,15 +57,9 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *sets, size_t nsets);
 
 /** Command entry points: argv[0] is the command name. Return an exit code (log.h). */
-int cmd_inspect(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_profile(int argc, char **argv);
-int cmd_tune(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_monitor(int argc, char **argv);
+#define PL_COMMAND(name, summary) int cmd_##name(int argc, char **argv);
+#include "cmd/list.h"
+#undef PL_COMMAND
 
 struct pl_facts;
 /** For a --sysroot tree (not the live /): return PL_EXIT_USAGE after one error naming the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perflab compare: repeated, interleaved A/B experiments with confidence intervals and
- * verdicts (issue 7). Wiring only: the command line's variants (compare/cmdline.h),
+ * verdicts. Wiring only: the command line's variants (compare/cmdline.h),
  * variants (compare/experiment.h), the live executor and its settings (compare/live.h),
  * rounds (compare/session.h), statistics (compare/analyze.h), outputs (compare/output.h);
  * docs/ARCHITECTURE.md has the map. */

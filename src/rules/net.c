@@ -29,7 +29,8 @@ static int64_t buf_default(const char *key)
 
 /* "NAME = V (SIZE[, the kernel default]: at most X Gb/s at 1 ms RTT)": the window bound
  * of a buffer maximum of @v bytes, v x 8 bit / 1 ms in Gb/s (10^9 bit/s), worked out from
- * the value seen rather than a fixed figure (the ux trial's 4 MiB read as 1.7 Gb/s). */
+ * the value seen rather than a fixed figure (a fixed "4 MiB" reads as a size, not as 1.7 Gb/s at 1
+ * ms). */
 static void add_buf_finding(struct pl_findings *out, const struct pl_rule *r, const char *name,
 			    int64_t v)
 {

@@ -28,7 +28,7 @@
  * ignored and cut off when the journal is next opened for writing. A journal opened for
  * writing is locked (flock LOCK_EX) so `tune apply` and `compare` cannot interleave.
  *
- * Loading checks every record before using any of it (issue 12): a "set" record needs
+ * Loading checks every record before using any of it: a "set" record needs
  * an integer step >= 1 above every earlier one, string target (a writable name of
  * tune/safepath.h), sysroot, new, profile and an integer time; old and old_raw are
  * strings, null (both) only for the grub file (rollback then removes it: no /proc or

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where perflab tune may write, and how a target name becomes a real path inside the
  * sysroot. perflab writes only below <sysroot>/proc/sys, below <sysroot>/sys and to the
- * grub default file <sysroot>/etc/default/grub (issue 6, "Safety"). A target is checked
+ * grub default file <sysroot>/etc/default/grub. A target is checked
  * twice: its name (no "..", no "." or empty components) and the real path after every
  * symlink is resolved (it must still lie inside the same allowed area of the sysroot),
  * and the descriptor actually opened is checked again through /proc/self/fd, so a symlink
@@ -26,7 +26,7 @@ int pl_tune_target_check(const char *abs);
  *  of the sysroot the name started in (a /sys name must resolve under <sysroot>/sys,
  *  the grub file must resolve to itself). With a sysroot other than "/", a regular file
  *  with more than one hard link is refused: it may share its inode with a file outside
- *  the sysroot (issue 12). A missing grub file resolves through its directory. Returns
+ *  the sysroot. A missing grub file resolves through its directory. Returns
  *  0, the errors of pl_tune_target_check(), -EXDEV (a symlink leads out of the allowed
  *  area: "outside the sysroot"), -EMLINK (hard link in a sysroot), -ENOENT or another
  *  -errno from realpath(3). */

@@ -762,7 +762,7 @@ static void test_budget_cause(void **state)
 	pl_bench_plan_free(&p);
 }
 
-/* bench ticks names a local timer rate well above this kernel's CONFIG_HZ (the ux trial:
+/* bench ticks names a local timer rate well above this kernel's CONFIG_HZ (e.g.
  * 1398/s with HZ=250 while a 1 kHz cyclictest ran on that CPU) */
 static void test_ticks_hz_remark(void **state)
 {
@@ -783,7 +783,7 @@ static void test_ticks_hz_remark(void **state)
 	free(w);
 }
 
-/* bench net's table says "not pinned" for a CPU of -1 (the ux trial saw the raw
+/* bench net's table says "not pinned" for a CPU of -1 (not the raw
  * "client_cpu_pinned: -1"); the JSON keeps -1; a pinned CPU is its number */
 static void test_table_not_pinned(void **state)
 {

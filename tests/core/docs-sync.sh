@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Counts and lists that the docs repeat are checked against their source, so adding a
 # rule, fact domain, benchmark or command fails here until README.md, the man pages and
-# main.c's summaries say so too (docs/ARCHITECTURE.md lists every place to touch). The
+# src/cmd/list.h's summaries say so too (docs/ARCHITECTURE.md lists every place to touch). The
 # README stays short (at most 15 KB) and every docs/ file it links exists.
 # Sources of truth: `check --list-rules --json` and src/rules/list.h (rules, rule
-# domains), main.c's commands[] (commands), src/bench/list.h and each benchmark's
+# domains), src/cmd/list.h (commands), src/bench/list.h and each benchmark's
 # .in_report (benchmarks), src/facts/list.h (fact domains).
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 cd "$PERFLAB_SRCDIR" || exit 1
@@ -27,24 +27,23 @@ tables=$(sed -n 's/^PL_RULE_DOMAIN(\([a-z0-9_]*\))$/\1/p' src/rules/list.h | joi
 is "rule domains with rules = src/rules/list.h's domains (a table without rules, or a domain not registered)" \
 	"$rdomains" "$tables"
 
-# --- commands: main.c's commands[] vs usage, README, man pages -------------------------
-dispatch=$(sed -n 's/^[[:space:]]*{ *"\([a-z-]*\)", *cmd_[a-z_]*,.*/\1/p' src/main.c | join)
-like "main.c's commands[] parsed" "$dispatch" '^bench,'
-is "main.c's commands[] is sorted (keep it sorted)" "$dispatch" "$(printf '%s\n' "$dispatch" | tr , '\n' | LC_ALL=C sort | join)"
+# --- commands: src/cmd/list.h vs usage, README, man pages -------------------------
+dispatch=$(sed -n 's/^PL_COMMAND(\([a-z_]*\), *".*")$/\1/p' src/cmd/list.h | join)
+like "src/cmd/list.h parsed" "$dispatch" '^bench,'
+is "src/cmd/list.h is sorted (keep it sorted)" "$dispatch" "$(printf '%s\n' "$dispatch" | tr , '\n' | LC_ALL=C sort | join)"
 ok "perflab --help" "$PERFLAB" --help
 usage=$(sed -n '/^commands:/,/^$/p' "$OUT" | awk 'NF > 1 && $1 != "commands:" && $1 != "help" { print $1 }' | join)
 is "--help lists every command of commands[]" "$usage" "$dispatch"
 readme_cmds=$(sed -n '/^## Commands/,/^## /p' "$README" |
 	sed -n 's|^- \[`perflab \([a-z]*\)`\](docs/man/perflab-\1\.1\.scd): .*|\1|p' | LC_ALL=C sort | join)
-is "README's Commands list has a line per command of main.c's commands[], linking docs/man/perflab-CMD.1.scd" \
+is "README's Commands list has a line per command of src/cmd/list.h, linking docs/man/perflab-CMD.1.scd" \
 	"$readme_cmds" "$dispatch"
 man_cmds=$(sed -n '/^# COMMANDS/,/^# GLOBAL OPTIONS/p' "$MAN" | sed -n 's/^\*perflab-\([a-z]*\)\*(1)$/\1/p' |
 	grep -vx mpi | LC_ALL=C sort -u | join)
-is "$MAN's COMMANDS lists *perflab-CMD*(1) per command of main.c's commands[]" "$man_cmds" "$dispatch"
+is "$MAN's COMMANDS lists *perflab-CMD*(1) per command of src/cmd/list.h" "$man_cmds" "$dispatch"
 got=$(for c in $(printf '%s\n' "$dispatch" | tr , ' '); do [ -f "docs/man/perflab-$c.1.scd" ] && echo "$c"; done | join)
-is "a man page docs/man/perflab-CMD.1.scd per command of main.c's commands[]" "$got" "$dispatch"
-got=$(tr '\n' ' ' <docs/meson.build | sed -n "s/.*man_commands = \[\([^]]*\)\].*/\1/p" | tr -d "' " | tr , '\n' | grep . | join)
-is "docs/meson.build's man_commands installs a page per command of main.c's commands[]" "$got" "$dispatch"
+is "a man page docs/man/perflab-CMD.1.scd per command of src/cmd/list.h" "$got" "$dispatch"
+ok "docs/meson.build installs a page per command of src/cmd/list.h (it reads the list)" grep -q "read('../src/cmd/list.h')" docs/meson.build
 size=$(wc -c <"$README")
 if [ "$size" -le 15360 ]; then _report ok "README.md is at most 15 KB ($size bytes)"; else
 	_report fail "README.md is at most 15 KB ($size bytes)" "reference detail goes to the man pages, the rest to docs/"
@@ -53,14 +52,14 @@ missing=$(grep -oE '\]\((docs|benchmarks|tests)/[^)#]*' "$README" | sed 's/^](//
 	while read -r p; do [ -e "$p" ] || echo "$p"; done)
 is "every file README.md links exists" "$missing" ""
 
-# --- benchmarks: src/bench/list.h vs --list, main.c, man pages -------------------------
+# --- benchmarks: src/bench/list.h vs --list, src/cmd/list.h, man pages -------------------------
 benches=$(sed -n 's/^PL_BENCH(\([a-z0-9_]*\))$/\1/p' src/bench/list.h | join)
 like "src/bench/list.h parsed" "$benches" '^clock,'
 ok "bench --list" "$PERFLAB" bench --list
 is "bench --list shows list.h's benchmarks in order" \
 	"$(awk 'NR > 1 && $2 ~ /^(yes|no)$/ { print $1 }' "$OUT" | join)" "$benches"
-summary=$(tr '\n\t' '  ' <src/main.c | sed -n 's/.*{ "bench", cmd_bench, *"[^"(]*(\([^)]*\))".*/\1/p' | sed 's/, /,/g')
-is "main.c's bench summary \"run a benchmark (...)\" names list.h's benchmarks in order" "$summary" "$benches"
+summary=$(sed -n 's/^PL_COMMAND(bench, *"[^"(]*(\([^)]*\))")$/\1/p' src/cmd/list.h | sed 's/, /,/g')
+is "src/cmd/list.h's bench summary \"run a benchmark (...)\" names src/bench/list.h's benchmarks in order" "$summary" "$benches"
 row=$(sed -n 's/^- \[`perflab bench`\]([^)]*): benchmarks (\([^)]*\)).*/\1/p' "$README" | sed 's/, /,/g')
 is "README's Commands line for bench names list.h's benchmarks in order" "$row" "$benches"
 got=$(sed -n '/^# BENCHMARKS/,/^# /p' docs/man/perflab-bench.1.scd | sed -n 's/^## \([a-z0-9_]*\)$/\1/p' | join)

@@ -40,7 +40,7 @@ while read -r c; do
 done < <(echo "$cmds" | grep -vx bench; echo "$benches" | sed 's/^/bench /')
 
 # Every enum option given without a value names its values, as an unknown value does
-# ('report -W' said only "needs a value W" in the ux trial): the same list, in --help's
+# (not just "needs a value W"): the same list, in --help's
 # order, for the long and the short spelling; exit 2, one line, nothing on stdout.
 nenum=0
 while IFS=$'\t' read -r c letter long arg choices; do
@@ -63,7 +63,7 @@ like "enum options found (check -W, bench io --cache, profile -e ...)" \
 	"$(cut -f1,3 "$TMP/enums" | tr '\t\n' ': ')" 'check:workload .*profile:event .*report:workload .*bench io:cache'
 
 # report's -o is a directory: its --help and errors say so under Global options, where
-# the other commands keep "-o FILE ... instead of stdout" (the ux trial read both)
+# the other commands keep "-o FILE ... instead of stdout" (a user reads both)
 "$P" report --help >"$TMP/rh" 2>&1
 is "report --help: -o DIR with report's meaning" "$(grep -E '^  -o, --output' "$TMP/rh")" \
 	"  -o, --output DIR           the report directory: DIR/report.{json,md,html} (default ./perflab-report; created when missing)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Mutation test of whole machine trees (issue 12).
+"""Mutation test of whole machine trees.
 
 Each case copies a fixture sysroot (tests/fixtures/sysroots/NAME), applies 1-3 seeded
 random mutations (empty files, binary junk, 2^64 and negative numbers as whole files or

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perflab-mpi inspect, check and bench NAME under `mpirun --oversubscribe -np 4` (issue 15):
+# perflab-mpi inspect, check and bench NAME under `mpirun --oversubscribe -np 4`:
 # on a fixture sysroot per rank, inspect's drift names node4's governor, kernel and THP
 # (the same drift as perflab report --from), check names the findings on some nodes only
 # with the nodes they are not on; bench clock --quick with every rank a node gives one row

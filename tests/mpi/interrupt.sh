@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Ctrl-C on `mpirun ... perflab-mpi report` writes what was gathered (issue 15). A test
+# Ctrl-C on `mpirun ... perflab-mpi report` writes what was gathered. A test
 # hook holds the run at a known point (PERFLAB_MPI_TEST_STALL_PAIR=K: the lead of pair K
 # waits for a signal; PERFLAB_MPI_TEST_HANG_RANK=R: rank R before its document), writing
 # its pid to $PERFLAB_MPI_TEST_STALLED (and rank 0 the count of documents it has to

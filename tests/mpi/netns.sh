@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perflab-mpi report across "hosts" that are network namespaces (issue 15): three
+# perflab-mpi report across "hosts" that are network namespaces: three
 # namespaces with their own UTS namespace (hostname = the namespace's name) on a bridge in
 # a fourth one, where mpirun runs, so nothing is added to this machine's own network.
 # OpenMPI starts its daemons in them through an rsh agent (`ip netns exec NS unshare

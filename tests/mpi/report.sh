@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perflab-mpi report under `mpirun --oversubscribe -np 4` on this machine (issue 15): each
+# perflab-mpi report under `mpirun --oversubscribe -np 4` on this machine: each
 # rank gets a fixture sysroot (--sysroot-per-rank DIR/%r) and the drift table must name
 # node4's governor, kernel and THP; --per-rank-nodes makes every rank a node so the
 # all-pairs network matrix and the simultaneous STREAM run here; a hung rank is bounded

@@ -40,8 +40,8 @@ like "md: the same caveat before the findings" "$(sed -n '1,/^## Findings/p' "$R
 	'^> \*\*unreliable: machine not idle: other tasks used up to [0-9]+% of the CPUs during bench clock, io, mem, net, ticks'
 like "html: the same caveat before the findings" "$(sed -n '1,/id="findings"/p' "$R/report.html")" \
 	'<p class="unreliable" id="unreliable"><b>unreliable: machine not idle'
-# ... and before the Key numbers table whose figures it qualifies (the ux trial found it
-# under the table)
+# ... and before the Key numbers table whose figures it qualifies (a caveat under the
+# table is read after the figures)
 like "md: the caveat before the Key numbers" "$(sed -n '1,/^## Key numbers/p' "$R/report.md")" \
 	'^> \*\*unreliable: machine not idle'
 like "md: the Key numbers follow" "$(sed -n '/^> \*\*unreliable/,$p' "$R/report.md")" '^## Key numbers'
@@ -51,7 +51,7 @@ like "html: the Key numbers follow" "$(sed -n '/id="unreliable"/,$p' "$R/report.
 	'<section id="key-numbers">'
 
 # io IOPS of large blocks are the bandwidth over the block size: the key numbers row says
-# so (the ux trial read "io IOPS 677/s" as the device's); 4 KiB blocks carry no such caveat
+# so ("io IOPS 677/s" alone reads as the device's); 4 KiB blocks carry no such caveat
 iops_cav="bandwidth over 1 MiB blocks, not the device's small-block (4 KiB) IOPS"
 iops_re="bandwidth over 1 MiB blocks, not the device's small-block \\(4 KiB\\) IOPS"
 like "terminal: io IOPS of 1 MiB blocks say what they are" "$(printf '%s\n' "$T" | grep '^  io IOPS ')" "\\[$iops_re;"
@@ -81,7 +81,7 @@ like "html: n=1 row has no stddev and no tail" "$(html_bench io)" \
 	'<tr><td>bandwidth</td><td>higher</td>(<td class="num">[^<-][^<]*</td>){3}<td class="num">-</td><td class="num">-</td><td class="num">1</td>'
 like "md: io latency in us or ms, not raw ns" "$(md_bench io)" '^\| latency \| lower \| [0-9.]+ (us|ms) \|'
 # io's residency is 0 from min to max under a cold cache (and O_DIRECT): no chart of one
-# empty bar (the ux trial), the table row stays
+# empty bar, the table row stays
 unlike "html: an all-zero chart (residency, cold cache) is left out" "$(html_bench io)" '<title>bench io: median per metric, whiskers min to max \(%\)</title>'
 like "html: ... its table row stays" "$(html_bench io)" '<tr><td>residency before</td><td></td>'
 like "html: the 'neither' chart (ticks) has no direction" "$(html_bench ticks)" '<title>bench ticks: median per metric, whiskers min to max \(1/s\)</title>'

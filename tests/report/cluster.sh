@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The cluster report without MPI (issue 15): `perflab report --from N1/report.json --from
+# The cluster report without MPI: `perflab report --from N1/report.json --from
 # N2/report.json ...` (or --from DIR) merges the nodes' reports into a nodes table, drift,
 # findings on some nodes only and per-node STREAM with the odd node named. Four copies of
 # the intel-2s fixture are the nodes; node4 differs in governor, kernel and THP (and a

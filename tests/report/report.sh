@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perflab report (issue 2's first version): report.json keys and schema, report.md
+# perflab report: report.json keys and schema, report.md
 # sections, PERFLAB_TIMESTAMP, and "nothing lost": an unwritable -o directory exits 2 and
 # leaves an earlier report untouched.
 . "$PERFLAB_SRCDIR/tests/lib.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Findings backed by measurements (issue 14): every rule's evidence (check --list-rules
+# Findings backed by measurements: every rule's evidence (check --list-rules
 # --json) names a benchmark that runs here and metrics that benchmark declares (run
 # briefly, as check --measure runs it); check --measure on this machine prints a
 # "measured:" line for each finding whose rule has evidence, or says none has; bad input.

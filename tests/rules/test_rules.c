@@ -914,7 +914,7 @@ static void test_readers(void **state)
 
 /* Evidence is data: every rule that has it names a benchmark of the registry, options that
  * benchmark has, 1 to 4 metrics and a sentence whose placeholders refer to them; the
- * rules issue 14 names have it. (tests/rules/evidence.sh runs the benchmarks and checks
+ * rules backed by a measurement have it. (tests/rules/evidence.sh runs the benchmarks and checks
  * the metrics are ones they declare.) */
 static void test_evidence_data(void **state)
 {
