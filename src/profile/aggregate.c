@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Aggregation of samples (profile/aggregate.h): per symbol, per callchain (folded stacks),
+ * the call tree and the per-thread and per-CPU tables. Above 800 lines on purpose: every
+ * view is a pass over the same sample table with the same symbol keys. */
 #include "profile/aggregate.h"
 
 #include <errno.h>

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The tune journal (tune/journal.h): its record format, the loader that checks every
+ * record, and the writes and rollbacks the records describe. One file above 800 lines on
+ * purpose: a record's validation and the action that trusts it stay side by side. */
 #include "tune/journal.h"
 
 #include <errno.h>
