@@ -575,8 +575,7 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 		      char names[][KEYLEN])
 {
 	bool bench = !o->no_bench && pl_sysroot_is_live();
-	const char *cap = PL_TEST_HOOK("PERFLAB_MPI_TEST_NET_MAX");
-	int max = cap ? atoi(cap) : PL_MPI_NET_MAX_NODES;
+	int max = pl_test_hook_int(PL_TEST_HOOK("PERFLAB_MPI_TEST_NET_MAX"), PL_MPI_NET_MAX_NODES);
 	if (bench && nc > max) { /* every collector sees the same nc: all stop here */
 		if (pl_mpi_rank == 0) {
 			pl_autofree char *m = pl_xasprintf(
@@ -588,8 +587,7 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 		}
 		return PL_EXIT_USAGE;
 	}
-	const char *hang = PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK");
-	if (hang && atoi(hang) == pl_mpi_rank)
+	if (pl_test_hook_int(PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK"), -1) == pl_mpi_rank)
 		pl_mpi_test_stall(); /* tests/mpi/report.sh: a hung node */
 	json_t *doc = report_doc(o);
 	if (pl_mpi_rank != 0) {
@@ -692,8 +690,7 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 int pl_mpi_run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc,
 		       char names[][KEYLEN])
 {
-	if (PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK") &&
-	    atoi(PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK")) == pl_mpi_rank)
+	if (pl_test_hook_int(PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK"), -1) == pl_mpi_rank)
 		pl_mpi_test_stall();
 	json_t *doc = strcmp(o->cmd, "inspect") == 0 ? inspect_doc(o)
 		      : strcmp(o->cmd, "check") == 0 ? check_doc(o)

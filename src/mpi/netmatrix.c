@@ -265,12 +265,14 @@ int pl_mpi_measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 	int p = 0;
 	for (int a = 0; a < nc && r == 0; a++)
 		for (int b = a + 1; b < nc && r == 0; b++, p++) {
-			if (PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PAIR") &&
-			    atoi(PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PAIR")) == p && me == a)
+			if (pl_test_hook_int(PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PAIR"), -1) ==
+				    p &&
+			    me == a)
 				pl_mpi_test_stall(); /* tests/mpi/interrupt.sh: a pair that never
 							ends */
-			if (PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PEER") &&
-			    atoi(PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PEER")) == p && me == b)
+			if (pl_test_hook_int(PL_TEST_HOOK("PERFLAB_MPI_TEST_STALL_PEER"), -1) ==
+				    p &&
+			    me == b)
 				pl_mpi_test_stall(); /* tests/mpi/report.sh: rank 0's peer hangs */
 			MPI_Request rq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
 			bool stopped = false;

@@ -16,4 +16,10 @@
 #define PL_TEST_HOOK(name) ((const char *)NULL)
 #endif
 
+/** The number in test hook value @s (PL_TEST_HOOK's result), or @dflt when @s is NULL. */
+static inline int pl_test_hook_int(const char *s, int dflt)
+{
+	return s ? atoi(s) : dflt;
+}
+
 #endif
