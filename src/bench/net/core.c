@@ -724,7 +724,8 @@ struct srv_pending {
 #define SRV_MAX_PENDING 64
 
 /* Read what @p's client has sent without blocking. 1 when its line is complete, 0 when
- * more is to come, -errno when the connection is to be dropped (-EBADMSG: too long). */
+ * more is to come, -errno when the connection is to be dropped (-EBADMSG: too long,
+ * -EILSEQ: a NUL byte, which would cut the line short where it is handled as a string). */
 static int pending_read(struct srv_pending *p)
 {
 	while (p->len + 1 < sizeof(p->line)) {
@@ -734,6 +735,8 @@ static int pending_read(struct srv_pending *p)
 		if (r < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0
 											 : -errno;
+		if (p->line[p->len] == '\0')
+			return -EILSEQ;
 		if (p->line[p->len++] == '\n') {
 			p->line[p->len] = '\0';
 			return 1;
@@ -769,9 +772,14 @@ int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_
 			if (r > 0)
 				ready = (int)i;
 			else if (r < 0) {
-				if (r == -EBADMSG)
-					srv_reject(pend[i].fd, "malformed request: line too long",
-						   rejected);
+				const char *why = r == -EBADMSG	 ? "line too long"
+						  : r == -EILSEQ ? "non-printable byte 0x00"
+								 : NULL;
+				if (why) {
+					char msg[64];
+					snprintf(msg, sizeof(msg), "malformed request: %s", why);
+					srv_reject(pend[i].fd, msg, rejected);
+				}
 				pend[i].deadline = 0; /* dropped below */
 			}
 		}

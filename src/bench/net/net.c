@@ -238,7 +238,7 @@ static int net_standalone(struct pl_bench_ctx *ctx, void *opts)
 	fprintf(stderr, "perflab bench net: serving on %s (port %d); Ctrl-C stops\n", o->bind,
 		pl_net_server_port(s.srv));
 	if (!pl_net_server_loopback_only(s.srv))
-		pl_warn("bench net: listening on %s, beyond loopback, without authentication: "
+		pl_warn("listening on %s, beyond loopback, without authentication: "
 			"any host that reaches it can run tests (bounded by --max-time, "
 			"--max-size, --max-streams)",
 			o->bind);
