@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The control protocol of bench net (bench/net/proto.h): what a server reads from any
- * client (request lines) and a client from any server (OK/ERR and DONE lines).
- * Invariants: a parsed request or DONE line formats to a line that parses to the same
- * values; an OK port is 1..65535. */
+ * client (request lines, then its limits check) and a client from any server (OK/ERR and
+ * DONE lines). Invariants: a parsed request or DONE line formats to a line that parses to
+ * the same values; a server's limits refuse exactly the requests over them; an OK port is
+ * 1..65535. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(r2.test == r.test && r2.size == r.size && r2.streams == r.streams &&
 				    r2.nodelay == r.nodelay && r2.busy_poll == r.busy_poll,
 			    "request round trip");
+		/* the protocol's own bounds admit every parsed request; a server's tighter
+		 * limits refuse exactly what is over them, with a reason */
+		struct pl_net_limits none = { 0 }, tight = { 1, 1024, 2 };
+		FUZZ_ASSERT(pl_net_req_check(&r, &none, why, sizeof(why)) == 0,
+			    "protocol bounds admit a parsed request");
+		bool over = r.seconds > 1 || r.size > 1024 ||
+			    (r.test == PL_NET_TCP_STREAM && r.streams > 2);
+		int c = pl_net_req_check(&r, &tight, why, sizeof(why));
+		FUZZ_ASSERT(over ? c == -E2BIG && strstr(why, "limit") : c == 0,
+			    "limits refuse exactly what is over them");
 	}
 	struct pl_net_done d, d2;
 	if (pl_net_done_parse(s, &d) == 0) {

@@ -135,7 +135,8 @@ for i, v in enumerate([
         "PLNET1 test=tcp_stream size=131072 seconds=10 streams=8\n",
         "OK port=40123\n", "ERR unknown test 'x'\n",
         "DONE rx_bytes=123456 rx_msgs=1929 cpu=1 retrans=0\n",
-        "DONE rx_bytes=0 rx_msgs=0 cpu=-1 retrans=0\n"]):
+        "DONE rx_bytes=0 rx_msgs=0 cpu=-1 retrans=0\n",
+        "PLNET1 test=tcp_crr size=16777216 seconds=3600 streams=64 busy_poll=1000000\n"]):
     add("net_proto", f"line-{i:02d}", v)
 
 # perf_decode: u64 sample_type, u64 regs_mask, u8 log2(size)-3, u16 tail/8, ring bytes

@@ -387,6 +387,33 @@ int pl_net_server_port(const struct pl_net_server *s)
 	return s->port;
 }
 
+bool pl_net_server_loopback_only(const struct pl_net_server *s)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	if (getsockname(s->lfd, (struct sockaddr *)&ss, &len) < 0)
+		return false;
+	if (ss.ss_family == AF_INET)
+		return (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127;
+	if (ss.ss_family != AF_INET6)
+		return false;
+	const struct in6_addr *a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+	return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+}
+
+/* True when @a and @b (sockaddr_in or sockaddr_in6) name the same host, ports aside. */
+static bool same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return a->ss_family == AF_INET6 &&
+	       memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		      &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
+}
+
 void pl_net_server_close(struct pl_net_server *s)
 {
 	if (!s)
@@ -405,6 +432,10 @@ struct srv_test {
 	atomic_int cpu;
 	double timeout;
 	int pin;
+	/* the control connection's peer: the only host whose data connections and
+	 * datagrams the test takes (others could otherwise join a test or, with spoofed
+	 * UDP sources, have the echo sent to a third party) */
+	struct sockaddr_storage peer;
 	pthread_mutex_t lock;
 	int conns[PL_NET_MAX_STREAMS];
 	int nconns;
@@ -421,9 +452,15 @@ static int srv_accept(struct srv_test *t)
 		struct pollfd p = { t->dfd, POLLIN, 0 };
 		if (poll(&p, 1, 100) <= 0)
 			continue;
-		int c = accept4(t->dfd, NULL, NULL, SOCK_CLOEXEC);
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		int c = accept4(t->dfd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
 		if (c < 0)
 			continue;
+		if (!same_host(&from, &t->peer)) {
+			close(c);
+			continue;
+		}
 		tcp_opts(c, &t->req, true);
 		set_timeo(c, 0.1);
 		pthread_mutex_lock(&t->lock);
@@ -508,7 +545,7 @@ static void *srv_thread(void *arg)
 			socklen_t fl = sizeof(from);
 			ssize_t r =
 				recvfrom(t->dfd, buf, q->size, 0, (struct sockaddr *)&from, &fl);
-			if (r < 0)
+			if (r < 0 || !same_host(&from, &t->peer))
 				continue;
 			atomic_fetch_add(&t->rx_bytes, (unsigned long long)r);
 			atomic_fetch_add(&t->rx_msgs, 1);
@@ -610,10 +647,17 @@ static void srv_session(struct pl_net_server *s, int cfd, const char *req, const
 	atomic_init(&t->cpu, -1);
 	pthread_mutex_init(&t->lock, NULL);
 	t->timeout = s->o.timeout;
+	socklen_t plen = sizeof(t->peer);
+	if (getpeername(cfd, (struct sockaddr *)&t->peer, &plen) < 0)
+		return;
 	if (pl_net_req_parse(line, &t->req, why, sizeof(why)) < 0) {
 		char msg[200];
 		snprintf(msg, sizeof(msg), "malformed request: %s", why);
 		srv_reject(cfd, msg, rejected);
+		return;
+	}
+	if (pl_net_req_check(&t->req, &s->o.limits, why, sizeof(why)) < 0) {
+		srv_reject(cfd, why, rejected);
 		return;
 	}
 	t->pin = s->o.pin_ping_only && pl_net_test_is_stream(t->req.test) ? -1 : s->o.cpu;
@@ -668,9 +712,9 @@ static void srv_session(struct pl_net_server *s, int cfd, const char *req, const
 
 /* Control connections accepted but without a whole request line yet. The serve loop
  * polls all of them with the listener, so whichever client sends its line first is served
- * and an idle connection delays nobody (before, each was read in turn and held the server
- * for --timeout); one that sends no line within the handshake time is told so and closed,
- * as are those waiting when a test starts ("busy", so a real client retries). */
+ * and an idle connection delays nobody; one that sends no line within the handshake time
+ * (--idle-timeout) is told so and closed, as are those waiting when a test starts ("busy",
+ * so a real client retries). */
 struct srv_pending {
 	int fd;
 	uint64_t deadline; /* pl_now_ns() by which the request line must be complete */
@@ -680,7 +724,8 @@ struct srv_pending {
 #define SRV_MAX_PENDING 64
 
 /* Read what @p's client has sent without blocking. 1 when its line is complete, 0 when
- * more is to come, -errno when the connection is to be dropped (-EBADMSG: too long). */
+ * more is to come, -errno when the connection is to be dropped (-EBADMSG: too long,
+ * -EILSEQ: a NUL byte, which would cut the line short where it is handled as a string). */
 static int pending_read(struct srv_pending *p)
 {
 	while (p->len + 1 < sizeof(p->line)) {
@@ -690,6 +735,8 @@ static int pending_read(struct srv_pending *p)
 		if (r < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0
 											 : -errno;
+		if (p->line[p->len] == '\0')
+			return -EILSEQ;
 		if (p->line[p->len++] == '\n') {
 			p->line[p->len] = '\0';
 			return 1;
@@ -703,7 +750,9 @@ int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_
 {
 	struct srv_pending pend[SRV_MAX_PENDING];
 	size_t np = 0;
-	double hello = s->o.timeout < PL_NET_HELLO_S ? s->o.timeout : PL_NET_HELLO_S;
+	double hello = s->o.hello > 0 ? s->o.hello : PL_NET_HELLO_S;
+	if (s->o.timeout < hello)
+		hello = s->o.timeout;
 	int ret = 0;
 	while (!atomic_load(stop)) {
 		struct pollfd p[SRV_MAX_PENDING + 1] = { { s->lfd, POLLIN, 0 } };
@@ -723,9 +772,14 @@ int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_
 			if (r > 0)
 				ready = (int)i;
 			else if (r < 0) {
-				if (r == -EBADMSG)
-					srv_reject(pend[i].fd, "malformed request: line too long",
-						   rejected);
+				const char *why = r == -EBADMSG	 ? "line too long"
+						  : r == -EILSEQ ? "non-printable byte 0x00"
+								 : NULL;
+				if (why) {
+					char msg[64];
+					snprintf(msg, sizeof(msg), "malformed request: %s", why);
+					srv_reject(pend[i].fd, msg, rejected);
+				}
 				pend[i].deadline = 0; /* dropped below */
 			}
 		}

@@ -36,10 +36,14 @@ struct net_opts {
 	double timeout;
 	bool no_nodelay;
 	int busy_poll;
+	double max_time;
+	uint64_t max_size;
+	int max_streams;
+	double idle_timeout;
 };
 
 static const struct net_opts net_defaults = {
-	.bind = ":5305",
+	.bind = "127.0.0.1:5305",
 	.tests = "tcp_pp,udp_pp,tcp_stream,udp_stream,tcp_crr",
 	.sizes = "64,1k,16k",
 	.streams = 2,
@@ -47,13 +51,19 @@ static const struct net_opts net_defaults = {
 	.udp_size = 1400,
 	.time = 0.5,
 	.timeout = 5,
+	.max_time = 60,
+	.max_size = 1024 * 1024,
+	.max_streams = 16,
+	.idle_timeout = PL_NET_HELLO_S,
 };
 
 static const struct pl_opt net_opt_table[] = {
 	{ "server", 0, PL_OPT_FLAG, offsetof(struct net_opts, server), NULL,
 	  "serve tests for clients until interrupted (one test at a time)" },
 	{ "bind", 0, PL_OPT_STR, offsetof(struct net_opts, bind), "ADDR:PORT",
-	  "with --server: control address to listen on", .def = ":5305" },
+	  "with --server: control address; one beyond loopback (:5305 = every interface) "
+	  "serves any host that reaches it, unauthenticated",
+	  .def = "127.0.0.1:5305" },
 	{ "connect", 0, PL_OPT_STR, offsetof(struct net_opts, connect), "HOST:PORT",
 	  "run the tests against a perflab server there" },
 	{ "loopback", 0, PL_OPT_FLAG, offsetof(struct net_opts, loopback), NULL,
@@ -79,6 +89,18 @@ static const struct pl_opt net_opt_table[] = {
 	{ "busy-poll", 0, PL_OPT_INT, offsetof(struct net_opts, busy_poll), "US",
 	  "SO_BUSY_POLL microseconds on every socket (0 = off; raising it needs CAP_NET_ADMIN)",
 	  .min = 0, .max = 1000000 },
+	{ "max-time", 0, PL_OPT_DURATION, offsetof(struct net_opts, max_time), "S",
+	  "with --server: refuse tests longer than S", .min = 0.01, .max = PL_NET_MAX_SECONDS,
+	  .def = "60s" },
+	{ "max-size", 0, PL_OPT_SIZE, offsetof(struct net_opts, max_size), "BYTES",
+	  "with --server: refuse message sizes above BYTES", .min = 1, .max = PL_NET_MAX_SIZE,
+	  .def = "1MiB" },
+	{ "max-streams", 0, PL_OPT_INT, offsetof(struct net_opts, max_streams), "N",
+	  "with --server: refuse tcp_stream tests with more than N connections", .min = 1,
+	  .max = PL_NET_MAX_STREAMS, .def = "16" },
+	{ "idle-timeout", 0, PL_OPT_DURATION, offsetof(struct net_opts, idle_timeout), "S",
+	  "with --server: drop a connection that sends no request within S", .min = 0.05, .max = 60,
+	  .def = "2s" },
 	PL_OPT_END,
 };
 
@@ -170,13 +192,12 @@ static void *srv_thread(void *arg)
 	return NULL;
 }
 
-static int open_server(struct pl_bench_ctx *ctx, const char *bind, double timeout, int cpu,
-		       bool ping_only, struct pl_net_server **out)
+/* Open a server on @bind with @so; errors named after --bind. Returns 0 or -errno after
+ * pl_bench_error (-EINVAL for what the user can fix). */
+static int open_server(struct pl_bench_ctx *ctx, const char *bind,
+		       const struct pl_net_server_opts *so, struct pl_net_server **out)
 {
-	struct pl_net_server_opts so = { .timeout = timeout,
-					 .cpu = cpu,
-					 .pin_ping_only = ping_only };
-	int r = pl_net_server_open(bind, &so, out);
+	int r = pl_net_server_open(bind, so, out);
 	if (r == -EINVAL || r == -EADDRNOTAVAIL)
 		pl_bench_error(
 			ctx, "--bind '%s' is not a local ADDR:PORT (e.g. :5305 or 127.0.0.1:5305)",
@@ -206,10 +227,21 @@ static int net_standalone(struct pl_bench_ctx *ctx, void *opts)
 	bool dflt, smt;
 	side_cpus(ctx, false, &c, &sv, &dflt, &smt);
 	struct net_state s = { 0 };
-	if (open_server(ctx, o->bind, o->timeout, c, false, &s.srv) < 0)
+	struct pl_net_server_opts so = { .timeout = o->timeout,
+					 .cpu = c,
+					 .limits = { .max_seconds = o->max_time,
+						     .max_size = (uint32_t)o->max_size,
+						     .max_streams = (unsigned)o->max_streams },
+					 .hello = o->idle_timeout };
+	if (open_server(ctx, o->bind, &so, &s.srv) < 0)
 		return PL_EXIT_USAGE;
 	fprintf(stderr, "perflab bench net: serving on %s (port %d); Ctrl-C stops\n", o->bind,
 		pl_net_server_port(s.srv));
+	if (!pl_net_server_loopback_only(s.srv))
+		pl_warn("listening on %s, beyond loopback, without authentication: "
+			"any host that reaches it can run tests (bounded by --max-time, "
+			"--max-size, --max-streams)",
+			o->bind);
 	atomic_init(&s.srv_stop, 0);
 	pthread_t th;
 	if (pthread_create(&th, NULL, srv_thread, &s) != 0) {
@@ -333,7 +365,10 @@ static int setup_peer(struct pl_bench_ctx *ctx, const struct net_opts *o, struct
 		}
 		json_object_set_new(info, "peer", pl_json_string(o->connect));
 	} else {
-		int r = open_server(ctx, "127.0.0.1:0", o->timeout, scpu, s->ping_only, &s->srv);
+		struct pl_net_server_opts so = { .timeout = o->timeout,
+						 .cpu = scpu,
+						 .pin_ping_only = s->ping_only };
+		int r = open_server(ctx, "127.0.0.1:0", &so, &s->srv);
 		if (r < 0)
 			return r;
 		char a[64];
@@ -578,7 +613,9 @@ const struct pl_bench pl_bench_net = {
 		"scheduler); --cpus A,B pins every test, the client to the lower of the two\n"
 		"CPUs and the loopback server to the other, --cpus A both to one CPU (same-core\n"
 		"vs cross-core changes RTT 2-4x); each metric notes the CPU each side ran on. A\n"
-		"silent or dead peer ends the run with an error after --timeout.",
+		"silent or dead peer ends the run with an error after --timeout. The server\n"
+		"listens on loopback unless --bind names another address, and refuses a\n"
+		"request over its --max-time, --max-size or --max-streams.",
 	.opts = net_opt_table,
 	.opts_size = sizeof(struct net_opts),
 	.opts_defaults = &net_defaults,

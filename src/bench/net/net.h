@@ -39,11 +39,15 @@ int pl_net_pick_addr(const char *list, int port, char *out, size_t n);
 
 /** Server settings. */
 struct pl_net_server_opts {
-	double timeout;	    /**< seconds to wait for a peer before giving up on a test */
-	int cpu;	    /**< pin the data threads to this CPU, -1 = no pinning */
-	bool pin_ping_only; /**< pin only the ping-pong tests' threads (tcp_pp, udp_pp,
-			     *   tcp_crr) to @cpu and leave the streams to the scheduler:
-			     *   bench net's default loopback placement */
+	double timeout;		     /**< seconds to wait for a peer before giving up on a test */
+	int cpu;		     /**< pin the data threads to this CPU, -1 = no pinning */
+	bool pin_ping_only;	     /**< pin only the ping-pong tests' threads (tcp_pp, udp_pp,
+				      *   tcp_crr) to @cpu and leave the streams to the scheduler:
+				      *   bench net's default loopback placement */
+	struct pl_net_limits limits; /**< what one request may ask for (all 0: the protocol's
+				      *   bounds, for an in-process loopback server) */
+	double hello; /**< seconds a connection has to send its request line; 0 = PL_NET_HELLO_S
+		       *   (either way at most @timeout) */
 };
 
 struct pl_net_server;
@@ -54,16 +58,23 @@ int pl_net_server_open(const char *bind, const struct pl_net_server_opts *o,
 		       struct pl_net_server **out);
 /** The bound control port. */
 int pl_net_server_port(const struct pl_net_server *s);
-/** Seconds a client has after connecting to send its request line (or --timeout when
- *  shorter); connections still silent then are closed with "ERR no request ...". */
+/** True when the control listener accepts only loopback connections (bound to an
+ *  address in 127.0.0.0/8, ::1 or ::ffff:127.0.0.0/104); false for any other address,
+ *  the wildcard ones included. */
+bool pl_net_server_loopback_only(const struct pl_net_server *s);
+/** Default seconds a client has after connecting to send its request line (or --timeout
+ *  when shorter); connections still silent then are closed with "ERR no request ...". */
 #define PL_NET_HELLO_S 2.0
 
 /** Serve tests one at a time until *@stop becomes non-zero (checked at least every
  *  100 ms). Connections are accepted as they come and the first to send a whole request
  *  line is served, so idle connections never delay a real client; one without a request
- *  within PL_NET_HELLO_S is dropped. A second client while a test runs (or waiting when
- *  one starts) gets "ERR busy"; a malformed request gets "ERR <reason>"; a client that
- *  vanishes mid-test ends only that test. Returns 0 or
+ *  within the handshake time (opts.hello) is dropped. A second client while a test runs
+ *  (or waiting when one starts) gets "ERR busy"; a malformed request, or one over
+ *  opts.limits, gets "ERR <reason>"; a client that vanishes mid-test ends only that test,
+ *  and a test that overstays its duration by more than 2 x --timeout + 5 s is ended.
+ *  Data connections and datagrams are accepted only from the control connection's peer
+ *  address. Returns 0 or
  *  -errno on a fatal listener error. @served (optional) counts completed tests and
  *  @rejected (optional) rejected requests. */
 int pl_net_server_serve(struct pl_net_server *s, const atomic_int *stop, atomic_ulong *served,

@@ -120,7 +120,8 @@ int pl_net_req_parse(const char *line, struct pl_net_req *out, char *why, size_t
 			r.size = (uint32_t)x;
 			break;
 		case 2:
-			bad = pl_parse_double(v, &d) < 0 || !(d >= 0.001 && d <= 3600);
+			bad = pl_parse_double(v, &d) < 0 ||
+			      !(d >= 0.001 && d <= PL_NET_MAX_SECONDS);
 			r.seconds = d;
 			break;
 		case 3:
@@ -153,6 +154,26 @@ int pl_net_req_parse(const char *line, struct pl_net_req *out, char *why, size_t
 	}
 	*out = r;
 	return 0;
+}
+
+int pl_net_req_check(const struct pl_net_req *r, const struct pl_net_limits *l, char *why,
+		     size_t whylen)
+{
+	double secs = l->max_seconds > 0 ? l->max_seconds : PL_NET_MAX_SECONDS;
+	uint32_t size = l->max_size ? l->max_size : PL_NET_MAX_SIZE;
+	unsigned streams = l->max_streams ? l->max_streams : PL_NET_MAX_STREAMS;
+	if (r->seconds > secs)
+		snprintf(why, whylen, "seconds=%g over this server's limit of %g s (--max-time)",
+			 r->seconds, secs);
+	else if (r->size > size)
+		snprintf(why, whylen, "size=%u over this server's limit of %u bytes (--max-size)",
+			 r->size, size);
+	else if (r->test == PL_NET_TCP_STREAM && r->streams > streams)
+		snprintf(why, whylen, "streams=%u over this server's limit of %u (--max-streams)",
+			 r->streams, streams);
+	else
+		return 0;
+	return -E2BIG;
 }
 
 int pl_net_done_format(const struct pl_net_done *d, char *buf, size_t len)

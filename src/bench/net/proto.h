@@ -24,6 +24,8 @@
 #define PL_NET_MAX_SIZE (1u << 24)
 /** Most parallel streams of a stream test. */
 #define PL_NET_MAX_STREAMS 64
+/** Longest test a request may name (seconds). */
+#define PL_NET_MAX_SECONDS 3600
 
 /** The tests. */
 enum pl_net_test {
@@ -52,6 +54,16 @@ struct pl_net_req {
 	unsigned busy_poll; /**< SO_BUSY_POLL microseconds on both ends, 0 = off */
 };
 
+/** What a server lets one request ask for; a request over any of these is refused with
+ *  ERR and the server goes on serving. A field left 0 means the protocol's own bound
+ *  (PL_NET_MAX_SECONDS, PL_NET_MAX_SIZE, PL_NET_MAX_STREAMS), which the in-process
+ *  loopback server uses. */
+struct pl_net_limits {
+	double max_seconds;   /**< longest test a client may ask for, seconds */
+	uint32_t max_size;    /**< largest message size, bytes */
+	unsigned max_streams; /**< most parallel streams of tcp_stream */
+};
+
 /** What the server measured, sent back in DONE. */
 struct pl_net_done {
 	uint64_t rx_bytes; /**< bytes the server received on the data sockets */
@@ -66,6 +78,12 @@ int pl_net_req_format(const struct pl_net_req *r, char *buf, size_t len);
  *  short reason in @why ("unknown key 'x'", "size out of range 1..16777216"); @out is
  *  untouched on error. */
 int pl_net_req_parse(const char *line, struct pl_net_req *out, char *why, size_t whylen);
+
+/** Check a parsed request @r against a server's @l. Returns 0, or -E2BIG with a one-line
+ *  reason in @why naming the value, the limit and the server option that sets it
+ *  ("seconds=120 over this server's limit of 60 s (--max-time)"). */
+int pl_net_req_check(const struct pl_net_req *r, const struct pl_net_limits *l, char *why,
+		     size_t whylen);
 
 /** Format / parse a DONE line. Parse returns 0 or -EBADMSG. */
 int pl_net_done_format(const struct pl_net_done *d, char *buf, size_t len);
