@@ -2,7 +2,10 @@
 /* Server and client loops of `perflab bench net` (see net.h). The data paths use plain
  * blocking send/recv (as sockperf's and netperf's defaults do), with SO_RCVTIMEO so a
  * silent peer turns into -ETIMEDOUT instead of a hang; every send uses MSG_NOSIGNAL so a
- * vanished peer is an error, not SIGPIPE. */
+ * vanished peer is an error, not SIGPIPE.
+ *
+ * Above 800 lines on purpose: each test's server and client ends speak one protocol and
+ * stay side by side, with the limits the server checks before it runs one. */
 #include "bench/net/net.h"
 
 #include <arpa/inet.h>
