@@ -209,7 +209,7 @@ static void test_diskstats(void **state)
 	assert_int_equal(d[0].fl_ios, 100);
 	assert_int_equal(d[1].fl_ios, 0);
 	assert_int_equal(d[1].io_ms, 2900);
-	free(d);
+	pl_mon_disks_free(d, n);
 	/* the 2.6 partition line: four numbers, too few */
 	assert_int_equal(pl_mon_parse_diskstats("   8  1 sda1 10 20 30 40\n", &d, &n), -EINVAL);
 	assert_int_equal(pl_mon_parse_diskstats("", &d, &n), -EINVAL);
@@ -239,7 +239,7 @@ static void test_netdev_snmp(void **state)
 	assert_int_equal(v[1].tx_bytes, 7000);
 	assert_int_equal(v[1].tx_drop, 3);
 	assert_int_equal(v[1].rx_errs, 1);
-	free(v);
+	pl_mon_netifs_free(v, n);
 	assert_int_equal(pl_mon_parse_netdev("nothing here\n", &v, &n), -EINVAL);
 	static const char snmp[] = "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
 				   "Tcp: RtoAlgorithm RtoMin MaxConn OutSegs RetransSegs\n"
