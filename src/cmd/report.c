@@ -250,8 +250,8 @@ static int report_write(const char *dir, json_t *doc)
 /* This machine's report (pl_report_node_doc()) with the --from inputs, the benchmarks
  * of @plan (@mode) and the changes since --baseline, written into @dir. Returns the exit
  * code. */
-static int report_node(const struct report_opts *o, const char *dir,
-		       struct pl_bench_plan *plan, enum pl_bench_mode mode)
+static int report_node(const struct report_opts *o, const char *dir, struct pl_bench_plan *plan,
+		       enum pl_bench_mode mode)
 {
 	/* Read every --from input before anything runs or is written. */
 	char err[512];
