@@ -75,17 +75,6 @@ static enum pl_mon_format pick_format(const struct monitor_opts *o)
 	return PL_MON_FMT_TEXT;
 }
 
-/* The --prom-textfile path can be written: its directory exists and is writable. */
-static int check_prom(const char *path)
-{
-	pl_autofree char *dir = pl_xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	const char *d = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
-	if (access(d, W_OK) < 0)
-		return -errno;
-	return 0;
-}
-
 static int parse_cpus(const struct monitor_opts *o, const struct pl_mon_snap *s,
 		      struct pl_cpuset *out)
 {
@@ -120,6 +109,7 @@ int cmd_monitor(int argc, char **argv)
 	int ret = PL_EXIT_USAGE;
 	struct pl_mon_snap first = { 0 };
 	struct pl_outfile out = { 0 };
+	struct pl_mon_prom prom = { .dirfd = -1 };
 	bool opened = false;
 	struct pl_mon_opts mo = { .interval_s = o.interval, .duration_s = o.duration };
 	if (args.npos > 0 && args.dashdash != 0) {
@@ -132,7 +122,7 @@ int cmd_monitor(int argc, char **argv)
 		pl_error("--json and --csv: choose one output format");
 		goto done;
 	}
-	if (o.prom && (rc = check_prom(o.prom)) < 0) {
+	if (o.prom && (rc = pl_mon_prom_open(&prom, o.prom)) < 0) {
 		pl_error("--prom-textfile '%s': %s (give a file in a writable directory)", o.prom,
 			 strerror(-rc));
 		goto done;
@@ -170,7 +160,7 @@ int cmd_monitor(int argc, char **argv)
 		mo.live = to_file ? stdout : stderr;
 		mo.bars = isatty(fileno(mo.live));
 	}
-	mo.prom_path = o.prom;
+	mo.prom = o.prom ? &prom : NULL;
 	struct pl_mon_result res;
 	rc = pl_mon_run(&first, pid, &mo, &res);
 	int c = pl_outfile_close(&out, rc == 0);
@@ -192,6 +182,7 @@ int cmd_monitor(int argc, char **argv)
 done:
 	if (opened)
 		pl_outfile_close(&out, false);
+	pl_mon_prom_close(&prom);
 	pl_mon_snap_free(&first);
 	pl_mon_snap_close();
 	pl_mon_nvml_close();

@@ -225,6 +225,13 @@ static int qat_cmp(const void *a, const void *b)
 	return strcmp(((const struct pl_mon_qat *)a)->name, ((const struct pl_mon_qat *)b)->name);
 }
 
+void pl_mon_qats_free(struct pl_mon_qat *q, size_t n)
+{
+	for (size_t i = 0; q && i < n; i++)
+		free(q[i].name);
+	free(q);
+}
+
 void pl_mon_qat_read(struct pl_mon_qat **out, size_t *n)
 {
 	*out = NULL;
@@ -244,9 +251,9 @@ void pl_mon_qat_read(struct pl_mon_qat **out, size_t *n)
 		q = pl_xrealloc(q, sizeof(*q) * (k + 1));
 		struct pl_mon_qat *d = &q[k];
 		memset(d, 0, sizeof(*d));
-		snprintf(d->name, sizeof(d->name), "%s", ents[i]);
 		if (pl_mon_parse_qat_fw_counters(text, &d->requests, &d->responses, &d->ras_events,
 						 &d->has_ras) == 0) {
+			d->name = pl_xstrdup(ents[i]);
 			k++;
 			char *t = NULL;
 			if (pl_read_filef(&t, NULL, DEBUGFS "/%s/telemetry/device_data", ents[i]) ==

@@ -39,7 +39,7 @@ struct pl_mon_qat_tl {
 /** One QAT device's firmware counters, summed over its acceleration engines (requests
  *  and responses since the driver started the device), and its telemetry when on. */
 struct pl_mon_qat {
-	char name[64]; /**< the debugfs directory: "qat_4xxx_0000:6b:00.0" */
+	char *name; /**< malloc'd: the debugfs directory, "qat_4xxx_0000:6b:00.0" */
 	uint64_t requests, responses, ras_events;
 	bool has_ras;		    /**< the file has RAS Events rows (kernels since 6.x) */
 	bool has_tl;		    /**< telemetry/device_data was readable (telemetry on) */
@@ -69,10 +69,13 @@ int pl_mon_parse_qat_fw_counters(const char *text, uint64_t *requests, uint64_t 
 int pl_mon_parse_qat_telemetry(const char *text, struct pl_mon_qat_tl *out);
 
 /** Every readable /sys/kernel/debug/qat_* /fw_counters (sysroot) into a malloc'd array
- *  sorted by name (*n entries; NULL and 0 when none), with the device's telemetry/
+ *  sorted by name (*n entries; NULL and 0 when none; free with pl_mon_qats_free or with
+ *  the snapshot), with the device's telemetry/
  *  device_data and rp_<A-D>_data where readable. Unreadable files (debugfs not mounted,
  *  not root, telemetry off) are skipped. */
 void pl_mon_qat_read(struct pl_mon_qat **out, size_t *n);
+/** Free @n devices of @q (their names and the array). NULL-safe. */
+void pl_mon_qats_free(struct pl_mon_qat *q, size_t n);
 
 /** Load NVML once per process (later calls return the first answer). The library is
  *  "libnvidia-ml.so.1", or the path in the environment variable PERFLAB_NVML_LIB (a

@@ -184,6 +184,19 @@ static void copy_trim(char *dst, size_t cap, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
+/* A malloc'd copy of the @n bytes at @s without the white space around them, whole. */
+static char *dup_trim(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	char *d = pl_xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
 int pl_mon_parse_irqtab(const char *text, struct pl_mon_irqtab *out)
 {
 	struct pl_mon_irqtab t = { 0 };
@@ -389,7 +402,8 @@ int pl_mon_parse_diskstats(const char *text, struct pl_mon_disk **out, size_t *n
 		if (ne == q)
 			continue;
 		struct pl_mon_disk e = { 0 };
-		copy_trim(e.name, sizeof(e.name), q, (size_t)(ne - q));
+		const char *name = q;
+		size_t name_len = (size_t)(ne - q);
 		q = ne;
 		uint64_t f[17] = { 0 };
 		int k = 0;
@@ -402,6 +416,7 @@ int pl_mon_parse_diskstats(const char *text, struct pl_mon_disk **out, size_t *n
 		e.in_flight = f[8], e.io_ms = f[9], e.weighted_ms = f[10];
 		e.dc_ios = f[11], e.dc_ms = f[14];
 		e.fl_ios = f[15], e.fl_ms = f[16];
+		e.name = dup_trim(name, name_len);
 		if (nd == cap) {
 			cap = cap ? cap * 2 : 16;
 			d = pl_xrealloc(d, sizeof(*d) * cap);
@@ -415,6 +430,20 @@ int pl_mon_parse_diskstats(const char *text, struct pl_mon_disk **out, size_t *n
 	*out = d;
 	*n = nd;
 	return 0;
+}
+
+void pl_mon_disks_free(struct pl_mon_disk *d, size_t n)
+{
+	for (size_t i = 0; d && i < n; i++)
+		free(d[i].name);
+	free(d);
+}
+
+void pl_mon_netifs_free(struct pl_mon_netif *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].name);
+	free(v);
 }
 
 int pl_mon_parse_netdev(const char *text, struct pl_mon_netif **out, size_t *n)
@@ -433,8 +462,8 @@ int pl_mon_parse_netdev(const char *text, struct pl_mon_netif **out, size_t *n)
 		if (!colon)
 			continue;
 		struct pl_mon_netif e = { 0 };
-		copy_trim(e.name, sizeof(e.name), l, (size_t)(colon - l));
-		if (!e.name[0] || strchr(e.name, ' '))
+		pl_autofree char *name = dup_trim(l, (size_t)(colon - l));
+		if (!name[0] || strchr(name, ' '))
 			continue;
 		const char *q = colon + 1;
 		uint64_t f[16];
@@ -445,6 +474,7 @@ int pl_mon_parse_netdev(const char *text, struct pl_mon_netif **out, size_t *n)
 			continue;
 		e.rx_bytes = f[0], e.rx_packets = f[1], e.rx_errs = f[2], e.rx_drop = f[3];
 		e.tx_bytes = f[8], e.tx_packets = f[9], e.tx_errs = f[10], e.tx_drop = f[11];
+		e.name = pl_steal_ptr(&name);
 		if (nv == cap) {
 			cap = cap ? cap * 2 : 8;
 			v = pl_xrealloc(v, sizeof(*v) * cap);
@@ -575,6 +605,8 @@ static void filter_disks(struct pl_mon_snap *s)
 		bool used = d->rd_ios || d->wr_ios || d->dc_ios || d->fl_ios;
 		if (whole && used)
 			s->disk[k++] = *d;
+		else
+			free(d->name);
 	}
 	s->ndisk = k;
 	pl_strv_free(blk);
@@ -646,9 +678,9 @@ void pl_mon_snap_free(struct pl_mon_snap *s)
 	stat_free(&s->stat);
 	irqtab_free(&s->irq);
 	irqtab_free(&s->softirq);
-	free(s->disk);
-	free(s->net);
-	free(s->qat);
+	pl_mon_disks_free(s->disk, s->ndisk);
+	pl_mon_netifs_free(s->net, s->nnet);
+	pl_mon_qats_free(s->qat, s->nqat);
 	free(s->gpu);
 	memset(s, 0, sizeof(*s));
 }

@@ -116,7 +116,7 @@ enum { PL_MON_PSI_CPU, PL_MON_PSI_MEMORY, PL_MON_PSI_IO, PL_MON_PSI_N };
 /** One /proc/diskstats line (admin-guide/iostats.rst field numbers 1-11; times in ms,
  *  sectors of 512 bytes). */
 struct pl_mon_disk {
-	char name[32];
+	char *name; /**< malloc'd, the whole name */
 	uint64_t rd_ios, rd_merges, rd_sectors, rd_ms;
 	uint64_t wr_ios, wr_merges, wr_sectors, wr_ms;
 	uint64_t in_flight, io_ms, weighted_ms;
@@ -126,7 +126,7 @@ struct pl_mon_disk {
 
 /** One /proc/net/dev interface. */
 struct pl_mon_netif {
-	char name[32];
+	char *name; /**< malloc'd, the whole name */
 	uint64_t rx_bytes, rx_packets, rx_errs, rx_drop;
 	uint64_t tx_bytes, tx_packets, tx_errs, tx_drop;
 };
@@ -174,10 +174,16 @@ int pl_mon_parse_meminfo(const char *text, struct pl_mon_kv *out);
 int pl_mon_parse_vmstat(const char *text, struct pl_mon_kv *out);
 /** One /proc/pressure file ("some avg10=... total=N" and "full ..."). */
 int pl_mon_parse_psi(const char *text, struct pl_mon_psi *out);
-/** /proc/diskstats: all lines into a malloc'd array (*n entries). */
+/** /proc/diskstats: all lines into a malloc'd array (*n entries; free it with
+ *  pl_mon_disks_free or with the snapshot). */
 int pl_mon_parse_diskstats(const char *text, struct pl_mon_disk **out, size_t *n);
-/** /proc/net/dev into a malloc'd array (*n entries). */
+/** /proc/net/dev into a malloc'd array (*n entries; free it with pl_mon_netifs_free or
+ *  with the snapshot). */
 int pl_mon_parse_netdev(const char *text, struct pl_mon_netif **out, size_t *n);
+/** Free @n disks of @d (their names and the array). NULL-safe. */
+void pl_mon_disks_free(struct pl_mon_disk *d, size_t n);
+/** Free @n interfaces of @v (their names and the array). NULL-safe. */
+void pl_mon_netifs_free(struct pl_mon_netif *v, size_t n);
 /** Look up @key in the @section ("Tcp", "TcpExt") of an snmp-style file: pairs of a
  *  header line "Tcp: A B C" and a value line "Tcp: 1 2 3". Returns 0, -ENOENT or
  *  -EINVAL (the value is not a number; negative gauges such as MaxConn -1 included). */

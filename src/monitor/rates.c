@@ -244,14 +244,15 @@ static void cpu_rates(const struct pl_mon_stat *a, const struct pl_mon_stat *b,
 		cpu_pct(suma, sumb, &r->all, r);
 }
 
-/* The entry of @arr (@n entries of @size bytes, each with a NUL-terminated name at byte
- * @off) named @name, or NULL: the same disk, interface or device in the earlier snapshot
- * (entries come and go between snapshots; only those in both get rates). */
+/* The entry of @arr (@n entries of @size bytes, each with a pointer to its NUL-terminated
+ * name at byte @off) named @name, or NULL: the same disk, interface or device in the earlier
+ * snapshot (entries come and go between snapshots; only those in both get rates). */
 static const void *same_name(const void *arr, size_t n, size_t size, size_t off, const char *name)
 {
 	for (size_t j = 0; j < n; j++) {
-		const char *e = (const char *)arr + j * size;
-		if (strcmp(e + off, name) == 0)
+		const char *e = (const char *)arr + j * size, *en;
+		memcpy(&en, e + off, sizeof(en));
+		if (en && strcmp(en, name) == 0)
 			return e;
 	}
 	return NULL;
@@ -269,7 +270,7 @@ static void disk_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b,
 		if (!da)
 			continue;
 		struct pl_mon_disk_rate *o = &r->disk[r->ndisk++];
-		snprintf(o->name, sizeof(o->name), "%s", db->name);
+		o->name = pl_xstrdup(db->name);
 		o->r_per_s = rate(da->rd_ios, db->rd_ios, dt, r, PL_MON_G_DISK);
 		o->w_per_s = rate(da->wr_ios, db->wr_ios, dt, r, PL_MON_G_DISK);
 		o->read_Bps = rate(da->rd_sectors, db->rd_sectors, dt, r, PL_MON_G_DISK) * 512;
@@ -296,7 +297,7 @@ static void net_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b, 
 		if (!na)
 			continue;
 		struct pl_mon_net_rate *o = &r->net[r->nnet++];
-		snprintf(o->name, sizeof(o->name), "%s", nb->name);
+		o->name = pl_xstrdup(nb->name);
 		o->rx_pps = rate(na->rx_packets, nb->rx_packets, dt, r, PL_MON_G_NET);
 		o->tx_pps = rate(na->tx_packets, nb->tx_packets, dt, r, PL_MON_G_NET);
 		o->rx_Bps = rate(na->rx_bytes, nb->rx_bytes, dt, r, PL_MON_G_NET);
@@ -351,7 +352,7 @@ static void accel_rates(const struct pl_mon_snap *a, const struct pl_mon_snap *b
 		if (!qa)
 			continue;
 		struct pl_mon_qat_rate *o = &r->qat[r->nqat++];
-		snprintf(o->name, sizeof(o->name), "%s", qb->name);
+		o->name = pl_xstrdup(qb->name);
 		o->requests_per_s = rate(qa->requests, qb->requests, dt, r, PL_MON_G_ACCEL);
 		o->responses_per_s = rate(qa->responses, qb->responses, dt, r, PL_MON_G_ACCEL);
 		o->ras_events_per_s =
@@ -436,8 +437,14 @@ void pl_mon_rates_free(struct pl_mon_rates *r)
 	if (!r)
 		return;
 	free(r->cpu);
+	for (size_t i = 0; i < r->ndisk; i++)
+		free(r->disk[i].name);
 	free(r->disk);
+	for (size_t i = 0; i < r->nnet; i++)
+		free(r->net[i].name);
 	free(r->net);
+	for (size_t i = 0; i < r->nqat; i++)
+		free(r->qat[i].name);
 	free(r->qat);
 	free(r->gpu);
 	memset(r, 0, sizeof(*r));

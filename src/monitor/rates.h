@@ -52,7 +52,7 @@ struct pl_mon_source {
 
 /** iostat -x's columns for one disk. MB = 10^6 bytes. */
 struct pl_mon_disk_rate {
-	char name[32];
+	char *name;		       /**< malloc'd (freed with the rates), the whole name */
 	double r_per_s, w_per_s;       /**< completed reads, writes per second */
 	double read_Bps, write_Bps;    /**< bytes per second (sectors of 512 B) */
 	double aqu_sz;		       /**< average queue depth (weighted ms / elapsed ms) */
@@ -62,7 +62,7 @@ struct pl_mon_disk_rate {
 
 /** sar -n DEV's columns for one interface. */
 struct pl_mon_net_rate {
-	char name[32];
+	char *name; /**< malloc'd (freed with the rates), the whole name */
 	double rx_pps, tx_pps, rx_Bps, tx_Bps, rx_drop_per_s, tx_drop_per_s, rx_err_per_s,
 		tx_err_per_s;
 };
@@ -70,7 +70,7 @@ struct pl_mon_net_rate {
 /** One QAT device's firmware request rates over the interval (fw_counters deltas, summed
  *  over its engines). NaN when a counter went down (device reset: group "accel"). */
 struct pl_mon_qat_rate {
-	char name[64];
+	char *name; /**< malloc'd (freed with the rates), the whole name */
 	double requests_per_s, responses_per_s;
 	double ras_events_per_s; /**< NaN also when the kernel has no RAS Events rows */
 	/** telemetry at the end of the interval (levels the driver computed, accel.h) */

@@ -157,8 +157,8 @@ static void emit(const struct pl_mon_opts *o, const struct pl_mon_rates *r, size
 		fflush(o->live);
 	}
 	fflush(o->out);
-	if (o->prom_path) {
-		int e = pl_mon_prom_write(o->prom_path, r);
+	if (o->prom) {
+		int e = pl_mon_prom_write(o->prom, r);
 		if (e < 0 && !res->prom_errno)
 			res->prom_errno = -e;
 	}

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "monitor/proc.h"
+#include "monitor/textfile.h"
 #include "util/cpuset.h"
 
 /** Output formats. */
@@ -27,10 +28,10 @@ struct pl_mon_opts {
 	struct pl_cpuset cpus; /**< the CPUs shown per CPU (the whole machine is always summed) */
 	char **argv;	       /**< the command to run (NULL-terminated), or NULL */
 	enum pl_mon_format format;
-	FILE *out;	       /**< the document (text lines, CSV or JSON) */
-	FILE *live;	       /**< live text lines besides the document, or NULL */
-	bool bars;	       /**< per-CPU bars on the live lines (a terminal) */
-	const char *prom_path; /**< rewritten each interval, or NULL */
+	FILE *out;			/**< the document (text lines, CSV or JSON) */
+	FILE *live;			/**< live text lines besides the document, or NULL */
+	bool bars;			/**< per-CPU bars on the live lines (a terminal) */
+	const struct pl_mon_prom *prom; /**< the textfile rewritten each interval, or NULL */
 };
 
 /** How the run ended. */

@@ -5,24 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/escape.h"
 #include "util/json.h"
 #include "rules/rules.h"
-
-void pl_prom_label_value(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const char *p = s ? s : ""; *p; p++) {
-		if (*p == '\\')
-			fputs("\\\\", out);
-		else if (*p == '"')
-			fputs("\\\"", out);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
 
 /* Label values: a missing member is the empty string. */
 static const char *jstr(const json_t *o, const char *k)

@@ -18,9 +18,8 @@ int pl_prom_write_check(FILE *out, const json_t *check);
  *  mean, p99 and stddev of every metric (backend from the metric's "backend" note when
  *  present), perflab_bench_runs{benchmark} and perflab_bench_ok{benchmark} (1 when the
  *  status is "ok"). Undefined values are left out. When @header, the # HELP/# TYPE lines
- *  are written first (once per exposition). Returns 0 or -EIO. */
+ *  are written first (once per exposition). Returns 0 or -EIO. Label values are
+ *  escaped with pl_prom_label_value (util/escape.h). */
 int pl_prom_write_bench(FILE *out, const json_t *bench, int header);
-/** Write @s as a label value: backslash, double quote and newline escaped. */
-void pl_prom_label_value(FILE *out, const char *s);
 
 #endif

@@ -111,3 +111,43 @@ char *pl_shell_quote(const char *s)
 	free(t);
 	return pl_buf_steal(&b);
 }
+
+char *pl_prom_label_escape(const char *s)
+{
+	struct pl_buf b = { 0 };
+	for (const char *p = s ? s : ""; *p;) {
+		int n = pl_utf8_seq_len(p);
+		if (n == 0) {
+			pl_buf_printf(&b, "\\\\x%02x", (unsigned char)*p);
+			p++;
+			continue;
+		}
+		if (*p == '\\')
+			pl_buf_puts(&b, "\\\\");
+		else if (*p == '"')
+			pl_buf_puts(&b, "\\\"");
+		else if (*p == '\n')
+			pl_buf_puts(&b, "\\n");
+		else
+			pl_buf_append(&b, p, (size_t)n);
+		p += n;
+	}
+	return pl_buf_steal(&b);
+}
+
+void pl_prom_label_value(FILE *out, const char *s)
+{
+	char *e = pl_prom_label_escape(s);
+	fputc('"', out);
+	fputs(e, out);
+	fputc('"', out);
+	free(e);
+}
+
+bool pl_prom_name_ok(const char *name)
+{
+	static const char first[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:";
+	static const char rest[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:"
+				   "0123456789";
+	return name && *name && strchr(first, *name) && strspn(name, rest) == strlen(name);
+}

@@ -2,11 +2,13 @@
 /* Making outside bytes safe to print: what machine trees, symbol tables and users hand
  * us may be invalid UTF-8 (jansson refuses such a string, so a value or key would vanish
  * from the JSON), may hold terminal control sequences (ESC [2J, a carriage return that
- * overwrites a line), or may hold shell metacharacters (a device name pasted into a fix
- * command). Bytes are never dropped: an unsafe byte becomes the literal text \xNN. */
+ * overwrites a line), may hold shell metacharacters (a device name pasted into a fix
+ * command), or quotes that would end a Prometheus label value early. Bytes are never
+ * dropped: an unsafe byte becomes the literal text \xNN. */
 #ifndef PERFLAB_UTIL_ESCAPE_H
 #define PERFLAB_UTIL_ESCAPE_H
 #include <stdbool.h>
+#include <stdio.h>
 
 /** Flags of pl_str_escape(). */
 enum pl_escape_flags {
@@ -35,5 +37,17 @@ char *pl_str_escape(const char *s, unsigned flags);
  *  characters and invalid UTF-8 are escaped as \xNN first (pl_str_escape, PL_ESC_TERM),
  *  so the command stays one printable line. */
 char *pl_shell_quote(const char *s);
+
+/** @s (NULL -> "") as a Prometheus label value without the quotes, malloc'd: the text
+ *  exposition format's escapes for backslash, double quote and line feed (\\, \", \n);
+ *  bytes that are not valid UTF-8 (the format requires UTF-8) become the text \xNN with
+ *  its backslash escaped, so they read back as \xNN. Never cut, never fails (aborts on
+ *  out-of-memory like pl_xmalloc). */
+char *pl_prom_label_escape(const char *s);
+/** Write @s as a quoted Prometheus label value (pl_prom_label_escape) to @out. */
+void pl_prom_label_value(FILE *out, const char *s);
+/** True when @name is a valid Prometheus metric name, [a-zA-Z_:][a-zA-Z0-9_:]* (not
+ *  empty). */
+bool pl_prom_name_ok(const char *name);
 
 #endif

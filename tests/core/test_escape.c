@@ -32,6 +32,48 @@ static void expect_escape(const char *in, unsigned flags, const char *want)
 	free(got);
 }
 
+static void expect_prom(const char *in, const char *want)
+{
+	char *got = pl_prom_label_escape(in);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* Prometheus label values: the exposition format's three escapes, invalid UTF-8 as the
+ * text \xNN (its backslash escaped), nothing cut; metric names of the safe charset. */
+static void test_prom_label(void **state)
+{
+	(void)state;
+	expect_prom("eth0", "eth0");
+	expect_prom(NULL, "");
+	expect_prom("a\"b\\c\nd", "a\\\"b\\\\c\\nd");
+	expect_prom("\"} 1\nforged{x=\"", "\\\"} 1\\nforged{x=\\\"");
+	expect_prom("w\xff\tx\xc3\xa9", "w\\\\xff\tx\xc3\xa9");
+	char big[4001];
+	memset(big, '"', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	char *got = pl_prom_label_escape(big);
+	assert_int_equal(strlen(got), 8000);
+	assert_int_equal(strspn(got, "\\\""), 8000);
+	free(got);
+	char *mem = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&mem, &n);
+	assert_non_null(f);
+	pl_prom_label_value(f, "x\"y");
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(mem, "\"x\\\"y\"");
+	free(mem);
+	assert_true(pl_prom_name_ok("perflab_monitor_cpu_percent"));
+	assert_true(pl_prom_name_ok(":a_B9:"));
+	assert_false(pl_prom_name_ok(""));
+	assert_false(pl_prom_name_ok(NULL));
+	assert_false(pl_prom_name_ok("9a"));
+	assert_false(pl_prom_name_ok("a-b"));
+	assert_false(pl_prom_name_ok("a{b=\"c\"}"));
+	assert_false(pl_prom_name_ok("a\nb"));
+}
+
 static void test_utf8(void **state)
 {
 	(void)state;
@@ -222,11 +264,9 @@ static void test_read_refusals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_shell_quote),
-		cmocka_unit_test(test_json_string),
-		cmocka_unit_test(test_fix_command_quoted),
+		cmocka_unit_test(test_utf8),	      cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_prom_label),    cmocka_unit_test(test_shell_quote),
+		cmocka_unit_test(test_json_string),   cmocka_unit_test(test_fix_command_quoted),
 		cmocka_unit_test(test_read_refusals),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -12,12 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "monitor/output.h"
 #include "monitor/proc.h"
 #include "monitor/rates.h"
+#include "monitor/textfile.h"
 #include "util/sysroot.h"
 
 #include "testutil.h"
@@ -209,7 +214,7 @@ static void test_diskstats(void **state)
 	assert_int_equal(d[0].fl_ios, 100);
 	assert_int_equal(d[1].fl_ios, 0);
 	assert_int_equal(d[1].io_ms, 2900);
-	free(d);
+	pl_mon_disks_free(d, n);
 	/* the 2.6 partition line: four numbers, too few */
 	assert_int_equal(pl_mon_parse_diskstats("   8  1 sda1 10 20 30 40\n", &d, &n), -EINVAL);
 	assert_int_equal(pl_mon_parse_diskstats("", &d, &n), -EINVAL);
@@ -239,7 +244,7 @@ static void test_netdev_snmp(void **state)
 	assert_int_equal(v[1].tx_bytes, 7000);
 	assert_int_equal(v[1].tx_drop, 3);
 	assert_int_equal(v[1].rx_errs, 1);
-	free(v);
+	pl_mon_netifs_free(v, n);
 	assert_int_equal(pl_mon_parse_netdev("nothing here\n", &v, &n), -EINVAL);
 	static const char snmp[] = "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
 				   "Tcp: RtoAlgorithm RtoMin MaxConn OutSegs RetransSegs\n"
@@ -764,6 +769,164 @@ static void test_snap_read(void **state)
 	assert_int_equal(pl_test_rmtree(root), 0);
 }
 
+/* The text of file @path (malloc'd), or NULL. */
+static char *slurp_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = getdelim(&buf, &cap, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Entries of directory @dir besides "." and "..". */
+static int count_entries(const char *dir)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	int n = -1;
+	assert_int_equal(fscanf(p, "%d", &n), 1);
+	pclose(p);
+	return n;
+}
+
+/* The Prometheus textfile: label values escaped and whole whatever the machine names
+ * its devices, every line a comment or a sample, one HELP and TYPE per family. */
+static void test_prom_text(void **state)
+{
+	(void)state;
+	char long_name[301];
+	memset(long_name, 'n', 300);
+	long_name[300] = '\0';
+	long_name[0] = '"';
+	struct pl_mon_disk_rate disk[2] = { { .name = long_name, .util_pct = 5 },
+					    { .name = (char *)"sd\\a\n", .util_pct = 7 } };
+	struct pl_mon_net_rate net = { .name = (char *)"e\"} 1\nforged{x=\"",
+				       .rx_Bps = 1,
+				       .tx_Bps = 2 };
+	struct pl_mon_qat_rate qat = { .name = (char *)"qat_\xff\"", .requests_per_s = 3 };
+	qat.has_tl = true;
+	assert_int_equal(pl_mon_parse_qat_telemetry("bw_in 8\n", &qat.tl), 0);
+	struct pl_mon_gpu gpu = {
+		.name = "G\"P\\U\n", .util_pct = 9, .mem_used_bytes = NAN, .mem_total_bytes = 1
+	};
+	struct pl_mon_rates r = { .all = { .cpu = -1, .user = 1 },
+				  .load = { NAN, NAN, NAN },
+				  .ndisk = 2,
+				  .disk = disk,
+				  .nnet = 1,
+				  .net = &net,
+				  .nqat = 1,
+				  .qat = &qat,
+				  .ngpu = 1,
+				  .gpu = &gpu };
+	size_t len = 0;
+	char *t = pl_mon_prom_text(&r, &len);
+	assert_non_null(t);
+	assert_int_equal(strlen(t), len);
+	char want[400];
+	snprintf(want, sizeof(want), "perflab_monitor_disk_util_percent{device=\"\\\"%s\"} 5\n",
+		 long_name + 1);
+	assert_non_null(strstr(t, want));
+	assert_non_null(strstr(t, "perflab_monitor_disk_util_percent{device=\"sd\\\\a\\n\"} 7\n"));
+	assert_non_null(strstr(t, "perflab_monitor_net_bytes_per_second{device=\"e\\\"} "
+				  "1\\nforged{x=\\\"\",direction=\"tx\"} 2\n"));
+	assert_non_null(strstr(t, "perflab_monitor_qat_telemetry{device=\"qat_\\\\xff\\\"\","
+				  "counter=\"bw_in\"} 8\n"));
+	assert_non_null(strstr(
+		t, "perflab_monitor_gpu_util_percent{gpu=\"0\",name=\"G\\\"P\\\\U\\n\"} 9\n"));
+	assert_null(strstr(t, "gpu_memory_used_bytes{")); /* NaN: no sample */
+	assert_null(strstr(t, "\nforged"));
+	int help = 0, type = 0;
+	for (char *l = t; *l; l = strchr(l, '\n') + 1) {
+		bool comment = strncmp(l, "# HELP perflab_monitor_", 23) == 0 ||
+			       strncmp(l, "# TYPE perflab_monitor_", 23) == 0;
+		assert_true(comment || strncmp(l, "perflab_monitor_", 16) == 0);
+		help += strncmp(l, "# HELP ", 7) == 0;
+		type += strncmp(l, "# TYPE ", 7) == 0;
+		assert_non_null(strchr(l, '\n'));
+	}
+	assert_int_equal(help, type);
+	assert_int_equal(help, 24);
+	free(t);
+}
+
+/* The textfile is written through its directory opened once: a symlink at the file's
+ * name is replaced, not followed; a failed write keeps the previous file and leaves no
+ * temporary; a directory swapped after the start is not written into. */
+static void test_prom_write(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/perflab-prom-XXXXXX";
+	assert_int_equal(pl_test_mkdtemp(root), 0);
+	char dir[300], path[320], victim[320], moved[300];
+	snprintf(dir, sizeof(dir), "%s/d", root);
+	snprintf(path, sizeof(path), "%s/m.prom", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", root);
+	snprintf(moved, sizeof(moved), "%s/moved", root);
+	assert_int_equal(pl_test_mkdirs(dir), 0);
+	assert_int_equal(pl_test_put(root, "/victim", "victim\n"), 0);
+	struct pl_mon_prom p = { .dirfd = -1 };
+	snprintf(path, sizeof(path), "%s/", dir);
+	assert_int_equal(pl_mon_prom_open(&p, path), -EISDIR);
+	assert_int_equal(pl_mon_prom_open(&p, "/nonexistent/m.prom"), -ENOENT);
+	pl_mon_prom_close(&p);
+	snprintf(path, sizeof(path), "%s/m.prom", dir);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(pl_mon_prom_open(&p, path), 0);
+	struct pl_mon_rates r = { .all = { .cpu = -1, .user = 1 } };
+	assert_int_equal(pl_mon_prom_write(&p, &r), 0);
+	char *v = slurp_file(victim);
+	assert_string_equal(v, "victim\n");
+	free(v);
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0644);
+	char *first = slurp_file(path);
+	assert_non_null(strstr(first, "cpu=\"all\",mode=\"user\"} 1\n"));
+	/* a write that fails (file size limit) leaves the previous file, no temporary */
+	struct rlimit old, lim;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 64;
+	void (*h)(int) = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	r.all.user = 2;
+	int rc = pl_mon_prom_write(&p, &r);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, h);
+	assert_int_equal(rc, -EFBIG);
+	char *now = slurp_file(path);
+	assert_string_equal(now, first);
+	free(now);
+	free(first);
+	assert_int_equal(count_entries(dir), 1);
+	/* the directory swapped for a symlink after the start: writes stay in the one opened */
+	assert_int_equal(rename(dir, moved), 0);
+	assert_int_equal(symlink(root, dir), 0);
+	assert_int_equal(pl_mon_prom_write(&p, &r), 0);
+	assert_int_equal(access(path, F_OK), -1); /* root/m.prom: not written */
+	snprintf(path, sizeof(path), "%s/m.prom", moved);
+	now = slurp_file(path);
+	assert_non_null(strstr(now, "cpu=\"all\",mode=\"user\"} 2\n"));
+	free(now);
+	assert_int_equal(count_entries(moved), 1);
+	pl_mon_prom_close(&p);
+	pl_mon_prom_close(&p);
+	assert_int_equal(p.dirfd, -1);
+	assert_int_equal(pl_test_rmtree(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -781,6 +944,8 @@ int main(void)
 		cmocka_unit_test(test_qat),
 		cmocka_unit_test(test_sample_json_write),
 		cmocka_unit_test(test_qat_telemetry),
+		cmocka_unit_test(test_prom_text),
+		cmocka_unit_test(test_prom_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

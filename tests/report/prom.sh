@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # --format prom of check (and bench when its documents are available): the exposition
-# passes `promtool check metrics` when installed, and always our grammar check.
+# passes `promtool check metrics` when installed, and always our grammar check, also when
+# the machine names its disks with quotes, backslashes, newlines and bytes that are not
+# UTF-8.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 FX=$PERFLAB_SRCDIR/tests/report/fixtures
 
@@ -34,6 +36,28 @@ for wl in general latency network hpc; do
 	is "check $wl: one series per finding" "$(grep -c '^perflab_check_finding{' "$TMP/check-$wl.prom")" "$n_json"
 done
 like "workload label" "$(cat "$TMP/check-hpc.prom")" 'perflab_check_findings\{workload="hpc",severity="crit"\} [0-9]+'
+# disks named with a quote, a backslash, a newline, a byte that is not UTF-8, and a long
+# name: the subject label holds the whole name, escaped, and the file still parses
+R=$TMP/root
+cp -r "$FIXTURES/sysroots/intel-2s" "$R"
+hostile=$'q"u\\o\nte\xff'
+long="$(printf 'L%.0s' $(seq 60))\"\\$(printf 'M%.0s' $(seq 60))"
+for d in "$hostile" "$long"; do
+	mkdir -p "$R/sys/block/$d/queue"
+	echo 1 >"$R/sys/block/$d/queue/rotational"
+	echo "[none] mq-deadline" >"$R/sys/block/$d/queue/scheduler"
+	echo 100 >"$R/sys/block/$d/size"
+done
+expect_exit 1 "check --format prom: hostile disk names (the fixture has a crit finding)" \
+	"$PERFLAB" check --sysroot "$R" --format prom
+cp "$OUT" "$TMP/hostile.prom"
+prom_valid "check hostile names" "$TMP/hostile.prom"
+like "hostile name escaped whole" "$(cat "$TMP/hostile.prom")" \
+	'perflab_check_finding\{workload="general",id="block.scheduler-hdd",severity="warn",subject="q\\"u\\\\o\\nte\\\\xff"\} 1'
+like "long name whole" "$(cat "$TMP/hostile.prom")" \
+	"subject=\"$(printf 'L%.0s' $(seq 60))\\\\\"\\\\\\\\$(printf 'M%.0s' $(seq 60))\"\\} 1"
+is "every line a comment or a sample" \
+	"$(grep -cvE '^(# (HELP|TYPE) perflab_check_[a-z_]+ .+|perflab_check_[a-z_]+\{.*\} [0-9]+)$' "$TMP/hostile.prom")" 0
 ok "bench clock --quick --format prom" "$PERFLAB" bench clock --quick --runs 2 --format prom
 cp "$OUT" "$TMP/bench.prom"
 prom_valid "bench clock" "$TMP/bench.prom"
