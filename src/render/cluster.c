@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "render/cluster.h"
 #include "render/markdown.h"
@@ -14,7 +14,7 @@
 #include "util/json.h"
 #include "util/cleanup.h"
 #include "util/log.h"
-#include "util/outfile.h"
+#include "util/outdir.h"
 #include "util/str.h"
 
 /* A scalar member as text ("-" when null or missing), malloc'd. */
@@ -488,16 +488,16 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 	return ferror(out) ? -EIO : 0;
 }
 
-int pl_cluster_write_dir(const char *dir, const json_t *c)
+int pl_cluster_write_dir(const char *dir, const json_t *c, const char **why)
 {
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return -errno;
+	int dirfd = pl_outdir_open(dir, why);
+	if (dirfd < 0)
+		return dirfd;
 	static const char *const names[] = { "report.json", "report.md", "report.html" };
-	struct pl_outfile o[3];
+	struct pl_outdir_file o[3];
 	int r = 0, opened = 0;
 	for (; opened < 3; opened++) {
-		pl_autofree char *p = pl_xasprintf("%s/%s", dir, names[opened]);
-		r = pl_outfile_open(&o[opened], p);
+		r = pl_outdir_file_open(&o[opened], dirfd, names[opened]);
 		if (r < 0)
 			break;
 	}
@@ -508,20 +508,27 @@ int pl_cluster_write_dir(const char *dir, const json_t *c)
 	if (r == 0)
 		r = pl_cluster_write_html(o[2].fp, c);
 	for (int i = 0; i < opened; i++) {
-		int e = pl_outfile_close(&o[i], r == 0);
+		int e = pl_outdir_file_close(&o[i], r == 0);
 		if (r == 0 && e < 0)
 			r = e;
 	}
+	close(dirfd);
 	return r;
 }
 
 int pl_cluster_report(const json_t *docs, const char *dir, bool json, long long epoch)
 {
 	pl_autojson json_t *c = pl_cluster_from_docs(docs, epoch);
-	int r = pl_cluster_write_dir(dir, c);
+	const char *why;
+	int r = pl_cluster_write_dir(dir, c, &why);
 	if (r < 0) {
-		pl_error("cannot write the report into '%s': %s (choose another with -o DIR)", dir,
-			 strerror(-r));
+		if (why)
+			pl_error("refusing report directory '%s': %s (choose another with -o DIR)",
+				 dir, why);
+		else
+			pl_error("cannot write the report into '%s': %s (choose another with -o "
+				 "DIR)",
+				 dir, strerror(-r));
 		return r;
 	}
 	if (!json) {
