@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/json.h"
+#include "render/markdown.h"
 #include "render/svg.h"
 #include "report/from.h"
 #include "util/cleanup.h"
@@ -372,13 +373,16 @@ static void command_line(struct pl_buf *b, const json_t *doc, bool html)
 		snprintf(st, sizeof(st), "exit %lld", pl_json_int(res, "exit_status"));
 	else
 		snprintf(st, sizeof(st), "signal %lld", pl_json_int(res, "signal"));
-	pl_buf_puts(b, html ? "<p>Command <code>" : "Command `");
-	if (html)
+	if (html) {
+		pl_buf_puts(b, "<p>Command <code>");
 		pl_html_escape(b, argv);
-	else
-		pl_buf_puts(b, argv);
+	} else {
+		pl_autofree char *code = pl_report_md_code_text(argv);
+		pl_buf_puts(b, "Command ");
+		pl_buf_puts(b, code);
+	}
 	pl_buf_printf(b, "%s: %s, its own CPU: user %.3f s, system %.3f s, wall %.3f s%s\n",
-		      html ? "</code>" : "`", st, pl_json_num(res, "user_s"),
+		      html ? "</code>" : "", st, pl_json_num(res, "user_s"),
 		      pl_json_num(res, "system_s"), pl_json_num(res, "wall_s"),
 		      html ? "</p>" : "\n");
 }
@@ -493,9 +497,11 @@ int pl_monview_write(const char *dir, json_t *const *docs, const char *const *pa
 	pl_buf_puts(&m, "# perflab monitor\n\n");
 	for (size_t i = 0; i < n; i++) {
 		html_doc(&h, docs[i], paths[i]);
-		pl_buf_printf(&m, "## %s\n\n%lld samples, every %g s, started %s\n\n", paths[i],
+		pl_autofree char *title = pl_report_md_text(paths[i]);
+		pl_autofree char *started = pl_report_md_text(pl_json_str(docs[i], "started_at"));
+		pl_buf_printf(&m, "## %s\n\n%lld samples, every %g s, started %s\n\n", title,
 			      pl_json_int(docs[i], "nsamples"), pl_json_num(docs[i], "interval_s"),
-			      pl_json_str(docs[i], "started_at"));
+			      started);
 		command_line(&m, docs[i], false);
 		summary_md(&m, docs[i]);
 		pl_buf_puts(&m, "\n");
