@@ -30,7 +30,7 @@
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/json.h"
-#include "util/outfile.h"
+#include "util/outdir.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -121,14 +121,14 @@ static const struct pl_cmd_info info = {
 enum { F_JSON, F_MD, F_HTML, NFILES };
 static const char *const fnames[NFILES] = { "report.json", "report.md", "report.html" };
 
-static int write_all(const char *dir, const json_t *doc)
+/* Write @doc's three files into the output directory @dirfd (util/outdir.h: a symlink at
+ * a file's name is replaced, never followed). Returns 0 or -errno. */
+static int write_all(int dirfd, const json_t *doc)
 {
-	struct pl_outfile o[NFILES];
+	struct pl_outdir_file o[NFILES];
 	int r = 0, opened = 0;
 	for (; opened < NFILES && r == 0; opened++) {
-		char *p = pl_xasprintf("%s/%s", dir, fnames[opened]);
-		r = pl_outfile_open(&o[opened], p);
-		free(p);
+		r = pl_outdir_file_open(&o[opened], dirfd, fnames[opened]);
 		if (r < 0)
 			break;
 	}
@@ -139,11 +139,29 @@ static int write_all(const char *dir, const json_t *doc)
 	if (r == 0)
 		r = pl_report_write_html(o[F_HTML].fp, doc);
 	for (int i = 0; i < opened; i++) {
-		int c = pl_outfile_close(&o[i], r == 0);
+		int c = pl_outdir_file_close(&o[i], r == 0);
 		if (r == 0 && c < 0)
 			r = c;
 	}
 	return r;
+}
+
+/* Open the report directory @dir (pl_outdir_open(): created when missing, refused when
+ * another user owns it or may plant names in it). Returns the descriptor, or -1 after
+ * one error line naming the directory, the reason and the fix. */
+static int open_report_dir(const char *dir)
+{
+	const char *why;
+	int fd = pl_outdir_open(dir, &why);
+	if (fd >= 0)
+		return fd;
+	if (why)
+		pl_error("refusing report directory '%s': %s (choose another with -o DIR)", dir,
+			 why);
+	else
+		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)",
+			 dir, strerror(-fd));
+	return -1;
 }
 
 static volatile sig_atomic_t interrupted;
@@ -229,13 +247,12 @@ static int report_cluster(const struct report_opts *o, const char *dir)
  * document with --json. Returns the exit code. */
 static int report_write(const char *dir, json_t *doc)
 {
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		pl_error("cannot create report directory '%s': %s (choose another with -o DIR)",
-			 dir, strerror(errno));
+	int dirfd = open_report_dir(dir);
+	if (dirfd < 0)
 		return PL_EXIT_USAGE;
-	}
 	pl_report_annotate(doc); /* evidence of findings, key numbers */
-	int r = write_all(dir, doc);
+	int r = write_all(dirfd, doc);
+	close(dirfd);
 	if (r < 0) {
 		pl_error("cannot write the report into '%s': %s (choose another with -o DIR)", dir,
 			 strerror(-r));
@@ -363,6 +380,22 @@ static int report_check_args(const struct report_opts *o, const struct pl_args *
 	return -1;
 }
 
+/* An existing report directory is checked before any input is read or benchmark runs:
+ * one that another user owns, or that others may write without the sticky bit, is
+ * refused here rather than after minutes of measuring. Returns -1, or the exit code after
+ * one error. */
+static int report_check_dir(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return -1; /* created at the end; pl_report_io_dir() checks its parent */
+	int fd = open_report_dir(dir);
+	if (fd < 0)
+		return PL_EXIT_USAGE;
+	close(fd);
+	return -1;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -382,6 +415,8 @@ int cmd_report(int argc, char **argv)
 		ret = PL_EXIT_RUNTIME;
 	if (ret < 0 && o.dry_run)
 		ret = report_dry_run(&o, &plan);
+	if (ret < 0)
+		ret = report_check_dir(dir);
 	if (ret < 0)
 		ret = report_monitor(&o, dir);
 	if (ret < 0)

@@ -546,12 +546,19 @@ static int write_report(const json_t *docs, json_t *net, json_t *intr, bool benc
 		json_object_set_new(json_object_get(c, "memory"), "simultaneous", json_true());
 	if (intr)
 		json_object_set_new(c, "interrupted", json_incref(intr));
-	int w = pl_cluster_write_dir(pl_g.output, c);
+	const char *why;
+	int w = pl_cluster_write_dir(pl_g.output, c, &why);
 	if (w < 0) {
 		char m[600];
-		snprintf(m, sizeof(m),
-			 "cannot write the report into '%s': %s (choose another with -o DIR)",
-			 pl_g.output, strerror(-w));
+		if (why)
+			snprintf(m, sizeof(m),
+				 "refusing report directory '%s': %s (choose another with -o DIR)",
+				 pl_g.output, why);
+		else
+			snprintf(m, sizeof(m),
+				 "cannot write the report into '%s': %s (choose another with -o "
+				 "DIR)",
+				 pl_g.output, strerror(-w));
 		pl_mpi_fail_line(m);
 		ret = 2;
 	} else if (pl_g.json) {

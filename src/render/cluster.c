@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "render/cluster.h"
 #include "render/markdown.h"
@@ -14,7 +14,7 @@
 #include "util/json.h"
 #include "util/cleanup.h"
 #include "util/log.h"
-#include "util/outfile.h"
+#include "util/outdir.h"
 #include "util/str.h"
 
 /* A scalar member as text ("-" when null or missing), malloc'd. */
@@ -345,13 +345,19 @@ static void md_network(FILE *out, const json_t *net)
 				pl_json_num(tcp, "median_over_mpi"));
 	}
 	const json_t *sp = json_object_get(net, "slowest_pair");
-	if (sp)
-		fprintf(out, "Slowest pair: %s - %s, %.3g us one-way.\n", pl_json_str(sp, "a"),
-			pl_json_str(sp, "b"), pl_json_num(sp, "oneway_us"));
+	if (sp) {
+		fputs("Slowest pair: ", out);
+		pl_report_md_cell(out, pl_json_str(sp, "a"));
+		fputs(" - ", out);
+		pl_report_md_cell(out, pl_json_str(sp, "b"));
+		fprintf(out, ", %.3g us one-way.\n", pl_json_num(sp, "oneway_us"));
+	}
 	const json_t *slow = json_object_get(net, "slow_nodes");
 	if (json_array_size(slow)) {
 		pl_autofree char *s = pl_cluster_join_names(slow);
-		fprintf(out, "Nodes whose every pair is slow: %s.\n", s);
+		fputs("Nodes whose every pair is slow: ", out);
+		pl_report_md_cell(out, s);
+		fputs(".\n", out);
 	}
 	fputs("\n", out);
 }
@@ -359,15 +365,20 @@ static void md_network(FILE *out, const json_t *net)
 int pl_cluster_write_markdown(FILE *out, const json_t *c)
 {
 	const json_t *cnt = json_object_get(c, "node_count");
-	fprintf(out,
-		"# perflab cluster report\n\nGenerated %s by perflab %s: %lld nodes (%lld ok, "
-		"%lld failed), workload %s.\n\n",
-		pl_json_str(c, "generated"), pl_json_str(c, "perflab_version"),
-		pl_json_int(cnt, "total"), pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"),
-		pl_json_str(c, "workload"));
+	fputs("# perflab cluster report\n\nGenerated ", out);
+	pl_report_md_cell(out, pl_json_str(c, "generated"));
+	fputs(" by perflab ", out);
+	pl_report_md_cell(out, pl_json_str(c, "perflab_version"));
+	fprintf(out, ": %lld nodes (%lld ok, %lld failed), workload ", pl_json_int(cnt, "total"),
+		pl_json_int(cnt, "ok"), pl_json_int(cnt, "failed"));
+	pl_report_md_cell(out, pl_json_str(c, "workload"));
+	fputs(".\n\n", out);
 	pl_autofree char *intr = pl_cluster_interrupted_text(c);
-	if (intr)
-		fprintf(out, "**%s.**\n\n", intr);
+	if (intr) {
+		fputs("**", out);
+		pl_report_md_cell(out, intr);
+		fputs(".**\n\n", out);
+	}
 	fputs("## Nodes\n\n|", out);
 	for (size_t k = 0; k < PL_CLUSTER_NCOLS; k++)
 		fprintf(out, " %s |", pl_cluster_node_cols[k][1]);
@@ -404,10 +415,10 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 			pl_report_md_cell(out, pl_json_str(d, "key"));
 			fputs(" | ", out);
 			const char *maj = pl_json_str(d, "majority");
-			if (maj)
-				fprintf(out, "`%s` (%lld nodes)", maj,
-					pl_json_int(d, "majority_nodes"));
-			else
+			if (maj) {
+				pl_report_md_code(out, maj);
+				fprintf(out, " (%lld nodes)", pl_json_int(d, "majority_nodes"));
+			} else
 				fputs("no majority", out);
 			fputs(" | ", out);
 			size_t vi;
@@ -443,7 +454,9 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 		pl_autofree char *off = pl_cluster_join_names(json_object_get(f, "not_on"));
 		pl_autofree char *title =
 			pl_xasprintf("%s (%s)", pl_json_str(f, "title"), pl_json_str(f, "id"));
-		fprintf(out, "| %s | ", pl_json_str(f, "severity"));
+		fputs("| ", out);
+		pl_report_md_cell(out, pl_json_str(f, "severity"));
+		fputs(" | ", out);
 		pl_report_md_cell(out, title);
 		fputs(" | ", out);
 		pl_report_md_cell(out, on);
@@ -488,16 +501,16 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 	return ferror(out) ? -EIO : 0;
 }
 
-int pl_cluster_write_dir(const char *dir, const json_t *c)
+int pl_cluster_write_dir(const char *dir, const json_t *c, const char **why)
 {
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return -errno;
+	int dirfd = pl_outdir_open(dir, why);
+	if (dirfd < 0)
+		return dirfd;
 	static const char *const names[] = { "report.json", "report.md", "report.html" };
-	struct pl_outfile o[3];
+	struct pl_outdir_file o[3];
 	int r = 0, opened = 0;
 	for (; opened < 3; opened++) {
-		pl_autofree char *p = pl_xasprintf("%s/%s", dir, names[opened]);
-		r = pl_outfile_open(&o[opened], p);
+		r = pl_outdir_file_open(&o[opened], dirfd, names[opened]);
 		if (r < 0)
 			break;
 	}
@@ -508,20 +521,27 @@ int pl_cluster_write_dir(const char *dir, const json_t *c)
 	if (r == 0)
 		r = pl_cluster_write_html(o[2].fp, c);
 	for (int i = 0; i < opened; i++) {
-		int e = pl_outfile_close(&o[i], r == 0);
+		int e = pl_outdir_file_close(&o[i], r == 0);
 		if (r == 0 && e < 0)
 			r = e;
 	}
+	close(dirfd);
 	return r;
 }
 
 int pl_cluster_report(const json_t *docs, const char *dir, bool json, long long epoch)
 {
 	pl_autojson json_t *c = pl_cluster_from_docs(docs, epoch);
-	int r = pl_cluster_write_dir(dir, c);
+	const char *why;
+	int r = pl_cluster_write_dir(dir, c, &why);
 	if (r < 0) {
-		pl_error("cannot write the report into '%s': %s (choose another with -o DIR)", dir,
-			 strerror(-r));
+		if (why)
+			pl_error("refusing report directory '%s': %s (choose another with -o DIR)",
+				 dir, why);
+		else
+			pl_error("cannot write the report into '%s': %s (choose another with -o "
+				 "DIR)",
+				 dir, strerror(-r));
 		return r;
 	}
 	if (!json) {

@@ -27,10 +27,13 @@ int pl_cluster_write_html(FILE *out, const json_t *cluster);
  *  odd memory node, slowest pair) to @out; @dir is where the files were written. */
 void pl_cluster_print_summary(FILE *out, const json_t *cluster, const char *dir);
 
-/** Write @dir/report.json, report.md and report.html of the cluster document, each to a
- *  temporary name renamed into place at the end (util/outfile.h), creating @dir when
- *  missing. Returns 0 or -errno (nothing renamed into place on failure). */
-int pl_cluster_write_dir(const char *dir, const json_t *cluster);
+/** Write @dir/report.json, report.md and report.html of the cluster document into the
+ *  output directory @dir (util/outdir.h: created when missing, refused when another user
+ *  owns it or may plant names in it; each file written to memory, then to a temporary
+ *  name renamed over its name, so a symlink there is replaced, never followed). Returns 0
+ *  or -errno (nothing renamed into place on failure); *@why (may be NULL) gets
+ *  pl_outdir_open()'s phrase when the directory is refused, NULL otherwise. */
+int pl_cluster_write_dir(const char *dir, const json_t *cluster, const char **why);
 
 /** `report --from` of report documents: the cluster document of @docs (as
  *  pl_cluster_from_docs, dated @epoch, s since 1970) written into @dir

@@ -366,9 +366,10 @@ void pl_diff_report_markdown(FILE *out, const json_t *report)
 	if (!json_is_object(d))
 		return;
 	const json_t *in = json_object_get(d, "old");
-	fputs("## Changes since baseline\n\nBaseline: `", out);
-	cell(out, pl_json_str(in, "file"));
-	fprintf(out, "` (generated %s", nz(pl_json_str(in, "generated")));
+	fputs("## Changes since baseline\n\nBaseline: ", out);
+	pl_report_md_code(out, pl_json_str(in, "file"));
+	fputs(" (generated ", out);
+	cell(out, nz(pl_json_str(in, "generated")));
 	if (pl_json_str(in, "machine")) {
 		fputs("; ", out);
 		cell(out, pl_json_str(in, "machine"));
@@ -385,9 +386,9 @@ void pl_diff_report_markdown(FILE *out, const json_t *report)
 		json_array_foreach(json_object_get(f, "changed"), i, e)
 		{
 			pl_autofree char *t = change_text(e);
-			fputs("| `", out);
-			cell(out, pl_json_str(e, "key"));
-			fputs("` | ", out);
+			fputs("| ", out);
+			pl_report_md_code(out, pl_json_str(e, "key"));
+			fputs(" | ", out);
 			cell(out, t);
 			fputs(json_is_true(json_object_get(e, "volatile"))
 				      ? " (a reading that changes by itself) |\n"
@@ -399,9 +400,9 @@ void pl_diff_report_markdown(FILE *out, const json_t *report)
 			json_array_foreach(json_object_get(f, lists[l]), i, e)
 			{
 				pl_autofree char *t = only_text(e);
-				fputs("| `", out);
-				cell(out, pl_json_str(e, "key"));
-				fprintf(out, "` | %s: ", lists[l]);
+				fputs("| ", out);
+				pl_report_md_code(out, pl_json_str(e, "key"));
+				fprintf(out, " | %s: ", lists[l]);
 				cell(out, t);
 				fputs(" |\n", out);
 			}
@@ -423,20 +424,22 @@ void pl_diff_report_markdown(FILE *out, const json_t *report)
 				const json_t *o = json_object_get(e, "old"),
 					     *n = json_object_get(e, "new");
 				fprintf(out, "| %s | ", lists[l]);
-				if (o && n)
-					fprintf(out, "%s -> %s", pl_json_str(o, "severity"),
-						pl_json_str(n, "severity"));
-				else
-					fputs(pl_json_str(e, "severity"), out);
+				if (o && n) {
+					cell(out, pl_json_str(o, "severity"));
+					fputs(" -> ", out);
+					cell(out, pl_json_str(n, "severity"));
+				} else {
+					cell(out, pl_json_str(e, "severity"));
+				}
 				fputs(" | ", out);
 				cell(out, pl_json_str(e, "title"));
 				if (pl_json_str(e, "subject")) {
 					fputs(": ", out);
 					cell(out, pl_json_str(e, "subject"));
 				}
-				fputs(" (`", out);
-				cell(out, pl_json_str(e, "id"));
-				fputs("`) | ", out);
+				fputs(" (", out);
+				pl_report_md_code(out, pl_json_str(e, "id"));
+				fputs(") | ", out);
 				if (o && n) {
 					cell(out, pl_json_str(o, "observed"));
 					fputs(" -> ", out);
@@ -468,8 +471,13 @@ void pl_diff_report_markdown(FILE *out, const json_t *report)
 			cell(out, pl_json_str(e, "benchmark"));
 			fputs(" | ", out);
 			cell(out, pl_json_str(e, "metric"));
-			fprintf(out, " | %s | %s | %s | ", median_text(mo, sizeof(mo), e, "old"),
-				median_text(mn, sizeof(mn), e, "new"), pct);
+			fputs(" | ", out);
+			cell(out, median_text(mo, sizeof(mo), e, "old"));
+			fputs(" | ", out);
+			cell(out, median_text(mn, sizeof(mn), e, "new"));
+			fputs(" | ", out);
+			cell(out, pct);
+			fputs(" | ", out);
 			cell(out, pl_json_str(e, "verdict_text"));
 			fputs(" |\n", out);
 		}

@@ -73,14 +73,23 @@ void pl_keynums_write_markdown(FILE *out, const json_t *report)
 	{
 		const char *sec = pl_json_str(r, "section");
 		/* the anchors Markdown viewers derive from the headings report.md writes */
-		if (strcmp(sec, "facts") == 0)
+		if (strcmp(sec, "facts") == 0) {
 			fputs("| [machine](#facts) | ", out);
-		else if (strcmp(sec, "findings") == 0)
-			fprintf(out, "| [findings](#findings-workload-%s) | ", wl ? wl : "");
-		else if (*sec)
-			fprintf(out, "| [%s](#%s) | ", pl_json_str(r, "name"), sec);
-		else
-			fprintf(out, "| %s | ", pl_json_str(r, "name"));
+		} else if (strcmp(sec, "findings") == 0) {
+			fputs("| [findings](#findings-workload-", out);
+			pl_report_md_anchor(out, wl ? wl : "");
+			fputs(") | ", out);
+		} else if (*sec) {
+			fputs("| [", out);
+			pl_report_md_cell(out, pl_json_str(r, "name"));
+			fputs("](#", out);
+			pl_report_md_anchor(out, sec);
+			fputs(") | ", out);
+		} else {
+			fputs("| ", out);
+			pl_report_md_cell(out, pl_json_str(r, "name"));
+			fputs(" | ", out);
+		}
 		pl_report_md_cell(out, pl_json_str(r, "text"));
 		fputs(" | ", out);
 		pl_report_md_cell(out, pl_json_str(r, "detail"));

@@ -2,6 +2,7 @@
 #include "render/markdown.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +16,18 @@
 #include "util/json.h"
 #include "util/str.h"
 
-/* Markdown table cells must not contain '|' or newlines; other control characters
- * (machine-tree text) are written as \xNN. */
+/* Text from documents (fact values, finding texts, node and benchmark names, command
+ * lines) must not change the Markdown around it: '|' and newlines would end a table
+ * cell or a line, '<' and '&' would start HTML or an entity, '[' a link or an image, '`'
+ * a code span and '*' emphasis, and '\' would escape what follows; each of these gets a
+ * backslash (CommonMark escapes any ASCII punctuation that way). '_' inside words, as in
+ * clock_gettime, is no emphasis and stays as it is. Newlines and tabs become spaces,
+ * other control characters \xNN. */
 static void md_cell(FILE *out, const char *s)
 {
 	for (const char *p = s ? s : ""; *p; p++) {
-		if (*p == '|')
-			fputs("\\|", out);
+		if (strchr("|\\`*[<&", *p))
+			fprintf(out, "\\%c", *p);
 		else if (*p == '\n' || *p == '\t')
 			fputc(' ', out);
 		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
@@ -34,6 +40,83 @@ static void md_cell(FILE *out, const char *s)
 void pl_report_md_cell(FILE *out, const char *s)
 {
 	md_cell(out, s);
+}
+
+/* A code span shows its text literally; only a run of backticks as long as its fence
+ * would end it, so the fence is one longer than the longest run in the text (with a
+ * space inside when the text starts or ends with one). '|' still ends a table cell
+ * (GFM splits the row first) and is written \|; newlines and tabs become spaces, other
+ * control characters \xNN. */
+static void md_code(FILE *out, const char *s)
+{
+	s = s ? s : "";
+	size_t run = 0, longest = 0;
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	size_t len = strlen(s);
+	bool pad = len && (s[0] == '`' || s[len - 1] == '`');
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+	if (pad)
+		fputc(' ', out);
+	for (const char *p = s; *p; p++) {
+		if (*p == '|')
+			fputs("\\|", out);
+		else if (*p == '\n' || *p == '\t')
+			fputc(' ', out);
+		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\x%02x", (unsigned char)*p);
+		else
+			fputc(*p, out);
+	}
+	if (pad)
+		fputc(' ', out);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+}
+
+void pl_report_md_code(FILE *out, const char *s)
+{
+	md_code(out, s);
+}
+
+/* What @write writes for @s, as a malloc'd string. */
+static char *md_string(void (*write)(FILE *, const char *), const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		abort(); /* out of memory, as pl_xmalloc */
+	write(f, s);
+	if (fclose(f) != 0)
+		abort();
+	return buf;
+}
+
+char *pl_report_md_text(const char *s)
+{
+	return md_string(md_cell, s);
+}
+
+char *pl_report_md_code_text(const char *s)
+{
+	return md_string(md_code, s);
+}
+
+void pl_report_md_anchor(FILE *out, const char *s)
+{
+	for (const char *p = s ? s : ""; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '_' || c == '.')
+			fputc(c, out);
+		else
+			fprintf(out, "%%%02X", c);
+	}
 }
 
 static void md_num(FILE *out, const json_t *v)
@@ -77,11 +160,15 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 	json_t *b;
 	json_array_foreach(benches, i, b)
 	{
-		fprintf(out, "### bench %s\n\n", pl_json_str(b, "benchmark"));
+		fputs("### bench ", out);
+		md_cell(out, pl_json_str(b, "benchmark"));
+		fputs("\n\n", out);
 		md_cell(out, pl_json_str(b, "summary"));
 		const char *status = pl_json_str(b, "status");
 		if (status && strcmp(status, "ok") != 0) {
-			fprintf(out, ". **Status: %s**", status);
+			fputs(". **Status: ", out);
+			md_cell(out, status);
+			fputs("**", out);
 			if (pl_json_str(b, "reason")) {
 				fputs(" (", out);
 				md_cell(out, pl_json_str(b, "reason"));
@@ -89,8 +176,10 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 			}
 		}
 		char *rl = pl_figure_runner_line(b);
-		if (rl)
-			fprintf(out, ". %s", rl);
+		if (rl) {
+			fputs(". ", out);
+			md_cell(out, rl);
+		}
 		free(rl);
 		fputs(".\n\n", out);
 		const json_t *metrics = json_object_get(b, "metrics");
@@ -107,9 +196,19 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 			const char *dir = pl_json_str(m, "better");
 			fputs("| ", out);
 			md_cell(out, pl_json_str(m, "name"));
-			fprintf(out, " | %s | %s | %s | %s | %s | %s | %lld | ",
-				dir && strcmp(dir, "neither") != 0 ? dir : "", r.best, r.median,
-				r.mean, r.stddev, r.tail, pl_json_int(m, "n"));
+			const char *const cells[] = {
+				dir && strcmp(dir, "neither") != 0 ? dir : "",
+				r.best,
+				r.median,
+				r.mean,
+				r.stddev,
+				r.tail,
+			};
+			for (size_t j = 0; j < sizeof(cells) / sizeof(cells[0]); j++) {
+				fputs(" | ", out);
+				md_cell(out, cells[j]);
+			}
+			fprintf(out, " | %lld | ", pl_json_int(m, "n"));
 			struct pl_caveats c = { 0 };
 			pl_caveats_metric(b, m, &c);
 			md_caveat_cell(out, &c);
@@ -191,9 +290,13 @@ static void md_comparisons(FILE *out, const json_t *arr)
 			{
 				char *med = pl_report_cmp_median(x, unit),
 				     *vs = pl_report_cmp_vs(x, unit);
-				fprintf(out, " %s n=%lld", med, pl_json_int(x, "n"));
-				if (vs)
-					fprintf(out, "; %s", vs);
+				fputc(' ', out);
+				md_cell(out, med);
+				fprintf(out, " n=%lld", pl_json_int(x, "n"));
+				if (vs) {
+					fputs("; ", out);
+					md_cell(out, vs);
+				}
 				free(med);
 				free(vs);
 				if (pl_json_str(x, "verdict_text")) {
@@ -208,9 +311,14 @@ static void md_comparisons(FILE *out, const json_t *arr)
 		char *ctx = pl_report_cmp_context(doc);
 		if (ctx && *ctx) {
 			/* one list item per line */
-			for (char *l = ctx, *nl; *l; l = nl + 1) {
-				nl = strchr(l, '\n');
-				fprintf(out, "- %.*s\n", (int)(nl - l), l);
+			for (char *l = ctx; l && *l;) {
+				char *nl = strchr(l, '\n');
+				if (nl)
+					*nl = '\0';
+				fputs("- ", out);
+				md_cell(out, l);
+				fputc('\n', out);
+				l = nl ? nl + 1 : NULL;
 			}
 			fputc('\n', out);
 		}
@@ -283,13 +391,19 @@ static void md_tune(FILE *out, const json_t *arr)
 	json_t *doc;
 	json_array_foreach(arr, i, doc)
 	{
-		fprintf(out, "### tune %s %s\n\n", pl_json_str(doc, "command"),
-			pl_json_str(doc, "profile"));
+		fputs("### tune ", out);
+		md_cell(out, pl_json_str(doc, "command"));
+		fputc(' ', out);
+		md_cell(out, pl_json_str(doc, "profile"));
+		fputs("\n\n", out);
 		const json_t *sum = json_object_get(doc, "summary");
 		const char *k;
 		json_t *v;
 		json_object_foreach((json_t *)sum, k, v)
-			fprintf(out, "%s: %lld. ", k, (long long)json_integer_value(v));
+		{
+			md_cell(out, k);
+			fprintf(out, ": %lld. ", (long long)json_integer_value(v));
+		}
 		fputs("\n\n| plugin | item | current | wanted | state |\n|---|---|---|---|---|\n",
 		      out);
 		size_t j;
@@ -307,9 +421,8 @@ static void md_tune(FILE *out, const json_t *arr)
 					     : pl_fact_value_text(json_object_get(x, "wanted"));
 			fputs("| ", out);
 			md_cell(out, pl_json_str(x, "plugin"));
-			fputs(" | `", out);
-			md_cell(out, pl_json_str(x, "key"));
-			fputc('`', out);
+			fputs(" | ", out);
+			md_code(out, pl_json_str(x, "key"));
 			if (pl_json_str(x, "device")) {
 				fputs(" (", out);
 				md_cell(out, pl_json_str(x, "device"));
@@ -341,15 +454,21 @@ static void md_evidence(FILE *out, const json_t *finding)
 		return;
 	fputs(" **Measured here:** ", out);
 	md_cell(out, pl_json_str(ev, "text"));
-	fprintf(out, " ([bench %s](#bench-%s)).", pl_json_str(ev, "benchmark"),
-		pl_json_str(ev, "benchmark"));
+	fputs(" ([bench ", out);
+	md_cell(out, pl_json_str(ev, "benchmark"));
+	fputs("](#bench-", out);
+	pl_report_md_anchor(out, pl_json_str(ev, "benchmark"));
+	fputs(")).", out);
 }
 
 int pl_report_write_markdown(FILE *out, const json_t *report)
 {
 	fprintf(out, "# perflab report\n\n");
-	fprintf(out, "Generated %s by perflab %s.\n\n", pl_json_str(report, "generated"),
-		pl_json_str(report, "perflab_version"));
+	fputs("Generated ", out);
+	md_cell(out, pl_json_str(report, "generated"));
+	fputs(" by perflab ", out);
+	md_cell(out, pl_json_str(report, "perflab_version"));
+	fputs(".\n\n", out);
 	/* "unreliable: ..." before the figures it qualifies (perflab-report(1): every output opens
 	 * with it) */
 	char *top = pl_caveats_report_top(report);
@@ -363,7 +482,9 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 
 	const json_t *check = json_object_get(report, "check");
 	const json_t *sum = json_object_get(check, "summary");
-	fprintf(out, "## Findings (workload: %s)\n\n", pl_json_str(check, "workload"));
+	fputs("## Findings (workload: ", out);
+	md_cell(out, pl_json_str(check, "workload"));
+	fputs(")\n\n", out);
 	fprintf(out, "%lld critical, %lld warnings, %lld info.\n\n",
 		(long long)json_integer_value(json_object_get(sum, "crit")),
 		(long long)json_integer_value(json_object_get(sum, "warn")),
@@ -376,13 +497,17 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 		json_t *x;
 		json_array_foreach(arr, i, x)
 		{
-			fprintf(out, "| %s | ", pl_json_str(x, "severity"));
+			fputs("| ", out);
+			md_cell(out, pl_json_str(x, "severity"));
+			fputs(" | ", out);
 			md_cell(out, pl_json_str(x, "title"));
 			if (pl_json_str(x, "subject")) {
 				fputs(": ", out);
 				md_cell(out, pl_json_str(x, "subject"));
 			}
-			fprintf(out, " (`%s`)%s | ", pl_json_str(x, "id"),
+			fputs(" (", out);
+			md_code(out, pl_json_str(x, "id"));
+			fprintf(out, ")%s | ",
 				json_is_true(json_object_get(x, "risky")) ? " *(risky setting)*"
 									  : "");
 			md_cell(out, pl_json_str(x, "observed"));
@@ -390,25 +515,24 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 			md_cell(out, pl_json_str(x, "expected"));
 			fputs(" | ", out);
 			const json_t *fix = json_object_get(x, "fix");
-			if (pl_json_str(fix, "command")) {
-				fputc('`', out);
-				md_cell(out, pl_json_str(fix, "command"));
-				fputc('`', out);
-			}
+			if (pl_json_str(fix, "command"))
+				md_code(out, pl_json_str(fix, "command"));
 			if (pl_json_str(fix, "tune")) {
-				fputs(pl_json_str(fix, "command") ? "; profile: `" : "profile: `",
+				fputs(pl_json_str(fix, "command") ? "; profile: " : "profile: ",
 				      out);
-				md_cell(out, pl_json_str(fix, "tune"));
-				fputc('`', out);
+				md_code(out, pl_json_str(fix, "tune"));
 			}
 			fputs(" |\n", out);
 		}
 		fputs("\n### Why\n\n", out);
 		json_array_foreach(arr, i, x)
 		{
-			fprintf(out, "- **%s**: ", pl_json_str(x, "id"));
+			fputs("- **", out);
+			md_cell(out, pl_json_str(x, "id"));
+			fputs("**: ", out);
 			md_cell(out, pl_json_str(x, "rationale"));
-			fprintf(out, " Source: %s", pl_json_str(x, "source"));
+			fputs(" Source: ", out);
+			md_cell(out, pl_json_str(x, "source"));
 			md_evidence(out, x);
 			fputc('\n', out);
 		}
@@ -433,9 +557,9 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 			  : pl_xasprintf("unavailable: %s", pl_json_str(e, "unavailable")
 								    ? pl_json_str(e, "unavailable")
 								    : "?");
-		fputs("| `", out);
-		md_cell(out, key);
-		fputs("` | ", out);
+		fputs("| ", out);
+		md_code(out, key);
+		fputs(" | ", out);
 		md_cell(out, t);
 		fputs(" | ", out);
 		md_cell(out, v ? pl_json_str(e, "source") : "");

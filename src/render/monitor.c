@@ -9,12 +9,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/json.h"
+#include "render/markdown.h"
 #include "render/svg.h"
+#include "report/from.h"
 #include "util/cleanup.h"
-#include "util/outfile.h"
+#include "util/outdir.h"
 #include "util/str.h"
 
 #define PLOT_POINTS 720
@@ -28,8 +30,8 @@
 
 bool pl_monview_is_monitor(const char *path)
 {
-	json_error_t je;
-	json_t *d = json_load_file(path, 0, &je);
+	char e[512];
+	json_t *d = pl_report_read_json(path, e, sizeof(e));
 	bool yes = d && json_is_object(d) && json_is_string(json_object_get(d, "kind")) &&
 		   strcmp(json_string_value(json_object_get(d, "kind")), "monitor") == 0;
 	json_decref(d);
@@ -39,7 +41,7 @@ bool pl_monview_is_monitor(const char *path)
 json_t *pl_monview_load(const char *path, char *err, size_t errlen)
 {
 	char e[512];
-	json_t *d = pl_json_read_path(path, e, sizeof(e));
+	json_t *d = pl_report_read_json(path, e, sizeof(e));
 	if (!d) {
 		snprintf(err, errlen, "%s", e);
 		return NULL;
@@ -371,13 +373,16 @@ static void command_line(struct pl_buf *b, const json_t *doc, bool html)
 		snprintf(st, sizeof(st), "exit %lld", pl_json_int(res, "exit_status"));
 	else
 		snprintf(st, sizeof(st), "signal %lld", pl_json_int(res, "signal"));
-	pl_buf_puts(b, html ? "<p>Command <code>" : "Command `");
-	if (html)
+	if (html) {
+		pl_buf_puts(b, "<p>Command <code>");
 		pl_html_escape(b, argv);
-	else
-		pl_buf_puts(b, argv);
+	} else {
+		pl_autofree char *code = pl_report_md_code_text(argv);
+		pl_buf_puts(b, "Command ");
+		pl_buf_puts(b, code);
+	}
 	pl_buf_printf(b, "%s: %s, its own CPU: user %.3f s, system %.3f s, wall %.3f s%s\n",
-		      html ? "</code>" : "`", st, pl_json_num(res, "user_s"),
+		      html ? "</code>" : "", st, pl_json_num(res, "user_s"),
 		      pl_json_num(res, "system_s"), pl_json_num(res, "wall_s"),
 		      html ? "</p>" : "\n");
 }
@@ -476,22 +481,12 @@ static void html_doc(struct pl_buf *b, const json_t *doc, const char *path)
 	pl_buf_puts(b, "</table></section>\n");
 }
 
-static int write_file(const char *dir, const char *name, const char *text)
-{
-	pl_autofree char *path = pl_xasprintf("%s/%s", dir, name);
-	struct pl_outfile o;
-	int r = pl_outfile_open(&o, path);
-	if (r < 0)
-		return r;
-	fputs(text, o.fp);
-	return pl_outfile_close(&o, !ferror(o.fp));
-}
-
 int pl_monview_write(const char *dir, json_t *const *docs, const char *const *paths, size_t n,
-		     FILE *term)
+		     FILE *term, const char **why)
 {
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	int dirfd = pl_outdir_open(dir, why);
+	if (dirfd < 0)
+		return dirfd;
 	struct pl_buf h = { 0 }, m = { 0 };
 	pl_buf_puts(&h, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
 			"<title>perflab monitor</title><style>body{font-family:sans-serif;"
@@ -502,9 +497,11 @@ int pl_monview_write(const char *dir, json_t *const *docs, const char *const *pa
 	pl_buf_puts(&m, "# perflab monitor\n\n");
 	for (size_t i = 0; i < n; i++) {
 		html_doc(&h, docs[i], paths[i]);
-		pl_buf_printf(&m, "## %s\n\n%lld samples, every %g s, started %s\n\n", paths[i],
+		pl_autofree char *title = pl_report_md_text(paths[i]);
+		pl_autofree char *started = pl_report_md_text(pl_json_str(docs[i], "started_at"));
+		pl_buf_printf(&m, "## %s\n\n%lld samples, every %g s, started %s\n\n", title,
 			      pl_json_int(docs[i], "nsamples"), pl_json_num(docs[i], "interval_s"),
-			      pl_json_str(docs[i], "started_at"));
+			      started);
 		command_line(&m, docs[i], false);
 		summary_md(&m, docs[i]);
 		pl_buf_puts(&m, "\n");
@@ -514,9 +511,10 @@ int pl_monview_write(const char *dir, json_t *const *docs, const char *const *pa
 	pl_buf_puts(&h, "</body></html>\n");
 	pl_autofree char *hs = pl_buf_steal(&h);
 	pl_autofree char *ms = pl_buf_steal(&m);
-	int r = write_file(dir, "monitor.html", hs);
+	int r = pl_outdir_write(dirfd, "monitor.html", hs);
 	if (r == 0)
-		r = write_file(dir, "monitor.md", ms);
+		r = pl_outdir_write(dirfd, "monitor.md", ms);
+	close(dirfd);
 	return r;
 }
 
@@ -544,9 +542,18 @@ int pl_monview_from(char *const *from, const char *dir, FILE *term, char *err, s
 	for (size_t i = 0; i < n && r == 0; i++)
 		if (!(docs[i] = pl_monview_load(from[i], err, errlen)))
 			r = -EINVAL;
-	if (r == 0 && (r = pl_monview_write(dir, docs, (const char *const *)from, n, term)) < 0)
-		snprintf(err, errlen, "cannot write '%s/monitor.html': %s (choose another -o DIR)",
-			 dir, strerror(-r));
+	const char *why = NULL;
+	if (r == 0 &&
+	    (r = pl_monview_write(dir, docs, (const char *const *)from, n, term, &why)) < 0) {
+		if (why)
+			snprintf(err, errlen,
+				 "refusing report directory '%s': %s (choose another with -o DIR)",
+				 dir, why);
+		else
+			snprintf(err, errlen,
+				 "cannot write '%s/monitor.html': %s (choose another -o DIR)", dir,
+				 strerror(-r));
+	}
 	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
 	free(docs);

@@ -23,10 +23,13 @@ json_t *pl_monview_load(const char *path, char *err, size_t errlen);
 /** Write @dir/monitor.html (charts: stacked CPU of all CPUs and of each CPU, interrupts
  *  and softirqs, NUMA remote ratio, disk and network bytes per second, pressure) and
  *  @dir/monitor.md (the summary table and events) for the @n documents @docs (one
- *  section each, titled by @paths), creating @dir, and print the summary table to @term
- *  (NULL: nothing). Each file is written atomically. Returns 0 or -errno. */
+ *  section each, titled by @paths) in the output directory @dir (util/outdir.h: created
+ *  when missing, refused when another user owns it or may plant names in it), and print
+ *  the summary table to @term (NULL: nothing). Each file is written to a temporary name
+ *  renamed over its name, so a symlink there is replaced, never followed. Returns 0 or
+ *  -errno; *@why (may be NULL) gets pl_outdir_open()'s phrase when @dir is refused. */
 int pl_monview_write(const char *dir, json_t *const *docs, const char *const *paths, size_t n,
-		     FILE *term);
+		     FILE *term, const char **why);
 
 /** report --from's dispatch for monitor documents: when the --from files @from (NULL-
  *  terminated) are all monitor documents, load them, write them with pl_monview_write()

@@ -644,7 +644,7 @@ int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t 
 	json_array_foreach(files, i, f)
 	{
 		const char *path = json_string_value(f);
-		json_t *doc = pl_json_read_path(path, err, errlen);
+		json_t *doc = pl_report_read_json(path, err, errlen);
 		const char *kind = NULL;
 		if (!doc || pl_report_check_doc(doc, path, &kind, NULL, err, errlen) < 0) {
 			json_decref(doc);

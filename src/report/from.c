@@ -2,14 +2,19 @@
 #include "report/from.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "profile/flame.h"
 #include "util/jcheck.h"
 #include "util/json.h"
+#include "util/str.h"
 
 /* Append @doc (borrowed) to the array @key of @report, creating it. */
 static void append_to(json_t *report, const char *key, json_t *doc)
@@ -416,9 +421,92 @@ int pl_report_check_doc(const json_t *doc, const char *path, const char **kindp,
 	return r;
 }
 
+/* What a file that is not a regular file is, for the error line. */
+static const char *file_type(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+			     : "not a regular file";
+}
+
+json_t *pl_report_read_json(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot read JSON from '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot read JSON from '%s': %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen,
+			 "cannot read JSON from '%s': %s (give a regular file written by perflab "
+			 "--json or -o)",
+			 path, file_type(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	if ((uintmax_t)st.st_size > PL_REPORT_MAX_INPUT) {
+		snprintf(err, errlen,
+			 "cannot read JSON from '%s': %jd bytes, more than the %u MiB an input may "
+			 "have",
+			 path, (intmax_t)st.st_size, PL_REPORT_MAX_INPUT >> 20);
+		close(fd);
+		return NULL;
+	}
+	/* read to the end, the cap included: a file that grows past it is refused too */
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	char *buf = pl_xmalloc(cap);
+	for (;;) {
+		if (len == cap) {
+			if (cap > PL_REPORT_MAX_INPUT)
+				break;
+			cap = cap * 2 > PL_REPORT_MAX_INPUT + 1 ? PL_REPORT_MAX_INPUT + 1 : cap * 2;
+			buf = pl_xrealloc(buf, cap);
+		}
+		ssize_t n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "cannot read JSON from '%s': %s", path,
+				 strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (len > PL_REPORT_MAX_INPUT) {
+		snprintf(err, errlen,
+			 "cannot read JSON from '%s': more than the %u MiB an input may have", path,
+			 PL_REPORT_MAX_INPUT >> 20);
+		free(buf);
+		return NULL;
+	}
+	json_error_t je;
+	json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!doc && je.line > 0)
+		snprintf(err, errlen, "cannot read JSON from '%s': %s (line %d, column %d)", path,
+			 je.text, je.line, je.column);
+	else if (!doc)
+		snprintf(err, errlen, "cannot read JSON from '%s': %s", path, je.text);
+	return doc;
+}
+
 int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen)
 {
-	json_t *doc = pl_json_read_path(path, err, errlen);
+	json_t *doc = pl_report_read_json(path, err, errlen);
 	if (!doc)
 		return -EINVAL;
 	const char *kind = NULL, *section = NULL;

@@ -8,12 +8,23 @@
 #include <jansson.h>
 #include <stddef.h>
 
+/** Largest `report --from` input pl_report_read_json() reads (bytes): 64 MiB. */
+#define PL_REPORT_MAX_INPUT (64u << 20)
+
+/** Read the JSON document at @path as a `report --from` input: opened O_RDONLY |
+ *  O_NONBLOCK | O_CLOEXEC (a FIFO or device does not block the open), then only a regular
+ *  file of at most PL_REPORT_MAX_INPUT bytes is read; duplicate keys are refused. Returns
+ *  a new reference, or NULL with a one-line reason in @err naming the file (cannot open,
+ *  not a regular file, too large, or the parse error with line and column). */
+json_t *pl_report_read_json(const char *path, char *err, size_t errlen);
+
 /** Merge a saved perflab JSON document (@path) into @report: a check document replaces
  *  "check", an inspect document replaces "facts", a report document contributes its
  *  sections, and bench / compare / profile / tune documents (recognised by their "kind"
  *  member) are appended to "benchmarks", "comparisons", "profiles" or "tune". The file is
- *  listed in "inputs". Returns 0, or -EINVAL with a one-line reason in @err naming the
- *  file (unreadable, truncated JSON, unknown kind, other schema_version). */
+ *  listed in "inputs". The file is read with pl_report_read_json(). Returns 0, or -EINVAL
+ *  with a one-line reason in @err naming the file (unreadable, not a regular file, too
+ *  large, truncated JSON, unknown kind, other schema_version). */
 int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen);
 
 /** Recognise the kind of a saved perflab document @doc read from @path and check the

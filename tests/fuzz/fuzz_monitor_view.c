@@ -23,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *path = "fuzz.json";
 		char dir[512];
 		snprintf(dir, sizeof(dir), "%s/view", fuzz_tmpdir());
-		FUZZ_ASSERT(pl_monview_write(dir, &d, &path, 1, NULL) == 0, "both files written");
+		FUZZ_ASSERT(pl_monview_write(dir, &d, &path, 1, NULL, NULL) == 0,
+			    "both files written");
 		fuzz_remove("view/monitor.html");
 		fuzz_remove("view/monitor.md");
 	}

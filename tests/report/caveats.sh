@@ -94,7 +94,7 @@ for out in md html term; do
 done
 like "md: a lower-is-better figure's tail is p99" "$(md_bench clock)" '^\| gettimeofday \| lower \| 55\.82 ns \| 73\.36 ns \| 72 ns \| 15\.55 ns \| p99 86\.56 ns \| 3 \|'
 like "html: the same row" "$(html_bench clock)" '<td class="num">15\.55 ns</td><td class="num">p99 86\.56 ns</td>'
-like "md: a syscall's cost in us" "$(md_bench clock)" '^\| gettimeofday \[syscall\] \| lower \| 2\.978 us \|'
+like "md: a syscall's cost in us" "$(md_bench clock)" '^\| gettimeofday \\\[syscall\] \| lower \| 2\.978 us \|'
 like "terminal: the key number in its unit with its direction" "$(term_bench clock)" 'gettimeofday 73\.36 ns \(lower is better\)'
 
 # mem: two runs, bandwidths (the low tail), a quick-run note, pinned by the benchmark itself
