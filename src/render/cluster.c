@@ -13,6 +13,7 @@
 #include "report/cluster.h"
 #include "util/json.h"
 #include "util/cleanup.h"
+#include "util/escape.h"
 #include "util/log.h"
 #include "util/outdir.h"
 #include "util/str.h"
@@ -68,6 +69,33 @@ const json_t *pl_cluster_net_matrix(const json_t *net, const char *k, size_t i, 
 }
 
 /* ---- terminal ---- */
+
+/* A copy of @v whose strings are escaped for a terminal (pl_str_escape, PL_ESC_TERM):
+ * node names, hostnames, fact values and findings come from the nodes' machines, and a
+ * control sequence in one must not clear the screen or forge a line. The terminal
+ * printers read only this copy. New reference. */
+static json_t *term_safe(const json_t *v)
+{
+	if (json_is_string(v)) {
+		pl_autofree char *e = pl_str_escape(json_string_value(v), PL_ESC_TERM);
+		return pl_json_string(e);
+	}
+	if (json_is_array(v)) {
+		json_t *a = json_array();
+		size_t i;
+		json_t *x;
+		json_array_foreach(v, i, x) json_array_append_new(a, term_safe(x));
+		return a;
+	}
+	if (json_is_object(v)) {
+		json_t *o = json_object();
+		const char *k;
+		json_t *x;
+		json_object_foreach((json_t *)v, k, x) json_object_set_new(o, k, term_safe(x));
+		return o;
+	}
+	return json_deep_copy(v);
+}
 
 /* One line per node: its facts and, when the document has them, its findings counts. */
 static void print_nodes(FILE *out, const json_t *c)
@@ -158,7 +186,7 @@ char *pl_cluster_interrupted_text(const json_t *c)
 	return pl_buf_steal(&b);
 }
 
-void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
+static void print_summary(FILE *out, const json_t *c, const char *dir)
 {
 	const json_t *cnt = json_object_get(c, "node_count");
 	fprintf(out, "cluster: %lld nodes (%lld ok, %lld failed), workload %s\n",
@@ -271,7 +299,7 @@ static void print_bench(FILE *out, const json_t *c)
 	}
 }
 
-void pl_cluster_print_command(FILE *out, const json_t *c)
+static void print_command(FILE *out, const json_t *c)
 {
 	const char *kind = pl_json_str(c, "kind");
 	const json_t *cnt = json_object_get(c, "node_count");
@@ -291,7 +319,44 @@ void pl_cluster_print_command(FILE *out, const json_t *c)
 		print_bench(out, c);
 }
 
+void pl_cluster_print_summary(FILE *out, const json_t *c, const char *dir)
+{
+	pl_autojson json_t *t = term_safe(c);
+	pl_autofree char *d = dir ? pl_str_escape(dir, PL_ESC_TERM) : NULL;
+	print_summary(out, t, d);
+}
+
+void pl_cluster_print_command(FILE *out, const json_t *c)
+{
+	pl_autojson json_t *t = term_safe(c);
+	print_command(out, t);
+}
+
 /* ---- Markdown ---- */
+
+/* @s (from a node's document) as Markdown text: a table cell's escaping
+ * (pl_report_md_cell) with '&', '<' and '>' as HTML entities, so a hostname cannot carry
+ * markup into a viewer that renders HTML in Markdown. */
+static void md_text(FILE *out, const char *s)
+{
+	if (!s || !strpbrk(s, "&<>")) {
+		pl_report_md_cell(out, s);
+		return;
+	}
+	struct pl_buf b = { 0 };
+	for (const char *p = s; *p; p++) {
+		if (*p == '&')
+			pl_buf_puts(&b, "&amp;");
+		else if (*p == '<')
+			pl_buf_puts(&b, "&lt;");
+		else if (*p == '>')
+			pl_buf_puts(&b, "&gt;");
+		else
+			pl_buf_append(&b, p, 1);
+	}
+	pl_autofree char *t = pl_buf_steal(&b);
+	pl_report_md_cell(out, t);
+}
 
 /* One matrix @key of @net (its "nodes" the rows and columns) as a Markdown table. */
 static void md_matrix(FILE *out, const json_t *net, const char *key, const char *title,
@@ -301,7 +366,7 @@ static void md_matrix(FILE *out, const json_t *net, const char *key, const char 
 	size_t n = json_array_size(names);
 	fprintf(out, "### %s at %lld B\n\n| |", title, bytes);
 	for (size_t j = 0; j < n; j++) {
-		pl_report_md_cell(out, json_string_value(json_array_get(names, j)));
+		md_text(out, json_string_value(json_array_get(names, j)));
 		fputs(" |", out);
 	}
 	fputs("\n|---|", out);
@@ -310,7 +375,7 @@ static void md_matrix(FILE *out, const json_t *net, const char *key, const char 
 	fputs("\n", out);
 	for (size_t i = 0; i < n; i++) {
 		fputs("| ", out);
-		pl_report_md_cell(out, json_string_value(json_array_get(names, i)));
+		md_text(out, json_string_value(json_array_get(names, i)));
 		fputs(" |", out);
 		for (size_t j = 0; j < n; j++) {
 			const json_t *v = pl_cluster_net_matrix(net, key, i, j);
@@ -395,12 +460,12 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 			pl_autofree char *t =
 				pl_cluster_member_text(row, pl_cluster_node_cols[k][0]);
 			fputs(" ", out);
-			pl_report_md_cell(out, t);
+			md_text(out, t);
 			fputs(" |", out);
 		}
 		pl_autofree char *fs = pl_cluster_findings_text(row);
 		fputs(" ", out);
-		pl_report_md_cell(out, fs);
+		md_text(out, fs);
 		fputs(" |\n", out);
 	}
 	const json_t *drift = json_object_get(c, "drift");
@@ -412,7 +477,7 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 		json_array_foreach(facts, i, d)
 		{
 			fputs("| ", out);
-			pl_report_md_cell(out, pl_json_str(d, "key"));
+			md_text(out, pl_json_str(d, "key"));
 			fputs(" | ", out);
 			const char *maj = pl_json_str(d, "majority");
 			if (maj) {
@@ -433,14 +498,14 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 					pl_xasprintf("%s: %s", who, pl_json_str(v, "value"));
 				if (vi > (maj ? 1u : 0u))
 					fputs("; ", out);
-				pl_report_md_cell(out, cell);
+				md_text(out, cell);
 			}
 			fputs(" |\n", out);
 		}
 	}
 	pl_autofree char *ex = pl_cluster_join_names(json_object_get(drift, "excluded"));
 	fputs("\n\nLeft out as naturally different: ", out);
-	pl_report_md_cell(out, ex);
+	md_text(out, ex);
 	fputs(".\n\n## Findings on some nodes only\n\n", out);
 	const json_t *partial = json_object_get(json_object_get(c, "findings"), "partial");
 	if (!json_array_size(partial))
@@ -459,9 +524,11 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 		fputs(" | ", out);
 		pl_report_md_cell(out, title);
 		fputs(" | ", out);
-		pl_report_md_cell(out, on);
+		md_text(out, title);
 		fputs(" | ", out);
-		pl_report_md_cell(out, off);
+		md_text(out, on);
+		fputs(" | ", out);
+		md_text(out, off);
 		fputs(" |\n", out);
 	}
 	const json_t *common = json_object_get(json_object_get(c, "findings"), "common");
@@ -470,7 +537,7 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 		json_array_foreach(common, i, f)
 		{
 			fprintf(out, "%s", i ? ", " : "");
-			pl_report_md_cell(out, pl_json_str(f, "id"));
+			md_text(out, pl_json_str(f, "id"));
 		}
 		fputs(".\n", out);
 	}
@@ -483,7 +550,7 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 	json_array_foreach(json_object_get(mem, "nodes"), i, row)
 	{
 		fputs("| ", out);
-		pl_report_md_cell(out, pl_json_str(row, "node"));
+		md_text(out, pl_json_str(row, "node"));
 		fprintf(out, " | %.3g GB/s | %.3g GB/s | ", pl_json_num(row, "triad_gbs"),
 			pl_json_num(row, "stddev_gbs"));
 		if (isfinite(pl_json_num(row, "others_lo_gbs")))

@@ -12,10 +12,14 @@
 /** Print the pl_cluster_command() document @c for the terminal: the nodes, then drift
  *  with every value and its nodes (inspect), the findings on some nodes (with the nodes
  *  they are not on) and on every node (check), or a table per metric with the worst and
- *  odd node marked (bench). */
+ *  odd node marked (bench). Every string of @c is written escaped for a terminal
+ *  (util/escape.h, PL_ESC_TERM: controls and invalid UTF-8 as \xNN), so a node's
+ *  hostname or fact value cannot move the cursor or forge a line. */
 void pl_cluster_print_command(FILE *out, const json_t *c);
 
-/** Render the cluster document as Markdown to @out. Returns 0 or -EIO. */
+/** Render the cluster document as Markdown to @out: text from the nodes goes into table
+ *  cells or lines with '|' escaped, newlines as spaces and other controls as \xNN
+ *  (pl_report_md_cell). Returns 0 or -EIO. */
 int pl_cluster_write_markdown(FILE *out, const json_t *cluster);
 
 /** Render the cluster document as one self-contained HTML page (drift table, findings
@@ -24,7 +28,8 @@ int pl_cluster_write_markdown(FILE *out, const json_t *cluster);
 int pl_cluster_write_html(FILE *out, const json_t *cluster);
 
 /** Print the terminal summary of the cluster document (nodes, drift, partial findings,
- *  odd memory node, slowest pair) to @out; @dir is where the files were written. */
+ *  odd memory node, slowest pair) to @out; @dir is where the files were written. Strings
+ *  of @c and @dir are escaped as in pl_cluster_print_command(). */
 void pl_cluster_print_summary(FILE *out, const json_t *cluster, const char *dir);
 
 /** Write @dir/report.json, report.md and report.html of the cluster document into the

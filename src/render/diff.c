@@ -23,6 +23,21 @@
 
 /* ---- texts shared by all outputs ------------------------------------------------------ */
 
+/* A relative change as text. */
+struct pct_text {
+	char s[32];
+};
+
+/* A change in % with one decimal ("+6.7%"); from a million percent on, three significant
+ * digits ("+1e+306%"), as medians near the double's range make the plain form hundreds
+ * of digits long. */
+static struct pct_text pct_str(double pct)
+{
+	struct pct_text t;
+	snprintf(t.s, sizeof(t.s), fabs(pct) < 1e6 ? "%+.1f%%" : "%+.3g%%", pct);
+	return t;
+}
+
 /* The text of one side of a fact ({"value"} or {"unavailable"}) with @unit, malloc'd. */
 static char *value_text(const json_t *side, const char *unit)
 {
@@ -57,21 +72,31 @@ static bool set_like(const json_t *a)
 	return true;
 }
 
-/* Elements of array @a that @b lacks, as "x, y" (NULL when none), malloc'd. */
+/* An element as a lookup key: its compact JSON with sorted keys (equal for elements
+ * json_equal() calls equal). Malloc'd. */
+static char *elem_key(const json_t *x)
+{
+	char *k = json_dumps(x, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+	return k ? k : pl_xstrdup("?");
+}
+
+/* Elements of array @a that @b lacks, as "x, y" (NULL when none), malloc'd. The elements
+ * of @b are looked up in a set, so long lists cost their length, not its square. */
 static char *missing_from(const json_t *a, const json_t *b)
 {
 	struct pl_buf out = { 0 };
-	size_t i, j;
-	json_t *x, *y;
+	pl_autojson json_t *in_b = json_object();
+	size_t i;
+	json_t *x;
+	json_array_foreach(b, i, x)
+	{
+		pl_autofree char *k = elem_key(x);
+		json_object_set_new_nocheck(in_b, k, json_true());
+	}
 	json_array_foreach(a, i, x)
 	{
-		bool found = false;
-		json_array_foreach(b, j, y)
-		{
-			if (json_equal(x, y))
-				found = true;
-		}
-		if (found)
+		pl_autofree char *k = elem_key(x);
+		if (json_object_get(in_b, k))
 			continue;
 		pl_autofree char *t = pl_fact_value_text(x);
 		pl_buf_printf(&out, "%s%s", out.len ? ", " : "", t);
@@ -99,7 +124,7 @@ static char *change_text(const json_t *e)
 	pl_autofree char *b = value_text(n, unit);
 	double pct = pl_json_num(e, "change_pct");
 	if (!isnan(pct))
-		return pl_xasprintf("%s -> %s (%+.1f%%)", a, b, pct);
+		return pl_xasprintf("%s -> %s (%s)", a, b, pct_str(pct).s);
 	return pl_xasprintf("%s -> %s", a, b);
 }
 
@@ -126,8 +151,8 @@ static char *pct_text(const json_t *fig)
 	if (isnan(pct))
 		return pl_xstrdup("-");
 	if (dir && (strcmp(dir, "better") == 0 || strcmp(dir, "worse") == 0))
-		return pl_xasprintf("%+.1f%% (%s)", pct, dir);
-	return pl_xasprintf("%+.1f%%", pct);
+		return pl_xasprintf("%s (%s)", pct_str(pct).s, dir);
+	return pl_xstrdup(pct_str(pct).s);
 }
 
 /* "clock gettimeofday" */

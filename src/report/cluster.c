@@ -13,6 +13,7 @@
 #include "config.h"
 #include "util/json.h"
 #include "report/from.h"
+#include "report/limits.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/str.h"
@@ -87,10 +88,13 @@ static char *fact_text(const json_t *fact)
 	return s ? s : pl_xstrdup("?");
 }
 
-/* The node's facts as {folded key: value text}, natural ones left out. */
+/* The node's facts as {folded key: value text}, natural ones left out. A folded key's
+ * value is its distinct values in order, joined by ", " (each value checked against a
+ * set of those seen, so the work grows with the number of facts, not its square). */
 static json_t *node_values(const json_t *doc)
 {
-	json_t *out = json_object();
+	json_t *lists = json_object(); /* folded key -> [distinct values] */
+	json_t *seen = json_object();  /* folded key -> {value: true} */
 	const char *key;
 	json_t *fact;
 	json_object_foreach((json_t *)json_object_get(doc, "facts"), key, fact)
@@ -99,28 +103,59 @@ static json_t *node_values(const json_t *doc)
 		if (natural(key) || natural(fk))
 			continue;
 		pl_autofree char *t = fact_text(fact);
-		const char *old = pl_json_str(out, fk);
-		if (!old) {
-			json_object_set_new(out, fk, pl_json_string(t));
+		json_t *list = json_object_get(lists, fk), *set = json_object_get(seen, fk);
+		if (!list) {
+			list = json_array();
+			set = json_object();
+			json_object_set_new_nocheck(lists, fk, list);
+			json_object_set_new_nocheck(seen, fk, set);
+		}
+		if (json_object_get(set, t))
 			continue;
-		}
-		/* a folded key: add the value when not yet in the list */
-		pl_autostrv char **parts = pl_split(old, ",", NULL);
-		bool seen = false;
-		for (char **q = parts; q && *q; q++)
-			if (strcmp(pl_trim(*q), t) == 0)
-				seen = true;
-		if (!seen) {
-			pl_autofree char *nv = pl_xasprintf("%s, %s", old, t);
-			json_object_set_new(out, fk, pl_json_string(nv));
-		}
+		json_object_set_new_nocheck(set, t, json_true());
+		json_array_append_new(list, pl_json_string(t));
 	}
+	json_t *out = json_object();
+	const char *fk;
+	json_t *list;
+	json_object_foreach(lists, fk, list)
+	{
+		struct pl_buf b = { 0 };
+		size_t i;
+		json_t *v;
+		json_array_foreach(list, i, v)
+		{
+			if (i)
+				pl_buf_puts(&b, ", ");
+			pl_buf_puts(&b, json_string_value(v));
+		}
+		pl_autofree char *joined = pl_buf_steal(&b);
+		json_object_set_new_nocheck(out, fk, pl_json_string(joined ? joined : ""));
+	}
+	json_decref(lists);
+	json_decref(seen);
 	return out;
 }
 
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A value of a drifting fact with its number of nodes and first-seen position. */
+struct by_count {
+	const char *value;
+	size_t count, first;
+};
+
+/* Most nodes first; ties in first-seen order (qsort is not stable: the position is the
+ * tie-break). */
+static int cmp_by_count(const void *a, const void *b)
+{
+	const struct by_count *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return (x->first > y->first) - (x->first < y->first);
 }
 
 /* drift: every folded key whose value differs across the nodes with a document */
@@ -166,31 +201,21 @@ static json_t *build_drift(const struct pl_cluster_node *nodes, size_t n)
 		if (json_array_size(order) > 1) {
 			/* values by node count, most first; ties keep node order */
 			size_t nv = json_array_size(order);
+			struct by_count *bc = pl_xcalloc(nv, sizeof(*bc));
+			for (size_t q = 0; q < nv; q++) {
+				bc[q].value = json_string_value(json_array_get(order, q));
+				bc[q].count = json_array_size(json_object_get(groups, bc[q].value));
+				bc[q].first = q;
+			}
+			qsort(bc, nv, sizeof(*bc), cmp_by_count);
 			json_t *values = json_array();
-			bool *used = pl_xcalloc(nv, sizeof(*used));
 			for (size_t r = 0; r < nv; r++) {
-				size_t best = nv;
-				for (size_t q = 0; q < nv; q++) {
-					if (used[q])
-						continue;
-					const char *vq =
-						json_string_value(json_array_get(order, q));
-					if (best == nv ||
-					    json_array_size(json_object_get(groups, vq)) >
-						    json_array_size(json_object_get(
-							    groups,
-							    json_string_value(
-								    json_array_get(order, best)))))
-						best = q;
-				}
-				used[best] = true;
-				const char *vb = json_string_value(json_array_get(order, best));
 				json_t *e = json_object();
-				json_object_set_new(e, "value", pl_json_string(vb));
-				json_object_set(e, "nodes", json_object_get(groups, vb));
+				json_object_set_new(e, "value", pl_json_string(bc[r].value));
+				json_object_set(e, "nodes", json_object_get(groups, bc[r].value));
 				json_array_append_new(values, e);
 			}
-			free(used);
+			free(bc);
 			json_t *d = json_object();
 			json_object_set_new(d, "key", pl_json_string(sorted[j]));
 			const json_t *maj = json_array_get(values, 0);
@@ -283,18 +308,16 @@ static json_t *build_findings(const struct pl_cluster_node *nodes, size_t n)
 			json_array_append(common, e);
 			continue;
 		}
-		json_t *off = json_array();
+		json_t *off = json_array(), *onset = json_object();
+		size_t q;
+		json_t *x;
+		json_array_foreach(on, q, x)
+			json_object_set_new_nocheck(onset, json_string_value(x), json_true());
 		for (size_t i = 0; i < n; i++) {
-			if (!nodes[i].doc)
-				continue;
-			bool found = false;
-			size_t q;
-			json_t *x;
-			json_array_foreach(on, q, x) if (strcmp(json_string_value(x),
-								nodes[i].name) == 0) found = true;
-			if (!found)
+			if (nodes[i].doc && !json_object_get(onset, nodes[i].name))
 				json_array_append_new(off, pl_json_string(nodes[i].name));
 		}
+		json_decref(onset);
 		json_object_set_new(e, "not_on", off);
 		json_array_append(partial, e);
 	}
@@ -526,14 +549,45 @@ json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long lon
 	return doc;
 }
 
+char **pl_cluster_unique_names(const char *const *in, size_t n)
+{
+	char **out = pl_xcalloc(n + 1, sizeof(*out));
+	json_t *taken = json_object(); /* every name given or made */
+	json_t *first = json_object(); /* names handed out as given */
+	json_t *next = json_object();  /* a repeated name -> the next suffix to try */
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new_nocheck(taken, in[i], json_true());
+	for (size_t i = 0; i < n; i++) {
+		if (!json_object_get(first, in[i])) {
+			json_object_set_new_nocheck(first, in[i], json_true());
+			out[i] = pl_xstrdup(in[i]);
+			continue;
+		}
+		json_int_t k = json_integer_value(json_object_get(next, in[i]));
+		char *name = NULL;
+		for (k = k < 2 ? 2 : k;; k++) {
+			name = pl_xasprintf("%s#%lld", in[i], (long long)k);
+			if (!json_object_get(taken, name))
+				break;
+			free(name);
+		}
+		json_object_set_new_nocheck(next, in[i], json_integer(k + 1));
+		json_object_set_new_nocheck(taken, name, json_true());
+		out[i] = name;
+	}
+	json_decref(taken);
+	json_decref(first);
+	json_decref(next);
+	return out;
+}
+
 /* The nodes of @docs (pl_cluster_scan_inputs()' array), named by their "name", else
- * hostname, else source, made unique with "#2", "#3"; *@names gets the @n malloc'd
- * names (free with free_names). */
+ * hostname, else source, made unique (pl_cluster_unique_names); *@names gets the @n
+ * malloc'd names (free with pl_strv_free). */
 static struct pl_cluster_node *nodes_of(const json_t *docs, char ***names)
 {
 	size_t n = json_array_size(docs);
 	struct pl_cluster_node *nodes = pl_xcalloc(n ? n : 1, sizeof(*nodes));
-	*names = pl_xcalloc(n ? n : 1, sizeof(**names));
 	const char **base = pl_xcalloc(n ? n : 1, sizeof(*base));
 	for (size_t i = 0; i < n; i++) {
 		const json_t *e = json_array_get(docs, i);
@@ -550,22 +604,12 @@ static struct pl_cluster_node *nodes_of(const json_t *docs, char ***names)
 		if (!host)
 			host = nodes[i].source;
 		base[i] = host;
-		size_t same = 1;
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(base[j], host) == 0)
-				same++;
-		(*names)[i] = same > 1 ? pl_xasprintf("%s#%zu", host, same) : pl_xstrdup(host);
-		nodes[i].name = (*names)[i];
 	}
+	*names = pl_cluster_unique_names(base, n);
+	for (size_t i = 0; i < n; i++)
+		nodes[i].name = (*names)[i];
 	free(base);
 	return nodes;
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
 }
 
 json_t *pl_cluster_from_docs(const json_t *docs, long long epoch)
@@ -574,7 +618,7 @@ json_t *pl_cluster_from_docs(const json_t *docs, long long epoch)
 	char **names;
 	struct pl_cluster_node *nodes = nodes_of(docs, &names);
 	json_t *doc = pl_cluster_build(nodes, n, epoch);
-	free_names(names, n);
+	pl_strv_free(names);
 	free(nodes);
 	return doc;
 }
@@ -646,13 +690,22 @@ int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t 
 		const char *path = json_string_value(f);
 		json_t *doc = pl_report_read_json(path, err, errlen);
 		const char *kind = NULL;
-		if (!doc || pl_report_check_doc(doc, path, &kind, NULL, err, errlen) < 0) {
+		if (!doc || pl_report_check_doc(doc, path, &kind, NULL, err, errlen) < 0 ||
+		    pl_doc_check_limits(doc, path, err, errlen) < 0) {
 			json_decref(doc);
 			json_decref(out);
 			return -EINVAL;
 		}
 		if (strcmp(kind, "report") == 0) {
-			nrep++;
+			if (++nrep > PL_CLUSTER_MAX_NODES) {
+				snprintf(err, errlen,
+					 "more than %d report documents: a cluster report takes at "
+					 "most %d nodes",
+					 PL_CLUSTER_MAX_NODES, PL_CLUSTER_MAX_NODES);
+				json_decref(doc);
+				json_decref(out);
+				return -EINVAL;
+			}
 			json_t *e = json_object();
 			json_object_set_new(e, "file", pl_json_string(path));
 			json_object_set_new(e, "doc", doc);
@@ -839,7 +892,7 @@ json_t *pl_cluster_command(const json_t *docs, const char *command, const char *
 		json_object_del(c, "drift");
 	if (bench)
 		json_object_set_new(c, "benchmark", pl_cluster_bench(nodes, n, bench));
-	free_names(names, n);
+	pl_strv_free(names);
 	free(nodes);
 	return c;
 }

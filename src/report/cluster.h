@@ -60,12 +60,21 @@ json_t *pl_cluster_slow_nodes(const json_t *net);
  *  a cluster, *@docs untouched and NULL) or, when there are 2 or more and every input is
  *  a report, sets *@docs to a new array of {"file":PATH,"doc":DOC}. Returns -EINVAL with
  *  one line in @err when an input cannot be read or checked (report/report.h's
- *  pl_report_check_doc), when 2+ reports come with documents of another kind, or when a
- *  directory holds fewer than 2 reports. */
+ *  pl_report_check_doc), is past report/limits.h's sizes, when 2+ reports come with
+ *  documents of another kind, when more than PL_CLUSTER_MAX_NODES reports are given, or
+ *  when a directory holds fewer than 2 reports. */
 int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t errlen);
 
+/** Node names made unique: a copy of the @n names @in where the first node with a name
+ *  keeps it and each later one gets NAME#K, K the smallest number from 2 up (counting on
+ *  from the last K given to NAME) that makes a name no node has, given or made ("dup",
+ *  "dup", "dup#2" -> "dup", "dup#3", "dup#2"). Names are compared whole, byte for byte.
+ *  Returns a NULL-terminated malloc'd array of @n malloc'd strings (pl_strv_free). */
+char **pl_cluster_unique_names(const char *const *in, size_t n);
+
 /** Build the cluster document of @docs (pl_cluster_scan_inputs()' array): node names
- *  are the hostnames, made unique with "#2", "#3" where two nodes share one. */
+ *  are each element's "name", else the document's hostname, else its file, made unique
+ *  with pl_cluster_unique_names(). */
 json_t *pl_cluster_from_docs(const json_t *docs, long long epoch);
 
 /** The per-node figures of benchmark @bench (the "benchmarks" member of each node's

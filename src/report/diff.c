@@ -12,6 +12,7 @@
 #include "compare/analyze.h"
 #include "util/json.h"
 #include "report/from.h"
+#include "report/limits.h"
 #include "report/report.h"
 #include "util/cleanup.h"
 #include "util/str.h"
@@ -52,7 +53,7 @@ static bool fact_volatile(const char *key)
 
 json_t *pl_diff_load(const char *path, const char **kindp, char *err, size_t errlen)
 {
-	pl_autojson json_t *doc = pl_json_read_path(path, err, errlen);
+	pl_autojson json_t *doc = pl_doc_read(path, err, errlen);
 	if (!doc)
 		return NULL;
 	const char *kind = pl_json_str(doc, "kind");
@@ -63,7 +64,8 @@ json_t *pl_diff_load(const char *path, const char **kindp, char *err, size_t err
 			 path);
 		return NULL;
 	}
-	if (pl_report_check_doc(doc, path, &kind, NULL, err, errlen) < 0)
+	if (pl_report_check_doc(doc, path, &kind, NULL, err, errlen) < 0 ||
+	    pl_doc_check_limits(doc, path, err, errlen) < 0)
 		return NULL;
 	static const char *const kinds[] = { "report", "inspect", "check", "bench" };
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -129,10 +131,9 @@ static json_t *fact_entry(const char *key, const json_t *o, const json_t *n)
 		double b = json_is_number(vn) ? json_number_value(vn) : NAN;
 		/* a relative change only for quantities (a fact with a unit), not for
 		 * settings such as 0/1/2 */
-		json_object_set_new(e, "change_pct",
-				    unit && !isnan(a) && !isnan(b) && a != 0
-					    ? json_real((b - a) / fabs(a) * 100)
-					    : json_null());
+		double pct =
+			unit && !isnan(a) && !isnan(b) && a != 0 ? (b - a) / fabs(a) * 100 : NAN;
+		json_object_set_new(e, "change_pct", isfinite(pct) ? json_real(pct) : json_null());
 	}
 	json_object_set_new(e, "volatile", json_boolean(fact_volatile(key)));
 	return e;
@@ -175,18 +176,42 @@ static bool same_str(const char *a, const char *b)
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-/* The finding of @arr with @f's rule id and subject, or NULL. */
-static const json_t *find_finding(const json_t *arr, const json_t *f)
+/* A lookup key for a string that may be missing: "-" for NULL, "+" then the string. */
+static char *opt_key(const char *a)
 {
+	return a ? pl_xasprintf("+%s", a) : pl_xstrdup("-");
+}
+
+/* The lookup key of a finding: its rule id and subject, each marked present or missing,
+ * the id's length first so no two pairs give one key. Malloc'd. */
+static char *finding_key(const json_t *f)
+{
+	const char *id = pl_json_str(f, "id"), *sub = pl_json_str(f, "subject");
+	pl_autofree char *a = opt_key(id);
+	pl_autofree char *b = opt_key(sub);
+	return pl_xasprintf("%zu:%s%s", strlen(a), a, b);
+}
+
+/* The findings of @arr by finding_key(), the first of each key (a new object). */
+static json_t *findings_by_key(const json_t *arr)
+{
+	json_t *by = json_object();
 	size_t i;
 	json_t *x;
 	json_array_foreach(arr, i, x)
 	{
-		if (same_str(pl_json_str(x, "id"), pl_json_str(f, "id")) &&
-		    same_str(pl_json_str(x, "subject"), pl_json_str(f, "subject")))
-			return x;
+		pl_autofree char *k = finding_key(x);
+		if (!json_object_get(by, k))
+			json_object_set_nocheck(by, k, x);
 	}
-	return NULL;
+	return by;
+}
+
+/* The finding of @by (findings_by_key) with @f's rule id and subject, or NULL. */
+static const json_t *find_finding(const json_t *by, const json_t *f)
+{
+	pl_autofree char *k = finding_key(f);
+	return json_object_get(by, k);
 }
 
 static json_t *finding_entry(const json_t *f)
@@ -212,11 +237,13 @@ static json_t *diff_findings(const json_t *co, const json_t *cn, json_t *sum, js
 {
 	const json_t *fo = json_object_get(co, "findings"), *fn = json_object_get(cn, "findings");
 	json_t *appeared = json_array(), *resolved = json_array(), *changed = json_array();
+	pl_autojson json_t *byo = findings_by_key(fo);
+	pl_autojson json_t *byn = findings_by_key(fn);
 	size_t i;
 	json_t *x;
 	json_array_foreach(fo, i, x)
 	{
-		const json_t *y = find_finding(fn, x);
+		const json_t *y = find_finding(byn, x);
 		if (!y) {
 			json_array_append_new(resolved, finding_entry(x));
 		} else if (!same_str(pl_json_str(x, "severity"), pl_json_str(y, "severity")) ||
@@ -233,7 +260,7 @@ static json_t *diff_findings(const json_t *co, const json_t *cn, json_t *sum, js
 	}
 	json_array_foreach(fn, i, x)
 	{
-		if (!find_finding(fo, x))
+		if (!find_finding(byo, x))
 			json_array_append_new(appeared, finding_entry(x));
 	}
 	const char *wo = pl_json_str(co, "workload"), *wn = pl_json_str(cn, "workload");
@@ -404,55 +431,82 @@ static json_t *figure(const char *bench, const json_t *mo, const json_t *mn,
 	return fig;
 }
 
-/* Each benchmark document of a side with its label: the name, "NAME #2" for the second
- * document of the same benchmark. */
-struct bdoc {
-	char *label;
-	const json_t *doc;
-};
-
-static struct bdoc *bench_docs(const json_t *doc, const char *kind, size_t *n)
+/* The metrics of a benchmark document by name (opt_key: a nameless one counts too), the
+ * first of each name (a new object). */
+static json_t *metrics_by_name(const json_t *doc)
 {
-	const json_t *arr = json_object_get(doc, "benchmarks");
-	size_t len = strcmp(kind, "bench") == 0 ? 1 : json_array_size(arr);
-	struct bdoc *v = pl_xcalloc(len ? len : 1, sizeof(*v));
-	for (size_t i = 0; i < len; i++) {
-		v[i].doc = strcmp(kind, "bench") == 0 ? doc : json_array_get(arr, i);
-		const char *name = pl_json_str(v[i].doc, "benchmark");
-		size_t same = 1;
-		for (size_t j = 0; j < i; j++)
-			same += strcmp(pl_json_str(v[j].doc, "benchmark"), name) == 0;
-		v[i].label = same > 1 ? pl_xasprintf("%s #%zu", name, same) : pl_xstrdup(name);
-	}
-	*n = len;
-	return v;
-}
-
-static void bench_docs_free(struct bdoc *v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		free(v[i].label);
-	free(v);
-}
-
-static const struct bdoc *find_bdoc(const struct bdoc *v, size_t n, const char *label)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(v[i].label, label) == 0)
-			return &v[i];
-	return NULL;
-}
-
-static const json_t *find_metric(const json_t *doc, const char *name)
-{
+	json_t *by = json_object();
 	size_t i;
 	json_t *m;
 	json_array_foreach(json_object_get(doc, "metrics"), i, m)
 	{
-		if (same_str(pl_json_str(m, "name"), name))
-			return m;
+		pl_autofree char *k = opt_key(pl_json_str(m, "name"));
+		if (!json_object_get(by, k))
+			json_object_set_nocheck(by, k, m);
 	}
-	return NULL;
+	return by;
+}
+
+/* The metric named @name of @by (metrics_by_name), or NULL. */
+static const json_t *find_metric(const json_t *by, const char *name)
+{
+	pl_autofree char *k = opt_key(name);
+	return json_object_get(by, k);
+}
+
+/* Each benchmark document of a side with its label: the name, "NAME #2" for the second
+ * document of the same benchmark; its metrics by name. */
+struct bdoc {
+	char *label;
+	const json_t *doc;
+	json_t *metrics; /* metrics_by_name(doc) */
+};
+
+/* The benchmark documents of one side, with their positions by label. */
+struct bside {
+	struct bdoc *v;
+	size_t n;
+	json_t *by_label; /* label -> position in v (the first with it) */
+};
+
+static void bench_docs(const json_t *doc, const char *kind, struct bside *s)
+{
+	const json_t *arr = json_object_get(doc, "benchmarks");
+	size_t len = strcmp(kind, "bench") == 0 ? 1 : json_array_size(arr);
+	struct bdoc *v = pl_xcalloc(len ? len : 1, sizeof(*v));
+	json_t *count = json_object(); /* benchmark name -> documents so far */
+	s->by_label = json_object();
+	for (size_t i = 0; i < len; i++) {
+		v[i].doc = strcmp(kind, "bench") == 0 ? doc : json_array_get(arr, i);
+		v[i].metrics = metrics_by_name(v[i].doc);
+		const char *name = pl_json_str(v[i].doc, "benchmark");
+		json_int_t same = json_integer_value(json_object_get(count, name)) + 1;
+		json_object_set_new_nocheck(count, name, json_integer(same));
+		v[i].label = same > 1 ? pl_xasprintf("%s #%lld", name, (long long)same)
+				      : pl_xstrdup(name);
+		if (!json_object_get(s->by_label, v[i].label))
+			json_object_set_new_nocheck(s->by_label, v[i].label,
+						    json_integer((json_int_t)i));
+	}
+	json_decref(count);
+	s->v = v;
+	s->n = len;
+}
+
+static void bench_docs_free(struct bside *s)
+{
+	for (size_t i = 0; s->v && i < s->n; i++) {
+		free(s->v[i].label);
+		json_decref(s->v[i].metrics);
+	}
+	free(s->v);
+	json_decref(s->by_label);
+}
+
+static const struct bdoc *find_bdoc(const struct bside *s, const char *label)
+{
+	const json_t *at = json_object_get(s->by_label, label);
+	return at ? &s->v[json_integer_value(at)] : NULL;
 }
 
 static bool measured(const json_t *doc)
@@ -486,30 +540,29 @@ static char *why_unmeasured(const json_t *doc, const char *side_name)
 }
 
 /* The figures of benchmarks in @a missing from @b, into @only. */
-static void one_sided(const struct bdoc *a, size_t na, const struct bdoc *b, size_t nb,
-		      const char *bside, json_t *only)
+static void one_sided(const struct bside *a, const struct bside *b, const char *bside, json_t *only)
 {
-	for (size_t i = 0; i < na; i++) {
-		if (!measured(a[i].doc))
+	for (size_t i = 0; i < a->n; i++) {
+		if (!measured(a->v[i].doc))
 			continue;
-		const struct bdoc *o = find_bdoc(b, nb, a[i].label);
+		const struct bdoc *o = find_bdoc(b, a->v[i].label);
 		pl_autofree char *why = why_unmeasured(o ? o->doc : NULL, bside);
 		if (!o || why) {
 			json_array_append_new(
 				only,
-				only_entry(a[i].label, NULL,
-					   json_array_size(json_object_get(a[i].doc, "metrics")),
+				only_entry(a->v[i].label, NULL,
+					   json_array_size(json_object_get(a->v[i].doc, "metrics")),
 					   why));
 			continue;
 		}
 		size_t k;
 		json_t *m;
-		json_array_foreach(json_object_get(a[i].doc, "metrics"), k, m)
+		json_array_foreach(json_object_get(a->v[i].doc, "metrics"), k, m)
 		{
-			if (!find_metric(o->doc, pl_json_str(m, "name")))
+			if (!find_metric(o->metrics, pl_json_str(m, "name")))
 				json_array_append_new(
 					only,
-					only_entry(a[i].label, pl_json_str(m, "name"), 1, NULL));
+					only_entry(a->v[i].label, pl_json_str(m, "name"), 1, NULL));
 		}
 	}
 }
@@ -517,22 +570,23 @@ static void one_sided(const struct bdoc *a, size_t na, const struct bdoc *b, siz
 static json_t *diff_benchmarks(const json_t *old, const json_t *new_, const char *kind,
 			       const struct pl_diff_opts *o, json_t *sum, json_t *notes)
 {
-	size_t na, nb;
-	struct bdoc *a = bench_docs(old, kind, &na), *b = bench_docs(new_, kind, &nb);
+	struct bside a, b;
+	bench_docs(old, kind, &a);
+	bench_docs(new_, kind, &b);
 	json_t *figs = json_array(), *only_old = json_array(), *only_new = json_array();
 	size_t tested = 0, nbetter = 0, nworse = 0, nchanged = 0, nnone = 0;
-	for (size_t i = 0; i < nb; i++) {
-		const struct bdoc *p = find_bdoc(a, na, b[i].label);
-		if (!p || !measured(p->doc) || !measured(b[i].doc))
+	for (size_t i = 0; i < b.n; i++) {
+		const struct bdoc *p = find_bdoc(&a, b.v[i].label);
+		if (!p || !measured(p->doc) || !measured(b.v[i].doc))
 			continue;
 		size_t k;
 		json_t *mn;
-		json_array_foreach(json_object_get(b[i].doc, "metrics"), k, mn)
+		json_array_foreach(json_object_get(b.v[i].doc, "metrics"), k, mn)
 		{
-			const json_t *mo = find_metric(p->doc, pl_json_str(mn, "name"));
+			const json_t *mo = find_metric(p->metrics, pl_json_str(mn, "name"));
 			if (!mo)
 				continue;
-			json_t *f = figure(b[i].label, mo, mn, o);
+			json_t *f = figure(b.v[i].label, mo, mn, o);
 			const char *v = pl_json_str(f, "verdict"),
 				   *s = pl_json_str(f, "significant");
 			if (strcmp(v, "no-verdict") == 0)
@@ -548,10 +602,10 @@ static json_t *diff_benchmarks(const json_t *old, const json_t *new_, const char
 			json_array_append_new(figs, f);
 		}
 	}
-	one_sided(a, na, b, nb, "in the new document", only_old);
-	one_sided(b, nb, a, na, "in the old document", only_new);
-	bench_docs_free(a, na);
-	bench_docs_free(b, nb);
+	one_sided(&a, &b, "in the new document", only_old);
+	one_sided(&b, &a, "in the old document", only_new);
+	bench_docs_free(&a);
+	bench_docs_free(&b);
 	json_object_set_new(sum, "figures", json_integer((json_int_t)json_array_size(figs)));
 	json_object_set_new(sum, "better", json_integer((json_int_t)nbetter));
 	json_object_set_new(sum, "worse", json_integer((json_int_t)nworse));
@@ -611,11 +665,12 @@ static int bench_pair(const json_t *old, const char *nold, const json_t *new_, c
 				 names[i], bo, pl_json_str(docs[i], "status"), why);
 			return -EINVAL;
 		}
+	pl_autojson json_t *by = metrics_by_name(old);
 	size_t k;
 	json_t *m;
 	json_array_foreach(json_object_get(new_, "metrics"), k, m)
 	{
-		if (find_metric(old, pl_json_str(m, "name")))
+		if (find_metric(by, pl_json_str(m, "name")))
 			return 0;
 	}
 	snprintf(err, errlen,

@@ -40,7 +40,8 @@ struct pl_diff_opts {
  *  the diff reads have their schema's types (report/report.h's pl_report_check_doc). Returns
  *  a new reference and its kind in *@kindp ("report", "inspect", "check", "bench"), or
  *  NULL with one line in @err (size @errlen) naming @path: unreadable or truncated JSON,
- *  another schema_version, a damaged member ($.path), or a kind diff does not compare. */
+ *  another schema_version, a damaged member ($.path), a kind diff does not compare, or a
+ *  document past report/limits.h's sizes (bytes, facts, findings, benchmark results). */
 json_t *pl_diff_load(const char *path, const char **kindp, char *err, size_t errlen);
 
 /** Diff @old (of kind @kold, named @nold in the document and in errors) against @new_

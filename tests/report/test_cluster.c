@@ -2,7 +2,8 @@
 /* The latency matrix analysis of the cluster merge (report/cluster.h pl_cluster_slow_nodes)
  * on synthetic matrices: which node has every pair slow, and when none is named; and the
  * per-node benchmark table (pl_cluster_bench): the worst node, odd only outside the
- * others' spread, in the direction the metric says is better. */
+ * others' spread, in the direction the metric says is better; node names made unique
+ * (pl_cluster_unique_names) whatever names the nodes bring. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "report/cluster.h"
+#include "util/str.h"
 
 /* A network section of @n nodes "n0".."n{n-1}" with the symmetric one-way matrix @m
  * (row-major n x n; NAN = not measured; the diagonal is null). */
@@ -182,13 +184,65 @@ static void bench_odd_node(void **state)
 	assert_string_equal(bench_check("lower", 4, skipped, 0.5), "n3 n3 above 3/4");
 }
 
+/* The unique names of @n names @in joined by spaces (static buffer). */
+static const char *unique(size_t n, const char *const *in)
+{
+	static char buf[4096];
+	char **v = pl_cluster_unique_names(in, n);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? " " : "", v[i]);
+	assert_null(v[n]);
+	pl_strv_free(v);
+	return buf;
+}
+
+static void unique_names(void **state)
+{
+	(void)state;
+	const char *dup[] = { "dup", "dup", "dup#2" };
+	assert_string_equal(unique(3, dup), "dup dup#3 dup#2");
+	const char *many[] = { "a", "a#2", "a", "a", "a#3", "a" };
+	assert_string_equal(unique(6, many), "a a#2 a#4 a#5 a#3 a#6");
+	const char *plain[] = { "n1", "n2", "n3" };
+	assert_string_equal(unique(3, plain), "n1 n2 n3");
+	/* a made name never meets a given one, however the suffixes nest */
+	const char *nest[] = { "x#2", "x", "x", "x#2", "x#2#2" };
+	assert_string_equal(unique(5, nest), "x#2 x x#3 x#2#3 x#2#2");
+	/* names alike for their first 256 bytes stay apart, whole */
+	char a[301], b[301];
+	memset(a, 'h', 300);
+	memcpy(b, a, 300);
+	a[299] = 'a';
+	b[299] = 'b';
+	a[300] = b[300] = '\0';
+	const char *longn[] = { a, b };
+	char **v = pl_cluster_unique_names(longn, 2);
+	assert_string_equal(v[0], a);
+	assert_string_equal(v[1], b);
+	pl_strv_free(v);
+	/* 2000 nodes of one name: all distinct */
+	const char **same = calloc(2000, sizeof(*same));
+	for (size_t i = 0; i < 2000; i++)
+		same[i] = "n";
+	v = pl_cluster_unique_names(same, 2000);
+	json_t *set = json_object();
+	for (size_t i = 0; i < 2000; i++)
+		json_object_set_new(set, v[i], json_true());
+	assert_int_equal(json_object_size(set), 2000);
+	assert_string_equal(v[1999], "n#2000");
+	json_decref(set);
+	pl_strv_free(v);
+	free(same);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_slow_node),	cmocka_unit_test(one_fast_pair_clears_it),
 		cmocka_unit_test(uniform_names_none),	cmocka_unit_test(three_nodes),
 		cmocka_unit_test(within_others_spread), cmocka_unit_test(edges),
-		cmocka_unit_test(bench_odd_node),
+		cmocka_unit_test(bench_odd_node),	cmocka_unit_test(unique_names),
 	};
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return cmocka_run_group_tests(tests, NULL, NULL);
