@@ -5,7 +5,8 @@
 # node4's governor, kernel and THP; --per-rank-nodes makes every rank a node so the
 # all-pairs network matrix and the simultaneous STREAM run here; a hung rank is bounded
 # by --timeout and named; --net-tcp adds each pair's round trip over perflab's TCP test;
-# bad input is one line, exit 2, nothing written.
+# bad input is one line, exit 2, nothing written; the report directory is refused when
+# another user owns it or may write it, and a symlink planted in it is replaced.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 . "$PERFLAB_SRCDIR/tests/mpi/lib-mpi.sh"
 
@@ -95,5 +96,33 @@ like "one line naming the node count and the limit" \
 	"$(grep -c 'perflab-mpi: error' "$ERR") $(grep 'perflab-mpi: error' "$ERR")" \
 	"^1 .*report: 4 nodes; the network matrix .* at most 3 nodes"
 ok "too many nodes: nothing written" test ! -e "$B"
+
+# The report directory goes through the same checks as perflab report's: a symlink
+# planted at report.md is replaced, not followed; a directory others may write without
+# the sticky bit, or one another user (nobody) owns, is one line and exit 2, nothing
+# written.
+mkdir "$TMP/own"
+echo precious >"$TMP/target"
+ln -s "$TMP/target" "$TMP/own/report.md"
+ok "a planted report.md symlink" MPI report -o "$TMP/own" --sysroot-per-rank "$TMP/sr/%r"
+is "its target untouched" "$(cat "$TMP/target")" precious
+ok "report.md replaced by the report" test -f "$TMP/own/report.md" -a ! -L "$TMP/own/report.md"
+mkdir -m 0777 "$TMP/open"
+chmod 0777 "$TMP/open"
+expect_exit 2 "a 0777 report directory" MPI report -o "$TMP/open" --sysroot-per-rank "$TMP/sr/%r"
+like "one line naming it, the reason and the fix" "$(one_error)" \
+	"^1 .*refusing report directory '$TMP/open': writable by other users \(choose another with -o DIR\)"
+is "0777: nothing written" "$(ls -A "$TMP/open")" ""
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir "$TMP/theirs"
+	chown 65534:65534 "$TMP/theirs"
+	expect_exit 2 "a report directory owned by nobody" \
+		MPI report -o "$TMP/theirs" --sysroot-per-rank "$TMP/sr/%r"
+	like "one line: not owned by you" "$(one_error)" \
+		"^1 .*refusing report directory '$TMP/theirs': not owned by you"
+	is "nobody's: nothing written" "$(ls -A "$TMP/theirs")" ""
+else
+	skip "a report directory owned by nobody" "not root: cannot give a directory to nobody"
+fi
 
 done_testing
