@@ -21,6 +21,7 @@
 #include "mpi/run.h"
 #include "render/cluster.h"
 #include "report/cluster.h"
+#include "report/limits.h"
 #include "util/json.h"
 #include "report/node.h"
 #include "report/report.h"
@@ -371,16 +372,15 @@ static json_t *bench_doc(struct mpi_opts *o, MPI_Comm cc)
 /* Rank 0: the "docs" array of pl_cluster_from_docs() ({file, name, doc} or {file, name,
  * reason}) of the @nc collectors (world ranks @coll, @names), @docs[i] and @got[i] as
  * pl_mpi_gather_json() left them (@docs[i] taken over). */
-static json_t *docs_array(const int *coll, int nc, char names[][KEYLEN], json_t **docs,
+static json_t *docs_array(const int *coll, int nc, char *const *names, json_t **docs,
 			  const bool *got, const struct mpi_opts *o)
 {
 	json_t *arr = json_array();
 	for (int i = 0; i < nc; i++) {
 		json_t *e = json_object(), *doc = docs[i];
 		docs[i] = NULL;
-		char *src = pl_xasprintf("rank %d", coll[i]);
+		char *src = pl_xasprintf("rank %d", coll[i]), lim[512];
 		json_object_set_new(e, "file", pl_json_string(src));
-		free(src);
 		json_object_set_new(e, "name", pl_json_string(names[i]));
 		char *why = NULL;
 		if (got[i] && !doc)
@@ -394,6 +394,8 @@ static json_t *docs_array(const int *coll, int nc, char names[][KEYLEN], json_t 
 					   coll[i]);
 		else if (pl_json_str(doc, "failed"))
 			why = pl_xasprintf("rank %d: %s", coll[i], pl_json_str(doc, "failed"));
+		else if (pl_doc_check_limits(doc, src, lim, sizeof(lim)) < 0)
+			why = pl_xstrdup(lim);
 		if (why) {
 			json_object_set_new(e, "reason", pl_json_string(why));
 			free(why);
@@ -401,6 +403,7 @@ static json_t *docs_array(const int *coll, int nc, char names[][KEYLEN], json_t 
 		} else {
 			json_object_set_new(e, "doc", doc);
 		}
+		free(src);
 		json_array_append_new(arr, e);
 	}
 	return arr;
@@ -478,7 +481,7 @@ static const char *sig_name(int sig)
  * (pl_mpi_stop.late) cut short: the cause, the phase, and what is missing: the documents of
  * the collectors without @got, the STREAM results of those with @ok (a document, not failed)
  * but not @mem_ok, the pairs without @have (@bench: the report would have run them). */
-static json_t *interrupted_json(int nc, char names[][KEYLEN], const bool *got, const bool *ok,
+static json_t *interrupted_json(int nc, char *const *names, const bool *got, const bool *ok,
 				const bool *mem_ok, const bool *have, bool bench,
 				const struct mpi_opts *o)
 {
@@ -579,7 +582,7 @@ static int write_report(const json_t *docs, json_t *net, json_t *intr, bool benc
  * interrupted_json()) and ends the job: exit 128 + signal. Returns the exit code on
  * rank 0 (0 elsewhere). */
 int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc, int me,
-		      char names[][KEYLEN])
+		      char *const *names)
 {
 	bool bench = !o->no_bench && pl_sysroot_is_live();
 	int max = pl_test_hook_int(PL_TEST_HOOK("PERFLAB_MPI_TEST_NET_MAX"), PL_MPI_NET_MAX_NODES);
@@ -694,8 +697,7 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 
 /* inspect, check, bench NAME on a collector: the node's document to rank 0, which
  * gathers them and writes one merged result (rank 0's exit code; 0 elsewhere). */
-int pl_mpi_run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc,
-		       char names[][KEYLEN])
+int pl_mpi_run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc, char *const *names)
 {
 	if (pl_test_hook_int(PL_TEST_HOOK("PERFLAB_MPI_TEST_HANG_RANK"), -1) == pl_mpi_rank)
 		pl_mpi_test_stall();

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mpi/run.h"
+#include "report/limits.h"
 #include "util/cleanup.h"
 #include "util/json.h"
 #include "util/outfile.h"
@@ -101,11 +102,24 @@ _Noreturn void pl_mpi_rank_stop(void)
 }
 
 /* Send @doc's compact text to rank 0 with @tag (one message; rank 0 sizes it with
- * MPI_Improbe) and wait for the send; a stop on the way ends this rank (pl_mpi_rank_stop). */
+ * MPI_Improbe) and wait for the send; a stop on the way ends this rank (pl_mpi_rank_stop).
+ * A text longer than PL_DOC_MAX_BYTES goes as {"failed": why} instead. */
 void pl_mpi_send_json(const json_t *doc, int tag)
 {
 	char *text = json_dumps(doc, JSON_COMPACT);
 	size_t n = text ? strlen(text) : 0;
+	if (n > PL_DOC_MAX_BYTES) { /* rank 0 would refuse it: say why instead */
+		json_t *f = json_object();
+		char *why = pl_xasprintf("its document is %zu bytes, more than the %zu MiB "
+					 "perflab reads of a document",
+					 n, PL_DOC_MAX_BYTES >> 20);
+		json_object_set_new(f, "failed", pl_json_string(why));
+		free(why);
+		free(text);
+		text = json_dumps(f, JSON_COMPACT);
+		json_decref(f);
+		n = text ? strlen(text) : 0;
+	}
 	MPI_Request rq;
 	MPI_Isend(text ? text : "", (int)n, MPI_CHAR, 0, tag, MPI_COMM_WORLD, &rq);
 	if (pl_mpi_wait_reqs(1, &rq, 0) < 0)

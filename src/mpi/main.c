@@ -13,6 +13,7 @@
  * a sink, and only the lowest failing rank prints its line. This file finds the nodes and
  * their collectors and dispatches; commands.c holds the commands, gather.c the gather
  * protocol and stopping early, netmatrix.c the network matrix (run.h what they share). */
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 #include "cmd/common.h"
 #include "cmd/node.h"
 #include "mpi/run.h"
+#include "report/cluster.h"
+#include "util/escape.h"
 #include "util/log.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -58,19 +61,96 @@ static char *expand_rank(const char *pat, int r)
 	return pl_buf_steal(&b);
 }
 
-/* The node key: hostname + boot id (through the sysroot), or the rank. */
-static void node_key(const struct mpi_opts *o, char key[KEYLEN])
+/* This rank's node key, malloc'd in *@key (*@keylen bytes): what tells nodes apart, the
+ * node's name (the hostname through the sysroot, or HOST:rRANK with --per-rank-nodes;
+ * escaped as a JSON string holds it), then its boot id and sysroot, a NUL after each.
+ * Returns 0, or -E2BIG with pl_mpi_first_err set when the hostname is longer than
+ * PL_MPI_HOST_MAX bytes or the key than PL_MPI_KEY_MAX. */
+static int node_key(const struct mpi_opts *o, char **key, size_t *keylen)
 {
 	char *host = NULL, *boot = NULL;
 	pl_read_str("/proc/sys/kernel/hostname", &host);
 	pl_read_str("/proc/sys/kernel/random/boot_id", &boot);
-	if (o->per_rank_nodes)
-		snprintf(key, KEYLEN, "%s:r%d", host ? pl_trim(host) : "?", pl_mpi_rank);
-	else
-		snprintf(key, KEYLEN, "%s %s %s", host ? pl_trim(host) : "?",
-			 boot ? pl_trim(boot) : "", o->per_rank ? pl_sysroot() : "");
+	const char *h = host ? pl_trim(host) : "?";
+	size_t hl = strlen(h);
+	*key = NULL;
+	int r = 0;
+	if (hl > PL_MPI_HOST_MAX) {
+		snprintf(pl_mpi_first_err, sizeof(pl_mpi_first_err),
+			 "rank %d: the hostname is %zu bytes long; perflab-mpi takes hostnames of "
+			 "at "
+			 "most %d bytes",
+			 pl_mpi_rank, hl, PL_MPI_HOST_MAX);
+		r = -E2BIG;
+		goto out;
+	}
+	char *e = pl_str_escape(h, PL_ESC_UTF8);
+	char *name = o->per_rank_nodes ? pl_xasprintf("%s:r%d", e, pl_mpi_rank) : pl_xstrdup(e);
+	free(e);
+	struct pl_buf b = { 0 };
+	pl_buf_append(&b, name, strlen(name) + 1);
+	free(name);
+	if (!o->per_rank_nodes) {
+		const char *bt = boot ? pl_trim(boot) : "";
+		const char *sr = o->per_rank ? pl_sysroot() : "";
+		pl_buf_append(&b, bt, strlen(bt) + 1);
+		pl_buf_append(&b, sr, strlen(sr) + 1);
+	}
+	*keylen = b.len;
+	*key = pl_buf_steal(&b);
+	if (*keylen > PL_MPI_KEY_MAX) {
+		snprintf(pl_mpi_first_err, sizeof(pl_mpi_first_err),
+			 "rank %d: the node's hostname, boot id and sysroot take %zu bytes; "
+			 "perflab-mpi takes at most %d",
+			 pl_mpi_rank, *keylen, PL_MPI_KEY_MAX);
+		r = -E2BIG;
+	}
+out:
 	free(host);
 	free(boot);
+	return r;
+}
+
+/* The collectors: the lowest rank of each distinct node key. Gathers every rank's key
+ * (@key, @keylen bytes) and sets *@coll to the collectors' world ranks (ascending), *@nc
+ * to their number, *@me to this rank's index among them (-1 when it is not one) and
+ * *@names to their node names made unique (pl_cluster_unique_names, a NULL-terminated
+ * strv). Keys are compared whole: nodes are never merged by a shared prefix. */
+static void find_collectors(const char *key, size_t keylen, int **coll, int *nc, int *me,
+			    char ***names)
+{
+	size_t nr = (size_t)pl_mpi_nranks;
+	int len = (int)keylen;
+	int *lens = pl_xcalloc(nr, sizeof(int)), *displs = pl_xcalloc(nr, sizeof(int));
+	MPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
+	size_t total = 0;
+	for (size_t r = 0; r < nr; r++) {
+		displs[r] = (int)total;
+		total += (size_t)lens[r];
+	}
+	char *all = pl_xmalloc(total ? total : 1);
+	MPI_Allgatherv(key, len, MPI_CHAR, all, lens, displs, MPI_CHAR, MPI_COMM_WORLD);
+	json_t *seen = json_object(); /* key bytes -> its first rank */
+	*coll = pl_xcalloc(nr, sizeof(int));
+	const char **base = pl_xcalloc(nr, sizeof(*base));
+	*nc = 0;
+	*me = -1;
+	for (size_t r = 0; r < nr; r++) {
+		const char *k = all + displs[r];
+		if (json_object_getn(seen, k, (size_t)lens[r]))
+			continue;
+		json_object_setn_new_nocheck(seen, k, (size_t)lens[r], json_true());
+		if ((int)r == pl_mpi_rank)
+			*me = *nc;
+		base[*nc] = k; /* the name: the key up to its first NUL */
+		(*coll)[(*nc)++] = (int)r;
+	}
+	*names = pl_cluster_unique_names(base, (size_t)*nc);
+	json_decref(seen);
+	free(base);
+	free(all);
+	free(lens);
+	free(displs);
 }
 
 int main(int argc, char **argv)
@@ -95,6 +175,10 @@ int main(int argc, char **argv)
 		}
 		free(dir);
 	}
+	char *key = NULL;
+	size_t keylen = 0;
+	if (bad < 0 && node_key(&o, &key, &keylen) < 0)
+		bad = PL_EXIT_USAGE;
 	/* every rank agrees on bad input: the lowest failing rank's line, exit 2, nothing
 	 * written */
 	int first = bad > 0 ? pl_mpi_rank : pl_mpi_nranks, lowest;
@@ -102,6 +186,7 @@ int main(int argc, char **argv)
 	if (bad >= 0 || lowest < pl_mpi_nranks) {
 		if (lowest < pl_mpi_nranks && pl_mpi_rank == lowest)
 			pl_mpi_fail_line(pl_mpi_first_err);
+		free(key);
 		pl_bench_cmd_free(&o.bench);
 		MPI_Finalize();
 		return lowest < pl_mpi_nranks ? PL_EXIT_USAGE : bad;
@@ -119,43 +204,20 @@ int main(int argc, char **argv)
 	}
 
 	/* nodes: the collector is the lowest rank with the node's key */
-	char key[KEYLEN] = "";
-	node_key(&o, key);
-	char(*keys)[KEYLEN] = pl_xcalloc((size_t)pl_mpi_nranks, KEYLEN);
-	MPI_Allgather(key, KEYLEN, MPI_CHAR, keys, KEYLEN, MPI_CHAR, MPI_COMM_WORLD);
-	int color = pl_mpi_rank;
-	for (int r = 0; r < pl_mpi_nranks; r++)
-		if (strcmp(keys[r], key) == 0) {
-			color = r;
-			break;
-		}
-	bool collector = color == pl_mpi_rank;
+	int *coll, nc, me;
+	char **names;
+	find_collectors(key, keylen, &coll, &nc, &me, &names);
+	bool collector = me >= 0;
 	MPI_Comm cc;
 	MPI_Comm_split(MPI_COMM_WORLD, collector ? 0 : MPI_UNDEFINED, pl_mpi_rank, &cc);
-	int *coll = pl_xcalloc((size_t)pl_mpi_nranks, sizeof(int)), nc = 0, me = -1;
-	char(*names)[KEYLEN] = pl_xcalloc((size_t)pl_mpi_nranks, KEYLEN);
-	for (int r = 0; r < pl_mpi_nranks; r++) {
-		bool c = true;
-		for (int q = 0; q < r; q++)
-			c = c && strcmp(keys[q], keys[r]) != 0;
-		if (!c)
-			continue;
-		if (r == pl_mpi_rank)
-			me = nc;
-		snprintf(names[nc], KEYLEN, "%s", keys[r]);
-		char *sp = strchr(names[nc], ' ');
-		if (sp)
-			*sp = '\0';
-		coll[nc++] = r;
-	}
 	int ret = 0;
 	if (collector) {
 		ret = strcmp(o.cmd, "report") == 0 ? pl_mpi_run_report(&o, cc, coll, nc, me, names)
 						   : pl_mpi_run_command(&o, cc, coll, nc, names);
 		MPI_Comm_free(&cc);
 	}
-	free(keys);
-	free(names);
+	free(key);
+	pl_strv_free(names);
 	free(coll);
 	pl_bench_cmd_free(&o.bench);
 	/* rank 0's exit code to every rank; the others wait asleep (pl_mpi_wait_reqs), leaving the

@@ -26,6 +26,8 @@ static const int sizes[NSIZES] = { 8, 1024, 65536, 1048576 };
 enum { REACH_NONE = 0, REACH_HOSTNAME = 1, REACH_ADDRESS = 2 };
 /* the server's "HOSTNAME:PORT ADDR..." message of --net-tcp */
 #define TCP_ADDR_MAX 2048
+/* gethostname()'s buffer for that address (the kernel's limit is 64 bytes) */
+#define HOST_BUF 256
 
 /* The timed and the warm-up round trips of a size at @scale (quick 10, default 2,
  * full 1): osu_latency's counts at full (10000 and 100 up to 8 KiB, 1000 and 10 above). */
@@ -217,7 +219,7 @@ static double tcp_pingpong(bool lead, int peer, double seconds, double *reach)
 	struct pl_net_server_opts so = { .timeout = 5, .cpu = -1 };
 	pthread_t th;
 	bool running = false;
-	char host[KEYLEN] = "", ifs[TCP_ADDR_MAX - KEYLEN - 16];
+	char host[HOST_BUF] = "", ifs[TCP_ADDR_MAX - HOST_BUF - 16];
 	if (pl_net_server_open(":0", &so, &t.srv) == 0 &&
 	    gethostname(host, sizeof(host) - 1) == 0 &&
 	    pthread_create(&th, NULL, tcp_serve, &t) == 0) {
@@ -379,7 +381,7 @@ static json_t *tcp_pair_json(const double *v, json_t *m, int a, int b, double *o
 /* Rank 0: the "network" object of the pairs measured (@rtt, @have as pl_mpi_measure_pairs()
  * left them; complete false when some are missing) between the @nc collectors @names. */
 json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const struct mpi_opts *o,
-			    char names[][KEYLEN])
+			    char *const *names)
 {
 	int scale = o->quick ? 10 : o->full ? 1 : 2;
 	json_t *net = json_object(), *nodes = json_array(), *pairs = json_array();

@@ -17,7 +17,6 @@
  * sleep between tests of a waiting rank; STOP_GRACE_S: how long a stopping rank leaves
  * rank 0 to write the partial report (pl_mpi_rank_stop) */
 enum {
-	KEYLEN = 256,
 	TAG_PING = 1,
 	TAG_PINGSTOP = 2,
 	TAG_DOC = 12,
@@ -37,6 +36,11 @@ enum {
 /* a pair's figures: the round trip of each size, then --net-tcp's (or -errno) and how
  * its server was reached (REACH_*) */
 #define NVALS (NSIZES + 2)
+/** The longest hostname perflab-mpi takes, in bytes (a longer one is a usage error on
+ *  every rank: exit 2). Node keys (name, boot id, sysroot) are compared whole. */
+#define PL_MPI_HOST_MAX 1024
+/** The longest node key (hostname, boot id and --sysroot-per-rank tree, each with its NUL). */
+#define PL_MPI_KEY_MAX 8192
 /** The most nodes report's network matrix takes: it measures the nc*(nc-1)/2 pairs one
  *  at a time and keeps NVALS doubles per pair on rank 0 (1024 nodes: 523,776 pairs). */
 #define PL_MPI_NET_MAX_NODES 1024
@@ -123,7 +127,7 @@ int pl_mpi_measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
  *  measured (@rtt, @have as pl_mpi_measure_pairs() left them; complete false when some are
  *  missing) between the @nc collectors @names. New reference. */
 json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const struct mpi_opts *o,
-			    char names[][KEYLEN]);
+			    char *const *names);
 
 /* ---- the commands (commands.c) ---- */
 
@@ -132,14 +136,14 @@ json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const s
  *  else the exit code. */
 int pl_mpi_parse_args(int argc, char **argv, struct mpi_opts *o);
 /** report on a collector (@cc the collectors' communicator, @coll their world ranks, @nc
- *  of them, this one @me, @names their node names): its document, STREAM and the
+ *  of them, this one @me, @names their node names, unique): its document, STREAM and the
  *  network matrix to rank 0, which writes the cluster report. Returns the exit code on
  *  rank 0 (0 elsewhere); a stopped run ends the job instead. */
 int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc, int me,
-		      char names[][KEYLEN]);
+		      char *const *names);
 /** inspect, check, bench NAME on a collector: the node's document to rank 0, which
  *  writes the merged result. Returns the exit code on rank 0 (0 elsewhere). */
 int pl_mpi_run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc,
-		       char names[][KEYLEN]);
+		       char *const *names);
 
 #endif
