@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/common.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
 #include "config.h"
 #include "util/outfile.h"
 

@@ -8,8 +8,9 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "cmd/common.h"
-#include "cmd/node.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
+#include "cli/node.h"
 #include "util/json.h"
 #include "render/prom.h"
 #include "util/log.h"

@@ -8,8 +8,9 @@
 
 #include "bench/bench.h"
 #include "cmd/check.h"
-#include "cmd/common.h"
-#include "cmd/node.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
+#include "cli/node.h"
 #include "facts/facts.h"
 #include "util/json.h"
 #include "render/prom.h"

@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "bench/env.h"
-#include "cmd/common.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
 #include "compare/cmdline.h"
 #include "compare/experiment.h"
 #include "compare/live.h"

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/common.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
 #include "render/diff.h"
 #include "report/diff.h"
 #include "util/json.h"

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/common.h"
-#include "cmd/node.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
+#include "cli/node.h"
 #include "facts/facts.h"
 #include "util/json.h"
 #include "rules/rules.h"

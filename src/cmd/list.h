@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The commands of perflab, one PL_COMMAND(NAME, "summary") line each, sorted by name.
  * This list is the registry: meson compiles src/cmd/NAME.c for every line
- * (src/cmd/meson.build), src/cmd/common.h declares cmd_NAME() from it, src/main.c builds
+ * (src/cmd/meson.build), src/cmd/commands.h declares cmd_NAME() from it, src/main.c builds
  * its dispatch table and the command list of `perflab --help` from it (summary: one line,
  * what `perflab --help` prints), and tests/core/docs-sync.sh checks README.md and the man
  * pages against it. To add a command: write src/cmd/NAME.c with cmd_NAME() (copy a

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/common.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
 #include "monitor/accel.h"
 #include "monitor/session.h"
 #include "util/outfile.h"

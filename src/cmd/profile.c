@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/common.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
 #include "util/json.h"
 #include "profile/output.h"
 #include "profile/aggregate.h"

@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "cmd/common.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
 #include "facts/facts.h"
 #include "render/cluster.h"
 #include "render/html.h"

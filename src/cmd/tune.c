@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/common.h"
+#include "cli/common.h"
+#include "cmd/commands.h"
 #include "tune/actions.h"
 #include "tune/hold_latency.h"
 #include "tune/journal.h"

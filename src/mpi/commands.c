@@ -15,8 +15,8 @@
 
 #include "bench/bench.h"
 #include "report/plan.h"
-#include "cmd/common.h"
-#include "cmd/node.h"
+#include "cli/common.h"
+#include "cli/node.h"
 #include "facts/facts.h"
 #include "mpi/run.h"
 #include "render/cluster.h"
@@ -299,7 +299,7 @@ static json_t *stream_result(const struct mpi_opts *o)
 	return res;
 }
 
-/* inspect: the node's facts (cmd/node.h, as perflab inspect) and its machine row. */
+/* inspect: the node's facts (cli/node.h, as perflab inspect) and its machine row. */
 static json_t *inspect_doc(const struct mpi_opts *o)
 {
 	struct pl_facts f;
@@ -319,7 +319,7 @@ static json_t *inspect_doc(const struct mpi_opts *o)
 	return doc;
 }
 
-/* check: the node's findings (cmd/node.h, as perflab check) in a report document. */
+/* check: the node's findings (cli/node.h, as perflab check) in a report document. */
 static json_t *check_doc(const struct mpi_opts *o)
 {
 	struct pl_facts f;

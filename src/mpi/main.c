@@ -5,7 +5,7 @@
  * the collectors measure the network between them (all-pairs ping-pong, one pair at a
  * time), run STREAM at the same time (after an MPI_Barrier) and build their node's report
  * document (inspect + check + bench mem, with perflab's library code); for inspect, check
- * and bench NAME they build the single-host command's document (cmd/node.h; bench after
+ * and bench NAME they build the single-host command's document (cli/node.h; bench after
  * an MPI_Barrier). Each sends it to rank 0: its size first, then the text, one node at a
  * time, so rank 0 holds one message buffer at a time. Rank 0 merges them with
  * out/cluster.h and writes DIR/report.{json,md,html} (report) or one merged result.
@@ -21,8 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd/common.h"
-#include "cmd/node.h"
+#include "cli/common.h"
+#include "cli/node.h"
 #include "mpi/run.h"
 #include "report/cluster.h"
 #include "util/escape.h"

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmd/node.h"
+#include "cli/node.h"
 
 /* message tags; WINDOW: rank 0's receives in flight at most (pl_mpi_gather_json); NAP_US: the
  * sleep between tests of a waiting rank; STOP_GRACE_S: how long a stopping rank leaves

@@ -22,7 +22,7 @@
 #include "bench/env.h"
 #include "bench/mem/stream.h"
 #include "bench/ticks.h"
-#include "cmd/common.h"
+#include "cli/common.h"
 #include "stats/hist.h"
 #include "stats/summary.h"
 #include "util/str.h"

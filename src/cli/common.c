@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "cmd/common.h"
+#include "cli/common.h"
 
 #include <errno.h>
 #include <stddef.h>

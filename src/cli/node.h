@@ -2,14 +2,15 @@
 /* The documents of perflab inspect, check and bench NAME as functions of their options, so
  * the single-host commands and perflab-mpi (one document per node, merged by rank 0) build
  * them with the same code. Each logs its one error line (pl_error) and returns an exit
- * code, or -1 to go on. */
-#ifndef PERFLAB_CMD_NODE_H
-#define PERFLAB_CMD_NODE_H
+ * code, or -1 to go on. They are defined beside the command that owns each document
+ * (src/cmd/inspect.c, check.c, bench.c), which links them into both programs. */
+#ifndef PERFLAB_CLI_NODE_H
+#define PERFLAB_CLI_NODE_H
 #include <jansson.h>
 #include <stdbool.h>
 
 #include "bench/bench.h"
-#include "cmd/common.h"
+#include "cli/common.h"
 #include "facts/facts.h"
 #include "rules/rules.h"
 

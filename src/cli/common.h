@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What every command shares: global options, option parsing with --help, and the
  * command entry point signature. */
-#ifndef PERFLAB_CMD_COMMON_H
-#define PERFLAB_CMD_COMMON_H
+#ifndef PERFLAB_CLI_COMMON_H
+#define PERFLAB_CLI_COMMON_H
 #include <stdbool.h>
 
 #include "util/log.h"
@@ -55,11 +55,6 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 		      const struct pl_optset *sets, size_t nsets, struct pl_args *args);
 /** pl_cmd_help() for several option tables. */
 void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *sets, size_t nsets);
-
-/** Command entry points: argv[0] is the command name. Return an exit code (log.h). */
-#define PL_COMMAND(name, summary) int cmd_##name(int argc, char **argv);
-#include "cmd/list.h"
-#undef PL_COMMAND
 
 struct pl_facts;
 /** For a --sysroot tree (not the live /): return PL_EXIT_USAGE after one error naming the
