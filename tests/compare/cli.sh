@@ -183,8 +183,8 @@ fi
 is "environment: no settings, no originals" "$(jqv "$TMP/nz.json" '.original_settings | length')" 0
 ok "report --from a compare document" "$P" report --no-bench --from "$TMP/nz.json" -o "$TMP/rep"
 md_x=$(grep -E '^\| x \|' "$TMP/rep/report.md")
-like "report.md: the ~0 baseline as a difference" "$md_x" '; diff -0.4 \[-1.305, \+0.5049\]'
-like "report.md: wall time in the terminal's units" "$(grep -E '^\| wall \|' "$TMP/rep/report.md")" '^\| wall \| [0-9.]+ (ns|us|ms) \[[0-9.]+ (ns|us|ms), [0-9.]+ (ns|us|ms)\] n=10 \|.* [-+][0-9]+\.[0-9]{2}% \['
+like "report.md: the ~0 baseline as a difference" "$md_x" '; diff -0.4 \\\[-1.305, \+0.5049\]'
+like "report.md: wall time in the terminal's units" "$(grep -E '^\| wall \|' "$TMP/rep/report.md")" '^\| wall \| [0-9.]+ (ns|us|ms) \\\[[0-9.]+ (ns|us|ms), [0-9.]+ (ns|us|ms)\] n=10 \|.* [-+][0-9]+\.[0-9]{2}% \\\['
 like "report.md: max_rss in bytes" "$(grep -E '^\| max_rss \|' "$TMP/rep/report.md")" '^\| max_rss \| [0-9.]+ (KiB|MiB) '
 like "report.html: the terminal's units" "$(grep -o '<td class="cmp"><span class="num">[^<]*' "$TMP/rep/report.html" | head -1)" '[0-9.]+ (ns|us|ms) \['
 like "report.md: the compare's environment" "$(sed -n '/^## Comparisons/,/^## /p' "$TMP/rep/report.md")" '^- environment: kernel .*; during the run: load'
