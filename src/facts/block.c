@@ -2,6 +2,7 @@
 /* block.DEV.*: per-device queue settings (Documentation/ABI/stable/sysfs-block,
  * Documentation/block/queue-sysfs.rst). Loop, RAM and optical devices are skipped: no
  * tuning guide cares about their queues. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,14 @@ static bool skipped(const char *dev)
 	return false;
 }
 
+/* Room for "block." or "/sys/block/", a directory entry of up to NAME_MAX bytes and the
+ * longest suffix below, so no device name the kernel (or a fixture tree) can give is
+ * truncated into another device's key. */
+enum { BLOCK_KEY_MAX = sizeof("/sys/block/") + NAME_MAX + sizeof("/queue/read_ahead_kb") };
+
 static void collect_dev(struct pl_facts *f, const char *dev)
 {
-	char key[256], path[256], *s;
+	char key[BLOCK_KEY_MAX], path[BLOCK_KEY_MAX], *s;
 	int64_t v;
 	int r;
 

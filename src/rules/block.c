@@ -6,6 +6,7 @@
  * disk schedulers" / "Different disk schedulers for different use cases", tuned's [disk]
  * plugin, Documentation/ABI/stable/sysfs-block. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,10 @@
 #include "rules/domains.h"
 #include "rules/predicates.h"
 #include "util/str.h"
+
+/* Room for "block.", a device name of up to NAME_MAX bytes and the longest fact suffix
+ * read here ("queue.read_ahead_kb"), so a long name never truncates into no finding. */
+enum { BLOCK_KEY_MAX = sizeof("block.") + NAME_MAX + sizeof(".queue.read_ahead_kb") };
 
 enum blk_kind { BLK_SKIP, BLK_HDD, BLK_SSD, BLK_NVME, BLK_VIRT };
 static const char *const kind_names[] = { "other", "rotational disk", "SSD", "NVMe",
@@ -33,7 +38,7 @@ static enum blk_kind blk_kind(const struct pl_facts *f, const char *dev)
 		return BLK_NVME;
 	if (pl_startswith(dev, "vd") || pl_startswith(dev, "xvd"))
 		return BLK_VIRT;
-	char key[160];
+	char key[BLOCK_KEY_MAX];
 	snprintf(key, sizeof(key), "block.%s.rotational", dev);
 	int64_t rot;
 	if (!pl_rf_int(f, key, &rot))
@@ -77,14 +82,14 @@ static void for_each_dev(const struct pl_rule *r, const struct pl_facts *f, stru
 
 static const char *dev_str(const struct pl_facts *f, const char *dev, const char *what)
 {
-	char key[160];
+	char key[BLOCK_KEY_MAX];
 	snprintf(key, sizeof(key), "block.%s.%s", dev, what);
 	return pl_facts_get_str(f, key);
 }
 
 static bool dev_int(const struct pl_facts *f, const char *dev, const char *what, int64_t *v)
 {
-	char key[160];
+	char key[BLOCK_KEY_MAX];
 	snprintf(key, sizeof(key), "block.%s.%s", dev, what);
 	return pl_rf_int(f, key, v);
 }

@@ -237,4 +237,14 @@ is "empty sysroot, --json: no document" "$(wc -c <"$OUT")" 0
 expect_exit 2 "a level too deep (proc/ as the sysroot)" "$PERFLAB" inspect --sysroot "$SR/xen-hvm/proc"
 expect_exit 0 "a tree without the --domain asked for is fine" "$PERFLAB" inspect --sysroot "$SR/container" --domain accel
 is "... and says that nothing is available" "$(cat "$OUT")" "no facts available (--all lists each with the reason)"
+# a device name as long as a directory entry can be (NAME_MAX) keeps its own keys and finding
+LONG=sd$(printf 'a%.0s' $(seq 1 253))
+mkdir -p "$TMP/long/sys/block/$LONG/queue"
+echo 1 >"$TMP/long/sys/block/$LONG/queue/rotational"
+echo '[none] mq-deadline' >"$TMP/long/sys/block/$LONG/queue/scheduler"
+echo 7 >"$TMP/long/sys/block/$LONG/queue/read_ahead_kb"
+expect_exit 0 "255-byte device name: inspect" "$PERFLAB" inspect --json --sysroot "$TMP/long"
+is "255-byte device name: read_ahead_kb under its full key" "$(jq -r --arg k "block.$LONG.queue.read_ahead_kb" '.facts[$k].value' "$OUT")" 7
+expect_exit 0 "255-byte device name: check finds the missing scheduler" "$PERFLAB" check --json --sysroot "$TMP/long"
+is "255-byte device name: the finding names the device" "$(jq -r '[.findings[] | select(.id == "block.scheduler-hdd") | .subject] | join(",")' "$OUT")" "$LONG"
 done_testing
