@@ -63,6 +63,11 @@ struct pl_hist *pl_bench_hist(struct pl_bench_ctx *c, int i)
 	return m->stage;
 }
 
+void pl_bench_set_summary(struct pl_bench_ctx *c, const char *summary)
+{
+	c->summary = summary;
+}
+
 json_t *pl_bench_info(struct pl_bench_ctx *c)
 {
 	return c->info;

@@ -112,6 +112,11 @@ void pl_bench_record(struct pl_bench_ctx *ctx, int m, double value);
  *  discarded by the runner. */
 struct pl_hist *pl_bench_hist(struct pl_bench_ctx *ctx, int m);
 
+/** Replace the benchmark's one-line summary (the table title and JSON "summary") for
+ *  this run, when an option changes what it measures (bench mem --latency measures
+ *  load-to-use latency, not bandwidth). @summary is borrowed and must outlive the run:
+ *  pass a string literal. */
+void pl_bench_set_summary(struct pl_bench_ctx *ctx, const char *summary);
 /** Benchmark-specific facts about the run ({"array_bytes":..,"reason":..}); borrowed
  *  object, printed in the table header and under "info" in JSON. */
 json_t *pl_bench_info(struct pl_bench_ctx *ctx);

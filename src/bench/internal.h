@@ -36,6 +36,7 @@ struct pl_bench_ctx {
 	bool pinned, quick, warming;
 	bool self_pinned;    /* pl_bench_pinned_by_bench() */
 	const char *workdir; /* pl_bench_workdir(): the run options' workdir */
+	const char *summary; /* pl_bench_set_summary(): this run's title, NULL = b->summary */
 };
 
 /** A new result document of @b with the header fields of bench.schema.json and @status

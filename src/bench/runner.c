@@ -400,6 +400,8 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_t *d = pl_bench_doc_new(b, c.invalid[0]  ? "failed"
 					: interrupted ? "interrupted"
 						      : "ok");
+	if (c.summary)
+		json_object_set_new(d, "summary", pl_json_string(c.summary));
 	if (c.invalid[0]) {
 		json_object_set_new(d, "reason", pl_json_string(c.invalid));
 		snprintf(err, errlen, "%s", c.invalid);

@@ -17,14 +17,17 @@ f=$TMP/l.json
 validate bench.schema.json "$f"
 is "latency: one metric per power of two, 4 KiB to 4 MiB" "$(jq -r '[.metrics[].name] | join(",")' "$f")" \
 	"latency 4.00 KiB,latency 8.00 KiB,latency 16.00 KiB,latency 32.00 KiB,latency 64.00 KiB,latency 128.00 KiB,latency 256.00 KiB,latency 512.00 KiB,latency 1.00 MiB,latency 2.00 MiB,latency 4.00 MiB"
+like "latency: titled as latency, not bandwidth" "$(jqv "$f" .summary)" '^memory load-to-use latency'
 is "latency: huge pages said" "$(jqv "$f" .info.huge_pages)" "madvise(MADV_HUGEPAGE)"
 "$PERFLAB" inspect --json >"$TMP/facts.json" 2>/dev/null
 l1=$(jq -r '.facts["cpu.cache.l1d_bytes"].value // 0' "$TMP/facts.json")
 l2=$(jq -r '.facts["cpu.cache.l2_bytes"].value // 0' "$TMP/facts.json")
 l3=$(jq -r '(.facts["cpu.cache.l3_bytes"].value // 0) * (.facts["cpu.cache.l3_count"].value // 1)' "$TMP/facts.json")
+l3u=$(jq -r '.info.l3_used_bytes' "$f")
 want=$(for b in 4096 8192 16384 32768 65536 131072 262144 524288 1048576 2097152 4194304; do
-	awk -v b="$b" -v l1="$l1" -v l2="$l2" -v l3="$l3" 'BEGIN {
-		if (l1 && b <= l1) print "L1"; else if (l2 && b <= l2) print "L2"; else if (l3 && b <= l3) print "L3";
+	awk -v b="$b" -v l1="$l1" -v l2="$l2" -v l3="$l3" -v l3u="$l3u" 'BEGIN {
+		if (l1 && b <= l1) print "L1"; else if (l2 && b <= l2) print "L2";
+		else if (l3 && b <= l3) print (l3u < l3 && b > l3u) ? "L3 or DRAM" : "L3";
 		else if (l1 || l2 || l3) print "DRAM"; else print "unknown" }'
 done | paste -sd, -)
 is "latency: each size named by the smallest level of the facts that holds it (L1d $l1, L2 $l2, L3 $l3)" \

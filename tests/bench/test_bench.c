@@ -629,13 +629,20 @@ static void test_chase(void **state)
 	struct pl_chase c;
 	assert_int_equal(pl_chase_build(&c, 64, -1, false, 1), -EINVAL);
 	pl_chase_free(NULL);
-	assert_string_equal(pl_chase_level(32768, 49152, 2 << 20, 32 << 20), "L1");
-	assert_string_equal(pl_chase_level(49152, 49152, 2 << 20, 32 << 20), "L1");
-	assert_string_equal(pl_chase_level(65536, 49152, 2 << 20, 32 << 20), "L2");
-	assert_string_equal(pl_chase_level(16 << 20, 49152, 2 << 20, 32 << 20), "L3");
-	assert_string_equal(pl_chase_level(64 << 20, 49152, 2 << 20, 32 << 20), "DRAM");
-	assert_string_equal(pl_chase_level(64 << 20, 49152, 2 << 20, 0), "DRAM");
-	assert_string_equal(pl_chase_level(4096, 0, 0, 0), "unknown");
+	assert_string_equal(pl_chase_level(32768, 49152, 2 << 20, 32 << 20, 0), "L1");
+	assert_string_equal(pl_chase_level(49152, 49152, 2 << 20, 32 << 20, 0), "L1");
+	assert_string_equal(pl_chase_level(65536, 49152, 2 << 20, 32 << 20, 0), "L2");
+	assert_string_equal(pl_chase_level(16 << 20, 49152, 2 << 20, 32 << 20, 0), "L3");
+	assert_string_equal(pl_chase_level(64 << 20, 49152, 2 << 20, 32 << 20, 0), "DRAM");
+	assert_string_equal(pl_chase_level(64 << 20, 49152, 2 << 20, 0, 0), "DRAM");
+	assert_string_equal(pl_chase_level(4096, 0, 0, 0, 0), "unknown");
+	/* a VM whose L3 fact (512 MiB) is likely the host's, 128 MiB taken as sure */
+	assert_string_equal(pl_chase_level(128u << 20, 49152, 2 << 20, 512u << 20, 128u << 20),
+			    "L3");
+	assert_string_equal(pl_chase_level(256u << 20, 49152, 2 << 20, 512u << 20, 128u << 20),
+			    "L3 or DRAM");
+	assert_string_equal(pl_chase_level(1024u << 20, 49152, 2 << 20, 512u << 20, 128u << 20),
+			    "DRAM");
 }
 
 /* bench freq's parsers: cpuinfo MHz per processor, sysfs event configs. */

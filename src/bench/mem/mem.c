@@ -639,6 +639,8 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 			return -EINVAL;
 		}
 		struct mem_state *s = pl_xcalloc(1, sizeof(*s));
+		pl_bench_set_summary(ctx, "memory load-to-use latency by pointer chasing, "
+					  "working sets from 4 KiB to beyond the L3 (ns)");
 		int r = pl_memlat_setup(ctx, o->max_size, o->huge, mem_available(), PL_MEM_SHARE,
 					&s->lat);
 		if (r < 0) {

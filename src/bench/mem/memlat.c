@@ -104,14 +104,14 @@ bool pl_chase_is_one_cycle(const struct pl_chase *c)
 	return n == c->lines;
 }
 
-const char *pl_chase_level(uint64_t bytes, uint64_t l1, uint64_t l2, uint64_t l3)
+const char *pl_chase_level(uint64_t bytes, uint64_t l1, uint64_t l2, uint64_t l3, uint64_t l3_sure)
 {
 	if (l1 && bytes <= l1)
 		return "L1";
 	if (l2 && bytes <= l2)
 		return "L2";
 	if (l3 && bytes <= l3)
-		return "L3";
+		return l3_sure && bytes > l3_sure ? "L3 or DRAM" : "L3";
 	return l1 || l2 || l3 ? "DRAM" : "unknown";
 }
 
@@ -242,15 +242,19 @@ int pl_memlat_setup(struct pl_bench_ctx *ctx, uint64_t max_bytes, bool huge, uin
 							"random cycle through the working set"
 						      : NULL);
 		pl_bench_metric_note(ctx, m->metric[k], "level",
-				     pl_chase_level(b, l1, l2, l3_total));
+				     pl_chase_level(b, l1, l2, l3_total, bounded ? l3_used : 0));
 	}
 	json_object_set_new(info, "cpu", json_integer(m->cpu));
 	if (r < 0) {
 		pl_memlat_free(m);
 		return r;
 	}
-	pl_bench_note(ctx, "levels from the facts' cache sizes: a working set is named by the "
-			   "smallest level it fits in (L1d and L2 per core, L3 in total)");
+	pl_bench_note(ctx,
+		      "levels from the facts' cache sizes: a working set is named by the "
+		      "smallest level it fits in (L1d and L2 per core, L3 in total)%s",
+		      bounded ? "; between the L3 share taken above and the L3 the facts "
+				"report, \"L3 or DRAM\""
+			      : "");
 	*out = m;
 	return 0;
 }

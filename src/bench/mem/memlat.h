@@ -36,8 +36,11 @@ void pl_chase_free(struct pl_chase *c);
 /** Whether the lines form one cycle through all of them (for tests). */
 bool pl_chase_is_one_cycle(const struct pl_chase *c);
 /** The level a working set of @bytes fits in, from the per-core L1d and L2 sizes and the
- *  total L3 (0 = unknown): "L1", "L2", "L3" or "DRAM" (beyond the last known level). */
-const char *pl_chase_level(uint64_t bytes, uint64_t l1, uint64_t l2, uint64_t l3);
+ *  total L3 (0 = unknown): "L1", "L2", "L3" or "DRAM" (beyond the last known level).
+ *  @l3_sure (bytes, 0 = all of @l3) is how much of @l3 is surely there: a VM's L3 fact is
+ *  often the host's (memsize.h), and a set above @l3_sure but within @l3 is
+ *  "L3 or DRAM". */
+const char *pl_chase_level(uint64_t bytes, uint64_t l1, uint64_t l2, uint64_t l3, uint64_t l3_sure);
 
 #endif
 
