@@ -290,6 +290,11 @@ static int report_node(const struct report_opts *o, const char *dir, struct pl_b
 		json_decref(from);
 		return PL_EXIT_USAGE;
 	}
+	/* a benchmark whose result came with --from is not measured again */
+	size_t k;
+	json_t *x;
+	json_array_foreach(json_object_get(from, "benchmarks"), k, x)
+		pl_bench_plan_drop(plan, pl_json_str(x, "benchmark"));
 	bool bench = !o->no_bench && pl_sysroot_is_live();
 	if (bench && o->cpus) {
 		char cerr[512];
