@@ -55,11 +55,6 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 	json_array_foreach(benches, i, x) saved |= pl_json_str(x, "from") != NULL;
 	json_array_foreach(benches, i, x)
 	{
-		if (saved) {
-			pl_autofree char *src = pl_figure_source(x);
-			pl_autofree char *e = pl_str_escape(src, PL_ESC_TERM);
-			fprintf(out, "  %-10s source: %s\n", pl_json_str(x, "benchmark"), e);
-		}
 		const json_t *m = json_array_get(json_object_get(x, "metrics"), 0);
 		const char *st = pl_json_str(x, "status");
 		if (!m || !st || strcmp(st, "ok") != 0) {
@@ -87,6 +82,11 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 					fprintf(out, "%s%s%s", ntag++ ? "; " : "  [", w,
 						both[l]->v[k].tag);
 		fprintf(out, "%s%s\n", ntag ? r : "", ntag ? "]" : "");
+		if (saved) {
+			pl_autofree char *src = pl_figure_source(x);
+			pl_autofree char *e = pl_str_escape(src, PL_ESC_TERM);
+			fprintf(out, "%13ssource: %s\n", "", e);
+		}
 		struct pl_buf info = { 0 };
 		for (size_t k = 0; k < bc.n; k++) {
 			const struct pl_caveat *c = &bc.v[k];

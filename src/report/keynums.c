@@ -136,8 +136,8 @@ static const char *section_of(const struct kn *k, const json_t *doc, const char 
 }
 
 /* A row for metric @m of result @doc of benchmark @bench; @detail/@reference computed by
- * the caller from the metric (NULL = none / "no reference"); a result saved in a --from
- * file names it after the detail. Not measured: why, in the text. */
+ * the caller from the metric (NULL = none / "no reference"). Not measured: why, in the
+ * text. */
 static json_t *bench_row(const struct kn *k, const char *name, const char *bench,
 			 const json_t *doc, const json_t *m, const char *detail,
 			 const char *reference)
@@ -159,12 +159,8 @@ static json_t *bench_row(const struct kn *k, const char *name, const char *bench
 		json_t *r = row(name, why, NULL, NULL, NULL, NULL, section);
 		return r;
 	}
-	const char *from = pl_json_str(doc, "from");
-	pl_autofree char *d = from ? pl_xasprintf("%s%sfrom %s", detail ? detail : "",
-						  detail ? "; " : "", from)
-				   : NULL;
-	return row(name, NULL, m, d ? d : detail, reference ? reference : "no reference",
-		   caveats(doc, m), section);
+	return row(name, NULL, m, detail, reference ? reference : "no reference", caveats(doc, m),
+		   section);
 }
 
 /* A row that is not a key number although @doc measured something under its name
@@ -265,14 +261,16 @@ static void add_mem(json_t *rows, const struct kn *k)
 {
 	const json_t *d = find_bench(k->benches, "mem");
 	const json_t *triad = find_metric(d, "triad");
-	pl_autofree char *peak = mem_reference(k->report, triad);
 	const json_t *info = json_object_get(d, "info");
 	double arr = pl_json_num(info, "array_bytes");
 	double llc = json_is_number(json_object_get(info, "llc_used_bytes"))
 			     ? pl_json_num(info, "llc_used_bytes")
 			     : pl_json_num(info, "llc_total_bytes");
+	bool in_cache = triad && arr > 0 && llc > 0 && 3 * arr <= llc;
+	/* the peak alone when the triad is the cache's: no share of the DIMMs' peak */
+	pl_autofree char *peak = mem_reference(k->report, in_cache ? NULL : triad);
 	pl_autofree char *a = pl_figure_bytes(3 * arr), *l = pl_figure_bytes(llc);
-	if (triad && arr > 0 && llc > 0 && 3 * arr <= llc) {
+	if (in_cache) {
 		pl_autofree char *why = pl_xasprintf(
 			"the three arrays (%s) fit in the last-level cache (%s), so triad measured "
 			"the cache (run 'perflab bench mem' for memory bandwidth)",
