@@ -164,7 +164,8 @@ static void md_per_op(FILE *out, const json_t *metrics)
 		if (!pl_figure_per_op(m, &r))
 			continue;
 		if (!head)
-			fputs("Single operations, each timed on its own (all measured runs; the table "
+			fputs("Single operations, each timed on its own (all measured runs; the "
+			      "table "
 			      "above is over the runs' figures):\n\n"
 			      "| per operation | count | p50 | mean | p99 | p99.9 | max |\n"
 			      "|---|--:|--:|--:|--:|--:|--:|\n",
@@ -225,9 +226,10 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 		fputs(".\n\n", out);
 		const json_t *metrics = json_object_get(b, "metrics");
 		if (json_array_size(metrics) > 0)
-			fprintf(out, "| metric | better | best | median | mean | stddev | worst run "
-				     "| n | caveats and notes |\n"
-				     "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+			fprintf(out,
+				"| metric | better | best | median | mean | stddev | worst run "
+				"| n | caveats and notes |\n"
+				"|---|---|--:|--:|--:|--:|--:|--:|---|\n");
 		size_t k;
 		json_t *m;
 		json_array_foreach(metrics, k, m)

@@ -105,10 +105,11 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		const json_t *mk;
 		json_array_foreach(json_object_get(x, "metrics"), k, mk)
 		{
-			pl_autofree char *po = pl_figure_per_op_text(json_object_get(mk, "latency_ns"));
+			pl_autofree char *po =
+				pl_figure_per_op_text(json_object_get(mk, "latency_ns"));
 			if (po)
-				fprintf(out, "%13sper operation, %s: %s\n", "", pl_json_str(mk, "name"),
-					po);
+				fprintf(out, "%13sper operation, %s: %s\n", "",
+					pl_json_str(mk, "name"), po);
 		}
 		if (info.len)
 			fprintf(out, "%13sinfo: %s\n", "", info.data);

@@ -277,10 +277,11 @@ static void rate_caveats(const json_t *doc, struct pl_caveats *out)
 		const char *tn = pl_json_str(t, "name");
 		char *tag = pl_xasprintf("rate %s = %s per operation, %.3gx the median", rs, ps, x);
 		struct pl_buf b = { 0 };
-		pl_buf_printf(&b,
-			      "%s %s is %s per operation, %.3gx the median %s (%s): the rate counts "
-			      "the whole timed loop, slow outliers included",
-			      pl_json_str(r, "name"), rs, ps, x, tn, ms);
+		pl_buf_printf(
+			&b,
+			"%s %s is %s per operation, %.3gx the median %s (%s): the rate counts "
+			"the whole timed loop, slow outliers included",
+			pl_json_str(r, "name"), rs, ps, x, tn, ms);
 		if (*mean)
 			pl_buf_printf(&b, " (single operations: mean %s%s%s)", mean,
 				      *max ? ", max " : "", max);

@@ -25,9 +25,9 @@ enum pl_caveat_kind {
 /** One caveat. */
 struct pl_caveat {
 	enum pl_caveat_kind kind;
-	char *text; /**< full sentence ("1 run: no spread (...)"), malloc'd */
-	char *tag;  /**< short form for the terminal summary ("1 run: no spread",
-			 "machine not idle"), malloc'd; NULL when the text has none */
+	char *text;   /**< full sentence ("1 run: no spread (...)"), malloc'd */
+	char *tag;    /**< short form for the terminal summary ("1 run: no spread",
+			   "machine not idle"), malloc'd; NULL when the text has none */
 	char *metric; /**< the metric a caveat of the whole benchmark is about (the rate
 			   and round trip that disagree: the round trip's name), malloc'd;
 			   NULL when it is about the benchmark as a whole */

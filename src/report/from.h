@@ -23,8 +23,8 @@ json_t *pl_report_read_json(const char *path, char *err, size_t errlen);
  *  sections, and bench / compare / profile / tune documents (recognised by their "kind"
  *  member) are appended to "benchmarks", "comparisons", "profiles" or "tune". Every bench
  *  result merged (alone or of a report) gets "from": @path, where its figures came from.
- *  The file is listed in "inputs". The file is read with pl_report_read_json(). Returns 0, or -EINVAL
- *  with a one-line reason in @err naming the file (unreadable, not a regular file, too
+ *  The file is listed in "inputs". The file is read with pl_report_read_json(). Returns 0, or
+ * -EINVAL with a one-line reason in @err naming the file (unreadable, not a regular file, too
  *  large, truncated JSON, unknown kind, other schema_version). */
 int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen);
 

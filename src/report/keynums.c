@@ -124,13 +124,13 @@ struct kn {
 };
 
 /* The section id of result @doc (an element of k->benches), or "bench-@bench". */
-static const char *section_of(const struct kn *k, const json_t *doc, const char *bench,
-			      char *buf, size_t len)
+static const char *section_of(const struct kn *k, const json_t *doc, const char *bench, char *buf,
+			      size_t len)
 {
 	size_t i;
 	const json_t *d;
-	json_array_foreach(k->benches, i, d) if (d == doc) return json_string_value(
-		json_array_get(k->ids, i));
+	json_array_foreach(k->benches, i,
+			   d) if (d == doc) return json_string_value(json_array_get(k->ids, i));
 	snprintf(buf, len, "bench-%s", bench);
 	return buf;
 }
@@ -138,9 +138,8 @@ static const char *section_of(const struct kn *k, const json_t *doc, const char 
 /* A row for metric @m of result @doc of benchmark @bench; @detail/@reference computed by
  * the caller from the metric (NULL = none / "no reference"). Not measured: why, in the
  * text. */
-static json_t *bench_row(const struct kn *k, const char *name, const char *bench,
-			 const json_t *doc, const json_t *m, const char *detail,
-			 const char *reference)
+static json_t *bench_row(const struct kn *k, const char *name, const char *bench, const json_t *doc,
+			 const json_t *m, const char *detail, const char *reference)
 {
 	char buf[64];
 	const char *section = section_of(k, doc, bench, buf, sizeof(buf));
@@ -330,10 +329,9 @@ static void add_io(json_t *rows, const struct kn *k)
 	if (json_is_integer(json_object_get(opts, "iodepth")))
 		snprintf(qd, sizeof(qd), ", qd %lld", pl_json_int(opts, "iodepth"));
 	const char *pattern = pl_json_str(opts, "pattern");
-	pl_autofree char *io =
-		pl_xasprintf("%s%s%s, %s", pattern ? pattern : "io", bs, qd, how);
-	json_array_append_new(rows, bench_row(k, "io bandwidth", "io", d,
-					      find_metric(d, "bandwidth"), io, NULL));
+	pl_autofree char *io = pl_xasprintf("%s%s%s, %s", pattern ? pattern : "io", bs, qd, how);
+	json_array_append_new(
+		rows, bench_row(k, "io bandwidth", "io", d, find_metric(d, "bandwidth"), io, NULL));
 	const json_t *iops = find_metric(d, "iops");
 	bool random_read = pattern && strcmp(pattern, "randread") == 0;
 	if (iops && !(random_read && has_bs && bsz <= PL_KEY_IOPS_MAX_BS)) {
