@@ -107,9 +107,11 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		{
 			pl_autofree char *po =
 				pl_figure_per_op_text(json_object_get(mk, "latency_ns"));
-			if (po)
-				fprintf(out, "%13sper operation, %s: %s\n", "",
-					pl_json_str(mk, "name"), po);
+			if (!po)
+				continue;
+			/* a metric name from a --from document: escape controls */
+			pl_autofree char *mn = pl_str_escape(pl_json_str(mk, "name"), PL_ESC_TERM);
+			fprintf(out, "%13sper operation, %s: %s\n", "", mn, po);
 		}
 		if (info.len)
 			fprintf(out, "%13sinfo: %s\n", "", info.data);

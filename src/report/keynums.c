@@ -129,8 +129,11 @@ static const char *section_of(const struct kn *k, const json_t *doc, const char 
 {
 	size_t i;
 	const json_t *d;
-	json_array_foreach(k->benches, i,
-			   d) if (d == doc) return json_string_value(json_array_get(k->ids, i));
+	json_array_foreach(k->benches, i, d)
+	{
+		if (d == doc)
+			return json_string_value(json_array_get(k->ids, i));
+	}
 	snprintf(buf, len, "bench-%s", bench);
 	return buf;
 }
