@@ -48,7 +48,8 @@ static const struct pl_opt report_opts[] = {
 	  "which rules apply", pl_workload_names, .def = "general", .was_short = 'w' },
 	{ "from", 0, PL_OPT_STRLIST, offsetof(struct report_opts, from), "FILE",
 	  "add a saved JSON result of bench, compare, profile, tune diff, check or report "
-	  "(repeatable); 2 or more reports (or a directory of them) make a cluster report" },
+	  "(repeatable; a benchmark given is not run again); 2 or more reports (or a directory "
+	  "of them) make a cluster report" },
 	{ "baseline", 0, PL_OPT_STR, offsetof(struct report_opts, baseline), "FILE",
 	  "an earlier report.json: add what changed since (facts, findings, figures)" },
 	{ "quick", 0, PL_OPT_FLAG, offsetof(struct report_opts, quick), NULL,
@@ -108,6 +109,8 @@ static const struct pl_cmd_info info = {
 		"arguments instead, its first note naming the benchmarks that took the time\n"
 		"(\"used up after T s (bench NAME took S s, ...)\"); with --quick it is listed\n"
 		"as skipped with that reason. Each result records its arguments (runner.args).\n"
+		"A benchmark whose result is given with --from is not run again; each result's\n"
+		"section says where it came from (measured now, or the file).\n"
 		"--cpus LIST (-C) names the CPUs the workload runs on, as check -C does, for\n"
 		"the rules that compare them with a GPU's or NIC's NUMA node, and runs every\n"
 		"benchmark with --cpus LIST (mem: one thread per CPU of the list); a CPU that is\n"
@@ -290,6 +293,11 @@ static int report_node(const struct report_opts *o, const char *dir, struct pl_b
 		json_decref(from);
 		return PL_EXIT_USAGE;
 	}
+	/* a benchmark whose result came with --from is not measured again */
+	size_t k;
+	json_t *x;
+	json_array_foreach(json_object_get(from, "benchmarks"), k, x)
+		pl_bench_plan_drop(plan, pl_json_str(x, "benchmark"));
 	bool bench = !o->no_bench && pl_sysroot_is_live();
 	if (bench && o->cpus) {
 		char cerr[512];

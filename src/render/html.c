@@ -277,18 +277,56 @@ static void caveat_list(struct pl_buf *b, const struct pl_caveats *c)
 	pl_buf_puts(b, "</ul>\n");
 }
 
+/* The distribution of the single operations of each metric that timed them (net's round
+ * trips, io's latency), beside the table of the runs' figures. */
+static void per_op_table(struct pl_buf *b, const json_t *metrics)
+{
+	size_t i;
+	const json_t *m;
+	bool head = false;
+	json_array_foreach(metrics, i, m)
+	{
+		struct pl_figure_per_op r;
+		if (!pl_figure_per_op(m, &r))
+			continue;
+		if (!head)
+			pl_buf_puts(b, "<p>Single operations, each timed on its own (all measured "
+				       "runs; the table above is over the runs' figures):</p>\n"
+				       "<table class=\"metrics per-op\"><thead><tr>"
+				       "<th>per operation</th><th class=\"num\">count</th>"
+				       "<th class=\"num\">p50</th><th class=\"num\">mean</th>"
+				       "<th class=\"num\">p99</th><th class=\"num\">p99.9</th>"
+				       "<th class=\"num\">max</th></tr></thead><tbody>\n");
+		head = true;
+		pl_buf_puts(b, "<tr><td>");
+		esc(b, pl_json_str(m, "name"));
+		pl_buf_puts(b, "</td>");
+		const char *cells[] = { r.ops, r.p50, r.mean, r.p99, r.p999, r.max };
+		for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
+			pl_buf_puts(b, "<td class=\"num\">");
+			esc(b, cells[c]);
+			pl_buf_puts(b, "</td>");
+		}
+		pl_buf_puts(b, "</tr>\n");
+	}
+	if (head)
+		pl_buf_puts(b, "</tbody></table>\n");
+}
+
 /* One bench document: a bar chart of medians per unit and direction (whiskers min..max),
  * the metrics table with each figure's caveats, the benchmark's caveats, notes and info,
  * and the environment. */
-static void bench_one(struct pl_buf *b, const json_t *doc)
+static void bench_one(struct pl_buf *b, const json_t *doc, const char *id)
 {
 	const char *name = pl_json_str(doc, "benchmark");
-	pl_buf_puts(b, "<section class=\"bench\" id=\"bench-");
-	esc(b, name);
+	pl_buf_puts(b, "<section class=\"bench\" id=\"");
+	esc(b, id);
 	pl_buf_puts(b, "\" data-benchmark=\"");
 	esc(b, name);
-	pl_buf_puts(b, "\"><h3>bench ");
-	esc(b, name);
+	pl_buf_puts(b, "\"><h3>");
+	char *h = pl_figure_bench_heading(doc, id);
+	esc(b, h);
+	free(h);
 	pl_buf_puts(b, "</h3><p>");
 	esc(b, pl_json_str(doc, "summary"));
 	const char *status = pl_json_str(doc, "status");
@@ -308,6 +346,10 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 		esc(b, rl);
 		free(rl);
 	}
+	char *src = pl_figure_source(doc);
+	pl_buf_puts(b, ". Source: ");
+	esc(b, src);
+	free(src);
 	pl_buf_puts(b, ".</p>\n");
 	const json_t *metrics = json_object_get(doc, "metrics");
 	size_t n = json_array_size(metrics);
@@ -352,7 +394,7 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 		pl_buf_puts(b, "<table class=\"metrics\"><thead><tr><th>metric</th><th>better</th>"
 			       "<th class=\"num\">best</th><th class=\"num\">median</th>"
 			       "<th class=\"num\">mean</th><th class=\"num\">stddev</th>"
-			       "<th class=\"num\">tail</th><th class=\"num\">n</th>"
+			       "<th class=\"num\">worst run</th><th class=\"num\">n</th>"
 			       "<th>caveats and notes</th></tr></thead><tbody>\n");
 	size_t i;
 	json_t *m;
@@ -366,7 +408,7 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 		pl_buf_puts(b, "</td><td>");
 		esc(b, dir && strcmp(dir, "neither") != 0 ? dir : "");
 		pl_buf_puts(b, "</td>");
-		const char *cells[] = { r.best, r.median, r.mean, r.stddev, r.tail };
+		const char *cells[] = { r.best, r.median, r.mean, r.stddev, r.worst };
 		for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
 			pl_buf_puts(b, "<td class=\"num\">");
 			esc(b, cells[c]);
@@ -382,6 +424,7 @@ static void bench_one(struct pl_buf *b, const json_t *doc)
 	}
 	if (n > 0)
 		pl_buf_puts(b, "</tbody></table>\n");
+	per_op_table(b, metrics);
 	struct pl_caveats c = { 0 };
 	pl_caveats_bench(doc, &c);
 	caveat_list(b, &c);
@@ -728,9 +771,23 @@ static void section_list(struct pl_buf *b, const json_t *report, const char *key
 	json_array_foreach(arr, i, x) one(b, x);
 }
 
+/* The benchmarks, each in a section with a unique id (pl_figure_bench_anchors()). */
+static void bench_sections(struct pl_buf *b, const json_t *report)
+{
+	const json_t *arr = json_object_get(report, "benchmarks");
+	if (json_array_size(arr) == 0)
+		return;
+	pl_buf_puts(b, "<h2 id=\"benchmarks\">Benchmarks</h2>\n");
+	json_t *ids = pl_figure_bench_anchors(arr);
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x) bench_one(b, x, json_string_value(json_array_get(ids, i)));
+	json_decref(ids);
+}
+
 static void pl_report_html_sections(struct pl_buf *b, const json_t *report)
 {
-	section_list(b, report, "benchmarks", "Benchmarks", bench_one);
+	bench_sections(b, report);
 	section_list(b, report, "comparisons", "Comparisons", compare_one);
 	section_list(b, report, "profiles", "Profiles", profile_one);
 	section_list(b, report, "tune", "Tuning", tune_one);

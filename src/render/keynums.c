@@ -45,6 +45,9 @@ void pl_keynums_write_text(FILE *out, const json_t *report)
 		const char *d = pl_json_str(r, "detail"), *ref = pl_json_str(r, "reference");
 		if (d && *d)
 			pl_buf_printf(&l, "  %s", d);
+		pl_autofree char *po = pl_figure_per_op_text(json_object_get(r, "per_op"));
+		if (po)
+			pl_buf_printf(&l, "; single operations: %s", po);
 		if (ref && *ref)
 			pl_buf_printf(&l, "; %s", ref);
 		struct pl_buf cav = { 0 };
@@ -93,6 +96,11 @@ void pl_keynums_write_markdown(FILE *out, const json_t *report)
 		pl_report_md_cell(out, pl_json_str(r, "text"));
 		fputs(" | ", out);
 		pl_report_md_cell(out, pl_json_str(r, "detail"));
+		pl_autofree char *po = pl_figure_per_op_text(json_object_get(r, "per_op"));
+		if (po) {
+			fputs("; single operations: ", out);
+			pl_report_md_cell(out, po);
+		}
 		fputs(" | ", out);
 		pl_report_md_cell(out, pl_json_str(r, "reference"));
 		struct pl_buf cav = { 0 };
@@ -135,6 +143,11 @@ void pl_keynums_write_html(struct pl_buf *b, const json_t *report)
 		pl_html_escape(b, pl_json_str(r, "text"));
 		pl_buf_puts(b, strong ? "</b></td><td>" : "</td><td>");
 		pl_html_escape(b, pl_json_str(r, "detail"));
+		pl_autofree char *po = pl_figure_per_op_text(json_object_get(r, "per_op"));
+		if (po) {
+			pl_buf_puts(b, "; single operations: ");
+			pl_html_escape(b, po);
+		}
 		pl_buf_puts(b, "</td><td>");
 		pl_html_escape(b, pl_json_str(r, "reference"));
 		pl_buf_puts(b, "</td><td>");

@@ -151,17 +151,55 @@ static void md_caveat_list(FILE *out, const struct pl_caveats *c)
 		fputc('\n', out);
 }
 
+/* The distribution of the single operations of each metric that timed them (net's round
+ * trips, io's latency), beside the table of the runs' figures above it. */
+static void md_per_op(FILE *out, const json_t *metrics)
+{
+	size_t k;
+	json_t *m;
+	bool head = false;
+	json_array_foreach(metrics, k, m)
+	{
+		struct pl_figure_per_op r;
+		if (!pl_figure_per_op(m, &r))
+			continue;
+		if (!head)
+			fputs("Single operations, each timed on its own (all measured runs; the "
+			      "table "
+			      "above is over the runs' figures):\n\n"
+			      "| per operation | count | p50 | mean | p99 | p99.9 | max |\n"
+			      "|---|--:|--:|--:|--:|--:|--:|\n",
+			      out);
+		head = true;
+		fputs("| ", out);
+		md_cell(out, pl_json_str(m, "name"));
+		const char *const cells[] = { r.ops, r.p50, r.mean, r.p99, r.p999, r.max };
+		for (size_t j = 0; j < sizeof(cells) / sizeof(cells[0]); j++) {
+			fputs(" | ", out);
+			md_cell(out, cells[j]);
+		}
+		fputs(" |\n", out);
+	}
+	if (head)
+		fputc('\n', out);
+}
+
 void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 {
 	if (json_array_size(benches) == 0)
 		return;
 	fprintf(out, "## Benchmarks\n\n");
+	json_t *ids = pl_figure_bench_anchors(benches);
 	size_t i;
 	json_t *b;
 	json_array_foreach(benches, i, b)
 	{
-		fputs("### bench ", out);
-		md_cell(out, pl_json_str(b, "benchmark"));
+		/* a second result of a benchmark is "bench NAME (2)", whose anchor is its
+		 * section id "bench-NAME-2" */
+		char *h = pl_figure_bench_heading(b, json_string_value(json_array_get(ids, i)));
+		fputs("### ", out);
+		md_cell(out, h);
+		free(h);
 		fputs("\n\n", out);
 		md_cell(out, pl_json_str(b, "summary"));
 		const char *status = pl_json_str(b, "status");
@@ -181,12 +219,17 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 			md_cell(out, rl);
 		}
 		free(rl);
+		char *src = pl_figure_source(b);
+		fputs(". Source: ", out);
+		md_cell(out, src);
+		free(src);
 		fputs(".\n\n", out);
 		const json_t *metrics = json_object_get(b, "metrics");
 		if (json_array_size(metrics) > 0)
-			fprintf(out, "| metric | better | best | median | mean | stddev | tail | n "
-				     "| caveats and notes |\n"
-				     "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+			fprintf(out,
+				"| metric | better | best | median | mean | stddev | worst run "
+				"| n | caveats and notes |\n"
+				"|---|---|--:|--:|--:|--:|--:|--:|---|\n");
 		size_t k;
 		json_t *m;
 		json_array_foreach(metrics, k, m)
@@ -202,7 +245,7 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 				r.median,
 				r.mean,
 				r.stddev,
-				r.tail,
+				r.worst,
 			};
 			for (size_t j = 0; j < sizeof(cells) / sizeof(cells[0]); j++) {
 				fputs(" | ", out);
@@ -217,6 +260,7 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 		}
 		if (json_array_size(metrics) > 0)
 			fputc('\n', out);
+		md_per_op(out, metrics);
 		struct pl_caveats c = { 0 };
 		pl_caveats_bench(b, &c);
 		md_caveat_list(out, &c);
@@ -230,6 +274,7 @@ void pl_report_markdown_benchmarks(FILE *out, const json_t *benches)
 			free(t);
 		}
 	}
+	json_decref(ids);
 }
 
 /* The unit of metric @name of compare document @doc ("" when unknown). */

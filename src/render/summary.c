@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "render/summary.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/diff.h"
 #include "render/keynums.h"
 #include "report/figures.h"
+#include "util/cleanup.h"
 #include "util/escape.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -48,6 +50,9 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 	const json_t *benches = json_object_get(report, "benchmarks");
 	if (json_array_size(benches) > 0)
 		fprintf(out, "benchmarks (first figure of each, median, with its caveats):\n");
+	/* where each result comes from, once any came from a --from file */
+	bool saved = false;
+	json_array_foreach(benches, i, x) saved |= pl_json_str(x, "from") != NULL;
 	json_array_foreach(benches, i, x)
 	{
 		const json_t *m = json_array_get(json_object_get(x, "metrics"), 0);
@@ -72,10 +77,16 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		const struct pl_caveats *both[] = { &mc, &bc };
 		for (size_t l = 0; l < 2; l++)
 			for (size_t k = 0; k < both[l]->n; k++)
-				if (both[l]->v[k].kind == PL_CAVEAT_WARN && both[l]->v[k].tag)
+				if (both[l]->v[k].kind == PL_CAVEAT_WARN && both[l]->v[k].tag &&
+				    !both[l]->v[k].metric)
 					fprintf(out, "%s%s%s", ntag++ ? "; " : "  [", w,
 						both[l]->v[k].tag);
 		fprintf(out, "%s%s\n", ntag ? r : "", ntag ? "]" : "");
+		if (saved) {
+			pl_autofree char *src = pl_figure_source(x);
+			pl_autofree char *e = pl_str_escape(src, PL_ESC_TERM);
+			fprintf(out, "%13ssource: %s\n", "", e);
+		}
 		struct pl_buf info = { 0 };
 		for (size_t k = 0; k < bc.n; k++) {
 			const struct pl_caveat *c = &bc.v[k];
@@ -83,10 +94,24 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 			 * spread warning: each figure has its own tag), info on one line */
 			if (c->kind == PL_CAVEAT_INFO)
 				pl_buf_printf(&info, "%s%s", info.len ? "; " : "", c->text);
-			else if (c->kind == PL_CAVEAT_NOTE ||
+			else if (c->kind == PL_CAVEAT_NOTE || c->metric ||
 				 (!c->tag && !pl_startswith(c->text, "spread too wide")))
 				fprintf(out, "%13s%s: %s\n", "",
 					c->kind == PL_CAVEAT_NOTE ? "note" : "caveat", c->text);
+		}
+		/* the single operations behind the runs' figures (net's round trips, io's
+		 * latency): their tail is what the medians hide */
+		size_t k;
+		const json_t *mk;
+		json_array_foreach(json_object_get(x, "metrics"), k, mk)
+		{
+			pl_autofree char *po =
+				pl_figure_per_op_text(json_object_get(mk, "latency_ns"));
+			if (!po)
+				continue;
+			/* a metric name from a --from document: escape controls */
+			pl_autofree char *mn = pl_str_escape(pl_json_str(mk, "name"), PL_ESC_TERM);
+			fprintf(out, "%13sper operation, %s: %s\n", "", mn, po);
 		}
 		if (info.len)
 			fprintf(out, "%13sinfo: %s\n", "", info.data);

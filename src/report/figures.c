@@ -23,16 +23,25 @@ void pl_caveats_free(struct pl_caveats *c)
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->v[i].text);
 		free(c->v[i].tag);
+		free(c->v[i].metric);
 	}
 	free(c->v);
 	c->v = NULL;
 	c->n = 0;
 }
 
-static void add(struct pl_caveats *c, enum pl_caveat_kind kind, const char *tag, char *text)
+/* Append a caveat about metric @metric (NULL: the whole benchmark); takes @text. */
+static void add_about(struct pl_caveats *c, enum pl_caveat_kind kind, const char *tag, char *text,
+		      const char *metric)
 {
 	c->v = pl_xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
-	c->v[c->n++] = (struct pl_caveat){ kind, text, tag ? pl_xstrdup(tag) : NULL };
+	c->v[c->n++] = (struct pl_caveat){ kind, text, tag ? pl_xstrdup(tag) : NULL,
+					   metric ? pl_xstrdup(metric) : NULL };
+}
+
+static void add(struct pl_caveats *c, enum pl_caveat_kind kind, const char *tag, char *text)
+{
+	add_about(c, kind, tag, text, NULL);
 }
 
 /* The short form of a sentence "PREFIX: details" when PREFIX is short ("cache cold",
@@ -52,7 +61,7 @@ static void runs_caveat(struct pl_caveats *c, long long n, bool all)
 		add(c, PL_CAVEAT_WARN, "no runs", pl_xstrdup("no runs: nothing was measured"));
 	} else if (n == 1) {
 		add(c, PL_CAVEAT_WARN, "1 run: no spread",
-		    pl_xasprintf("1 run: no spread (stddev, tail and cv need several runs%s)",
+		    pl_xasprintf("1 run: no spread (stddev, worst run and cv need several runs%s)",
 				 all ? "; rerun with more --runs to see how much the figure varies"
 				     : ""));
 	} else if (n == 2) {
@@ -89,6 +98,20 @@ static const struct {
 	{ "corpus_seed", "corpus seed" },
 };
 
+char *pl_figure_bytes(double x)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	size_t i = 0;
+	/* 1023.99 MiB printed as "1024 MiB" reads as 1 GiB: scale on the rounded value */
+	while (i + 1 < sizeof(u) / sizeof(u[0]) && (fabs(x) >= 1024 || round(fabs(x)) >= 1024)) {
+		x /= 1024;
+		i++;
+	}
+	char b[32];
+	pl_fmt_g(b, sizeof(b), x, 4);
+	return pl_xasprintf("%s %s", b, u[i]);
+}
+
 /* An info value in words: sizes for *_bytes, yes/no, "not pinned" for a CPU of -1,
  * objects as "name value, ..."; NULL for null (nothing to say). */
 static char *info_value(const char *key, const json_t *v)
@@ -98,13 +121,8 @@ static char *info_value(const char *key, const json_t *v)
 		return NULL;
 	if (json_is_boolean(v))
 		return pl_xstrdup(json_is_true(v) ? "yes" : "no");
-	if (json_is_number(v) && kl > 6 && strcmp(key + kl - 6, "_bytes") == 0) {
-		char b[64];
-		/* "64 MiB", "22.93 GiB": pl_fmt_size without the exact count */
-		pl_fmt_size(b, sizeof(b), json_number_value(v));
-		b[strcspn(b, "(")] = '\0';
-		return pl_xstrdup(pl_trim(b));
-	}
+	if (json_is_number(v) && kl > 6 && strcmp(key + kl - 6, "_bytes") == 0)
+		return pl_figure_bytes(json_number_value(v));
 	const char *word = pl_bench_info_word(key, v);
 	if (word)
 		return pl_xstrdup(word);
@@ -157,6 +175,122 @@ static char *info_label(const char *key)
 	return l;
 }
 
+/* Info items the human outputs leave out, by benchmark: bench io's temporary directory
+ * and file, removed at the end of the run (the JSON keeps their paths). */
+static const struct {
+	const char *bench, *key;
+} info_hidden_keys[] = {
+	{ "io", "dir" },
+	{ "io", "file" },
+};
+
+static bool info_hidden(const char *bench, const char *key)
+{
+	for (size_t i = 0; i < sizeof(info_hidden_keys) / sizeof(info_hidden_keys[0]); i++)
+		if (bench && strcmp(info_hidden_keys[i].bench, bench) == 0 &&
+		    strcmp(info_hidden_keys[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* True when a note of @notes already says the info item @label: @value, so it is shown
+ * once: the note has "LABEL VALUE" (the label without a parenthesis: bench mem's "array
+ * size 256 MiB each: ..." for "array size (each): 256 MiB"), or, for a value of 40 or more
+ * characters, the value itself (mem's size_reason, which its note repeats). */
+static bool said_in_notes(const json_t *notes, const char *label, const char *value,
+			  const json_t *raw)
+{
+	size_t ll = strcspn(label, "(");
+	while (ll > 0 && label[ll - 1] == ' ')
+		ll--;
+	char *phrase = pl_xasprintf("%.*s %s", (int)ll, label, value);
+	/* a byte count as the benchmark's own note writes it ("512.00 MiB") */
+	char b[48] = "";
+	if (json_is_number(raw))
+		pl_fmt_bytes(b, sizeof(b), json_number_value(raw));
+	char *bphrase = pl_xasprintf("%.*s %s", (int)ll, label, b);
+	bool said = false;
+	size_t i;
+	json_t *n;
+	json_array_foreach(notes, i, n)
+	{
+		const char *t = json_string_value(n);
+		if (t && (strstr(t, phrase) || (*b && strstr(t, bphrase)) ||
+			  (strlen(value) >= 40 && strstr(t, value))))
+			said = true;
+	}
+	free(phrase);
+	free(bphrase);
+	return said;
+}
+
+/* The time per operation of metric "PREFIX rate" (1/s): the first metric "PREFIX ..." in
+ * ns ("tcp_pp 64B round-trip" for "tcp_pp 64B rate"), or NULL. */
+static const json_t *rate_partner(const json_t *doc, const json_t *rate)
+{
+	const char *rn = pl_json_str(rate, "name");
+	size_t rl = rn ? strlen(rn) : 0;
+	if (rl <= 5 || strcmp(rn + rl - 5, " rate") != 0)
+		return NULL;
+	size_t i;
+	const json_t *m;
+	json_array_foreach(json_object_get(doc, "metrics"), i, m)
+	{
+		const char *n = pl_json_str(m, "name"), *u = pl_json_str(m, "unit");
+		if (n && u && strcmp(u, "ns") == 0 && strncmp(n, rn, rl - 4) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+/* A rate and a time per operation that disagree by more than this factor get a caveat. */
+#define PL_FIG_RATE_MISMATCH 1.25
+
+/* A rate ("tcp_pp 64B rate", 1/s) counts the operations of the whole timed loop, so its
+ * inverse is the mean time per operation, slow outliers included; its time metric
+ * ("tcp_pp 64B round-trip") is a median. Where the two differ by more than
+ * PL_FIG_RATE_MISMATCH the figures contradict each other without a word, so a caveat
+ * about the time metric says why. */
+static void rate_caveats(const json_t *doc, struct pl_caveats *out)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(json_object_get(doc, "metrics"), i, r)
+	{
+		const char *u = pl_json_str(r, "unit");
+		const json_t *t = u && strcmp(u, "1/s") == 0 ? rate_partner(doc, r) : NULL;
+		double rate = pl_json_num(r, "median"), med = pl_json_num(t, "median");
+		if (!t || !(rate > 0) || !(med > 0))
+			continue;
+		double per = 1e9 / rate, x = per / med;
+		if (x <= PL_FIG_RATE_MISMATCH && x >= 1 / PL_FIG_RATE_MISMATCH)
+			continue;
+		char rs[48], ps[48], ms[48], mean[48] = "", max[48] = "";
+		pl_fmt_unit(rs, sizeof(rs), rate, "1/s");
+		pl_fmt_unit(ps, sizeof(ps), per, "ns");
+		pl_fmt_unit(ms, sizeof(ms), med, "ns");
+		const json_t *lat = json_object_get(t, "latency_ns");
+		if (json_is_number(json_object_get(lat, "mean")))
+			pl_fmt_unit(mean, sizeof(mean), pl_json_num(lat, "mean"), "ns");
+		if (json_is_number(json_object_get(lat, "max")))
+			pl_fmt_unit(max, sizeof(max), pl_json_num(lat, "max"), "ns");
+		const char *tn = pl_json_str(t, "name");
+		char *tag = pl_xasprintf("rate %s = %s per operation, %.3gx the median", rs, ps, x);
+		struct pl_buf b = { 0 };
+		pl_buf_printf(
+			&b,
+			"%s %s is %s per operation, %.3gx the median %s (%s): the rate counts "
+			"the whole timed loop, slow outliers included",
+			pl_json_str(r, "name"), rs, ps, x, tn, ms);
+		if (*mean)
+			pl_buf_printf(&b, " (single operations: mean %s%s%s)", mean,
+				      *max ? ", max " : "", max);
+		pl_buf_puts(&b, ", while the figure is a median");
+		add_about(out, PL_CAVEAT_WARN, tag, pl_buf_steal(&b), tn);
+		free(tag);
+	}
+}
+
 void pl_caveats_bench(const json_t *doc, struct pl_caveats *out)
 {
 	const json_t *runner = json_object_get(doc, "runner");
@@ -182,6 +316,7 @@ void pl_caveats_bench(const json_t *doc, struct pl_caveats *out)
 		add(out, PL_CAVEAT_WARN, tag, pl_xstrdup(w));
 		free(tag);
 	}
+	rate_caveats(doc, out);
 	json_array_foreach(json_object_get(doc, "notes"), i, x)
 	{
 		const char *s = json_string_value(x);
@@ -192,15 +327,19 @@ void pl_caveats_bench(const json_t *doc, struct pl_caveats *out)
 		free(tag);
 	}
 	const char *k;
+	const char *bench = pl_json_str(doc, "benchmark");
 	json_object_foreach(json_object_get(doc, "info"), k, x)
 	{
+		if (info_hidden(bench, k))
+			continue;
 		char *v = info_value(k, x);
 		if (!v)
 			continue;
 		char *l = info_label(k);
-		add(out, PL_CAVEAT_INFO, NULL, pl_xasprintf("%s: %s", l, v));
-		free(l);
+		if (!said_in_notes(json_object_get(doc, "notes"), l, v, x))
+			add(out, PL_CAVEAT_INFO, NULL, pl_xasprintf("%s: %s", l, v));
 		free(v);
+		free(l);
 	}
 }
 
@@ -314,13 +453,104 @@ void pl_figure_row(const json_t *m, struct pl_figure_row *r)
 	pl_fmt_unit(r->mean, sizeof(r->mean), pl_json_num(m, "mean"), u);
 	bool spread = pl_bench_metric_has_spread(m);
 	pl_fmt_unit(r->stddev, sizeof(r->stddev), spread ? pl_json_num(m, "stddev") : NAN, u);
-	double t;
-	const char *tn = pl_bench_metric_tail(m, &t);
+	/* the worst run, not a percentile: a p99 of 3-5 figures is an interpolation near the
+	 * largest, and reads as the 99th percentile of operations, which it is not */
+	const char *better = pl_json_str(m, "better");
+	bool lower = better && strcmp(better, "lower") == 0;
+	bool higher = better && strcmp(better, "higher") == 0;
+	double w = lower ? pl_json_num(m, "max") : higher ? pl_json_num(m, "min") : NAN;
 	char b[48];
-	if (tn && isfinite(t))
-		snprintf(r->tail, sizeof(r->tail), "%s %s", tn, pl_fmt_unit(b, sizeof(b), t, u));
+	if (spread && isfinite(w))
+		snprintf(r->worst, sizeof(r->worst), "%s (%s of %lld runs)",
+			 pl_fmt_unit(b, sizeof(b), w, u), lower ? "max" : "min",
+			 pl_json_int(m, "n"));
 	else
-		snprintf(r->tail, sizeof(r->tail), "-");
+		snprintf(r->worst, sizeof(r->worst), "-");
+}
+
+bool pl_figure_per_op(const json_t *m, struct pl_figure_per_op *r)
+{
+	const json_t *l = json_object_get(m, "latency_ns");
+	if (!json_is_object(l) || pl_json_int(l, "n") <= 0)
+		return false;
+	static const char *const keys[] = { "p50", "mean", "p99", "p99.9", "max" };
+	char *cells[] = { r->p50, r->mean, r->p99, r->p999, r->max };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		pl_fmt_unit(cells[i], sizeof(r->p50), pl_json_num(l, keys[i]), "ns");
+	snprintf(r->ops, sizeof(r->ops), "%lld", pl_json_int(l, "n"));
+	return true;
+}
+
+char *pl_figure_per_op_text(const json_t *lat)
+{
+	if (!json_is_object(lat) || pl_json_int(lat, "n") <= 0)
+		return NULL;
+	static const char *const keys[] = { "p50", "p99", "p99.9", "max" };
+	struct pl_buf b = { 0 };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char v[48];
+		pl_fmt_unit(v, sizeof(v), pl_json_num(lat, keys[i]), "ns");
+		pl_buf_printf(&b, "%s%s %s", i ? ", " : "", keys[i], v);
+	}
+	long long n = pl_json_int(lat, "n");
+	pl_buf_printf(&b, " (%lld operation%s)", n, n == 1 ? "" : "s");
+	return pl_buf_steal(&b);
+}
+
+json_t *pl_figure_bench_anchors(const json_t *benches)
+{
+	json_t *ids = json_array(), *seen = json_object();
+	size_t i;
+	const json_t *d;
+	json_array_foreach(benches, i, d)
+	{
+		const char *name = pl_json_str(d, "benchmark");
+		char *id = pl_xasprintf("bench-%s", name ? name : "");
+		/* the second result of a benchmark "-2", the third "-3"; on past an id a
+		 * benchmark's own name took ("bench-syscall-2" of a benchmark "syscall-2") */
+		for (long long k = 2; json_object_get(seen, id); k++) {
+			free(id);
+			id = pl_xasprintf("bench-%s-%lld", name ? name : "", k);
+		}
+		json_object_set_new(seen, id, json_true());
+		json_array_append_new(ids, pl_json_string(id));
+		free(id);
+	}
+	json_decref(seen);
+	return ids;
+}
+
+char *pl_figure_bench_heading(const json_t *doc, const char *anchor)
+{
+	const char *name = pl_json_str(doc, "benchmark");
+	name = name ? name : "";
+	size_t nl = strlen(name);
+	if (!anchor || strncmp(anchor, "bench-", 6) != 0 || strncmp(anchor + 6, name, nl) != 0 ||
+	    anchor[6 + nl] != '-')
+		return pl_xasprintf("bench %s", name);
+	return pl_xasprintf("bench %s (%s)", name, anchor + 7 + nl);
+}
+
+char *pl_figure_source(const json_t *doc)
+{
+	const char *from = pl_json_str(doc, "from");
+	if (!from)
+		return pl_xstrdup("measured now");
+	const char *gen = pl_json_str(doc, "generated");
+	return gen ? pl_xasprintf("saved result %s (generated %s)", from, gen)
+		   : pl_xasprintf("saved result %s", from);
+}
+
+char *pl_figure_info_item(const char *key, const json_t *v)
+{
+	char *t = info_value(key, v);
+	if (!t)
+		return NULL;
+	char *l = info_label(key);
+	char *r = pl_xasprintf("%s: %s", l, t);
+	free(l);
+	free(t);
+	return r;
 }
 
 char *pl_figure_runner_line(const json_t *doc)

@@ -108,7 +108,7 @@ static const struct pl_jshape bench_doc = {
 		PL_JOPT("metrics", PL_JSHAPE(.types = PL_JT_ARR, .each = &bench_metric)),
 		PL_JOPT("environment", PL_JSHAPE(.types = PL_JT_OBJ)),
 		PL_JOPT("info", PL_JSHAPE(.types = PL_JT_OBJ)), PL_JOPT("notes", &pl_jstrings),
-		PL_JOPT("warnings", &pl_jstrings))
+		PL_JOPT("warnings", &pl_jstrings), PL_JOPT("from", &pl_jstr))
 };
 
 /* compare: docs/schemas/compare.schema.json */
@@ -512,6 +512,15 @@ int pl_report_merge_file(json_t *report, const char *path, char *err, size_t err
 	const char *kind = NULL, *section = NULL;
 	int r = pl_report_check_doc(doc, path, &kind, &section, err, errlen);
 	if (r == 0) {
+		/* each saved bench result says which file it came from (a result of an
+		 * earlier report: that report's file, not the one it named) */
+		json_t *b;
+		size_t j;
+		if (strcmp(kind, "bench") == 0)
+			json_object_set_new(doc, "from", pl_json_string(path));
+		else if (strcmp(kind, "report") == 0)
+			json_array_foreach(json_object_get(doc, "benchmarks"), j, b)
+				json_object_set_new(b, "from", pl_json_string(path));
 		if (section) {
 			append_to(report, section, doc);
 		} else if (strcmp(kind, "report") == 0) {

@@ -21,9 +21,10 @@ json_t *pl_report_read_json(const char *path, char *err, size_t errlen);
 /** Merge a saved perflab JSON document (@path) into @report: a check document replaces
  *  "check", an inspect document replaces "facts", a report document contributes its
  *  sections, and bench / compare / profile / tune documents (recognised by their "kind"
- *  member) are appended to "benchmarks", "comparisons", "profiles" or "tune". The file is
- *  listed in "inputs". The file is read with pl_report_read_json(). Returns 0, or -EINVAL
- *  with a one-line reason in @err naming the file (unreadable, not a regular file, too
+ *  member) are appended to "benchmarks", "comparisons", "profiles" or "tune". Every bench
+ *  result merged (alone or of a report) gets "from": @path, where its figures came from.
+ *  The file is listed in "inputs". The file is read with pl_report_read_json(). Returns 0, or
+ * -EINVAL with a one-line reason in @err naming the file (unreadable, not a regular file, too
  *  large, truncated JSON, unknown kind, other schema_version). */
 int pl_report_merge_file(json_t *report, const char *path, char *err, size_t errlen);
 

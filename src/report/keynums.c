@@ -55,13 +55,17 @@ static double median(const json_t *m)
  * figure's own warnings (runs, spread, shared CPU) and the benchmark's (quick run, machine
  * not idle, CPU steal), each in its short form where it has one. Not the runner's summary
  * of other metrics' spread; notes and info items stand in the figure's section. */
-static void add_caveats(json_t *c, const struct pl_caveats *cs, bool bench_level)
+static void add_caveats(json_t *c, const struct pl_caveats *cs, bool bench_level,
+			const char *metric)
 {
 	for (size_t k = 0; k < cs->n; k++) {
 		const struct pl_caveat *v = &cs->v[k];
 		if (v->kind != PL_CAVEAT_WARN) /* notes and info stand in the section */
 			continue;
 		if (bench_level && !v->tag && pl_startswith(v->text, "spread too wide"))
+			continue;
+		/* a caveat about another metric of the benchmark is not this figure's */
+		if (v->metric && (!metric || strcmp(v->metric, metric) != 0))
 			continue;
 		json_array_append_new(c, pl_json_string(v->tag ? v->tag : v->text));
 	}
@@ -74,8 +78,9 @@ static json_t *caveats(const json_t *doc, const json_t *m)
 	if (m)
 		pl_caveats_metric(doc, m, &mc);
 	pl_caveats_bench(doc, &bc);
-	add_caveats(c, &mc, false);
-	add_caveats(c, &bc, true);
+	const char *name = pl_json_str(m, "name");
+	add_caveats(c, &mc, false, name);
+	add_caveats(c, &bc, true, name);
 	pl_caveats_free(&mc);
 	pl_caveats_free(&bc);
 	return c;
@@ -97,16 +102,50 @@ static json_t *row(const char *name, const char *text, const json_t *m, const ch
 	json_object_set_new(r, "reference", pl_json_string(reference ? reference : ""));
 	json_object_set_new(r, "caveats", cav ? cav : json_array());
 	json_object_set_new(r, "section", pl_json_string(section));
+	/* the single operations behind a median of medians (net's round trips): the tail
+	 * the figure alone hides */
+	const json_t *lat = json_object_get(m, "latency_ns");
+	if (json_is_object(lat) && pl_json_int(lat, "n") > 0) {
+		json_t *po = json_object();
+		static const char *const keys[] = { "n", "p50", "mean", "p99", "p99.9", "max" };
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			const json_t *x = json_object_get(lat, keys[i]);
+			json_object_set_new(po, keys[i], x ? json_deep_copy(x) : json_null());
+		}
+		json_object_set_new(r, "per_op", po);
+	}
 	return r;
 }
 
-/* A row for metric @metric of benchmark @bench; @detail/@reference computed by the caller
- * from the metric (NULL = none / "no reference"). Not measured: why, in the text. */
-static json_t *bench_row(const char *name, const char *bench, const json_t *doc, const json_t *m,
-			 const char *detail, const char *reference)
+/* The benchmarks of the report and their section ids (pl_figure_bench_anchors()). */
+struct kn {
+	const json_t *report, *benches;
+	json_t *ids;
+};
+
+/* The section id of result @doc (an element of k->benches), or "bench-@bench". */
+static const char *section_of(const struct kn *k, const json_t *doc, const char *bench, char *buf,
+			      size_t len)
 {
-	char section[64];
-	snprintf(section, sizeof(section), "bench-%s", bench);
+	size_t i;
+	const json_t *d;
+	json_array_foreach(k->benches, i, d)
+	{
+		if (d == doc)
+			return json_string_value(json_array_get(k->ids, i));
+	}
+	snprintf(buf, len, "bench-%s", bench);
+	return buf;
+}
+
+/* A row for metric @m of result @doc of benchmark @bench; @detail/@reference computed by
+ * the caller from the metric (NULL = none / "no reference"). Not measured: why, in the
+ * text. */
+static json_t *bench_row(const struct kn *k, const char *name, const char *bench, const json_t *doc,
+			 const json_t *m, const char *detail, const char *reference)
+{
+	char buf[64];
+	const char *section = section_of(k, doc, bench, buf, sizeof(buf));
 	if (!doc) {
 		pl_autofree char *why = pl_xasprintf("not measured (perflab bench %s)", bench);
 		json_t *r = row(name, why, NULL, NULL, NULL, NULL, ""); /* no section to link */
@@ -126,8 +165,19 @@ static json_t *bench_row(const char *name, const char *bench, const json_t *doc,
 		   section);
 }
 
-static void add_clock(json_t *rows, const json_t *benches)
+/* A row that is not a key number although @doc measured something under its name
+ * (@why says what it measured instead and how to measure the key number). */
+static json_t *not_key_row(const struct kn *k, const char *name, const char *bench,
+			   const json_t *doc, const char *why)
 {
+	char buf[64];
+	pl_autofree char *t = pl_xasprintf("not a key number: %s", why);
+	return row(name, t, NULL, NULL, NULL, NULL, section_of(k, doc, bench, buf, sizeof(buf)));
+}
+
+static void add_clock(json_t *rows, const struct kn *k)
+{
+	const json_t *benches = k->benches;
 	const json_t *d = find_bench(benches, "clock");
 	const json_t *m = find_metric(d, "gettimeofday");
 	const json_t *sys = find_metric(d, "gettimeofday [syscall]");
@@ -146,15 +196,16 @@ static void add_clock(json_t *rows, const json_t *benches)
 			      ? pl_xasprintf("as a system call: %s (%.3gx the vDSO read)", s, x)
 			      : pl_xasprintf("as a system call: %s", s);
 	}
-	json_array_append_new(rows, bench_row("time read", "clock", d, m, detail, ref));
+	json_array_append_new(rows, bench_row(k, "time read", "clock", d, m, detail, ref));
 }
 
 /* The fastest "NAME compress" metric (compress measures one core), with zlib-1 (the
  * library of gzip -1) as its reference. Only level-1 metrics ("isal-1 compress") take
  * part while there are any, so the row compares libraries at the same level: ISA-L's
  * level 0 (no Huffman search) beats zlib-1 by being less work, not a faster library. */
-static void add_compress(json_t *rows, const json_t *benches)
+static void add_compress(json_t *rows, const struct kn *k)
 {
+	const json_t *benches = k->benches;
 	const json_t *d = find_bench(benches, "compress");
 	const json_t *best = NULL, *m;
 	size_t i;
@@ -181,7 +232,7 @@ static void add_compress(json_t *rows, const json_t *benches)
 			ref = pl_xasprintf("zlib-1 (gzip -1): %s", s);
 		}
 	}
-	json_array_append_new(rows, bench_row("compression", "compress", d, best, detail, ref));
+	json_array_append_new(rows, bench_row(k, "compression", "compress", d, best, detail, ref));
 }
 
 /* The memory row's reference: the theoretical peak of the populated DIMM channels
@@ -204,6 +255,101 @@ static char *mem_reference(const json_t *report, const json_t *triad)
 	return pl_buf_steal(&b);
 }
 
+/* STREAM triad of bench mem as the memory row, against the DIMMs' peak. The row is memory
+ * bandwidth only when the three arrays do not fit in the last-level cache (the size rule's
+ * LLC, info.llc_used_bytes, else the reported one); below 4x the LLC (STREAM's rule) the
+ * row says the figure may include cache bandwidth. */
+static void add_mem(json_t *rows, const struct kn *k)
+{
+	const json_t *d = find_bench(k->benches, "mem");
+	const json_t *triad = find_metric(d, "triad");
+	const json_t *info = json_object_get(d, "info");
+	double arr = pl_json_num(info, "array_bytes");
+	double llc = json_is_number(json_object_get(info, "llc_used_bytes"))
+			     ? pl_json_num(info, "llc_used_bytes")
+			     : pl_json_num(info, "llc_total_bytes");
+	bool in_cache = triad && arr > 0 && llc > 0 && 3 * arr <= llc;
+	/* the peak alone when the triad is the cache's: no share of the DIMMs' peak */
+	pl_autofree char *peak = mem_reference(k->report, in_cache ? NULL : triad);
+	pl_autofree char *a = pl_figure_bytes(3 * arr), *l = pl_figure_bytes(llc);
+	if (in_cache) {
+		pl_autofree char *why = pl_xasprintf(
+			"the three arrays (%s) fit in the last-level cache (%s), so triad measured "
+			"the cache (run 'perflab bench mem' for memory bandwidth)",
+			a, l);
+		json_t *r = not_key_row(k, "memory", "mem", d, why);
+		if (strncmp(peak, "theoretical", 11) == 0)
+			json_object_set_new(r, "reference", pl_json_string(peak));
+		json_array_append_new(rows, r);
+		return;
+	}
+	json_t *mem = bench_row(k, "memory", "mem", d, triad, "STREAM triad, all CPUs", peak);
+	if (!triad && strncmp(peak, "theoretical", 11) == 0) /* the peak, also when not measured */
+		json_object_set_new(mem, "reference", pl_json_string(peak));
+	if (triad && arr > 0 && llc > 0 && arr < 4 * llc) {
+		pl_autofree char *each = pl_figure_bytes(arr);
+		pl_autofree char *c = pl_xasprintf(
+			"arrays below 4x the last-level cache (%s each, LLC %s): may include cache "
+			"bandwidth",
+			each, l);
+		json_array_insert_new(json_object_get(mem, "caveats"), 0, pl_json_string(c));
+	}
+	json_array_append_new(rows, mem);
+}
+
+/* The largest block size that makes IOPS a key number: small-block random reads, as a
+ * device's IOPS are quoted (4 KiB; at most 16 KiB). */
+#define PL_KEY_IOPS_MAX_BS 16384
+
+/* The io rows: bandwidth, and IOPS only from small-block (<= 16 KiB) random reads: the
+ * IOPS of 1 MiB or sequential reads are the bandwidth over the block size, which a reader
+ * of "io IOPS 922/s" takes for the device's IOPS, so there the row says what to run. */
+static void add_io(json_t *rows, const struct kn *k)
+{
+	const json_t *d = find_bench(k->benches, "io");
+	const json_t *opts = json_object_get(d, "options");
+	/* what the run did (info.cache: direct, cold or hot), not what was asked (auto) */
+	const char *cache = pl_json_str(json_object_get(d, "info"), "cache");
+	if (!cache)
+		cache = pl_json_str(opts, "cache");
+	const char *how = !cache			 ? "cache ?"
+			  : strcmp(cache, "direct") == 0 ? "O_DIRECT (no page cache)"
+			  : strcmp(cache, "cold") == 0	 ? "cold cache"
+			  : strcmp(cache, "hot") == 0	 ? "hot cache (page cache, not the device)"
+							 : cache;
+	char bs[48] = "";
+	long long bsz = pl_json_int(opts, "bs");
+	bool has_bs = json_is_integer(json_object_get(opts, "bs")) && bsz > 0;
+	if (has_bs)
+		snprintf(bs, sizeof(bs), ", bs %lld %s",
+			 bsz % 1048576 == 0 ? bsz / 1048576
+			 : bsz % 1024 == 0  ? bsz / 1024
+					    : bsz,
+			 bsz % 1048576 == 0 ? "MiB"
+			 : bsz % 1024 == 0  ? "KiB"
+					    : "B");
+	char qd[32] = "";
+	if (json_is_integer(json_object_get(opts, "iodepth")))
+		snprintf(qd, sizeof(qd), ", qd %lld", pl_json_int(opts, "iodepth"));
+	const char *pattern = pl_json_str(opts, "pattern");
+	pl_autofree char *io = pl_xasprintf("%s%s%s, %s", pattern ? pattern : "io", bs, qd, how);
+	json_array_append_new(
+		rows, bench_row(k, "io bandwidth", "io", d, find_metric(d, "bandwidth"), io, NULL));
+	const json_t *iops = find_metric(d, "iops");
+	bool random_read = pattern && strcmp(pattern, "randread") == 0;
+	if (iops && !(random_read && has_bs && bsz <= PL_KEY_IOPS_MAX_BS)) {
+		pl_autofree char *why = pl_xasprintf(
+			"bench io ran %s%s%s%s; IOPS count as a device's only from small-block "
+			"random reads (run 'perflab bench io --pattern randread --bs 4KiB' for "
+			"them; the bandwidth above is this run's figure)",
+			pattern ? pattern : "?", has_bs ? " with " : "", has_bs ? bs + 5 : "",
+			has_bs ? " blocks" : "");
+		json_array_append_new(rows, not_key_row(k, "io IOPS", "io", d, why));
+		return;
+	}
+	json_array_append_new(rows, bench_row(k, "io IOPS", "io", d, iops, io, NULL));
+}
+
 json_t *pl_keynums_build(const json_t *report)
 {
 	json_t *rows = json_array();
@@ -219,64 +365,20 @@ json_t *pl_keynums_build(const json_t *report)
 								   : "unknown");
 	json_array_append_new(rows, row("findings", f, NULL, wl, NULL, NULL, "findings"));
 
-	const json_t *benches = json_object_get(report, "benchmarks");
-	add_clock(rows, benches);
-	const json_t *d = find_bench(benches, "syscall");
-	json_array_append_new(rows, bench_row("syscall", "syscall", d, find_metric(d, "getppid"),
-					      "getppid", NULL));
-	d = find_bench(benches, "mem");
-	const json_t *triad = find_metric(d, "triad");
-	pl_autofree char *peak = mem_reference(report, triad);
-	json_t *mem = bench_row("memory", "mem", d, triad, "STREAM triad, all CPUs", peak);
-	if (!triad && strncmp(peak, "theoretical", 11) == 0) /* the peak, also when not measured */
-		json_object_set_new(mem, "reference", pl_json_string(peak));
-	json_array_append_new(rows, mem);
-	d = find_bench(benches, "io");
-	const json_t *opts = json_object_get(d, "options");
-	/* what the run did (info.cache: direct, cold or hot), not what was asked (auto) */
-	const char *cache = pl_json_str(json_object_get(d, "info"), "cache");
-	if (!cache)
-		cache = pl_json_str(opts, "cache");
-	const char *how = !cache			 ? "cache ?"
-			  : strcmp(cache, "direct") == 0 ? "O_DIRECT (no page cache)"
-			  : strcmp(cache, "cold") == 0	 ? "cold cache"
-			  : strcmp(cache, "hot") == 0	 ? "hot cache (page cache, not the device)"
-							 : cache;
-	/* block size and queue depth: a 1 MiB sequential read's IOPS are its bandwidth over
-	 * 1 MiB, not the device's small-block IOPS, and the row must say which it is */
-	char bs[48] = "";
-	long long bsz = pl_json_int(opts, "bs");
-	if (json_is_integer(json_object_get(opts, "bs")) && bsz > 0)
-		snprintf(bs, sizeof(bs), ", bs %lld %s",
-			 bsz % 1048576 == 0 ? bsz / 1048576
-			 : bsz % 1024 == 0  ? bsz / 1024
-					    : bsz,
-			 bsz % 1048576 == 0 ? "MiB"
-			 : bsz % 1024 == 0  ? "KiB"
-					    : "B");
-	char qd[32] = "";
-	if (json_is_integer(json_object_get(opts, "iodepth")))
-		snprintf(qd, sizeof(qd), ", qd %lld", pl_json_int(opts, "iodepth"));
-	pl_autofree char *io = pl_xasprintf(
-		"%s%s%s, %s", pl_json_str(opts, "pattern") ? pl_json_str(opts, "pattern") : "io",
-		bs, qd, how);
-	json_array_append_new(
-		rows, bench_row("io bandwidth", "io", d, find_metric(d, "bandwidth"), io, NULL));
-	json_t *iops = bench_row("io IOPS", "io", d, find_metric(d, "iops"), io, NULL);
-	/* large blocks (64 KiB and up, the default 1 MiB): the IOPS are the bandwidth over
-	 * the block size, which a reader of "io IOPS 677/s" takes for the device's IOPS */
-	if (bsz >= 65536 && json_is_string(json_object_get(iops, "unit"))) {
-		pl_autofree char *c = pl_xasprintf(
-			"bandwidth over %s blocks, not the device's small-block (4 KiB) IOPS",
-			bs + strlen(", bs "));
-		json_array_insert_new(json_object_get(iops, "caveats"), 0, pl_json_string(c));
-	}
-	json_array_append_new(rows, iops);
-	d = find_bench(benches, "net");
-	json_array_append_new(rows, bench_row("loopback RTT", "net", d,
+	struct kn k = { report, json_object_get(report, "benchmarks"), NULL };
+	k.ids = pl_figure_bench_anchors(k.benches);
+	add_clock(rows, &k);
+	const json_t *d = find_bench(k.benches, "syscall");
+	json_array_append_new(rows, bench_row(&k, "syscall", "syscall", d,
+					      find_metric(d, "getppid"), "getppid", NULL));
+	add_mem(rows, &k);
+	add_io(rows, &k);
+	d = find_bench(k.benches, "net");
+	json_array_append_new(rows, bench_row(&k, "loopback RTT", "net", d,
 					      find_metric(d, "tcp_pp 64B round-trip"),
 					      "TCP ping-pong, 64 B", NULL));
-	add_compress(rows, benches);
+	add_compress(rows, &k);
+	json_decref(k.ids);
 	return rows;
 }
 

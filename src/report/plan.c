@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "facts/facts.h"
+#include "report/figures.h"
 #include "util/json.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
@@ -82,6 +82,20 @@ int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const c
 		}
 		pl_bench_opts_free(b, opts);
 		p->n++;
+	}
+	return 0;
+}
+
+size_t pl_bench_plan_drop(struct pl_bench_plan *p, const char *name)
+{
+	for (size_t i = 0; name && i < p->n; i++) {
+		if (strcmp(p->items[i].b->name, name) != 0)
+			continue;
+		json_decref(p->items[i].detail);
+		free((void *)p->items[i].argv);
+		memmove(&p->items[i], &p->items[i + 1], (p->n - i - 1) * sizeof(*p->items));
+		p->n--;
+		return 1;
 	}
 	return 0;
 }
@@ -245,8 +259,11 @@ int pl_bench_plan_print(FILE *out, const struct pl_bench_plan *plan, bool json)
 			if (!strcmp(key, "benchmark") || !strcmp(key, "args") ||
 			    !strcmp(key, "runs") || !strcmp(key, "warmup"))
 				continue;
-			pl_autofree char *t = pl_fact_value_text(w);
-			fprintf(out, "            %s: %s\n", key, t);
+			/* in words and units ("last-level cache (all caches): 1016 MiB"); the
+			 * JSON plan keeps the exact values */
+			pl_autofree char *t = pl_figure_info_item(key, w);
+			if (t)
+				fprintf(out, "            %s\n", t);
 		}
 	}
 	json_decref(d);

@@ -62,6 +62,9 @@ double pl_bench_mode_budget(enum pl_bench_mode mode);
  *  -EINVAL when a benchmark's arguments for this mode do not parse (a perflab bug; the
  *  parser's message is on stderr). Free @p with pl_bench_plan_free(). */
 int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const char *cpus);
+/** Leave benchmark @name out of @p (its result was given with `report --from`, so it is
+ *  not measured again). Returns the number of items dropped (0 or 1). */
+size_t pl_bench_plan_drop(struct pl_bench_plan *p, const char *name);
 /** Free what pl_bench_plan_make() allocated. NULL-safe. */
 void pl_bench_plan_free(struct pl_bench_plan *p);
 /** The plan as JSON: {"mode", "budget_s", "benchmarks": [{"benchmark", "args", "runs",

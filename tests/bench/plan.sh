@@ -71,7 +71,11 @@ ok "report --dry-run --full --json" "$PERFLAB" report --dry-run --full --json
 is "full mode: no budget, no arguments" \
 	"$(jq -r '"\(.mode) \(.budget_s) \([.benchmarks[].args | length] | add)"' "$OUT")" "full 0 0"
 ok "report --dry-run (text)" "$PERFLAB" report --dry-run
-like "text plan names mem's size" "$(cat "$OUT")" 'array_bytes: [0-9]+'
+like "text plan names mem's size in words and units" "$(cat "$OUT")" 'array size \(each\): [0-9.]+ (KiB|MiB|GiB)'
+# human output: no raw byte counts (the JSON plan keeps them) and no long floats
+if grep -Eq '(^|[ :])[0-9]{6,}' "$OUT" || grep -Eq '[0-9]\.[0-9]{5,}' "$OUT"; then
+	_report fail "text plan: no raw byte counts or long floats" "$(grep -E '[0-9]{6,}|[0-9]\.[0-9]{5,}' "$OUT")"
+else _report ok "text plan: no raw byte counts or long floats"; fi
 expect_exit 2 "--dry-run with --no-bench" "$PERFLAB" report --dry-run --no-bench
 like "the error says what to drop" "$(cat "$ERR")" 'drop --no-bench'
 
@@ -104,5 +108,9 @@ is "little memory: three arrays within 60% of MemAvailable, page-aligned" \
 like "little memory: the reason names both caps" "$(mem_plan size_reason)" \
 	"likely the host's.*capped so the three arrays take 60% of available memory \\(1.00 GiB\\)"
 ok "report --dry-run --sysroot (text)" "$PERFLAB" report --dry-run --sysroot "$HUGE"
-like "text plan: llc_used_bytes" "$(cat "$OUT")" 'llc_used_bytes: 268435456'
+like "text plan: the LLC the size rule used, in MiB" "$(cat "$OUT")" 'last-level cache the size rule used: 256 MiB$'
+like "text plan: the reported LLC to 4 digits" "$(cat "$OUT")" 'last-level cache \(all caches\): 1016 MiB$'
+like "text plan: memory available to 4 digits" "$(cat "$OUT")" 'memory available: 1 GiB$'
+unlike_raw=$(grep -Ec '(^|[ :])[0-9]{6,}' "$OUT")
+is "text plan: no raw byte counts" "$unlike_raw" 0
 done_testing

@@ -52,8 +52,10 @@ ok "valid fixtures load" sh -c "cd '$FX' && '$PERFLAB' report --no-bench -o '$TM
 ok "an earlier report loads" "$PERFLAB" report --no-bench -o "$TMP/w" --sysroot "$SYS" \
 	--from "$TMP/v/report.json"
 is "its sections come back" "$(jq -c '[.benchmarks,.comparisons,.profiles,.tune]|map(length)' "$TMP/w/report.json")" "[1,1,1,1]"
-is "same Markdown sections" "$(sed -n '/^## Benchmarks/,/^## Facts/p' "$TMP/w/report.md")" \
-	"$(sed -n '/^## Benchmarks/,/^## Facts/p' "$TMP/v/report.md")"
+# the same but for where each result came from: the file this report read it from
+is "same Markdown sections" "$(sed -n '/^## Benchmarks/,/^## Facts/p' "$TMP/w/report.md" | sed 's/ Source: saved result [^ ]*/ Source: X/')" \
+	"$(sed -n '/^## Benchmarks/,/^## Facts/p' "$TMP/v/report.md" | sed 's/ Source: saved result [^ ]*/ Source: X/')"
+like "the earlier report is the source" "$(cat "$TMP/w/report.md")" "Source: saved result $TMP/v/report\\.json \\(generated "
 "$PERFLAB" inspect --sysroot "$SYS" --json -o "$TMP/facts.json"
 ok "an inspect document loads" "$PERFLAB" report --no-bench -o "$TMP/x" --sysroot "$SYS" \
 	--from "$TMP/facts.json"
