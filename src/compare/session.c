@@ -41,9 +41,13 @@ static struct pl_cmp_metric *add_metric(struct pl_cmp_session *s, const char *na
 		m->up = "slower", m->down = "faster";
 		break;
 	case PL_CMP_SRC_USER:
-	case PL_CMP_SRC_SYS:
+	case PL_CMP_SRC_SYS: {
+		/* times() and the rusage split count in USER_HZ clock ticks */
+		long tck = sysconf(_SC_CLK_TCK);
+		m->resolution = tck > 0 ? 1.0 / (double)tck : 0;
 		m->up = "more CPU", m->down = "less CPU";
 		break;
+	}
 	case PL_CMP_SRC_RSS:
 		m->up = "larger", m->down = "smaller";
 		break;

@@ -45,6 +45,10 @@ struct pl_cmp_metric {
 	regex_t re;	       /**< compiled (REG_EXTENDED | REG_NEWLINE) */
 	const char *up, *down; /**< verdict words for a larger/smaller value */
 	enum pl_cmp_mon mon;   /**< PL_CMP_SRC_MONITOR: which figure */
+	double resolution;     /**< clock-tick resolution in the metric's unit: user and sys
+				    time are split per USER_HZ tick (1 / sysconf(_SC_CLK_TCK), 10 ms
+				    at USER_HZ 100), so a run reading 0 used less than a tick; 0 for
+				    the other metrics */
 };
 
 /** Settings of an experiment run. */
