@@ -187,8 +187,8 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 					     fabs(base)
 				   : NAN;
 	}
-	if (!c->near_zero &&
-	    pl_ratio_hyperfine(sa.mean, sa.stddev, sb.mean, sb.stddev, &c->times, &c->times_sd) == 0)
+	if (!c->near_zero && pl_ratio_hyperfine(sa.mean, sa.stddev, sb.mean, sb.stddev, &c->times,
+						&c->times_sd) == 0)
 		c->times_up = sb.mean > sa.mean;
 	pl_mann_whitney(a, na, b, nb, &c->mw);
 	c->runs_needed = c->near_zero ? 0 : pl_runs_needed(sd_rel, o->threshold, o->alpha, 0.8);

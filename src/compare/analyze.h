@@ -70,13 +70,13 @@ struct pl_cmp_cstat {
 	bool ok;	/**< enough values to compute anything */
 	bool log_scale; /**< ratio of geometric means (method PL_CMP_GEOMEAN_LOG) */
 	enum pl_cmp_method method;
-	double ratio, lo, hi; /**< estimate and CI at the confidence level; lo >= 0 unless the
-				   method is PL_CMP_WELCH_RELATIVE */
+	double ratio, lo, hi;	/**< estimate and CI at the confidence level; lo >= 0 unless the
+				     method is PL_CMP_WELCH_RELATIVE */
 	double times, times_sd; /**< hyperfine's factor: max/min of the two means (>= 1) and its
 				     standard deviation by propagation of uncertainty (stats/ttest.h
 				     pl_ratio_hyperfine); NaN when a mean is not positive */
 	bool times_up;		/**< the variant's mean is the larger one */
-	double p_welch;	      /**< Welch t p-value */
+	double p_welch;		/**< Welch t p-value */
 	double median_ratio;
 	double hl_ratio, hl_lo, hl_hi; /**< Hodges-Lehmann (on logs when log_scale) */
 	struct pl_rank_test mw;	       /**< Mann-Whitney U of the variant against the baseline */

@@ -104,7 +104,9 @@ struct pl_cmp_session {
 	size_t measured;	 /**< measured (non-warm-up) rounds done */
 	size_t *order;		 /**< nrounds * nvariants: order[r * nv + slot] = variant */
 	double elapsed_s;	 /**< wall time of the whole experiment */
-	const char *stop_reason; /**< "runs", "precision", "max-runs", "max-time" */
+	const char *stop_reason; /**< "runs", "precision", "max-runs", "max-time", "interrupted" */
+	bool interrupted;	 /**< a signal stopped the rounds: the runs of the round it cut
+				      short are dropped, the completed rounds stay */
 	bool monitor;		 /**< sample the machine around every run (add_monitor) */
 };
 
@@ -125,7 +127,9 @@ void pl_cmp_session_add_monitor(struct pl_cmp_session *s);
 void pl_cmp_session_free(struct pl_cmp_session *s);
 
 /** Run the rounds with executor @fn until the stop rule of @cfg says so. Returns 0, or the
- *  executor's error (-EINTR when interrupted); the runs done so far stay in @s. */
+ *  executor's error; the runs done so far stay in @s. -EINTR: interrupted; then the runs
+ *  of the unfinished round are dropped, s->interrupted is set and s->stop_reason is
+ *  "interrupted", so @s holds completed rounds only and can be reported. */
 int pl_cmp_session_run(struct pl_cmp_session *s, pl_cmp_exec_fn fn, void *ctx,
 		       pl_cmp_progress_fn progress, void *pctx, char *err, size_t errlen);
 

@@ -126,8 +126,8 @@ int pl_ratio_fieller(const double *a, size_t na, const double *b, size_t nb, dou
 	double r = mb / ma;
 	*ratio = r;
 	/* Welch-Satterthwaite df of mb - rho ma at rho = r */
-	double w = vb + r * r * va, den = vb * vb / (double)(nb - 1) +
-					  r * r * r * r * va * va / (double)(na - 1);
+	double w = vb + r * r * va,
+	       den = vb * vb / (double)(nb - 1) + r * r * r * r * va * va / (double)(na - 1);
 	double df = den > 0 ? w * w / den : (double)(na + nb - 2);
 	double t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, df), t2 = t * t;
 	double qa = ma * ma - t2 * va;
