@@ -230,8 +230,8 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 		"%sperflab compare%s: %zu variants, %zu rounds measured (+%zu warm-up), seed %llu, "
 		"stopped by %s after %.1f s\n",
 		b, z, r->nv, s->measured, s->nrounds - s->measured,
-		(unsigned long long)s->cfg->seed, s->stop_reason ? s->stop_reason : "interruption",
-		s->elapsed_s);
+		(unsigned long long)s->cfg->seed,
+		s->stop_reason && !s->interrupted ? s->stop_reason : "interruption", s->elapsed_s);
 	if (s->interrupted)
 		fprintf(f,
 			"%sinterrupted after %zu of %s%zu rounds%s: the statistics cover the "
