@@ -150,11 +150,17 @@ static const struct pl_cmd_info info = {
 		"each one's value before the first run and after the last, and the environment\n"
 		"(kernel, CPU, governor, clocksource, THP, mitigations, load, steal) as bench "
 		"does.\n"
-		"Verdicts (vs the first variant): 'slower/faster by x%', 'difference detected but\n"
-		"below the threshold', 'no difference detected' (with what the CI rules out and\n"
-		"the runs needed) or 'equivalent within +-D%'; none below 5 runs per variant.\n"
-		"Exit status: 0 done, 2 bad input (before any run), 3 a run failed or was\n"
-		"interrupted (settings restored).",
+		"Verdicts (vs the first variant): 'slower/faster by x%' with hyperfine's 'N +- s\n"
+		"times faster than BASE' (ratio of means, propagated sd), 'difference detected\n"
+		"but below the threshold', 'no difference detected' (with what the CI rules out\n"
+		"and the runs needed) or 'equivalent within +-D%'; none below 5 runs per variant.\n"
+		"A change needs the Mann-Whitney test and the CI to agree. With a value of 0 the\n"
+		"ratio of means gets Fieller's CI, never below -100%; user/sys runs that read 0\n"
+		"are named as below the 10 ms clock-tick resolution.\n"
+		"Ctrl-C (SIGINT) stops after the running command: the statistics of the\n"
+		"completed rounds are written, marked interrupted, and the settings restored.\n"
+		"Exit status: 0 done, 2 bad input (before any run), 3 a run failed (settings\n"
+		"restored), 130 interrupted.",
 };
 
 /* The command-line options into @cfg (its statistics defaults already set). Returns 0, or
@@ -319,13 +325,8 @@ int cmd_compare(int argc, char **argv)
 	pl_cmp_originals_reread(orig.v, orig.n);
 	warn_changed(orig.v, orig.n);
 	pl_cmp_cleanup_dirs(&e);
-	if (r < 0) {
-		if (r == -EINTR)
-			pl_error("interrupted by signal %d after %zu rounds: system settings "
-				 "restored, nothing written",
-				 sig, s.measured);
-		else
-			pl_error("%s", err);
+	if (r < 0 && r != -EINTR) {
+		pl_error("%s", err);
 		if (fr < 0)
 			pl_error("%s", ferr);
 		return r == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
@@ -337,5 +338,15 @@ int cmd_compare(int argc, char **argv)
 	struct pl_env_during during;
 	pl_env_during(&snap0, &snap1, &during);
 	pl_autojson json_t *env = pl_env_json(&during, &env_cpus, env_pinned);
-	return write_outputs(&o, &s, env, orig.v, orig.n);
+	int ret = write_outputs(&o, &s, env, orig.v, orig.n);
+	if (r == -EINTR) {
+		/* bench, report and monitor's convention: keep what finished, exit 130 */
+		pl_warn("interrupted by signal %d after %zu of %s%zu rounds: system settings "
+			"restored, the statistics of the completed rounds written",
+			sig, s.measured, cfg.runs ? "" : "at most ",
+			cfg.runs ? cfg.runs : cfg.max_runs);
+		if (ret == PL_EXIT_OK)
+			ret = PL_EXIT_INTERRUPTED;
+	}
+	return ret;
 }

@@ -13,6 +13,13 @@
 #include "util/cleanup.h"
 #include "util/str.h"
 
+const char *pl_cmp_method_name(enum pl_cmp_method m)
+{
+	static const char *const names[] = { "geomean-ratio-welch-log", "fieller-ratio-of-means",
+					     "welch-relative-to-baseline-mean", "difference-only" };
+	return names[m];
+}
+
 const char *pl_cmp_verdict_name(enum pl_cmp_verdict v)
 {
 	static const char *const names[] = { "baseline",	"no-verdict",	 "changed",
@@ -31,7 +38,7 @@ static double *present(const double *x, size_t n, size_t *k)
 	return y;
 }
 
-static void vstat(const double *x, size_t nr, struct pl_cmp_vstat *s)
+static void vstat(const double *x, size_t nr, double rel_tol, struct pl_cmp_vstat *s)
 {
 	memset(s, 0, sizeof(*s));
 	size_t n;
@@ -55,7 +62,9 @@ static void vstat(const double *x, size_t nr, struct pl_cmp_vstat *s)
 	s->mad = pl_mad_sorted(sorted, n);
 	s->iqr = pl_iqr_sorted(sorted, n);
 	pl_autofree bool *outy = pl_xcalloc(n, sizeof(bool));
-	s->noutliers = pl_outliers_mad(y, n, outy);
+	s->noutliers = pl_outliers_mad(y, n, rel_tol, outy);
+	for (size_t i = 0; i < n; i++)
+		s->nzero += y[i] == 0;
 	/* map back to round indices */
 	s->outliers = pl_xcalloc(s->noutliers ? s->noutliers : 1, sizeof(size_t));
 	for (size_t i = 0, k = 0, j = 0; i < nr; i++) {
@@ -75,6 +84,14 @@ static bool all_positive(const double *x, size_t n)
 	return true;
 }
 
+static bool all_nonneg(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] >= 0))
+			return false;
+	return true;
+}
+
 static double pct(double ratio)
 {
 	return (ratio - 1) * 100;
@@ -88,6 +105,7 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 	c->ratio = c->lo = c->hi = c->p_welch = c->median_ratio = NAN;
 	c->diff = c->diff_lo = c->diff_hi = NAN;
 	c->hl_ratio = c->hl_lo = c->hl_hi = c->p_holm = NAN;
+	c->times = c->times_sd = NAN;
 	c->mw.p = c->wsr.p = NAN;
 	size_t na, nb;
 	pl_autofree double *a = present(xa, nr, &na);
@@ -96,6 +114,7 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 		return;
 	c->ok = true;
 	c->log_scale = all_positive(a, na) && all_positive(b, nb);
+	c->method = PL_CMP_GEOMEAN_LOG;
 	struct pl_summary sa, sb;
 	pl_summary_compute(&sa, a, na);
 	pl_summary_compute(&sb, b, nb);
@@ -124,6 +143,8 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 			       ls_b.stddev * ls_b.stddev * (double)(nb - 1)) /
 			      (double)(na + nb - 2));
 	} else {
+		bool nonneg = all_nonneg(a, na) && all_nonneg(b, nb);
+		c->method = nonneg ? PL_CMP_FIELLER : PL_CMP_WELCH_RELATIVE;
 		struct pl_tinterval t;
 		pl_ttest_welch(a, na, b, nb, o->level, &t);
 		c->diff = t.diff;
@@ -133,12 +154,23 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 		/* ~0 relative to the spread: the baseline's own CI of the mean reaches 0 */
 		double tq = gsl_cdf_tdist_Pinv(1 - (1 - o->level) / 2, (double)(na - 1));
 		c->near_zero = fabs(base) <= tq * sa.stddev / sqrt((double)na);
-		if (c->near_zero)
-			base = 0; /* no relative figures below */
-		if (base != 0) {
+		if (!c->near_zero && nonneg) {
+			/* a ratio of non-negative means lies in [0, inf): Fieller's interval, cut
+			 * at 0 (the additive one reached -538% for sys time in ticks) */
+			int k = pl_ratio_fieller(a, na, b, nb, o->level, &c->ratio, &c->lo, &c->hi);
+			if (k == 0)
+				c->lo = fmax(c->lo, 0);
+			else
+				c->near_zero = true; /* unbounded set: the baseline is ~0 */
+		} else if (!c->near_zero) {
 			c->ratio = 1 + t.diff / fabs(base);
 			c->lo = 1 + t.lo / fabs(base);
 			c->hi = 1 + t.hi / fabs(base);
+		}
+		if (c->near_zero) {
+			c->method = PL_CMP_DIFFERENCE_ONLY;
+			c->ratio = c->lo = c->hi = NAN;
+			base = 0; /* no relative figures below */
 		}
 		c->p_welch = t.p;
 		double est, lo, hi;
@@ -146,6 +178,8 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 			c->hl_ratio = 1 + est / fabs(base);
 			c->hl_lo = 1 + lo / fabs(base);
 			c->hl_hi = 1 + hi / fabs(base);
+			if (nonneg)
+				c->hl_lo = fmax(c->hl_lo, 0);
 		}
 		sd_rel = base != 0 ? sqrt((sa.stddev * sa.stddev * (double)(na - 1) +
 					   sb.stddev * sb.stddev * (double)(nb - 1)) /
@@ -153,6 +187,9 @@ static void cstat(const double *xa, const double *xb, size_t nr, const struct pl
 					     fabs(base)
 				   : NAN;
 	}
+	if (!c->near_zero && pl_ratio_hyperfine(sa.mean, sa.stddev, sb.mean, sb.stddev, &c->times,
+						&c->times_sd) == 0)
+		c->times_up = sb.mean > sa.mean;
 	pl_mann_whitney(a, na, b, nb, &c->mw);
 	c->runs_needed = c->near_zero ? 0 : pl_runs_needed(sd_rel, o->threshold, o->alpha, 0.8);
 	c->rules_out = fmax(fabs(c->hi - 1), fabs(c->lo - 1));
@@ -191,7 +228,8 @@ static char *signed_unit(char *buf, size_t len, double x, const char *unit)
 
 /* The baseline is ~0: a relative change, its CI and a run estimate would be noise (a mean
  * of 0.4 ms with a 1.2 ms spread gives "-100% [-309%, +109%]" and "1585487 runs"), so the
- * verdict says what the difference is, in the metric's unit. */
+ * verdict says what the difference is, in the metric's unit. A change needs the rank test
+ * and the CI of the difference to agree. */
 static void near_zero_verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb,
 			      const struct pl_cmp_aopts *o, struct pl_cmp_cstat *c)
 {
@@ -200,7 +238,8 @@ static void near_zero_verdict(const struct pl_cmp_vstat *va, const struct pl_cmp
 	signed_unit(lo, sizeof(lo), c->diff_lo, o->unit);
 	signed_unit(hi, sizeof(hi), c->diff_hi, o->unit);
 	pl_fmt_unit(m, sizeof(m), va->mean, o->unit ? o->unit : "");
-	if (c->p_holm < o->alpha) {
+	bool ci_excludes_0 = c->diff_lo > 0 || c->diff_hi < 0;
+	if (c->p_holm < o->alpha && ci_excludes_0) {
 		const char *word = c->diff >= 0 ? o->up : o->down;
 		c->verdict = PL_CMP_CHANGED;
 		c->text = pl_xasprintf("%s by %s (the baseline is ~0, mean %s: no relative change; "
@@ -213,17 +252,27 @@ static void near_zero_verdict(const struct pl_cmp_vstat *va, const struct pl_cmp
 		c->text = pl_xasprintf(
 			"no difference detected; the baseline is ~0 (mean %s, within its "
 			"own CI of zero), so no relative CI or run estimate: difference "
-			"%s (%.0f%% CI %s to %s, %s, n=%zu/%zu)",
-			m, d, o->level * 100, lo, hi, fmt_p(pb, sizeof(pb), c->p_holm), va->n,
-			vb->n);
+			"%s (%.0f%% CI %s to %s%s, %s, n=%zu/%zu)",
+			m, d, o->level * 100, lo, hi, ci_excludes_0 ? "" : ", contains 0",
+			fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
 		c->brief = pl_xasprintf("no difference (base ~0)");
 	}
 }
 
-static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb,
-		    const char *name_b, const struct pl_cmp_aopts *o, struct pl_cmp_cstat *c)
+/* "; 1.05 +- 0.01 times slower than base" (hyperfine's form), or "" */
+static void times_text(char *buf, size_t len, const struct pl_cmp_cstat *c,
+		       const struct pl_cmp_aopts *o)
 {
-	(void)name_b;
+	buf[0] = '\0';
+	if (isnan(c->times) || isnan(c->times_sd))
+		return;
+	snprintf(buf, len, "%.2f \u00b1 %.2f times %s than %s; ", c->times, c->times_sd,
+		 c->times_up ? o->up : o->down, o->base_name ? o->base_name : "the baseline");
+}
+
+static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb,
+		    const struct pl_cmp_aopts *o, struct pl_cmp_cstat *c)
+{
 	char pb[32];
 	double thr = o->threshold * 100;
 	if (va->n < PL_CMP_MIN_VERDICT_RUNS || vb->n < PL_CMP_MIN_VERDICT_RUNS) {
@@ -246,14 +295,18 @@ static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb
 		return;
 	}
 	double eff = pct(c->ratio), lo = pct(c->lo), hi = pct(c->hi);
-	bool detected = c->p_holm < o->alpha;
+	/* the rank test and the CI must agree: a CI containing 1 (0%) is no change */
+	bool ci_excludes_1 = c->lo > 1 || c->hi < 1;
+	bool rank_detects = c->p_holm < o->alpha;
+	bool detected = rank_detects && ci_excludes_1;
 	const char *word = c->ratio >= 1 ? o->up : o->down;
-	char ci[96];
+	char ci[96], times[160];
 	snprintf(ci, sizeof(ci), "%.0f%% CI %+.2f%% to %+.2f%%", o->level * 100, lo, hi);
+	times_text(times, sizeof(times), c, o);
 	if (detected && fabs(eff) >= thr) {
 		c->verdict = PL_CMP_CHANGED;
-		c->text = pl_xasprintf("%s by %.2f%% (%s, %s, n=%zu/%zu)", word, fabs(eff), ci,
-				       fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
+		c->text = pl_xasprintf("%s by %.2f%% (%s%s, %s, n=%zu/%zu)", word, fabs(eff), times,
+				       ci, fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
 		c->brief = pl_xasprintf("%s %.1f%%", word, fabs(eff));
 	} else if (detected) {
 		c->verdict = PL_CMP_BELOW;
@@ -269,24 +322,47 @@ static void verdict(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb
 		c->brief = pl_xasprintf("equivalent +-%g%%", thr);
 	} else {
 		c->verdict = PL_CMP_NO_DIFF;
-		char need[96];
+		char need[96], why[160] = "";
 		if (c->runs_needed > 0)
 			snprintf(need, sizeof(need), "about %zu runs per variant", c->runs_needed);
 		else
 			snprintf(need, sizeof(need), "more runs");
-		c->text = pl_xasprintf("no difference detected: the CI rules out effects beyond "
+		if (rank_detects)
+			snprintf(why, sizeof(why),
+				 "the rank test alone gives %s but the CI contains 0, so the "
+				 "direction is unknown; ",
+				 fmt_p(pb, sizeof(pb), c->p_holm));
+		c->text = pl_xasprintf("no difference detected: %sthe CI rules out effects beyond "
 				       "%.2f%%; detecting %g%% would need %s (%s, %s, n=%zu/%zu)",
-				       c->rules_out * 100, thr, need, ci,
+				       why, c->rules_out * 100, thr, need, ci,
 				       fmt_p(pb, sizeof(pb), c->p_holm), va->n, vb->n);
 		c->brief = pl_xasprintf("no difference (+-%.1f%%)", c->rules_out * 100);
 	}
+}
+
+/* Name runs that read 0 on a metric counted in clock ticks: "; 7/10 runs of the baseline
+ * and 2/10 of this variant read 0 s: below the 10 ms clock-tick resolution". */
+static void resolution_note(const struct pl_cmp_vstat *va, const struct pl_cmp_vstat *vb,
+			    const struct pl_cmp_aopts *o, struct pl_cmp_cstat *c)
+{
+	if (!(o->resolution > 0) || (!va->nzero && !vb->nzero))
+		return;
+	char res[48], z[48];
+	const char *u = o->unit ? o->unit : "";
+	pl_fmt_unit(res, sizeof(res), o->resolution, u);
+	pl_fmt_unit(z, sizeof(z), 0, u);
+	char *t = pl_xasprintf("%s; %zu/%zu runs of the baseline and %zu/%zu of this variant "
+			       "read %s: below the %s clock-tick resolution",
+			       c->text, va->nzero, va->n, vb->nzero, vb->n, z, res);
+	free(c->text);
+	c->text = t;
 }
 
 void pl_cmp_analyze_metric(double *const *x, size_t nv, size_t nr, const struct pl_cmp_aopts *o,
 			   struct pl_cmp_vstat *vs, struct pl_cmp_cstat *cs)
 {
 	for (size_t v = 0; v < nv; v++)
-		vstat(x[v], nr, &vs[v]);
+		vstat(x[v], nr, o->threshold, &vs[v]);
 	memset(&cs[0], 0, sizeof(cs[0]));
 	cs[0].verdict = PL_CMP_BASELINE;
 	cs[0].ratio = 1;
@@ -299,7 +375,8 @@ void pl_cmp_analyze_metric(double *const *x, size_t nv, size_t nr, const struct 
 	pl_holm(p, k, adj);
 	for (size_t v = 1; v < nv; v++) {
 		cs[v].p_holm = isnan(cs[v].mw.p) ? NAN : adj[v - 1];
-		verdict(&vs[0], &vs[v], NULL, o, &cs[v]);
+		verdict(&vs[0], &vs[v], o, &cs[v]);
+		resolution_note(&vs[0], &vs[v], o, &cs[v]);
 	}
 	free(p);
 	free(adj);

@@ -247,6 +247,50 @@ static void add_sections(struct ini_ctx *c, FILE *f)
 	rewind(f);
 }
 
+/* What an experiment file looks like, for the errors that say a file is not one. */
+#define EXPERIMENT_FORMAT                                                                          \
+	"expected an INI file with one [NAME] section per variant and keys such as "               \
+	"'command = CMD', see perflab-compare(1)"
+
+/* Why @f is not an experiment file, or NULL when it may be one: binary data (a NUL byte or
+ * a control character other than tab, CR, LF), a JSON document, or text without a single
+ * [section] or key = value line. Rewinds @f. */
+static const char *not_experiment(FILE *f)
+{
+	char buf[4096];
+	bool first = true, ini_line = false;
+	const char *why = NULL;
+	size_t n;
+	while (!why && (n = fread(buf, 1, sizeof(buf) - 1, f)) > 0) {
+		buf[n] = '\0';
+		for (size_t i = 0; i < n && !why; i++) {
+			unsigned char c = (unsigned char)buf[i];
+			if (c == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+			    c == 0x7f)
+				why = "binary data";
+		}
+		if (first && !why) {
+			const char *p = buf;
+			while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+				p++;
+			if (*p == '{' ||
+			    (p[0] == '[' && (p[1] == '{' || p[1] == '"' || p[1] == ']')))
+				why = "a JSON document";
+			first = false;
+		}
+	}
+	rewind(f);
+	if (why)
+		return why;
+	while (!ini_line && fgets(buf, sizeof(buf), f)) {
+		const char *t = pl_trim(buf);
+		ini_line = (t[0] == '[' && strchr(t, ']')) ||
+			   (t[0] != ';' && t[0] != '#' && strchr(t, '='));
+	}
+	rewind(f);
+	return ini_line ? NULL : "no [variant] section or key = value line";
+}
+
 int pl_cmp_load_ini(struct pl_cmp_experiment *e, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -254,6 +298,13 @@ int pl_cmp_load_ini(struct pl_cmp_experiment *e, const char *path, char *err, si
 		int r = -errno;
 		pl_cmp_seterr(err, errlen, "cannot read '%s': %s", path, strerror(errno));
 		return r;
+	}
+	const char *bad = not_experiment(f);
+	if (bad) {
+		fclose(f);
+		pl_cmp_seterr(err, errlen,
+			      "'%s' is not an experiment file (%s): " EXPERIMENT_FORMAT, path, bad);
+		return -EINVAL;
 	}
 	char reason[512] = "";
 	struct ini_ctx c = { .e = e, .first = e->n, .err = reason, .errlen = sizeof(reason) };

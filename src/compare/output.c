@@ -11,6 +11,7 @@
 #include "bench/env.h"
 #include "compare/sysset.h"
 #include "config.h"
+#include "util/escape.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/outfile.h"
@@ -36,6 +37,8 @@ void pl_cmp_report_build(struct pl_cmp_report *r, const struct pl_cmp_session *s
 			.down = s->m[m].down,
 			.higher_better = s->m[m].higher_better,
 			.unit = s->m[m].unit,
+			.base_name = s->exp->v[0].name,
+			.resolution = s->m[m].resolution,
 		};
 		pl_cmp_analyze_metric(x, r->nv, s->measured, &o, &r->vs[m * r->nv],
 				      &r->cs[m * r->nv]);
@@ -150,7 +153,75 @@ static char *fmt_ratio(char *buf, size_t len, const struct pl_cmp_cstat *c, cons
 	return buf;
 }
 
-/* Metrics shown in the table: all of them. */
+/* Columns of the table: a label longer than this is cut with "..." and the full name
+ * given in a legend under the table. */
+#define TABLE_MAX_LABEL 40
+
+/* Characters a terminal shows for UTF-8 @s (continuation bytes take no column). */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* @s padded with spaces to @w columns. */
+static void put_padded(FILE *f, const char *s, size_t w)
+{
+	fputs(s, f);
+	for (size_t k = text_width(s); k < w; k++)
+		fputc(' ', f);
+}
+
+/* The header label of variant @v, malloc'd: its name (+ " (base)"), cut to
+ * TABLE_MAX_LABEL columns at a character boundary with "..." (*cut is then true). */
+static char *column_label(const char *name, size_t v, bool *cut)
+{
+	char *full = pl_xasprintf("%s%s", name, v == 0 ? " (base)" : "");
+	*cut = text_width(full) > TABLE_MAX_LABEL;
+	if (!*cut)
+		return full;
+	const char *suffix = v == 0 ? "... (base)" : "...";
+	size_t keep = TABLE_MAX_LABEL - strlen(suffix), cols = 0, i = 0;
+	while (name[i] && cols < keep) {
+		int k = pl_utf8_seq_len(name + i);
+		i += k > 0 ? (size_t)k : 1;
+		cols++;
+	}
+	char *t = pl_xasprintf("%.*s%s", (int)i, name, suffix);
+	free(full);
+	return t;
+}
+
+/* The text of table cell @row (0 median, 1 CI, 2 vs base, 3 verdict) of variant @v of
+ * metric @m into @cell. */
+static void table_cell(char *cell, size_t len, const struct pl_cmp_report *r, size_t m, size_t v,
+		       int row)
+{
+	const struct pl_cmp_metric *mt = &r->s->m[m];
+	const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
+	const struct pl_cmp_cstat *cs = &r->cs[m * r->nv + v];
+	switch (row) {
+	case 0:
+		fmt_val(cell, len, vs->median, mt->unit);
+		break;
+	case 1:
+		fmt_ci(cell, len, vs->med_lo, vs->med_hi, mt->unit);
+		break;
+	case 2:
+		if (v == 0)
+			snprintf(cell, len, "-");
+		else
+			fmt_ratio(cell, len, cs, mt->unit);
+		break;
+	default:
+		snprintf(cell, len, "%s", v == 0 ? "baseline" : cs->brief);
+	}
+}
+
+/* Metrics shown in the table: all of them. Every column is as wide as its widest cell or
+ * label, with two spaces between columns. */
 void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 {
 	const struct pl_cmp_session *s = r->s;
@@ -159,59 +230,75 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 		"%sperflab compare%s: %zu variants, %zu rounds measured (+%zu warm-up), seed %llu, "
 		"stopped by %s after %.1f s\n",
 		b, z, r->nv, s->measured, s->nrounds - s->measured,
-		(unsigned long long)s->cfg->seed, s->stop_reason ? s->stop_reason : "interruption",
-		s->elapsed_s);
+		(unsigned long long)s->cfg->seed,
+		s->stop_reason && !s->interrupted ? s->stop_reason : "interruption", s->elapsed_s);
+	if (s->interrupted)
+		fprintf(f,
+			"%sinterrupted after %zu of %s%zu rounds%s: the statistics cover the "
+			"completed rounds\n",
+			b, s->measured, s->cfg->runs ? "" : "at most ",
+			s->cfg->runs ? s->cfg->runs : s->cfg->max_runs, z);
 	fprintf(f,
 		"medians with %.0f%% CIs; vs baseline: ratio of geometric means, %.0f%% CI "
-		"(Welch t on logs); verdicts: Mann-Whitney, Holm-adjusted, threshold %g%%\n\n",
+		"(Welch t on logs; Fieller's CI of the ratio of means when a value is 0); "
+		"verdicts: Mann-Whitney, Holm-adjusted, with a CI excluding 0, threshold %g%%\n\n",
 		s->cfg->level * 100, s->cfg->level * 100, s->cfg->threshold * 100);
-	/* column widths */
-	size_t w0 = 20, wc = 26;
-	for (size_t v = 0; v < r->nv; v++)
-		if (strlen(s->exp->v[v].name) + 2 > wc)
-			wc = strlen(s->exp->v[v].name) + 2;
-	fprintf(f, "%-*s", (int)w0, "");
+	static const char *const lab[4] = { "median", "CI", "vs base", "verdict" };
+	const int nrows = 4;
+	/* column widths: the row heads, then each variant's label and cells */
+	size_t w0 = 0;
+	for (size_t m = 0; m < r->nm; m++) {
+		size_t nw = text_width(s->m[m].name);
+		size_t h = (nw > 10 ? nw : 10) + 1 + strlen("verdict"); /* "%-10s %s" */
+		if (h > w0)
+			w0 = h;
+	}
+	char **labels = pl_xcalloc(r->nv, sizeof(char *));
+	size_t *wc = pl_xcalloc(r->nv, sizeof(size_t));
+	bool any_cut = false;
 	for (size_t v = 0; v < r->nv; v++) {
-		char h[256];
-		snprintf(h, sizeof(h), "%s%s", s->exp->v[v].name, v == 0 ? " (base)" : "");
-		fprintf(f, "%s%-*s%s", b, (int)wc, h, z);
+		bool cut;
+		labels[v] = column_label(s->exp->v[v].name, v, &cut);
+		any_cut |= cut;
+		wc[v] = text_width(labels[v]);
+		for (size_t m = 0; m < r->nm; m++)
+			for (int row = 0; row < nrows; row++) {
+				char cell[256];
+				table_cell(cell, sizeof(cell), r, m, v, row);
+				if (text_width(cell) > wc[v])
+					wc[v] = text_width(cell);
+			}
+	}
+	put_padded(f, "", w0 + 2);
+	for (size_t v = 0; v < r->nv; v++) {
+		fputs(b, f);
+		put_padded(f, labels[v], v + 1 < r->nv ? wc[v] + 2 : 0);
+		fputs(z, f);
 	}
 	fputc('\n', f);
-	for (size_t m = 0; m < r->nm; m++) {
-		const struct pl_cmp_metric *mt = &s->m[m];
-		const char *lab[4] = { "median", "CI", "vs base", "verdict" };
-		for (int row = 0; row < 4; row++) {
-			char head[64];
-			snprintf(head, sizeof(head), "%-10s %s", row == 0 ? mt->name : "",
+	for (size_t m = 0; m < r->nm; m++)
+		for (int row = 0; row < nrows; row++) {
+			char head[128];
+			snprintf(head, sizeof(head), "%-10s %s", row == 0 ? s->m[m].name : "",
 				 lab[row]);
-			fprintf(f, "%-*s", (int)w0, head);
+			put_padded(f, head, w0 + 2);
 			for (size_t v = 0; v < r->nv; v++) {
-				const struct pl_cmp_vstat *vs = &r->vs[m * r->nv + v];
-				const struct pl_cmp_cstat *cs = &r->cs[m * r->nv + v];
-				char cell[160];
-				switch (row) {
-				case 0:
-					fmt_val(cell, sizeof(cell), vs->median, mt->unit);
-					break;
-				case 1:
-					fmt_ci(cell, sizeof(cell), vs->med_lo, vs->med_hi,
-					       mt->unit);
-					break;
-				case 2:
-					if (v == 0)
-						snprintf(cell, sizeof(cell), "-");
-					else
-						fmt_ratio(cell, sizeof(cell), cs, mt->unit);
-					break;
-				default:
-					snprintf(cell, sizeof(cell), "%s",
-						 v == 0 ? "baseline" : cs->brief);
-				}
-				fprintf(f, "%-*s", (int)wc, cell);
+				char cell[256];
+				table_cell(cell, sizeof(cell), r, m, v, row);
+				put_padded(f, cell, v + 1 < r->nv ? wc[v] + 2 : 0);
 			}
 			fputc('\n', f);
 		}
+	if (any_cut) {
+		fprintf(f, "\ncolumns cut to %d characters; the variants in full:\n",
+			TABLE_MAX_LABEL);
+		for (size_t v = 0; v < r->nv; v++)
+			fprintf(f, "  %s: %s\n", labels[v], s->exp->v[v].name);
 	}
+	for (size_t v = 0; v < r->nv; v++)
+		free(labels[v]);
+	free(labels);
+	free(wc);
 	fprintf(f, "\n%sVerdicts%s (vs %s)\n", b, z, s->exp->v[0].name);
 	for (size_t m = 0; m < r->nm; m++)
 		for (size_t v = 1; v < r->nv; v++)
@@ -226,11 +313,25 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 			bool coarse = s->m[m].src == PL_CMP_SRC_USER ||
 				      s->m[m].src == PL_CMP_SRC_SYS ||
 				      s->m[m].src == PL_CMP_SRC_RSS;
-			if (coarse || (!vs->noutliers && vs->modes < 2))
+			bool zeros = s->m[m].resolution > 0 && vs->nzero > 0;
+			if (!zeros && (coarse || (!vs->noutliers && vs->modes < 2)))
 				continue;
 			if (!notes)
 				fprintf(f, "\n%sNotes%s\n", b, z);
 			notes = true;
+			if (zeros) {
+				char res[48], zero[48];
+				fprintf(f,
+					"  %s, %s: %zu of %zu runs read %s: below the %s "
+					"clock-tick "
+					"resolution\n",
+					s->m[m].name, s->exp->v[v].name, vs->nzero, vs->n,
+					fmt_val(zero, sizeof(zero), 0, s->m[m].unit),
+					fmt_val(res, sizeof(res), s->m[m].resolution,
+						s->m[m].unit));
+			}
+			if (coarse)
+				continue;
 			if (vs->noutliers)
 				fprintf(f,
 					"  %s, %s: %zu outlier%s (MAD rule), kept in the "
@@ -367,6 +468,9 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_object_set_new(o, "regex",
 				    s->m[m].regex ? pl_json_string(s->m[m].regex) : json_null());
 		json_object_set_new(o, "higher_is_better", json_boolean(s->m[m].higher_better));
+		json_object_set_new(o, "resolution",
+				    s->m[m].resolution > 0 ? json_real(s->m[m].resolution)
+							   : json_null());
 		json_array_append_new(mets, o);
 	}
 	json_object_set_new(doc, "metrics", mets);
@@ -376,6 +480,7 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 	json_object_set_new(doc, "stop_reason",
 			    s->stop_reason ? pl_json_string(s->stop_reason) : json_null());
 	json_object_set_new(doc, "elapsed_s", jreal(s->elapsed_s));
+	json_object_set_new(doc, "interrupted", json_boolean(s->interrupted));
 	json_t *rounds = json_array();
 	for (size_t k = 0; k < s->nrounds; k++) {
 		json_t *ord = json_array();
@@ -445,20 +550,27 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 						      json_integer((json_int_t)vs->outliers[k]));
 			json_object_set_new(o, "outlier_rounds", out);
 			json_object_set_new(o, "modes", json_integer(vs->modes));
+			json_object_set_new(o, "zero_runs", json_integer((json_int_t)vs->nzero));
 			if (v == 0) {
 				json_object_set_new(o, "verdict", pl_json_string("baseline"));
 				json_array_append_new(va, o);
 				continue;
 			}
 			json_t *cmp = json_object();
-			json_object_set_new(
-				cmp, "method",
-				pl_json_string(cs->log_scale ? "geomean-ratio-welch-log"
-							     : "welch-relative-to-baseline-mean"));
+			json_object_set_new(cmp, "method",
+					    pl_json_string(pl_cmp_method_name(cs->method)));
 			json_object_set_new(cmp, "ratio", jreal(cs->ratio));
 			json_object_set_new(cmp, "ci", ci_json(cs->lo, cs->hi));
 			json_object_set_new(cmp, "p_welch", jreal(cs->p_welch));
 			json_object_set_new(cmp, "median_ratio", jreal(cs->median_ratio));
+			json_t *times = json_null();
+			if (!isnan(cs->times)) {
+				times = json_object();
+				json_object_set_new(times, "factor", jreal(cs->times));
+				json_object_set_new(times, "sd", jreal(cs->times_sd));
+				json_object_set_new(times, "larger", json_boolean(cs->times_up));
+			}
+			json_object_set_new(cmp, "times", times);
 			json_object_set_new(cmp, "hodges_lehmann_ratio", jreal(cs->hl_ratio));
 			json_object_set_new(cmp, "hodges_lehmann_ci",
 					    ci_json(cs->hl_lo, cs->hl_hi));

@@ -41,9 +41,13 @@ static struct pl_cmp_metric *add_metric(struct pl_cmp_session *s, const char *na
 		m->up = "slower", m->down = "faster";
 		break;
 	case PL_CMP_SRC_USER:
-	case PL_CMP_SRC_SYS:
+	case PL_CMP_SRC_SYS: {
+		/* times() and the rusage split count in USER_HZ clock ticks */
+		long tck = sysconf(_SC_CLK_TCK);
+		m->resolution = tck > 0 ? 1.0 / (double)tck : 0;
 		m->up = "more CPU", m->down = "less CPU";
 		break;
+	}
 	case PL_CMP_SRC_RSS:
 		m->up = "larger", m->down = "smaller";
 		break;
@@ -203,7 +207,7 @@ double *pl_cmp_values(const struct pl_cmp_session *s, size_t m, size_t v)
 	size_t first = s->nrounds - s->measured; /* warm-up rounds come first */
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct pl_cmp_run *r = &s->runs[i];
-		if (r->warmup || r->variant != v || r->round < first)
+		if (r->warmup || r->variant != v || r->round < first || r->round - first >= nr)
 			continue;
 		x[r->round - first] = r->val[m];
 	}
@@ -353,8 +357,19 @@ int pl_cmp_session_run(struct pl_cmp_session *s, pl_cmp_exec_fn fn, void *ctx,
 		for (size_t i = 0; i < nv; i++)
 			perm[i] = i;
 		gsl_ran_shuffle(rng, perm, nv, sizeof(size_t));
-		if ((r = run_round(s, perm, warm, fn, ctx, err, errlen)) < 0)
+		size_t round_start = s->nruns;
+		if ((r = run_round(s, perm, warm, fn, ctx, err, errlen)) < 0) {
+			if (r == -EINTR) {
+				/* keep the completed rounds only: a round cut short would compare
+				 * some variants on runs the others lack */
+				for (size_t i = round_start; i < s->nruns; i++)
+					free(s->runs[i].val);
+				s->nruns = round_start;
+				s->interrupted = true;
+				s->stop_reason = "interrupted";
+			}
 			break;
+		}
 		if (warm)
 			continue;
 		s->measured++;

@@ -45,6 +45,10 @@ struct pl_cmp_metric {
 	regex_t re;	       /**< compiled (REG_EXTENDED | REG_NEWLINE) */
 	const char *up, *down; /**< verdict words for a larger/smaller value */
 	enum pl_cmp_mon mon;   /**< PL_CMP_SRC_MONITOR: which figure */
+	double resolution;     /**< clock-tick resolution in the metric's unit: user and sys
+				    time are split per USER_HZ tick (1 / sysconf(_SC_CLK_TCK), 10 ms
+				    at USER_HZ 100), so a run reading 0 used less than a tick; 0 for
+				    the other metrics */
 };
 
 /** Settings of an experiment run. */
@@ -100,7 +104,9 @@ struct pl_cmp_session {
 	size_t measured;	 /**< measured (non-warm-up) rounds done */
 	size_t *order;		 /**< nrounds * nvariants: order[r * nv + slot] = variant */
 	double elapsed_s;	 /**< wall time of the whole experiment */
-	const char *stop_reason; /**< "runs", "precision", "max-runs", "max-time" */
+	const char *stop_reason; /**< "runs", "precision", "max-runs", "max-time", "interrupted" */
+	bool interrupted;	 /**< a signal stopped the rounds: the runs of the round it cut
+				      short are dropped, the completed rounds stay */
 	bool monitor;		 /**< sample the machine around every run (add_monitor) */
 };
 
@@ -121,7 +127,9 @@ void pl_cmp_session_add_monitor(struct pl_cmp_session *s);
 void pl_cmp_session_free(struct pl_cmp_session *s);
 
 /** Run the rounds with executor @fn until the stop rule of @cfg says so. Returns 0, or the
- *  executor's error (-EINTR when interrupted); the runs done so far stay in @s. */
+ *  executor's error; the runs done so far stay in @s. -EINTR: interrupted; then the runs
+ *  of the unfinished round are dropped, s->interrupted is set and s->stop_reason is
+ *  "interrupted", so @s holds completed rounds only and can be reported. */
 int pl_cmp_session_run(struct pl_cmp_session *s, pl_cmp_exec_fn fn, void *ctx,
 		       pl_cmp_progress_fn progress, void *pctx, char *err, size_t errlen);
 

@@ -2,7 +2,9 @@
 #include "render/compare.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench/env.h"
 #include "util/json.h"
@@ -41,7 +43,11 @@ char *pl_report_cmp_vs(const json_t *x, const char *unit)
 	const json_t *ci = json_object_get(vs, "ci");
 	double r = num_or_nan(json_object_get(vs, "ratio"));
 	double lo = num_or_nan(json_array_get(ci, 0)), hi = num_or_nan(json_array_get(ci, 1));
-	if (json_is_true(json_object_get(vs, "baseline_near_zero"))) {
+	/* a time or a size cannot fall by more than 100%: a relative CI reaching below -100%
+	 * (documents whose ratio came from Welch's CI relative to the baseline mean) is shown
+	 * as the difference in the metric's unit */
+	bool nonneg_unit = unit && (strcmp(unit, "s") == 0 || strcmp(unit, "B") == 0);
+	if (json_is_true(json_object_get(vs, "baseline_near_zero")) || (nonneg_unit && lo < 0)) {
 		const json_t *d = json_object_get(vs, "difference");
 		const json_t *dci = json_object_get(d, "ci");
 		double e = num_or_nan(json_object_get(d, "estimate"));

@@ -11,8 +11,10 @@
 char *pl_report_cmp_median(const json_t *x, const char *unit);
 
 /** The comparison of @x with the baseline, malloc'd: "+7.00% [-10.73, +28.23]", or "diff
- *  +1.2 ms [-0.3 ms, +2.7 ms]" when the baseline is ~0 (vs_baseline.baseline_near_zero);
- *  NULL for the baseline or when there is nothing to show. */
+ *  +1.2 ms [-0.3 ms, +2.7 ms]" when the baseline is ~0 (vs_baseline.baseline_near_zero) or
+ *  when a time or size (@unit "s" or "B") has a ratio CI below 0 (a change beyond -100%,
+ *  impossible; such documents predate Fieller's interval); NULL for the baseline or when
+ *  there is nothing to show. */
 char *pl_report_cmp_vs(const json_t *x, const char *unit);
 
 /** The context lines of a compare document, malloc'd, NULL when it has none (documents

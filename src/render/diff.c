@@ -143,11 +143,13 @@ static const char *median_text(char *buf, size_t len, const json_t *fig, const c
 	return pl_fmt_unit(buf, len, pl_json_num(s, "median"), pl_json_str(fig, "unit"));
 }
 
-/* "-45.3% (better)", "+2.0%", "-" */
+/* "-45.3% (better)", "+2.0%", "-". The word comes with a verdict of change only
+ * ("significant"): beside "no difference detected" or "too few runs" a median that moved is
+ * noise, not better or worse. */
 static char *pct_text(const json_t *fig)
 {
 	double pct = pl_json_num(fig, "change_pct");
-	const char *dir = pl_json_str(fig, "direction");
+	const char *dir = pl_json_str(fig, "significant");
 	if (isnan(pct))
 		return pl_xstrdup("-");
 	if (dir && (strcmp(dir, "better") == 0 || strcmp(dir, "worse") == 0))

@@ -46,7 +46,16 @@ double pl_iqr_sorted(const double *s, size_t n)
 	return pl_quantile_sorted(s, n, 0.75) - pl_quantile_sorted(s, n, 0.25);
 }
 
-size_t pl_outliers_mad(const double *v, size_t n, bool *is_out)
+/* Mean absolute deviation of @v[0..n-1] around @med. */
+static double mean_abs_dev(const double *v, size_t n, double med)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += fabs(v[i] - med);
+	return s / (double)n;
+}
+
+size_t pl_outliers_mad(const double *v, size_t n, double rel_tol, bool *is_out)
 {
 	if (n == 0)
 		return 0;
@@ -56,13 +65,13 @@ size_t pl_outliers_mad(const double *v, size_t n, bool *is_out)
 	double med = pl_quantile_sorted(s, n, 0.5);
 	double mad = pl_mad_sorted(s, n);
 	free(s);
+	/* sigma estimate: the MAD, or the mean absolute deviation when half the values tie */
+	double scale = mad > 0 ? PL_MAD_NORMAL * mad : PL_MEANAD_NORMAL * mean_abs_dev(v, n, med);
+	double floor = mad > 0 ? 0 : fabs(rel_tol) * fabs(med);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		bool out;
-		if (mad > 0)
-			out = fabs(0.6745 * (v[i] - med) / mad) > 3.5;
-		else
-			out = v[i] != med;
+		double d = fabs(v[i] - med);
+		bool out = scale > 0 && d > floor && d / scale > 3.5;
 		if (is_out)
 			is_out[i] = out;
 		k += out;

@@ -23,11 +23,22 @@ double pl_mad_sorted(const double *s, size_t n);
 /** Interquartile range of sorted @s[0..n-1] (type-7 quartiles). NaN when n == 0. */
 double pl_iqr_sorted(const double *s, size_t n);
 
+/** Consistency constant that makes the mean absolute deviation around the median
+ *  estimate sigma for normal data (sqrt(pi/2)): the scale of the modified z-score when the
+ *  MAD is 0 (Iglewicz & Hoaglin 1993, as IBM SPSS documents its "modified z-score":
+ *  (x - median) / (1.253314 MeanAD) when MAD = 0). */
+#define PL_MEANAD_NORMAL 1.253314137315500
+
 /** Mark outliers of @v[0..n-1] (any order) by the modified z-score
- *  |0.6745 (x - median) / MAD| > 3.5 (Iglewicz & Hoaglin 1993). @is_out (optional, n
- *  entries) receives the flags. Returns the number of outliers (0 when MAD == 0 and all
- *  values equal the median; values off a zero MAD count as outliers). */
-size_t pl_outliers_mad(const double *v, size_t n, bool *is_out);
+ *  |x - median| / (1.4826 MAD) > 3.5, i.e. |0.6745 (x - median) / MAD| > 3.5 (Iglewicz &
+ *  Hoaglin 1993). No rule divides by a zero spread: when the MAD is 0 (at least half the
+ *  values tie at the median, as timings in whole clock ticks or sizes in pages do) the
+ *  scale is PL_MEANAD_NORMAL times the mean absolute deviation around the median, and a
+ *  value within @rel_tol of the median (|x - median| <= rel_tol |median|, e.g. 0.01: a
+ *  deviation below the smallest change that matters) is never an outlier; when that scale
+ *  is 0 too, all values are equal and none is an outlier. @is_out (optional, n entries)
+ *  receives the flags. Returns the number of outliers. */
+size_t pl_outliers_mad(const double *v, size_t n, double rel_tol, bool *is_out);
 
 /** Number of clear modes of @v[0..n-1]: a Gaussian kernel density estimate with
  *  Silverman's rule-of-thumb bandwidth (0.9 min(sd, IQR/1.34) n^-1/5) on a 512-point grid;

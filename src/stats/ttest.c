@@ -111,6 +111,48 @@ int pl_ratio_geomean(const double *a, size_t na, const double *b, size_t nb, dou
 	return r;
 }
 
+int pl_ratio_fieller(const double *a, size_t na, const double *b, size_t nb, double level,
+		     double *ratio, double *lo, double *hi)
+{
+	*ratio = *lo = *hi = NAN;
+	if (na < 2 || nb < 2)
+		return -EDOM;
+	double ma, mb, sa, sb;
+	moments(a, na, &ma, &sa);
+	moments(b, nb, &mb, &sb);
+	if (ma == 0)
+		return -EDOM;
+	double va = sa / (double)(na - 1) / (double)na, vb = sb / (double)(nb - 1) / (double)nb;
+	double r = mb / ma;
+	*ratio = r;
+	/* Welch-Satterthwaite df of mb - rho ma at rho = r */
+	double w = vb + r * r * va,
+	       den = vb * vb / (double)(nb - 1) + r * r * r * r * va * va / (double)(na - 1);
+	double df = den > 0 ? w * w / den : (double)(na + nb - 2);
+	double t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, df), t2 = t * t;
+	double qa = ma * ma - t2 * va;
+	if (!(qa > 0))
+		return -ERANGE;
+	/* discriminant / t^2 = vb qa + mb^2 va >= 0 when qa > 0 */
+	double disc = t2 * (vb * qa + mb * mb * va);
+	double root = sqrt(disc);
+	*lo = (ma * mb - root) / qa;
+	*hi = (ma * mb + root) / qa;
+	return 0;
+}
+
+int pl_ratio_hyperfine(double ma, double sa, double mb, double sb, double *factor, double *sd)
+{
+	*factor = *sd = NAN;
+	if (!(ma > 0) || !(mb > 0) || !isfinite(ma) || !isfinite(mb) || !isfinite(sa) ||
+	    !isfinite(sb))
+		return -EDOM;
+	double f = ma > mb ? ma / mb : mb / ma;
+	*factor = f;
+	*sd = f * sqrt((sa / ma) * (sa / ma) + (sb / mb) * (sb / mb));
+	return 0;
+}
+
 size_t pl_runs_needed(double sd_log, double delta, double alpha, double power)
 {
 	if (!(sd_log > 0) || !(delta > 0))

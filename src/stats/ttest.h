@@ -34,6 +34,28 @@ int pl_ttest_welch(const double *a, size_t na, const double *b, size_t nb, doubl
 int pl_ratio_geomean(const double *a, size_t na, const double *b, size_t nb, double level,
 		     double *ratio, double *lo, double *hi, double *p);
 
+/** Fieller's confidence interval at @level for the ratio of means mean(b)/mean(a) of two
+ *  independent samples (Fieller 1954, "Some problems in interval estimation", JRSS B
+ *  16:175-185), without assuming equal variances: the set of rho where
+ *  |mean(b) - rho mean(a)| <= t sqrt(var(b)/nb + rho^2 var(a)/na), t the Student quantile
+ *  with Welch-Satterthwaite degrees of freedom of that pivot at rho = the estimate (Tamhane
+ *  & Logan 2004; R's mratios::ttestratio with var.equal = FALSE computes the same
+ *  interval). The bounds are the roots of
+ *  (ma^2 - t^2 va) rho^2 - 2 ma mb rho + (mb^2 - t^2 vb) = 0, va = var(a)/na, vb =
+ *  var(b)/nb. *ratio is mb/ma. Returns 0; -EDOM when na or nb < 2 or mean(a) is 0;
+ *  -ERANGE when mean(a) is not significantly different from 0 at @level (ma^2 <= t^2 va):
+ *  the confidence set is then unbounded and *lo, *hi are NaN (*ratio is still set). */
+int pl_ratio_fieller(const double *a, size_t na, const double *b, size_t nb, double level,
+		     double *ratio, double *lo, double *hi);
+
+/** hyperfine's relative speed (src/benchmark/relative_speed.rs): the ratio of the larger
+ *  mean to the smaller, max(ma, mb) / min(ma, mb) >= 1, into *factor, and its standard
+ *  deviation by first-order propagation of uncertainty for independent variables,
+ *  factor * sqrt((sa / ma)^2 + (sb / mb)^2) (sa, sb the samples' standard deviations, not
+ *  the standard errors), into *sd. Returns 0, or -EDOM when a mean is not positive or a
+ *  value is not finite (*factor and *sd are then NaN). */
+int pl_ratio_hyperfine(double ma, double sa, double mb, double sb, double *factor, double *sd);
+
 /** Runs per group that a two-sided Welch test at @alpha needs for @power to detect a
  *  relative change @delta (0.01 = 1%) when ln values have standard deviation @sd_log:
  *  n = 2 (z_{1-alpha/2} + z_power)^2 sd^2 / ln(1+delta)^2, rounded up (normal

@@ -8,10 +8,12 @@
 
 /** Exit status table (documented in perflab(1), EXIT STATUS). */
 enum pl_exit {
-	PL_EXIT_OK = 0,	      /**< success */
-	PL_EXIT_FINDINGS = 1, /**< check/verify found problems at or above --fail-on */
-	PL_EXIT_USAGE = 2,    /**< usage or input error: one line on stderr names it */
-	PL_EXIT_RUNTIME = 3,  /**< runtime failure: permission, missing kernel feature */
+	PL_EXIT_OK = 0,		   /**< success */
+	PL_EXIT_FINDINGS = 1,	   /**< check/verify found problems at or above --fail-on */
+	PL_EXIT_USAGE = 2,	   /**< usage or input error: one line on stderr names it */
+	PL_EXIT_RUNTIME = 3,	   /**< runtime failure: permission, missing kernel feature */
+	PL_EXIT_INTERRUPTED = 130, /**< stopped by SIGINT (128 + 2, the shell's convention): what
+				      finished is written */
 };
 
 /** Verbosity: -1 quiet (-q), 0 normal, 1+ verbose (-v). Global, set by main. */

@@ -80,7 +80,8 @@ INI
 ok "--experiment with helpers" "$P" compare --runs 5 --warmup 1 --experiment "$TMP/exp.ini"
 is "helper counts" "$(sort "$TMP/log" | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' ')" "cleanup=6 prepare=6 setup=1 teardown=1 "
 
-# Ctrl-C: the running command stops, teardown still runs, the tmpfs directory goes
+# Ctrl-C: the running command stops, teardown still runs, the tmpfs directory goes; the
+# report of the completed rounds (none here: the warm-up round was cut short) is written
 cat >"$TMP/int.ini" <<INI
 [base]
 command = /bin/true
@@ -95,9 +96,43 @@ pid=$!
 for _ in $(seq 1200); do [ -s "$TMP/int.pwd" ] && break; sleep 0.05; done
 kill -INT $pid
 wait $pid
-is "SIGINT: exit 3" "$?" 3
+is "SIGINT: exit 130" "$?" 130
 is "SIGINT: teardown ran" "$(cat "$TMP/int.log" | tr '\n' ' ')" "setup teardown "
 if [ -s "$TMP/int.pwd" ] && [ ! -e "$(cat "$TMP/int.pwd")" ]; then _report ok "SIGINT: tmpfs directory removed"; else _report fail "SIGINT: tmpfs directory removed"; fi
+
+# Ctrl-C after some rounds: the completed rounds are kept, their statistics written and
+# marked interrupted; the round cut short is dropped; exit 130
+cat >"$TMP/int2.ini" <<INI
+[counted]
+command = /bin/sh -c "echo x >>'$TMP/int2.cnt'; exec sleep 0.05"
+[plain]
+command = /bin/sleep 0.05
+INI
+"$P" compare --json -o "$TMP/int2.json" --runs 500 --warmup 0 --experiment "$TMP/int2.ini" \
+	>"$TMP/int2.out" 2>"$TMP/int2.err" &
+pid=$!
+for _ in $(seq 1200); do [ "$(cat "$TMP/int2.cnt" 2>/dev/null | wc -l)" -ge 6 ] && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+is "SIGINT mid-run: exit 130" "$?" 130
+validate compare.schema.json "$TMP/int2.json"
+is "SIGINT mid-run: marked interrupted" "$(jqv "$TMP/int2.json" '"\(.interrupted) \(.stop_reason)"')" "true interrupted"
+M2=$(jqv "$TMP/int2.json" .rounds_measured)
+ok "SIGINT mid-run: the completed rounds kept (5 <= $M2 < 500)" test "$M2" -ge 5 -a "$M2" -lt 500
+is "SIGINT mid-run: every kept run belongs to a completed round" \
+	"$(jqv "$TMP/int2.json" '"\(.runs | length) \(.round_order | length)"')" "$((2 * M2)) $M2"
+is "SIGINT mid-run: statistics over the completed rounds" \
+	"$(jqv "$TMP/int2.json" '[.statistics[0].variants[].n] | map(tostring) | join(",")')" "$M2,$M2"
+like "SIGINT mid-run: the warning says how many rounds" "$(cat "$TMP/int2.err")" "interrupted by signal 2 after $M2 of 500 rounds"
+: >"$TMP/int2.cnt"
+"$P" compare --runs 500 --warmup 0 --experiment "$TMP/int2.ini" >"$TMP/int3.out" 2>"$TMP/int3.err" &
+pid=$!
+for _ in $(seq 1200); do [ "$(wc -l <"$TMP/int2.cnt")" -ge 6 ] && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+is "SIGINT mid-run, text: exit 130" "$?" 130
+like "SIGINT mid-run, text: interrupted after N of M rounds" "$(cat "$TMP/int3.out")" '^interrupted after [0-9]+ of 500 rounds'
+like "SIGINT mid-run, text: the statistics are there" "$(cat "$TMP/int3.out")" '^wall +median'
 
 # parameter scan: cartesian product
 ok "--param expansion" "$P" compare --json --runs 1 --warmup 0 --param n=1,2 --param m=a,b \
@@ -122,6 +157,14 @@ like "fewer than 2 variants says so" "$(cat "$ERR")" 'need at least 2 variants'
 expect_exit 2 "command not found" "$P" compare --runs 3 -n a -- /usr/bin/touch "$TMP/ran" -n b -- perflab-no-such-cmd
 like "command not found names it" "$(cat "$ERR")" "command 'perflab-no-such-cmd' not found"
 if [ ! -e "$TMP/ran" ]; then _report ok "error before any run"; else _report fail "error before any run"; fi
+head -c 4096 /dev/urandom | tr -d '\n' | sed 's/^/\x01/' >"$TMP/garbage.bin"
+expect_exit 2 "--experiment with binary data" "$P" compare --experiment "$TMP/garbage.bin"
+like "binary data: names the file and the expected format" "$(cat "$ERR")" \
+	"'$TMP/garbage.bin' is not an experiment file \(binary data\): expected an INI file with one \[NAME\] section per variant"
+is "binary data: one line" "$(wc -l <"$ERR")" 1
+printf '{"variants": []}\n' >"$TMP/exp.json"
+expect_exit 2 "--experiment with a JSON document" "$P" compare --experiment "$TMP/exp.json"
+like "JSON: names the file and the problem" "$(cat "$ERR")" "'$TMP/exp.json' is not an experiment file \(a JSON document\)"
 printf '[a]\ncommand = /bin/true\n[b]\ncommand = /bin/true\nenv_FOO = 1\n' >"$TMP/bad.ini"
 expect_exit 2 "unknown variant key" "$P" compare --experiment "$TMP/bad.ini"
 like "unknown key: file, line, key, known keys" "$(cat "$ERR")" "bad.ini:5: unknown variant key 'env_FOO' \(known: command, env.NAME"
@@ -193,6 +236,28 @@ like "report.html: the ~0 baseline as a difference" "$(cat "$TMP/rep/report.html
 "$P" compare --shell --runs 10 --warmup 0 --seed 5 --metric 'x=x=([0-9.]+)' -n base -- "n=\$(cat $cnt); echo \$((n + 1)) >$cnt; \
 	if [ \$((n % 10)) = 9 ]; then echo x=4; else echo x=0; fi" -n zero -- 'echo x=0' >"$OUT" 2>"$ERR"
 like "table: the ~0 baseline as a difference" "$(grep -A2 '^x ' "$OUT")" 'vs base  -  +diff -0.4 \[-1.305, \+0.5049\]'
+
+# long labels: every column as wide as its content, at least two spaces between columns;
+# a label over 40 characters is cut with "..." and given in full under the table
+L1="/bin/echo score: 10 aaaaaaaaaaa"
+L2="/bin/echo score: 11 bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+ok "long labels" "$P" compare --runs 3 --warmup 0 "${SCORE[@]}" "$L1" "$L2"
+HDR=$(sed -n 4p "$OUT")
+like "header: two spaces between the labels" "$HDR" "^ +$L1 \(base\)  +/bin/echo score: 11 b+\.\.\.\$"
+like "legend: the cut label in full" "$(cat "$OUT")" "  /bin/echo score: 11 b+\.\.\.: $L2"
+# each row's cells start where the header's labels start
+COL2=$(printf '%s\n' "$HDR" | awk -v l="/bin/echo score: 11" '{ print index($0, l) }')
+is "rows: the second column starts under its label" \
+	"$(sed -n '5,20p' "$OUT" | grep -E '^(wall|score) +median' | awk -v c="$COL2" '{ print (substr($0, c - 2, 2) == "  " && substr($0, c, 1) != " ") }' | sort -u)" 1
+
+# a time cannot fall by more than 100%: a document whose sys ratio CI went below 0 (the
+# additive Welch CI of older versions) is rendered as the difference in seconds
+jq '(.statistics[] | select(.metric == "sys") | .variants[1].vs_baseline) |= (.method = "welch-relative-to-baseline-mean" | .baseline_near_zero = false | .ratio = 3.9731 | .ci = [-4.3816, 12.3278] | .difference = {"estimate": 0.0123, "ci": [-0.0171, 0.0417]})' \
+	"$TMP/nz.json" >"$TMP/neg.json"
+ok "report --from a document with an impossible ratio CI" "$P" report --no-bench --from "$TMP/neg.json" -o "$TMP/rep2"
+md_sys=$(grep -E '^\| sys \|' "$TMP/rep2/report.md")
+like "report.md: the difference instead" "$md_sys" 'diff \+12\.3 ms \\\[-17\.1 ms, \+41\.7 ms\]'
+is "report.md: no bound below -100%" "$(printf '%s' "$md_sys" | grep -c -- '-438')" 0
 
 # --show-output: the commands keep stdout; perflab's report goes to stderr (or -o FILE),
 # so stdout can be redirected without losing the report and --json -o FILE stays valid

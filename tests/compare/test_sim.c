@@ -294,6 +294,114 @@ static void test_near_zero_baseline(void **state)
 	pl_cmp_stats_free(vs, cs, 2);
 }
 
+/* sys time in ticks, zeros on both sides, a variant with a wide spread: the ratio of means
+ * gets Fieller's CI, whose lower bound is never below 0 (-100%; the additive Welch CI
+ * relative to the baseline mean went to -300% here), and the verdict names the runs that
+ * read 0 as below the clock-tick resolution. */
+static void test_ratio_ci_possible(void **state)
+{
+	(void)state;
+	struct pl_cmp_aopts o = { .level = 0.95,
+				  .alpha = 0.05,
+				  .threshold = 0.01,
+				  .up = "more CPU",
+				  .down = "less CPU",
+				  .unit = "s",
+				  .resolution = 0.01 };
+	double a[10] = { 0.01, 0.01, 0, 0.01, 0.01, 0.01, 0, 0.01, 0.01, 0.01 };
+	double b[10] = { 0, 0.2, 0, 0, 0.1, 0, 0, 0, 0.15, 0 };
+	double *x[2] = { a, b };
+	struct pl_cmp_vstat vs[2];
+	struct pl_cmp_cstat cs[2];
+	pl_cmp_analyze_metric(x, 2, 10, &o, vs, cs);
+	assert_false(cs[1].near_zero);
+	assert_int_equal(cs[1].method, PL_CMP_FIELLER);
+	assert_string_equal(pl_cmp_method_name(cs[1].method), "fieller-ratio-of-means");
+	assert_true(fabs(cs[1].ratio - 0.045 / 0.008) < 1e-9);
+	assert_true(cs[1].lo >= 0 && cs[1].lo <= cs[1].ratio && cs[1].hi > cs[1].ratio);
+	assert_true(cs[1].hl_lo >= 0 || isnan(cs[1].hl_lo));
+	assert_int_equal(vs[0].nzero, 2);
+	assert_int_equal(vs[1].nzero, 7);
+	assert_non_null(strstr(cs[1].text, "2/10 runs of the baseline and 7/10 of this variant "
+					   "read 0 s: below the 10 ms clock-tick resolution"));
+	/* the CI printed never goes below -100% */
+	double lo_pct = 0;
+	const char *ci = strstr(cs[1].text, "95% CI ");
+	assert_non_null(ci);
+	assert_int_equal(sscanf(ci, "95%% CI %lf%%", &lo_pct), 1);
+	assert_true(lo_pct >= -100);
+	pl_cmp_stats_free(vs, cs, 2);
+}
+
+/* The Mann-Whitney test finds a shift (7 of 8 runs above every baseline run) while the
+ * CI of the ratio contains 1 (one run 10 times lower drags the geometric mean below the
+ * baseline): neither "slower" nor "faster", and the text says why. */
+static void test_no_direction_when_ci_contains_zero(void **state)
+{
+	(void)state;
+	struct pl_cmp_aopts o = {
+		.level = 0.95, .alpha = 0.05, .threshold = 0.01, .up = "slower", .down = "faster"
+	};
+	double a[8], b[8];
+	for (int i = 0; i < 8; i++) {
+		a[i] = 10 + 0.01 * i;
+		b[i] = 11 + 0.01 * i;
+	}
+	b[7] = 1;
+	double *x[2] = { a, b };
+	struct pl_cmp_vstat vs[2];
+	struct pl_cmp_cstat cs[2];
+	pl_cmp_analyze_metric(x, 2, 8, &o, vs, cs);
+	assert_true(cs[1].p_holm < 0.05);
+	assert_true(cs[1].lo < 1 && cs[1].hi > 1);
+	assert_int_equal(cs[1].verdict, PL_CMP_NO_DIFF);
+	assert_null(strstr(cs[1].text, "faster"));
+	assert_null(strstr(cs[1].text, "slower"));
+	assert_non_null(strstr(cs[1].text, "the CI contains 0"));
+	pl_cmp_stats_free(vs, cs, 2);
+
+	/* near zero: a rank difference with a difference CI containing 0 is no change */
+	double z[10] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.004 }, w[10];
+	for (int i = 0; i < 10; i++)
+		w[i] = i < 8 ? 0.001 : -0.03;
+	double *y[2] = { z, w };
+	pl_cmp_analyze_metric(y, 2, 10, &o, vs, cs);
+	assert_true(cs[1].near_zero);
+	assert_true(cs[1].diff_lo < 0 && cs[1].diff_hi > 0);
+	assert_int_not_equal(cs[1].verdict, PL_CMP_CHANGED);
+	pl_cmp_stats_free(vs, cs, 2);
+}
+
+/* A clear change reads as hyperfine's does beside the percentage: means 1 and 1/3.52 with
+ * the same CV sqrt(0.002 / 9) = 1.4907%: 3.52 +- 3.52 sqrt(2) 0.014907 = 0.0742 times
+ * faster than the base. */
+static void test_hyperfine_phrase(void **state)
+{
+	(void)state;
+	struct pl_cmp_aopts o = { .level = 0.95,
+				  .alpha = 0.05,
+				  .threshold = 0.01,
+				  .up = "slower",
+				  .down = "faster",
+				  .base_name = "gzip -6" };
+	double a[10], b[10];
+	for (int i = 0; i < 10; i++) {
+		a[i] = 1 + 0.01 * (i % 5 - 2);
+		b[i] = a[i] / 3.52;
+	}
+	double *x[2] = { a, b };
+	struct pl_cmp_vstat vs[2];
+	struct pl_cmp_cstat cs[2];
+	pl_cmp_analyze_metric(x, 2, 10, &o, vs, cs);
+	assert_int_equal(cs[1].verdict, PL_CMP_CHANGED);
+	assert_true(fabs(cs[1].times - 3.52) < 1e-9);
+	assert_true(fabs(cs[1].times_sd - 0.074208) < 0.000005);
+	assert_false(cs[1].times_up);
+	assert_non_null(strstr(cs[1].text, "faster by 71.59% (3.52 \u00b1 0.07 times faster than "
+					   "gzip -6; 95% CI"));
+	pl_cmp_stats_free(vs, cs, 2);
+}
+
 /* Same seed, same order; the order is a permutation in every round. */
 static void test_seeded_order(void **state)
 {
@@ -418,6 +526,9 @@ int main(void)
 		cmocka_unit_test(test_too_few_runs),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_near_zero_baseline),
+		cmocka_unit_test(test_ratio_ci_possible),
+		cmocka_unit_test(test_no_direction_when_ci_contains_zero),
+		cmocka_unit_test(test_hyperfine_phrase),
 		cmocka_unit_test(test_seeded_order),
 		cmocka_unit_test(test_adaptive),
 		cmocka_unit_test(test_metric_parse),

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
 
 #include "stats/rank.h"
 #include "stats/robust.h"
@@ -281,7 +282,7 @@ static void test_robust(void **state)
 	assert_true(pl_iqr_sorted(s, 10) == 4.5);
 	const double v[] = { 10, 10.1, 9.9, 10, 10.2, 9.8, 10, 50 };
 	bool out[8];
-	assert_int_equal(pl_outliers_mad(v, 8, out), 1);
+	assert_int_equal(pl_outliers_mad(v, 8, 0.01, out), 1);
 	assert_true(out[7] && !out[0]);
 	/* two well separated groups vs one normal-ish group */
 	double bi[40], uni[40];
@@ -310,6 +311,96 @@ static void test_robust(void **state)
 	assert_int_equal(pl_runs_needed(0, 0.01, 0.05, 0.8), 0);
 }
 
+/* A MAD of 0 (most values tie) divides by nothing: a value 0.1% off the median is not an
+ * outlier within a 1% tolerance, one 50% off still is (mean absolute deviation scale:
+ * 50/6 = 8.33, 50 / (1.2533 * 8.33) = 4.79 > 3.5), and equal values have none. */
+static void test_outliers_zero_mad(void **state)
+{
+	(void)state;
+	bool out[6];
+	const double near[] = { 100, 100, 100, 100.1, 100, 100 };
+	assert_int_equal(pl_outliers_mad(near, 6, 0.01, out), 0);
+	assert_false(out[3]);
+	const double far[] = { 100, 100, 100, 150, 100, 100 };
+	assert_int_equal(pl_outliers_mad(far, 6, 0.01, out), 1);
+	assert_true(out[3] && !out[0]);
+	/* a tolerance of 0: the mean absolute deviation alone (4.79 > 3.5) */
+	assert_int_equal(pl_outliers_mad(near, 6, 0, out), 1);
+	const double same[] = { 7, 7, 7, 7, 7 };
+	assert_int_equal(pl_outliers_mad(same, 5, 0.01, NULL), 0);
+	/* sys time in ticks, median 0: one tick among zeros stands out */
+	const double ticks[] = { 0, 0, 0, 0, 0, 0.01 };
+	assert_int_equal(pl_outliers_mad(ticks, 6, 0.01, out), 1);
+	assert_true(out[5]);
+}
+
+/* |mb - rho ma| / sqrt(vb + rho^2 va): Fieller's pivot */
+static double pivot(double rho, double ma, double mb, double va, double vb)
+{
+	return fabs(mb - rho * ma) / sqrt(vb + rho * rho * va);
+}
+
+/* Fieller's interval: contains the ratio of means, each bound is where the pivot equals
+ * the t quantile (found here by bisection, independently of the closed form), it is not
+ * symmetric about the estimate, and a baseline whose CI contains 0 is refused. */
+static void test_fieller(void **state)
+{
+	(void)state;
+	const double a[] = { 0.010, 0.012, 0.008, 0.011, 0.009, 0.010, 0.013, 0.007 };
+	const double b[] = { 0.030, 0.041, 0.025, 0.038, 0.029, 0.044, 0.022, 0.035 };
+	double r, lo, hi;
+	assert_int_equal(pl_ratio_fieller(a, 8, b, 8, 0.95, &r, &lo, &hi), 0);
+	struct pl_summary sa, sb;
+	pl_summary_compute(&sa, a, 8);
+	pl_summary_compute(&sb, b, 8);
+	assert_digits(r, sb.mean / sa.mean, 12);
+	assert_true(lo > 0 && lo < r && r < hi);
+	double va = sa.stddev * sa.stddev / 8, vb = sb.stddev * sb.stddev / 8;
+	/* Welch-Satterthwaite df of the pivot at rho = r, and its t quantile */
+	double w = vb + r * r * va;
+	double df = w * w / (vb * vb / 7 + r * r * r * r * va * va / 7);
+	double t = gsl_cdf_tdist_Pinv(0.975, df);
+	double x0 = r, x1 = 100 * r; /* bisection for the upper root */
+	for (int i = 0; i < 200; i++) {
+		double m = (x0 + x1) / 2;
+		if (pivot(m, sa.mean, sb.mean, va, vb) < t)
+			x0 = m;
+		else
+			x1 = m;
+	}
+	assert_digits(hi, x0, 9);
+	x0 = 0, x1 = r; /* and the lower one */
+	for (int i = 0; i < 200; i++) {
+		double m = (x0 + x1) / 2;
+		if (pivot(m, sa.mean, sb.mean, va, vb) < t)
+			x1 = m;
+		else
+			x0 = m;
+	}
+	assert_digits(lo, x1, 9);
+	assert_true(hi - r > r - lo); /* skewed like a ratio */
+	/* a baseline of ~0: its mean 0.001 is within t * se of 0, the set is unbounded */
+	const double z[] = { 0, 0, 0, 0.004, 0, 0, 0.004, 0 };
+	assert_int_equal(pl_ratio_fieller(z, 8, b, 8, 0.95, &r, &lo, &hi), -ERANGE);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(pl_ratio_fieller(a, 1, b, 8, 0.95, &r, &lo, &hi), -EDOM);
+}
+
+/* hyperfine's factor and its propagated standard deviation:
+ * 2.0 / 0.5 = 4, 4 * sqrt((0.1/2)^2 + (0.05/0.5)^2) = 4 * sqrt(0.0125) = 0.447214 */
+static void test_ratio_hyperfine(void **state)
+{
+	(void)state;
+	double f, sd;
+	assert_int_equal(pl_ratio_hyperfine(2.0, 0.1, 0.5, 0.05, &f, &sd), 0);
+	assert_digits(f, 4, 12);
+	assert_digits(sd, 0.4472136, 7);
+	assert_int_equal(pl_ratio_hyperfine(0.5, 0.05, 2.0, 0.1, &f, &sd), 0);
+	assert_digits(f, 4, 12);
+	assert_int_equal(pl_ratio_hyperfine(0, 0.1, 2.0, 0.1, &f, &sd), -EDOM);
+	assert_true(isnan(f) && isnan(sd));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +414,9 @@ int main(void)
 		cmocka_unit_test(test_hodges_lehmann_selection),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_robust),
+		cmocka_unit_test(test_outliers_zero_mad),
+		cmocka_unit_test(test_fieller),
+		cmocka_unit_test(test_ratio_hyperfine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,9 +18,9 @@ ok "diff two bench documents (text)" "$P" diff "$D/bench-old.json" "$D/bench-new
 T=$(cat "$OUT")
 like "text: header names both inputs" "$T" "^old: $D/bench-old.json \(bench, generated 2026-11-30T10:00:00Z\)"
 like "text: counts" "$T" 'benchmarks: 3 figures on both sides: 1 better, 0 worse, 0 changed \(no direction\), 1 without a verdict'
-like "text: the significant change with both medians" "$T" 'clock gettimeofday +100\.2 ns +80\.25 ns +-20\.0% \(better\) +better by 19\.95% \(95% CI -21\.22% to -18\.67%, p=0\.00092, n=8/8\)'
+like "text: the significant change with both medians" "$T" 'clock gettimeofday +100\.2 ns +80\.25 ns +-20\.0% \(better\) +better by 19\.95% \(1\.25 ± 0\.03 times better than the baseline; 95% CI -21\.22% to -18\.67%, p=0\.00092, n=8/8\)'
 like "text: no difference" "$T" 'clock clock_gettime\(REALTIME\) +100\.5 ns +100\.5 ns +\+0\.0% +no difference detected: the CI rules out effects beyond 3\.18%'
-like "text: n=2 has no verdict and says so" "$T" 'clock rdtsc +20\.5 ns +30\.5 ns +\+48\.8% \(worse\) +too few runs \(n=2\): no verdict'
+like "text: n=2 has no verdict and says so, with no direction word" "$T" 'clock rdtsc +20\.5 ns +30\.5 ns +\+48\.8% +too few runs \(n=2\): no verdict'
 like "text: figure only in the old document" "$T" 'only in the old document: clock time\(\)'
 like "text: figure only in the new document" "$T" 'only in the new document: clock rdtscp'
 
@@ -75,6 +75,16 @@ is "neither: counted as changed" "$(jq -r '.summary|[.better, .worse, .changed]|
 jq '.metrics[2].samples = [30, 31, 30.5, 29, 32] | .metrics[2].n = 5' "$D/bench-new.json" >"$TMP/n5.json"
 ok "diff with 2 and 5 runs" "$P" diff --json "$D/bench-old.json" "$TMP/n5.json"
 is "both counts in the no-verdict text" "$(jq -r '.benchmarks.figures[2].verdict_text' "$OUT")" "too few runs (n=2/5): no verdict"
+
+# a median that moved without a verdict of change has no direction word (better/worse):
+# +9.0% of noise beside "no difference detected" is neither
+jq '.metrics[1].samples = [60, 140, 55, 135, 84, 150, 50, 145] | .metrics[1].median = 109.5' "$D/bench-new.json" >"$TMP/noisy.json"
+ok "diff with a noisy figure" "$P" diff "$D/bench-old.json" "$TMP/noisy.json"
+like "noisy: the median moved, no difference detected" "$(grep 'clock_gettime' "$OUT")" '\+9\.0% +no difference detected'
+is "noisy: no direction word without a verdict" "$(grep 'clock_gettime' "$OUT" | grep -cE '\((better|worse)\)')" 0
+ok "diff --json with a noisy figure" "$P" diff --json "$D/bench-old.json" "$TMP/noisy.json"
+is "noisy: the JSON keeps the median's direction, no significance" \
+	"$(jq -r '.benchmarks.figures[1] | [.direction, (.significant|tostring), .verdict] | join(",")' "$OUT")" "worse,null,no-difference"
 
 # -o FILE: the text, or the JSON with --json
 ok "-o FILE" "$P" diff -o "$TMP/d.txt" "$D/bench-old.json" "$D/bench-new.json"
@@ -243,7 +253,7 @@ like "md: fact row" "$M" '\| `clocksource\.current` \| xen -> tsc \|'
 like "md: unit row" "$M" '\| `block\.xvda\.queue\.read_ahead_kb` \| 128 KiB -> 4096 KiB \(\+3100\.0%\) \|'
 like "md: finding row" "$M" '\| resolved \| warn \| TCP timestamps are disabled \(`net\.tcp-timestamps-off`\) \| net\.ipv4\.tcp_timestamps = 0 \|'
 like "md: figure row" "$M" '\| clock \| gettimeofday \| 100\.2 ns \| 80\.25 ns \| -20\.0% \(better\) \| better by 19\.95% '
-like "md: n=2 row" "$M" '\| clock \| rdtsc \| 20\.5 ns \| 30\.5 ns \| \+48\.8% \(worse\) \| too few runs \(n=2\): no verdict \|'
+like "md: n=2 row" "$M" '\| clock \| rdtsc \| 20\.5 ns \| 30\.5 ns \| \+48\.8% \| too few runs \(n=2\): no verdict \|'
 like "md: only in this report" "$M" '- Only in this report: clock rdtscp'
 H=$(cat "$TMP/r/report.html")
 like "html: section" "$H" '<h2 id="baseline">Changes since baseline</h2>'
