@@ -3,6 +3,7 @@
 #include "tune/actions.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,11 +20,13 @@
 #include "tune/safepath.h"
 #include "tune/value.h"
 #include "tune/output.h"
+#include "util/beneath.h"
 #include "util/clock.h"
 #include "util/cleanup.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/str.h"
+#include "util/sysroot.h"
 
 PL_DEFINE_CLEANUP(json_t, tune_json_decref, json_decref)
 #define tune_autojson __attribute__((cleanup(tune_json_decrefp)))
@@ -97,11 +100,27 @@ static int load_plan(const struct pl_tune_req *q, const char *name, struct pl_tu
 	return PL_EXIT_OK;
 }
 
+/* The parents of the default journal directory inside the sysroot (ROOT/var/lib),
+ * created beneath ROOT (a symlink on the way is refused, not followed out of it). */
+static int sysroot_state_parents(void)
+{
+	pl_autoclose int root = open(pl_sysroot(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -errno;
+	int fd = pl_beneath_mkdirs(root, "var/lib", 0755);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 static int journal_open(const struct pl_tune_req *q, enum pl_journal_mode m, struct pl_journal **j)
 {
 	const char *dir = q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR;
 	char why[768] = "";
-	int r = pl_journal_open_why(dir, m, j, why, sizeof(why));
+	int r = m == PL_JOURNAL_WRITE && q->state_in_sysroot ? sysroot_state_parents() : 0;
+	if (r == 0)
+		r = pl_journal_open_why(dir, m, j, why, sizeof(why));
 	if (r == 0)
 		return PL_EXIT_OK;
 	if (r == -EBUSY)
