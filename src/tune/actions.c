@@ -90,6 +90,10 @@ static int load_plan(const struct pl_tune_req *q, const char *name, struct pl_tu
 	int rc = load(q, name, pr);
 	if (rc != PL_EXIT_OK)
 		return rc;
+	/* What the loader noticed (a variable used before its definition, a function it
+	 * cannot run, ...) is said before the items, not only in `tune show`. */
+	for (size_t i = 0; (*pr)->notes[i]; i++)
+		pl_warn("%s", (*pr)->notes[i]);
 	char err[1024];
 	if (pl_tune_plan_build(*pr, plan, err, sizeof(err)) < 0) {
 		pl_error("%s", err);
