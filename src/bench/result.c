@@ -59,9 +59,11 @@ json_t *pl_bench_metric_json(const struct metric *m, bool buckets)
 	json_object_set_new(o, "better", pl_json_string(better_name(m->better)));
 	if (m->help)
 		json_object_set_new(o, "help", pl_json_string(m->help));
+	/* A metric with no preferred direction (ticks/s, residency) has no best run: null,
+	 * not the median under another name. */
 	double best = m->better == PL_HIGHER_IS_BETTER	? s.max
 		      : m->better == PL_LOWER_IS_BETTER ? s.min
-							: s.median;
+							: NAN;
 	json_object_set_new(o, "best", num_or_null(best));
 	json_object_set_new(o, "median", num_or_null(s.median));
 	json_object_set_new(o, "mean", num_or_null(s.mean));

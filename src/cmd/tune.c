@@ -20,6 +20,7 @@
 #include "tune/recommend.h"
 #include "util/cleanup.h"
 #include "util/str.h"
+#include "util/sysroot.h"
 
 struct tune_opts {
 	const char *profile_dir;
@@ -35,7 +36,9 @@ static const struct pl_opt tune_opts[] = {
 	{ "profile-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, profile_dir), "DIR",
 	  "look for profiles in DIR first (then bundled, /etc/tuned, /usr/lib/tuned)" },
 	{ "state-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, state_dir), "DIR",
-	  "journal directory", .def = PL_JOURNAL_DEFAULT_DIR },
+	  "journal directory (with --sysroot ROOT: ROOT" PL_JOURNAL_DEFAULT_DIR
+	  ", never the host's)",
+	  .def = PL_JOURNAL_DEFAULT_DIR },
 	{ "dry-run", 0, PL_OPT_FLAG, offsetof(struct tune_opts, dry_run), NULL,
 	  "apply: print what would be written, write nothing", .was_short = 'n' },
 	{ "to", 0, PL_OPT_U64, offsetof(struct tune_opts, to), "STEP",
@@ -304,9 +307,14 @@ int cmd_tune(int argc, char **argv)
 		}
 		state_abs = pl_xasprintf("%s/%s", cwd, o.state_dir);
 	}
+	/* Changes to a sysroot are journaled inside it: the host's journal must not hold
+	 * (and its rollback must not replay) writes to another tree. */
+	if (!o.state_dir && !pl_sysroot_is_live())
+		state_abs = pl_xasprintf("%s%s", pl_sysroot(), PL_JOURNAL_DEFAULT_DIR);
 	const struct pl_tune_req q = {
 		.profile_dir = o.profile_dir,
 		.state_dir = state_abs ? state_abs : o.state_dir,
+		.state_in_sysroot = !o.state_dir && !pl_sysroot_is_live(),
 		.dry_run = o.dry_run,
 		.to = o.to,
 		.all = o.all,

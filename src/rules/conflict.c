@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Contradicting settings: a limit or tuning that another setting makes ineffective, so
  * the engineer believes something is in force that is not. Each rule names both settings
- * and the one the kernel (or a daemon) actually obeys. */
+ * with their values and the one the kernel (or a daemon) actually obeys: dirty limits,
+ * socket buffer maxima against TCP's autotuning maxima, the SYN backlog against
+ * somaxconn, idle-state limits, tuned's governor, swappiness without swap. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,50 @@ static void eval_dirty(const struct pl_rule *r, const struct pl_facts *f, struct
 	struct pl_finding *x = pl_finding_add(out, r, NULL, obs, exp);
 	pl_finding_set_fix(x, pl_xasprintf("sysctl -w vm.dirty_background_ratio=%" PRId64, fg / 2),
 			   pl_xasprintf("[sysctl] vm.dirty_background_ratio=%" PRId64, fg / 2));
+}
+
+/* net.core.rmem_max (wmem_max) above the third field of net.ipv4.tcp_rmem (tcp_wmem):
+ * r->keys[0] the core maximum, r->keys[1] the TCP triple. */
+static void eval_buf_caps(const struct pl_rule *r, const struct pl_facts *f,
+			  struct pl_findings *out)
+{
+	int64_t core, min, def, max;
+	if (!pl_rf_int(f, r->keys[0], &core) || !pl_rf_vec(f, r->keys[1], 0, &min) ||
+	    !pl_rf_vec(f, r->keys[1], 1, &def) || !pl_rf_vec(f, r->keys[1], 2, &max) || core <= max)
+		return;
+	const char *cn = pl_rf_name(r->keys[0]), *tn = pl_rf_name(r->keys[1]);
+	char obs[256], exp[128];
+	snprintf(obs, sizeof(obs),
+		 "%s = %" PRId64 " above %s max = %" PRId64 " (%s = %" PRId64 " %" PRId64
+		 " %" PRId64 "): TCP autotuning stops at %" PRId64 " bytes",
+		 cn, core, tn, max, tn, min, def, max, max);
+	snprintf(exp, sizeof(exp), "%s max >= %s (%" PRId64 ")", tn, cn, core);
+	struct pl_finding *x = pl_finding_add(out, r, NULL, obs, exp);
+	pl_finding_set_fix(
+		x,
+		pl_xasprintf("sysctl -w %s='%" PRId64 " %" PRId64 " %" PRId64 "'", tn, min, def,
+			     core),
+		pl_xasprintf("[sysctl] %s=%" PRId64 " %" PRId64 " %" PRId64, tn, min, def, core));
+}
+
+/* net.ipv4.tcp_max_syn_backlog above net.core.somaxconn. */
+static void eval_syn_backlog(const struct pl_rule *r, const struct pl_facts *f,
+			     struct pl_findings *out)
+{
+	int64_t syn, somax;
+	if (!pl_rf_int(f, "sysctl.net.ipv4.tcp_max_syn_backlog", &syn) ||
+	    !pl_rf_int(f, "sysctl.net.core.somaxconn", &somax) || syn <= somax)
+		return;
+	char obs[224], exp[96];
+	snprintf(obs, sizeof(obs),
+		 "net.ipv4.tcp_max_syn_backlog = %" PRId64 " above net.core.somaxconn = %" PRId64
+		 ": a listener's SYN queue holds at most %" PRId64,
+		 syn, somax, somax);
+	snprintf(exp, sizeof(exp),
+		 "net.core.somaxconn >= net.ipv4.tcp_max_syn_backlog (%" PRId64 ")", syn);
+	struct pl_finding *x = pl_finding_add(out, r, NULL, obs, exp);
+	pl_finding_set_fix(x, pl_xasprintf("sysctl -w net.core.somaxconn=%" PRId64, syn),
+			   pl_xasprintf("[sysctl] net.core.somaxconn=>%" PRId64, syn));
 }
 
 static void eval_intel_idle(const struct pl_rule *r, const struct pl_facts *f,
@@ -101,6 +147,12 @@ static void eval_swappiness(const struct pl_rule *r, const struct pl_facts *f,
 
 static const char *const dirty_keys[] = { "sysctl.vm.dirty_background_ratio",
 					  "sysctl.vm.dirty_ratio", NULL };
+static const char *const rbuf_keys[] = { "sysctl.net.core.rmem_max", "sysctl.net.ipv4.tcp_rmem",
+					 NULL };
+static const char *const wbuf_keys[] = { "sysctl.net.core.wmem_max", "sysctl.net.ipv4.tcp_wmem",
+					 NULL };
+static const char *const syn_keys[] = { "sysctl.net.ipv4.tcp_max_syn_backlog",
+					"sysctl.net.core.somaxconn", NULL };
 static const char *const idle_keys[] = { "kernel.cmdline.params", "cpuidle.driver", NULL };
 static const char *const tuned_keys[] = { "services.tuned.profile", "cpufreq.governor",
 					  "services.tuned.running", NULL };
@@ -122,6 +174,60 @@ const struct pl_rule pl_rules_conflict[] = {
 			  "dirty_ratio)",
 		.fix_command = "sysctl -w vm.dirty_background_ratio=N",
 		.fix_tune = "[sysctl] vm.dirty_background_ratio=N",
+	},
+	{
+		.id = "conflict.rmem-max-tcp",
+		.workloads = PL_WL_ALL,
+		.severity = PL_SEV_WARN,
+		.keys = rbuf_keys,
+		.eval = eval_buf_caps,
+		.title = "the socket receive buffer maximum is above TCP's autotuning maximum",
+		.rationale = "net.core.rmem_max caps only what applications ask for with "
+			     "SO_RCVBUF (which turns autotuning off for that socket); TCP's own "
+			     "receive buffers grow up to the third field of net.ipv4.tcp_rmem and "
+			     "no further. Raising rmem_max alone leaves every autotuned TCP "
+			     "connection at the smaller limit (the GPU-instance report set 16 MiB "
+			     "and 2 MiB).",
+		.source = "Documentation/networking/ip-sysctl.rst (tcp_rmem: \"does not override "
+			  "net.core.rmem_max\"); Documentation/admin-guide/sysctl/net.rst "
+			  "(rmem_max); net/ipv4/tcp_input.c tcp_rcv_space_adjust",
+		.fix_command = "sysctl -w net.ipv4.tcp_rmem='MIN DEFAULT RMEM_MAX'",
+		.fix_tune = "[sysctl] net.ipv4.tcp_rmem=MIN DEFAULT RMEM_MAX",
+	},
+	{
+		.id = "conflict.wmem-max-tcp",
+		.workloads = PL_WL_ALL,
+		.severity = PL_SEV_WARN,
+		.keys = wbuf_keys,
+		.eval = eval_buf_caps,
+		.title = "the socket send buffer maximum is above TCP's autotuning maximum",
+		.rationale = "net.core.wmem_max caps only SO_SNDBUF requests; TCP's send buffers "
+			     "autotune up to the third field of net.ipv4.tcp_wmem. Raising "
+			     "wmem_max alone leaves autotuned TCP connections at the smaller "
+			     "limit.",
+		.source = "Documentation/networking/ip-sysctl.rst (tcp_wmem); "
+			  "Documentation/admin-guide/sysctl/net.rst (wmem_max); "
+			  "net/ipv4/tcp_input.c tcp_sndbuf_expand",
+		.fix_command = "sysctl -w net.ipv4.tcp_wmem='MIN DEFAULT WMEM_MAX'",
+		.fix_tune = "[sysctl] net.ipv4.tcp_wmem=MIN DEFAULT WMEM_MAX",
+	},
+	{
+		.id = "conflict.syn-backlog-somaxconn",
+		.workloads = PL_WL_NETWORK | PL_WL_THROUGHPUT | PL_WL_LATENCY,
+		.severity = PL_SEV_INFO,
+		.keys = syn_keys,
+		.eval = eval_syn_backlog,
+		.title = "tcp_max_syn_backlog is above somaxconn, which caps it",
+		.rationale = "A listener's queue of half-open connections is full at its accept "
+			     "backlog, the listen() backlog capped by net.core.somaxconn "
+			     "(inet_csk_reqsk_queue_is_full); tcp_max_syn_backlog only decides "
+			     "when to drop early without SYN cookies. A value above somaxconn "
+			     "does not lengthen any queue: raise somaxconn with it.",
+		.source = "Documentation/networking/ip-sysctl.rst (tcp_max_syn_backlog, "
+			  "somaxconn); include/net/inet_connection_sock.h "
+			  "inet_csk_reqsk_queue_is_full; listen(2)",
+		.fix_command = "sysctl -w net.core.somaxconn=N",
+		.fix_tune = "[sysctl] net.core.somaxconn=>N",
 	},
 	{
 		.id = "conflict.intel-idle-limit-unused",

@@ -3,6 +3,7 @@
 #include "tune/actions.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,11 +20,14 @@
 #include "tune/safepath.h"
 #include "tune/value.h"
 #include "tune/output.h"
+#include "util/beneath.h"
 #include "util/clock.h"
 #include "util/cleanup.h"
+#include "util/cpuset.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/str.h"
+#include "util/sysroot.h"
 
 PL_DEFINE_CLEANUP(json_t, tune_json_decref, json_decref)
 #define tune_autojson __attribute__((cleanup(tune_json_decrefp)))
@@ -86,6 +90,10 @@ static int load_plan(const struct pl_tune_req *q, const char *name, struct pl_tu
 	int rc = load(q, name, pr);
 	if (rc != PL_EXIT_OK)
 		return rc;
+	/* What the loader noticed (a variable used before its definition, a function it
+	 * cannot run, ...) is said before the items, not only in `tune show`. */
+	for (size_t i = 0; (*pr)->notes[i]; i++)
+		pl_warn("%s", (*pr)->notes[i]);
 	char err[1024];
 	if (pl_tune_plan_build(*pr, plan, err, sizeof(err)) < 0) {
 		pl_error("%s", err);
@@ -97,11 +105,27 @@ static int load_plan(const struct pl_tune_req *q, const char *name, struct pl_tu
 	return PL_EXIT_OK;
 }
 
+/* The parents of the default journal directory inside the sysroot (ROOT/var/lib),
+ * created beneath ROOT (a symlink on the way is refused, not followed out of it). */
+static int sysroot_state_parents(void)
+{
+	pl_autoclose int root = open(pl_sysroot(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -errno;
+	int fd = pl_beneath_mkdirs(root, "var/lib", 0755);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 static int journal_open(const struct pl_tune_req *q, enum pl_journal_mode m, struct pl_journal **j)
 {
 	const char *dir = q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR;
 	char why[768] = "";
-	int r = pl_journal_open_why(dir, m, j, why, sizeof(why));
+	int r = m == PL_JOURNAL_WRITE && q->state_in_sysroot ? sysroot_state_parents() : 0;
+	if (r == 0)
+		r = pl_journal_open_why(dir, m, j, why, sizeof(why));
 	if (r == 0)
 		return PL_EXIT_OK;
 	if (r == -EBUSY)
@@ -347,7 +371,51 @@ struct apply_ctx {
 	FILE *f;   /* progress lines */
 	json_t *written;
 	struct undo_ctx undo;
+	/* The progress line being gathered: settings making the same change on several
+	 * CPUs in consecutive steps are one line (pl_tune_item_same_change). */
+	size_t pend_n;			/* settings in it, 0: none */
+	size_t pend_i;			/* the first one */
+	unsigned long pend_s0, pend_s1; /* its first and last steps */
+	struct pl_cpuset pend_cpus;
 };
+
+/* Print the gathered progress line, if any. */
+static void flush_progress(struct apply_ctx *c)
+{
+	if (!c->pend_n)
+		return;
+	const struct pl_tune_item *it = &c->plan->v[c->item[c->pend_i]];
+	char label[600];
+	pl_tune_item_label_cpus(label, sizeof(label), it, &c->pend_cpus);
+	pl_autofree char *cur = pl_tune_value_norm(it->current ? it->current : "-");
+	if (c->pend_n > 1)
+		fprintf(c->f, "steps %lu-%lu: %-44s %s -> %s\n", c->pend_s0, c->pend_s1, label, cur,
+			c->set[c->pend_i].value);
+	else
+		fprintf(c->f, "step %lu: %-44s %s -> %s\n", c->pend_s0, label, cur,
+			c->set[c->pend_i].value);
+	c->pend_n = 0;
+}
+
+/* Setting @i written as step @step: joins the gathered line or starts a new one. */
+static void gather_progress(struct apply_ctx *c, size_t i, unsigned long step)
+{
+	const struct pl_tune_item *it = &c->plan->v[c->item[i]];
+	if (c->pend_n && step == c->pend_s1 + 1 &&
+	    pl_tune_item_same_change(&c->plan->v[c->item[c->pend_i]], it)) {
+		pl_cpuset_set(&c->pend_cpus, (unsigned)pl_tune_item_cpu(it));
+		c->pend_s1 = step;
+		c->pend_n++;
+		return;
+	}
+	flush_progress(c);
+	c->pend_n = 1;
+	c->pend_i = i;
+	c->pend_s0 = c->pend_s1 = step;
+	pl_cpuset_clear(&c->pend_cpus);
+	if (pl_tune_item_cpu(it) >= 0)
+		pl_cpuset_set(&c->pend_cpus, (unsigned)pl_tune_item_cpu(it));
+}
 
 static void apply_ctx_free(struct apply_ctx *c)
 {
@@ -395,8 +463,18 @@ static void print_dry_run(struct apply_ctx *c)
 	const struct pl_tune_plan *plan = c->plan;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct pl_tune_item *it = &plan->v[c->item[i]];
-		char label[512];
+		char label[600];
 		pl_tune_item_label(label, sizeof(label), it);
+		size_t j = i + 1;
+		if (!is_grub(it->target) && pl_tune_item_cpu(it) >= 0) {
+			struct pl_cpuset cpus;
+			pl_cpuset_clear(&cpus);
+			pl_cpuset_set(&cpus, (unsigned)pl_tune_item_cpu(it));
+			for (; j < c->n && pl_tune_item_same_change(it, &plan->v[c->item[j]]); j++)
+				pl_cpuset_set(&cpus,
+					      (unsigned)pl_tune_item_cpu(&plan->v[c->item[j]]));
+			pl_tune_item_label_cpus(label, sizeof(label), it, &cpus);
+		}
 		if (is_grub(it->target)) {
 			fprintf(c->f, "would write %s: add", it->target);
 			for (size_t k = c->item[i]; k < plan->n; k++)
@@ -407,7 +485,12 @@ static void print_dry_run(struct apply_ctx *c)
 			fprintf(c->f, "would write %-44s %s -> %s\n", label,
 				it->current ? it->current : "-", c->set[i].value);
 		}
-		json_array_append_new(c->written, write_json(c, i, label));
+		for (size_t k = i; k < j; k++) {
+			char one[512];
+			pl_tune_item_label(one, sizeof(one), &plan->v[c->item[k]]);
+			json_array_append_new(c->written, write_json(c, k, one));
+		}
+		i = j - 1;
 	}
 }
 
@@ -426,6 +509,8 @@ static void on_result(size_t i, const struct pl_tune_result *res, void *ud)
 		json_object_set_new(w, "status", pl_json_string("already-set"));
 		return;
 	}
+	if (res->outcome != PL_TUNE_SET || grub)
+		flush_progress(c);
 	if (res->outcome == PL_TUNE_FAILED) {
 		pl_error("%s: %s: cannot change %s: %s", it->origin, label, it->target,
 			 pl_tune_path_strerror(res->error));
@@ -446,7 +531,7 @@ static void on_result(size_t i, const struct pl_tune_result *res, void *ud)
 			fprintf(c->f, "step %lu: %s GRUB_CMDLINE_LINUX updated\n", res->step,
 				it->target);
 		else
-			fprintf(c->f, "step %lu: %-44s %s -> %s\n", res->step, label, cur, value);
+			gather_progress(c, i, res->step);
 	} else if (res->outcome == PL_TUNE_REFUSED) {
 		/* A value refused, clamped or taken in part: the profile is not what the
 		 * kernel holds, so none of it stays. */
@@ -462,6 +547,7 @@ static void on_result(size_t i, const struct pl_tune_result *res, void *ud)
 /* A rollback after a failed apply reports like `tune rollback`. */
 static void apply_on_undo(const struct pl_journal_entry *e, int err, void *ud)
 {
+	flush_progress(ud);
 	on_undo(e, err, &((struct apply_ctx *)ud)->undo);
 }
 
@@ -479,6 +565,7 @@ static bool apply_settings(struct apply_ctx *c, struct pl_journal *j, const char
 	pl_autofree struct pl_tune_result *res = pl_xcalloc(c->n + 1, sizeof(*res));
 	c->undo.arr = json_array();
 	bool ok = pl_tune_apply_run(&a, c->set, c->n, res) == 0;
+	flush_progress(c);
 	pl_tune_results_free(res, c->n);
 	*nwrites = a.nwrites;
 	if (ok)
@@ -686,16 +773,9 @@ int pl_tune_do_status(const struct pl_tune_req *q)
 	if (!live)
 		fprintf(out.fp, "nothing applied (journal %s)\n", pl_journal_path(j));
 	else
-		fprintf(out.fp,
-			"%zu change%s applied (journal %s):\nSTEP  PROFILE              "
-			"TARGET%42sOLD -> NEW\n",
-			live, live == 1 ? "" : "s", pl_journal_path(j), "");
-	for (size_t i = 0; i < n; i++)
-		if (q->all || !v[i].undone) {
-			if (v[i].undone)
-				fprintf(out.fp, "undone ");
-			pl_tune_print_entry(out.fp, &v[i]);
-		}
+		fprintf(out.fp, "%zu change%s applied (journal %s):\n", live, live == 1 ? "" : "s",
+			pl_journal_path(j));
+	pl_tune_print_entries(out.fp, v, n, q->all);
 	for (size_t i = 0; i < n; i++)
 		if (v[i].persist && !v[i].undone)
 			fprintf(out.fp,

@@ -18,6 +18,9 @@ struct pl_tune_req {
 	const char *profile_dir; /**< --profile-dir DIR, searched first; NULL: none */
 	const char *state_dir;	 /**< --state-dir DIR of the journal; NULL:
 				      PL_JOURNAL_DEFAULT_DIR */
+	bool state_in_sysroot;	 /**< @state_dir is the default inside the sysroot
+				      (SYSROOT/var/lib/perflab): its missing parents are
+				      created on the first write */
 	bool dry_run;		 /**< apply: check and print, write nothing */
 	uint64_t to;		 /**< rollback: undo only the steps above this one (0: all) */
 	bool all;		 /**< status: also list changes already rolled back;

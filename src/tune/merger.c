@@ -20,6 +20,14 @@ static bool truthy(const char *v)
 	return strcmp(v, "1") == 0 || strcmp(v, "true") == 0 || strcmp(v, "True") == 0;
 }
 
+static bool is_reserved(const char *key)
+{
+	for (size_t k = 0; unit_reserved[k]; k++)
+		if (strcmp(key, unit_reserved[k]) == 0)
+			return true;
+	return false;
+}
+
 void pl_tune_set_str(char **dst, const char *v)
 {
 	free(*dst);
@@ -114,10 +122,7 @@ static void merge_section(struct pl_tune_profile *pr, const struct pl_tune_secti
 	}
 	for (size_t i = 0; i < s->opts.n; i++) {
 		const struct pl_tune_opt *x = &s->opts.v[i];
-		bool reserved = false;
-		for (size_t k = 0; unit_reserved[k]; k++)
-			if (strcmp(x->key, unit_reserved[k]) == 0)
-				reserved = true;
+		bool reserved = is_reserved(x->key);
 		const struct pl_tune_opt *prev = pl_tune_opts_get(&u->opts, x->key);
 		if (!reserved && strcmp(s->name, "script") == 0 && strcmp(x->key, "script") == 0 &&
 		    prev) {
@@ -154,6 +159,31 @@ static void merge_section(struct pl_tune_profile *pr, const struct pl_tune_secti
 	}
 }
 
+/* Merge [variables] section @s of one file over the raw variables: tuned 2.20 makes
+ * [variables] a unit like any other (profiles/unit.py) and merges it as one
+ * (Merger._merge_two), then reads the merged unit's options as the variables
+ * (Loader.load): so its unit keys (type, enabled, devices, ... above) are never
+ * variables, replace=1 drops the variables of the files before, drop=A,B drops those
+ * named, and a variable set again keeps the place of its first definition. */
+static void merge_variables(struct pl_tune_opts *vars, const struct pl_tune_section *s)
+{
+	const struct pl_tune_opt *o;
+	if ((o = pl_tune_opts_get(&s->opts, "replace")) && truthy(o->value)) {
+		pl_tune_opts_free(vars);
+	} else if ((o = pl_tune_opts_get(&s->opts, "drop"))) {
+		char **d = pl_split(o->value, ",;", NULL);
+		for (size_t k = 0; d[k]; k++) {
+			char *t = pl_trim(d[k]);
+			memmove(d[k], t, strlen(t) + 1);
+		}
+		pl_tune_opts_drop(vars, d);
+		pl_strv_free(d);
+	}
+	for (size_t i = 0; i < s->opts.n; i++)
+		if (!is_reserved(s->opts.v[i].key))
+			pl_tune_opts_set(vars, &s->opts.v[i]);
+}
+
 int pl_tune_merge(struct pl_tune_profile *pr, const struct pl_tune_conf *confs, size_t n,
 		  struct pl_tune_opts *vars_raw, char *err, size_t errlen)
 {
@@ -168,7 +198,7 @@ int pl_tune_merge(struct pl_tune_profile *pr, const struct pl_tune_conf *confs, 
 					if (strcmp(s->opts.v[m].key, "include") != 0)
 						pl_tune_opts_set(&pr->main, &s->opts.v[m]);
 			} else if (strcmp(s->name, "variables") == 0) {
-				pl_tune_opts_copy(vars_raw, &s->opts);
+				merge_variables(vars_raw, s);
 			} else if (s->name[0] == '\0') {
 				snprintf(err, errlen,
 					 "%s:%d: profile '%s': option '%s' before any [section]",

@@ -2,6 +2,8 @@
 /* Renderers of tune's profiles, plans and journal entries (tune/output.h). */
 #include "tune/output.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/json.h"
@@ -9,6 +11,7 @@
 #include "tune/value.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
+#include "util/cpuset.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -67,6 +70,44 @@ void pl_tune_item_label(char *buf, size_t len, const struct pl_tune_item *it)
 		snprintf(buf, len, "%s %s", it->plugin, it->key);
 }
 
+int pl_tune_item_cpu(const struct pl_tune_item *it)
+{
+	const char *d = it->device;
+	if (!d || !pl_startswith(d, "cpu") || d[3] < '0' || d[3] > '9' || (d[3] == '0' && d[4]))
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(d + 3, &end, 10);
+	return errno || *end || n >= PL_MAX_CPUS ? -1 : (int)n;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+bool pl_tune_item_same_change(const struct pl_tune_item *a, const struct pl_tune_item *b)
+{
+	return pl_tune_item_cpu(a) >= 0 && pl_tune_item_cpu(b) >= 0 &&
+	       strcmp(a->plugin, b->plugin) == 0 && same_str(a->unit, b->unit) &&
+	       strcmp(a->key, b->key) == 0 && same_str(a->value, b->value) &&
+	       same_str(a->current, b->current) && same_str(a->want, b->want) &&
+	       a->state == b->state && a->match == b->match &&
+	       a->pending_reboot == b->pending_reboot && same_str(a->reason, b->reason);
+}
+
+void pl_tune_item_label_cpus(char *buf, size_t len, const struct pl_tune_item *it,
+			     const struct pl_cpuset *cpus)
+{
+	if (pl_cpuset_count(cpus) < 2) {
+		pl_tune_item_label(buf, len, it);
+		return;
+	}
+	char list[512];
+	pl_cpuset_format(cpus, list, sizeof(list));
+	snprintf(buf, len, "%s %s [cpu%s]", it->plugin, it->key, list);
+}
+
 void pl_tune_print_items(FILE *f, const struct pl_tune_plan *plan)
 {
 	const char *g = pl_style(f, "green"), *y = pl_style(f, "yellow"), *rd = pl_style(f, "red"),
@@ -74,8 +115,17 @@ void pl_tune_print_items(FILE *f, const struct pl_tune_plan *plan)
 	fprintf(f, "%-46s %-22s %-22s %s\n", "ITEM", "CURRENT", "WANTED", "STATE");
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct pl_tune_item *it = &plan->v[i];
-		char label[512];
-		pl_tune_item_label(label, sizeof(label), it);
+		/* The same change on several CPUs is one line: "cpu governor [cpu0-15]". */
+		struct pl_cpuset cpus;
+		pl_cpuset_clear(&cpus);
+		size_t j = i + 1;
+		if (pl_tune_item_cpu(it) >= 0) {
+			pl_cpuset_set(&cpus, (unsigned)pl_tune_item_cpu(it));
+			for (; j < plan->n && pl_tune_item_same_change(it, &plan->v[j]); j++)
+				pl_cpuset_set(&cpus, (unsigned)pl_tune_item_cpu(&plan->v[j]));
+		}
+		char label[600];
+		pl_tune_item_label_cpus(label, sizeof(label), it, &cpus);
 		const char *v = pl_tune_verdict(it);
 		const char *col = strcmp(v, "match") == 0 ? g : strcmp(v, "differs") == 0 ? rd : y;
 		pl_autofree char *cur =
@@ -84,6 +134,7 @@ void pl_tune_print_items(FILE *f, const struct pl_tune_plan *plan)
 		if (it->reason)
 			fprintf(f, " %s(%s)%s", d, it->reason, r);
 		fprintf(f, "\n");
+		i = j - 1;
 	}
 }
 
@@ -181,25 +232,120 @@ json_t *pl_tune_entry_json(const struct pl_journal_entry *e)
 	return j;
 }
 
-void pl_tune_print_entry(FILE *f, const struct pl_journal_entry *e)
+/* The CPU number N of a target ".../cpuN/...", with the text before "cpuN" (its
+ * length in *plen) and the text after it (*rest); -1 when the target names no CPU. */
+static int target_cpu(const char *t, size_t *plen, const char **rest)
 {
-	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
-	char t[32];
-	if (e->persist) {
-		fprintf(f, "%4lu  %-20s %-48s (absent) -> persistent (%s)  %s\n", e->step,
-			e->profile, e->target, e->new_value, pl_iso8601(e->time, t, sizeof(t)));
-		return;
+	const char *c = strstr(t, "/cpu");
+	for (; c; c = strstr(c + 1, "/cpu")) {
+		const char *d = c + 4;
+		if (*d < '0' || *d > '9' || (*d == '0' && d[1] >= '0' && d[1] <= '9'))
+			continue;
+		char *end;
+		unsigned long n = strtoul(d, &end, 10);
+		if (*end != '/' || n >= PL_MAX_CPUS)
+			continue;
+		*plen = (size_t)(c + 4 - t);
+		*rest = end;
+		return (int)n;
 	}
-	fprintf(f, "%4lu  %-20s %-48s %s -> %s%s%s%s  %s\n", e->step, e->profile, e->target,
-		grub	 ? "(file)"
-		: e->old ? e->old
-			 : "(absent)",
-		grub ? "(file)" : e->new_value, e->status == PL_JS_CHANGED ? " (kernel kept " : "",
-		e->status == PL_JS_CHANGED && e->accepted ? e->accepted : "",
-		e->status == PL_JS_CHANGED   ? ")"
-		: e->status == PL_JS_REFUSED ? " (refused)"
-					     : "",
-		pl_iso8601(e->time, t, sizeof(t)));
+	return -1;
+}
+
+/* Entries @a and @b (@b the step after @a) show as one row: the same change to the same
+ * file of two CPUs. */
+static bool same_entry_change(const struct pl_journal_entry *a, const struct pl_journal_entry *b)
+{
+	size_t pa, pb;
+	const char *ra, *rb;
+	if (b->step != a->step + 1 || a->persist || b->persist || a->undone != b->undone ||
+	    a->status != b->status || strcmp(a->profile, b->profile) != 0 ||
+	    !same_str(a->old, b->old) || !same_str(a->new_value, b->new_value) ||
+	    !same_str(a->accepted, b->accepted) || target_cpu(a->target, &pa, &ra) < 0 ||
+	    target_cpu(b->target, &pb, &rb) < 0)
+		return false;
+	return pa == pb && strncmp(a->target, b->target, pa) == 0 && strcmp(ra, rb) == 0;
+}
+
+/* The cells of the row of entries @v[0..n): steps, target (".../cpu0-15/..." for a
+ * run of CPUs) and change. Malloc'd. */
+static void entry_cells(const struct pl_journal_entry *v, size_t n, char **step, char **target,
+			char **change)
+{
+	const struct pl_journal_entry *e = &v[0];
+	*step = n > 1 ? pl_xasprintf("%lu-%lu", e->step, v[n - 1].step)
+		      : pl_xasprintf("%lu", e->step);
+	size_t plen;
+	const char *rest;
+	if (n > 1 && target_cpu(e->target, &plen, &rest) >= 0) {
+		struct pl_cpuset cpus;
+		pl_cpuset_clear(&cpus);
+		for (size_t k = 0; k < n; k++) {
+			size_t pl;
+			const char *rs;
+			pl_cpuset_set(&cpus, (unsigned)target_cpu(v[k].target, &pl, &rs));
+		}
+		char list[512];
+		pl_cpuset_format(&cpus, list, sizeof(list));
+		*target = pl_xasprintf("%.*s%s%s", (int)plen, e->target, list, rest);
+	} else {
+		*target = pl_xstrdup(e->target);
+	}
+	bool grub = strcmp(e->target, PL_TUNE_GRUB_FILE) == 0;
+	const char *undone = e->undone ? " (undone)" : "";
+	if (e->persist)
+		*change = pl_xasprintf("(absent) -> persistent (%s)%s", e->new_value, undone);
+	else
+		*change = pl_xasprintf("%s -> %s%s%s%s%s",
+				       grub	? "(file)"
+				       : e->old ? e->old
+						: "(absent)",
+				       grub ? "(file)" : e->new_value,
+				       e->status == PL_JS_CHANGED ? " (kernel kept " : "",
+				       e->status == PL_JS_CHANGED && e->accepted ? e->accepted : "",
+				       e->status == PL_JS_CHANGED   ? ")"
+				       : e->status == PL_JS_REFUSED ? " (refused)"
+								    : "",
+				       undone);
+}
+
+void pl_tune_print_entries(FILE *f, const struct pl_journal_entry *v, size_t n, bool all)
+{
+	struct row {
+		char *step, *profile, *target, *change;
+		char time[32];
+	} *rows = pl_xcalloc(n + 1, sizeof(*rows));
+	size_t nr = 0,
+	       w[4] = { strlen("STEP"), strlen("PROFILE"), strlen("TARGET"), strlen("OLD -> NEW") };
+	for (size_t i = 0; i < n; i++) {
+		if (!all && v[i].undone)
+			continue;
+		size_t j = i + 1;
+		while (j < n && same_entry_change(&v[j - 1], &v[j]))
+			j++;
+		struct row *r = &rows[nr++];
+		entry_cells(&v[i], j - i, &r->step, &r->target, &r->change);
+		r->profile = pl_xstrdup(v[i].profile);
+		pl_iso8601(v[i].time, r->time, sizeof(r->time));
+		const char *cell[4] = { r->step, r->profile, r->target, r->change };
+		for (int k = 0; k < 4; k++)
+			if (strlen(cell[k]) > w[k])
+				w[k] = strlen(cell[k]);
+		i = j - 1;
+	}
+	if (nr)
+		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", (int)w[0], "STEP", (int)w[1], "PROFILE",
+			(int)w[2], "TARGET", (int)w[3], "OLD -> NEW", "TIME");
+	for (size_t i = 0; i < nr; i++) {
+		struct row *r = &rows[i];
+		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", (int)w[0], r->step, (int)w[1],
+			r->profile, (int)w[2], r->target, (int)w[3], r->change, r->time);
+		free(r->step);
+		free(r->profile);
+		free(r->target);
+		free(r->change);
+	}
+	free(rows);
 }
 
 json_t *pl_tune_show_doc(const struct pl_tune_profile *pr)

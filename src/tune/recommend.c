@@ -97,6 +97,82 @@ static enum machine machine_of(const struct pl_facts *f, char **desc)
 	return M_METAL;
 }
 
+/* ---- premises: what a profile needs the machine to have ---- */
+
+/* The premises a profile may declare in its [main] "perflab_needs" (names separated by
+ * spaces or commas; tuned ignores [main] keys it does not know). Each is checked against
+ * the facts; a fact that was not collected leaves the premise assumed (no penalty for
+ * what cannot be seen). */
+static const struct {
+	const char *name;
+	const char *what; /* "needs WHAT" */
+} premises[] = {
+	{ "gpu", "a GPU" },
+	{ "numa", "more than one NUMA node" },
+	{ "nic", "a network interface backed by a device (a NIC)" },
+};
+
+/* NULL when premise @i holds on the machine of @f (or cannot be checked), else why not
+ * (malloc'd, "accel.gpu.count is 0"). */
+static char *premise_unmet(size_t i, const struct pl_facts *f)
+{
+	int64_t v;
+	if (strcmp(premises[i].name, "gpu") == 0)
+		return pl_facts_get_int(f, "accel.gpu.count", &v) && v == 0
+			       ? pl_xstrdup("accel.gpu.count is 0")
+			       : NULL;
+	if (strcmp(premises[i].name, "numa") == 0)
+		return pl_facts_get_int(f, "numa.nodes", &v) && v <= 1
+			       ? pl_xasprintf("numa.nodes is %lld", (long long)v)
+			       : NULL;
+	const json_t *ifs = pl_facts_value(f, "net.interfaces");
+	if (!json_is_array(ifs))
+		return NULL;
+	size_t k;
+	const json_t *ifc;
+	json_array_foreach(ifs, k, ifc)
+	{
+		char key[160];
+		snprintf(key, sizeof(key), "net.%s.driver", json_string_value(ifc));
+		if (pl_facts_get_str(f, key))
+			return NULL;
+	}
+	return pl_xasprintf("net.interfaces has %s",
+			    json_array_size(ifs) ? "no interface with a device (virtual "
+						   "ones only)"
+						 : "no interface but lo");
+}
+
+/* The premises of profile @pr ([main] perflab_needs) that the machine of @f lacks, as
+ * "needs WHAT: WHY" strings in @unmet; an unknown premise name is a note there too
+ * ("unknown premise 'x' in perflab_needs (known: gpu, numa, nic)"), so a typo does not
+ * pass silently. */
+static void check_premises(const struct pl_tune_profile *pr, const struct pl_facts *f,
+			   json_t *unmet)
+{
+	const struct pl_tune_opt *o = pl_tune_opts_get(&pr->main, "perflab_needs");
+	if (!o)
+		return;
+	pl_autostrv char **names = pl_split(o->expanded ? o->expanded : o->value, ", \t", NULL);
+	for (size_t n = 0; names[n]; n++) {
+		size_t i = 0, np = sizeof(premises) / sizeof(premises[0]);
+		while (i < np && strcmp(premises[i].name, names[n]) != 0)
+			i++;
+		if (i == np) {
+			pl_autofree char *u = pl_xasprintf(
+				"unknown premise '%s' in perflab_needs (known: gpu, numa, nic)",
+				names[n]);
+			json_array_append_new(unmet, pl_json_string(u));
+			continue;
+		}
+		pl_autofree char *why = premise_unmet(i, f);
+		if (!why)
+			continue;
+		pl_autofree char *u = pl_xasprintf("needs %s: %s", premises[i].what, why);
+		json_array_append_new(unmet, pl_json_string(u));
+	}
+}
+
 /* ---- does a profile's plan hold a finding's fix? ---- */
 
 static bool num(const char *s, long long *v)
@@ -266,9 +342,36 @@ static void fit(json_t *c, const char *name, enum machine m, unsigned wl, const 
 		reason(c, 1, "the general fallback (tuned-adm recommend's last choice)");
 }
 
+/* "fixes 2 warning findings: a, b" / "works against 1 info finding: c": one reason per
+ * severity, worth weight x count points, so each number shown says where it comes from. */
+static void finding_reasons(json_t *c, const json_t *ids, const json_t *sev, const char *verb,
+			    int sign)
+{
+	static const char *const word[] = { "info", "warning", "critical" };
+	for (int k = 2; k >= 0; k--) {
+		struct pl_buf b = { 0 };
+		size_t n = 0, i;
+		const json_t *v;
+		json_array_foreach(ids, i, v)
+		{
+			if (json_integer_value(json_array_get(sev, i)) != k)
+				continue;
+			const char *id =
+				json_is_string(v) ? json_string_value(v) : pl_json_str(v, "rule");
+			pl_buf_printf(&b, "%s%s", n ? ", " : "", id);
+			n++;
+		}
+		if (n)
+			reason(c, sign * weight((enum pl_severity)k) * (int)n,
+			       "%s %zu %s finding%s: %s", verb, n, word[k], n == 1 ? "" : "s",
+			       b.data);
+		pl_buf_free(&b);
+	}
+}
+
 static json_t *candidate(const struct pl_tune_path *p, const char *name, const char *dir,
-			 const struct pl_findings *fs, enum machine m, unsigned wl,
-			 const char *wname)
+			 const struct pl_findings *fs, const struct pl_facts *f, enum machine m,
+			 unsigned wl, const char *wname)
 {
 	json_t *c = json_object();
 	json_object_set_new(c, "name", pl_json_string(name));
@@ -285,21 +388,24 @@ static json_t *candidate(const struct pl_tune_path *p, const char *name, const c
 		return c;
 	}
 	json_object_set_new(c, "summary", pl_json_string(pr->summary));
+	json_t *unmet = json_array();
+	check_premises(pr, f, unmet);
+	json_object_set_new(c, "unmet", unmet);
 	fit(c, name, m, wl, wname);
 	json_t *fixes = json_array(), *against = json_array(), *changes = json_array();
-	int fpts = 0, apts = 0;
+	pl_autojson json_t *fsev = json_array(), *asev = json_array();
 	for (size_t i = 0; i < fs->n; i++) {
 		pl_autofree char *why = NULL;
 		enum match mt = finding_match(&plan, &fs->v[i], &why);
 		if (mt == M_FIXES) {
 			json_array_append_new(fixes, pl_json_string(fs->v[i].rule->id));
-			fpts += weight(fs->v[i].severity);
+			json_array_append_new(fsev, json_integer(fs->v[i].severity));
 		} else if (mt == M_AGAINST) {
 			json_t *a = json_object();
 			json_object_set_new(a, "rule", pl_json_string(fs->v[i].rule->id));
 			json_object_set_new(a, "why", pl_json_string(why));
 			json_array_append_new(against, a);
-			apts += weight(fs->v[i].severity);
+			json_array_append_new(asev, json_integer(fs->v[i].severity));
 		}
 	}
 	for (size_t i = 0; i < plan.n; i++) {
@@ -314,11 +420,8 @@ static json_t *candidate(const struct pl_tune_path *p, const char *name, const c
 		json_object_set_new(x, "value", pl_json_string(it->value));
 		json_array_append_new(changes, x);
 	}
-	size_t nf = json_array_size(fixes), na = json_array_size(against);
-	if (nf)
-		reason(c, fpts, "fixes %zu finding%s", nf, nf == 1 ? "" : "s");
-	if (na)
-		reason(c, -apts, "works against %zu finding%s", na, na == 1 ? "" : "s");
+	finding_reasons(c, fixes, fsev, "fixes", 1);
+	finding_reasons(c, against, asev, "works against", -1);
 	if (!json_array_size(changes))
 		reason(c, 0, "changes nothing here");
 	json_object_set_new(c, "fixes", fixes);
@@ -334,6 +437,11 @@ static int cmp_cand(const void *a, const void *b)
 	bool ex = json_object_get(x, "error") != NULL, ey = json_object_get(y, "error") != NULL;
 	if (ex != ey)
 		return ex ? 1 : -1;
+	/* A profile whose premises the machine lacks comes after every one that fits. */
+	bool ux = json_array_size(json_object_get(x, "unmet")) > 0;
+	bool uy = json_array_size(json_object_get(y, "unmet")) > 0;
+	if (ux != uy)
+		return ux ? 1 : -1;
 	json_int_t sx = json_integer_value(json_object_get(x, "score"));
 	json_int_t sy = json_integer_value(json_object_get(y, "score"));
 	if (sx != sy)
@@ -412,18 +520,31 @@ static void print_text(FILE *f, const json_t *doc, bool all)
 	fprintf(f, "perflab tune recommend (workload %s; this machine is %s; %s)\n",
 		pl_json_str(doc, "workload"), pl_json_str(doc, "machine"),
 		pl_json_str(doc, "findings_text"));
-	size_t i, shown = 0;
+	size_t i, shown = 0, nunmet = 0;
 	const json_t *c;
 	json_array_foreach(cands, i, c)
 	{
-		if (!all && shown == 5)
-			break;
 		if (json_object_get(c, "error")) {
 			if (all)
 				fprintf(f, "  -  %s: does not load: %s\n", pl_json_str(c, "name"),
 					pl_json_str(c, "error"));
 			continue;
 		}
+		const json_t *unmet = json_object_get(c, "unmet");
+		if (json_array_size(unmet)) {
+			nunmet++;
+			if (!all)
+				continue;
+			fprintf(f, "  -  %s: not for this machine:", pl_json_str(c, "name"));
+			size_t k;
+			const json_t *u;
+			json_array_foreach(unmet, k, u)
+				fprintf(f, "%s %s", k ? ";" : "", json_string_value(u));
+			fputc('\n', f);
+			continue;
+		}
+		if (!all && shown == 5)
+			continue;
 		shown++;
 		fprintf(f, "%3zu. %-28s score %3lld  %s\n", shown, pl_json_str(c, "name"),
 			(long long)json_integer_value(json_object_get(c, "score")),
@@ -441,6 +562,14 @@ static void print_text(FILE *f, const json_t *doc, bool all)
 		print_list(f, "against:", ag, "why");
 		print_changes(f, json_object_get(c, "changes"));
 	}
+	if (nunmet && !all)
+		fprintf(f,
+			"(%zu profile%s left out: not for this machine, such as a GPU profile "
+			"without a GPU; --all names them and why)\n",
+			nunmet, nunmet == 1 ? "" : "s");
+	fprintf(f, "(score: the fit to the workload and the machine, plus 3, 2 or 1 per critical, "
+		   "warning or info finding the profile fixes here, minus as much per finding it "
+		   "works against)\n");
 	fprintf(f,
 		"(see every item with 'perflab tune diff NAME'; measure with 'perflab tune try "
 		"NAME -- CMD'%s)\n",
@@ -465,7 +594,9 @@ int pl_tune_do_recommend(const struct pl_tune_req *q)
 		names[i] = pl_collectors[i].name;
 	pl_autofree char *domains = pl_rules_domains(wl, names);
 	free(names);
-	pl_autofree char *want = pl_xasprintf("%s%svirt", domains, *domains ? "," : "");
+	/* virt for the machine's kind; accel, numa and net for the profiles' premises */
+	pl_autofree char *want =
+		pl_xasprintf("%s%svirt,accel,numa,net", domains, *domains ? "," : "");
 	pl_facts_collect(&f, want);
 	pl_cleanup(pl_findings_free) struct pl_findings fs = { 0 };
 	pl_rules_eval(&f, wl, &fs);
@@ -481,7 +612,7 @@ int pl_tune_do_recommend(const struct pl_tune_req *q)
 		n++;
 	json_t **v = pl_xcalloc(n + 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
-		v[i] = candidate(&p, pnames[i], dirs[i], &fs, m, wl, wname);
+		v[i] = candidate(&p, pnames[i], dirs[i], &fs, &f, m, wl, wname);
 	pl_strv_free(pnames);
 	pl_strv_free(dirs);
 	qsort(v, n, sizeof(*v), cmp_cand);

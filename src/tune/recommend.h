@@ -9,7 +9,8 @@
  * else balanced). It never looks at the machine's settings or the workload. This ranks
  * every loadable profile by what it would do here instead:
  *   score = fit + sum(weight of the findings it fixes) - sum(weight of those it works
- *           against), weights crit 3, warn 2, info 1;
+ *           against), weights crit 3, warn 2, info 1 (one reason per severity, "fixes 2
+ *           warning findings: ID, ID" worth +4);
  *   fit   = +3 when the profile is made for the workload (a table of stock and bundled
  *           profiles, recommend.c), +3 for virtual-guest on a VM and for the power-saving
  *           profiles on a laptop, -2 for a performance profile on a laptop, +1 for
@@ -17,9 +18,13 @@
  * a finding is fixed when every line of its fix (rule fix_tune) is an item of the
  * profile's plan with the same value (">N" items count when they reach N; "a|b" when one
  * alternative is the fix), and worked against when the profile sets one of those keys to
- * another value. Each candidate also lists the items it would change here (the plan of
- * `tune diff`: applicable items whose current value differs). Ties: fewer changes first,
- * then the name. */
+ * another value. A profile may name its premises in [main] perflab_needs (gpu: a GPU,
+ * accel.gpu.count > 0; numa: numa.nodes > 1; nic: an interface backed by a device):
+ * one the machine lacks puts it after every profile without ("unmet": "needs a GPU:
+ * accel.gpu.count is 0"; the text leaves it out of the top 5), whatever its score; a
+ * premise whose fact is unavailable is assumed. Each candidate also lists the items it would change
+ * here (the plan of `tune diff`: applicable items whose current value differs). Ties: fewer changes
+ * first, then the name. */
 #ifndef PERFLAB_TUNE_RECOMMEND_H
 #define PERFLAB_TUNE_RECOMMEND_H
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,19 @@ int pl_tune_expand_at(struct pl_tune_loader *L, const char *v, const struct pl_t
 	return 0;
 }
 
+/* A name tuned takes for a variable: Python's \w+ (Variables._check_var), letters,
+ * digits and '_' (bytes above 0x7f taken as the letters they encode). */
+static bool var_name_ok(const char *k)
+{
+	if (!*k)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)k; *p; p++)
+		if (!(*p >= 0x80 || *p == '_' || (*p >= '0' && *p <= '9') ||
+		      ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
+			return false;
+	return true;
+}
+
 /* Read more variables from FILE (the `include` of [variables]), inside the sysroot. */
 static int vars_from_file(struct pl_tune_profile *pr, const struct pl_tune_opt *inc,
 			  struct pl_tune_loader *L)
@@ -223,6 +237,14 @@ static int vars_from_file(struct pl_tune_profile *pr, const struct pl_tune_opt *
 	for (size_t i = 0; i < c.n && r == 0; i++)
 		for (size_t k = 0; k < c.s[i].opts.n && r == 0; k++) {
 			struct pl_tune_opt o = c.s[i].opts.v[k];
+			if (!var_name_ok(o.key)) {
+				pl_tune_loader_note(
+					L,
+					"%s:%d: variable '%s' ignored: a name has only "
+					"letters, digits and '_' (tuned ignores it too)",
+					o.file, o.line, o.key);
+				continue;
+			}
 			char *ex = NULL;
 			char what[160];
 			snprintf(what, sizeof(what), "variable '%.100s'", o.key);
@@ -238,6 +260,38 @@ static int vars_from_file(struct pl_tune_profile *pr, const struct pl_tune_opt *
 	return r;
 }
 
+/* Note each "${NAME}" left in the expanded value @ex of variable @o that names a
+ * variable defined after it in the merge order (@vars_raw from index @i + 1): tuned
+ * expands a variable with the ones before it only, so the reference stays as written
+ * there and here; the note says so, with both places. */
+static void note_later_refs(struct pl_tune_loader *L, const struct pl_tune_opt *o, const char *ex,
+			    const struct pl_tune_opts *vars_raw, size_t i,
+			    const struct pl_tune_opts *defined)
+{
+	for (const char *p = strstr(ex, "${"); p; p = strstr(p + 2, "${")) {
+		size_t w = strcspn(p + 2, "}");
+		if (!p[2 + w] || w == 0 || w > 200)
+			continue;
+		char name[201];
+		memcpy(name, p + 2, w);
+		name[w] = '\0';
+		if (!var_name_ok(name) || pl_tune_opts_get(defined, name))
+			continue;
+		for (size_t k = i + 1; k < vars_raw->n; k++) {
+			const struct pl_tune_opt *later = &vars_raw->v[k];
+			if (strcmp(later->key, name) != 0)
+				continue;
+			pl_tune_loader_note(L,
+					    "%s:%d: variable '%s' uses ${%s} before its definition "
+					    "(%s:%d) in the merge order: left unexpanded, as tuned "
+					    "does; define '%s' first",
+					    o->file, o->line, o->key, name, later->file,
+					    later->line, name);
+			break;
+		}
+	}
+}
+
 /* Variables in definition order, each expanded with the ones before it. */
 int pl_tune_vars_load(struct pl_tune_loader *L, struct pl_tune_profile *pr,
 		      const struct pl_tune_opts *vars_raw)
@@ -247,6 +301,14 @@ int pl_tune_vars_load(struct pl_tune_loader *L, struct pl_tune_profile *pr,
 		const struct pl_tune_opt *o = &vars_raw->v[i];
 		if (strcmp(o->key, "include") == 0) {
 			r = vars_from_file(pr, o, L);
+			continue;
+		}
+		if (!var_name_ok(o->key)) {
+			pl_tune_loader_note(
+				L,
+				"%s:%d: variable '%s' ignored: a name has only letters, "
+				"digits and '_' (tuned ignores it too)",
+				o->file, o->line, o->key);
 			continue;
 		}
 		pl_autofree char *uns = NULL;
@@ -261,6 +323,7 @@ int pl_tune_vars_load(struct pl_tune_loader *L, struct pl_tune_profile *pr,
 				o->file, o->line, o->key, uns);
 		if (r < 0)
 			break;
+		note_later_refs(L, o, ex, vars_raw, i, &pr->variables);
 		struct pl_tune_opt c = *o;
 		c.expanded = ex;
 		pl_tune_opts_set(&pr->variables, &c);

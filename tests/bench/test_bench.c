@@ -16,6 +16,7 @@
 
 #include "bench/bench.h"
 #include "bench/freq.h"
+#include "bench/internal.h"
 #include "bench/mem/memlat.h"
 #include "bench/mem/memsize.h"
 #include "report/plan.h"
@@ -771,6 +772,28 @@ static void test_budget_cause(void **state)
 
 /* bench ticks names a local timer rate well above this kernel's CONFIG_HZ (e.g.
  * 1398/s with HZ=250 while a 1 kHz cyclictest ran on that CPU) */
+/* "best" is the maximum of a higher-is-better metric, the minimum of a lower-is-better one
+ * and null for a metric with no direction (not its median). */
+static void test_metric_best(void **state)
+{
+	(void)state;
+	double v[] = { 2, 1, 3 };
+	const enum pl_better dir[] = { PL_HIGHER_IS_BETTER, PL_LOWER_IS_BETTER, PL_NEITHER };
+	for (int i = 0; i < 3; i++) {
+		struct metric m = { .name = "x", .unit = "1", .better = dir[i], .v = v, .n = 3 };
+		json_t *j = pl_bench_metric_json(&m, false);
+		const json_t *best = json_object_get(j, "best");
+		if (i == 2) {
+			assert_true(json_is_null(best));
+		} else {
+			assert_true(json_is_number(best));
+			assert_true(json_number_value(best) == (i == 0 ? 3 : 1));
+		}
+		assert_true(json_number_value(json_object_get(j, "median")) == 2);
+		json_decref(j);
+	}
+}
+
 static void test_ticks_hz_remark(void **state)
 {
 	(void)state;
@@ -849,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_mem_default_size),
 		cmocka_unit_test(test_budget_cause),
 		cmocka_unit_test(test_table_not_pinned),
+		cmocka_unit_test(test_metric_best),
 		cmocka_unit_test(test_ticks_hz_remark),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

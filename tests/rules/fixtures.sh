@@ -24,7 +24,7 @@ field() { jq -r --arg id "$3" "[.findings[]|select(.id==\$id)][0]|$4" "$TMP/$1-$
 
 # Xen HVM guest (the GPU-instance report): xen clocksource with an invariant TSC, the
 # report's risky sysctls, a GPU.
-expect xen-hvm general "clock.xen-tsc net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu conflict.swappiness-no-swap"
+expect xen-hvm general "clock.xen-tsc conflict.rmem-max-tcp net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu conflict.swappiness-no-swap"
 if [ -d "$S/xen-hvm" ]; then
 	is "xen-hvm: observed clocksource" "$(field xen-hvm general clock.xen-tsc .observed)" \
 		"clocksource xen (tsc available)"
@@ -34,7 +34,7 @@ if [ -d "$S/xen-hvm" ]; then
 	like "xen-hvm: risk explained" "$(field xen-hvm general net.tcp-timestamps-off .rationale)" \
 		'^Risky: .*PAWS'
 fi
-expect xen-hvm latency "clock.xen-tsc net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu conflict.swappiness-no-swap sched.latency-ns"
+expect xen-hvm latency "clock.xen-tsc conflict.rmem-max-tcp net.icmp-echo-ignored net.tcp-timestamps-off accel.gpu conflict.swappiness-no-swap sched.latency-ns"
 
 # The SPEC report's server with its SMBIOS table (dimm-2s = intel-2s + 16 DIMMs in 12
 # channels, one channel empty, one DIMM downclocked, two kits).
@@ -83,7 +83,7 @@ fi
 # irqbalance and numad running, nohz_full without isolcpus, an old kernel with
 # tcp_tw_recycle and sched_latency_ns, a QAT card, a rotational disk.
 expect intel-2s general "net.tcp-tw-recycle mem.thp-defrag sched.nohz-full-unisolated accel.qat"
-expect intel-2s latency "net.tcp-tw-recycle mem.thp-defrag mem.thp-latency numa.balancing-pinned power.cstates-deep power.governor sched.nohz-full-unisolated accel.qat mem.dirty-latency net.slow-start-after-idle sched.latency-ns"
+expect intel-2s latency "net.tcp-tw-recycle mem.thp-defrag mem.thp-latency numa.balancing-pinned power.cstates-deep power.governor sched.nohz-full-unisolated accel.qat conflict.syn-backlog-somaxconn mem.dirty-latency net.slow-start-after-idle sched.latency-ns"
 expect intel-2s hpc "net.tcp-tw-recycle numa.balancing-pinned numa.numad-hpc power.governor sched.nohz-full-unisolated accel.qat sched.irqbalance-hpc"
 # Socket buffer maxima: the window bound (bytes x 8 / 1 ms RTT) from the value seen, the
 # kernel default (intel-2s: 212992) named as such; this VM's 4 MiB is 33.6 Gb/s, not the

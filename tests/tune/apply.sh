@@ -169,4 +169,27 @@ ln "$TMP/root/proc/sys/vm/swappiness" "$TMP/root/proc/sys/vm/dirty_ratio"
 rm -rf "$TMP/orig" && cp -a "$TMP/root" "$TMP/orig"
 expect_exit 2 "hard link inside the sysroot is refused as well" TS apply stack-a
 ok "hard link inside: tree unchanged" same_tree
+
+# ---- --sysroot without --state-dir: the journal lives in the sysroot, never the host's ----
+TN() { "$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" "$@"; }
+hostj=/var/lib/perflab/tune-journal.jsonl
+host_state() { stat -c '%s %Y' "$hostj" 2>/dev/null || echo absent; }
+profile sw '[sysctl]' 'vm.swappiness=11'
+fresh
+before=$(host_state)
+ok "sysroot default state: apply" TN apply sw
+like "sysroot default state: journaled in ROOT/var/lib/perflab" "$(cat "$OUT")" "journaled in $TMP/root/var/lib/perflab/tune-journal.jsonl"
+ok "sysroot default state: the journal is in the sysroot" grep -q 'vm/swappiness' "$TMP/root/var/lib/perflab/tune-journal.jsonl"
+is "sysroot default state: the host's journal is untouched" "$(host_state)" "$before"
+TN status >"$OUT"
+like "sysroot default state: status reads the sysroot's journal" "$(cat "$OUT")" "1 change applied \(journal $TMP/root/var/lib/perflab/"
+ok "sysroot default state: rollback" TN rollback
+is "sysroot default state: rolled back" "$(cat "$TMP/root/proc/sys/vm/swappiness")" "$(cat "$TMP/orig/proc/sys/vm/swappiness")"
+# a symlink on the way out of the sysroot is refused, not followed
+fresh
+mkdir -p "$TMP/outside"
+ln -s "$TMP/outside" "$TMP/root/var"
+expect_exit 3 "sysroot default state: ROOT/var a symlink out: refused" TN apply sw
+is "sysroot default state: nothing written outside" "$(ls -A "$TMP/outside")" ""
+is "sysroot default state: swappiness unchanged" "$(cat "$TMP/root/proc/sys/vm/swappiness")" "$(cat "$TMP/orig/proc/sys/vm/swappiness")"
 done_testing

@@ -134,4 +134,19 @@ printf '[sysctl]\nvm.swappiness=10|20\n[sysfs]\n/sys/devices/virtual/workqueue/c
 	>"$TMP/p/t-verify-no/tuned.conf"
 expect_exit 1 "verify: 60 is not 10|20, 000000ff is not 1ff" \
 	"$PERFLAB" --sysroot "$FIX" tune verify t-verify-no --profile-dir "$TMP/p"
+
+# ---- [variables] merged as tuned 2.20 merges the unit (tuned-diff.sh compares the
+# values with tuned's own loader; these pin them and the warning) ----
+opts() { pl show "$1" --json | jq -r -c '[.units[] | select(.name == "probe") | .options[] | "\(.key)=\(.expanded)"] | join(" ")'; }
+is "replace=1 in [variables] drops the included variables" "$(opts t-var-replace)" 'base_a=${a} a=${a} b=${b} c=3'
+is "drop= in [variables] drops the named variable" "$(opts t-var-drop)" 'base_a=${a} a=${a} b=2 d=4'
+is "a unit's keys in [variables] are not variables" "$(opts t-var-reserved)" 't=${type} d=${devices} e=${enabled} u=${uname_regex} x=5'
+is "a name outside \\w is not a variable" "$(opts t-var-badname)" 'v=${a-b} w=${a.c} x=3'
+is "used before its definition: unexpanded, as tuned" "$(opts t-var-order)" 'early=${late} second=2 own=${later} later=3'
+is "used before its definition: a note per variable" "$(pl show t-var-order --json | jq -r '.notes[]' | sed "s|$CORPUS/||g")" \
+	"t-var-order-parent/tuned.conf:5: variable 'early' uses \${late} before its definition (t-var-order/tuned.conf:7) in the merge order: left unexpanded, as tuned does; define 'late' first
+t-var-order/tuned.conf:9: variable 'own' uses \${later} before its definition (t-var-order/tuned.conf:10) in the merge order: left unexpanded, as tuned does; define 'later' first"
+pl diff t-var-order >"$OUT" 2>"$ERR"
+like "used before its definition: diff warns, naming the variable and the file" "$(cat "$ERR")" \
+	"warning: $CORPUS/t-var-order-parent/tuned.conf:5: variable 'early' uses \\\$\\{late\\} before its definition"
 done_testing

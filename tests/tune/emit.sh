@@ -47,10 +47,10 @@ comment_of() { # FILE KEY
 # ---- intel-2s, latency, everything from info up ----
 emit lat intel-2s latency info
 is "latency: check's exit status unchanged (findings at or above info)" "$?" 1
-like "latency: counts on stderr" "$(cat "$ERR")" "profile '.*lat/tuned.conf': 10 options from 11 findings, 1 fix left out"
+like "latency: counts on stderr" "$(cat "$ERR")" "profile '.*lat/tuned.conf': 11 options from 12 findings, 1 fix left out"
 like "latency: check output still on stdout" "$(cat "$OUT")" "perflab check.*workload: latency"
 loads lat
-is "latency: the options" "$(opts lat)" "cpu.force_latency=10 cpu.governor=performance sysctl.kernel.numa_balancing=0 sysctl.kernel.sched_latency_ns=12000000 sysctl.net.ipv4.tcp_slow_start_after_idle=0 sysctl.net.ipv4.tcp_tw_recycle=0 sysctl.vm.dirty_background_ratio=3 sysctl.vm.dirty_ratio=10 sysfs./sys/kernel/mm/transparent_hugepage/defrag=madvise vm.transparent_hugepages=madvise "
+is "latency: the options" "$(opts lat)" "cpu.force_latency=10 cpu.governor=performance sysctl.kernel.numa_balancing=0 sysctl.kernel.sched_latency_ns=12000000 sysctl.net.core.somaxconn=>1024 sysctl.net.ipv4.tcp_slow_start_after_idle=0 sysctl.net.ipv4.tcp_tw_recycle=0 sysctl.vm.dirty_background_ratio=3 sysctl.vm.dirty_ratio=10 sysfs./sys/kernel/mm/transparent_hugepage/defrag=madvise vm.transparent_hugepages=madvise "
 is "latency: one section per plugin, in finding order" "$(grep '^\[' "$P/lat/tuned.conf" | tr '\n' ' ')" "[main] [sysctl] [sysfs] [vm] [cpu] "
 like "latency: an option's comment names rule, severity and title" "$(comment_of "$P/lat/tuned.conf" net.ipv4.tcp_tw_recycle)" "^# net.tcp-tw-recycle \(crit\): tcp_tw_recycle is on"
 like "latency: and the rationale" "$(comment_of "$P/lat/tuned.conf" net.ipv4.tcp_tw_recycle | tr -d '#\n' | tr -s ' ')" "why: Risky: tcp_tw_recycle drops SYNs whose timestamp is older"
@@ -86,7 +86,7 @@ ok "hpc: no [service] section" bash -c "! grep -q '^\[service\]' '$P/hpc/tuned.c
 # ---- xen-hvm: the clocksource fix with tsc=reliable is risky; sysctls stay ----
 emit xen xen-hvm general warn
 loads xen
-is "xen: the options" "$(opts xen)" "sysctl.net.ipv4.icmp_echo_ignore_all=0 sysctl.net.ipv4.tcp_timestamps=1 sysctl.net.ipv6.icmp.echo_ignore_all=0 "
+is "xen: the options" "$(opts xen)" "sysctl.net.ipv4.icmp_echo_ignore_all=0 sysctl.net.ipv4.tcp_rmem=4096 1048576 16777216 sysctl.net.ipv4.tcp_timestamps=1 sysctl.net.ipv6.icmp.echo_ignore_all=0 "
 like "xen: tsc=reliable left out with the reason" "$(tr -d '#\n' <"$P/xen/tuned.conf" | tr -s ' ')" "left out: clock.xen-tsc \(warn\).* because: turns the clocksource watchdog off"
 
 # ---- a clean machine: an empty but loadable profile ----

@@ -14,6 +14,39 @@ R --sysroot "$FIX/this-vm" --json >"$TMP/vm.json"
 is "vm: exit 0" "$?" 0
 validate tune-recommend.schema.json "$TMP/vm.json"
 is "vm: the machine" "$(jqv "$TMP/vm.json" .machine)" "a virtual guest (kvm)"
+# Premises ([main] perflab_needs): the bundled cloud-gpu-mpi needs a GPU and a NIC; on a
+# machine without a GPU it comes after every profile that fits, with the reason, and the
+# text leaves it out of the top 5.
+unmet() { jq -c --arg n "$2" '.candidates[] | select(.name == $n) | .unmet' "$1"; }
+rank() { jq --arg n "$2" '[.candidates[] | select(.error | not) | .name] | index($n)' "$1"; }
+R --sysroot "$FIX/this-vm" -W hpc --json >"$TMP/vmhpc.json"
+validate tune-recommend.schema.json "$TMP/vmhpc.json"
+is "no GPU: cloud-gpu-mpi needs one" "$(unmet "$TMP/vmhpc.json" cloud-gpu-mpi)" '["needs a GPU: accel.gpu.count is 0"]'
+is "no GPU: cloud-gpu-mpi ranked after every profile that fits" \
+	"$(jq '[.candidates[] | select(.error | not)] | (map(.name) | index("cloud-gpu-mpi")) == (map(select(.unmet == [])) | length)' "$TMP/vmhpc.json")" true
+is "no GPU: hpc-compute's premises hold" "$(unmet "$TMP/vmhpc.json" hpc-compute)" '[]'
+R --sysroot "$FIX/this-vm" -W hpc >"$OUT"
+is "no GPU: the text leaves cloud-gpu-mpi out of the top 5" "$(grep -c cloud-gpu-mpi "$OUT")" 0
+like "no GPU: and says why" "$(cat "$OUT")" "1 profile left out: not for this machine"
+R --sysroot "$FIX/this-vm" -W hpc --all >"$OUT"
+like "no GPU: --all names it with the reason" "$(cat "$OUT")" "  -  cloud-gpu-mpi: not for this machine: needs a GPU: accel.gpu.count is 0"
+R --sysroot "$FIX/gpu-node" -W hpc --json >"$TMP/gpuhpc.json"
+is "GPU node: cloud-gpu-mpi's premises hold" "$(unmet "$TMP/gpuhpc.json" cloud-gpu-mpi)" '[]'
+mkdir -p "$TMP/pd/needs-numa" "$TMP/pd/needs-nic" "$TMP/pd/needs-typo"
+printf '[main]\nsummary=n\nperflab_needs=numa\n[sysctl]\nvm.swappiness=11\n' >"$TMP/pd/needs-numa/tuned.conf"
+printf '[main]\nsummary=n\nperflab_needs=nic\n[sysctl]\nvm.swappiness=11\n' >"$TMP/pd/needs-nic/tuned.conf"
+printf '[main]\nsummary=n\nperflab_needs=gpu,fpga\n[sysctl]\nvm.swappiness=11\n' >"$TMP/pd/needs-typo/tuned.conf"
+R --sysroot "$FIX/this-vm" --profile-dir "$TMP/pd" --json >"$TMP/pd1.json"
+is "one NUMA node: needs-numa unmet" "$(unmet "$TMP/pd1.json" needs-numa)" '["needs more than one NUMA node: numa.nodes is 1"]'
+is "a virtio NIC: needs-nic holds" "$(unmet "$TMP/pd1.json" needs-nic)" '[]'
+is "an unknown premise is named" "$(unmet "$TMP/pd1.json" needs-typo)" '["needs a GPU: accel.gpu.count is 0","unknown premise '"'fpga'"' in perflab_needs (known: gpu, numa, nic)"]'
+R --sysroot "$FIX/intel-2s" --profile-dir "$TMP/pd" --json >"$TMP/pd2.json"
+is "two NUMA nodes: needs-numa holds" "$(unmet "$TMP/pd2.json" needs-numa)" '[]'
+cp -a "$FIX/this-vm" "$TMP/nonic"
+rm -rf "$TMP/nonic/sys/class/net/eth0"
+R --sysroot "$TMP/nonic" --profile-dir "$TMP/pd" --json >"$TMP/pd3.json"
+is "virtual interfaces only: needs-nic unmet" "$(unmet "$TMP/pd3.json" needs-nic)" '["needs a network interface backed by a device (a NIC): net.interfaces has no interface with a device (virtual ones only)"]'
+
 if [ ! -e /usr/lib/tuned/virtual-guest/tuned.conf ]; then
 	skip "ranking with the stock profiles" "Debian's tuned package is not installed (/usr/lib/tuned)"
 	done_testing
@@ -33,8 +66,13 @@ R --sysroot "$FIX/intel-2s" -W hpc --json >"$TMP/hpc.json"
 validate tune-recommend.schema.json "$TMP/hpc.json"
 is "hpc: bare metal" "$(jqv "$TMP/hpc.json" .machine)" "bare metal, not a laptop"
 is "hpc: hpc-compute, then accelerator-performance" "$(top "$TMP/hpc.json" 2)" "hpc-compute accelerator-performance"
-is "hpc: hpc-compute's reasons" "$(cand "$TMP/hpc.json" hpc-compute)" '{"score":7,"r":["made for the hpc workload","fixes 2 findings"],"fixes":["numa.balancing-pinned","power.governor"],"against":[]}'
+is "hpc: hpc-compute's reasons" "$(cand "$TMP/hpc.json" hpc-compute)" '{"score":7,"r":["made for the hpc workload","fixes 2 warning findings: numa.balancing-pinned, power.governor"],"fixes":["numa.balancing-pinned","power.governor"],"against":[]}'
 is "hpc: hpc-compute's governor change on every CPU" "$(jq '[.candidates[] | select(.name == "hpc-compute") | .changes[] | select(.key == "governor")] | length' "$TMP/hpc.json")" 16
+
+is "hpc: the points of the fixes" "$(jq -c '.candidates[] | select(.name == "hpc-compute") | [.reasons[].points]' "$TMP/hpc.json")" '[3,4]'
+R --sysroot "$FIX/intel-2s" -W hpc >"$OUT"
+like "hpc: text names the fixed findings with their severity" "$(cat "$OUT")" "why: +made for the hpc workload \(\+3\); fixes 2 warning findings: numa.balancing-pinned, power.governor \(\+4\)"
+like "hpc: text explains the points" "$(cat "$OUT")" "score: the fit to the workload and the machine, plus 3, 2 or 1 per critical, warning or info finding"
 
 R --sysroot "$FIX/intel-2s" -W latency --json >"$TMP/lat.json"
 is "latency: three profiles tie at the top" "$(jq -r '[.candidates[:3][] | "\(.name)=\(.score)"] | join(" ")' "$TMP/lat.json")" "latency=6 latency-performance=6 network-latency=6"

@@ -147,6 +147,11 @@ int pl_tune_check_modifier(struct pl_tune_ctx *c, const struct pl_tune_unit *u,
 
 /* ---- devices ---- */
 
+static int natural_cmp(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* Devices of a unit: entries of @dir matching @re (e.g. cpu[0-9]+), filtered by the
  * unit's comma-separated `devices=` globs ("!" prefix excludes), less those in *taken
  * (earlier units' devices), which get the result added: tuned's
@@ -161,6 +166,9 @@ char **pl_tune_devices(const struct pl_tune_unit *u, const char *dir, const char
 	char **out = pl_xcalloc(1, sizeof(char *));
 	if (pl_list_dir(dir, &ents, &n) < 0)
 		return out;
+	/* Numbers in names in numeric order (cpu2 before cpu10, nvme2n1 before nvme10n1):
+	 * the items, the writes and the journal follow it. */
+	qsort(ents, n, sizeof(*ents), natural_cmp);
 	regex_t rx;
 	if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0) {
 		pl_strv_free(ents);
