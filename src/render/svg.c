@@ -2,6 +2,7 @@
 #include "render/svg.h"
 
 #include "report/figures.h"
+#include "util/escape.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,27 +10,7 @@
 
 void pl_html_escape(struct pl_buf *out, const char *s)
 {
-	for (const char *p = s ? s : ""; *p; p++) {
-		switch (*p) {
-		case '&':
-			pl_buf_puts(out, "&amp;");
-			break;
-		case '<':
-			pl_buf_puts(out, "&lt;");
-			break;
-		case '>':
-			pl_buf_puts(out, "&gt;");
-			break;
-		case '"':
-			pl_buf_puts(out, "&quot;");
-			break;
-		case '\'':
-			pl_buf_puts(out, "&#39;");
-			break;
-		default:
-			pl_buf_append(out, p, 1);
-		}
-	}
+	pl_xml_escape(out, s);
 }
 
 char *pl_fmt_num(char *buf, size_t len, double v)

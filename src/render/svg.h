@@ -25,7 +25,8 @@ struct pl_svg_bar {
 void pl_svg_bar_chart(struct pl_buf *out, const char *title, const struct pl_svg_bar *bars,
 		      size_t n, const char *unit, const char *better);
 
-/** Append @s to @out with &, <, >, " and ' escaped for HTML/SVG text and attributes. */
+/** Append @s to @out for HTML/SVG text and attributes: pl_xml_escape() (&, <, >, " and '
+ *  as entities; invalid UTF-8 and control characters as \xNN, util/escape.h). */
 void pl_html_escape(struct pl_buf *out, const char *s);
 
 /** Format @v with 3-4 significant digits for tables ("1234", "12.3", "0.0123"). */
