@@ -672,7 +672,8 @@ static int expand_dir(const char *dir, struct pathlist *paths, char *err, size_t
 	}
 	closedir(d);
 	size_t n = found.n;
-	qsort(found.v, n, sizeof(*found.v), cmp_str);
+	if (n > 1)
+		qsort(found.v, n, sizeof(*found.v), cmp_str);
 	for (size_t i = 0; i < n; i++)
 		pathlist_add(paths, found.v[i]);
 	pathlist_free(&found);
