@@ -140,7 +140,7 @@ static void test_xml_escape(void **state)
 	expect_xml("caf\xe9", "caf\\xe9");
 	expect_xml("caf\xc3\xa9", "caf\xc3\xa9");
 	expect_xml("\xe2\x82", "\\xe2\\x82");
-	expect_xml("a\x01" "b\x1b\x7f", "a\\x01b\\x1b\\x7f");
+	expect_xml("a\001b\033\177", "a\\x01b\\x1b\\x7f");
 	expect_xml("t\tn\nr\r", "t\tn\nr\r");
 	expect_xml("\xc2\x85", "\\xc2\\x85");
 	expect_xml("\xef\xbf\xbe\xef\xbf\xbf\xef\xbf\xbd",
