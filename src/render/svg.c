@@ -76,6 +76,8 @@ static struct axis choose_axis(const struct pl_svg_bar *bars, size_t n, double r
 	struct axis a = { 0 };
 	if (!(max > 0))
 		max = 1;
+	if (max > 1e300) /* a document may hold anything: keep max / reach finite */
+		max = 1e300;
 	if (isfinite(min) && max / min > PL_SVG_LOG_RATIO) {
 		a.log = true;
 		a.lo_e = (int)floor(log10(min));
@@ -101,8 +103,10 @@ static void chart_scale(struct pl_buf *out, const struct axis *a, const char *un
 		      "<g class=\"scale\"><line x1=\"0\" x2=\"100%%\" y1=\"%lld\" y2=\"%lld\" "
 		      "class=\"tick\"/>",
 		      y, y);
-	int nt = a->log ? a->hi_e - a->lo_e + 1 : (int)floor(a->top / a->step + 1e-9) + 1;
-	for (int k = 0; k < nt && k <= 64; k++) {
+	/* a log axis over many decades labels every stride-th one (at most 9 labels) */
+	int span = a->log ? a->hi_e - a->lo_e : (int)floor(a->top / a->step + 1e-9);
+	int stride = span > 8 ? (span + 7) / 8 : 1;
+	for (int k = 0; k <= span; k += stride) {
 		double v = a->log ? pow(10, a->lo_e + k) : k * a->step;
 		double x = 100 * axis_pos(a, v);
 		const char *anchor = k == 0 ? "start" : x > 99.9 ? "end" : "middle";
