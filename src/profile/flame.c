@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/escape.h"
 #include "util/str.h"
 
 struct node {
@@ -268,27 +269,11 @@ static int cmp_name(const void *x, const void *y)
 	return strcmp(sort_f->n[*(const size_t *)x].name, sort_f->n[*(const size_t *)y].name);
 }
 
+/* @s as XML text: markup characters as entities, bytes that are not UTF-8 and control
+ * characters as \xNN (util/escape.h), so any symbol name keeps the SVG well-formed. */
 static void xml_escape(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, out);
-		}
-	}
+	pl_xml_escape_file(out, s);
 }
 
 /* FNV-1a of the name -> a warm colour (flamegraph.pl's "hot" palette ranges). */
@@ -339,6 +324,9 @@ static void draw_node(const struct pl_flame *f, FILE *out, size_t node, double x
 	} else if (fit > 2) {
 		char buf[512];
 		size_t k = fit - 2 < sizeof(buf) - 1 ? fit - 2 : sizeof(buf) - 1;
+		/* cut before a character, never inside one's UTF-8 encoding */
+		while (k > 0 && ((unsigned char)n->name[k] & 0xc0) == 0x80)
+			k--;
 		memcpy(buf, n->name, k);
 		buf[k] = '\0';
 		xml_escape(out, buf);

@@ -13,6 +13,7 @@
 #include "facts/facts.h"
 #include "render/compare.h"
 #include "render/diff.h"
+#include "render/htmltext.h"
 #include "report/figures.h"
 #include "report/report.h"
 #include "util/json.h"
@@ -51,7 +52,7 @@ static const char css[] =
 	"padding:1px 4px;border-radius:3px;overflow-wrap:break-word}\n"
 	"button.copy{font-size:12px;margin-left:6px;cursor:pointer}\n"
 	"details{margin:6px 0}summary{cursor:pointer}\n"
-	"svg.chart{display:inline-block;vertical-align:top;margin:4px 16px 8px 0}"
+	"svg.chart{display:block;margin:8px 0 12px}"
 	"svg.chart text{font:14px system-ui,sans-serif;fill:var(--fg)}svg.chart .tick{stroke:"
 	"var(--muted);stroke-width:1}svg.chart "
 	".bar{fill:var(--bar)}"
@@ -64,8 +65,11 @@ static const char css[] =
 	"width:100%;border:0}\n"
 	"table.facts{table-layout:fixed}table.facts col.key{width:30%}table.facts "
 	"col.source{width:26%}table.facts td,table.facts code{overflow-wrap:anywhere}\n"
-	"table.metrics td:first-child{overflow-wrap:anywhere;min-width:8em}@media "
-	"(max-width:900px){table.metrics td.num{white-space:normal}}\n"
+	/* a metric name wraps at its <wbr> points only, a number never leaves its unit
+	 * (span.nw); a table wider than the page scrolls sideways in its div.tw */
+	"table.metrics td:first-child{min-width:8em}table.metrics td.notes{min-width:12em}"
+	".nw{white-space:nowrap}"
+	"div.tw{overflow-x:auto;margin:8px 0 16px}div.tw>table{margin:0}\n"
 	/* a phone's width: the facts and findings tables keep their fixed column shares and
 	 * wrap their text; every other table scrolls sideways inside the page when its
 	 * numbers do not fit (a number is never split across lines), so nothing reaches past
@@ -73,7 +77,7 @@ static const char css[] =
 	"@media (max-width:600px){body{padding:8px}table{font-size:12px}th,td{padding:3px "
 	"4px}table:not(.facts):not(#findings-table){display:block;overflow-x:auto}"
 	"#findings-table th{overflow-wrap:anywhere}table.metrics "
-	"td:first-child{min-width:6em}ul.caveats{padding-left:14px}svg.chart{margin-right:0}"
+	"td:first-child{min-width:6em}ul.caveats{padding-left:14px}"
 	"code{font-size:12px}table.facts col.key{width:40%}table.facts "
 	"col.source{width:22%}}\n"
 	".caveat{color:var(--warn)}ul.caveats{margin:4px 0 12px;padding-left:20px;font-size:14px}"
@@ -94,10 +98,20 @@ static const char js_copy[] =
 	";"
 	"done()}catch(e){}}}\n";
 
+/* @s escaped as it is: attribute values, <code>, and cells kept on one line by CSS. */
 static void esc(struct pl_buf *b, const char *s)
 {
 	pl_html_escape(b, s);
 }
+
+/* @s escaped as prose: each number stays on the line of its unit (pl_html_text()). */
+static void txt(struct pl_buf *b, const char *s)
+{
+	pl_html_text(b, s);
+}
+
+/* Where a metric name may wrap: after these (a word itself never breaks). */
+#define METRIC_BREAKS "(_/.,"
 
 /* A finding's measured evidence (pl_report_annotate()), under what was observed. */
 static void html_evidence(struct pl_buf *b, const json_t *finding)
@@ -106,7 +120,7 @@ static void html_evidence(struct pl_buf *b, const json_t *finding)
 	if (!pl_json_str(ev, "text"))
 		return;
 	pl_buf_puts(b, "<div class=\"evidence\"><b>Measured here:</b> ");
-	esc(b, pl_json_str(ev, "text"));
+	txt(b, pl_json_str(ev, "text"));
 	pl_buf_puts(b, " (<a href=\"#bench-");
 	esc(b, pl_json_str(ev, "benchmark"));
 	pl_buf_puts(b, "\">bench ");
@@ -118,7 +132,7 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 {
 	const json_t *sum = json_object_get(check, "summary");
 	pl_buf_puts(b, "<h2 id=\"findings\">Findings</h2>\n<p>Workload <b>");
-	esc(b, pl_json_str(check, "workload"));
+	txt(b, pl_json_str(check, "workload"));
 	pl_buf_printf(b, "</b>: %lld critical, %lld warnings, %lld info.</p>\n",
 		      pl_json_int(sum, "crit"), pl_json_int(sum, "warn"), pl_json_int(sum, "info"));
 	const json_t *arr = json_object_get(check, "findings");
@@ -141,10 +155,10 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 		for (const char *p = sev; p && *p; p++)
 			pl_buf_printf(b, "%c", *p >= 'a' && *p <= 'z' ? *p - 32 : *p);
 		pl_buf_puts(b, "</span></td><td><b>");
-		esc(b, pl_json_str(x, "title"));
+		txt(b, pl_json_str(x, "title"));
 		if (pl_json_str(x, "subject")) {
 			pl_buf_puts(b, ": ");
-			esc(b, pl_json_str(x, "subject"));
+			txt(b, pl_json_str(x, "subject"));
 		}
 		pl_buf_puts(b, "</b>");
 		if (json_is_true(json_object_get(x, "risky")))
@@ -152,7 +166,7 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 		pl_buf_puts(b, "<br><span class=\"muted\">");
 		esc(b, pl_json_str(x, "id"));
 		pl_buf_puts(b, "</span><details><summary>why</summary>");
-		esc(b, pl_json_str(x, "rationale"));
+		txt(b, pl_json_str(x, "rationale"));
 		pl_buf_puts(b, "<br>Source: ");
 		const char *src = pl_json_str(x, "source");
 		if (src && pl_startswith(src, "https://")) {
@@ -161,17 +175,17 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 			pl_buf_puts(b, "<a href=\"");
 			esc(b, url);
 			pl_buf_puts(b, "\">");
-			esc(b, src);
+			txt(b, src);
 			pl_buf_puts(b, "</a>");
 			free(url);
 		} else {
-			esc(b, src);
+			txt(b, src);
 		}
 		pl_buf_puts(b, "</details></td><td>");
-		esc(b, pl_json_str(x, "observed"));
+		txt(b, pl_json_str(x, "observed"));
 		html_evidence(b, x);
 		pl_buf_puts(b, "</td><td>");
-		esc(b, pl_json_str(x, "expected"));
+		txt(b, pl_json_str(x, "expected"));
 		pl_buf_puts(b, "</td><td>");
 		const json_t *fix = json_object_get(x, "fix");
 		if (pl_json_str(fix, "command")) {
@@ -190,20 +204,6 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 	pl_buf_puts(b, "</tbody></table>\n");
 }
 
-/* @s escaped, with a line-break opportunity (<wbr>) after each character of @after, so
- * dotted keys, paths and comma lists wrap there before they wrap anywhere else (the
- * break characters are ASCII: a UTF-8 sequence is never split). */
-static void esc_wbr(struct pl_buf *b, const char *s, const char *after)
-{
-	char one[2] = { 0 };
-	for (const char *p = s ? s : ""; *p; p++) {
-		one[0] = *p;
-		esc(b, one);
-		if (strchr(after, *p) && p[1])
-			pl_buf_puts(b, "<wbr>");
-	}
-}
-
 /* The facts table has fixed column widths (the CSS of table.facts): the key and source
  * columns keep their share of the page whatever the values are, and a long value
  * (kernel.cmdline.params) wraps inside its column. */
@@ -219,18 +219,18 @@ static void section_facts(struct pl_buf *b, const json_t *facts)
 	json_object_foreach((json_t *)facts, key, e)
 	{
 		pl_buf_puts(b, "<tr><td><code>");
-		esc_wbr(b, key, "._");
+		pl_html_wbr(b, key, "._");
 		pl_buf_puts(b, "</code></td><td>");
 		const json_t *v = json_object_get(e, "value");
 		if (v) {
 			char *t = pl_fact_value_text(v);
-			esc_wbr(b, t, ",");
+			pl_html_wbr(b, t, ",");
 			free(t);
 			pl_buf_puts(b, "</td><td>");
-			esc_wbr(b, pl_json_str(e, "source"), "/_");
+			pl_html_wbr(b, pl_json_str(e, "source"), "/_");
 		} else {
 			pl_buf_puts(b, "<span class=\"muted\">unavailable: ");
-			esc(b, pl_json_str(e, "unavailable"));
+			txt(b, pl_json_str(e, "unavailable"));
 			pl_buf_puts(b, "</span></td><td>");
 		}
 		pl_buf_puts(b, "</td></tr>\n");
@@ -251,7 +251,7 @@ static void caveat_cell(struct pl_buf *b, const struct pl_caveats *c)
 		bool warn = c->v[i].kind == PL_CAVEAT_WARN;
 		pl_buf_puts(b, i ? "; " : "");
 		pl_buf_puts(b, warn ? "<span class=\"caveat\">" : "");
-		esc(b, warn && c->v[i].tag ? c->v[i].tag : c->v[i].text);
+		txt(b, warn && c->v[i].tag ? c->v[i].tag : c->v[i].text);
 		pl_buf_puts(b, warn ? "</span>" : "");
 	}
 }
@@ -271,7 +271,7 @@ static void caveat_list(struct pl_buf *b, const struct pl_caveats *c)
 			      k == PL_CAVEAT_WARN   ? "<b>Caveat:</b> "
 			      : k == PL_CAVEAT_NOTE ? "Note: "
 						    : "");
-		esc(b, c->v[i].text);
+		txt(b, c->v[i].text);
 		pl_buf_puts(b, "</li>\n");
 	}
 	pl_buf_puts(b, "</ul>\n");
@@ -290,16 +290,17 @@ static void per_op_table(struct pl_buf *b, const json_t *metrics)
 		if (!pl_figure_per_op(m, &r))
 			continue;
 		if (!head)
-			pl_buf_puts(b, "<p>Single operations, each timed on its own (all measured "
-				       "runs; the table above is over the runs' figures):</p>\n"
-				       "<table class=\"metrics per-op\"><thead><tr>"
-				       "<th>per operation</th><th class=\"num\">count</th>"
-				       "<th class=\"num\">p50</th><th class=\"num\">mean</th>"
-				       "<th class=\"num\">p99</th><th class=\"num\">p99.9</th>"
-				       "<th class=\"num\">max</th></tr></thead><tbody>\n");
+			pl_buf_puts(b,
+				    "<p>Single operations, each timed on its own (all measured "
+				    "runs; the table above is over the runs' figures):</p>\n"
+				    "<div class=\"tw\"><table class=\"metrics per-op\"><thead><tr>"
+				    "<th>per operation</th><th class=\"num\">count</th>"
+				    "<th class=\"num\">p50</th><th class=\"num\">mean</th>"
+				    "<th class=\"num\">p99</th><th class=\"num\">p99.9</th>"
+				    "<th class=\"num\">max</th></tr></thead><tbody>\n");
 		head = true;
 		pl_buf_puts(b, "<tr><td>");
-		esc(b, pl_json_str(m, "name"));
+		pl_html_wbr(b, pl_json_str(m, "name"), METRIC_BREAKS);
 		pl_buf_puts(b, "</td>");
 		const char *cells[] = { r.ops, r.p50, r.mean, r.p99, r.p999, r.max };
 		for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
@@ -310,7 +311,7 @@ static void per_op_table(struct pl_buf *b, const json_t *metrics)
 		pl_buf_puts(b, "</tr>\n");
 	}
 	if (head)
-		pl_buf_puts(b, "</tbody></table>\n");
+		pl_buf_puts(b, "</tbody></table></div>\n");
 }
 
 /* One bench document: a bar chart of medians per unit and direction (whiskers min..max),
@@ -328,22 +329,22 @@ static void bench_one(struct pl_buf *b, const json_t *doc, const char *id)
 	esc(b, h);
 	free(h);
 	pl_buf_puts(b, "</h3><p>");
-	esc(b, pl_json_str(doc, "summary"));
+	txt(b, pl_json_str(doc, "summary"));
 	const char *status = pl_json_str(doc, "status");
 	if (status && strcmp(status, "ok") != 0) {
 		pl_buf_puts(b, ". <b>Status: ");
-		esc(b, status);
+		txt(b, status);
 		pl_buf_puts(b, "</b>");
 		if (pl_json_str(doc, "reason")) {
 			pl_buf_puts(b, " (");
-			esc(b, pl_json_str(doc, "reason"));
+			txt(b, pl_json_str(doc, "reason"));
 			pl_buf_puts(b, ")");
 		}
 	}
 	char *rl = pl_figure_runner_line(doc);
 	if (rl) {
 		pl_buf_puts(b, ". ");
-		esc(b, rl);
+		txt(b, rl);
 		free(rl);
 	}
 	char *src = pl_figure_source(doc);
@@ -391,7 +392,8 @@ static void bench_one(struct pl_buf *b, const json_t *doc, const char *id)
 	free(done);
 	free(bars);
 	if (n > 0)
-		pl_buf_puts(b, "<table class=\"metrics\"><thead><tr><th>metric</th><th>better</th>"
+		pl_buf_puts(b, "<div class=\"tw\"><table "
+			       "class=\"metrics\"><thead><tr><th>metric</th><th>better</th>"
 			       "<th class=\"num\">best</th><th class=\"num\">median</th>"
 			       "<th class=\"num\">mean</th><th class=\"num\">stddev</th>"
 			       "<th class=\"num\">worst run</th><th class=\"num\">n</th>"
@@ -404,7 +406,7 @@ static void bench_one(struct pl_buf *b, const json_t *doc, const char *id)
 		pl_figure_row(m, &r);
 		const char *dir = pl_json_str(m, "better");
 		pl_buf_puts(b, "<tr><td>");
-		esc(b, pl_json_str(m, "name"));
+		pl_html_wbr(b, pl_json_str(m, "name"), METRIC_BREAKS);
 		pl_buf_puts(b, "</td><td>");
 		esc(b, dir && strcmp(dir, "neither") != 0 ? dir : "");
 		pl_buf_puts(b, "</td>");
@@ -423,7 +425,7 @@ static void bench_one(struct pl_buf *b, const json_t *doc, const char *id)
 		pl_buf_puts(b, "</td></tr>\n");
 	}
 	if (n > 0)
-		pl_buf_puts(b, "</tbody></table>\n");
+		pl_buf_puts(b, "</tbody></table></div>\n");
 	per_op_table(b, metrics);
 	struct pl_caveats c = { 0 };
 	pl_caveats_bench(doc, &c);
@@ -431,11 +433,11 @@ static void bench_one(struct pl_buf *b, const json_t *doc, const char *id)
 	pl_caveats_free(&c);
 	const json_t *env = json_object_get(doc, "environment");
 	if (json_is_object(env)) {
-		char *t = pl_env_text(env);
-		pl_buf_puts(b, "<p class=\"env\">Environment: ");
-		esc(b, t);
-		pl_buf_puts(b, ".</p>\n");
-		free(t);
+			char *t = pl_env_text(env);
+			pl_buf_puts(b, "<p class=\"env\">Environment: ");
+			txt(b, t);
+			pl_buf_puts(b, ".</p>\n");
+			free(t);
 	}
 	pl_buf_puts(b, "</section>\n");
 }
@@ -443,7 +445,7 @@ static void bench_one(struct pl_buf *b, const json_t *doc, const char *id)
 static void td_text(struct pl_buf *b, const char *s)
 {
 	pl_buf_puts(b, "<td>");
-	esc(b, s);
+	txt(b, s);
 	pl_buf_puts(b, "</td>");
 }
 
@@ -474,10 +476,10 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 	pl_buf_printf(b, "</h3><p>%lld interleaved rounds (+%lld warm-up), seed %lld, stopped: ",
 		      pl_json_int(doc, "rounds_measured"), pl_json_int(doc, "rounds_warmup"),
 		      pl_json_int(doc, "seed"));
-	esc(b, pl_json_str(doc, "stop_reason"));
+	txt(b, pl_json_str(doc, "stop_reason"));
 	pl_buf_puts(b, ". Cells: median [95% CI]; below it the change vs the baseline in % [CI] "
-		       "(a difference when the baseline is ~0) and the verdict.</p>\n<table "
-		       "class=\"comparison\"><thead><tr><th>metric</th>");
+		       "(a difference when the baseline is ~0) and the verdict.</p>\n<div "
+		       "class=\"tw\"><table class=\"comparison\"><thead><tr><th>metric</th>");
 	json_array_foreach(variants, i, v)
 	{
 		pl_buf_puts(b, "<th>");
@@ -491,7 +493,7 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 		const char *metric = pl_json_str(st, "metric");
 		const char *unit = metric_unit(doc, metric);
 		pl_buf_puts(b, "<tr><td>");
-		esc(b, metric);
+		pl_html_wbr(b, metric, METRIC_BREAKS);
 		pl_buf_puts(b, "</td>");
 		size_t k;
 		json_t *x;
@@ -515,14 +517,14 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 			    strcmp(pl_json_str(x, "verdict"), "baseline") != 0) {
 				pl_buf_printf(b, "<br><span class=\"verdict verdict-%s\">",
 					      pl_json_str(x, "verdict"));
-				esc(b, pl_json_str(x, "verdict_text"));
+				txt(b, pl_json_str(x, "verdict_text"));
 				pl_buf_puts(b, "</span>");
 			}
 			pl_buf_puts(b, "</td>");
 		}
 		pl_buf_puts(b, "</tr>\n");
 	}
-	pl_buf_puts(b, "</tbody></table>\n");
+	pl_buf_puts(b, "</tbody></table></div>\n");
 	char *ctx = pl_report_cmp_context(doc);
 	if (ctx && *ctx) {
 		pl_buf_puts(b, "<p class=\"env\">");
@@ -530,7 +532,7 @@ static void compare_one(struct pl_buf *b, const json_t *doc)
 			nl = strchr(l, '\n');
 			*nl = '\0';
 			pl_buf_puts(b, l == ctx ? "" : "<br>");
-			esc(b, l);
+			txt(b, l);
 		}
 		pl_buf_puts(b, "</p>\n");
 	}
@@ -692,7 +694,8 @@ static void profile_one(struct pl_buf *b, const json_t *doc)
 	}
 	if (json_is_true(json_object_get(ev, "user_only")))
 		pl_buf_puts(b, ", user space only (no permission for kernel samples)");
-	pl_buf_puts(b, ".</p>\n<table class=\"top\"><thead><tr><th>function</th><th>module</th>"
+	pl_buf_puts(b, ".</p>\n<div class=\"tw\"><table "
+		       "class=\"top\"><thead><tr><th>function</th><th>module</th>"
 		       "<th class=\"num\">self %</th><th class=\"num\">total %</th>"
 		       "<th class=\"num\">samples</th></tr></thead><tbody>\n");
 	size_t i;
@@ -708,7 +711,7 @@ static void profile_one(struct pl_buf *b, const json_t *doc)
 		td_num(b, pl_json_num(x, "total_pct"));
 		pl_buf_printf(b, "<td class=\"num\">%lld</td></tr>\n", pl_json_int(x, "self"));
 	}
-	pl_buf_puts(b, "</tbody></table>\n");
+	pl_buf_puts(b, "</tbody></table></div>\n");
 	profile_flame(b, doc);
 	pl_buf_puts(b, "</section>\n");
 }
@@ -720,7 +723,8 @@ static void tune_one(struct pl_buf *b, const json_t *doc)
 	esc(b, pl_json_str(doc, "command"));
 	pl_buf_puts(b, " ");
 	esc(b, pl_json_str(doc, "profile"));
-	pl_buf_puts(b, "</h3>\n<table class=\"tune-items\"><thead><tr><th>plugin</th><th>item</th>"
+	pl_buf_puts(b, "</h3>\n<div class=\"tw\"><table "
+		       "class=\"tune-items\"><thead><tr><th>plugin</th><th>item</th>"
 		       "<th>current</th><th>wanted</th><th>state</th></tr></thead><tbody>\n");
 	size_t i;
 	json_t *x;
@@ -746,15 +750,15 @@ static void tune_one(struct pl_buf *b, const json_t *doc)
 		td_text(b, wt);
 		free(wt);
 		pl_buf_puts(b, "<td>");
-		esc(b, pl_json_str(x, "state"));
+		txt(b, pl_json_str(x, "state"));
 		if (pl_json_str(x, "reason")) {
 			pl_buf_puts(b, ": <span class=\"muted\">");
-			esc(b, pl_json_str(x, "reason"));
+			txt(b, pl_json_str(x, "reason"));
 			pl_buf_puts(b, "</span>");
 		}
 		pl_buf_puts(b, "</td></tr>\n");
 	}
-	pl_buf_puts(b, "</tbody></table></section>\n");
+	pl_buf_puts(b, "</tbody></table></div></section>\n");
 }
 
 /* A section made of the documents in report[@key], each drawn by @one; left out when
@@ -817,7 +821,7 @@ int pl_report_write_html(FILE *out, const json_t *report)
 	char *top = pl_caveats_report_top(report);
 	if (top) {
 		pl_buf_puts(&b, "<p class=\"unreliable\" id=\"unreliable\"><b>");
-		esc(&b, top);
+		txt(&b, top);
 		pl_buf_puts(&b, "</b></p>\n");
 	}
 	free(top);

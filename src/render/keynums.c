@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "render/htmltext.h"
 #include "render/markdown.h"
 #include "render/svg.h"
 #include "report/figures.h"
@@ -118,7 +119,8 @@ void pl_keynums_write_html(struct pl_buf *b, const json_t *report)
 	const json_t *rows = json_object_get(report, "key_numbers");
 	if (json_array_size(rows) == 0)
 		return;
-	pl_buf_puts(b, "<section id=\"key-numbers\"><h2>Key numbers</h2>\n<table class=\"keynums\">"
+	pl_buf_puts(b, "<section id=\"key-numbers\"><h2>Key numbers</h2>\n<div class=\"tw\"><table "
+		       "class=\"keynums\">"
 		       "<thead><tr><th></th><th class=\"num\">figure</th><th>context</th>"
 		       "<th>reference</th><th>caveats</th></tr></thead><tbody>\n");
 	size_t i;
@@ -140,16 +142,19 @@ void pl_keynums_write_html(struct pl_buf *b, const json_t *report)
 		bool strong = fig || strcmp(sec, "facts") == 0 || strcmp(sec, "findings") == 0;
 		pl_buf_puts(b, fig ? "<td class=\"num\">" : "<td>");
 		pl_buf_puts(b, strong ? "<b>" : "");
-		pl_html_escape(b, pl_json_str(r, "text"));
+		if (fig)
+			pl_html_escape(b, pl_json_str(r, "text")); /* td.num: on one line */
+		else
+			pl_html_text(b, pl_json_str(r, "text"));
 		pl_buf_puts(b, strong ? "</b></td><td>" : "</td><td>");
-		pl_html_escape(b, pl_json_str(r, "detail"));
+		pl_html_text(b, pl_json_str(r, "detail"));
 		pl_autofree char *po = pl_figure_per_op_text(json_object_get(r, "per_op"));
 		if (po) {
 			pl_buf_puts(b, "; single operations: ");
-			pl_html_escape(b, po);
+			pl_html_text(b, po);
 		}
 		pl_buf_puts(b, "</td><td>");
-		pl_html_escape(b, pl_json_str(r, "reference"));
+		pl_html_text(b, pl_json_str(r, "reference"));
 		pl_buf_puts(b, "</td><td>");
 		/* listed beside the figure (not folded away: print and PDF show them too) */
 		const json_t *cav = json_object_get(r, "caveats");
@@ -160,12 +165,12 @@ void pl_keynums_write_html(struct pl_buf *b, const json_t *report)
 			json_array_foreach(cav, k, c)
 			{
 				pl_buf_puts(b, "<li>");
-				pl_html_escape(b, json_string_value(c));
+				pl_html_text(b, json_string_value(c));
 				pl_buf_puts(b, "</li>");
 			}
 			pl_buf_puts(b, "</ul>");
 		}
 		pl_buf_puts(b, "</td></tr>\n");
 	}
-	pl_buf_puts(b, "</tbody></table></section>\n");
+	pl_buf_puts(b, "</tbody></table></div></section>\n");
 }

@@ -129,20 +129,35 @@ static double series_value(const json_t *s, const struct series *se, long cpu)
 static const char *const palette[] = { "#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
 				       "#59a14f", "#edc948", "#b07aa1", "#9c755f" };
 
-/* A "nice" axis maximum at or above @v (1, 2, 2.5, 5 x 10^k). */
-static double nice_max(double v)
+/* A round tick step for about four ticks over 0..@v: 1, 2, 2.5 or 5 x 10^k. */
+static double nice_step(double v)
 {
-	if (!(v > 0))
-		return 1;
-	double e = pow(10, floor(log10(v)));
+	if (!(v > 0) || !isfinite(v))
+		return 0.25;
+	double raw = v / 4, e = pow(10, floor(log10(raw)));
 	static const double m[] = { 1, 2, 2.5, 5, 10 };
 	for (size_t i = 0; i < 5; i++)
-		if (m[i] * e >= v * 0.999)
+		if (m[i] * e >= raw * 0.999)
 			return m[i] * e;
 	return 10 * e;
 }
 
-/* Append one chart of @ns series over the samples of @doc. */
+/* The decimals that write every multiple of @step exactly (25 -> 0, 2.5 -> 1, 0.25 -> 2),
+ * so all the labels of an axis have one precision. */
+static int step_decimals(double step)
+{
+	int d = 0;
+	for (double x = step; d < 6 && fabs(x - round(x)) > 1e-6 * fmax(1, x); x *= 10)
+		d++;
+	return d;
+}
+
+/* Append one chart of @ns series over the samples of @doc. The time axis runs from the
+ * first sample with a value to the last (a sample's rates are over the interval that
+ * ends at its t_s, so there is nothing to draw before the first one); a series has no
+ * point where its value is missing (a line) or counts 0 there (a stack). The y axis
+ * ends at @ymax_fixed, or at a round step above the largest value, with its ticks
+ * written in one precision. Each legend swatch is drawn exactly as its series is. */
 static void chart(struct pl_buf *b, const json_t *doc, const char *title, const char *unit,
 		  const struct series *se, size_t ns, bool stacked, double ymax_fixed, long cpu)
 {
@@ -153,37 +168,49 @@ static void chart(struct pl_buf *b, const json_t *doc, const char *title, const 
 	size_t step = (n + PLOT_POINTS - 1) / PLOT_POINTS, np = (n + step - 1) / step;
 	double *t = pl_xcalloc(np, sizeof(double));
 	double *y = pl_xcalloc(np * ns, sizeof(double));
-	double tmax = 0, ymax = 0;
-	bool any = false;
+	bool *has = pl_xcalloc(np * ns, sizeof(bool)); /* series j has a value at point k */
+	bool *any = pl_xcalloc(np, sizeof(bool));      /* some series has one at point k */
+	double tmin = INFINITY, tmax = -INFINITY, ymax = 0;
 	for (size_t k = 0; k < np; k++) {
-		size_t cnt = 0;
+		size_t cnt = 0, *got = pl_xcalloc(ns, sizeof(size_t));
 		for (size_t i = k * step; i < n && i < (k + 1) * step; i++, cnt++) {
 			const json_t *s = json_array_get(samples, i);
 			t[k] += json_number_value(json_object_get(s, "t_s"));
 			for (size_t j = 0; j < ns; j++) {
 				double v = series_value(s, &se[j], cpu);
-				y[k * ns + j] += isfinite(v) ? v : 0;
-				any = any || isfinite(v);
+				if (isfinite(v)) {
+					y[k * ns + j] += v;
+					got[j]++;
+				}
 			}
 		}
 		t[k] /= (double)cnt;
 		double stack = 0;
 		for (size_t j = 0; j < ns; j++) {
-			y[k * ns + j] /= (double)cnt;
+			has[k * ns + j] = got[j] > 0;
+			any[k] = any[k] || got[j] > 0;
+			y[k * ns + j] = got[j] ? y[k * ns + j] / (double)got[j] : 0;
 			stack = stacked ? stack + y[k * ns + j] : fmax(stack, y[k * ns + j]);
 		}
+		free(got);
+		if (!any[k])
+			continue;
 		ymax = fmax(ymax, stack);
+		tmin = fmin(tmin, t[k]);
 		tmax = fmax(tmax, t[k]);
 	}
-	if (!any) {
+	if (!isfinite(tmin)) {
 		free(t);
 		free(y);
+		free(has);
+		free(any);
 		return;
 	}
-	double top = ymax_fixed > 0 ? ymax_fixed : nice_max(ymax);
-	double pw = W - ML - MR, ph = H - MT - MB;
-	tmax = tmax > 0 ? tmax : 1;
-#define X(tt) (ML + (tt) / tmax * pw)
+	double ystep = ymax_fixed > 0 ? ymax_fixed / 4 : nice_step(ymax);
+	double top = ymax_fixed > 0 ? ymax_fixed : fmax(ystep, ceil(ymax / ystep - 1e-9) * ystep);
+	int yd = step_decimals(ystep);
+	double pw = W - ML - MR, ph = H - MT - MB, tspan = tmax > tmin ? tmax - tmin : 1;
+#define X(tt) (ML + (fmin(fmax((tt), tmin), tmax) - tmin) / tspan * pw)
 #define Y(v) (MT + ph - fmin((v), top) / top * ph)
 	pl_buf_printf(b, "<figure><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\">", W, H);
 	pl_buf_puts(b, "<title>");
@@ -191,49 +218,66 @@ static void chart(struct pl_buf *b, const json_t *doc, const char *title, const 
 	pl_buf_puts(b, "</title><text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"bold\">");
 	pl_html_escape(b, title);
 	pl_buf_puts(b, "</text>");
-	char nb[32];
-	for (int g = 0; g <= 4; g++) {
-		double v = top * g / 4;
+	int nt = (int)floor(top / ystep + 1e-9);
+	for (int g = 0; g <= nt && g <= 20; g++) {
+		double v = ystep * g;
 		pl_buf_printf(b,
 			      "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			      "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
-			      "text-anchor=\"end\">%s%s%s</text>",
-			      ML, W - MR, Y(v), Y(v), ML - 4, Y(v) + 4,
-			      pl_fmt_num(nb, sizeof(nb), v), g == 4 ? " " : "", g == 4 ? unit : "");
+			      "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" "
+			      "class=\"ytick\">%.*f%s%s</text>",
+			      ML, W - MR, Y(v), Y(v), ML - 4, Y(v) + 4, yd, v,
+			      g == nt && *unit ? " " : "", g == nt ? unit : "");
 	}
+	/* the time axis in one precision too */
+	int td = tspan >= 100 ? 0 : tspan >= 10 ? 1 : tspan >= 1 ? 2 : 3;
 	pl_buf_printf(b,
-		      "<text x=\"%d\" y=\"%d\" font-size=\"11\">0 s</text>"
-		      "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">%s s</text>",
-		      ML, H - 6, W - MR, H - 6, pl_fmt_num(nb, sizeof(nb), tmax));
+		      "<text x=\"%d\" y=\"%d\" font-size=\"11\" class=\"xtick\">%.*f s</text>"
+		      "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\" "
+		      "class=\"xtick\">%.*f s</text>",
+		      ML, H - 6, td, tmin, W - MR, H - 6, td, tmax);
 	double *base = pl_xcalloc(np, sizeof(double));
+	double lx = ML;
 	for (size_t j = 0; j < ns; j++) {
 		const char *col = palette[j % (sizeof(palette) / sizeof(palette[0]))];
 		if (stacked) {
-			pl_buf_printf(b, "<polygon fill=\"%s\" fill-opacity=\"0.85\" points=\"",
-				      col);
+			pl_buf_printf(b, "<polygon fill=\"%s\" class=\"series\" points=\"", col);
 			for (size_t k = 0; k < np; k++)
-				pl_buf_printf(b, "%.1f,%.1f ", X(t[k]), Y(base[k] + y[k * ns + j]));
+				if (any[k])
+					pl_buf_printf(b, "%.1f,%.1f ", X(t[k]),
+						      Y(base[k] + y[k * ns + j]));
 			for (size_t k = np; k-- > 0;)
-				pl_buf_printf(b, "%.1f,%.1f ", X(t[k]), Y(base[k]));
+				if (any[k])
+					pl_buf_printf(b, "%.1f,%.1f ", X(t[k]), Y(base[k]));
 			pl_buf_puts(b, "\"/>");
 			for (size_t k = 0; k < np; k++)
 				base[k] += y[k * ns + j];
 		} else {
-			pl_buf_printf(b,
-				      "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
-				      "points=\"",
-				      col);
-			for (size_t k = 0; k < np; k++)
-				pl_buf_printf(b, "%.1f,%.1f ", X(t[k]), Y(y[k * ns + j]));
-			pl_buf_puts(b, "\"/>");
+			/* one polyline per run of points with a value */
+			bool open = false;
+			for (size_t k = 0; k <= np; k++) {
+				bool h = k < np && has[k * ns + j];
+				if (h && !open)
+					pl_buf_printf(
+						b,
+						"<polyline fill=\"none\" stroke=\"%s\" "
+						"stroke-width=\"1.5\" class=\"series\" points=\"",
+						col);
+				if (h)
+					pl_buf_printf(b, "%.1f,%.1f ", X(t[k]), Y(y[k * ns + j]));
+				if (!h && open)
+					pl_buf_puts(b, "\"/>");
+				open = h;
+			}
 		}
 		pl_buf_printf(b,
-			      "<rect x=\"%zu\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",
-			      (size_t)(ML + 92 * j), 22, col);
-		pl_buf_printf(b, "<text x=\"%zu\" y=\"%d\" font-size=\"11\">",
-			      (size_t)(ML + 92 * j + 13), 31);
+			      "<rect x=\"%.0f\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
+			      "class=\"legend\"/>",
+			      lx, 22, col);
+		pl_buf_printf(b, "<text x=\"%.0f\" y=\"%d\" font-size=\"11\">", lx + 13, 31);
 		pl_html_escape(b, se[j].label);
 		pl_buf_puts(b, "</text>");
+		/* the next swatch after this label (about 6.5 px a character at 11 px) */
+		lx += 13 + 6.5 * (double)strlen(se[j].label) + 16;
 	}
 	size_t i;
 	const json_t *ev;
@@ -256,6 +300,8 @@ static void chart(struct pl_buf *b, const json_t *doc, const char *title, const 
 	free(base);
 	free(t);
 	free(y);
+	free(has);
+	free(any);
 }
 
 /* The summary rows: label, unit, value() spec, scale. */

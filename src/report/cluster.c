@@ -623,15 +623,38 @@ json_t *pl_cluster_from_docs(const json_t *docs, long long epoch)
 	return doc;
 }
 
+/* File names as given (bytes kept: a JSON string would write a byte that is not UTF-8 as
+ * the text \xNN, and that name does not open). */
+struct pathlist {
+	char **v;
+	size_t n, cap;
+};
+
+static void pathlist_add(struct pathlist *l, const char *path)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->v = pl_xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = pl_xstrdup(path);
+}
+
+static void pathlist_free(struct pathlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
 /* DIR's report documents: DIR/NAME.json and DIR/SUB/report.json, sorted. */
-static int expand_dir(const char *dir, json_t *paths, char *err, size_t errlen)
+static int expand_dir(const char *dir, struct pathlist *paths, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
 		snprintf(err, errlen, "cannot read directory '%s': %s", dir, strerror(errno));
 		return -EINVAL;
 	}
-	json_t *found = json_array();
+	struct pathlist found = { 0 };
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
@@ -642,21 +665,18 @@ static int expand_dir(const char *dir, json_t *paths, char *err, size_t errlen)
 		size_t len = strlen(de->d_name);
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (stat(sub, &st) == 0)
-				json_array_append_new(found, pl_json_string(sub));
+				pathlist_add(&found, sub);
 		} else if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0) {
-			json_array_append_new(found, pl_json_string(p));
+			pathlist_add(&found, p);
 		}
 	}
 	closedir(d);
-	size_t n = json_array_size(found);
-	const char **v = pl_xcalloc(n ? n : 1, sizeof(*v));
+	size_t n = found.n;
+	if (n > 1)
+		qsort(found.v, n, sizeof(*found.v), cmp_str);
 	for (size_t i = 0; i < n; i++)
-		v[i] = json_string_value(json_array_get(found, i));
-	qsort(v, n, sizeof(*v), cmp_str);
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(paths, pl_json_string(v[i]));
-	free(v);
-	json_decref(found);
+		pathlist_add(paths, found.v[i]);
+	pathlist_free(&found);
 	if (n < 2) {
 		snprintf(err, errlen,
 			 "directory '%s' holds %zu report document(s); a cluster report needs 2 or "
@@ -670,31 +690,30 @@ static int expand_dir(const char *dir, json_t *paths, char *err, size_t errlen)
 int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t errlen)
 {
 	*docs = NULL;
-	pl_autojson json_t *files = json_array();
+	struct pathlist files = { 0 };
 	for (char *const *p = paths; p && *p; p++) {
 		struct stat st;
 		if (stat(*p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (expand_dir(*p, files, err, errlen) < 0)
+			if (expand_dir(*p, &files, err, errlen) < 0) {
+				pathlist_free(&files);
 				return -EINVAL;
+			}
 		} else {
-			json_array_append_new(files, pl_json_string(*p));
+			pathlist_add(&files, *p);
 		}
 	}
 	json_t *out = json_array();
 	int nrep = 0;
 	const char *other = NULL, *other_kind = NULL;
-	size_t i;
-	json_t *f;
-	json_array_foreach(files, i, f)
-	{
-		const char *path = json_string_value(f);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *path = files.v[i];
 		json_t *doc = pl_report_read_json(path, err, errlen);
 		const char *kind = NULL;
 		if (!doc || pl_report_check_doc(doc, path, &kind, NULL, err, errlen) < 0 ||
 		    pl_doc_check_limits(doc, path, err, errlen) < 0) {
 			json_decref(doc);
-			json_decref(out);
-			return -EINVAL;
+			nrep = -EINVAL;
+			break;
 		}
 		if (strcmp(kind, "report") == 0) {
 			if (++nrep > PL_CLUSTER_MAX_NODES) {
@@ -703,8 +722,8 @@ int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t 
 					 "most %d nodes",
 					 PL_CLUSTER_MAX_NODES, PL_CLUSTER_MAX_NODES);
 				json_decref(doc);
-				json_decref(out);
-				return -EINVAL;
+				nrep = -EINVAL;
+				break;
 			}
 			json_t *e = json_object();
 			json_object_set_new(e, "file", pl_json_string(path));
@@ -723,13 +742,13 @@ int pl_cluster_scan_inputs(char *const *paths, json_t **docs, char *err, size_t 
 			 "'%s' is a %s document: a cluster report (2 or more report.json) merges "
 			 "report documents only (add it to its node's report first)",
 			 other, other_kind);
-		json_decref(out);
-		return -EINVAL;
+		nrep = -EINVAL;
 	}
 	if (nrep < 2)
 		json_decref(out);
 	else
 		*docs = out;
+	pathlist_free(&files);
 	return nrep;
 }
 

@@ -92,6 +92,59 @@ char *pl_str_escape(const char *s, unsigned flags)
 	return pl_buf_steal(&b);
 }
 
+/* Is the character of @n bytes at @p one an XML or HTML document must not hold as is? */
+static bool xml_forbidden(const unsigned char *p, int n)
+{
+	if (n == 1)
+		return (p[0] < 0x20 && p[0] != '\t' && p[0] != '\n' && p[0] != '\r') ||
+		       p[0] == 0x7f;
+	if (n == 2)
+		return p[0] == 0xc2 && p[1] <= 0x9f;		       /* U+0080..U+009F */
+	return n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe; /* U+FFFE, U+FFFF */
+}
+
+void pl_xml_escape(struct pl_buf *out, const char *s)
+{
+	for (const char *p = s ? s : ""; *p;) {
+		const unsigned char *u = (const unsigned char *)p;
+		int n = pl_utf8_seq_len(p);
+		if (n == 0 || xml_forbidden(u, n)) {
+			put_hex(out, u, n ? n : 1);
+			p += n ? n : 1;
+			continue;
+		}
+		switch (*p) {
+		case '&':
+			pl_buf_puts(out, "&amp;");
+			break;
+		case '<':
+			pl_buf_puts(out, "&lt;");
+			break;
+		case '>':
+			pl_buf_puts(out, "&gt;");
+			break;
+		case '"':
+			pl_buf_puts(out, "&quot;");
+			break;
+		case '\'':
+			pl_buf_puts(out, "&#39;");
+			break;
+		default:
+			pl_buf_append(out, p, (size_t)n);
+		}
+		p += n;
+	}
+}
+
+void pl_xml_escape_file(FILE *f, const char *s)
+{
+	struct pl_buf b = { 0 };
+	pl_xml_escape(&b, s);
+	if (b.len)
+		fwrite(b.data, 1, b.len, f);
+	pl_buf_free(&b);
+}
+
 char *pl_shell_quote(const char *s)
 {
 	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

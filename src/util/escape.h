@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct pl_buf;
+
 /** Flags of pl_str_escape(). */
 enum pl_escape_flags {
 	PL_ESC_UTF8 = 1 << 0,	 /**< bytes that are not part of valid UTF-8 -> \xNN */
@@ -32,6 +34,18 @@ bool pl_str_needs_escape(const char *s, unsigned flags);
  *  kept as is, so the escape is for reading, not for reversing. Never fails (aborts on
  *  out-of-memory like pl_xmalloc). */
 char *pl_str_escape(const char *s, unsigned flags);
+/** Append @s (NULL -> "") to @out as XML or HTML text or attribute value: &, <, >, " and '
+ *  as the entities &amp; &lt; &gt; &quot; &#39;; every byte that is not part of valid
+ *  UTF-8, and every character XML 1.0 forbids or HTML calls a control (C0 controls but tab,
+ *  line feed and carriage return, DEL, C1 controls U+0080..U+009F, the noncharacters
+ *  U+FFFE and U+FFFF), as the text \xNN of each of its bytes, as pl_str_escape() writes
+ *  them into JSON and onto a terminal. So an SVG or HTML document stays well-formed UTF-8
+ *  whatever the input (XML 1.0, 2.2 Characters; the HTML Standard, 13.2.5 preprocessing
+ *  the input stream). Never fails (aborts on out-of-memory like pl_xmalloc). */
+void pl_xml_escape(struct pl_buf *out, const char *s);
+/** pl_xml_escape() of @s written to @f. */
+void pl_xml_escape_file(FILE *f, const char *s);
+
 /** @s quoted for a POSIX shell, malloc'd: unchanged when it is non-empty and only
  *  [A-Za-z0-9_@%+=:,./-]; otherwise in single quotes, each ' written as '\''. Control
  *  characters and invalid UTF-8 are escaped as \xNN first (pl_str_escape, PL_ESC_TERM),

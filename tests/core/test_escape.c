@@ -122,6 +122,32 @@ static void expect_quote(const char *in, const char *want)
 	free(got);
 }
 
+static void expect_xml(const char *in, const char *want)
+{
+	struct pl_buf b = { 0 };
+	pl_xml_escape(&b, in);
+	assert_string_equal(b.data ? b.data : "", want);
+	pl_buf_free(&b);
+}
+
+/* XML/HTML text: markup as entities; a Latin-1 byte, a cut UTF-8 sequence, controls XML
+ * forbids, C1 controls and U+FFFE/U+FFFF as \xNN; valid UTF-8, tab and newline kept. */
+static void test_xml_escape(void **state)
+{
+	(void)state;
+	expect_xml(NULL, "");
+	expect_xml("a<b>&\"c'", "a&lt;b&gt;&amp;&quot;c&#39;");
+	expect_xml("caf\xe9", "caf\\xe9");
+	expect_xml("caf\xc3\xa9", "caf\xc3\xa9");
+	expect_xml("\xe2\x82", "\\xe2\\x82");
+	expect_xml("a\001b\033\177", "a\\x01b\\x1b\\x7f");
+	expect_xml("t\tn\nr\r", "t\tn\nr\r");
+	expect_xml("\xc2\x85", "\\xc2\\x85");
+	expect_xml("\xef\xbf\xbe\xef\xbf\xbf\xef\xbf\xbd",
+		   "\\xef\\xbf\\xbe\\xef\\xbf\\xbf\xef\xbf\xbd");
+	expect_xml("\xed\xa0\x80", "\\xed\\xa0\\x80");
+}
+
 static void test_shell_quote(void **state)
 {
 	(void)state;
@@ -267,7 +293,7 @@ int main(void)
 		cmocka_unit_test(test_utf8),	      cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_prom_label),    cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_json_string),   cmocka_unit_test(test_fix_command_quoted),
-		cmocka_unit_test(test_read_refusals),
+		cmocka_unit_test(test_read_refusals), cmocka_unit_test(test_xml_escape),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,8 +9,10 @@ Usage: browser.py REPORT.html SCREENSHOT.png EXPECTED_FINDING_IDS(comma-separate
 Prints TAP lines. Exit 77 (skip) when chromium or chromedriver is missing.
 
 The layout is checked at a desktop, a narrow and a phone window width (WIDTHS), with every
-<details> open: no element reaches past the page width (document and each element),
-no table cell's content spills out of its cell, the facts table keeps a readable key
+<details> open: no element reaches past the page width (document and each element; a
+table may reach past it only inside a horizontally scrolling table wrapper), no number is
+on another line than its unit, no metric name is broken inside a word, every chart is at
+least half as wide as its column, no table cell's content spills out of its cell, the facts table keeps a readable key
 column and its source column on screen, and each embedded flame graph fills its iframe
 exactly (no scrollbar inside, no blank band, controls inside the picture). Screenshots
 of the top of the page, the first profile and the facts table are written at each width
@@ -62,8 +64,9 @@ WIDTHS = (1280, 800, 480)
 # monospace font on one line (dotted keys are up to ~50 characters and wrap at dots).
 KEY_MIN_CHARS = 24
 
-# Everything in the page that reaches past the page width (but what a scroll container
-# inside the page clips: a table that scrolls sideways at a phone's width), and table
+# Everything in the page that reaches past the page width (but what a horizontally
+# scrolling table wrapper inside the page holds: div.tw, or a table that scrolls sideways
+# at a phone's width), and table
 # cells whose content spills out of the cell (what a reader would see as clipped or
 # overlapping).
 JS_PAGE = r"""
@@ -71,8 +74,9 @@ var de=document.documentElement,W=de.clientWidth,out=[],spill=[],wide=new Set(),
 function nm(e){var c=typeof e.className=='string'&&e.className?'.'+e.className.trim().split(/\s+/).join('.'):'';
  return e.tagName.toLowerCase()+(e.id?'#'+e.id:'')+c;}
 function clipped(e){for(var a=e.parentElement;a&&a!==document.body;a=a.parentElement){
- var o=getComputedStyle(a).overflowX;if(o==='auto'||o==='scroll'||o==='hidden'){
- var q=a.getBoundingClientRect();return q.right<=W+0.5&&q.left>=-0.5;}}return false;}
+ var o=getComputedStyle(a).overflowX;if((o==='auto'||o==='scroll')&&(a.tagName==='TABLE'||
+ a.classList.contains('tw'))){var q=a.getBoundingClientRect();return q.right<=W+0.5&&q.left>=-0.5;}}
+ return false;}
 Array.prototype.forEach.call(document.body.querySelectorAll('*'),function(e){
  var r=e.getBoundingClientRect();if(!r.width&&!r.height)return;if(clipped(e))return;
  if(r.right>W+0.5||r.left<-0.5){wide.add(e);n++;if(!wide.has(e.parentElement))
@@ -82,6 +86,38 @@ Array.prototype.forEach.call(document.querySelectorAll('td,th'),function(e){
   e.scrollWidth+'>'+e.clientWidth+': '+e.textContent.slice(0,60));});
 return {W:W,sw:de.scrollWidth,tables:document.querySelectorAll('table').length,
  out:out.slice(0,12),nout:n,spill:spill.slice(0,12),nspill:spill.length};
+"""
+
+# Text that wraps where a reader must not see it wrap: a number and its unit ("39.89 ns",
+# "93454/s", "12.5 %") on two lines, and a metric name broken inside a word
+# ("clock_gettime(MONOTONIC_COAR" / "SE)"; breaks after "(", "_" or a space are fine).
+# Each is a text range whose boxes lie on more than one line.
+JS_WRAP = r"""
+var UNIT=/(\d+(?:[.,]\d+)*)([ \u00a0]?)((?:[kMGTPE]i?)?B(?:\/s)?|[kMGT]?bit\/s|[kMG]?Hz|ns|us|\u00b5s|ms|s|%|\/s|ops\/s)(?![A-Za-z0-9_\/])/g;
+function lines(node,a,b){var r=document.createRange();r.setStart(node,a);r.setEnd(node,b);
+ var t=Array.prototype.filter.call(r.getClientRects(),function(q){return q.width>0&&q.height>0});
+ if(t.length<2)return false;var top=Math.min.apply(null,t.map(function(q){return q.top})),
+ bot=Math.max.apply(null,t.map(function(q){return q.top}));return bot-top>t[0].height/2;}
+function texts(root,skip){var out=[],w=document.createTreeWalker(root,NodeFilter.SHOW_TEXT,null),x;
+ while((x=w.nextNode())){if(skip&&x.parentElement.closest(skip))continue;out.push(x);}return out;}
+var units=[],words=[],nu=0,nw=0,m;
+texts(document.body,'svg,script,style,title').forEach(function(t){UNIT.lastIndex=0;
+ while((m=UNIT.exec(t.data))){nu++;if(lines(t,m.index,m.index+m[0].length))
+  units.push(JSON.stringify(m[0])+' in '+t.parentElement.tagName.toLowerCase()+': '+t.data.slice(0,80));}});
+document.querySelectorAll('table.metrics tbody td:first-child,table.comparison tbody td:first-child')
+ .forEach(function(c){var name=c.textContent;texts(c).forEach(function(t){var re=/[A-Za-z0-9]+/g;
+ while((m=re.exec(t.data))){nw++;if(lines(t,m.index,m.index+m[0].length))
+  words.push(JSON.stringify(m[0])+' in '+JSON.stringify(name));}});});
+return {nu:nu,units:units.slice(0,12),nbu:units.length,nw:nw,words:words.slice(0,12),nbw:words.length};
+"""
+
+# Every chart against its column (the content box of the block that holds it).
+JS_CHART_WIDTH = r"""
+var out=[];document.querySelectorAll('svg.chart,figure>svg').forEach(function(c){
+ var p=c.parentElement;while(p&&getComputedStyle(p).display!=='block')p=p.parentElement;
+ var cs=getComputedStyle(p),col=p.clientWidth-parseFloat(cs.paddingLeft)-parseFloat(cs.paddingRight);
+ out.push({w:c.getBoundingClientRect().width,col:col,title:(c.querySelector('title')||{}).textContent});});
+return out;
 """
 
 # The facts table: column edges and the width of one character of the key font.
@@ -143,6 +179,15 @@ def check_layout(base, s, ex, width, want_flame):
         f"{pg['nout']} elements past the edge, the outermost:\n" + "\n".join(pg["out"]))
     tap(pg["nspill"] == 0, f"{at}: no table cell's content spills out of its cell",
         f"{pg['nspill']} cells:\n" + "\n".join(pg["spill"]))
+    wr = ex(JS_WRAP)
+    tap(wr["nbu"] == 0, f"{at}: no number on another line than its unit ({wr['nu']} checked)",
+        f"{wr['nbu']} split:\n" + "\n".join(wr["units"]))
+    tap(wr["nbw"] == 0, f"{at}: no metric name broken inside a word ({wr['nw']} words checked)",
+        f"{wr['nbw']} broken:\n" + "\n".join(wr["words"]))
+    charts = ex(JS_CHART_WIDTH)
+    narrow = [c for c in charts if c["w"] < c["col"] / 2]
+    tap(not narrow, f"{at}: every chart at least half as wide as its column ({len(charts)} charts)",
+        json.dumps(narrow[:5]))
     fa = ex(JS_FACTS)
     tap(fa is not None and fa["rows"] > 0, f"{at}: facts table present", fa)
     if fa is not None and len(fa["cols"]) == 3:
@@ -207,7 +252,7 @@ def check_charts(base, s, ex):
     it, and its smallest text (labels, values, scale) must still render at 12 px or more."""
     call(base, "POST", s + "/window/rect", {"width": 480, "height": 1600})
     got = ex("var r=[];document.querySelectorAll('svg.chart').forEach(function(c){"
-             "var vb=c.viewBox.baseVal,w=c.getBoundingClientRect().width,k=w/vb.width,m=1e9;"
+             "var vb=c.viewBox.baseVal,w=c.getBoundingClientRect().width,k=vb&&vb.width?w/vb.width:1,m=1e9;"
              "c.querySelectorAll('text').forEach(function(t){"
              "m=Math.min(m,parseFloat(getComputedStyle(t).fontSize)*k)});"
              "r.push({w:w,col:c.parentElement.clientWidth,px:m,"
@@ -252,7 +297,12 @@ def main():
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic", "--window-size=1280,1600", f"--user-data-dir={profile}"]}}}}
-        sid = call(base, "POST", "/session", caps)["sessionId"]
+        try:
+            sid = call(base, "POST", "/session", caps)["sessionId"]
+        except Exception as e:  # installed, but the browser does not start here
+            why = getattr(e, "read", lambda: str(e).encode())().decode(errors="replace")
+            print("1..0 # SKIP chromium did not start: " + " ".join(why.split())[:200])
+            return 0
         s = f"/session/{sid}"
         call(base, "POST", s + "/url", {"url": "file://" + os.path.abspath(html)})
         ex = lambda js, args=None: call(base, "POST", s + "/execute/sync",

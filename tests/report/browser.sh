@@ -2,7 +2,8 @@
 # Sourced by the report tests after tests/lib.sh: browser_check WHAT ARGS... runs
 # tests/report/browser.py ARGS (REPORT.html SCREENSHOT.png IDS [--flame] [--charts]) in
 # headless Chromium and reports each of its TAP lines as "chromium: ..."; without
-# chromium/chromedriver it is one skip naming WHAT.
+# chromium/chromedriver, or when chromium does not start, it is one skip naming WHAT and
+# the reason.
 browser_check() {
 	local what=$1 line
 	shift
@@ -15,6 +16,7 @@ browser_check() {
 		case "$line" in
 		"ok "*) _report ok "chromium: ${line#ok * - }" ;;
 		"not ok "*) _report fail "chromium: ${line#not ok * - }" "$(grep '^#' "$TMP/tap")" ;;
+		"1..0 # SKIP "*) skip "$what in headless chromium" "${line#1..0 # SKIP }" ;;
 		esac
 	done <"$TMP/tap"
 }

@@ -26,7 +26,7 @@ like "markdown has the bench table, values in their units" "$md" '\| gettimeofda
 html=$(cat "$R/report.html")
 like "html has a bar chart with units" "$html" '<svg class="chart" role="img".*'
 like "html bench table has right-aligned numbers" "$html" '<td class="num">'
-like "chart says which direction is better" "$html" '\(ns, lower is better\)</title>' 
+like "chart says which direction is better" "$html" '\(ns, lower is better(, log scale)?\)</title>'
 like "html has the findings table" "$html" '<table id="findings-table">'
 like "html escapes rationale text" "$html" '&lt;b&gt;not html&lt;/b&gt;'
 like "severity is written as text, not only colour" "$html" '>CRIT</span>'
@@ -52,13 +52,41 @@ ok "report with long facts, a benchmark and a profile" "$PERFLAB" report --no-be
 	--from "$TMP/inspect-long.json" --from "$FX/bench-clock.json" --from "$FX/profile-burn.json"
 like "long values wrap after their commas" "$(cat "$L/report.html")" 'name_40=value,<wbr>with,<wbr>commas'
 
-# Headless Chromium: console errors, findings rows, the layout at two widths (nothing
-# wider than the page, the facts table's columns, the flame graph in its frame), and
-# full-page screenshots at both widths as test artifacts.
+# Every kind of bench figure and a comparison: net's rates (7.2k/s to 111k/s) on one axis,
+# io, mem, and the comparison table's metric names.
+A=$TMP/all
+ok "report with clock, net, mem, io and compare results" "$PERFLAB" report --no-bench -o "$A" \
+	--from "$FX/bench-clock.json" --from "$FX/bench-net.json" --from "$FX/bench-mem.json" \
+	--from "$FX/bench-io.json" --from "$FX/compare-sleep.json"
+ah=$(cat "$A/report.html")
+# clock's vDSO reads (10-97 ns) beside its system calls (2.6-3.5 us): a log axis, labelled
+like "clock chart on a log scale, said above it" "$ah" 'class="axis better">lower is better, log scale</text>'
+like "its ticks are whole decades" "$(sed -n '/id="bench-clock"/,/<\/svg>/p' "$A/report.html" | grep -o '<g class="scale">.*' |
+	grep -o 'class="axis" text-anchor="[a-z]*">[^<]*' | sed 's/.*>//' | tr '\n' ' ')" '^10 ns 100 ns 1 us 10 us $'
+like "charts as wide as their column (no viewBox, 100% wide)" "$ah" '<svg class="chart" role="img" xmlns="http://www.w3.org/2000/svg" width="100%" height="[0-9]+" font-size="14">'
+unlike "no chart capped at a fixed width" "$ah" 'svg class="chart"[^>]*max-width'
+like "a number kept with its unit in prose" "$ah" 'as a system call: <span class="nw">3\.455 us</span>'
+like "metric names break at their natural points only" "$ah" '<td>clock_<wbr>gettime\(<wbr>MONOTONIC_<wbr>COARSE\)</td>'
+unlike "no break-anywhere on metric names" "$(grep -o 'table.metrics td:first-child{[^}]*}' "$A/report.html")" 'anywhere|break-all'
+# a rate 30 times another (3.6k/s beside 96k/s) is past PL_SVG_LOG_RATIO (20): log scale
+jq '(.metrics[] | select(.name == "tcp_crr 64B rate") | .median) = 3600 |
+	(.metrics[] | select(.name == "tcp_pp 64B rate") | .median) = 96000 |
+	(.metrics[] | select(.name == "udp_stream 1400B receiver rate") | .median) = 50000' \
+	"$FX/bench-net.json" >"$TMP/net30.json"
+ok "report with net rates 3.6k/s to 96k/s" "$PERFLAB" report --no-bench -o "$TMP/n30" --from "$TMP/net30.json"
+like "those rates on a log scale" "$(cat "$TMP/n30/report.html")" '\(1/s, higher is better, log scale\)</title>'
+like "the fixture's rates (15x) stay linear" "$(cat "$A/report.html")" '\(1/s, higher is better\)</title>'
+
+# Headless Chromium: console errors, findings rows, the layout at three widths (nothing
+# wider than the page but inside a scrolling table wrapper, no number apart from its unit,
+# no metric name broken inside a word, charts at least half their column, the facts
+# table's columns, the flame graph in its frame), and screenshots as test artifacts.
 browser_check "report.html" "$R/report.html" "$PERFLAB_BUILDDIR/report-screenshot.png" \
 	"clock.xen-tsc,sysctl.tcp-timestamps-off" --flame
 browser_check "report.html with long facts" "$L/report.html" \
 	"$PERFLAB_BUILDDIR/report-long-screenshot.png" - --flame
+browser_check "report.html with every kind of bench figure" "$A/report.html" \
+	"$PERFLAB_BUILDDIR/report-all-screenshot.png" - --charts
 
 # Bad inputs leave the earlier report untouched.
 before=$(cat "$R"/report.* | md5sum)
