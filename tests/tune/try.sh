@@ -46,7 +46,7 @@ done
 is "applied while the variant runs" "$(cat $K)" "$new"
 kill -INT $pid
 wait $pid
-is "SIGINT: runtime exit" "$?" 3
+is "SIGINT: exit 130, as every measuring command" "$?" 130
 ok "restored after SIGINT" same
 
 ok "try: reboot items" "$P" tune try plboot --runs 2 --warmup 0 "${STATE[@]}" --json -o "$TMP/boot.json" -- /bin/true
