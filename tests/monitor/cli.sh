@@ -61,6 +61,16 @@ is "SIGINT: exit 130" "$?" 130
 validate monitor.schema.json "$TMP/i.json"
 is "SIGINT: interrupted" "$(jqv "$TMP/i.json" .interrupted)" true
 like "SIGINT: samples kept" "$(jqv "$TMP/i.json" .nsamples)" '^[1-9][0-9]*$'
+# -d 0 is the default, until Ctrl-C (as sar and vmstat without a count), and says so
+like "--help: -d 0 runs until Ctrl-C" "$("$P" monitor --help | tr -s ' \n' ' ')" \
+	"0, the default: when CMD ends, else at Ctrl-C"
+"$P" monitor -I 0.1 -d 0 --json -o "$TMP/d0.json" >/dev/null 2>&1 &
+pid=$!
+sleep 0.6
+kill -INT "$pid"
+wait "$pid"
+is "-d 0: runs until SIGINT (exit 130)" "$?" 130
+like "-d 0: sampled until then" "$(jqv "$TMP/d0.json" .nsamples)" '^[1-9][0-9]*$'
 
 # --- text, CSV, Prometheus textfile -----------------------------------------------------
 expect_exit 0 "text" "$P" monitor -I 0.1 -d 0.4
@@ -122,7 +132,11 @@ is "no NVML: unavailable" "$(jq -r .accel.nvml.available "$OUT")" false
 like "no NVML: dlerror's reason" "$(jq -r .accel.nvml.reason "$OUT")" "/nonexistent/libnvidia-ml.so.1: cannot open shared object file"
 is "no NVML: no GPU samples" "$(jq '[.samples[].accel.gpu | length] | add' "$OUT")" 0
 PERFLAB_NVML_LIB=/nonexistent/libnvidia-ml.so.1 expect_exit 0 "no NVML: text" "$P" monitor -I 0.1 -d 0.15
-like "no NVML: text says so" "$(cat "$OUT")" ", gpu: NVML unavailable \\(/nonexistent"
+like "no NVML: text says so, once, under the header" "$(sed -n 2p "$OUT")" "^# '-' in .*gpu%: NVML unavailable \\(/nonexistent"
+is "no NVML: said once" "$(grep -c 'NVML unavailable' "$OUT")" 1
+if ! ls /sys/kernel/debug/qat_*/fw_counters >/dev/null 2>&1; then
+	like "no QAT device: the same line says why qat/s is '-'" "$(sed -n 2p "$OUT")" "^# '-' in qat/s: no QAT device"
+fi
 export PERFLAB_NVML_LIB=$PERFLAB_NVML_STUB
 expect_exit 0 "stub NVML: JSON" "$P" monitor -I 0.1 -d 0.25 --json -o "$TMP/g.json" --prom-textfile "$TMP/g.prom"
 validate monitor.schema.json "$TMP/g.json"
