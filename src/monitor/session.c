@@ -164,14 +164,15 @@ static void emit(const struct pl_mon_opts *o, const struct pl_mon_rates *r, size
 	}
 }
 
-/* Under the text header, once: why the qat/s or gpu% column shows '-' on this machine
- * (no QAT device readable, NVML not loaded or no GPU), so an empty column is explained
- * rather than left to guess. Nothing when both have devices. */
-static void accel_note(FILE *f, const struct pl_mon_snap *first)
+/* Under the text header, once (from the first snapshot @snap): why the qat/s or gpu%
+ * column shows '-' on this machine (no QAT device readable, NVML not loaded or no GPU),
+ * so an empty column is explained rather than left to guess. Nothing when both have
+ * devices. */
+static void accel_note(FILE *f, const struct pl_mon_snap *snap)
 {
 	const char *gpu_why = NULL;
 	bool nv = pl_mon_nvml_available(&gpu_why);
-	bool qat = first->nqat > 0, gpu = nv && first->ngpu > 0;
+	bool qat = snap->nqat > 0, gpu = nv && snap->ngpu > 0;
 	if (qat && gpu)
 		return;
 	char g[512] = "";
@@ -218,7 +219,7 @@ int pl_mon_run(struct pl_mon_snap *first, pid_t pid, const struct pl_mon_opts *o
 		pl_mon_text_header(o->live);
 	FILE *lines = o->format == PL_MON_FMT_TEXT ? o->out : o->live;
 	if (lines)
-		accel_note(lines, first);
+		accel_note(lines, &prev);
 	struct acc busy = { 0 }, cpumax = { 0 }, load = { 0 }, cs = { 0 };
 	int ret = 0;
 	for (;;) {

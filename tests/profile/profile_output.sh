@@ -127,7 +127,7 @@ fi
 like "many samples: a plain count" "$(grep '^samples' "$TMP/many.txt")" '^samples +[0-9]+$'
 # Ctrl-C (SIGINT to perflab) during '-- CMD': the command gets it, what was recorded is
 # written, marked interrupted, and perflab exits 130 (as bench, report and monitor)
-"$PERFLAB" profile --json -o "$TMP/int.json" -- sh -c 'while :; do :; done' >/dev/null 2>"$TMP/int.err" &
+"$PERFLAB" profile --json -o "$TMP/int.json" -- timeout 20 sh -c 'while :; do :; done' >/dev/null 2>"$TMP/int.err" &
 pid=$!
 sleep 1
 kill -INT "$pid"
@@ -136,8 +136,8 @@ is "SIGINT: exit 130" "$?" 130
 validate profile.schema.json "$TMP/int.json"
 is "SIGINT: the profile is marked interrupted" "$(jqv "$TMP/int.json" .interrupted)" true
 like "SIGINT: what was recorded is kept" "$(jqv "$TMP/int.json" .samples_total)" '^[1-9][0-9]*$'
-is "SIGINT: stopped at once (the command never ends by itself)" "$(jq '.duration_s < 10' "$TMP/int.json")" true
-"$PERFLAB" profile -- sh -c 'while :; do :; done' >/dev/null 2>"$TMP/int2.err" &
+is "SIGINT: stopped at once, not when the command ends (20 s)" "$(jq '.duration_s < 10' "$TMP/int.json")" true
+"$PERFLAB" profile -- timeout 20 sh -c 'while :; do :; done' >/dev/null 2>"$TMP/int2.err" &
 pid=$!
 sleep 1
 kill -INT "$pid"
