@@ -254,7 +254,7 @@ static int check_state_dir(const char *dir)
 	pl_autofree char *parent = NULL;
 	const char *probe_in = dir;
 	if (stat(dir, &st) < 0) {
-		if (errno != ENOENT) {
+		if (errno != ENOENT && errno != ENOTDIR) {
 			pl_error("--state-dir '%s': %s (give a writable directory)", dir,
 				 strerror(errno));
 			return PL_EXIT_USAGE;
