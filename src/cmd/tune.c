@@ -245,8 +245,9 @@ usage:
 
 /* --state-dir DIR of a subcommand that writes the journal: an existing directory in which
  * a file can be created, or a new one whose parent is such a directory (the journal makes
- * it). A file, /proc/self or a read-only tree is bad input (2), found before anything
- * changes, rather than a runtime failure (3) when the journal cannot be opened. Returns
+ * it). A file, a path under a file or /proc/self is bad input (2), found before anything
+ * changes, rather than a runtime failure (3) when the journal cannot be opened; a
+ * directory this user may not write stays a permission failure (3). Returns
  * -1, or PL_EXIT_USAGE after one error line. */
 static int check_state_dir(const char *dir)
 {
@@ -282,6 +283,9 @@ static int check_state_dir(const char *dir)
 	}
 	pl_autofree char *probe = pl_xasprintf("%s/.perflab-probe-XXXXXX", probe_in);
 	int fd = mkstemp(probe);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		return -1; /* permission: a runtime failure (3, perflab(1)), said later with
+			    * the items that need root */
 	if (fd < 0) {
 		pl_error("--state-dir '%s': cannot create files in '%s': %s (give a writable "
 			 "directory, e.g. /var/lib/perflab)",
