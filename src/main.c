@@ -33,8 +33,12 @@ static int usage(FILE *f)
 	fprintf(f, "  %-10s %s\n", "help", "show help for a command ('perflab help bench')");
 	fprintf(f, "\nGlobal options (any command): --json, -o FILE, --sysroot DIR, --no-color, "
 		   "-q, -v, -h\n");
+	fprintf(f, "Output: reports and --json go to stdout (or -o FILE); while perflab runs a "
+		   "command\n(profile/monitor -- CMD, compare --show-output) they go to stderr, "
+		   "so its stdout\nstays its own.\n");
 	fprintf(f, "Exit status: 0 ok, 1 problems found (check/verify), 2 usage or input "
-		   "error, 3 runtime failure.\n");
+		   "error, 3 runtime\nfailure, 130 interrupted by Ctrl-C (what was measured is "
+		   "written).\n");
 	return 0;
 }
 

@@ -281,7 +281,7 @@ int pl_bench_parse_args(const struct pl_bench *b, int argc, char *const *argv, v
 /** Whether the runner accepts `--cpus @list` (syntax already checked by the option
  *  parser): every CPU online and in this process's affinity. Returns 0, or
  *  PL_EXIT_USAGE (2) / PL_EXIT_RUNTIME (3) with the runner's one-line message in @err
- *  ("--cpus '7': CPU 7 is offline or does not exist (online CPUs: 0-1)"). For
+ *  ("--cpus '7': CPU 7 is not online (online CPUs: 0-1; ...)", pl_cpuset_check_online()). For
  *  `perflab report --cpus`, which checks before the first benchmark starts. */
 int pl_bench_cpus_check(const char *list, char *err, size_t errlen);
 /** The measured and warm-up repetitions a run with @ro does (--runs, else the

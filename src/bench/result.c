@@ -263,7 +263,7 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 		if (strcmp(k, "workload") == 0 || strcmp(k, "reference") == 0)
 			continue;
 		const char *w = pl_bench_info_word(k, v);
-		char *t = w ? pl_xstrdup(w) : pl_fact_value_text(v);
+		char *t = w ? pl_xstrdup(w) : pl_fact_value_human(k, v);
 		fprintf(f, "  %s%s:%s %s\n", D, k, R, t);
 		free(t);
 	}
@@ -320,9 +320,11 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 	if (any_tail)
 		fprintf(f,
 			"  %s(tail: over the runs' figures, p99 of a lower-is-better metric, its "
-			"slow end, p1 of a higher-is-better one, its low end; percentiles of "
-			"single operations are in the latency table)%s\n",
-			D, R);
+			"slow end, p1 of a higher-is-better one, its low end%s)%s\n",
+			D,
+			any_lat ? "; percentiles of single operations are in the latency table"
+				: "",
+			R);
 	if (any_lat) {
 		fprintf(f, "\n%s  %-*s %10s %10s %10s %10s %10s %10s%s\n", B, (int)w, "latency",
 			"p50", "p90", "p99", "p99.9", "max", "ops", R);

@@ -35,7 +35,7 @@ const struct pl_opt pl_bench_runner_opts[] = {
 	  .max = 1000000, .was_short = 'n' },
 	{ "min-time", 0, PL_OPT_DURATION, offsetof(struct pl_bench_run_opts, min_time), "S",
 	  "repeat until S of measured time has passed (e.g. 10s)", .min = 0, .max = 86400 },
-	{ "warmup", 0, PL_OPT_INT, offsetof(struct pl_bench_run_opts, warmup), "N",
+	{ "warmup", 'w', PL_OPT_INT, offsetof(struct pl_bench_run_opts, warmup), "N",
 	  "repetitions run first and discarded (default: per benchmark)", .min = 0, .max = 1000 },
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct pl_bench_run_opts, cpus), "LIST",
 	  "run on these online CPUs, pinned (default: the allowed CPUs, unpinned)",
@@ -152,21 +152,12 @@ static int resolve_cpus(const struct pl_bench_run_opts *ro, struct pl_cpuset *ou
 		*out = a;
 		return 0;
 	}
-	struct pl_cpuset want, online;
+	struct pl_cpuset want;
 	pl_cpuset_parse(ro->cpus, &want); /* syntax checked by the option parser */
-	char *s = NULL;
-	bool have_online = pl_read_str("/sys/devices/system/cpu/online", &s) == 0 &&
-			   pl_cpuset_parse(s, &online) == 0;
-	free(s);
+	if (pl_cpuset_check_online("--cpus", ro->cpus, err, errlen) < 0)
+		return PL_EXIT_USAGE;
 	char buf[256];
 	for (int c = pl_cpuset_next(&want, 0); c >= 0; c = pl_cpuset_next(&want, (unsigned)c + 1)) {
-		if (have_online && !pl_cpuset_isset(&online, (unsigned)c)) {
-			snprintf(err, errlen,
-				 "--cpus '%s': CPU %d is offline or does not exist (online CPUs: "
-				 "%s)",
-				 ro->cpus, c, pl_cpuset_format(&online, buf, sizeof(buf)));
-			return PL_EXIT_USAGE;
-		}
 		if (!pl_cpuset_isset(&a, (unsigned)c)) {
 			snprintf(
 				err, errlen,

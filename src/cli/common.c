@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/cpuset.h"
 #include "util/outfile.h"
 #include "util/str.h"
 #include "facts/facts.h"
@@ -18,7 +19,8 @@ const char *pl_cmd_program = "perflab";
 
 const struct pl_opt pl_global_opts[] = {
 	{ "json", 0, PL_OPT_FLAG, offsetof(struct pl_global, json), NULL,
-	  "machine-readable JSON on stdout (or -o FILE)" },
+	  "machine-readable JSON on stdout, or -o FILE; while perflab runs a command (-- CMD, "
+	  "compare --show-output) on stderr, so the command keeps stdout" },
 	{ "output", 'o', PL_OPT_STR, offsetof(struct pl_global, output), "FILE",
 	  "write output to FILE instead of stdout" },
 	{ "sysroot", 0, PL_OPT_STR, offsetof(struct pl_global, sysroot), "DIR",
@@ -79,6 +81,30 @@ int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info, const st
 	return pl_cmd_parse_sets(argc, argv, info, &set, 1, args);
 }
 
+/* Every CPU-list option given (-C/--cpus of check, report, profile, monitor, bench) must
+ * name online CPUs, those of the --sysroot tree when one is given: a CPU that is not
+ * there would otherwise be ignored quietly by some commands and fail late in others.
+ * Returns 0, or -1 after one error line. */
+static int check_cpus(const struct pl_optset *in, size_t nin)
+{
+	for (size_t i = 0; i < nin; i++) {
+		if (!in[i].opts || !in[i].base)
+			continue;
+		for (const struct pl_opt *o = in[i].opts; o->name; o++) {
+			if (o->type != PL_OPT_CPUS)
+				continue;
+			const char *v = *(const char *const *)((const char *)in[i].base + o->off);
+			char opt[64], err[512];
+			snprintf(opt, sizeof(opt), "--%s", o->name);
+			if (v && pl_cpuset_check_online(opt, v, err, sizeof(err)) < 0) {
+				pl_error("%s", err);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 		      const struct pl_optset *in, size_t nin, struct pl_args *args)
 {
@@ -113,7 +139,22 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 			return PL_EXIT_USAGE;
 		}
 	}
+	if (check_cpus(in, nin) < 0) {
+		pl_args_free(args);
+		return PL_EXIT_USAGE;
+	}
 	return -1;
+}
+
+bool pl_cmd_report_to_stderr(const char *cmd)
+{
+	if (!cmd || pl_g.output) /* -o - asks for stdout explicitly */
+		return false;
+	if (pl_g.json)
+		pl_note("the JSON goes to stderr: stdout is left to %s (give -o FILE to write "
+			"the JSON to a file)",
+			cmd);
+	return true;
 }
 
 int pl_cmd_require_facts(const struct pl_facts *f)

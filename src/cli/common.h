@@ -56,6 +56,13 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 /** pl_cmd_help() for several option tables. */
 void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *sets, size_t nsets);
 
+/** The output rule (perflab(1), OUTPUT): a report, text or --json, goes to stdout (or
+ *  -o FILE), except while perflab runs a program that shares its stdout (@cmd names it
+ *  for the note, e.g. "the command"; NULL when none runs): then to stderr unless -o is
+ *  given, so the program's output stays apart (as perf stat -o, strace -c). With --json
+ *  on stderr one note line says so (unless -q). Returns true for stderr. */
+bool pl_cmd_report_to_stderr(const char *cmd);
+
 struct pl_facts;
 /** For a --sysroot tree (not the live /): return PL_EXIT_USAGE after one error naming the
  *  directory when the tree holds no readable fact at all (an empty directory, or one a

@@ -219,7 +219,9 @@ static int write_outputs(const struct compare_opts *o, const struct pl_cmp_sessi
 	 * stdout, so the report goes to stderr, like strace -c and time, unless -o FILE */
 	struct pl_cmp_dest dest = { .path = pl_g.output,
 				    .json = pl_g.json,
-				    .to_stderr = s->cfg->show_output && !pl_g.output };
+				    .to_stderr = pl_cmd_report_to_stderr(
+					    s->cfg->show_output ? "the commands (--show-output)"
+								: NULL) };
 	char err[1024] = "";
 	if (pl_cmp_write_report(&rep, &dest, err, sizeof(err)) < 0) {
 		pl_error("%s", err);

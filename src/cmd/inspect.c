@@ -100,7 +100,7 @@ static void print_human(FILE *out, const struct pl_facts *f, bool all)
 					fprintf(out, "    - %s\n", t);
 				}
 			} else {
-				pl_autofree char *v = pl_fact_value_text(x->value);
+				pl_autofree char *v = pl_fact_value_human(x->key, x->value);
 				pl_autofree char *t = pl_str_escape(v, PL_ESC_TERM);
 				fprintf(out, "  %-*s  %s\n", width, k, *t ? t : "(none)");
 			}
@@ -112,8 +112,12 @@ int pl_inspect_collect(const char *domains, struct pl_facts *f)
 {
 	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
 	if (pl_facts_collect(f, domains) < 0) {
-		pl_error("--domain '%s': unknown domain (see '%s inspect --help')", domains,
-			 pl_cmd_program);
+		struct pl_buf b = { 0 };
+		for (size_t i = 0; i < pl_ncollectors; i++)
+			pl_buf_printf(&b, "%s%s", i ? ", " : "", pl_collectors[i].name);
+		pl_error("--domain '%s': unknown domain (one or more of: %s, comma-separated)",
+			 domains, b.data ? b.data : "");
+		pl_buf_free(&b);
 		return PL_EXIT_USAGE;
 	}
 	/* A tree without one readable fact is the wrong directory: say so instead of

@@ -15,6 +15,6 @@ PL_COMMAND(diff, "what changed between two saved report, inspect, check or bench
 PL_COMMAND(inspect, "collect platform facts from /proc, /sys, /etc and cpuid")
 PL_COMMAND(monitor, "sample the whole machine over time (CPU, IRQs, memory, NUMA, PSI, disks, net)")
 PL_COMMAND(profile, "sample where CPU time goes (perf_event_open)")
-PL_COMMAND(report, "inspect + check + quick benchmarks, written as a report")
+PL_COMMAND(report, "inspect + check + a benchmark plan (about 60 s; --quick, --full), written as a report")
 PL_COMMAND(tune, "apply tuned-format profiles with a journal and exact rollback")
 // clang-format on

@@ -28,7 +28,8 @@ static const struct pl_opt monitor_opts[] = {
 	  "time between samples, at least 100ms", .min = PL_MON_INTERVAL_MIN, .max = 3600,
 	  .def = "1s" },
 	{ "duration", 'd', PL_OPT_DURATION, offsetof(struct monitor_opts, duration), "S",
-	  "stop after S (default: when CMD ends, or at Ctrl-C)" },
+	  "stop after S; 0, the default: when CMD ends, else at Ctrl-C (as sar and vmstat "
+	  "without a count)" },
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct monitor_opts, cpus), "LIST",
 	  "CPUs shown one by one (the all-CPU figures are always the whole machine)",
 	  .def = "all" },
@@ -61,6 +62,8 @@ static const struct pl_cmd_info info = {
 		"(what was sampled is kept; exit 130). Output: one text line per interval,\n"
 		"--csv, or --json (docs/schemas/monitor.schema.json; written as it is sampled,\n"
 		"so memory stays flat); with -o FILE the live lines still go to the terminal.\n"
+		"With '-- CMD' the command keeps stdout: the output goes to stderr unless\n"
+		"-o FILE (perflab(1), OUTPUT).\n"
 		"'perflab report --from monitor.json' draws the time series.",
 };
 
@@ -152,9 +155,12 @@ int cmd_monitor(int argc, char **argv)
 		}
 	}
 	mo.format = pick_format(&o);
-	mo.out = out.fp;
+	/* the output rule (perflab(1), OUTPUT): CMD keeps stdout, the document goes to
+	 * stderr unless -o FILE */
+	bool to_stderr = pl_cmd_report_to_stderr(mo.argv ? "the command" : NULL);
+	mo.out = to_stderr ? stderr : out.fp;
 	bool to_file = out.path != NULL;
-	if (pl_verbosity >= 0 && (to_file || mo.format != PL_MON_FMT_TEXT) &&
+	if (pl_verbosity >= 0 && !to_stderr && (to_file || mo.format != PL_MON_FMT_TEXT) &&
 	    (to_file || isatty(STDERR_FILENO))) {
 		/* the document goes elsewhere: live lines on the terminal (stdout when it is
 		 * free, else stderr) */

@@ -6,6 +6,7 @@
  * stop), the aggregation (aggregate.h), the timeline (timeline.h) and the outputs
  * (output.h), with the files and the error lines they need. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,7 +160,10 @@ static const struct pl_cmd_info info = {
 		"command keeps stdout and stderr, and the report goes to stderr (like strace -c\n"
 		"and time), so 'perflab profile -- CMD >/dev/null' keeps it; -o FILE writes it to\n"
 		"FILE, and '--json -o FILE' is one valid JSON document whatever CMD prints.\n"
-		"--json prints docs/schemas/profile.schema.json. Exit: 0 ok, 2 bad usage or a\n"
+		"--json prints docs/schemas/profile.schema.json (with '-- CMD' and no -o, a note\n"
+		"says it went to stderr). Ctrl-C during '-- CMD' passes the signal to the\n"
+		"command, writes what was recorded, marked interrupted, and exits 130.\n"
+		"Exit: 0 ok, 2 bad usage or a\n"
 		"command that cannot be run, 3 perf_event_open unavailable or refused (the\n"
 		"message says by what: perf_event_paranoid, a missing capability, or a seccomp\n"
 		"filter or security module).",
@@ -171,11 +175,41 @@ static void warn_line(void *ctx, const char *msg)
 	pl_warn("%s", msg);
 }
 
+/* -p LIST: process ids (digits, comma-separated, none empty) of processes that exist, so
+ * '-p ""' or '-p -d 4' (the option's value taken from the next option) is an input error
+ * instead of a profile of nothing. Returns -1, or PL_EXIT_USAGE after one error line. */
+static int check_pids(const char *list)
+{
+	const char *fix = "give running process ids, comma-separated, e.g. -p 1234,5678";
+	size_t n = strlen(list);
+	if (!n || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,")) {
+		pl_error("-p '%s': an empty process id (%s)", list, fix);
+		return PL_EXIT_USAGE;
+	}
+	char **v = pl_split(list, ",", NULL);
+	int rc = -1;
+	for (size_t i = 0; v[i] && rc < 0; i++) {
+		uint64_t pid = 0;
+		bool digits = v[i][0] != '\0' && strspn(v[i], "0123456789") == strlen(v[i]);
+		if (!digits || pl_parse_u64(v[i], &pid) < 0 || pid == 0 || pid > 0x7fffffff) {
+			pl_error("-p '%s': '%s' is not a process id (%s)", list, v[i], fix);
+			rc = PL_EXIT_USAGE;
+		} else if (kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			pl_error("-p '%s': no process %s is running (%s)", list, v[i], fix);
+			rc = PL_EXIT_USAGE;
+		}
+	}
+	pl_strv_free(v);
+	return rc;
+}
+
 /* The command line beyond what the option table checks, and what options imply. Returns
  * -1 when it is usable, else the exit code (the error logged). */
 static int check_opts(struct profile_opts *o, const struct pl_args *args, char **cmdv)
 {
 	int ntargets = (cmdv && cmdv[0]) + (o->pids != NULL) + o->all;
+	if (o->pids && check_pids(o->pids) >= 0)
+		return PL_EXIT_USAGE;
 	if (args->npos > 0 && args->dashdash != 0) {
 		pl_error("unexpected argument '%s' (put the command after '--')", args->pos[0]);
 		return PL_EXIT_USAGE;
@@ -282,8 +316,8 @@ static int report(const struct profile_opts *o, struct pl_psession *s)
 	 * (a full disk, stderr or stdout on /dev/full or a closed pipe) a runtime failure
 	 * (3), as main.c's flush of stdout. */
 	char err[4096];
-	int ret = pl_pout_write(&po, pl_g.output, s->cfg.argv && !pl_g.output, pl_g.json, err,
-				sizeof(err));
+	bool to_stderr = pl_cmd_report_to_stderr(s->cfg.argv ? "the command" : NULL);
+	int ret = pl_pout_write(&po, pl_g.output, to_stderr, pl_g.json, err, sizeof(err));
 	if (ret != PL_EXIT_OK)
 		pl_error("%s", err);
 	if (ret == PL_EXIT_OK && (o->folded || o->svg)) {
@@ -369,6 +403,10 @@ static int profile(const struct profile_opts *o, char **cmdv)
 		pl_error("%s", err);
 	else
 		ret = report(o, &s);
+	/* Ctrl-C during a command: what was recorded is written, and the exit says the run
+	 * was cut short (as bench, report and monitor) */
+	if (ret == PL_EXIT_OK && s.interrupted)
+		ret = 130;
 	pl_psession_close(&s);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/common.h"
@@ -36,8 +37,8 @@ static const struct pl_opt tune_opts[] = {
 	{ "profile-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, profile_dir), "DIR",
 	  "look for profiles in DIR first (then bundled, /etc/tuned, /usr/lib/tuned)" },
 	{ "state-dir", 0, PL_OPT_STR, offsetof(struct tune_opts, state_dir), "DIR",
-	  "journal directory (with --sysroot ROOT: ROOT" PL_JOURNAL_DEFAULT_DIR
-	  ", never the host's)",
+	  "journal directory: a writable directory, or a new one in one (apply and rollback: "
+	  "else exit 2); with --sysroot ROOT: ROOT" PL_JOURNAL_DEFAULT_DIR ", never the host's",
 	  .def = PL_JOURNAL_DEFAULT_DIR },
 	{ "dry-run", 0, PL_OPT_FLAG, offsetof(struct tune_opts, dry_run), NULL,
 	  "apply: print what would be written, write nothing", .was_short = 'n' },
@@ -243,6 +244,60 @@ usage:
 	return PL_EXIT_USAGE;
 }
 
+/* --state-dir DIR of a subcommand that writes the journal: an existing directory in which
+ * a file can be created, or a new one whose parent is such a directory (the journal makes
+ * it). A file, a path under a file or /proc/self is bad input (2), found before anything
+ * changes, rather than a runtime failure (3) when the journal cannot be opened; a
+ * directory this user may not write stays a permission failure (3). Returns
+ * -1, or PL_EXIT_USAGE after one error line. */
+static int check_state_dir(const char *dir)
+{
+	struct stat st;
+	pl_autofree char *parent = NULL;
+	const char *probe_in = dir;
+	if (stat(dir, &st) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR) {
+			pl_error("--state-dir '%s': %s (give a writable directory)", dir,
+				 strerror(errno));
+			return PL_EXIT_USAGE;
+		}
+		parent = pl_xstrdup(dir);
+		char *slash = strrchr(parent, '/');
+		if (slash == parent)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		else
+			strcpy(parent, ".");
+		probe_in = parent;
+		if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			pl_error("--state-dir '%s': its parent '%s' is not a directory (give a "
+				 "writable directory, e.g. /var/lib/perflab)",
+				 dir, parent);
+			return PL_EXIT_USAGE;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		pl_error("--state-dir '%s': not a directory (give a writable directory, e.g. "
+			 "/var/lib/perflab)",
+			 dir);
+		return PL_EXIT_USAGE;
+	}
+	pl_autofree char *probe = pl_xasprintf("%s/.perflab-probe-XXXXXX", probe_in);
+	int fd = mkstemp(probe);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		return -1; /* permission: a runtime failure (3, perflab(1)), said later with
+			    * the items that need root */
+	if (fd < 0) {
+		pl_error("--state-dir '%s': cannot create files in '%s': %s (give a writable "
+			 "directory, e.g. /var/lib/perflab)",
+			 dir, probe_in, strerror(errno));
+		return PL_EXIT_USAGE;
+	}
+	close(fd);
+	unlink(probe);
+	return -1;
+}
+
 int cmd_tune(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -311,6 +366,11 @@ int cmd_tune(int argc, char **argv)
 	 * (and its rollback must not replay) writes to another tree. */
 	if (!o.state_dir && !pl_sysroot_is_live())
 		state_abs = pl_xasprintf("%s%s", pl_sysroot(), PL_JOURNAL_DEFAULT_DIR);
+	bool writes = (strcmp(sub, "apply") == 0 && !o.dry_run) || strcmp(sub, "rollback") == 0;
+	if (writes && o.state_dir && check_state_dir(state_abs ? state_abs : o.state_dir) >= 0) {
+		pl_args_free(&args);
+		return PL_EXIT_USAGE;
+	}
 	const struct pl_tune_req q = {
 		.profile_dir = o.profile_dir,
 		.state_dir = state_abs ? state_abs : o.state_dir,

@@ -2,6 +2,7 @@
 #include "facts/facts.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +306,20 @@ char *pl_fact_value_text(const json_t *v)
 	struct pl_buf b = { 0 };
 	value_text(&b, v, false);
 	return pl_buf_steal(&b);
+}
+
+char *pl_fact_value_human(const char *key, const json_t *v)
+{
+	size_t kl = strlen(key);
+	char b[64];
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && kl > 6 &&
+	    strcmp(key + kl - 6, "_bytes") == 0)
+		return pl_xstrdup(pl_fmt_size(b, sizeof(b), (double)json_integer_value(v)));
+	if (json_is_real(v) && isfinite(json_real_value(v))) {
+		snprintf(b, sizeof(b), "%.5g", json_real_value(v));
+		return pl_xstrdup(b);
+	}
+	return pl_fact_value_text(v);
 }
 
 void pl_facts_collect_all(struct pl_facts *f)

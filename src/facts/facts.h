@@ -87,6 +87,12 @@ json_t *pl_facts_to_json(const struct pl_facts *f, const char *prefix);
  *  id=8086:37c8; slot=..."); booleans and null as JSON writes them. Returns a malloc'd
  *  string ("" for an empty list or object). */
 char *pl_fact_value_text(const json_t *v);
+/** The terminal's text of the value @v of key @key (a fact or a benchmark's info entry):
+ *  as pl_fact_value_text, except that a whole number of bytes (a key ending in "_bytes")
+ *  is a size ("508 MiB", pl_fmt_size: exact, else with the byte count) and a real is
+ *  rounded to 5 significant digits ("2095.9"), so no raw byte count or long float
+ *  reaches a human; the JSON keeps the exact value. Returns a malloc'd string. */
+char *pl_fact_value_human(const char *key, const json_t *v);
 
 /** A collector: fills facts of one domain. Never fails; never exits. */
 struct pl_collector {

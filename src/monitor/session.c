@@ -164,6 +164,29 @@ static void emit(const struct pl_mon_opts *o, const struct pl_mon_rates *r, size
 	}
 }
 
+/* Under the text header, once (from the first snapshot @snap): why the qat/s or gpu%
+ * column shows '-' on this machine (no QAT device readable, NVML not loaded or no GPU),
+ * so an empty column is explained rather than left to guess. Nothing when both have
+ * devices. */
+static void accel_note(FILE *f, const struct pl_mon_snap *snap)
+{
+	const char *gpu_why = NULL;
+	bool nv = pl_mon_nvml_available(&gpu_why);
+	bool qat = snap->nqat > 0, gpu = nv && snap->ngpu > 0;
+	if (qat && gpu)
+		return;
+	char g[512] = "";
+	if (!gpu && nv)
+		snprintf(g, sizeof(g), "gpu%%: NVML sees no GPU");
+	else if (!gpu)
+		snprintf(g, sizeof(g), "gpu%%: NVML unavailable (%s)", gpu_why ? gpu_why : "?");
+	fprintf(f, "# '-' in %s%s%s\n",
+		qat ? ""
+		    : "qat/s: no QAT device (no readable debugfs qat_*/fw_counters: needs "
+		      "root and the qat driver)",
+		!qat && !gpu ? "; " : "", g);
+}
+
 int pl_mon_run(struct pl_mon_snap *first, pid_t pid, const struct pl_mon_opts *o,
 	       struct pl_mon_result *res)
 {
@@ -194,6 +217,9 @@ int pl_mon_run(struct pl_mon_snap *first, pid_t pid, const struct pl_mon_opts *o
 		pl_mon_text_header(o->out);
 	if (o->live)
 		pl_mon_text_header(o->live);
+	FILE *lines = o->format == PL_MON_FMT_TEXT ? o->out : o->live;
+	if (lines)
+		accel_note(lines, &prev);
 	struct acc busy = { 0 }, cpumax = { 0 }, load = { 0 }, cs = { 0 };
 	int ret = 0;
 	for (;;) {
@@ -284,15 +310,11 @@ int pl_mon_run(struct pl_mon_snap *first, pid_t pid, const struct pl_mon_opts *o
 			      isfinite(acc_mean(&cs)) ? json_real(acc_mean(&cs)) : json_null()));
 		fputs("}\n", o->out);
 	} else if (o->format == PL_MON_FMT_TEXT) {
-		const char *gpu_why = NULL;
-		pl_mon_nvml_available(&gpu_why);
 		fprintf(o->out,
 			"# %zu intervals: busy mean %.1f%% max %.1f%%, busiest CPU %.1f%%, "
-			"load1 mean %.2f, cs/s mean %.0f%s%s%s%s\n",
+			"load1 mean %.2f, cs/s mean %.0f%s\n",
 			res->nsamples, acc_mean(&busy), busy.max, cpumax.max, acc_mean(&load),
-			acc_mean(&cs), res->interrupted ? " (interrupted)" : "",
-			gpu_why ? ", gpu: NVML unavailable (" : "", gpu_why ? gpu_why : "",
-			gpu_why ? ")" : "");
+			acc_mean(&cs), res->interrupted ? " (interrupted)" : "");
 		if (res->has_cmd)
 			fprintf(o->out,
 				"# command: %s %d, user %.3f s, system %.3f s, wall %.3f s\n",

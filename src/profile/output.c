@@ -38,6 +38,7 @@ void pl_pout_init(struct pl_pout *po, const struct pl_psession *s, const struct 
 		.cg = cg_names[s->cfg.pe.cg],
 		.have_child = s->have_child,
 		.child_status = s->child_status,
+		.interrupted = s->interrupted,
 		.pid_target = s->cfg.pids != NULL,
 	};
 }
@@ -70,12 +71,25 @@ static void region_stats(const struct pl_markers *mk, const struct pl_profile *p
 			(*smp)++;
 }
 
+/* What perf_event_open's errno @e for the cycles event means (perf_event_open(2), ERRORS):
+ * ENOENT/ENODEV/ENXIO, no such hardware event, is a machine without a PMU perflab may use
+ * (most VMs expose none); EOPNOTSUPP a PMU that cannot sample (no overflow interrupt). */
+static const char *fallback_why(int e)
+{
+	if (e == EOPNOTSUPP)
+		return "this PMU cannot sample (no overflow interrupt)";
+	return "this machine exposes no hardware PMU (as most VMs)";
+}
+
 /* "command    exited with status 3" when the command did not exit 0. */
 static void print_status(FILE *out, const struct pl_pout *o)
 {
 	if (!o->have_child)
 		return;
-	if (WIFEXITED(o->child_status) && WEXITSTATUS(o->child_status))
+	if (o->interrupted)
+		fprintf(out, "command    interrupted (Ctrl-C): the profile covers the run until "
+			     "then\n");
+	else if (WIFEXITED(o->child_status) && WEXITSTATUS(o->child_status))
 		fprintf(out, "command    exited with status %d\n", WEXITSTATUS(o->child_status));
 	else if (WIFSIGNALED(o->child_status))
 		fprintf(out, "command    killed by signal %d\n", WTERMSIG(o->child_status));
@@ -139,8 +153,8 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 	}
 	fprintf(out, "event      %s", s->event_name);
 	if (s->fell_back)
-		fprintf(out, " (no hardware cycles event here: %s; fell back to cpu-clock)",
-			strerror(s->fallback_errno));
+		fprintf(out, " (no hardware cycles event: %s; sampling cpu-clock instead)",
+			fallback_why(s->fallback_errno));
 	if (o->period)
 		fprintf(out, ", every %llu events", (unsigned long long)o->period);
 	else
@@ -394,11 +408,13 @@ json_t *pl_pout_json(const struct pl_pout *o)
 	json_object_set_new(d, "user_pct", json_real(pct(r->nsamples - r->kernel, r->nsamples)));
 	json_object_set_new(d, "kernel_pct", json_real(pct(r->kernel, r->nsamples)));
 	json_object_set_new(d, "kernel_hidden", json_boolean(r->kernel_hidden));
-	if (o->have_child)
+	if (o->have_child) {
 		json_object_set_new(d, "exit_status",
 				    json_integer(WIFEXITED(o->child_status)
 							 ? WEXITSTATUS(o->child_status)
 							 : 128 + WTERMSIG(o->child_status)));
+		json_object_set_new(d, "interrupted", json_boolean(o->interrupted));
+	}
 	json_t *th = json_array();
 	for (size_t i = 0; i < p->nthreads; i++) {
 		if (!r->thread_samples[i])

@@ -37,6 +37,8 @@ struct pl_pout {
 	const char *cg;			/**< callchain mode: "fp", "dwarf" or "none" */
 	bool have_child;		/**< a command was run (@child_status is valid) */
 	int child_status;		/**< its wait status (waitpid(2)) */
+	bool interrupted;		/**< the run was ended by Ctrl-C (SIGINT) or SIGTERM
+					 *   before the command finished */
 	const char *region;		/**< --region NAME, or NULL */
 	int top;			/**< rows of the top tables in the text (--top, >= 1); the
 					 *   JSON's top lists have as many */

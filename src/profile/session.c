@@ -26,12 +26,11 @@
 #include "util/str.h"
 #include "util/sysroot.h"
 
-static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t stop_flag; /* the signal that asked to stop, or 0 */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop_flag = 1;
+	stop_flag = sig;
 }
 
 static volatile sig_atomic_t tick_flag; /* SIGALRM ticks not yet handled */
@@ -297,8 +296,9 @@ static void end_ptrace(struct pl_psession *s, bool command)
  * moment), so a tracee does not wait at a stop while perflab drains (which would add to
  * its call times). A command is followed, like strace -f, until no traced task is left
  * (children it left running included); at the deadline all are asked to stop (SIGTERM,
- * as without ptrace) and killed 2 s later; on SIGTERM to perflab, or Ctrl-C once the
- * command itself has exited, all are killed (so none runs on untraced after perflab).
+ * as without ptrace) and killed 2 s later; SIGTERM or Ctrl-C to perflab is passed to them
+ * the same way while the command runs (the run marked interrupted), and once it has
+ * exited kills all at once (so none runs on untraced after perflab).
  * -p targets are detached at the deadline or on Ctrl-C. Returns 0 or -errno from the
  * backend. */
 static int ptrace_loop(struct pl_psession *s, uint64_t deadline)
@@ -314,7 +314,9 @@ static int ptrace_loop(struct pl_psession *s, uint64_t deadline)
 	bool killed = false;
 	int r;
 	for (;;) {
-		bool pending = tick_flag || (stop_flag && !killed);
+		/* a stop to act on: not yet passed on (then the ticks check the grace time) */
+		bool stopping = stop_flag && !killed && (s->exited || !term_at);
+		bool pending = tick_flag || stopping;
 		r = pl_syscalls_wait(sc, !pending);
 		if (r == 0)
 			break; /* no tracee left */
@@ -323,14 +325,11 @@ static int ptrace_loop(struct pl_psession *s, uint64_t deadline)
 		bool quiet = r == -EAGAIN;
 		r = 0;
 		if (command && !s->exited && pl_syscalls_leader_exited(sc, &s->child_status)) {
-			/* the command is done; what it left running is still followed, and
-			 * Ctrl-C (ignored so far: the command got it) now ends that */
+			/* the command is done; what it left running is still followed
+			 * until it exits too, or Ctrl-C */
 			s->exited = true;
-			struct sigaction si = { 0 };
-			si.sa_handler = on_signal;
-			sigaction(SIGINT, &si, NULL);
 		}
-		if (!tick_flag && !(stop_flag && !killed))
+		if (!tick_flag && !stopping)
 			continue;
 		if (!quiet && tick_flag < 3 && !stop_flag)
 			continue; /* answer the pending stops first */
@@ -346,7 +345,15 @@ static int ptrace_loop(struct pl_psession *s, uint64_t deadline)
 			pl_syscalls_kill(sc, SIGTERM);
 			term_at = now;
 		}
-		if (killed || stop_flag || (term_at && now >= term_at + 2000000000u)) {
+		if (stop_flag && !s->exited && !term_at) {
+			/* the command had not finished: it gets the signal (as from a
+			 * terminal), 2 s to exit, then SIGKILL as at the deadline */
+			s->interrupted = true;
+			pl_syscalls_kill(sc, (int)stop_flag);
+			term_at = now;
+		}
+		if (killed || (stop_flag && s->exited) ||
+		    (term_at && now >= term_at + 2000000000u)) {
 			/* again at every tick: a child forked meanwhile goes too */
 			size_t n = pl_syscalls_kill(sc, SIGKILL);
 			if (!killed && stop_flag && s->exited && n)
@@ -438,6 +445,8 @@ static void poll_loop(struct pl_psession *s, uint64_t deadline, bool reap_tree)
 			break;
 		}
 	}
+	if (stop_flag && command && !s->exited)
+		s->interrupted = true; /* the command had not finished */
 	for (size_t i = nr; i < nr + np; i++)
 		pl_closep(&pf[i].fd);
 	free(pf);
@@ -565,12 +574,7 @@ int pl_psession_run(struct pl_psession *s, char *err, size_t errlen)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (command) {
-		/* The child gets SIGINT from the terminal too; we keep collecting until it
-		 * exits. */
-		sa.sa_handler = SIG_IGN;
-		sigaction(SIGINT, &sa, NULL);
-	}
+	stop_flag = 0;
 	bool ptraced = s->sc && pl_syscalls_method(s->sc) == PL_SYSCALLS_PTRACE;
 	s->t0 = pl_now_ns();
 	/* --syscalls with the tracepoints counts the command's whole tree, like strace -f:
@@ -596,6 +600,18 @@ int pl_psession_run(struct pl_psession *s, char *err, size_t errlen)
 		}
 	} else {
 		poll_loop(s, deadline, reap_tree);
+	}
+	if (s->interrupted && !ptraced) {
+		/* Ctrl-C or SIGTERM to perflab while the command ran: the command gets the
+		 * same signal (from a terminal it has it already) and 2 s to exit before
+		 * kill_child() */
+		kill(s->child, (int)stop_flag);
+		for (int i = 0; i < 200 && !s->exited; i++) {
+			if (waitpid(s->child, &s->child_status, WNOHANG) == s->child)
+				s->exited = true;
+			else
+				usleep(10000);
+		}
 	}
 	s->t1 = pl_now_ns();
 	pl_pe_disable(&s->pe);

@@ -79,6 +79,9 @@ struct pl_psession {
 	uint64_t t0, t1;	   /**< CLOCK_MONOTONIC ns: the run window (release to stop) */
 	bool have_child;	   /**< a command was run */
 	int child_status;	   /**< its wait status (waitpid(2)), when @have_child */
+	bool interrupted;	   /**< a command's run was ended by SIGINT (Ctrl-C) or
+				    *   SIGTERM to perflab: what was recorded is kept, and the
+				    *   command exits 130 */
 
 	/* internal */
 	struct pl_psession_config cfg;
@@ -118,8 +121,9 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
  *  session.c) until the command exits (with tracepoint --syscalls: until the processes
  *  it left running have exited too, perflab being their child subreaper), every -p
  *  process has exited, the duration passed (a command then gets SIGTERM) or Ctrl-C /
- *  SIGTERM; then disable, drain the rest, and reap or kill the command. Sets @t0, @t1
- *  and @child_status. Returns PL_EXIT_OK, PL_EXIT_USAGE (the command could not be
+ *  SIGTERM (a command is then passed the signal, given 2 s to exit and killed, and
+ *  @interrupted set); then disable, drain the rest, and reap or kill the command. Sets
+ *  @t0, @t1 and @child_status. Returns PL_EXIT_OK, PL_EXIT_USAGE (the command could not be
  *  executed: not found, permission denied) or PL_EXIT_RUNTIME (ptrace failed), with one
  *  line in @err. */
 int pl_psession_run(struct pl_psession *s, char *err, size_t errlen);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sysroot.h"
+
 void pl_cpuset_clear(struct pl_cpuset *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -150,4 +152,32 @@ char *pl_cpuset_format(const struct pl_cpuset *s, char *buf, size_t len)
 		c = pl_cpuset_next(s, (unsigned)e + 1);
 	}
 	return buf;
+}
+
+int pl_cpuset_check_online(const char *opt, const char *list, char *err, size_t errlen)
+{
+	struct pl_cpuset want, online, off;
+	if (pl_cpuset_parse(list, &want) < 0)
+		return 0; /* the option parser reports the syntax */
+	char *s = NULL;
+	int r = pl_read_str("/sys/devices/system/cpu/online", &s);
+	if (r == 0)
+		r = pl_cpuset_parse(s, &online);
+	free(s);
+	if (r < 0 || pl_cpuset_count(&online) == 0)
+		return 0; /* a tree without the online list: nothing to check against */
+	pl_cpuset_clear(&off);
+	for (int c = pl_cpuset_next(&want, 0); c >= 0; c = pl_cpuset_next(&want, (unsigned)c + 1))
+		if (!pl_cpuset_isset(&online, (unsigned)c))
+			pl_cpuset_set(&off, (unsigned)c);
+	unsigned n = pl_cpuset_count(&off);
+	if (n == 0)
+		return 0;
+	char a[128], b[128];
+	pl_cpuset_format(&off, a, sizeof(a));
+	pl_cpuset_format(&online, b, sizeof(b));
+	snprintf(err, errlen,
+		 "%s '%s': CPU%s %s %s not online (online CPUs: %s; give CPUs from that list)", opt,
+		 list, n == 1 ? "" : "s", a, n == 1 ? "is" : "are", b);
+	return -ENOENT;
 }

@@ -30,5 +30,12 @@ unsigned pl_cpuset_count(const struct pl_cpuset *s);
 int pl_cpuset_next(const struct pl_cpuset *s, unsigned from);
 /** Format as a canonical cpulist ("0-3,8") into @buf; returns @buf ("" for empty). */
 char *pl_cpuset_format(const struct pl_cpuset *s, char *buf, size_t len);
+/** Check that every CPU of the cpulist @list (the value of option @opt, e.g. "--cpus") is
+ *  online: the kernel's /sys/devices/system/cpu/online, read through the sysroot helper
+ *  (so with --sysroot, that tree's list). Returns 0 when they are (or when the online list
+ *  cannot be read or @list is not a cpulist: nothing to check against), else -ENOENT with
+ *  one line in @err (@errlen bytes) naming the CPUs that are not online and the online
+ *  list. */
+int pl_cpuset_check_online(const char *opt, const char *list, char *err, size_t errlen);
 
 #endif

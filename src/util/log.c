@@ -45,6 +45,16 @@ void pl_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pl_note(const char *fmt, ...)
+{
+	if (pl_verbosity < 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("note", fmt, ap);
+	va_end(ap);
+}
+
 void pl_debug(const char *fmt, ...)
 {
 	if (pl_verbosity < 1)

@@ -34,6 +34,9 @@ extern pl_error_sink_fn pl_error_sink;
 void pl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Print "PROG: warning: MSG\n" to stderr unless quiet. */
 void pl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Print "PROG: note: MSG\n" to stderr unless quiet: where something went, what perflab
+ *  does instead (not a problem). */
+void pl_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Print "MSG\n" to stderr when verbose (-v). */
 void pl_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

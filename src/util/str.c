@@ -207,8 +207,8 @@ int pl_parse_duration(const char *s, double *out_seconds)
 		const char *u;
 		double mul;
 	} units[] = {
-		{ "", 1 },	{ "s", 1 },  { "ns", 1e-9 }, { "us", 1e-6 },
-		{ "ms", 1e-3 }, { "m", 60 }, { "min", 60 },  { "h", 3600 },
+		{ "", 1 },   { "s", 1 },    { "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 },
+		{ "m", 60 }, { "min", 60 }, { "h", 3600 },  { "d", 86400 },
 	};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(units[i].u, unit) == 0) {
@@ -403,14 +403,14 @@ char *pl_fmt_duration(char *buf, size_t len, double seconds)
 		const char *u;
 		double s;
 	} units[] = {
-		{ "h", 3600 },	{ "min", 60 },	{ "s", 1 },
+		{ "d", 86400 }, { "h", 3600 },	{ "min", 60 },	{ "s", 1 },
 		{ "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
 	};
 	size_t i = 0;
 	while (i + 1 < sizeof(units) / sizeof(units[0]) && seconds < units[i].s)
 		i++;
 	if (seconds == 0)
-		i = 2;
+		i = 3; /* "0s" */
 	snprintf(buf, len, "%.4g%s", seconds / units[i].s, units[i].u);
 	return buf;
 }

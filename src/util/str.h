@@ -35,8 +35,8 @@ int pl_parse_double(const char *s, double *out);
  *  optionally followed by "i", "b" or "ib", case-insensitive), e.g. "4k" = 4096,
  *  "1GiB" = 2^30. Returns 0, -EINVAL or -ERANGE. */
 int pl_parse_size(const char *s, uint64_t *out);
-/** Parse a duration in seconds: a number with an optional unit ns, us, ms, s, m, h
- *  (default s), e.g. "500ms" = 0.5. Negative values are -EINVAL; a value whose seconds
+/** Parse a duration in seconds: a number with an optional unit ns, us, ms, s, m (or min),
+ *  h, d (default s), e.g. "500ms" = 0.5. Negative values are -EINVAL; a value whose seconds
  *  are not finite ("1e308h") is -ERANGE. */
 int pl_parse_duration(const char *s, double *out_seconds);
 
@@ -79,9 +79,9 @@ char *pl_fmt_bytes(char *buf, size_t len, double bytes);
 /** A byte count as users write it: whole units where exact ("4 KiB", "1 PiB", "512 B"),
  *  else two decimals and the exact count ("4.00 GiB (4294967295 B)"); powers of 1024. */
 char *pl_fmt_size(char *buf, size_t len, double bytes);
-/** A duration in seconds in the largest unit of h, min, s, ms, us, ns that keeps it >= 1,
- *  4 significant digits, in the spelling pl_parse_duration reads back ("10ms", "1.5s",
- *  "1ns", "24h"; 0 is "0s"). */
+/** A duration in seconds in the largest unit of d, h, min, s, ms, us, ns that keeps it
+ *  >= 1, 4 significant digits, in the spelling pl_parse_duration reads back ("10ms",
+ *  "1.5s", "1ns", "12h", "30d"; 0 is "0s"). */
 char *pl_fmt_duration(char *buf, size_t len, double seconds);
 /** @x in @unit as the terminal shows it: "s" (and "ns", "us", "ms") scaled to ns, us, ms
  *  or s ("12.35 ms"), "B" as pl_fmt_bytes (negative values keep their sign), any other

@@ -43,9 +43,20 @@ is "--list: a 'no' is followed by the reason" \
 expect_exit 2 "bad --cpus list" "$PERFLAB" bench clock --cpus 1-x
 like "bad --cpus names the option" "$(cat "$ERR")" "--cpus: '1-x' is not a CPU list"
 expect_exit 2 "CPU beyond the possible ones ($NOCPU)" "$PERFLAB" bench clock --cpus "$NOCPU"
-like "offline CPU is named with the online list" "$(cat "$ERR")" "CPU $NOCPU is offline or does not exist \(online CPUs: [0-9]"
+like "offline CPU is named with the online list" "$(cat "$ERR")" "CPU $NOCPU is not online \(online CPUs: [0-9]"
 ok "--runs 1 (text)" "$PERFLAB" bench clock --runs 1 --warmup 0
 like "text: one run is singular" "$(sed -n 2p "$OUT")" '^1 run \(\+0 warm-up\) in '
+# the tail legend names the latency table only where one is printed
+ok "clock --runs 2 (text)" "$PERFLAB" bench clock --runs 2 -w 0
+like "clock: the tail legend is printed" "$(cat "$OUT")" '\(tail: over the runs'
+is "clock: no latency table, and the legend names none" \
+	"$(grep -c -e 'latency table' -e '^  latency  *p50' "$OUT")" 0
+# -w/--warmup (perflab(1), OPTION LETTERS) for every benchmark
+ok "-w 2" "$PERFLAB" bench spin --work 1ms --runs 1 -w 2 --json -o "$TMP/w.json"
+is "-w 2: two warm-up runs" "$(jqv "$TMP/w.json" .runner.warmup)" 2
+for b in $("$PERFLAB" bench --list | awk 'NR > 1 && $2 ~ /^(yes|no)$/ { print $1 }'); do
+	like "bench $b --help offers -w, --warmup" "$("$PERFLAB" bench "$b" --help)" "-w, --warmup N"
+done
 expect_exit 2 "--runs 0" "$PERFLAB" bench clock --runs 0
 like "--runs range" "$(cat "$ERR")" "--runs must be between 1 and"
 expect_exit 2 "bad --batch" "$PERFLAB" bench clock --batch fast

@@ -72,6 +72,8 @@ is "input size recorded" "$(jqv "$TMP/in.json" .info.input_bytes)" 200000
 expect_exit 2 "compress --level out of range" "$PERFLAB" bench compress --backend isal --level 7 --runs 1
 
 # ---------------- io ----------------
+expect_exit 2 "io --dir that does not exist" "$PERFLAB" bench io --dir /nonexistent/perflab-io
+like "io --dir missing: the file size as a size, not a byte count" "$(cat "$ERR")" "cannot create a 256 MiB test file"
 ok "io --quick --json" "$PERFLAB" bench io --quick --dir "$WORK" --json -o "$TMP/io.json"
 validate bench.schema.json "$TMP/io.json"
 bw=$(num "$TMP/io.json" bandwidth)

@@ -40,4 +40,11 @@ case $(uname -m) in
 x86_64 | i?86) like "freq: the TSC rate is measured on x86" "$(jqv "$f" .info.tsc_mhz)" '^[0-9]+(\.[0-9]+)?$' ;;
 *) is "freq: no TSC rate off x86" "$(jqv "$f" .info.tsc_mhz)" null ;;
 esac
+# the text shows no long floats: the TSC rate to 5 significant digits, as the JSON has it
+if [ "$(jqv "$f" .info.tsc_mhz)" != null ]; then
+	"$PERFLAB" bench freq --quick --duration 200ms --sample 100ms >"$TMP/f.txt" 2>/dev/null
+	t=$(sed -n 's/^  tsc_mhz: //p' "$TMP/f.txt")
+	like "freq text: tsc_mhz short ($t)" "$t" '^[0-9]{1,5}(\.[0-9]{1,4})?$'
+	is "freq text: at most 5 significant digits" "$(printf '%s' "$t" | tr -d . | sed 's/^0*//' | awk '{ print length($0) <= 5 }')" 1
+fi
 done_testing

@@ -7,6 +7,12 @@
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 expect_exit 2 "mem --latency with --nt" "$PERFLAB" bench mem --latency --nt
 like "mem --latency: says what to drop" "$(cat "$ERR")" "drop --only, --nt, --size and --threads"
+# --quick's own --size (for STREAM) is not the user's: --latency --quick runs the curve
+ok "mem --latency --quick" "$PERFLAB" bench mem --latency --quick --max-size 64KiB --runs 1 --json -o "$TMP/q.json"
+is "mem --latency --quick: the curve, 4 KiB to 64 KiB" "$(jq -r '[.metrics[].name] | join(",")' "$TMP/q.json")" \
+	"latency 4.00 KiB,latency 8.00 KiB,latency 16.00 KiB,latency 32.00 KiB,latency 64.00 KiB"
+expect_exit 2 "mem --latency --quick with the user's --size" "$PERFLAB" bench mem --latency --quick --size 32MiB
+like "... still says what to drop" "$(cat "$ERR")" "drop --only, --nt, --size and --threads"
 expect_exit 2 "mem --huge without --latency" "$PERFLAB" bench mem --huge --quick
 like "mem --huge: says to add --latency" "$(cat "$ERR")" "apply to --latency; add it"
 expect_exit 2 "mem --latency --max-size 1KiB" "$PERFLAB" bench mem --latency --max-size 1KiB

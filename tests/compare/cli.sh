@@ -265,7 +265,8 @@ is "report.md: no bound below -100%" "$(printf '%s' "$md_sys" | grep -c -- '-438
 	>"$TMP/so.out" 2>"$TMP/so.err"
 is "--show-output: exit 0" "$?" 0
 is "--show-output: stdout is the commands' output" "$(sort "$TMP/so.out" | uniq -c | awk '{print $1 "x" $3}' | tr '\n' ' ')" "5x1 5x2 "
-is "--show-output: the JSON report is on stderr" "$(jq -r .tool "$TMP/so.err")" "perflab compare"
+is "--show-output: the JSON report is on stderr" "$(grep -v '^perflab compare: note:' "$TMP/so.err" | jq -r .tool)" "perflab compare"
+is "--show-output --json: one note says where the JSON went" "$(grep -c '^perflab compare: note: the JSON goes to stderr: stdout is left to the commands (--show-output)' "$TMP/so.err")" 1
 "$P" compare --show-output --runs 5 --warmup 0 /bin/pwd /bin/pwd >/dev/null 2>"$TMP/so2.err"
 like "--show-output, stdout to /dev/null: the table is still there" "$(cat "$TMP/so2.err")" '^perflab compare: 2 variants'
 "$P" compare --show-output --json -o "$TMP/so.json" --runs 5 --warmup 0 /bin/pwd '/bin/echo {not-json' \

@@ -49,13 +49,20 @@ like "inexact bound with its byte count" "$(cat "$ERR")" "between 4 KiB and 4.00
 # values that overflow (undefined behaviour before): refused with the limit
 expect_exit 2 "-d 1e308h" "$PERFLAB" profile -d 1e308h -- true
 is "-d 1e308h: too large, with the limit" "$(cat "$ERR")" \
-	"perflab profile: error: --duration: '1e308h' is too large (at most 720h)"
+	"perflab profile: error: --duration: '1e308h' is too large (at most 30d)"
 expect_exit 2 "a duration without its own range is bounded" "$PERFLAB" compare --max-time 1e7h -n a -- true -n b -- true
-like "... at 30 days" "$(cat "$ERR")" "--max-time must be between 0s and 720h, got 1e\+07h"
+like "... at 30 days" "$(cat "$ERR")" "--max-time must be between 0s and 30d, got 4.167e\+05d"
 expect_exit 2 "a size past 2^64" "$PERFLAB" bench mem --size 1e30
 like "... too large" "$(cat "$ERR")" "--size: '1e30' is too large"
 expect_exit 2 "a size past 4 EiB without its own range" "$PERFLAB" bench mem --max-size 5EiB
 is "... names the bound" "$(cat "$ERR")" "perflab bench mem: error: --max-size must be between 0 B and 4 EiB, got 5 EiB"
+# the d unit, and the bound of a duration that is too long named in that unit
+expect_exit 2 "--min-time 40d: over the bound" "$PERFLAB" bench spin --min-time 40d
+is "--min-time 40d: a duration, too long, with the bound" "$(cat "$ERR")" \
+	"perflab bench spin: error: --min-time must be between 0s and 1d, got 40d"
+expect_exit 2 "profile -d 40d: over 30 days" "$PERFLAB" profile -d 40d -- true
+is "profile -d 40d: names the 30-day bound" "$(cat "$ERR")" \
+	"perflab profile: error: --duration must be between 0s and 30d, got 40d"
 ok "help inspect" "$PERFLAB" help inspect
 like "help inspect shows usage" "$(cat "$OUT")" '^usage: perflab inspect'
 ok "inspect --help" "$PERFLAB" inspect --help
@@ -66,4 +73,23 @@ expect_exit 2 "check: unknown workload" "$PERFLAB" check --workload gaming
 like "unknown workload lists the choices" "$(cat "$ERR")" 'one of: general, latency'
 expect_exit 2 "option value missing" "$PERFLAB" check --workload
 expect_exit 2 "global option before the command is parsed" "$PERFLAB" --sysroot /nonexistent inspect
+# -C/--cpus: every command that takes it refuses CPUs that are not online (one shared
+# check), against the live online list or the --sysroot tree's (xen-hvm: 0-3)
+XEN=$PERFLAB_SRCDIR/tests/fixtures/sysroots/xen-hvm
+live_online=$(cat /sys/devices/system/cpu/online)
+for c in "check" "report --no-bench -o $TMP/rc" "report --dry-run" "profile -d 0.1 -a" \
+	"monitor -d 0.1" "bench spin --runs 1" "bench mem --quick"; do
+	expect_exit 2 "$c -C 0,8191: CPU 8191 is not online" "$PERFLAB" $c -C 0,8191
+	is "$c -C 0,8191: one line naming the CPU and the online list" "$(cat "$ERR")" \
+		"perflab ${c%% -*}: error: --cpus '0,8191': CPU 8191 is not online (online CPUs: $live_online; give CPUs from that list)"
+done
+is "report -C 8191 wrote nothing" "$(ls "$TMP/rc" 2>/dev/null)" ""
+for c in check report; do
+	expect_exit 2 "$c --sysroot xen-hvm -C 2-9: against the tree's online CPUs" \
+		"$PERFLAB" $c --sysroot "$XEN" -C 2-9 -o "$TMP/x-$c"
+	is "$c --sysroot xen-hvm -C 2-9: names CPUs 4-9 and the tree's list" "$(cat "$ERR")" \
+		"perflab $c: error: --cpus '2-9': CPUs 4-9 are not online (online CPUs: 0-3; give CPUs from that list)"
+done
+"$PERFLAB" check --sysroot "$XEN" -C 0-3 >/dev/null 2>&1
+like "check --sysroot xen-hvm -C 0-3 (the tree's CPUs) runs" "$?" '^[01]$'
 done_testing

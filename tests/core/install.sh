@@ -15,6 +15,9 @@ inst() { # PREFIX DESTDIR
 A=/opt/perflab-test-a
 Z=/opt/perflab-test-b
 if inst $A "$TMP/d1"; then _report ok "make install PREFIX=$A"; else _report fail "make install PREFIX=$A" "$(tail -20 "$TMP/make.log")"; fi
+# the release setup (prefer_static) asks for archives only where they exist: no warnings
+is "release setup: no 'Static library not found' warnings" \
+	"$(grep 'Static library .* not found' "$TMP/make.log")" ""
 if inst $Z "$TMP/d2"; then _report ok "make install PREFIX=$Z (same build dir)"; else _report fail "make install PREFIX=$Z (same build dir)" "$(tail -20 "$TMP/make.log")"; fi
 
 files() { (cd "$1" && find . -type f | sort); }

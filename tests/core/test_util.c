@@ -185,7 +185,10 @@ static void test_parse_numbers(void **state)
 	assert_string_equal(pl_fmt_duration(b, sizeof(b), 1e-9), "1ns");
 	assert_string_equal(pl_fmt_duration(b, sizeof(b), 0.01), "10ms");
 	assert_string_equal(pl_fmt_duration(b, sizeof(b), 1.5), "1.5s");
-	assert_string_equal(pl_fmt_duration(b, sizeof(b), 86400), "24h");
+	assert_string_equal(pl_fmt_duration(b, sizeof(b), 43200), "12h");
+	assert_string_equal(pl_fmt_duration(b, sizeof(b), 30 * 86400), "30d");
+	assert_int_equal(pl_parse_duration("40d", &d), 0);
+	assert_true(d == 40 * 86400.0);
 	assert_string_equal(pl_fmt_duration(b, sizeof(b), 0), "0s");
 	assert_int_equal(pl_parse_duration(pl_fmt_duration(b, sizeof(b), 90), &d), 0);
 	assert_true(d == 90);

@@ -18,6 +18,11 @@ is "xen: cpu.tsc.invariant" "$(fact cpu.tsc.invariant "$J")" true
 is "xen: cpu.sockets/cores/threads" "$(fact cpu.sockets "$J") $(fact cpu.cores "$J") $(fact cpu.threads_per_core "$J")" "1 2 2"
 is "xen: L3 from the fixture's sysfs, not this CPU's cpuid" "$(fact cpu.cache.l3_bytes "$J")" 47185920
 like "xen: cache source is sysfs" "$(jq -r '.facts["cpu.cache.l3_bytes"].source' "$J")" '/sys/devices/system/cpu/cpu0/cache'
+# the terminal shows sizes, never raw byte counts (the JSON keeps them exact)
+"$PERFLAB" inspect --sysroot "$SR/xen-hvm" --domain cpu >"$TMP/xen.txt" 2>/dev/null
+like "xen text: L3 as a size" "$(grep 'cpu.cache.l3_bytes' "$TMP/xen.txt")" '^  cpu\.cache\.l3_bytes +45 MiB$'
+is "xen text: no byte count of 5 or more digits in a *_bytes line" \
+	"$(grep -E '_bytes +[0-9]{5,}$' "$TMP/xen.txt" | head -3)" ""
 is "xen: no cpuid on a sysroot" "$(fact virt.cpuid.signature "$J")" missing
 like "xen: no cpufreq in a guest" "$(fact cpufreq.governor "$J")" '^unavailable: no cpufreq driver'
 is "xen: sysctl tcp_timestamps (risky)" "$(fact sysctl.net.ipv4.tcp_timestamps "$J")" 0
@@ -176,6 +181,9 @@ ok "--domain filter" "$PERFLAB" inspect --json --domain numa,services --sysroot 
 is "--domain keeps only those" "$(jq -r '.facts | keys | map(split(".")[0]) | unique | join(",")' "$OUT")" numa,services
 expect_exit 2 "unknown domain" "$PERFLAB" inspect --domain gpu
 like "unknown domain named" "$(cat "$ERR")" "'gpu'"
+domains=$(sed -n 's/^PL_FACT(\([a-z0-9_]*\),.*/\1/p' "$PERFLAB_SRCDIR/src/facts/list.h" | paste -sd, - | sed 's/,/, /g')
+is "unknown domain: one line listing the valid domains (src/facts/list.h)" "$(cat "$ERR")" \
+	"perflab inspect: error: --domain 'gpu': unknown domain (one or more of: $domains, comma-separated)"
 
 # --- bad input: garbage in sysfs files, unreadable files, missing sysroot
 G=$TMP/garbage

@@ -61,10 +61,20 @@ is "SIGINT: exit 130" "$?" 130
 validate monitor.schema.json "$TMP/i.json"
 is "SIGINT: interrupted" "$(jqv "$TMP/i.json" .interrupted)" true
 like "SIGINT: samples kept" "$(jqv "$TMP/i.json" .nsamples)" '^[1-9][0-9]*$'
+# -d 0 is the default, until Ctrl-C (as sar and vmstat without a count), and says so
+like "--help: -d 0 runs until Ctrl-C" "$("$P" monitor --help | tr -s ' \n' ' ')" \
+	"0, the default: when CMD ends, else at Ctrl-C"
+"$P" monitor -I 0.1 -d 0 --json -o "$TMP/d0.json" >/dev/null 2>&1 &
+pid=$!
+sleep 0.6
+kill -INT "$pid"
+wait "$pid"
+is "-d 0: runs until SIGINT (exit 130)" "$?" 130
+like "-d 0: sampled until then" "$(jqv "$TMP/d0.json" .nsamples)" '^[1-9][0-9]*$'
 
 # --- text, CSV, Prometheus textfile -----------------------------------------------------
 expect_exit 0 "text" "$P" monitor -I 0.1 -d 0.4
-is "text: header + 4 lines + summary" "$(wc -l <"$OUT")" 6
+is "text: header + 4 lines + summary (and the note on '-' columns)" "$(grep -vc "^# '-' in " "$OUT")" 6
 is "text: fixed width (header and every line)" "$(grep -v '^#' "$OUT" | awk '{ print length($0) }' | sort -u | wc -l)" 1
 like "text: header" "$(head -1 "$OUT")" '^ +t_s +usr% +nice% +sys%'
 like "text: summary" "$(tail -1 "$OUT")" '^# 4 intervals: busy mean'
@@ -122,7 +132,11 @@ is "no NVML: unavailable" "$(jq -r .accel.nvml.available "$OUT")" false
 like "no NVML: dlerror's reason" "$(jq -r .accel.nvml.reason "$OUT")" "/nonexistent/libnvidia-ml.so.1: cannot open shared object file"
 is "no NVML: no GPU samples" "$(jq '[.samples[].accel.gpu | length] | add' "$OUT")" 0
 PERFLAB_NVML_LIB=/nonexistent/libnvidia-ml.so.1 expect_exit 0 "no NVML: text" "$P" monitor -I 0.1 -d 0.15
-like "no NVML: text says so" "$(cat "$OUT")" ", gpu: NVML unavailable \\(/nonexistent"
+like "no NVML: text says so, once, under the header" "$(sed -n 2p "$OUT")" "^# '-' in .*gpu%: NVML unavailable \\(/nonexistent"
+is "no NVML: said once" "$(grep -c 'NVML unavailable' "$OUT")" 1
+if ! ls /sys/kernel/debug/qat_*/fw_counters >/dev/null 2>&1; then
+	like "no QAT device: the same line says why qat/s is '-'" "$(sed -n 2p "$OUT")" "^# '-' in qat/s: no QAT device"
+fi
 export PERFLAB_NVML_LIB=$PERFLAB_NVML_STUB
 expect_exit 0 "stub NVML: JSON" "$P" monitor -I 0.1 -d 0.25 --json -o "$TMP/g.json" --prom-textfile "$TMP/g.prom"
 validate monitor.schema.json "$TMP/g.json"
@@ -144,8 +158,9 @@ col=$(head -1 "$OUT" | tr , '\n' | grep -nx gpu_mem_used_bytes | cut -d: -f1)
 is "stub NVML: CSV memory used" "$(sed -n 2p "$OUT" | cut -d, -f"$col")" 9.66368e+09
 expect_exit 0 "stub NVML: text" "$P" monitor -I 0.1 -d 0.25
 like "stub NVML: text header" "$(head -1 "$OUT")" ' qat/s +gpu%$'
-like "stub NVML: text line" "$(sed -n 2p "$OUT")" ' +- +42\.0$'
-is "text: stable widths" "$(sed -n '1,3p' "$OUT" | awk '{print length}' | sort -u | wc -l)" 1
+like "stub NVML: text line" "$(grep -v "^# '-' in " "$OUT" | sed -n 2p)" ' +- +42\.0$'
+like "stub NVML: the note names only the QAT column" "$(grep "^# '-' in " "$OUT")" "^# '-' in qat/s: no QAT device [^;]*$"
+is "text: stable widths" "$(grep -v "^# '-' in " "$OUT" | sed -n '1,3p' | awk '{print length}' | sort -u | wc -l)" 1
 NVML_STUB_INIT_FAIL=9 expect_exit 0 "stub NVML: init fails" "$P" monitor -I 0.1 -d 0.15 --json
 is "init fails: reason" "$(jq -r .accel.nvml.reason "$OUT")" "nvmlInit_v2 returned 9"
 unset PERFLAB_NVML_LIB

@@ -11,6 +11,23 @@ like "no target says what to give" "$(cat "$ERR")" "exactly one target"
 expect_exit 2 "two targets" "$PERFLAB" profile -a -p 1
 expect_exit 2 "bad pid" "$PERFLAB" profile -p abc
 like "bad pid names it" "$(cat "$ERR")" "-p 'abc'"
+# the pid list: non-empty, digits only, processes that exist (exit 2, one line, before
+# anything is opened)
+pidbad() { # NAME REGEX ARGS...
+	local name=$1 re=$2
+	shift 2
+	expect_exit 2 "$name: exit 2" "$PERFLAB" profile "$@"
+	is "$name: one line" "$(wc -l <"$ERR")" 1
+	like "$name: names the input and the fix" "$(cat "$ERR")" "$re"
+}
+pidbad "-p ''" "-p '': an empty process id \\(give running process ids" -p ''
+pidbad "-p -d 4 (an option taken as the list)" "-p '-d': '-d' is not a process id \\(give" -p -d 4
+pidbad "-p 1,,2" "-p '1,,2': an empty process id" -p 1,,2
+pidbad "-p 1,x" "-p '1,x': 'x' is not a process id" -p 1,x
+sh -c 'exit 0' &
+gone=$!
+wait "$gone"
+pidbad "-p of an exited process" "-p '1,$gone': no process $gone is running" -p "1,$gone"
 expect_exit 2 "bad call-graph mode" "$PERFLAB" profile --call-graph lbr -- true
 expect_exit 2 "ring size not a power of two" "$PERFLAB" profile --ring-kb 100 -- true
 # --stack-size: perf's limits for dwarf,SIZE (1..65528, rounded up to a multiple of 8)

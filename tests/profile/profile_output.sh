@@ -25,6 +25,7 @@ is "text: stdout is exactly the program's output" "$(cat "$OUT")" "$want_out"
 like "text: the report is on stderr" "$(cat "$ERR")" "^profile of 'sh'"
 like "text: the whole report (top functions)" "$(cat "$ERR")" "top functions by total"
 like "text: the program's stderr is kept too" "$(cat "$ERR")" "program err"
+cp "$ERR" "$TMP/text.err"
 # the program's output redirected away: the report stays
 "$PERFLAB" profile -- "${PROG[@]}" >/dev/null 2>"$ERR"
 like "stdout to /dev/null: the report is not lost" "$(cat "$ERR")" "top functions by self"
@@ -35,6 +36,16 @@ is "json: stdout is exactly the program's output" "$(cat "$OUT")" "$want_out"
 json_of "$ERR" >"$TMP/stderr.json"
 is "json on stderr: parses" "$(jq -r .schema_version "$TMP/stderr.json" 2>&1)" 1
 validate profile.schema.json "$TMP/stderr.json"
+is "json on stderr: one note line says where the JSON went" \
+	"$(grep -c '^perflab profile: note: the JSON goes to stderr: stdout is left to the command (give -o FILE' "$ERR")" 1
+# a cycles event that fell back: said in words with what perflab does instead, no errno text
+if [ "$(jq -r '.event.fallback // empty' "$TMP/stderr.json")" ]; then
+	like "fallback: what it means and what perflab does instead" "$(cat "$TMP/text.err")" \
+		"no hardware cycles event: this machine exposes no hardware PMU \\(as most VMs\\); sampling cpu-clock instead"
+	is "fallback: no raw errno text" "$(grep -c 'No such file or directory' "$TMP/text.err")" 0
+else
+	skip "fallback wording" "this machine has a hardware cycles event"
+fi
 
 # --json -o FILE: FILE is exactly one valid document whatever the program prints
 J=$TMP/p.json
@@ -114,4 +125,26 @@ else
 fi
 "$PERFLAB" profile -o "$TMP/many.txt" -- "$PROFILE_SHAPE" 0.5 >/dev/null 2>&1
 like "many samples: a plain count" "$(grep '^samples' "$TMP/many.txt")" '^samples +[0-9]+$'
+# Ctrl-C (SIGINT to perflab) during '-- CMD': the command gets it, what was recorded is
+# written, marked interrupted, and perflab exits 130 (as bench, report and monitor)
+"$PERFLAB" profile --json -o "$TMP/int.json" -- timeout 20 sh -c 'while :; do :; done' >/dev/null 2>"$TMP/int.err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+is "SIGINT: exit 130" "$?" 130
+validate profile.schema.json "$TMP/int.json"
+is "SIGINT: the profile is marked interrupted" "$(jqv "$TMP/int.json" .interrupted)" true
+like "SIGINT: what was recorded is kept" "$(jqv "$TMP/int.json" .samples_total)" '^[1-9][0-9]*$'
+is "SIGINT: stopped at once, not when the command ends (20 s)" "$(jq '.duration_s < 10' "$TMP/int.json")" true
+"$PERFLAB" profile -- timeout 20 sh -c 'while :; do :; done' >/dev/null 2>"$TMP/int2.err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+is "SIGINT, text: exit 130" "$?" 130
+like "SIGINT, text: says so" "$(cat "$TMP/int2.err")" "command    interrupted \\(Ctrl-C\\)"
+"$PERFLAB" profile --json -o "$TMP/ok.json" -- true >/dev/null 2>&1
+is "a command that ends by itself: not interrupted" "$(jqv "$TMP/ok.json" .interrupted)" false
+
 done_testing

@@ -351,7 +351,8 @@ kill -KILL "$v" 2>/dev/null
 wait "$v" 2>/dev/null
 
 # -- CMD: Ctrl-C goes to the whole foreground group; the command dies of SIGINT (the
-# signal is re-injected) and perflab reports it; no process of the group is left.
+# signal is re-injected) and perflab reports it, marked interrupted, exit 130 (perflab(1),
+# EXIT STATUS); no process of the group is left.
 setsid "$PERFLAB" profile --json -o "$TMP/c.json" --syscalls-via ptrace \
 	-- "$PROFILE_SCTHREADS" 2 1000000000 >"$OUT" 2>"$ERR" &
 pf=$!
@@ -360,8 +361,9 @@ sleep 0.2
 kill -INT -- -"$pf"
 wait "$pf"
 rc=$?
-is "-- CMD, Ctrl-C: perflab exits 0" "$rc" 0
+is "-- CMD, Ctrl-C: perflab exits 130" "$rc" 130
 is "-- CMD, Ctrl-C: the command died of SIGINT" "$(jqv "$TMP/c.json" .exit_status)" 130
+is "-- CMD, Ctrl-C: the profile is marked interrupted" "$(jqv "$TMP/c.json" .interrupted)" true
 sleep 0.2
 is "-- CMD, Ctrl-C: no process of the group is left" "$(alive_in_group "$pf")" ""
 

@@ -35,8 +35,8 @@ last=$(echo "$online" | tr ',' '\n' | tail -1 | sed 's/.*-//')
 off=$((last + 1))
 expect_exit 2 "report -C with an offline CPU ($off; online $online)" "$PERFLAB" report --quick -C "$off" \
 	-o "$TMP/off"
-like "offline CPU: the runner's message, before anything ran" "$(cat "$ERR")" \
-	"--cpus '$off': CPU $off is offline or does not exist \\(online CPUs: "
+like "offline CPU: the shared --cpus check, before anything ran" "$(cat "$ERR")" \
+	"--cpus '$off': CPU $off is not online \\(online CPUs: "
 is "offline CPU: one line" "$(wc -l <"$ERR")" 1
 is "offline CPU: no report written" "$(test -e "$TMP/off" && echo exists || echo absent)" absent
 

@@ -192,4 +192,26 @@ ln -s "$TMP/outside" "$TMP/root/var"
 expect_exit 3 "sysroot default state: ROOT/var a symlink out: refused" TN apply sw
 is "sysroot default state: nothing written outside" "$(ls -A "$TMP/outside")" ""
 is "sysroot default state: swappiness unchanged" "$(cat "$TMP/root/proc/sys/vm/swappiness")" "$(cat "$TMP/orig/proc/sys/vm/swappiness")"
+# ---- --state-dir: a writable directory we may use, else bad input (exit 2) ----
+profile good-one '[sysctl]' 'vm.swappiness=10'
+sd() { # NAME DIR REGEX: apply with --state-dir DIR is exit 2, one line, nothing written
+	fresh
+	expect_exit 2 "$1: exit 2" "$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" \
+		--state-dir "$2" apply good-one
+	is "$1: one line" "$(wc -l <"$ERR")" 1
+	like "$1: names the directory and the fix" "$(cat "$ERR")" "$3"
+	ok "$1: nothing applied" same_tree
+}
+sd "--state-dir /proc/self" /proc/self "--state-dir '/proc/self': cannot create files in '/proc/self': .*\(give a writable directory"
+: >"$TMP/afile"
+sd "--state-dir a file" "$TMP/afile" "--state-dir '.*/afile': not a directory \(give a writable directory"
+sd "--state-dir under a file" "$TMP/afile/state" "--state-dir '.*/afile/state': its parent '.*/afile' is not a directory"
+expect_exit 2 "rollback --state-dir /proc/self: exit 2" "$PERFLAB" tune --sysroot "$TMP/root" \
+	--state-dir /proc/self rollback
+fresh
+ok "--state-dir that does not exist yet (its parent is writable)" "$PERFLAB" tune --sysroot "$TMP/root" \
+	--profile-dir "$P" --state-dir "$TMP/newstate" apply good-one
+is "... the journal made it" "$(test -s "$TMP/newstate/tune-journal.jsonl" && echo yes)" yes
+is "... no probe file left" "$(ls -A "$TMP/newstate" | grep -c probe)" 0
+
 done_testing

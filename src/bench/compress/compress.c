@@ -67,7 +67,7 @@ static const struct pl_opt compress_opt_table[] = {
 	  .max = 3600, .def = "0.3s" },
 	{ "workers", 0, PL_OPT_INT, offsetof(struct compress_opts, workers), "N",
 	  "web-tier stage with N worker processes (default: 1 with --backend auto, else off)",
-	  .min = 0, .max = 1024, .was_short = 'w' },
+	  .min = 0, .max = 1024 },
 	{ "inject-accel-failure", 0, PL_OPT_DOUBLE, offsetof(struct compress_opts, inject), "RATE",
 	  "make this fraction (0..1) of the accelerated backend's requests fail", .min = 0,
 	  .max = 1 },

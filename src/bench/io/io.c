@@ -306,8 +306,9 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 			pl_bench_error(ctx, "interrupted while creating the test file (removed)");
 			goto fail;
 		}
-		pl_bench_error(ctx, "--dir '%s': cannot create a %llu-byte test file: %s", shown,
-			       (unsigned long long)o->size, io_err(r));
+		char sz[64];
+		pl_bench_error(ctx, "--dir '%s': cannot create a %s test file: %s", shown,
+			       pl_fmt_size(sz, sizeof(sz), (double)o->size), io_err(r));
 		goto fail_input;
 	}
 	json_object_set_new(info, "file", pl_json_string(s->f.path));

@@ -619,6 +619,10 @@ static void dimm_reference(json_t *info)
 	pl_facts_free(&f);
 }
 
+/* The array size of --quick (mem_quick), as written and in bytes. */
+#define MEM_QUICK_SIZE "64MiB"
+#define MEM_QUICK_BYTES (64ull << 20)
+
 static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 {
 	struct mem_opts *o = vo;
@@ -631,7 +635,11 @@ static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 		return -EINVAL;
 	}
 	if (o->latency && !o->numa_matrix) {
-		if (o->only || o->nt || o->size || o->threads) {
+		/* --quick's own --size (mem_quick) sizes STREAM's arrays; it is not the user's
+		 * --size, so --latency --quick runs the curve */
+		bool size_given =
+			o->size && !(pl_bench_is_quick(ctx) && o->size == MEM_QUICK_BYTES);
+		if (o->only || o->nt || size_given || o->threads) {
 			pl_bench_error(ctx,
 				       "--latency measures one thread's pointer chase: drop "
 				       "--only, --nt, --size and --threads (--max-size sets the "
@@ -961,7 +969,8 @@ static void mem_plan(const void *vo, json_t *plan)
 	pl_buf_free(&why);
 }
 
-static const char *const mem_quick[] = { "--size", "64MiB", "--runs", "2", "--warmup", "1", NULL };
+static const char *const mem_quick[] = { "--size", MEM_QUICK_SIZE, "--runs", "2", "--warmup", "1",
+					 NULL };
 
 const struct pl_bench pl_bench_mem = {
 	.name = "mem",
