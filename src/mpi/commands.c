@@ -107,7 +107,9 @@ static const struct pl_cmd_info infos[] = {
 	  "written), 3 a node failed or timed out (the others' report is still written).\n"
 	  "Ctrl-C (SIGINT/SIGTERM to mpirun) writes what was gathered: the nodes that answered,\n"
 	  "the STREAM results and pairs so far (network.complete false) and an \"interrupted\"\n"
-	  "section; the ranks exit 128 + signal.",
+	  "section; the ranks exit 128 + signal. Every figure carries its caveats: its node's\n"
+	  "(quick run, arrays within the caches, busy machine) and the run's (nodes sharing a\n"
+	  "host, more ranks than CPUs, shared CPUs, pairs on one host: loopback).",
 	  "DIR", "the report directory: DIR/report.{json,md,html} (default ./perflab-cluster)",
 	  "also print report.json on stdout (rank 0)" },
 	{ "inspect",
