@@ -42,8 +42,13 @@ extern const char *const pl_cluster_natural[];
  *  GB/s); the slowest node is "odd" when its median lies below the others' spread:
  *  under the lowest of the others by more than s, s the larger of the others' range
  *  (highest - lowest) and their largest run-to-run stddev (needs >= 3 nodes with a
- *  figure; a mispopulated DIMM channel looks like this). @epoch is the generation
- *  time in seconds. Returns a new reference. */
+ *  figure; a mispopulated DIMM channel looks like this); that spread never goes below 0.
+ *  Each node row also has its run facts (pl_cluster_run_facts: host, shares_host_with,
+ *  shares_cpus_with, host_ranks, host_cpus, caveats; "ranks" from the placement); each
+ *  memory row the runs' "min_gbs" and "max_gbs" and "caveats" (pl_cluster_bench_caveats
+ *  of its bench mem result, then the node's run caveats); memory "caveats" of the section
+ *  (nodes sharing a host). @epoch is the generation time in seconds. Returns a new
+ *  reference. */
 json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long long epoch);
 
 /** The nodes whose every pair is slow, from a network section (perflab-mpi's "network":
@@ -83,9 +88,10 @@ json_t *pl_cluster_from_docs(const json_t *docs, long long epoch);
 /** The per-node figures of benchmark @bench (the "benchmarks" member of each node's
  *  document holds its bench --json result, the last one named @bench counting):
  *  {"name":BENCH, "results":[{node, status, reason}] (every node; a node without a result
- *  is "failed"), "metrics":[{name, unit, better, "nodes":[{node, median, stddev, n,
- *  others_lo, others_hi, odd}], worst, odd:[{node, median, side, others_lo, others_hi}]}],
- *  "note"}. Metrics in the order of first appearance; each row is a node with an "ok"
+ *  is "failed"), "metrics":[{name, unit, better, "nodes":[{node, median, stddev, n, min,
+ *  max, caveats, others_lo, others_hi, odd}], worst, odd:[{node, median, side, others_lo,
+ *  others_hi}]}], "caveats", "note"} (caveats as pl_cluster_build's memory rows and
+ *  section). Metrics in the order of first appearance; each row is a node with an "ok"
  *  result. The worst node (lowest median when higher is better, highest when lower is
  *  better, none for "neither") is odd when outside the others' spread (as memory's
  *  slowest node: beyond their worst by more than the larger of their range and largest
