@@ -107,7 +107,9 @@ static const struct pl_cmd_info infos[] = {
 	  "written), 3 a node failed or timed out (the others' report is still written).\n"
 	  "Ctrl-C (SIGINT/SIGTERM to mpirun) writes what was gathered: the nodes that answered,\n"
 	  "the STREAM results and pairs so far (network.complete false) and an \"interrupted\"\n"
-	  "section; the ranks exit 128 + signal.",
+	  "section; the ranks exit 128 + signal. Every figure carries its caveats: its node's\n"
+	  "(quick run, arrays within the caches, busy machine) and the run's (nodes sharing a\n"
+	  "host, more ranks than CPUs, shared CPUs, pairs on one host: loopback).",
 	  "DIR", "the report directory: DIR/report.{json,md,html} (default ./perflab-cluster)",
 	  "also print report.json on stdout (rank 0)" },
 	{ "inspect",
@@ -369,9 +371,9 @@ static json_t *bench_doc(struct mpi_opts *o, MPI_Comm cc)
 	return doc;
 }
 
-/* Rank 0: the "docs" array of pl_cluster_from_docs() ({file, name, doc} or {file, name,
- * reason}) of the @nc collectors (world ranks @coll, @names), @docs[i] and @got[i] as
- * pl_mpi_gather_json() left them (@docs[i] taken over). */
+/* Rank 0: the "docs" array of pl_cluster_from_docs() ({file, name, place, doc} or {file,
+ * name, place, reason}; place: pl_mpi_place_json) of the @nc collectors (world ranks @coll,
+ * @names), @docs[i] and @got[i] as pl_mpi_gather_json() left them (@docs[i] taken over). */
 static json_t *docs_array(const int *coll, int nc, char *const *names, json_t **docs,
 			  const bool *got, const struct mpi_opts *o)
 {
@@ -382,6 +384,7 @@ static json_t *docs_array(const int *coll, int nc, char *const *names, json_t **
 		char *src = pl_xasprintf("rank %d", coll[i]), lim[512];
 		json_object_set_new(e, "file", pl_json_string(src));
 		json_object_set_new(e, "name", pl_json_string(names[i]));
+		json_object_set_new(e, "place", pl_mpi_place_json(i));
 		char *why = NULL;
 		if (got[i] && !doc)
 			why = pl_xasprintf("its document is not JSON");
@@ -543,8 +546,10 @@ static int write_report(const json_t *docs, json_t *net, json_t *intr, bool benc
 	json_t *c = pl_cluster_from_docs(docs, pl_now_epoch());
 	json_t *run = mpi_run_json(docs);
 	json_object_set_new(c, "mpi", run);
-	if (net)
+	if (net) {
 		json_object_set_new(c, "network", json_incref(net));
+		pl_cluster_network_caveats(c);
+	}
 	if (bench)
 		json_object_set_new(json_object_get(c, "memory"), "simultaneous", json_true());
 	if (intr)
@@ -665,7 +670,7 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
 		pl_mpi_stop.sig = pl_mpi_got_sig;
 		pl_mpi_stop.rank = 0;
 	}
-	json_t *net = bench && nc >= 2 ? pl_mpi_network_json(rtt, have, nc, o, names) : NULL;
+	json_t *net = bench && nc >= 2 ? pl_mpi_network_json(rtt, have, nc, coll, o, names) : NULL;
 	json_t *intr = pl_mpi_stop.sig || (pl_mpi_stop.late && bench)
 			       ? interrupted_json(nc, names, got, ok, mem_ok, have, bench, o)
 			       : NULL;

@@ -115,7 +115,8 @@ out:
  * (@key, @keylen bytes) and sets *@coll to the collectors' world ranks (ascending), *@nc
  * to their number, *@me to this rank's index among them (-1 when it is not one) and
  * *@names to their node names made unique (pl_cluster_unique_names, a NULL-terminated
- * strv). Keys are compared whole: nodes are never merged by a shared prefix. */
+ * strv), and pl_mpi_node_of to every rank's node index. Keys are compared whole: nodes are never
+ * merged by a shared prefix. */
 static void find_collectors(const char *key, size_t keylen, int **coll, int *nc, int *me,
 			    char ***names)
 {
@@ -130,16 +131,21 @@ static void find_collectors(const char *key, size_t keylen, int **coll, int *nc,
 	}
 	char *all = pl_xmalloc(total ? total : 1);
 	MPI_Allgatherv(key, len, MPI_CHAR, all, lens, displs, MPI_CHAR, MPI_COMM_WORLD);
-	json_t *seen = json_object(); /* key bytes -> its first rank */
+	json_t *seen = json_object(); /* key bytes -> its node index */
+	pl_mpi_node_of = pl_xcalloc(nr, sizeof(int));
 	*coll = pl_xcalloc(nr, sizeof(int));
 	const char **base = pl_xcalloc(nr, sizeof(*base));
 	*nc = 0;
 	*me = -1;
 	for (size_t r = 0; r < nr; r++) {
 		const char *k = all + displs[r];
-		if (json_object_getn(seen, k, (size_t)lens[r]))
+		const json_t *known = json_object_getn(seen, k, (size_t)lens[r]);
+		if (known) {
+			pl_mpi_node_of[r] = (int)json_integer_value(known);
 			continue;
-		json_object_setn_new_nocheck(seen, k, (size_t)lens[r], json_true());
+		}
+		json_object_setn_new_nocheck(seen, k, (size_t)lens[r], json_integer(*nc));
+		pl_mpi_node_of[r] = *nc;
 		if ((int)r == pl_mpi_rank)
 			*me = *nc;
 		base[*nc] = k; /* the name: the key up to its first NUL */
@@ -207,6 +213,7 @@ int main(int argc, char **argv)
 	int *coll, nc, me;
 	char **names;
 	find_collectors(key, keylen, &coll, &nc, &me, &names);
+	pl_mpi_gather_places(); /* the caveats of shared hosts and CPUs, the pairs' pinning */
 	bool collector = me >= 0;
 	MPI_Comm cc;
 	MPI_Comm_split(MPI_COMM_WORLD, collector ? 0 : MPI_UNDEFINED, pl_mpi_rank, &cc);
@@ -219,6 +226,7 @@ int main(int argc, char **argv)
 	free(key);
 	pl_strv_free(names);
 	free(coll);
+	pl_mpi_free_places();
 	pl_bench_cmd_free(&o.bench);
 	/* rank 0's exit code to every rank; the others wait asleep (pl_mpi_wait_reqs), leaving the
 	 * CPUs to the ranks still working */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@ enum { REACH_NONE = 0, REACH_HOSTNAME = 1, REACH_ADDRESS = 2 };
 #define TCP_ADDR_MAX 2048
 /* gethostname()'s buffer for that address (the kernel's limit is 64 bytes) */
 #define HOST_BUF 256
+/* how long the collectors sleep after the barrier before the first pair, us */
+#define SETTLE_US 200000
 
 /* The timed and the warm-up round trips of a size at @scale (quick 10, default 2,
  * full 1): osu_latency's counts at full (10000 and 100 up to 8 KiB, 1000 and 10 above). */
@@ -264,6 +267,17 @@ int pl_mpi_measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 	int scale = o->quick ? 10 : o->full ? 1 : 2, r = 0;
 	double mine[NVALS];
 	pl_mpi_stop.phase = "network";
+	/* Let the ranks settle before the first pair: every collector waits asleep in a
+	 * barrier, then SETTLE_US more. Measured on a 2-CPU host with 4 ranks (quick, ranks
+	 * pinned apart): without it the first pair's 8 B round trip was 16-28 us against
+	 * about 3.3 us for the others (the ranks still busy from STREAM and the gather);
+	 * with it 6-8 us. */
+	if (pl_mpi_poll_barrier(cc, me == 0 ? MPI_Wtime() + o->timeout_s : 0) < 0)
+		r = -EINTR;
+	else
+		usleep(SETTLE_US);
+	if (r < 0 && me != 0)
+		pl_mpi_rank_stop();
 	int p = 0;
 	for (int a = 0; a < nc && r == 0; a++)
 		for (int b = a + 1; b < nc && r == 0; b++, p++) {
@@ -282,6 +296,11 @@ int pl_mpi_measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 			 */
 			double deadline = me == 0 ? MPI_Wtime() + o->timeout_s : 0;
 			if (me == a || me == b) {
+				/* two ranks of one host: each on a CPU of its own for the pair */
+				int ca, cb;
+				cpu_set_t saved;
+				bool pinned = pl_mpi_pair_cpus(coll[a], coll[b], &ca, &cb) &&
+					      pl_mpi_pin(me == a ? ca : cb, &saved) == 0;
 				for (size_t s = 0; s < NSIZES && !stopped; s++) {
 					double t = pingpong(me == a, coll[me == a ? b : a],
 							    sizes[s], pp_iters(sizes[s], scale),
@@ -290,6 +309,8 @@ int pl_mpi_measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 					mine[s] = t;
 					stopped = t < 0;
 				}
+				if (pinned)
+					sched_setaffinity(0, sizeof(saved), &saved);
 				mine[NSIZES] = mine[NSIZES + 1] = 0;
 				if (!stopped && o->net_tcp) {
 					mine[NSIZES] = tcp_pingpong(me == a, coll[me == a ? b : a],
@@ -380,8 +401,8 @@ static json_t *tcp_pair_json(const double *v, json_t *m, int a, int b, double *o
 
 /* Rank 0: the "network" object of the pairs measured (@rtt, @have as pl_mpi_measure_pairs()
  * left them; complete false when some are missing) between the @nc collectors @names. */
-json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const struct mpi_opts *o,
-			    char *const *names)
+json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const int *coll,
+			    const struct mpi_opts *o, char *const *names)
 {
 	int scale = o->quick ? 10 : o->full ? 1 : 2;
 	json_t *net = json_object(), *nodes = json_array(), *pairs = json_array();
@@ -451,6 +472,15 @@ json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const s
 				}
 			}
 			json_object_set_new(pr, "points", pts);
+			int ca, cb;
+			json_object_set_new(pr, "same_host",
+					    json_boolean(pl_mpi_same_host(coll[a], coll[b])));
+			if (pl_mpi_pair_cpus(coll[a], coll[b], &ca, &cb)) {
+				json_t *pc = json_array();
+				json_array_append_new(pc, json_integer(ca));
+				json_array_append_new(pc, json_integer(cb));
+				json_object_set_new(pr, "cpus", pc);
+			}
 			if (o->net_tcp)
 				json_object_set_new(pr, "tcp",
 						    tcp_pair_json(rtt + (size_t)p * NVALS, tcp_rt,
@@ -463,9 +493,17 @@ json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const s
 			       "(a barrier between pairs), MPI_Send/MPI_Recv measured as OSU "
 			       "osu_latency: separate page-aligned buffers filled, the pair "
 			       "synchronised, warm-up round trips not timed, MPI_Wtime around "
-			       "the timed loop; one-way latency = round trip / 2, bandwidth = "
+			       "the timed loop (the collectors settle 0.2 s asleep before the "
+			       "first pair; two ranks of one host are pinned to two CPUs for "
+			       "their pair); one-way latency = round trip / 2, bandwidth = "
 			       "bytes / one-way time"));
 	json_object_set_new(net, "complete", json_boolean(complete));
+	json_t *cav = json_array();
+	if (o->quick)
+		json_array_append_new(
+			cav, pl_json_string("quick run: a tenth of the default round trips "
+					    "(--quick), so each figure averages fewer of them"));
+	json_object_set_new(net, "caveats", cav);
 	json_object_set_new(net, "nodes", nodes);
 	json_t *sz = json_array();
 	for (size_t s = 0; s < NSIZES; s++)

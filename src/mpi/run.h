@@ -7,6 +7,7 @@
 #define PERFLAB_MPI_RUN_H
 #include <jansson.h>
 #include <mpi.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -125,9 +126,50 @@ int pl_mpi_measure_pairs(MPI_Comm cc, const int *coll, int nc, int me, const str
 			 double *rtt, bool *have);
 /** Rank 0: the report's "network" object (docs/schemas/cluster.schema.json) of the pairs
  *  measured (@rtt, @have as pl_mpi_measure_pairs() left them; complete false when some are
- *  missing) between the @nc collectors @names. New reference. */
-json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const struct mpi_opts *o,
-			    char *const *names);
+ *  missing) between the @nc collectors @names (world ranks @coll): each pair says whether
+ *  its ranks share a host and the CPUs they were pinned to (pl_mpi_pair_cpus); "caveats"
+ *  holds the quick run's. New reference. */
+json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const int *coll,
+			    const struct mpi_opts *o, char *const *names);
+
+/* ---- where the ranks run (placement.c) ---- */
+
+/** One rank's place: its host (hostname through the sysroot, escaped as a JSON string
+ *  holds it, and boot id: ranks with both equal share a machine), the CPUs it may run on
+ *  (sched_getaffinity, a cpulist; "" when unknown), its host's online CPUs
+ *  (sysconf(_SC_NPROCESSORS_ONLN)) and the lowest rank on the same host. */
+struct pl_mpi_place {
+	char *host, *boot, *cpus;
+	int online, host_of;
+};
+/** Every rank's place (pl_mpi_nranks entries) after pl_mpi_gather_places(), on every rank;
+ *  NULL before. */
+extern struct pl_mpi_place *pl_mpi_places;
+/** The node index (among the collectors, ascending) of every world rank (pl_mpi_nranks
+ *  entries, main.c sets it on every rank; freed by pl_mpi_free_places). */
+extern int *pl_mpi_node_of;
+/** Gather every rank's place to every rank (collective over MPI_COMM_WORLD). */
+void pl_mpi_gather_places(void);
+/** Free pl_mpi_places (NULL-safe). */
+void pl_mpi_free_places(void);
+/** True when world ranks @a and @b run on one host (same hostname and boot id). */
+bool pl_mpi_same_host(int a, int b);
+/** Node @node's placement for the cluster document (report/cluster.h, struct
+ *  pl_cluster_node's place): {hostname, boot_id, ranks: [world ranks whose
+ *  pl_mpi_node_of is @node], cpus_allowed: [each one's cpulist], host_ranks: the job's
+ *  ranks on that host, host_cpus: its online CPUs}. New reference. */
+json_t *pl_mpi_place_json(int node);
+/** The CPUs a ping-pong pair of world ranks @lead and @peer on one host is pinned to:
+ *  the lead's lowest allowed CPU and the peer's lowest allowed CPU other than that, so the
+ *  two never take turns on one CPU (measured on a 2-CPU host with 4 ranks, --quick: the
+ *  median 8 B round trip was 17.1 us unpinned, most ranks on one CPU after STREAM, and
+ *  3.2 us pinned apart). Returns true with
+ *  *@lead_cpu and *@peer_cpu set, false (both -1) when they are on different hosts or no
+ *  two distinct CPUs are allowed. Deterministic: both ranks and rank 0 compute it. */
+bool pl_mpi_pair_cpus(int lead, int peer, int *lead_cpu, int *peer_cpu);
+/** Pin this thread to CPU @cpu, its former affinity into *@saved (restore with
+ *  sched_setaffinity). Returns 0 or -1 (errno set). */
+int pl_mpi_pin(int cpu, cpu_set_t *saved);
 
 /* ---- the commands (commands.c) ---- */
 

@@ -68,7 +68,56 @@ const json_t *pl_cluster_net_matrix(const json_t *net, const char *k, size_t i, 
 	return json_array_get(json_array_get(json_object_get(net, k), i), j);
 }
 
+json_t *pl_cluster_caveat_groups(const json_t *rows)
+{
+	json_t *by = json_object(), *out = json_array();
+	size_t i;
+	json_t *r;
+	json_array_foreach(rows, i, r)
+	{
+		pl_autofree char *who =
+			pl_json_str(r, "node")
+				? pl_xstrdup(pl_json_str(r, "node"))
+				: pl_xasprintf("%s - %s",
+					       pl_json_str(r, "a") ? pl_json_str(r, "a") : "?",
+					       pl_json_str(r, "b") ? pl_json_str(r, "b") : "?");
+		size_t k;
+		json_t *x;
+		json_array_foreach(json_object_get(r, "caveats"), k, x)
+		{
+			const char *t = json_string_value(x);
+			if (!t)
+				continue;
+			json_t *g = json_object_get(by, t);
+			if (!g) {
+				g = json_object();
+				json_object_set_new(g, "text", pl_json_string(t));
+				json_object_set_new(g, "who", pl_json_string(who));
+				json_object_set_new(by, t, g);
+				json_array_append(out, g);
+				continue;
+			}
+			pl_autofree char *w = pl_xasprintf("%s, %s", pl_json_str(g, "who"), who);
+			json_object_set_new(g, "who", pl_json_string(w));
+		}
+	}
+	json_decref(by);
+	return out;
+}
+
 /* ---- terminal ---- */
+
+/* The caveats of section @sec (its "caveats") and of its figures @rows, one line each. */
+static void print_caveats(FILE *out, const char *what, const json_t *sec, const json_t *rows)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(sec, "caveats"), i, x)
+		fprintf(out, "%s caveat: %s\n", what, json_string_value(x));
+	pl_autojson json_t *g = pl_cluster_caveat_groups(rows);
+	json_array_foreach(g, i, x) fprintf(out, "%s caveat (%s): %s\n", what,
+					    pl_json_str(x, "who"), pl_json_str(x, "text"));
+}
 
 /* A copy of @v whose strings are escaped for a terminal (pl_str_escape, PL_ESC_TERM):
  * node names, hostnames, fact values and findings come from the nodes' machines, and a
@@ -216,7 +265,10 @@ static void print_summary(FILE *out, const json_t *c, const char *dir)
 		"memory: %s STREAM triad %.2f GB/s is %s the other nodes' spread [%.2f, %.2f]\n",
 		pl_json_str(o, "node"), pl_json_num(o, "triad_gbs"), pl_json_str(o, "side"),
 		pl_json_num(o, "others_lo_gbs"), pl_json_num(o, "others_hi_gbs"));
+	print_caveats(out, "memory", mem, json_object_get(mem, "nodes"));
 	const json_t *net = json_object_get(c, "network");
+	if (net)
+		print_caveats(out, "network", net, json_object_get(net, "pairs"));
 	const json_t *sp = json_object_get(net, "slowest_pair");
 	if (sp)
 		fprintf(out,
@@ -296,7 +348,9 @@ static void print_bench(FILE *out, const json_t *c)
 				fprintf(out, "  worst");
 			fputc('\n', out);
 		}
+		print_caveats(out, "  ", NULL, json_object_get(m, "nodes"));
 	}
+	print_caveats(out, "bench", b, NULL);
 }
 
 static void print_command(FILE *out, const json_t *c)
@@ -356,6 +410,33 @@ static void md_text(FILE *out, const char *s)
 	}
 	pl_autofree char *t = pl_buf_steal(&b);
 	pl_report_md_cell(out, t);
+}
+
+/* The caveats of section @sec and of its figures @rows as a Markdown list. */
+static void md_caveats(FILE *out, const json_t *sec, const json_t *rows)
+{
+	pl_autojson json_t *g = pl_cluster_caveat_groups(rows);
+	const json_t *own = json_object_get(sec, "caveats");
+	if (!json_array_size(own) && !json_array_size(g))
+		return;
+	fputs("Caveats:\n\n", out);
+	size_t i;
+	json_t *x;
+	json_array_foreach(own, i, x)
+	{
+		fputs("- ", out);
+		md_text(out, json_string_value(x));
+		fputs("\n", out);
+	}
+	json_array_foreach(g, i, x)
+	{
+		fputs("- ", out);
+		md_text(out, pl_json_str(x, "who"));
+		fputs(": ", out);
+		md_text(out, pl_json_str(x, "text"));
+		fputs("\n", out);
+	}
+	fputs("\n", out);
 }
 
 /* One matrix @key of @net (its "nodes" the rows and columns) as a Markdown table. */
@@ -425,6 +506,7 @@ static void md_network(FILE *out, const json_t *net)
 		fputs(".\n", out);
 	}
 	fputs("\n", out);
+	md_caveats(out, net, json_object_get(net, "pairs"));
 }
 
 int pl_cluster_write_markdown(FILE *out, const json_t *c)
@@ -545,14 +627,20 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 	fprintf(out, "\n## Memory bandwidth per node (STREAM triad)\n\n%s.\n",
 		pl_json_str(mem, "note"));
 	if (json_array_size(json_object_get(mem, "nodes")))
-		fputs("\n| node | triad | stddev | others' spread | |\n|---|---:|---:|---|---|\n",
+		fputs("\n| node | triad (median) | runs' min - max | stddev | others' spread | "
+		      "|\n|---|---:|---:|---:|---|---|\n",
 		      out);
 	json_array_foreach(json_object_get(mem, "nodes"), i, row)
 	{
 		fputs("| ", out);
 		md_text(out, pl_json_str(row, "node"));
-		fprintf(out, " | %.3g GB/s | %.3g GB/s | ", pl_json_num(row, "triad_gbs"),
-			pl_json_num(row, "stddev_gbs"));
+		fprintf(out, " | %.3g GB/s | ", pl_json_num(row, "triad_gbs"));
+		if (isfinite(pl_json_num(row, "min_gbs")))
+			fprintf(out, "%.3g - %.3g GB/s", pl_json_num(row, "min_gbs"),
+				pl_json_num(row, "max_gbs"));
+		else
+			fputs("-", out);
+		fprintf(out, " | %.3g GB/s | ", pl_json_num(row, "stddev_gbs"));
 		if (isfinite(pl_json_num(row, "others_lo_gbs")))
 			fprintf(out, "%.3g - %.3g GB/s", pl_json_num(row, "others_lo_gbs"),
 				pl_json_num(row, "others_hi_gbs"));
@@ -562,6 +650,7 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 			    : "");
 	}
 	fputs("\n", out);
+	md_caveats(out, mem, json_object_get(mem, "nodes"));
 	const json_t *net = json_object_get(c, "network");
 	if (net)
 		md_network(out, net);

@@ -64,6 +64,10 @@ char *pl_cluster_join_names(const json_t *arr);
 char *pl_cluster_findings_text(const json_t *row);
 /** Cell [@i][@j] of matrix @k of network section @net (borrowed), NULL when absent. */
 const json_t *pl_cluster_net_matrix(const json_t *net, const char *k, size_t i, size_t j);
+/** The caveats of the figures @rows (each with a "caveats" array of strings) grouped by
+ *  text, in first-seen order: a new array of {"text", "who": "a, b" (the rows' "node",
+ *  or "a - b" of their "a" and "b")}, so a caveat every node shares is shown once. */
+json_t *pl_cluster_caveat_groups(const json_t *rows);
 /** The "interrupted" section of cluster document @c in one line ("interrupted by SIGTERM
  *  (rank 0) during the network phase: partial report; missing: ..."), or NULL when there
  *  is none. Malloc'd. */

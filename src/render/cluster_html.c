@@ -133,6 +133,33 @@ static void html_findings(struct pl_buf *b, const json_t *c)
 	pl_buf_puts(b, "</table>\n");
 }
 
+/* The caveats of section @sec and of its figures @rows as a list (id @id). */
+static void html_caveats(struct pl_buf *b, const json_t *sec, const json_t *rows, const char *id)
+{
+	pl_autojson json_t *g = pl_cluster_caveat_groups(rows);
+	const json_t *own = json_object_get(sec, "caveats");
+	if (!json_array_size(own) && !json_array_size(g))
+		return;
+	pl_buf_printf(b, "<p>Caveats:</p>\n<ul id=\"%s\" class=\"caveats\">\n", id);
+	size_t i;
+	json_t *x;
+	json_array_foreach(own, i, x)
+	{
+		pl_buf_puts(b, "<li>");
+		esc(b, json_string_value(x));
+		pl_buf_puts(b, "</li>\n");
+	}
+	json_array_foreach(g, i, x)
+	{
+		pl_buf_puts(b, "<li><strong>");
+		esc(b, pl_json_str(x, "who"));
+		pl_buf_puts(b, "</strong>: ");
+		esc(b, pl_json_str(x, "text"));
+		pl_buf_puts(b, "</li>\n");
+	}
+	pl_buf_puts(b, "</ul>\n");
+}
+
 static void html_memory(struct pl_buf *b, const json_t *c)
 {
 	const json_t *mem = json_object_get(c, "memory");
@@ -153,10 +180,18 @@ static void html_memory(struct pl_buf *b, const json_t *c)
 		labels[i] = pl_xasprintf(
 			"%s%s", pl_json_str(row, "node"),
 			odd ? (strcmp(odd, "below") == 0 ? " (odd: below)" : " (odd: above)") : "");
+		/* the whisker: the runs' lowest and highest figure; without them the median
+		 * +- stddev, never below the axis' 0 (a bandwidth is not negative) */
 		double v = pl_json_num(row, "triad_gbs"), s = pl_json_num(row, "stddev_gbs");
-		bars[i] = (struct pl_svg_bar){
-			.label = labels[i], .value = v, .lo = v - s, .hi = v + s
-		};
+		double lo = pl_json_num(row, "min_gbs"), hi = pl_json_num(row, "max_gbs");
+		if (!isfinite(lo) || !isfinite(hi)) {
+			lo = isfinite(s) ? v - s : NAN;
+			hi = isfinite(s) ? v + s : NAN;
+		}
+		bars[i] = (struct pl_svg_bar){ .label = labels[i],
+					       .value = v,
+					       .lo = isnan(lo) ? NAN : fmax(lo, 0),
+					       .hi = hi };
 	}
 	pl_svg_bar_chart(b, "STREAM triad per node", bars, n, "GB/s", "higher");
 	for (i = 0; i < n; i++)
@@ -174,6 +209,7 @@ static void html_memory(struct pl_buf *b, const json_t *c)
 			strcmp(pl_json_str(o, "side"), "below") == 0 ? "below" : "above",
 			pl_json_num(o, "others_lo_gbs"), pl_json_num(o, "others_hi_gbs"));
 	}
+	html_caveats(b, mem, rows, "memory-caveats");
 }
 
 /* A matrix as a table; with @heat each cell's background goes from white (lowest) to
@@ -268,6 +304,7 @@ static void html_network(struct pl_buf *b, const json_t *net)
 		esc(b, s);
 		pl_buf_puts(b, "</span>.</p>\n");
 	}
+	html_caveats(b, net, json_object_get(net, "pairs"), "network-caveats");
 }
 
 int pl_cluster_write_html(FILE *out, const json_t *c)

@@ -329,8 +329,8 @@ static json_t *build_findings(const struct pl_cluster_node *nodes, size_t n)
 	return out;
 }
 
-/* The node's bench mem triad metric, or NULL. */
-static const json_t *triad_of(const json_t *doc)
+/* The node's bench mem triad metric, or NULL; *@bench gets its bench document. */
+static const json_t *triad_of(const json_t *doc, const json_t **bench)
 {
 	size_t i, j;
 	json_t *b, *m;
@@ -344,8 +344,10 @@ static const json_t *triad_of(const json_t *doc)
 		json_array_foreach(json_object_get(b, "metrics"), j, m)
 		{
 			const char *mn = pl_json_str(m, "name");
-			if (mn && strcmp(mn, "triad") == 0 && isfinite(pl_json_num(m, "median")))
+			if (mn && strcmp(mn, "triad") == 0 && isfinite(pl_json_num(m, "median"))) {
 				found = m; /* the last run of mem wins */
+				*bench = b;
+			}
 		}
 	}
 	return found;
@@ -366,20 +368,53 @@ static void others_spread(const double *v, const double *sd, size_t m, size_t sk
 		s = fmax(s, sd[b]);
 	}
 	s = fmax(s, h - l);
-	*lo = l - s;
+	/* a bandwidth, latency or rate is never below 0: neither is the spread of them */
+	*lo = l >= 0 ? fmax(l - s, 0) : l - s;
 	*hi = h + s;
 }
 
-static json_t *build_memory(const struct pl_cluster_node *nodes, size_t n)
+/* The run caveats of node @i (pl_cluster_run_facts' @run) appended to the array @out. */
+static void add_run_caveats(const json_t *run, size_t i, json_t *out)
+{
+	size_t k;
+	json_t *x;
+	json_array_foreach(json_object_get(json_array_get(run, i), "caveats"), k, x)
+		json_array_append(out, x);
+}
+
+/* The section caveat of @run when nodes share a host (NULL-safe @out), for the odd-node
+ * test of a figure. */
+static void add_shared_host_caveat(const json_t *run, json_t *out)
+{
+	size_t k, shared = 0;
+	json_t *x;
+	json_array_foreach(run, k, x) shared +=
+		json_array_size(json_object_get(x, "shares_host_with")) > 0;
+	if (!shared)
+		return;
+	char *t = pl_xasprintf("%zu of %zu nodes share a host with another node: their figures "
+			       "are not independent machines, so the odd node and the spread "
+			       "compare ranks of one machine",
+			       shared, json_array_size(run));
+	json_array_append_new(out, pl_json_string(t));
+	free(t);
+}
+
+static json_t *build_memory(const struct pl_cluster_node *nodes, size_t n, const json_t *run)
 {
 	json_t *rows = json_array();
+	const json_t **metric = pl_xcalloc(n ? n : 1, sizeof(*metric));
+	const json_t **bench = pl_xcalloc(n ? n : 1, sizeof(*bench));
 	double *v = pl_xcalloc(n ? n : 1, sizeof(*v)), *sd = pl_xcalloc(n ? n : 1, sizeof(*sd));
 	size_t *idx = pl_xcalloc(n ? n : 1, sizeof(*idx));
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
-		const json_t *t = nodes[i].doc ? triad_of(nodes[i].doc) : NULL;
+		const json_t *b = NULL;
+		const json_t *t = nodes[i].doc ? triad_of(nodes[i].doc, &b) : NULL;
 		if (!t)
 			continue;
+		metric[m] = t;
+		bench[m] = b;
 		v[m] = pl_json_num(t, "median");
 		sd[m] = pl_json_num(t, "stddev");
 		if (!isfinite(sd[m]))
@@ -396,6 +431,15 @@ static json_t *build_memory(const struct pl_cluster_node *nodes, size_t n)
 		json_object_set_new(r, "node", pl_json_string(nodes[idx[a]].name));
 		json_object_set_new(r, "triad_gbs", json_real(v[a]));
 		json_object_set_new(r, "stddev_gbs", json_real(sd[a]));
+		double rmin = pl_json_num(metric[a], "min"), rmax = pl_json_num(metric[a], "max");
+		if (isfinite(rmin) && isfinite(rmax) && rmin >= 0 && rmin <= rmax) {
+			json_object_set_new(r, "min_gbs", json_real(rmin));
+			json_object_set_new(r, "max_gbs", json_real(rmax));
+		}
+		json_t *cav = json_array();
+		pl_cluster_bench_caveats(bench[a], metric[a], cav);
+		add_run_caveats(run, idx[a], cav);
+		json_object_set_new(r, "caveats", cav);
 		if (m >= 3 && a == slow) {
 			double lo, hi;
 			others_spread(v, sd, m, a, &lo, &hi);
@@ -421,16 +465,23 @@ static json_t *build_memory(const struct pl_cluster_node *nodes, size_t n)
 	json_object_set_new(mem, "slowest",
 			    m ? pl_json_string(nodes[idx[slow]].name) : json_null());
 	json_object_set_new(mem, "odd", odd);
-	json_object_set_new(mem, "note",
-			    pl_json_string(m >= 3 ? "The slowest node is odd when below the "
-						    "others' spread: their lowest minus s, s the "
-						    "larger of their range and their largest stddev"
-					   : m ? "fewer than 3 nodes with a STREAM figure: no odd "
-						 "node can be named"
-					       : "no node has a bench mem result"));
+	json_t *sec = json_array();
+	add_shared_host_caveat(run, sec);
+	json_object_set_new(mem, "caveats", sec);
+	json_object_set_new(
+		mem, "note",
+		pl_json_string(m >= 3 ? "The slowest node is odd when below the "
+					"others' spread: their lowest minus s (not below "
+					"0), s the larger of their range and their largest "
+					"stddev"
+			       : m    ? "fewer than 3 nodes with a STREAM figure: no odd "
+					"node can be named"
+				      : "no node has a bench mem result"));
 	free(v);
 	free(sd);
 	free(idx);
+	free(metric);
+	free(bench);
 	return mem;
 }
 
@@ -526,9 +577,14 @@ json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long lon
 	json_object_set_new(doc, "perflab_version", pl_json_string(PERFLAB_VERSION));
 	const char *wl = NULL;
 	json_t *rows = json_array();
+	json_t *run = pl_cluster_run_facts(nodes, n);
 	size_t nok = 0;
 	for (size_t i = 0; i < n; i++) {
-		json_array_append_new(rows, node_row(&nodes[i]));
+		json_t *row = node_row(&nodes[i]);
+		json_object_update(row, json_array_get(run, i));
+		if (nodes[i].place)
+			json_object_set(row, "ranks", json_object_get(nodes[i].place, "ranks"));
+		json_array_append_new(rows, row);
 		if (nodes[i].doc) {
 			nok++;
 			if (!wl)
@@ -545,7 +601,8 @@ json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long lon
 	json_object_set_new(doc, "nodes", rows);
 	json_object_set_new(doc, "drift", build_drift(nodes, n));
 	json_object_set_new(doc, "findings", build_findings(nodes, n));
-	json_object_set_new(doc, "memory", build_memory(nodes, n));
+	json_object_set_new(doc, "memory", build_memory(nodes, n, run));
+	json_decref(run);
 	return doc;
 }
 
@@ -598,6 +655,9 @@ static struct pl_cluster_node *nodes_of(const json_t *docs, char ***names)
 		if (!nodes[i].source)
 			nodes[i].source = "?";
 		nodes[i].reason = pl_json_str(e, "reason");
+		nodes[i].place = json_object_get(e, "place");
+		if (!json_is_object(nodes[i].place))
+			nodes[i].place = NULL;
 		const char *host = pl_json_str(e, "name");
 		if (!host)
 			host = pl_json_str(json_object_get(nodes[i].doc, "machine"), "hostname");
@@ -777,7 +837,7 @@ static const json_t *ok_result(const struct pl_cluster_node *nd, const char *ben
 
 /* One metric of bench @bench across the nodes: their medians, the worst node, the odd one. */
 static json_t *bench_metric(const struct pl_cluster_node *nodes, size_t n, const char *bench,
-			    const json_t *proto)
+			    const json_t *proto, const json_t *run)
 {
 	const char *mname = pl_json_str(proto, "name");
 	const char *better = pl_json_str(proto, "better");
@@ -804,6 +864,15 @@ static json_t *bench_metric(const struct pl_cluster_node *nodes, size_t n, const
 			json_object_set_new(r, "median", json_real(med));
 			json_object_set_new(r, "stddev", json_real(sd[m - 1]));
 			json_object_set_new(r, "n", json_integer(pl_json_int(x, "n")));
+			double lo = pl_json_num(x, "min"), hi = pl_json_num(x, "max");
+			if (isfinite(lo) && isfinite(hi) && lo <= hi) {
+				json_object_set_new(r, "min", json_real(lo));
+				json_object_set_new(r, "max", json_real(hi));
+			}
+			json_t *cav = json_array();
+			pl_cluster_bench_caveats(ok_result(&nodes[i], bench), x, cav);
+			add_run_caveats(run, i, cav);
+			json_object_set_new(r, "caveats", cav);
 			json_array_append_new(rows, r);
 			break;
 		}
@@ -850,6 +919,7 @@ static json_t *bench_metric(const struct pl_cluster_node *nodes, size_t n, const
 json_t *pl_cluster_bench(const struct pl_cluster_node *nodes, size_t n, const char *bench)
 {
 	json_t *metrics = json_array(), *seen = json_object(), *status = json_array();
+	json_t *run = pl_cluster_run_facts(nodes, n);
 	for (size_t i = 0; i < n; i++) {
 		const json_t *b = nodes[i].doc ? bench_of(nodes[i].doc, bench) : NULL;
 		json_t *st = json_object();
@@ -870,7 +940,7 @@ json_t *pl_cluster_bench(const struct pl_cluster_node *nodes, size_t n, const ch
 			if (!mn || json_object_get(seen, mn))
 				continue;
 			json_object_set_new(seen, mn, json_true());
-			json_array_append_new(metrics, bench_metric(nodes, n, bench, x));
+			json_array_append_new(metrics, bench_metric(nodes, n, bench, x, run));
 		}
 	}
 	json_decref(seen);
@@ -878,11 +948,16 @@ json_t *pl_cluster_bench(const struct pl_cluster_node *nodes, size_t n, const ch
 	json_object_set_new(out, "name", pl_json_string(bench));
 	json_object_set_new(out, "results", status);
 	json_object_set_new(out, "metrics", metrics);
+	json_t *sec = json_array();
+	add_shared_host_caveat(run, sec);
+	json_object_set_new(out, "caveats", sec);
+	json_decref(run);
 	json_object_set_new(
 		out, "note",
 		pl_json_string("Each metric's worst node (lowest when higher is better, else "
 			       "highest) is odd when outside the others' spread: their worst "
-			       "side by more than s, s the larger of their range and their largest "
+			       "side by more than s (a spread not below 0 for figures that are "
+			       "not), s the larger of their range and their largest "
 			       "stddev (needs 3 or more nodes with a figure)"));
 	return out;
 }

@@ -17,10 +17,13 @@
  *  (a file path, or "rank 3" from perflab-mpi), and either its report document or the
  *  reason it has none (a failed or hung rank). */
 struct pl_cluster_node {
-	const char *name;   /**< unique across the nodes (borrowed) */
-	const char *source; /**< file or ranks (borrowed) */
-	const json_t *doc;  /**< a report document (borrowed); NULL for a failed node */
-	const char *reason; /**< why @doc is NULL ("rank 2: timed out after 30 s"); else NULL */
+	const char *name;    /**< unique across the nodes (borrowed) */
+	const char *source;  /**< file or ranks (borrowed) */
+	const json_t *doc;   /**< a report document (borrowed); NULL for a failed node */
+	const char *reason;  /**< why @doc is NULL ("rank 2: timed out after 30 s"); else NULL */
+	const json_t *place; /**< perflab-mpi: where its ranks ran (borrowed; NULL from --from):
+				  {hostname, boot_id, ranks, cpus_allowed: [cpulist per rank],
+				  host_ranks: the job's ranks on that host, host_cpus} */
 };
 
 /** Fact keys whose values naturally differ from node to node, so drift leaves them out
@@ -39,8 +42,13 @@ extern const char *const pl_cluster_natural[];
  *  GB/s); the slowest node is "odd" when its median lies below the others' spread:
  *  under the lowest of the others by more than s, s the larger of the others' range
  *  (highest - lowest) and their largest run-to-run stddev (needs >= 3 nodes with a
- *  figure; a mispopulated DIMM channel looks like this). @epoch is the generation
- *  time in seconds. Returns a new reference. */
+ *  figure; a mispopulated DIMM channel looks like this); that spread never goes below 0.
+ *  Each node row also has its run facts (pl_cluster_run_facts: host, shares_host_with,
+ *  shares_cpus_with, host_ranks, host_cpus, caveats; "ranks" from the placement); each
+ *  memory row the runs' "min_gbs" and "max_gbs" and "caveats" (pl_cluster_bench_caveats
+ *  of its bench mem result, then the node's run caveats); memory "caveats" of the section
+ *  (nodes sharing a host). @epoch is the generation time in seconds. Returns a new
+ *  reference. */
 json_t *pl_cluster_build(const struct pl_cluster_node *nodes, size_t n, long long epoch);
 
 /** The nodes whose every pair is slow, from a network section (perflab-mpi's "network":
@@ -80,9 +88,10 @@ json_t *pl_cluster_from_docs(const json_t *docs, long long epoch);
 /** The per-node figures of benchmark @bench (the "benchmarks" member of each node's
  *  document holds its bench --json result, the last one named @bench counting):
  *  {"name":BENCH, "results":[{node, status, reason}] (every node; a node without a result
- *  is "failed"), "metrics":[{name, unit, better, "nodes":[{node, median, stddev, n,
- *  others_lo, others_hi, odd}], worst, odd:[{node, median, side, others_lo, others_hi}]}],
- *  "note"}. Metrics in the order of first appearance; each row is a node with an "ok"
+ *  is "failed"), "metrics":[{name, unit, better, "nodes":[{node, median, stddev, n, min,
+ *  max, caveats, others_lo, others_hi, odd}], worst, odd:[{node, median, side, others_lo,
+ *  others_hi}]}], "caveats", "note"} (caveats as pl_cluster_build's memory rows and
+ *  section). Metrics in the order of first appearance; each row is a node with an "ok"
  *  result. The worst node (lowest median when higher is better, highest when lower is
  *  better, none for "neither") is odd when outside the others' spread (as memory's
  *  slowest node: beyond their worst by more than the larger of their range and largest
@@ -97,5 +106,30 @@ json_t *pl_cluster_bench(const struct pl_cluster_node *nodes, size_t n, const ch
  *  (pl_cluster_bench of @bench, NULL for the other commands). New reference. */
 json_t *pl_cluster_command(const json_t *docs, const char *command, const char *bench,
 			   long long epoch);
+
+/* ---- caveats (report/cluster_caveats.c) ---- */
+
+/** Append to the array @out the caveats a single-node report gives figure @m (a metric
+ *  of bench document @doc; NULL for the document's alone), as full sentences: the
+ *  warnings and notes of report/figures.h's pl_caveats_metric() and pl_caveats_bench()
+ *  (runs, spread, quick run, arrays within the caches, machine not idle, CPU steal,
+ *  shared CPU), not the info items. A text already in @out is not added again. */
+void pl_cluster_bench_caveats(const json_t *doc, const json_t *m, json_t *out);
+
+/** The run's facts of the @n nodes, one object per node (a new array): {"host": name,
+ *  "shares_host_with": [nodes on the same host], "shares_cpus_with": [nodes on it whose
+ *  ranks may run on one of this node's CPUs], "host_ranks", "host_cpus" (null when not
+ *  known), "caveats": [sentences]}. One host: the same hostname and boot id from
+ *  perflab-mpi's placement (struct pl_cluster_node's place), else the same hostname
+ *  (facts kernel.hostname, then machine.hostname). Caveats: sharing a host, more ranks
+ *  than the host's CPUs (oversubscribed), sharing CPUs. */
+json_t *pl_cluster_run_facts(const struct pl_cluster_node *nodes, size_t n);
+
+/** Add the caveats of the network section of cluster document @c (perflab-mpi report),
+ *  after its "nodes" rows have their run facts: each pair's "caveats" (its two nodes on
+ *  one host: MPI's shared-memory path, not the network; the CPUs it was pinned to, or
+ *  that it could not be; either host oversubscribed) and the section's "caveats" (kept,
+ *  plus: every pair on one host). Does nothing without a "network". */
+void pl_cluster_network_caveats(json_t *c);
 
 #endif

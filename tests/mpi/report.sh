@@ -42,6 +42,31 @@ is "STREAM on every node, at the same time" "$(jqv "$PJ" '"\(.memory.nodes|lengt
 like "report.html: latency heatmap and bandwidth matrix" "$(tr '\n' ' ' <"$P/report.html")" \
 	'id="latency-heatmap".*id="bandwidth-matrix"'
 like "report.md: one-way latency labelled" "$(cat "$P/report.md")" 'One-way latency \(us, round trip / 2'
+# caveats: one host, four ranks: every pair is loopback with its two ranks pinned to two
+# CPUs; every STREAM figure carries the quick run's caveats and the shared host's
+is "every pair on one host, pinned to two distinct CPUs" \
+	"$(jqv "$PJ" '[.network.pairs[]|.same_host and (.cpus|length == 2 and .[0] != .[1])]|all')" "true"
+is "every pair says it measures loopback" \
+	"$(jqv "$PJ" '[.network.pairs[]|.caveats|map(test("shared-memory path on one machine \\(loopback\\)"))|any]|all')" "true"
+like "the network section says so" "$(jqv "$PJ" '.network.caveats|join("; ")')" \
+	'quick run: .*every pair is on one host'
+is "every node: one host with the other three, its ranks listed" \
+	"$(jqv "$PJ" '[.nodes[]|"\(.shares_host_with|length)\(.ranks|length)"]|unique|join(",")')" "31"
+is "every STREAM figure: quick run, arrays vs the caches, shared host" \
+	"$(jqv "$PJ" '[.memory.nodes[]|.caveats|join("; ")|test("quick run: the benchmark") and
+		test("shares host .* with 3 other nodes")]|all')" "true"
+ncpu=$(nproc)
+if [ "$ncpu" -lt 4 ]; then
+	like "more ranks than CPUs: oversubscribed" "$(jqv "$PJ" '.memory.nodes[0].caveats|join("; ")')" \
+		"oversubscribed: host .* runs 4 MPI ranks on $ncpu CPUs"
+else
+	is "no more ranks than CPUs: not oversubscribed" \
+		"$(jqv "$PJ" '[.memory.nodes[].caveats[]|select(test("^oversubscribed"))]|length')" "0"
+fi
+ok "no spread below 0" jq -e '[.memory.nodes[]|(.others_lo_gbs // 0) >= 0 and .min_gbs >= 0]|all' "$PJ"
+like "report.md and report.html: the caveats" "$(cat "$P/report.md" "$P/report.html" | tr '\n' ' ')" \
+	'Caveats:.*shared-memory path.*id="memory-caveats".*id="network-caveats"'
+is "fixture nodes: four hosts, none shared" "$(jqv "$J" '[.nodes[].shares_host_with|length]|add')" "0"
 
 T=$TMP/t
 ok "--net-tcp --quick: the pairs over TCP too" MPI report -o "$T" --quick --per-rank-nodes --net-tcp

@@ -73,6 +73,52 @@ is "unique node names" "$(jqv "$TMP/c4/report.json" '[.nodes[].name]|join(",")')
 is "no drift between identical nodes" "$(jqv "$TMP/c4/report.json" '.drift.facts|length')" "0"
 like "fewer than 3 memory figures: no odd node" "$(jqv "$TMP/c4/report.json" '.memory.note')" 'fewer than 3'
 
+# caveats: every memory figure carries its single-node report's (the fixture's bench mem
+# is a quick run on a busy machine, arrays within the caches) and those of the run
+is "memory: every row has caveats" "$(jqv "$J" '[.memory.nodes[]|.caveats|length > 0]|all')" "true"
+is "memory: the bench's warnings and notes are each row's caveats" \
+	"$(jq -r --slurpfile m "$N/mem1.json" '[.memory.nodes[].caveats as $c|($m[0].warnings + $m[0].notes)[]|. as $w|$c|index([$w]) != null]|all' "$J")" "true"
+like "memory: quick sizes within the caches" "$(jqv "$J" '.memory.nodes[0].caveats|join("; ")')" \
+	'quick run: arrays smaller than 4x the last-level cache.*cache bandwidth'
+like "memory: busy machine" "$(jqv "$J" '.memory.nodes[0].caveats|join("; ")')" 'machine not idle'
+is "distinct hosts: no node shares one" "$(jqv "$J" '[.nodes[].shares_host_with|length]|add')" "0"
+like "report.md: the caveats, once for the nodes they share" "$(tr '\n' ' ' <"$C/report.md")" \
+	'Caveats:.*- node1, node2, node3, node4: machine not idle'
+like "report.html: the memory caveats" "$H" 'id="memory-caveats".*quick run: arrays smaller'
+C4=$TMP/c4
+is "one host: each node names the other" "$(jqv "$C4/report.json" '[.nodes[]|"\(.host):\(.shares_host_with|join(","))"]|join(" ")')" \
+	"node1:node1#2 node1:node1"
+like "one host: a caveat on each memory figure" "$(jqv "$C4/report.json" '.memory.nodes[1].caveats|join("; ")')" \
+	'shares host node1 with 1 other node \(one hostname'
+like "one host: the section says the figures are not independent" \
+	"$(jqv "$C4/report.json" '.memory.caveats|join("; ")')" '2 of 2 nodes share a host'
+
+# spreads never below 0: one node with a huge stddev (a quick run on an oversubscribed
+# host: 3.47, 37.7 +- 50.1, 2.94, 32 GB/s) gives the slowest node's others' spread
+# 37.7 - 2.94 - 50.1 < 0 unclamped; it is 0 in the document, report.md and report.html,
+# and no whisker starts left of the axis (the bars' x)
+mkdir "$TMP/wide"
+i=0
+for t in "3.47 0.2 3.2 3.7" "37.7 50.1 2.5 98" "2.94 0.1 2.8 3.1" "32 1 31 33"; do
+	i=$((i + 1))
+	set -- $t
+	jq --argjson m "$1" --argjson s "$2" --argjson lo "$3" --argjson hi "$4" \
+		'.metrics |= map(if .name == "triad" then .median = $m | .stddev = $s |
+			.min = $lo | .max = $hi else . end)' "$N/mem$i.json" >"$TMP/wmem$i.json"
+	"$PERFLAB" report --sysroot "$N/root$i" --no-bench --from "$TMP/wmem$i.json" \
+		-o "$TMP/wide/n$i" >/dev/null 2>&1 || echo "wide node $i report failed"
+done
+W=$TMP/cw
+ok "cluster report of a wide spread" "$PERFLAB" report -o "$W" --from "$TMP/wide"
+is "others' spread clamped at 0" "$(jqv "$W/report.json" '[.memory.nodes[]|.others_lo_gbs // empty]|map(. >= 0)|"\(length) \(all)"')" "1 true"
+is "the runs' min and max per row" "$(jqv "$W/report.json" '[.memory.nodes[]|"\(.min_gbs)-\(.max_gbs)"]|join(" ")')" \
+	"3.2-3.7 2.5-98 2.8-3.1 31-33"
+ok "report.md: no negative figure" sh -c "! grep -E '(^| )-[0-9]' '$W/report.md'"
+like "report.md: the clamped spread" "$(cat "$W/report.md")" '\| 0 - [0-9.]+ GB/s \|'
+is "report.html: no whisker left of the axis" "$(tr '\n' ' ' <"$W/report.html" | grep -oE \
+	'<rect x="[0-9.]+"[^>]*class="bar"/><line x1="-?[0-9.]+"' |
+	sed -E 's/<rect x="([0-9.]+)".*x1="(-?[0-9.]+)"/\1 \2/' | awk '$2 < $1 {bad++} END {print NR, bad + 0}')" "4 0"
+
 # bad input: one line, exit 2, nothing written
 B=$TMP/bad
 expect_exit 2 "unreadable --from file" "$PERFLAB" report -o "$B" --from "$N/n1/report.json" \

@@ -3,7 +3,9 @@
  * on synthetic matrices: which node has every pair slow, and when none is named; and the
  * per-node benchmark table (pl_cluster_bench): the worst node, odd only outside the
  * others' spread, in the direction the metric says is better; node names made unique
- * (pl_cluster_unique_names) whatever names the nodes bring. */
+ * (pl_cluster_unique_names) whatever names the nodes bring; the run's caveats of shared
+ * hosts, oversubscription, shared CPUs and loopback pairs (pl_cluster_run_facts,
+ * pl_cluster_network_caveats). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -236,6 +238,92 @@ static void unique_names(void **state)
 	free(same);
 }
 
+/* A placement of node ranks @r on host @host (boot id "b") with cpulist @cpus, @hr of
+ * the job's ranks on a host of @hc CPUs. */
+static json_t *place(const char *host, int r, const char *cpus, int hr, int hc)
+{
+	return json_pack("{s:s, s:s, s:[i], s:[s], s:i, s:i}", "hostname", host, "boot_id", "b",
+			 "ranks", r, "cpus_allowed", cpus, "host_ranks", hr, "host_cpus", hc);
+}
+
+/* the caveats of the run text @c (an array) joined by " | ", malloc'd */
+static char *joined(const json_t *c)
+{
+	struct pl_buf b = { 0 };
+	size_t i;
+	json_t *x;
+	json_array_foreach(c, i, x) pl_buf_printf(&b, "%s%s", i ? " | " : "", json_string_value(x));
+	return b.data ? pl_buf_steal(&b) : pl_xstrdup("");
+}
+
+/* Three ranks on a 2-CPU host "h" (two of them allowed CPU 0-1, one CPU 1) and one alone
+ * on "g": the three share the host and are oversubscribed; the two on 0-1 and the one on
+ * 1 share CPUs; "g" has no run caveat. Pairs: loopback on "h" with the pinned CPUs, the
+ * network between "h" and "g". */
+static void run_caveats(void **state)
+{
+	(void)state;
+	json_t *pl[4] = { place("h", 0, "0-1", 3, 2), place("h", 1, "0-1", 3, 2),
+			  place("h", 2, "1", 3, 2), place("g", 3, "0-7", 1, 8) };
+	const char *names[4] = { "a", "b", "c", "d" };
+	struct pl_cluster_node nodes[4];
+	json_t *docs[4];
+	for (int i = 0; i < 4; i++) {
+		docs[i] = json_pack("{s:{s:s}}", "machine", "hostname", "ignored");
+		nodes[i] = (struct pl_cluster_node){
+			.name = names[i], .source = "t", .doc = docs[i], .place = pl[i]
+		};
+	}
+	json_t *run = pl_cluster_run_facts(nodes, 4);
+	char *c0 = joined(json_object_get(json_array_get(run, 0), "caveats"));
+	assert_non_null(strstr(c0, "shares host h with 2 other nodes (one hostname and boot id"));
+	assert_non_null(strstr(c0, "oversubscribed: host h runs 3 MPI ranks on 2 CPUs"));
+	assert_non_null(strstr(c0, "shares CPUs 0-1 with 2 other nodes"));
+	char *c2 = joined(json_object_get(json_array_get(run, 2), "caveats"));
+	assert_non_null(strstr(c2, "shares CPUs 1 with 2 other nodes"));
+	char *c3 = joined(json_object_get(json_array_get(run, 3), "caveats"));
+	assert_string_equal(c3, "");
+	assert_int_equal(
+		json_array_size(json_object_get(json_array_get(run, 3), "shares_host_with")), 0);
+	free(c0);
+	free(c2);
+	free(c3);
+
+	/* the network caveats read the nodes rows of the cluster document */
+	json_t *arr = json_array();
+	for (int i = 0; i < 4; i++)
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:O, s:O}", "file", "t", "name",
+						     names[i], "doc", docs[i], "place", pl[i]));
+	json_t *c = pl_cluster_from_docs(arr, 0);
+	json_t *net =
+		json_pack("{s:[{s:s, s:s, s:b, s:[i,i]}, {s:s, s:s, s:b}]}", "pairs", "a", "a", "b",
+			  "b", "same_host", 1, "cpus", 0, 1, "a", "a", "b", "d", "same_host", 0);
+	json_object_set_new(c, "network", net);
+	pl_cluster_network_caveats(c);
+	char *p0 = joined(
+		json_object_get(json_array_get(json_object_get(net, "pairs"), 0), "caveats"));
+	assert_non_null(strstr(p0, "both ranks on host h: the pair measures MPI's shared-memory"));
+	assert_non_null(strstr(p0, "pinned to CPUs 0 and 1"));
+	assert_non_null(strstr(p0, "oversubscribed"));
+	char *p1 = joined(
+		json_object_get(json_array_get(json_object_get(net, "pairs"), 1), "caveats"));
+	assert_null(strstr(p1, "shared-memory"));
+	assert_non_null(strstr(p1, "oversubscribed: host h")); /* a's host */
+	char *sec = joined(json_object_get(net, "caveats"));
+	assert_string_equal(sec, "1 of 2 pairs are on one host: those measure MPI's shared-memory "
+				 "path (loopback), not the network");
+	free(p0);
+	free(p1);
+	free(sec);
+	json_decref(c);
+	json_decref(arr);
+	json_decref(run);
+	for (int i = 0; i < 4; i++) {
+		json_decref(pl[i]);
+		json_decref(docs[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +331,7 @@ int main(void)
 		cmocka_unit_test(uniform_names_none),	cmocka_unit_test(three_nodes),
 		cmocka_unit_test(within_others_spread), cmocka_unit_test(edges),
 		cmocka_unit_test(bench_odd_node),	cmocka_unit_test(unique_names),
+		cmocka_unit_test(run_caveats),
 	};
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return cmocka_run_group_tests(tests, NULL, NULL);
