@@ -433,11 +433,11 @@ static void bench_one(struct pl_buf *b, const json_t *doc, const char *id)
 	pl_caveats_free(&c);
 	const json_t *env = json_object_get(doc, "environment");
 	if (json_is_object(env)) {
-			char *t = pl_env_text(env);
-			pl_buf_puts(b, "<p class=\"env\">Environment: ");
-			txt(b, t);
-			pl_buf_puts(b, ".</p>\n");
-			free(t);
+		char *t = pl_env_text(env);
+		pl_buf_puts(b, "<p class=\"env\">Environment: ");
+		txt(b, t);
+		pl_buf_puts(b, ".</p>\n");
+		free(t);
 	}
 	pl_buf_puts(b, "</section>\n");
 }
