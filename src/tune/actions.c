@@ -524,7 +524,6 @@ static void on_result(size_t i, const struct pl_tune_result *res, void *ud)
 	json_object_set_new(w, "step", json_integer((json_int_t)res->step));
 	json_object_set_new(w, "status", pl_json_string(pl_journal_status_name(st)));
 	json_object_set_new(w, "accepted", pl_json_string(grub ? NULL : res->accepted));
-	pl_autofree char *cur = pl_tune_value_norm(it->current ? it->current : "-");
 	pl_autofree char *acc = pl_tune_value_norm(res->accepted ? res->accepted : "?");
 	if (res->outcome == PL_TUNE_SET) {
 		if (grub)

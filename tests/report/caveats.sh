@@ -165,7 +165,7 @@ like "terminal: the RTT key number with its tail" "$(printf '%s\n' "$T" | grep '
 	'10\.02 us  TCP ping-pong, 64 B; single operations: p50 10\.02 us, p99 22\.72 us, p99\.9 34\.69 us, max 2\.822 ms \(18691 operations\)'
 like "md: the RTT key number with its tail" "$(grep '^| \[loopback RTT\]' "$R/report.md")" \
 	'\| TCP ping-pong, 64 B; single operations: p50 10\.02 us, p99 22\.72 us, p99\.9 34\.69 us, max 2\.822 ms \(18691 operations\) \|'
-like "html: the RTT key number with its tail" "$(sed -n '/id="key-numbers"/,/<\/section>/p' "$R/report.html")" \
+like "html: the RTT key number with its tail" "$(sed -n '/id="key-numbers"/,/<\/section>/p' "$R/report.html" | html_text)" \
 	'TCP ping-pong, 64 B; single operations: p50 10\.02 us, p99 22\.72 us'
 
 # a rate that disagrees with its median time per operation says why (the rate counts the
@@ -196,8 +196,8 @@ jq '.info.size_reason = "4x the last-level cache, capped (LLC reported 2 x L3 = 
 	.notes = ["array size 512.00 MiB each: " + .info.size_reason]' "$FX/bench-mem.json" >"$TMP/mem-note.json"
 ok "report from a mem result with its size note" "$PERFLAB" report --no-bench -o "$TMP/rmn" --from "$TMP/mem-note.json"
 for f in report.md report.html; do
-	is "$f: the capped sentence once" "$(grep -o 'taken as 128\.00 MiB' "$TMP/rmn/$f" | wc -l)" 1
-	is "$f: the array size once" "$(grep -oE 'array size (\(each\): )?512' "$TMP/rmn/$f" | wc -l)" 1
+	is "$f: the capped sentence once" "$(html_text "$TMP/rmn/$f" | grep -o 'taken as 128\.00 MiB' | wc -l)" 1
+	is "$f: the array size once" "$(html_text "$TMP/rmn/$f" | grep -oE 'array size (\(each\): )?512' | wc -l)" 1
 done
 like "terminal: the capped sentence once" "$(grep -c 'taken as 128\.00 MiB' "$OUT")" '^1$'
 

@@ -116,8 +116,8 @@ is "the runs' min and max per row" "$(jqv "$W/report.json" '[.memory.nodes[]|"\(
 ok "report.md: no negative figure" sh -c "! grep -E '(^| )-[0-9]' '$W/report.md'"
 like "report.md: the clamped spread" "$(cat "$W/report.md")" '\| 0 - [0-9.]+ GB/s \|'
 is "report.html: no whisker left of the axis" "$(tr '\n' ' ' <"$W/report.html" | grep -oE \
-	'<rect x="[0-9.]+"[^>]*class="bar"/><line x1="-?[0-9.]+"' |
-	sed -E 's/<rect x="([0-9.]+)".*x1="(-?[0-9.]+)"/\1 \2/' | awk '$2 < $1 {bad++} END {print NR, bad + 0}')" "4 0"
+	'<rect x="[0-9.]+"[^>]*class="bar"/><line x1="-?[0-9.]+%?"' |
+	sed -E 's/<rect x="([0-9.]+)".*x1="(-?[0-9.]+)%?"/\1 \2/' | awk '$2 < $1 {bad++} END {print NR, bad + 0}')" "4 0"
 
 # bad input: one line, exit 2, nothing written
 B=$TMP/bad
