@@ -275,3 +275,19 @@ void pl_mpi_test_stall(void)
 	while (!pl_mpi_got_sig)
 		usleep(10000);
 }
+
+char *pl_mpi_allgather_bytes(const void *buf, int len, int **lens, int **displs)
+{
+	size_t nr = (size_t)pl_mpi_nranks;
+	*lens = pl_xcalloc(nr, sizeof(int));
+	*displs = pl_xcalloc(nr, sizeof(int));
+	MPI_Allgather(&len, 1, MPI_INT, *lens, 1, MPI_INT, MPI_COMM_WORLD);
+	size_t total = 0;
+	for (size_t r = 0; r < nr; r++) {
+		(*displs)[r] = (int)total;
+		total += (size_t)(*lens)[r];
+	}
+	char *all = pl_xmalloc(total ? total : 1);
+	MPI_Allgatherv(buf, len, MPI_CHAR, all, *lens, *displs, MPI_CHAR, MPI_COMM_WORLD);
+	return all;
+}

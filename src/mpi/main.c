@@ -121,16 +121,8 @@ static void find_collectors(const char *key, size_t keylen, int **coll, int *nc,
 			    char ***names)
 {
 	size_t nr = (size_t)pl_mpi_nranks;
-	int len = (int)keylen;
-	int *lens = pl_xcalloc(nr, sizeof(int)), *displs = pl_xcalloc(nr, sizeof(int));
-	MPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
-	size_t total = 0;
-	for (size_t r = 0; r < nr; r++) {
-		displs[r] = (int)total;
-		total += (size_t)lens[r];
-	}
-	char *all = pl_xmalloc(total ? total : 1);
-	MPI_Allgatherv(key, len, MPI_CHAR, all, lens, displs, MPI_CHAR, MPI_COMM_WORLD);
+	int *lens, *displs;
+	char *all = pl_mpi_allgather_bytes(key, (int)keylen, &lens, &displs);
 	json_t *seen = json_object(); /* key bytes -> its node index */
 	pl_mpi_node_of = pl_xcalloc(nr, sizeof(int));
 	*coll = pl_xcalloc(nr, sizeof(int));

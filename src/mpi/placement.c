@@ -66,16 +66,8 @@ void pl_mpi_gather_places(void)
 	free(cpus);
 
 	size_t nr = (size_t)pl_mpi_nranks;
-	int len = (int)b.len;
-	int *lens = pl_xcalloc(nr, sizeof(int)), *displs = pl_xcalloc(nr, sizeof(int));
-	MPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
-	size_t total = 0;
-	for (size_t r = 0; r < nr; r++) {
-		displs[r] = (int)total;
-		total += (size_t)lens[r];
-	}
-	char *all = pl_xmalloc(total ? total : 1);
-	MPI_Allgatherv(b.data, len, MPI_CHAR, all, lens, displs, MPI_CHAR, MPI_COMM_WORLD);
+	int *lens, *displs;
+	char *all = pl_mpi_allgather_bytes(b.data, (int)b.len, &lens, &displs);
 	pl_buf_free(&b);
 	pl_mpi_places = pl_xcalloc(nr, sizeof(*pl_mpi_places));
 	for (size_t r = 0; r < nr; r++) {

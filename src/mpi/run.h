@@ -111,6 +111,11 @@ void pl_mpi_send_json(const json_t *doc, int tag);
  *  pl_mpi_stop.late) ended it first. */
 int pl_mpi_gather_json(int tag, const int *coll, int nc, json_t **out, bool *got, double deadline,
 		       double *wait_s, double *gather_s, double *parse_s);
+/** Every rank's @len bytes at @buf, concatenated in rank order on every rank
+ *  (MPI_Allgather of the lengths, then MPI_Allgatherv). Rank r's bytes are at
+ *  result + (*displs)[r], (*lens)[r] long. The result, *@lens and *@displs (pl_mpi_nranks
+ *  ints each) are new allocations the caller frees. Collective: every rank calls it. */
+char *pl_mpi_allgather_bytes(const void *buf, int len, int **lens, int **displs);
 /** Test hook (tests/mpi/): stop here until a signal; first write this rank's pid to the
  *  file $PERFLAB_MPI_TEST_STALLED. */
 void pl_mpi_test_stall(void);
