@@ -262,11 +262,12 @@ const char *pl_bench_info_word(const char *key, const json_t *v);
 /** True when metric @m (a result document's metrics[] entry) has a spread to show:
  *  n >= 2 (stddev, tail and cv of one run are not a spread and are shown as "-"). */
 bool pl_bench_metric_has_spread(const json_t *m);
-/** The tail of metric @m worth showing: "p99" for lower-is-better metrics (the slow
- *  tail), "p1" for higher-is-better ones (the low tail, computed from "samples" with the
- *  same quantile rule as p99, Hyndman-Fan type 7), NULL for "neither" or without a
- *  spread. *@value gets the tail (NaN when absent). The bench table and the report
- *  (report/figures.c) show this one tail. */
+/** The worst run of metric @m: "max" (the slowest run's figure) for lower-is-better
+ *  metrics, "min" (the lowest) for higher-is-better ones, NULL for "neither" or without a
+ *  spread. *@value gets it (NaN when absent). Not a percentile: a p99 of 3-5 figures is
+ *  an interpolation near the largest that no run produced, and reads as the 99th
+ *  percentile of operations, which it is not. The bench table and the report
+ *  (report/figures.c) show this one figure. */
 const char *pl_bench_metric_tail(const json_t *m, double *value);
 
 /** Exit status after SIGINT/SIGTERM: 128 + SIGINT, as shells report it. */

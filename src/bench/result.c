@@ -212,23 +212,11 @@ const char *pl_bench_metric_tail(const json_t *m, double *value)
 	const char *better = pl_json_str(m, "better");
 	if (!better || !pl_bench_metric_has_spread(m))
 		return NULL;
-	if (strcmp(better, "lower") == 0) {
-		*value = pl_json_num(m, "p99");
-		return "p99";
-	}
-	if (strcmp(better, "higher") != 0)
+	bool lower = strcmp(better, "lower") == 0;
+	if (!lower && strcmp(better, "higher") != 0)
 		return NULL;
-	const json_t *s = json_object_get(m, "samples");
-	size_t n = 0, i;
-	double *v = pl_xcalloc(json_array_size(s) + 1, sizeof(double));
-	json_t *x;
-	json_array_foreach(s, i, x) if (json_is_number(x)) v[n++] = json_number_value(x);
-	if (n >= 2) {
-		pl_sort_doubles(v, n);
-		*value = pl_quantile_sorted(v, n, 0.01);
-	}
-	free(v);
-	return "p1";
+	*value = pl_json_num(m, lower ? "max" : "min");
+	return lower ? "max" : "min";
 }
 
 const char *pl_bench_info_word(const char *key, const json_t *v)
@@ -277,7 +265,7 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 			w = l;
 	}
 	fprintf(f, "\n%s  %-*s %-6s %10s %10s %10s %9s %13s %4s  %s%s\n", B, (int)w, "metric",
-		"unit", "best", "median", "mean", "stddev", "tail", "n", "notes", R);
+		"unit", "best", "median", "mean", "stddev", "worst run", "n", "notes", R);
 	bool any_lat = false, any_tail = false;
 	json_array_foreach(ms, i, m)
 	{
@@ -295,7 +283,7 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 			fmt_num(c[j], sizeof(c[j]), sc ? sc : x);
 			json_decref(sc);
 		}
-		/* the tail that matters: the slow end of a time, the low end of a rate */
+		/* the worst run: the slowest for a time, the lowest for a rate */
 		double t;
 		const char *tn = pl_bench_metric_tail(m, &t);
 		snprintf(c[4], sizeof(c[4]), "-");
@@ -319,8 +307,9 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 	}
 	if (any_tail)
 		fprintf(f,
-			"  %s(tail: over the runs' figures, p99 of a lower-is-better metric, its "
-			"slow end, p1 of a higher-is-better one, its low end%s)%s\n",
+			"  %s(worst run: of the runs' figures, the max of a lower-is-better "
+			"metric, "
+			"the min of a higher-is-better one%s)%s\n",
 			D,
 			any_lat ? "; percentiles of single operations are in the latency table"
 				: "",

@@ -21,8 +21,9 @@ static const struct pl_cmd_info bench_info = {
 	.usage = "perflab bench --list | perflab bench NAME [options] [--json] [-o FILE]",
 	.summary = "Run a registered benchmark with warm-up, repetitions, pinning and statistics.",
 	.description =
-		"Every result gives best, median, mean, stddev, p99 and n of the repetitions\n"
-		"(the table's tail: p99 of a time, p1 of a bandwidth or rate, over the runs)\n"
+		"Every result gives best, median, mean, stddev, min, max and n of the\n"
+		"repetitions (the table's worst run: the max of a time, the min of a bandwidth\n"
+		"or rate)\n"
 		"and the environment that shaped it (kernel, CPU, governor, clocksource,\n"
 		"hypervisor, mitigations, pinning, load and steal during the run).\n"
 		"'perflab bench NAME --help' shows a benchmark's own options. --json follows\n"

@@ -65,7 +65,8 @@ int pl_prom_write_bench(FILE *out, const json_t *bench, int header)
 		      "failed "
 		      "or interrupted.\n# TYPE perflab_bench_ok gauge\n",
 		      out);
-	static const char *const stats[] = { "best", "median", "mean", "p99", "stddev" };
+	/* statistics over the runs' figures: min and max, not a p99 of a few runs */
+	static const char *const stats[] = { "best", "median", "mean", "min", "max", "stddev" };
 	size_t i;
 	json_t *m;
 	json_array_foreach(json_object_get(bench, "metrics"), i, m)

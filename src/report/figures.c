@@ -453,17 +453,12 @@ void pl_figure_row(const json_t *m, struct pl_figure_row *r)
 	pl_fmt_unit(r->mean, sizeof(r->mean), pl_json_num(m, "mean"), u);
 	bool spread = pl_bench_metric_has_spread(m);
 	pl_fmt_unit(r->stddev, sizeof(r->stddev), spread ? pl_json_num(m, "stddev") : NAN, u);
-	/* the worst run, not a percentile: a p99 of 3-5 figures is an interpolation near the
-	 * largest, and reads as the 99th percentile of operations, which it is not */
-	const char *better = pl_json_str(m, "better");
-	bool lower = better && strcmp(better, "lower") == 0;
-	bool higher = better && strcmp(better, "higher") == 0;
-	double w = lower ? pl_json_num(m, "max") : higher ? pl_json_num(m, "min") : NAN;
+	double w;
+	const char *which = pl_bench_metric_tail(m, &w);
 	char b[48];
-	if (spread && isfinite(w))
+	if (which && isfinite(w))
 		snprintf(r->worst, sizeof(r->worst), "%s (%s of %lld runs)",
-			 pl_fmt_unit(b, sizeof(b), w, u), lower ? "max" : "min",
-			 pl_json_int(m, "n"));
+			 pl_fmt_unit(b, sizeof(b), w, u), which, pl_json_int(m, "n"));
 	else
 		snprintf(r->worst, sizeof(r->worst), "-");
 }

@@ -48,7 +48,7 @@ ok "--runs 1 (text)" "$PERFLAB" bench clock --runs 1 --warmup 0
 like "text: one run is singular" "$(sed -n 2p "$OUT")" '^1 run \(\+0 warm-up\) in '
 # the tail legend names the latency table only where one is printed
 ok "clock --runs 2 (text)" "$PERFLAB" bench clock --runs 2 -w 0
-like "clock: the tail legend is printed" "$(cat "$OUT")" '\(tail: over the runs'
+like "clock: the tail legend is printed" "$(cat "$OUT")" '\(worst run: of the runs'
 is "clock: no latency table, and the legend names none" \
 	"$(grep -c -e 'latency table' -e '^  latency  *p50' "$OUT")" 0
 # -w/--warmup (perflab(1), OPTION LETTERS) for every benchmark

@@ -51,12 +51,17 @@ static void test_bench_series(void **state)
 	char *out = render(bench_with_header,
 			   "{\"benchmark\":\"mem\",\"status\":\"ok\",\"runner\":{\"runs\":5},"
 			   "\"metrics\":[{\"name\":\"triad\",\"unit\":\"GB/s\",\"best\":12.5,"
-			   "\"median\":12,\"mean\":11.9,\"p99\":12.4,\"stddev\":null,"
+			   "\"median\":12,\"mean\":11.9,\"p99\":12.4,\"min\":11.2,\"max\":12.5,"
+			   "\"stddev\":null,"
 			   "\"notes\":{\"backend\":\"avx2\"}}]}");
 	assert_non_null(strstr(out, "# TYPE perflab_bench_value gauge\n"));
 	assert_non_null(strstr(out, "perflab_bench_value{benchmark=\"mem\",metric=\"triad\","
 				    "unit=\"GB/s\",stat=\"best\",backend=\"avx2\"} 12.5\n"));
 	assert_null(strstr(out, "stat=\"stddev\"")); /* undefined values are left out */
+	/* the runs' range, not a p99 of five runs */
+	assert_non_null(strstr(out, "stat=\"min\",backend=\"avx2\"} 11.2\n"));
+	assert_non_null(strstr(out, "stat=\"max\",backend=\"avx2\"} 12.5\n"));
+	assert_null(strstr(out, "stat=\"p99\""));
 	assert_non_null(strstr(out, "perflab_bench_runs{benchmark=\"mem\"} 5\n"));
 	assert_non_null(strstr(out, "perflab_bench_ok{benchmark=\"mem\"} 1\n"));
 	free(out);
