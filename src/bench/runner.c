@@ -213,9 +213,8 @@ static int resolve_membind(const char *nodes, struct bitmask **out, char *err, s
 			char list[256];
 			pl_cpuset_format(&have, list, sizeof(list));
 			snprintf(err, errlen,
-				 "--membind '%s': node %d does not exist (nodes: %s; give nodes "
-				 "from "
-				 "that list)",
+				 "--membind '%s': node %d does not exist (nodes: %s; give "
+				 "nodes from that list)",
 				 nodes, n, list);
 			numa_free_nodemask(bm);
 			return PL_EXIT_USAGE;
