@@ -201,9 +201,21 @@ static int resolve_membind(const char *nodes, struct bitmask **out, char *err, s
 		char path[64];
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", n);
 		if (n > maxnode || !pl_exists(path)) {
+			/* the nodes there are, as a list: "0" on a one-node machine, "0,2" with
+			 * a gap */
+			struct pl_cpuset have;
+			pl_cpuset_clear(&have);
+			for (int k = 0; k <= maxnode && k < PL_MAX_CPUS; k++) {
+				snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", k);
+				if (pl_exists(path))
+					pl_cpuset_set(&have, (unsigned)k);
+			}
+			char list[256];
+			pl_cpuset_format(&have, list, sizeof(list));
 			snprintf(err, errlen,
-				 "--membind '%s': node %d does not exist (nodes: 0-%d)", nodes, n,
-				 maxnode);
+				 "--membind '%s': node %d does not exist (nodes: %s; give "
+				 "nodes from that list)",
+				 nodes, n, list);
 			numa_free_nodemask(bm);
 			return PL_EXIT_USAGE;
 		}

@@ -181,6 +181,13 @@ int cmd_bench(int argc, char **argv)
 	struct pl_bench_run_opts ro = c.ro;
 	json_t *doc;
 	char err[512];
+	/* -o checked before the run, so no measurement is lost to a path that cannot take
+	 * it */
+	if ((rc = pl_outfile_check(pl_g.output)) < 0) {
+		pl_error("%s", pl_outfile_strerror(err, sizeof(err), pl_g.output, rc));
+		pl_bench_opts_free(b, opts);
+		return PL_EXIT_USAGE;
+	}
 	rc = pl_bench_run(b, opts, &ro, isatty(STDERR_FILENO) && pl_verbosity >= 0, &doc, err,
 			  sizeof(err));
 	pl_bench_opts_free(b, opts);
@@ -195,8 +202,8 @@ int cmd_bench(int argc, char **argv)
 	if (!skipped || pl_g.json) {
 		int w = write_doc(doc, ro.format);
 		if (w < 0) {
-			pl_error("cannot write '%s': %s (choose another -o FILE)",
-				 pl_g.output ? pl_g.output : "-", strerror(-w));
+			char m[512];
+			pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, w));
 			json_decref(doc);
 			return PL_EXIT_USAGE;
 		}

@@ -374,7 +374,8 @@ int cmd_check(int argc, char **argv)
 	struct pl_outfile out;
 	int r = pl_outfile_open(&out, pl_g.output);
 	if (r < 0) {
-		pl_error("cannot write '%s': %s", pl_g.output, strerror(-r));
+		char m[512];
+		pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, r));
 		return PL_EXIT_USAGE;
 	}
 	if (pl_g.json || o.format != FMT_TEXT) {

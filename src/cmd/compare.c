@@ -20,6 +20,7 @@
 #include "compare/output.h"
 #include "compare/session.h"
 #include "util/json.h"
+#include "util/outfile.h"
 #include "util/cleanup.h"
 #include "util/str.h"
 
@@ -206,6 +207,26 @@ static void warn_changed(const struct pl_cmp_original *orig, size_t norig)
 				orig[i].after ? orig[i].after : "(unreadable)");
 }
 
+/* -o and the export files checked before any run, so no measurement is lost to a path
+ * that cannot be written. 0, or -1 after one error line naming the path and the fix. */
+static int check_outputs(const struct compare_opts *o)
+{
+	char m[512];
+	int r = pl_outfile_check(pl_g.output);
+	if (r < 0) {
+		pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, r));
+		return -1;
+	}
+	const char *exp[][2] = { { o->md, "--export-markdown" }, { o->csv, "--export-csv" } };
+	for (size_t i = 0; i < 2; i++)
+		if (exp[i][0] && (r = pl_outfile_check(exp[i][0])) < 0) {
+			pl_error("cannot write '%s': %s (choose another %s FILE)", exp[i][0],
+				 strerror(-r), exp[i][1]);
+			return -1;
+		}
+	return 0;
+}
+
 /* The report of finished session @s to the output and the exports. */
 static int write_outputs(const struct compare_opts *o, const struct pl_cmp_session *s,
 			 const json_t *env, const struct pl_cmp_original *orig, size_t norig)
@@ -262,7 +283,7 @@ int cmd_compare(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	pl_cmp_cli_add_positional(&cli, args.pos, args.npos, argc, argv);
-	if (make_config(&o, &cfg) < 0)
+	if (make_config(&o, &cfg) < 0 || check_outputs(&o) < 0)
 		return PL_EXIT_USAGE;
 	e.shell = o.shell;
 	if (pl_cmp_cli_build(&e, o.experiment, &cli, o.param, err, sizeof(err)) < 0) {

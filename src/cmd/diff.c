@@ -51,7 +51,8 @@ static int write_text(const json_t *d)
 	struct pl_outfile out;
 	int r = pl_outfile_open(&out, pl_g.output);
 	if (r < 0) {
-		pl_error("cannot write '%s': %s", pl_g.output, strerror(-r));
+		char m[512];
+		pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, r));
 		return PL_EXIT_USAGE;
 	}
 	pl_diff_print_text(out.fp, d);
@@ -88,8 +89,8 @@ int cmd_diff(int argc, char **argv)
 		int r = pl_json_write_path(pl_g.output, d);
 		ret = PL_EXIT_OK;
 		if (r < 0) {
-			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-",
-				 strerror(-r));
+			char m[512];
+			pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, r));
 			/* a full disk is a runtime failure, a path that cannot be opened a
 			 * usage error (perflab(1), EXIT STATUS) */
 			ret = r == -EIO || r == -ENOSPC || r == -EDQUOT ? PL_EXIT_RUNTIME

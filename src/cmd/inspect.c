@@ -155,15 +155,16 @@ int cmd_inspect(int argc, char **argv)
 		pl_autojson json_t *doc = pl_inspect_doc(&f);
 		int r = pl_json_write_path(pl_g.output, doc);
 		if (r < 0) {
-			pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-",
-				 strerror(-r));
+			char m[512];
+			pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, r));
 			ret = PL_EXIT_USAGE;
 		}
 	} else {
 		struct pl_outfile out;
 		int r = pl_outfile_open(&out, pl_g.output);
 		if (r < 0) {
-			pl_error("cannot write '%s': %s", pl_g.output, strerror(-r));
+			char m[512];
+			pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, r));
 			ret = PL_EXIT_USAGE;
 		} else {
 			print_human(out.fp, &f, o.all);

@@ -67,6 +67,9 @@ static const struct pl_cmd_info info = {
 		"'perflab report --from monitor.json' draws the time series.",
 };
 
+/* The fix of a --prom-textfile path that cannot be written. */
+#define PROM_FIX "give a file path in node_exporter's textfile directory"
+
 /* The output format: --json, --csv, or by -o's extension (.json, .csv). */
 static enum pl_mon_format pick_format(const struct monitor_opts *o)
 {
@@ -95,9 +98,16 @@ static int parse_cpus(const struct monitor_opts *o, const struct pl_mon_snap *s,
 	}
 	int bad = pl_mon_missing_cpu(s, out);
 	if (bad >= 0) {
-		pl_error("--cpus '%s': CPU %d is not online here (/proc/stat has cpu0-%d; see "
-			 "lscpu)",
-			 o->cpus, bad, s->stat.ncpu - 1);
+		struct pl_cpuset on;
+		pl_cpuset_clear(&on);
+		for (int c = 0; c < s->stat.ncpu; c++)
+			if (s->stat.online[c])
+				pl_cpuset_set(&on, (unsigned)c);
+		char list[256];
+		pl_cpuset_format(&on, list, sizeof(list));
+		pl_error("--cpus '%s': CPU %d is not online here (online CPUs in /proc/stat: %s; "
+			 "give CPUs from that list)",
+			 o->cpus, bad, list);
 		return -EINVAL;
 	}
 	return 0;
@@ -127,8 +137,7 @@ int cmd_monitor(int argc, char **argv)
 		goto done;
 	}
 	if (o.prom && (rc = pl_mon_prom_open(&prom, o.prom)) < 0) {
-		pl_error("--prom-textfile '%s': %s (give a file in a writable directory)", o.prom,
-			 strerror(-rc));
+		pl_error("--prom-textfile '%s': %s (" PROM_FIX ")", o.prom, strerror(-rc));
 		goto done;
 	}
 	if (pl_mon_snap_read(&first) < 0) {
@@ -140,8 +149,8 @@ int cmd_monitor(int argc, char **argv)
 	if (parse_cpus(&o, &first, &mo.cpus) < 0)
 		goto done;
 	if ((rc = pl_outfile_open(&out, pl_g.output)) < 0) {
-		pl_error("cannot write '%s': %s (choose another -o FILE)", pl_g.output,
-			 strerror(-rc));
+		char m[512];
+		pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, rc));
 		goto done;
 	}
 	opened = true;
@@ -173,11 +182,12 @@ int cmd_monitor(int argc, char **argv)
 	int c = pl_outfile_close(&out, rc == 0);
 	opened = false;
 	if (rc < 0 || c < 0) {
-		pl_error("cannot write '%s': %s", pl_g.output ? pl_g.output : "-",
-			 strerror(rc < 0 ? -rc : -c));
+		char m[512];
+		pl_error("%s", pl_outfile_strerror(m, sizeof(m), pl_g.output, rc < 0 ? rc : c));
 		ret = PL_EXIT_RUNTIME;
 	} else if (res.prom_errno) {
-		pl_error("--prom-textfile '%s': %s", o.prom, strerror(res.prom_errno));
+		pl_error("--prom-textfile '%s': %s (" PROM_FIX ")", o.prom,
+			 strerror(res.prom_errno));
 		ret = PL_EXIT_RUNTIME;
 	} else if (res.interrupted) {
 		ret = 130;

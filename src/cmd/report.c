@@ -32,6 +32,7 @@
 #include "util/clock.h"
 #include "util/json.h"
 #include "util/outdir.h"
+#include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -400,8 +401,17 @@ static int report_check_args(const struct report_opts *o, const struct pl_args *
 static int report_check_dir(const char *dir)
 {
 	struct stat st;
-	if (stat(dir, &st) != 0)
-		return -1; /* created at the end; pl_report_io_dir() checks its parent */
+	if (stat(dir, &st) != 0) {
+		/* created at the end, in a parent that must exist and be writable */
+		int r = errno == ENOENT ? pl_outfile_check_parent(dir) : -errno;
+		if (r < 0) {
+			pl_error("cannot create report directory '%s': %s (choose another with -o "
+				 "DIR)",
+				 dir, strerror(-r));
+			return PL_EXIT_USAGE;
+		}
+		return -1;
+	}
 	int fd = open_report_dir(dir);
 	if (fd < 0)
 		return PL_EXIT_USAGE;

@@ -742,8 +742,7 @@ int pl_cmp_write_report(const struct pl_cmp_report *r, const struct pl_cmp_dest 
 	struct pl_outfile out = { .fp = stderr };
 	int k = d->to_stderr ? 0 : pl_outfile_open(&out, d->path);
 	if (k < 0) {
-		pl_cmp_seterr(err, errlen, "cannot write '%s': %s",
-			      d->path ? d->path : "standard output", strerror(-k));
+		pl_outfile_strerror(err, errlen, d->path, k);
 		return k;
 	}
 	if (d->json) {

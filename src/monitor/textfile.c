@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/beneath.h"
@@ -202,6 +203,10 @@ int pl_mon_prom_open(struct pl_mon_prom *p, const char *path)
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	int rc = fd < 0 ? -errno : access(dir, W_OK) < 0 ? -errno : 0;
 	free(dir);
+	/* a directory at the name would make every rename over it fail */
+	struct stat st;
+	if (rc == 0 && fstatat(fd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+		rc = -EISDIR;
 	if (rc < 0) {
 		if (fd >= 0)
 			close(fd);

@@ -22,8 +22,8 @@ struct pl_mon_prom {
 /** Open the directory of @path (its part before the last '/'; "." when none; the
  *  directory may be reached through symlinks, it is the user's choice) once and keep the
  *  file's name. Returns 0, or -errno with @p closed: -EISDIR when @path names no file
- *  (ends in '/', ".", ".."), -ENOTDIR or -ENOENT for the directory, -EACCES (or another
- *  access(2) error) when it is not writable. */
+ *  (ends in '/', ".", "..", or names an existing directory), -ENOTDIR or -ENOENT for the directory,
+ * -EACCES (or another access(2) error) when it is not writable. */
 int pl_mon_prom_open(struct pl_mon_prom *p, const char *path);
 
 /** Close what pl_mon_prom_open() opened (dirfd -1, name NULL). Safe on a zeroed or

@@ -441,9 +441,7 @@ static int write_command(const struct mpi_opts *o, const json_t *docs)
 	int r = pl_outfile_open(&out, pl_g.output);
 	if (r < 0) {
 		char m[600];
-		snprintf(m, sizeof(m), "cannot write '%s': %s (choose another -o FILE)",
-			 pl_g.output, strerror(-r));
-		pl_mpi_fail_line(m);
+		pl_mpi_fail_line(pl_outfile_strerror(m, sizeof(m), pl_g.output, r));
 		json_decref(c);
 		return PL_EXIT_USAGE;
 	}

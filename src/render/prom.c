@@ -52,6 +52,20 @@ int pl_prom_write_check(FILE *out, const json_t *check)
 	return ferror(out) ? -EIO : 0;
 }
 
+/* The caveat of a --quick run: brief arguments (mem: arrays that may fit in the caches). */
+#define QUICK_CAVEAT                                                                               \
+	"quick run (--quick): brief arguments, the figures may differ from a full run's"
+
+/* perflab_bench_caveat{benchmark=@name,caveat=@text} 1 */
+static void caveat(FILE *out, const char *name, const char *text)
+{
+	fputs("perflab_bench_caveat{benchmark=", out);
+	pl_prom_label_value(out, name);
+	fputs(",caveat=", out);
+	pl_prom_label_value(out, text);
+	fputs("} 1\n", out);
+}
+
 int pl_prom_write_bench(FILE *out, const json_t *bench, int header)
 {
 	const char *name = jstr(bench, "benchmark");
@@ -63,7 +77,10 @@ int pl_prom_write_bench(FILE *out, const json_t *bench, int header)
 		      "# TYPE perflab_bench_runs gauge\n"
 		      "# HELP perflab_bench_ok 1 when the benchmark completed, 0 when skipped, "
 		      "failed "
-		      "or interrupted.\n# TYPE perflab_bench_ok gauge\n",
+		      "or interrupted.\n# TYPE perflab_bench_ok gauge\n"
+		      "# HELP perflab_bench_caveat A caveat on the figures of a perflab benchmark "
+		      "(always 1): each warning of the run, and a --quick run.\n"
+		      "# TYPE perflab_bench_caveat gauge\n",
 		      out);
 	/* statistics over the runs' figures: min and max, not a p99 of a few runs */
 	static const char *const stats[] = { "best", "median", "mean", "min", "max", "stddev" };
@@ -98,5 +115,11 @@ int pl_prom_write_bench(FILE *out, const json_t *bench, int header)
 	fputs("perflab_bench_ok{benchmark=", out);
 	pl_prom_label_value(out, name);
 	fprintf(out, "} %d\n", strcmp(jstr(bench, "status"), "ok") == 0);
+	/* the caveats the text and JSON outputs carry, so a dashboard fed from the textfile
+	 * sees them beside the figures */
+	if (json_is_true(json_object_get(runner, "quick")))
+		caveat(out, name, QUICK_CAVEAT);
+	json_array_foreach(json_object_get(bench, "warnings"), i, m) if (json_is_string(m))
+		caveat(out, name, json_string_value(m));
 	return ferror(out) ? -EIO : 0;
 }

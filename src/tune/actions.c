@@ -46,7 +46,8 @@ static int emit_json(const struct pl_tune_req *q, const json_t *doc)
 {
 	int r = pl_json_write_path(q->output, doc);
 	if (r < 0) {
-		pl_error("cannot write '%s': %s", q->output ? q->output : "-", strerror(-r));
+		char m[512];
+		pl_error("%s", pl_outfile_strerror(m, sizeof(m), q->output, r));
 		return PL_EXIT_RUNTIME;
 	}
 	return PL_EXIT_OK;
@@ -56,7 +57,8 @@ static int open_out(const struct pl_tune_req *q, struct pl_outfile *out)
 {
 	int r = pl_outfile_open(out, q->output);
 	if (r < 0) {
-		pl_error("cannot write '%s': %s", q->output, strerror(-r));
+		char m[512];
+		pl_error("%s", pl_outfile_strerror(m, sizeof(m), q->output, r));
 		return PL_EXIT_USAGE;
 	}
 	return PL_EXIT_OK;

@@ -647,7 +647,8 @@ int pl_tune_do_recommend(const struct pl_tune_req *q)
 		}
 	}
 	if (r < 0) {
-		pl_error("cannot write '%s': %s", q->output ? q->output : "-", strerror(-r));
+		char em[512];
+		pl_error("%s", pl_outfile_strerror(em, sizeof(em), q->output, r));
 		return PL_EXIT_RUNTIME;
 	}
 	return PL_EXIT_OK;

@@ -58,8 +58,11 @@ static int parse_num(const char **p, unsigned long *out)
 	return 0;
 }
 
-int pl_cpuset_parse(const char *s, struct pl_cpuset *out)
+/* pl_cpuset_parse(), with the first number named twice ("0,0", "0-3,2") in *@dup (-1
+ * when none). */
+static int parse_list(const char *s, struct pl_cpuset *out, int *dup)
 {
+	*dup = -1;
 	struct pl_cpuset set;
 	pl_cpuset_clear(&set);
 	if (!s)
@@ -81,8 +84,11 @@ int pl_cpuset_parse(const char *s, struct pl_cpuset *out)
 			if (b < a)
 				return -EINVAL;
 		}
-		for (unsigned long c = a; c <= b; c++)
+		for (unsigned long c = a; c <= b; c++) {
+			if (*dup < 0 && pl_cpuset_isset(&set, (unsigned)c))
+				*dup = (int)c;
 			pl_cpuset_set(&set, (unsigned)c);
+		}
 		if (*p == ',')
 			p++;
 		else if (*p && !isspace((unsigned char)*p))
@@ -94,6 +100,19 @@ int pl_cpuset_parse(const char *s, struct pl_cpuset *out)
 		return -EINVAL;
 	*out = set;
 	return 0;
+}
+
+int pl_cpuset_parse(const char *s, struct pl_cpuset *out)
+{
+	int dup;
+	return parse_list(s, out, &dup);
+}
+
+int pl_cpuset_repeated(const char *s)
+{
+	struct pl_cpuset set;
+	int dup;
+	return parse_list(s, &set, &dup) < 0 ? -1 : dup;
 }
 
 int pl_cpuset_parse_mask(const char *s, struct pl_cpuset *out)

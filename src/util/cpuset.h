@@ -19,6 +19,9 @@ struct pl_cpuset {
  *  an empty string is the empty set. Returns 0, or -EINVAL (syntax, reversed range) /
  *  -ERANGE (number >= PL_MAX_CPUS); @out untouched on error. */
 int pl_cpuset_parse(const char *s, struct pl_cpuset *out);
+/** The first number that the cpulist @s names more than once ("0,0,0" and "0-3,2" give
+ *  0 and 2), for options where that is a slip: -1 when none, or when @s is no cpulist. */
+int pl_cpuset_repeated(const char *s);
 /** Parse the kernel's hex mask format ("ff,00000001", Documentation/... cpumask). */
 int pl_cpuset_parse_mask(const char *s, struct pl_cpuset *out);
 void pl_cpuset_clear(struct pl_cpuset *s);

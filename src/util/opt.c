@@ -212,6 +212,12 @@ static int store(const char *cmd, const struct pl_opt *o, void *base, const char
 				 o->name, val);
 			return -EINVAL;
 		}
+		int dup = pl_cpuset_repeated(val);
+		if (dup >= 0) {
+			pl_error("%s--%s '%s': CPU %d given more than once (give each CPU once)",
+				 pfx(cmd), o->name, val, dup);
+			return -EINVAL;
+		}
 		*(const char **)dst = val;
 		return 0;
 	}

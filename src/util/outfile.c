@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -148,6 +149,48 @@ int pl_outfile_close(struct pl_outfile *o, bool commit)
 	free(o->path);
 	o->tmp = o->path = NULL;
 	return r;
+}
+
+int pl_outfile_check_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? pl_xasprintf("%.*s", slash == path ? 1 : (int)(slash - path), path)
+			  : pl_xstrdup(".");
+	struct stat st;
+	int r = 0;
+	if (stat(dir, &st) != 0)
+		r = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		r = -ENOTDIR;
+	else if (access(dir, W_OK | X_OK) != 0)
+		r = -errno;
+	free(dir);
+	return r;
+}
+
+int pl_outfile_check(const char *path)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	/* as pl_outfile_open(): a regular file is replaced by a new one made in its
+	 * directory, anything else (a directory, symlink, device, FIFO) is checked in place */
+	struct stat lst;
+	if (lstat(path, &lst) == 0)
+		return S_ISREG(lst.st_mode) ? pl_outfile_check_parent(path) : check_in_place(path);
+	if (errno != ENOENT)
+		return -errno;
+	return pl_outfile_check_parent(path);
+}
+
+const char *pl_outfile_strerror(char *buf, size_t len, const char *path, int err)
+{
+	if (!path || strcmp(path, "-") == 0)
+		snprintf(buf, len, "cannot write standard output: %s (give -o FILE)",
+			 strerror(-err));
+	else
+		snprintf(buf, len, "cannot write '%s': %s (choose another -o FILE)", path,
+			 strerror(-err));
+	return buf;
 }
 
 int pl_flush_stdout(void)

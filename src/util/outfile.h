@@ -33,6 +33,22 @@ int pl_outfile_open(struct pl_outfile *o, const char *path);
  *  target is left untouched). Returns 0 or -errno. Safe to call twice; NULL-safe. */
 int pl_outfile_close(struct pl_outfile *o, bool commit);
 
+/** Check, before long work, that @path (NULL or "-": standard output, always fine) can
+ *  take an output, creating nothing: an existing file must be writable (a directory is
+ *  -EISDIR, a block device -ENOTSUP, as pl_outfile_open() says), a new one needs the
+ *  directory pl_outfile_check_parent() checks. Returns 0 or -errno. The checks are
+ *  access(2)'s: root passes them all except on a read-only file system (-EROFS). */
+int pl_outfile_check(const char *path);
+/** Check that the directory @path is (to be) created in, its part before the last '/'
+ *  ("." when none), exists and can be written: -ENOENT, -ENOTDIR, -EACCES (or another
+ *  access(2) error), else 0. */
+int pl_outfile_check_parent(const char *path);
+/** The error line of every command whose -o FILE @path (NULL or "-": standard output)
+ *  cannot be written, @err a negative errno: "cannot write 'PATH': REASON (choose
+ *  another -o FILE)" ("cannot write standard output: REASON (give -o FILE)"), in @buf
+ *  (@len bytes, truncated to fit). Returns @buf. */
+const char *pl_outfile_strerror(char *buf, size_t len, const char *path, int err);
+
 /** Flush stdout and report a write error (full disk, closed pipe) as -errno, so commands
  *  can exit non-zero instead of 0 (git's rule). */
 int pl_flush_stdout(void);

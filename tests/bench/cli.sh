@@ -67,8 +67,24 @@ expect_exit 2 "--sysroot is refused" "$PERFLAB" bench clock --sysroot "$TMP"
 like "--sysroot refusal says why" "$(cat "$ERR")" "live system"
 expect_exit 2 "--membind to a missing node ($NONODE)" "$PERFLAB" bench clock --membind "$NONODE" --runs 1
 like "--membind names the node" "$(cat "$ERR")" "node $NONODE does not exist"
-expect_exit 2 "-o into a missing directory" "$PERFLAB" bench clock --quick -o /nonexistent/dir/x.json
-like "-o error names the file" "$(cat "$ERR")" "/nonexistent/dir/x.json"
+# the nodes there are as the kernel's list writes them ("0" on one node, never "0-0")
+is "--membind lists the nodes as the kernel does" "$(sed -n 's/.*(nodes: \([^;]*\);.*/\1/p' "$ERR")" \
+	"$(cat /sys/devices/system/node/online)"
+# -o checked before the run: a long run (--min-time 30s) ends at once, nothing measured
+for o in /nonexistent/dir/x.json "$TMP"; do
+	start=$SECONDS
+	expect_exit 2 "-o $o: refused" "$PERFLAB" bench spin --min-time 30s -o "$o"
+	is "-o $o: one line naming the file and the fix" "$(cat "$ERR")" \
+		"perflab bench spin: error: cannot write '$o': $([ "$o" = "$TMP" ] && echo 'Is a directory' || echo 'No such file or directory') (choose another -o FILE)"
+	like "-o $o: refused before the run" "$((SECONDS - start))" '^[0-9]$'
+	is "-o $o: nothing on stdout" "$(wc -c <"$OUT")" 0
+done
+# a CPU given twice is a slip in every -C/--cpus
+for c in "clock --cpus 0,0,0" "net --cpus 0,0,0" "mem -C 0-1,1" "spin -C 0,0"; do
+	expect_exit 2 "bench $c: refused" "$PERFLAB" bench $c --runs 1
+	like "bench $c: names the CPU given twice" "$(cat "$ERR")" \
+		"^perflab bench ${c%% *}: error: --cpus '[0-9,-]+': CPU [01] given more than once \\(give each CPU once\\)$"
+done
 
 # --all-clocksources needs root: run it as nobody
 if [ "$(id -u)" -ne 0 ]; then
@@ -148,6 +164,12 @@ like "naming the smallest size" "$(cat "$ERR")" '--size must be between 4 KiB an
 expect_exit 2 "mem: --size 0 is refused, not taken as the default" "$PERFLAB" bench mem --size 0
 ok "mem --quick --nt --json" "$PERFLAB" bench mem --quick --nt --json -o "$TMP/mem.json"
 validate bench.schema.json "$TMP/mem.json"
+# the array size of --quick is --quick's, not a --size the user gave
+is "mem --quick: the size reason is --quick" "$(jqv "$TMP/mem.json" .info.size_reason)" "--quick"
+ok "mem --quick, text" "$PERFLAB" bench mem --quick --only sum --runs 1
+like "mem --quick, text: size_reason: --quick" "$(cat "$OUT")" 'size_reason: --quick'
+ok "mem --quick --size 32MiB" "$PERFLAB" bench mem --quick --size 32MiB --only sum --runs 1 --json
+is "mem --quick --size: the size reason is --size" "$(jq -r .info.size_reason "$OUT")" "--size"
 like "mem: validated as STREAM validates" "$(jqv "$TMP/mem.json" .info.validation)" checkSTREAMresults
 is "mem: pins one thread per CPU itself, so the result says pinned without --cpus" \
 	"$(jqv "$TMP/mem.json" '"\(.runner.pinned) \(.environment.pinning)"')" "true pinned"

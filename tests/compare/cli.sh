@@ -277,4 +277,15 @@ is "--show-output -o FILE: nothing but the commands' output on stdout" "$(grep -
 is "--show-output -o FILE: no report on stderr" "$(wc -c <"$TMP/so3.err")" 0
 ok "--help" "$P" compare --help
 like "--help documents variants" "$(cat "$OUT")" '-n, --name NAME'
+# an output that cannot be written is refused before the first run (the commands would
+# take 100 x 0.2 s), with the option to change
+for a in "-o $TMP" "-o /nonexistent/dir/c.json" "--export-csv /nonexistent/dir/c.csv" \
+	"--export-markdown $TMP"; do
+	start=$SECONDS
+	expect_exit 2 "$a: refused" "$P" compare $a --runs 100 --warmup 0 'sleep 0.2' 'sleep 0.2'
+	is "$a: one line" "$(wc -l <"$ERR")" 1
+	like "$a: names the file, the reason and the fix" "$(cat "$ERR")" \
+		"^perflab compare: error: cannot write '${a#* }': (Is a directory|No such file or directory) \\(choose another ${a% *} FILE\\)$"
+	like "$a: before any run" "$((SECONDS - start))" '^[0-4]$'
+done
 done_testing

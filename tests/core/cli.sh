@@ -83,6 +83,19 @@ for c in "check" "report --no-bench -o $TMP/rc" "report --dry-run" "profile -d 0
 	is "$c -C 0,8191: one line naming the CPU and the online list" "$(cat "$ERR")" \
 		"perflab ${c%% -*}: error: --cpus '0,8191': CPU 8191 is not online (online CPUs: $live_online; give CPUs from that list)"
 done
+# an -o FILE that cannot be written: the same line and fix from every command, exit 2,
+# and nothing written or printed (bench, monitor and compare check it before running)
+FXB=$PERFLAB_SRCDIR/tests/report/fixtures/bench-mem.json
+for c in inspect check "diff $FXB $FXB" "bench spin --runs 1" "monitor -d 0.2" \
+	"compare --runs 2 true false" "tune list"; do
+	for o in /nonexistent/dir/x.json "$TMP"; do
+		expect_exit 2 "$c -o $o: exit 2" "$PERFLAB" $c -o "$o"
+		is "$c -o $o: one line" "$(wc -l <"$ERR")" 1
+		like "$c -o $o: names the file and the fix" "$(cat "$ERR")" \
+			"^perflab ${c%% *}( spin)?: error: cannot write '$o': $([ "$o" = "$TMP" ] && echo 'Is a directory' || echo 'No such file or directory') \\(choose another -o FILE\\)$"
+		is "$c -o $o: nothing on stdout" "$(wc -c <"$OUT")" 0
+	done
+done
 is "report -C 8191 wrote nothing" "$(ls "$TMP/rc" 2>/dev/null)" ""
 for c in check report; do
 	expect_exit 2 "$c --sysroot xen-hvm -C 2-9: against the tree's online CPUs" \

@@ -220,6 +220,17 @@ static void test_cpuset(void **state)
 	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "32");
 	assert_int_equal(pl_cpuset_next(&s, 0), 32);
 	assert_int_equal(pl_cpuset_next(&s, 33), -1);
+	/* one member is "0", never "0-0" */
+	assert_int_equal(pl_cpuset_parse("0", &s), 0);
+	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "0");
+	assert_int_equal(pl_cpuset_parse("0-0,2,4-5", &s), 0);
+	assert_string_equal(pl_cpuset_format(&s, buf, sizeof(buf)), "0,2,4-5");
+	/* a number named twice, alone or inside a range */
+	assert_int_equal(pl_cpuset_repeated("0,0,0"), 0);
+	assert_int_equal(pl_cpuset_repeated("0-3,2"), 2);
+	assert_int_equal(pl_cpuset_repeated("5,1-7"), 5);
+	assert_int_equal(pl_cpuset_repeated("0-3,8,10-11"), -1);
+	assert_int_equal(pl_cpuset_repeated("x"), -1);
 }
 
 static void test_summary(void **state)
@@ -341,7 +352,31 @@ static void test_outfile(void **state)
 	if (mknod(blk, S_IFBLK | 0600, makedev(7, 200)) == 0) {
 		assert_int_equal(pl_outfile_open(&o, blk), -ENOTSUP);
 		assert_null(o.fp);
+		assert_int_equal(pl_outfile_check(blk), -ENOTSUP);
 	}
+
+	/* the check before a long run says what pl_outfile_open() would, creating nothing */
+	char p[600], m[700];
+	assert_int_equal(pl_outfile_check(NULL), 0);
+	assert_int_equal(pl_outfile_check("-"), 0);
+	assert_int_equal(pl_outfile_check(reg), 0);
+	assert_int_equal(pl_outfile_check(lnk), 0);
+	assert_int_equal(pl_outfile_check(fifo), 0);
+	assert_int_equal(pl_outfile_check(root), -EISDIR);
+	assert_int_equal(pl_outfile_check(dl), -EISDIR);
+	snprintf(p, sizeof(p), "%s/new.json", root);
+	assert_int_equal(pl_outfile_check(p), 0);
+	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof(p), "%s/missing/new.json", root);
+	assert_int_equal(pl_outfile_check(p), -ENOENT);
+	snprintf(p, sizeof(p), "%s/out.txt/new.json", root);
+	assert_int_equal(pl_outfile_check(p), -ENOTDIR);
+	/* the one error line every command gives */
+	assert_string_equal(pl_outfile_strerror(m, sizeof(m), "/x/y.json", -ENOENT),
+			    "cannot write '/x/y.json': No such file or directory (choose another "
+			    "-o FILE)");
+	assert_string_equal(pl_outfile_strerror(m, sizeof(m), NULL, -ENOSPC),
+			    "cannot write standard output: No space left on device (give -o FILE)");
 }
 
 /* values in their unit, as every terminal table shows them */

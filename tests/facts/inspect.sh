@@ -255,4 +255,11 @@ expect_exit 0 "255-byte device name: inspect" "$PERFLAB" inspect --json --sysroo
 is "255-byte device name: read_ahead_kb under its full key" "$(jq -r --arg k "block.$LONG.queue.read_ahead_kb" '.facts[$k].value' "$OUT")" 7
 expect_exit 0 "255-byte device name: check finds the missing scheduler" "$PERFLAB" check --json --sysroot "$TMP/long"
 is "255-byte device name: the finding names the device" "$(jq -r '[.findings[] | select(.id == "block.scheduler-hdd") | .subject] | join(",")' "$OUT")" "$LONG"
+# -o that cannot be written: one line with the file, the reason and the fix, text or JSON
+for j in "" --json; do
+	expect_exit 2 "inspect $j -o into a missing directory" "$PERFLAB" inspect $j --domain clocksource -o /nonexistent/dir/x.json
+	is "inspect $j -o into a missing directory: the file and the fix" "$(cat "$ERR")" \
+		"perflab inspect: error: cannot write '/nonexistent/dir/x.json': No such file or directory (choose another -o FILE)"
+	is "inspect $j -o into a missing directory: nothing on stdout" "$(wc -c <"$OUT")" 0
+done
 done_testing

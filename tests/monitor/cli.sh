@@ -23,8 +23,27 @@ bad "interval 0" "--interval.*100ms" -I 0 -d 1
 bad "interval 50ms" "--interval.*100ms" -I 50ms -d 1
 bad "unknown CPU" "--cpus '999': CPU 999 is not online" -C 999 -d 1
 bad "bad CPU list" "--cpus: 'x'" -C x -d 1
-bad "unwritable output" "cannot write '/nonexistent/m.json'" -d 1 -o /nonexistent/m.json
-bad "unwritable textfile" "--prom-textfile '/nonexistent/m.prom'" -d 1 --prom-textfile /nonexistent/m.prom
+bad "unwritable output" "cannot write '/nonexistent/m.json': No such file or directory \(choose another -o FILE\)$" -d 1 -o /nonexistent/m.json
+PROMFIX="\(give a file path in node_exporter's textfile directory\)$"
+bad "unwritable textfile" "--prom-textfile '/nonexistent/m.prom': No such file or directory $PROMFIX" -d 1 --prom-textfile /nonexistent/m.prom
+# a directory as the textfile is refused before sampling (-I 10: the first interval
+# would take 10 s)
+start=$SECONDS
+bad "textfile is a directory" "^perflab monitor: error: --prom-textfile '$TMP': Is a directory $PROMFIX" -I 10 -d 30 --prom-textfile "$TMP"
+like "textfile is a directory: refused before sampling" "$((SECONDS - start))" '^[0-4]$'
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	mkdir "$TMP/rodir"
+	chmod 755 "$TMP" "$TMP/rodir"
+	start=$SECONDS
+	expect_exit 2 "textfile in a directory the user cannot write: exit 2" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$P" monitor -I 10 -d 30 --prom-textfile "$TMP/rodir/m.prom"
+	like "textfile in a directory the user cannot write: names it and the fix" "$(cat "$ERR")" \
+		"^perflab monitor: error: --prom-textfile '$TMP/rodir/m.prom': Permission denied $PROMFIX"
+	is "textfile in a directory the user cannot write: nothing written" "$(ls "$TMP/rodir")" ""
+	like "unwritable textfile directory: refused before sampling" "$((SECONDS - start))" '^[0-4]$'
+else
+	skip "textfile in a directory the user cannot write" "needs root, the user nobody and setpriv"
+fi
 bad "json and csv" "choose one" -d 1 --json --csv
 bad "argument without --" "unexpected argument 'sleep'" -d 1 sleep 1
 bad "unknown command" "cannot run 'no-such-cmd-xyz'" -o "$TMP/never.json" -- no-such-cmd-xyz

@@ -135,4 +135,22 @@ like "md: a benchmark name escaped" "$md" '^### bench \\<img src=x onerror=alert
 ok "html: no script or img from a document" sh -c "! grep -q '<script>alert\|<img src=x' esc/report.html"
 like "html: the fact value escaped" "$html" '&lt;script&gt;alert\(1\)&lt;/script&gt; a \| b'
 like "html: the benchmark name escaped" "$html" '&lt;img src=x onerror=alert\(1\)&gt;'
+# a report directory still to be made needs a parent that exists and can be written:
+# checked before the benchmarks run (the live machine, no --no-bench)
+start=$SECONDS
+expect_exit 2 "-o in a missing directory: exit 2" "$PERFLAB" report --quick -o /nonexistent/dir/r
+is "-o in a missing directory: names it and the fix" "$(cat "$ERR")" \
+	"perflab report: error: cannot create report directory '/nonexistent/dir/r': No such file or directory (choose another with -o DIR)"
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	mkdir rodir
+	chmod 755 "$TMP" rodir
+	expect_exit 2 "-o in a directory the user cannot write: exit 2" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFLAB" report --quick -o "$TMP/rodir/r"
+	is "-o in a directory the user cannot write: names it and the fix" "$(cat "$ERR")" \
+		"perflab report: error: cannot create report directory '$TMP/rodir/r': Permission denied (choose another with -o DIR)"
+	is "-o in a directory the user cannot write: nothing written" "$(ls -A rodir)" ""
+else
+	skip "-o in a directory the user cannot write" "needs root, the user nobody and setpriv"
+fi
+like "report -o refused before any benchmark" "$((SECONDS - start))" '^[0-9]$'
 done_testing

@@ -65,6 +65,11 @@ like "bench: median of gettimeofday in ns" "$(cat "$TMP/bench.prom")" \
 	'perflab_bench_value\{benchmark="clock",metric="gettimeofday",unit="ns",stat="median"\} [0-9.e+]+'
 like "bench: runs" "$(cat "$TMP/bench.prom")" 'perflab_bench_runs\{benchmark="clock"\} 2'
 like "bench: ok" "$(cat "$TMP/bench.prom")" 'perflab_bench_ok\{benchmark="clock"\} 1'
+like "bench --quick: a caveat says so" "$(cat "$TMP/bench.prom")" \
+	'perflab_bench_caveat\{benchmark="clock",caveat="quick run \(--quick\): [^"]+"\} 1'
+# the warnings of the run (on stderr, one line each) are caveats too, one series each
+is "bench: one caveat per warning of the run, and the quick one" \
+	"$(grep -c '^perflab_bench_caveat{' "$TMP/bench.prom")" "$(($(grep -c ': warning: ' "$ERR") + 1))"
 expect_exit 2 "unknown format" "$PERFLAB" check --format xml
 like "unknown format lists the choices" "$(cat "$ERR")" 'one of: text, json, prom'
 

@@ -64,6 +64,31 @@ static void test_bench_series(void **state)
 	assert_null(strstr(out, "stat=\"p99\""));
 	assert_non_null(strstr(out, "perflab_bench_runs{benchmark=\"mem\"} 5\n"));
 	assert_non_null(strstr(out, "perflab_bench_ok{benchmark=\"mem\"} 1\n"));
+	/* not quick, no warnings: no caveat series, only the family's HELP and TYPE */
+	assert_non_null(strstr(out, "# TYPE perflab_bench_caveat gauge\n"));
+	assert_null(strstr(out, "perflab_bench_caveat{"));
+	free(out);
+}
+
+/* A --quick run and every warning of the document are caveat series, the warning's
+ * text escaped whole as the label value. */
+static void test_bench_caveats(void **state)
+{
+	(void)state;
+	char *out = render(bench_with_header,
+			   "{\"benchmark\":\"mem\",\"status\":\"ok\",\"runner\":{\"runs\":2,"
+			   "\"quick\":true},\"metrics\":[],\"warnings\":[\"machine not idle: "
+			   "84% busy\",\"a \\\"quoted\\\" \\\\ name\\nnext\"]}");
+	assert_non_null(strstr(out, "perflab_bench_caveat{benchmark=\"mem\",caveat=\"quick run "
+				    "(--quick): brief arguments"));
+	assert_non_null(strstr(out, "perflab_bench_caveat{benchmark=\"mem\",caveat=\"machine "
+				    "not idle: 84% busy\"} 1\n"));
+	assert_non_null(strstr(out, "perflab_bench_caveat{benchmark=\"mem\",caveat=\"a "
+				    "\\\"quoted\\\" \\\\ name\\nnext\"} 1\n"));
+	size_t n = 0;
+	for (const char *p = out; (p = strstr(p, "perflab_bench_caveat{")); p++)
+		n++;
+	assert_int_equal(n, 3);
 	free(out);
 }
 
@@ -72,6 +97,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_label_escaping),
 		cmocka_unit_test(test_bench_series),
+		cmocka_unit_test(test_bench_caveats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

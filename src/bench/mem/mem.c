@@ -48,6 +48,10 @@ struct mem_opts {
 	uint64_t max_size; /* largest working set of --latency, 0 = automatic */
 };
 
+/* The array size of --quick (mem_quick), as written and in bytes. */
+#define MEM_QUICK_SIZE "64MiB"
+#define MEM_QUICK_BYTES (64ull << 20)
+
 static const struct mem_opts mem_defaults = { 0 };
 
 static const struct pl_opt mem_opt_table[] = {
@@ -217,7 +221,10 @@ static int choose_size(struct pl_bench_ctx *ctx, const struct mem_opts *o, uint6
 			return -EINVAL;
 		}
 		*out = o->size;
-		json_object_set_new(info, "size_reason", pl_json_string("--size"));
+		/* --quick's own --size (mem_quick) is not the user's */
+		bool quick_size = pl_bench_is_quick(ctx) && o->size == MEM_QUICK_BYTES;
+		json_object_set_new(info, "size_reason",
+				    pl_json_string(quick_size ? "--quick" : "--size"));
 		pl_autofree char *bs = bound_suffix(&in);
 		if (llc && o->size < 4 * llc && pl_bench_is_quick(ctx))
 			pl_bench_note(
@@ -618,10 +625,6 @@ static void dimm_reference(json_t *info)
 	json_decref(fj);
 	pl_facts_free(&f);
 }
-
-/* The array size of --quick (mem_quick), as written and in bytes. */
-#define MEM_QUICK_SIZE "64MiB"
-#define MEM_QUICK_BYTES (64ull << 20)
 
 static int mem_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 {
