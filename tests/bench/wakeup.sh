@@ -8,8 +8,16 @@ ALLOWED=$(/usr/bin/python3 -c 'import os; print(" ".join(map(str, sorted(os.sche
 CPU=${ALLOWED%% *}
 NCPU=$(echo $ALLOWED | wc -w)
 
-expect_exit 2 "wakeup: three CPUs in --pair" "$PERFLAB" bench wakeup --quick --pair 0-2
-like "wakeup: --pair says how many" "$(cat "$ERR")" "--pair '0-2': give two CPUs"
+# three CPUs in --pair: with three allowed, the count is refused; with fewer, the third
+# CPU is not online and that is said first
+if [ "$NCPU" -ge 3 ]; then
+	THREE=$(echo $ALLOWED | cut -d' ' -f1-3 | tr ' ' ,)
+	expect_exit 2 "wakeup: three CPUs in --pair" "$PERFLAB" bench wakeup --quick --pair "$THREE"
+	like "wakeup: --pair says how many" "$(cat "$ERR")" "--pair '$THREE': give two CPUs"
+else
+	expect_exit 2 "wakeup: three CPUs in --pair" "$PERFLAB" bench wakeup --quick --pair 0-2
+	like "wakeup: --pair names the CPU that is not online" "$(cat "$ERR")" "--pair '0-2': CPUs? .*not online"
+fi
 expect_exit 2 "wakeup: unknown part" "$PERFLAB" bench wakeup --quick --only timer,nap
 like "wakeup: --only names the parts" "$(cat "$ERR")" "no part named 'nap' \(one of: timer, futex, pipe\)"
 expect_exit 2 "wakeup: --pair outside --cpus" "$PERFLAB" bench wakeup --quick --cpus "$CPU" --pair "$((CPU + 1))"
