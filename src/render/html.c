@@ -223,7 +223,7 @@ static void section_facts(struct pl_buf *b, const json_t *facts)
 		pl_buf_puts(b, "</code></td><td>");
 		const json_t *v = json_object_get(e, "value");
 		if (v) {
-			char *t = pl_fact_value_text(v);
+			char *t = pl_figure_fact_text(key, v);
 			pl_html_wbr(b, t, ",");
 			free(t);
 			pl_buf_puts(b, "</td><td>");
