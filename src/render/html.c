@@ -223,8 +223,13 @@ static void section_facts(struct pl_buf *b, const json_t *facts)
 		pl_buf_puts(b, "</code></td><td>");
 		const json_t *v = json_object_get(e, "value");
 		if (v) {
-			char *t = pl_fact_value_text(v);
-			pl_html_wbr(b, t, ",");
+			char *t = pl_figure_fact_text(key, v);
+			size_t kl = strlen(key);
+			/* a size keeps its number with its unit; a list wraps after its commas */
+			if (kl > 6 && strcmp(key + kl - 6, "_bytes") == 0)
+				pl_html_text(b, t);
+			else
+				pl_html_wbr(b, t, ",");
 			free(t);
 			pl_buf_puts(b, "</td><td>");
 			pl_html_wbr(b, pl_json_str(e, "source"), "/_");

@@ -598,7 +598,7 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 	{
 		const json_t *v = json_object_get(e, "value");
 		char *t =
-			v ? pl_fact_value_text(v)
+			v ? pl_figure_fact_text(key, v)
 			  : pl_xasprintf("unavailable: %s", pl_json_str(e, "unavailable")
 								    ? pl_json_str(e, "unavailable")
 								    : "?");

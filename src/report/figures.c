@@ -158,6 +158,45 @@ static char *info_value(const char *key, const json_t *v)
 	return pl_fact_value_text(v);
 }
 
+/* A new copy of @v without the members of its objects, at any depth, that say nothing:
+ * null, and numa_node -1 (sysfs numa_node: NUMA_NO_NODE). */
+static json_t *fact_known(const json_t *v)
+{
+	if (json_is_object(v)) {
+		json_t *o = json_object();
+		const char *k;
+		json_t *x;
+		json_object_foreach((json_t *)v, k, x)
+		{
+			if (json_is_null(x) || (strcmp(k, "numa_node") == 0 && json_is_integer(x) &&
+						json_integer_value(x) == -1))
+				continue;
+			json_object_set_new(o, k, fact_known(x));
+		}
+		return o;
+	}
+	if (json_is_array(v)) {
+		json_t *a = json_array();
+		size_t i;
+		json_t *x;
+		json_array_foreach(v, i, x) json_array_append_new(a, fact_known(x));
+		return a;
+	}
+	return json_deep_copy(v);
+}
+
+char *pl_figure_fact_text(const char *key, const json_t *v)
+{
+	if (!v || json_is_null(v))
+		return pl_xstrdup("unknown");
+	json_t *k = fact_known(v);
+	char *t = json_is_object(k) && json_object_size(k) == 0 && json_object_size(v) > 0
+			  ? pl_xstrdup("unknown")
+			  : pl_fact_value_human(key, k);
+	json_decref(k);
+	return t;
+}
+
 static char *info_label(const char *key)
 {
 	for (size_t i = 0; i < sizeof(info_labels) / sizeof(info_labels[0]); i++)

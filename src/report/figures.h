@@ -111,6 +111,14 @@ char *pl_figure_source(const json_t *doc);
  *  "1016 MiB", "22.76 GiB", "512 B" (human outputs; the JSON keeps the exact count). */
 char *pl_figure_bytes(double x);
 
+/** The value @v of fact @key as the report's human outputs (report.md, report.html) show
+ *  it, malloc'd: pl_fact_value_human() (a "_bytes" key as a size, "23.54 GiB
+ *  (25276157952 B)"; reals to 5 significant digits) of @v less the members of its objects
+ *  (and of the objects in its lists) that say nothing: null ones, and "numa_node": -1 (the
+ *  kernel's NUMA_NO_NODE, no node affinity); "unknown" when nothing is left of an object
+ *  or @v is null. report.json keeps the exact value. */
+char *pl_figure_fact_text(const char *key, const json_t *v);
+
 /** A bench "info" item, or a `report --dry-run` plan detail, in words, malloc'd: "label:
  *  value" with the label of the key ("last-level cache (all caches)" for
  *  llc_total_bytes) and the value as the caveats show it (byte counts in B..PiB to 4

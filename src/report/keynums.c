@@ -51,12 +51,14 @@ static double median(const json_t *m)
 	return json_number_value(json_object_get(m, "median"));
 }
 
-/* What qualifies this figure (@m of @doc), from report/figures.h as its section shows it: the
+/* What qualifies a figure (@m of @doc), from report/figures.h as its section shows it: the
  * figure's own warnings (runs, spread, shared CPU) and the benchmark's (quick run, machine
- * not idle, CPU steal), each in its short form where it has one. Not the runner's summary
- * of other metrics' spread; notes and info items stand in the figure's section. */
-static void add_caveats(json_t *c, const struct pl_caveats *cs, bool bench_level,
-			const char *metric)
+ * not idle, CPU steal), each in its short form where it has one, after @label ("" for the
+ * headline figure, "reference: " for the row's reference figure). Not the runner's summary
+ * of other metrics' spread; notes and info items stand in the figure's section. With
+ * @only_metric, only the caveats about metric @metric (not those of the whole run). */
+static void add_caveats(json_t *c, const struct pl_caveats *cs, bool bench_level, bool only_metric,
+			const char *metric, const char *label)
 {
 	for (size_t k = 0; k < cs->n; k++) {
 		const struct pl_caveat *v = &cs->v[k];
@@ -67,21 +69,35 @@ static void add_caveats(json_t *c, const struct pl_caveats *cs, bool bench_level
 		/* a caveat about another metric of the benchmark is not this figure's */
 		if (v->metric && (!metric || strcmp(v->metric, metric) != 0))
 			continue;
-		json_array_append_new(c, pl_json_string(v->tag ? v->tag : v->text));
+		if (only_metric && !v->metric)
+			continue;
+		pl_autofree char *t = pl_xasprintf("%s%s", label, v->tag ? v->tag : v->text);
+		json_array_append_new(c, pl_json_string(t));
 	}
 }
 
-static json_t *caveats(const json_t *doc, const json_t *m)
+/* The caveats of a row: those of its figure @m (the metric's own, then the benchmark's),
+ * then those of the reference figure @ref of the same result (NULL: none), each marked
+ * "reference: ". The benchmark's caveats about the run as a whole (machine not idle,
+ * quick run) qualify both figures and stand once, unmarked. */
+static json_t *caveats(const json_t *doc, const json_t *m, const json_t *ref)
 {
 	json_t *c = json_array();
-	struct pl_caveats mc = { 0 }, bc = { 0 };
+	struct pl_caveats mc = { 0 }, rc = { 0 }, bc = { 0 };
 	if (m)
 		pl_caveats_metric(doc, m, &mc);
+	if (ref)
+		pl_caveats_metric(doc, ref, &rc);
 	pl_caveats_bench(doc, &bc);
-	const char *name = pl_json_str(m, "name");
-	add_caveats(c, &mc, false, name);
-	add_caveats(c, &bc, true, name);
+	const char *name = pl_json_str(m, "name"), *rname = pl_json_str(ref, "name");
+	add_caveats(c, &mc, false, false, name, "");
+	add_caveats(c, &bc, true, false, name, "");
+	if (ref) {
+		add_caveats(c, &rc, false, false, rname, "reference: ");
+		add_caveats(c, &bc, true, true, rname, "reference: ");
+	}
 	pl_caveats_free(&mc);
+	pl_caveats_free(&rc);
 	pl_caveats_free(&bc);
 	return c;
 }
@@ -139,10 +155,12 @@ static const char *section_of(const struct kn *k, const json_t *doc, const char 
 }
 
 /* A row for metric @m of result @doc of benchmark @bench; @detail/@reference computed by
- * the caller from the metric (NULL = none / "no reference"). Not measured: why, in the
- * text. */
+ * the caller from the metric (NULL = none / "no reference"); @ref_m the metric of @doc the
+ * reference shows (NULL: none), whose caveats the row adds as the reference's. Not
+ * measured: why, in the text. */
 static json_t *bench_row(const struct kn *k, const char *name, const char *bench, const json_t *doc,
-			 const json_t *m, const char *detail, const char *reference)
+			 const json_t *m, const char *detail, const char *reference,
+			 const json_t *ref_m)
 {
 	char buf[64];
 	const char *section = section_of(k, doc, bench, buf, sizeof(buf));
@@ -161,18 +179,19 @@ static json_t *bench_row(const struct kn *k, const char *name, const char *bench
 		json_t *r = row(name, why, NULL, NULL, NULL, NULL, section);
 		return r;
 	}
-	return row(name, NULL, m, detail, reference ? reference : "no reference", caveats(doc, m),
-		   section);
+	return row(name, NULL, m, detail, reference ? reference : "no reference",
+		   caveats(doc, m, ref_m), section);
 }
 
-/* A row that is not a key number although @doc measured something under its name
- * (@why says what it measured instead and how to measure the key number). */
+/* A row that is not a key number although @doc measured something under its name: "not
+ * a key number" in the figure's place, short like "not measured", and @why (what it
+ * measured instead and how to measure the key number) as its context. */
 static json_t *not_key_row(const struct kn *k, const char *name, const char *bench,
 			   const json_t *doc, const char *why)
 {
 	char buf[64];
-	pl_autofree char *t = pl_xasprintf("not a key number: %s", why);
-	return row(name, t, NULL, NULL, NULL, NULL, section_of(k, doc, bench, buf, sizeof(buf)));
+	return row(name, "not a key number", NULL, why, NULL, NULL,
+		   section_of(k, doc, bench, buf, sizeof(buf)));
 }
 
 static void add_clock(json_t *rows, const struct kn *k)
@@ -196,7 +215,8 @@ static void add_clock(json_t *rows, const struct kn *k)
 			      ? pl_xasprintf("as a system call: %s (%.3gx the vDSO read)", s, x)
 			      : pl_xasprintf("as a system call: %s", s);
 	}
-	json_array_append_new(rows, bench_row(k, "time read", "clock", d, m, detail, ref));
+	json_array_append_new(
+		rows, bench_row(k, "time read", "clock", d, m, detail, ref, ref ? sys : NULL));
 }
 
 /* The fastest "NAME compress" metric (compress measures one core), with zlib-1 (the
@@ -222,17 +242,21 @@ static void add_compress(json_t *rows, const struct kn *k)
 		}
 	pl_autofree char *detail = NULL;
 	pl_autofree char *ref = NULL;
+	const json_t *z = NULL;
 	if (best) {
 		const char *n = pl_json_str(best, "name");
 		detail = pl_xasprintf("%.*s, one core", (int)(strlen(n) - 9), n);
-		const json_t *z = find_metric(d, "zlib-1 compress");
-		if (z && z != best) {
+		z = find_metric(d, "zlib-1 compress");
+		if (z == best)
+			z = NULL;
+		if (z) {
 			char s[48];
 			pl_evidence_fmt_value(s, sizeof(s), median(z), pl_json_str(z, "unit"));
 			ref = pl_xasprintf("zlib-1 (gzip -1): %s", s);
 		}
 	}
-	json_array_append_new(rows, bench_row(k, "compression", "compress", d, best, detail, ref));
+	json_array_append_new(rows,
+			      bench_row(k, "compression", "compress", d, best, detail, ref, z));
 }
 
 /* The memory row's reference: the theoretical peak of the populated DIMM channels
@@ -283,7 +307,7 @@ static void add_mem(json_t *rows, const struct kn *k)
 		json_array_append_new(rows, r);
 		return;
 	}
-	json_t *mem = bench_row(k, "memory", "mem", d, triad, "STREAM triad, all CPUs", peak);
+	json_t *mem = bench_row(k, "memory", "mem", d, triad, "STREAM triad, all CPUs", peak, NULL);
 	if (!triad && strncmp(peak, "theoretical", 11) == 0) /* the peak, also when not measured */
 		json_object_set_new(mem, "reference", pl_json_string(peak));
 	if (triad && arr > 0 && llc > 0 && arr < 4 * llc) {
@@ -333,8 +357,8 @@ static void add_io(json_t *rows, const struct kn *k)
 		snprintf(qd, sizeof(qd), ", qd %lld", pl_json_int(opts, "iodepth"));
 	const char *pattern = pl_json_str(opts, "pattern");
 	pl_autofree char *io = pl_xasprintf("%s%s%s, %s", pattern ? pattern : "io", bs, qd, how);
-	json_array_append_new(
-		rows, bench_row(k, "io bandwidth", "io", d, find_metric(d, "bandwidth"), io, NULL));
+	json_array_append_new(rows, bench_row(k, "io bandwidth", "io", d,
+					      find_metric(d, "bandwidth"), io, NULL, NULL));
 	const json_t *iops = find_metric(d, "iops");
 	bool random_read = pattern && strcmp(pattern, "randread") == 0;
 	if (iops && !(random_read && has_bs && bsz <= PL_KEY_IOPS_MAX_BS)) {
@@ -347,7 +371,7 @@ static void add_io(json_t *rows, const struct kn *k)
 		json_array_append_new(rows, not_key_row(k, "io IOPS", "io", d, why));
 		return;
 	}
-	json_array_append_new(rows, bench_row(k, "io IOPS", "io", d, iops, io, NULL));
+	json_array_append_new(rows, bench_row(k, "io IOPS", "io", d, iops, io, NULL, NULL));
 }
 
 json_t *pl_keynums_build(const json_t *report)
@@ -370,13 +394,13 @@ json_t *pl_keynums_build(const json_t *report)
 	add_clock(rows, &k);
 	const json_t *d = find_bench(k.benches, "syscall");
 	json_array_append_new(rows, bench_row(&k, "syscall", "syscall", d,
-					      find_metric(d, "getppid"), "getppid", NULL));
+					      find_metric(d, "getppid"), "getppid", NULL, NULL));
 	add_mem(rows, &k);
 	add_io(rows, &k);
 	d = find_bench(k.benches, "net");
 	json_array_append_new(rows, bench_row(&k, "loopback RTT", "net", d,
 					      find_metric(d, "tcp_pp 64B round-trip"),
-					      "TCP ping-pong, 64 B", NULL));
+					      "TCP ping-pong, 64 B", NULL, NULL));
 	add_compress(rows, &k);
 	json_decref(k.ids);
 	return rows;

@@ -19,9 +19,12 @@
  *  result of that benchmark; "bench-NAME-2" for a second result, pl_figure_bench_anchors()).
  *  A figure whose metric timed single operations also has "per_op" ({n, p50, mean, p99,
  *  "p99.9", max} in ns, from its latency_ns). A figure that does not mean what the row's
- *  name says has value null and "not a key number: WHY" as text: io IOPS other than
- *  small-block (<= 16 KiB) random reads, a STREAM triad whose three arrays fit in the
- *  last-level cache (below 4x it the memory row gets a caveat). */
+ *  name says has value null, "not a key number" as text and why as "detail": io IOPS
+ *  other than small-block (<= 16 KiB) random reads, a STREAM triad whose three arrays fit
+ *  in the last-level cache (below 4x it the memory row gets a caveat). "caveats" are the
+ *  figure's (its metric's and its benchmark's), then those of the metric the reference
+ *  shows when it is one of the same result (time read's system call, compression's
+ *  zlib-1), each as "reference: CAVEAT". */
 json_t *pl_keynums_build(const json_t *report);
 
 /** What the report adds from its own content before it is written: the evidence of each

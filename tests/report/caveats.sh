@@ -57,10 +57,11 @@ like "html: the Key numbers follow" "$(sed -n '/id="unreliable"/,$p' "$R/report.
 # the bandwidth over the block size, which "io IOPS 675/s" passes off as the device's
 iops_row() { jq -r ".key_numbers[] | select(.name == \"io IOPS\") | $2" "$1/report.json"; }
 is "1 MiB reads: io IOPS is no key number (no value)" "$(iops_row "$R" .value)" null
-like "1 MiB reads: it says why and what to run" "$(iops_row "$R" .text)" \
-	"^not a key number: bench io ran read with 1 MiB blocks; IOPS count as a device's only from small-block random reads \\(run 'perflab bench io --pattern randread --bs 4KiB'"
-like "terminal: io IOPS says it is no key number" "$(printf '%s\n' "$T" | grep '^  io IOPS ')" '^  io IOPS +not a key number: bench io ran read with 1 MiB blocks'
-like "md: io IOPS says it is no key number" "$(grep '^| \[io IOPS\]' "$R/report.md")" '\| not a key number: bench io ran read with 1 MiB blocks'
+is "1 MiB reads: it says it is none" "$(iops_row "$R" .text)" "not a key number"
+like "1 MiB reads: it says why and what to run" "$(iops_row "$R" .detail)" \
+	"^bench io ran read with 1 MiB blocks; IOPS count as a device's only from small-block random reads \\(run 'perflab bench io --pattern randread --bs 4KiB'"
+like "terminal: io IOPS says it is no key number" "$(printf '%s\n' "$T" | grep '^  io IOPS ')" '^  io IOPS +not a key number  bench io ran read with 1 MiB blocks'
+like "md: io IOPS says it is no key number" "$(grep '^| \[io IOPS\]' "$R/report.md")" '\| not a key number \| bench io ran read with 1 MiB blocks'
 is "io bandwidth stays the key figure of 1 MiB reads" \
 	"$(jq -r '.key_numbers[] | select(.name == "io bandwidth") | .value' "$R/report.json")" \
 	"$(jq -r '.metrics[] | select(.name == "bandwidth") | .median' "$FX/bench-io.json")"
@@ -74,13 +75,13 @@ ok "report from a 4 KiB sequential io result" "$PERFLAB" report --no-bench -o "$
 is "4 KiB sequential reads: no key IOPS" "$(iops_row "$TMP/r4s" .value)" null
 jq '.options.bs = 65536 | .options.pattern = "randread"' "$FX/bench-io.json" >"$TMP/io64k.json"
 ok "report from a 64 KiB random-read io result" "$PERFLAB" report --no-bench -o "$TMP/r64" --from "$TMP/io64k.json"
-like "64 KiB random reads: no key IOPS (blocks over 16 KiB)" "$(iops_row "$TMP/r64" .text)" '^not a key number: bench io ran randread with 64 KiB blocks'
+like "64 KiB random reads: no key IOPS (blocks over 16 KiB)" "$(iops_row "$TMP/r64" '.text + ": " + .detail')" '^not a key number: bench io ran randread with 64 KiB blocks'
 
 # memory is a key number only when the three arrays do not fit in the last-level cache
 # (the quick fixture: 3 x 64 MiB in a 300 MiB LLC measured the cache)
 mem_row() { jq -r ".key_numbers[] | select(.name == \"memory\") | $2" "$1/report.json"; }
 is "mem arrays inside the LLC: memory is no key number" "$(mem_row "$R" .value)" null
-like "... and says so" "$(mem_row "$R" .text)" '^not a key number: the three arrays \(192 MiB\) fit in the last-level cache \(300 MiB\)'
+like "... and says so" "$(mem_row "$R" '.text + ": " + .detail')" '^not a key number: the three arrays \(192 MiB\) fit in the last-level cache \(300 MiB\)'
 jq '.info.array_bytes = 268435456' "$FX/bench-mem.json" >"$TMP/mem256.json"
 ok "report from a mem result with arrays past the LLC" "$PERFLAB" report --no-bench -o "$TMP/rm" --from "$TMP/mem256.json"
 is "arrays past the LLC: memory is the triad median" "$(mem_row "$TMP/rm" .value)" \
