@@ -52,20 +52,28 @@ static void global_opts(const struct pl_cmd_info *info, struct pl_opt *g)
 	}
 }
 
+/* The non-empty option sets of @in (at most 4) and then the global options, built in @g
+ * and parsed into @gbase (NULL for help), in @sets (room for 5). Returns their count. */
+static size_t with_globals(const struct pl_cmd_info *info, const struct pl_optset *in, size_t nin,
+			   struct pl_optset *sets, struct pl_opt *g, void *gbase)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nin && n < 4; i++)
+		if (in[i].opts && in[i].opts[0].name)
+			sets[n++] = in[i];
+	global_opts(info, g);
+	sets[n++] = (struct pl_optset){ g, gbase, "Global options" };
+	return n;
+}
+
 void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *in, size_t nin)
 {
 	printf("usage: %s\n\n%s\n", info->usage, info->summary);
 	if (info->description)
 		printf("\n%s\n", info->description);
 	struct pl_optset sets[5];
-	size_t n = 0;
-	for (size_t i = 0; i < nin && n < 4; i++)
-		if (in[i].opts && in[i].opts[0].name)
-			sets[n++] = in[i];
 	struct pl_opt g[NGLOBAL];
-	global_opts(info, g);
-	sets[n++] = (struct pl_optset){ g, NULL, "Global options" };
-	pl_opt_help(stdout, sets, n);
+	pl_opt_help(stdout, sets, with_globals(info, in, nin, sets, g, NULL));
 }
 
 void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts)
@@ -112,13 +120,8 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 	snprintf(prog, sizeof(prog), "%s %s", pl_cmd_program, info->name);
 	pl_progname = prog;
 	struct pl_optset sets[5];
-	size_t n = 0;
-	for (size_t i = 0; i < nin && n < 4; i++)
-		if (in[i].opts && in[i].opts[0].name)
-			sets[n++] = in[i];
 	struct pl_opt g[NGLOBAL];
-	global_opts(info, g);
-	sets[n++] = (struct pl_optset){ g, &pl_g, "Global options" };
+	size_t n = with_globals(info, in, nin, sets, g, &pl_g);
 	if (pl_opt_parse(argc, argv, sets, n, prog, args) < 0)
 		return PL_EXIT_USAGE;
 	if (pl_g.help) {
