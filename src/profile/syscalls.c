@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 #include "profile/decode.h"
 #include "profile/perf_event.h"
 #include "profile/syscalls_ptrace.h"
+#include "profile/tracefs.h"
 #include "util/log.h"
 #include "util/str.h"
 #include "util/sysroot.h"
@@ -53,59 +53,25 @@ struct pl_syscalls {
 	unsigned long long unpaired;
 };
 
-static const char *tracefs_dir(void)
-{
-	if (pl_exists("/sys/kernel/tracing/events/raw_syscalls"))
-		return "/sys/kernel/tracing";
-	if (pl_exists("/sys/kernel/debug/tracing/events/raw_syscalls"))
-		return "/sys/kernel/debug/tracing";
-	/* Not mounted: mount it where it belongs (allowed for root only). */
-	if (pl_sysroot_is_live() && pl_exists("/sys/kernel/tracing") &&
-	    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 &&
-	    pl_exists("/sys/kernel/tracing/events/raw_syscalls"))
-		return "/sys/kernel/tracing";
-	return NULL;
-}
-
-/* Offset of field @name in an events/.../format file ("field:long id;\toffset:8;"). */
+/* Offset of field @name in a format file, or @def when the file does not name it. */
 static int field_offset(const char *fmt, const char *name, int def)
 {
-	char pat[64];
-	snprintf(pat, sizeof(pat), " %s;", name);
-	const char *p = strstr(fmt, pat);
-	if (!p)
-		return def;
-	const char *o = strstr(p, "offset:");
-	if (!o)
-		return def;
-	return atoi(o + 7) >= 0 ? (int)strtol(o + 7, NULL, 10) : def;
-}
-
-static int tp_id(const char *dir, const char *ev, char **format, uint64_t *id)
-{
-	int r = pl_read_u64f(id, "%s/events/raw_syscalls/%s/id", dir, ev);
-	if (r < 0)
-		return r;
-	return pl_read_filef(format, NULL, "%s/events/raw_syscalls/%s/format", dir, ev);
+	int off = def;
+	pl_tracefs_field(fmt, name, &off, NULL);
+	return off;
 }
 
 int pl_syscalls_open(struct pl_syscalls **out, const pid_t *pids, size_t npids, const int *cpus,
 		     size_t ncpus, bool on_exec, bool inherit)
 {
-	const char *dir = tracefs_dir();
-	if (!dir) {
-		/* mounted but not ours to read (non-root): say "no permission", not "missing" */
-		char **v = NULL;
-		size_t nv = 0;
-		int e = pl_list_dir("/sys/kernel/tracing", &v, &nv);
-		pl_strv_free(v);
-		return e == -EACCES || e == -EPERM ? -EACCES : -ENOENT;
-	}
+	const char *dir = pl_tracefs_dir("raw_syscalls");
+	if (!dir) /* mounted but not ours to read (non-root): "no permission", not "missing" */
+		return pl_tracefs_missing_errno();
 	uint64_t id_enter, id_exit;
 	char *fe = NULL, *fx = NULL;
-	int r = tp_id(dir, "sys_enter", &fe, &id_enter);
+	int r = pl_tracefs_event(dir, "raw_syscalls", "sys_enter", &id_enter, &fe);
 	if (r == 0)
-		r = tp_id(dir, "sys_exit", &fx, &id_exit);
+		r = pl_tracefs_event(dir, "raw_syscalls", "sys_exit", &id_exit, &fx);
 	if (r < 0) {
 		free(fe);
 		free(fx);

@@ -10,7 +10,8 @@
  * Every record is walked and fed to the profile builder (pl_profile_record: samples,
  * COMM, FORK, MMAP2, LOST...), as `perflab profile` does; samples are also parsed here
  * and every field they point to read (ips[], regs[], raw, stack), so an out-of-record
- * pointer is an ASan report. Invariants: the walk ends between tail and head; a parsed sample's
+ * pointer is an ASan report. The bytes are also read as a tracepoint format file.
+ * Invariants: the walk ends between tail and head; a parsed sample's
  * pointers lie inside its record. */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "fuzz.h"
 #include "profile/decode.h"
 #include "profile/profile.h"
+#include "profile/tracefs.h"
 
 struct walk {
 	uint64_t st, regs_mask;
@@ -71,9 +73,27 @@ static int on_rec(void *ctx, const struct perf_event_header *rec)
 	return w->nrec > 4096; /* stop a walk over a ring full of tiny records */
 }
 
+/* The same bytes as a tracepoint format file (profile/tracefs.h): a field found has an
+ * offset and a positive size. */
+static void format_text(const uint8_t *data, size_t size)
+{
+	static const char *const names[] = { "prev_state", "prev_comm", "next_pid", "id", "" };
+	char *s = fuzz_cstr(data, size);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int off = -1, sz = -1;
+		if (pl_tracefs_field(s, names[i], &off, &sz) == 0)
+			FUZZ_ASSERT(off >= 0 && sz > 0, "a field has an offset and a size");
+		else
+			FUZZ_ASSERT(off == -1 && sz == -1, "a missing field leaves the outputs");
+	}
+	free(s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	enum { HDR = 8 + 8 + 1 + 2 };
+	if (size <= 65536)
+		format_text(data, size);
 	if (size < HDR || size > HDR + 65536)
 		return -1;
 	static struct walk w;

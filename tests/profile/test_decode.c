@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "profile/decode.h"
+#include "profile/tracefs.h"
 #include "profile/perf_event.h"
 #include "profile/profile.h"
 #include "profile/aggregate.h"
@@ -522,6 +523,39 @@ static void test_folded_jit(void **state)
 	unlink(path);
 }
 
+/* A format file as this kernel writes it: fields found by their last word, arrays by the
+ * name before [N], the size with the offset; a prefix of a name is not the name. */
+static void test_tracefs_field(void **state)
+{
+	(void)state;
+	const char *fmt = "name: sched_switch\nID: 372\nformat:\n"
+			  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			  "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+			  "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+			  "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+			  "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+			  "\tfield:const char * name;\toffset:64;\tsize:8;\tsigned:0;\n"
+			  "\tfield:int broken;\tsize:4;\n";
+	int off = -1, sz = -1;
+	assert_int_equal(pl_tracefs_field(fmt, "prev_state", &off, &sz), 0);
+	assert_int_equal(off, 32);
+	assert_int_equal(sz, 8);
+	assert_int_equal(pl_tracefs_field(fmt, "prev_comm", &off, &sz), 0);
+	assert_int_equal(off, 8);
+	assert_int_equal(sz, 16);
+	assert_int_equal(pl_tracefs_field(fmt, "next_pid", &off, NULL), 0);
+	assert_int_equal(off, 56);
+	assert_int_equal(pl_tracefs_field(fmt, "name", &off, &sz), 0);
+	assert_int_equal(off, 64);
+	off = sz = -1;
+	assert_int_equal(pl_tracefs_field(fmt, "pid", &off, &sz), -ENOENT);
+	assert_int_equal(pl_tracefs_field(fmt, "state", &off, &sz), -ENOENT);
+	assert_int_equal(pl_tracefs_field(fmt, "broken", &off, &sz), -ENOENT);
+	assert_int_equal(pl_tracefs_field(fmt, "", &off, &sz), -ENOENT);
+	assert_int_equal(off, -1);
+	assert_int_equal(sz, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_eacces), cmocka_unit_test(test_fallback_fails),
 		cmocka_unit_test(test_advice),		cmocka_unit_test(test_advice_userns),
 		cmocka_unit_test(test_advice_ptrace),	cmocka_unit_test(test_folded_jit),
+		cmocka_unit_test(test_tracefs_field),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
