@@ -5,14 +5,13 @@
 # Target: perflab's gettimeofday median within 5% of the seed loop's ns/call.
 #
 # Same work on both sides: the seed's loop calls gettimeofday() and never reads the
-# result; perflab's timed loop (src/bench/clock.c loop_gtod) does the same. It used to add
-# tv.tv_usec into an accumulator, a load and an add per call that the seed's loop does not
-# do (the call cannot be optimised away without it: the compiler sees neither its body nor
-# a pure attribute). They are not free: the vDSO reads the TSC with rdtscp, which waits for
-# every earlier instruction, so that load (forwarded from the vDSO's store of tv) and add
-# lie on the critical path of each call. The seed stays as the field report wrote it, so
-# perflab's loop was the one to change; both now compile (gcc -O2 / -O3) to the same loop
-# around the call: xor, mov, add, call, cmp, jne (objdump -d).
+# result; perflab's timed loop (src/bench/clock.c loop_gtod) does the same. It adds no
+# tv.tv_usec into an accumulator (the call cannot be optimised away without it: the
+# compiler sees neither its body nor a pure attribute): that load and add are not free, as
+# the vDSO reads the TSC with rdtscp, which waits for every earlier instruction, so they
+# would lie on the critical path of each call. The seed stays as the field report wrote
+# it; both compile (gcc -O2 / -O3) to the same loop around the call: xor, mov, add, call,
+# cmp, jne (objdump -d).
 #
 # usage: benchmarks/clock-vs-seed.sh [N]    (N pairs, default 5; each pair ~5 s)
 #   PERFLAB=path  use this binary instead of the release build (make build -> build/perflab)

@@ -261,7 +261,7 @@ static json_t *failed_doc(const char *why)
 }
 
 /* The facts of a node's @doc without their "source" paths, before it goes to rank 0:
- * the merge reads only their values (out/cluster.c), and the paths are a third of the
+ * the merge reads only their values (report/cluster.c), and the paths are a third of the
  * text and about 40% of rank 0's parse time (json_loadb: 0.5-0.6 ms instead of
  * 0.8-1.5 ms for this VM's 26 KB report document). */
 static void strip_sources(json_t *doc)

@@ -8,7 +8,7 @@
  * and bench NAME they build the single-host command's document (cli/node.h; bench after
  * an MPI_Barrier). Each sends it to rank 0: its size first, then the text, one node at a
  * time, so rank 0 holds one message buffer at a time. Rank 0 merges them with
- * out/cluster.h and writes DIR/report.{json,md,html} (report) or one merged result.
+ * report/cluster.h and writes DIR/report.{json,md,html} (report) or one merged result.
  * Options are pl_opt tables as perflab's; every rank parses them with pl_error going to
  * a sink, and only the lowest failing rank prints its line. This file finds the nodes and
  * their collectors and dispatches; commands.c holds the commands, gather.c the gather

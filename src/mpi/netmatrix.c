@@ -517,7 +517,7 @@ json_t *pl_mpi_network_json(const double *rtt, const bool *have, int nc, const i
 	json_object_set_new(net, "pairs", pairs);
 	if (slow)
 		json_object_set_new(net, "slowest_pair", slow);
-	/* any node whose every pair is slow (out/cluster.h names the rule); of every pair
+	/* any node whose every pair is slow (report/cluster.h names the rule); of every pair
 	 * only: some pairs of a node against others' would name it on half the evidence */
 	json_object_set_new(net, "slow_nodes",
 			    complete ? pl_cluster_slow_nodes(net) : json_array());

@@ -272,7 +272,7 @@ wait "$SRVPID"
 is "server exits 0 on SIGINT" "$?" 0
 SRVPID=
 # idle connections (connect, send nothing) must not delay a real client: three of them,
-# then a real test, against a server whose --timeout is 5 s (each used to hold it that long)
+# then a real test, against a server whose --timeout is 5 s (none may hold it that long)
 IPORT=$(free_port)
 "$PERFLAB" bench net --server --bind "127.0.0.1:$IPORT" --timeout 5 2>"$TMP/isrv.err" &
 IDLEPID=$!

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `make install PREFIX=... DESTDIR=...` into two staging directories with two prefixes from
-# the same build directory: the second install must use the second prefix (a build/ set
-# up with the first one used to keep it), in the paths and in the binary's data directory.
+# the same build directory: the second install must use the second prefix, not the one a
+# build/ was set up with, in the paths and in the binary's data directory.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 if ! command -v make >/dev/null; then
 	skip "make install with two prefixes" "make is not installed"

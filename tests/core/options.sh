@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The option tables of every command seen through their --help: a single letter means one
-# thing (one long option) across all commands and benchmarks; a letter an option used to
-# have ("(was -X)") is refused with a pointer to the new spelling; and each command's man
+# thing (one long option) across all commands and benchmarks; a retired letter of an option
+# ("(was -X)" in --help) is refused with a pointer to the new spelling; and each command's man
 # page, perflab-CMD(1), lists every option of its --help, with the same letter, and
 # nothing --help does not know.
 . "$PERFLAB_SRCDIR/tests/lib.sh"

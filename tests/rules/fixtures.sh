@@ -87,7 +87,7 @@ expect intel-2s latency "net.tcp-tw-recycle mem.thp-defrag mem.thp-latency numa.
 expect intel-2s hpc "net.tcp-tw-recycle numa.balancing-pinned numa.numad-hpc power.governor sched.nohz-full-unisolated accel.qat sched.irqbalance-hpc"
 # Socket buffer maxima: the window bound (bytes x 8 / 1 ms RTT) from the value seen, the
 # kernel default (intel-2s: 212992) named as such; this VM's 4 MiB is 33.6 Gb/s, not the
-# 1.7 Gb/s of a fixed sentence (the ux trial).
+# 1.7 Gb/s of a fixed sentence.
 if [ -d "$S/intel-2s" ] && [ -d "$S/this-vm" ]; then
 	findings intel-2s throughput >/dev/null
 	is "intel-2s: rmem_max default bound" "$(field intel-2s throughput net.rmem-max .observed)" \
