@@ -50,42 +50,6 @@ void pl_cmp_report_build(struct pl_cmp_report *r, const struct pl_cmp_session *s
 		r->failed_runs += s->runs[i].u.exit_code != 0;
 }
 
-struct pl_cmp_original *pl_cmp_originals_read(const struct pl_cmp_experiment *e, size_t *n)
-{
-	struct pl_cmp_original *o = NULL;
-	*n = 0;
-	for (size_t v = 0; v < e->n; v++)
-		for (size_t k = 0; k < e->v[v].nsettings; k++) {
-			const struct pl_cmp_setting *st = &e->v[v].settings[k];
-			bool seen = false;
-			for (size_t i = 0; i < *n && !seen; i++)
-				seen = strcmp(o[i].path, st->path) == 0;
-			if (seen)
-				continue;
-			o = pl_xrealloc(o, (*n + 1) * sizeof(*o));
-			o[(*n)++] = (struct pl_cmp_original){ st->key, st->path,
-							      pl_cmp_sys_read(st->path), NULL };
-		}
-	return o;
-}
-
-void pl_cmp_originals_reread(struct pl_cmp_original *o, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(o[i].after);
-		o[i].after = pl_cmp_sys_read(o[i].path);
-	}
-}
-
-void pl_cmp_originals_free(struct pl_cmp_original *o, size_t n)
-{
-	for (size_t i = 0; o && i < n; i++) {
-		free(o[i].before);
-		free(o[i].after);
-	}
-	free(o);
-}
-
 static bool restored(const struct pl_cmp_original *o)
 {
 	return o->before && o->after && strcmp(o->before, o->after) == 0;

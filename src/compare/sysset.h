@@ -45,4 +45,22 @@ void pl_cmp_sys_close(struct pl_cmp_sys *s);
  *  helper; NULL when it cannot be read. */
 char *pl_cmp_sys_read(const char *path);
 
+/** A sysctl/sysfs target that some variant changes, with its value before the first run
+ *  and after the last, so the output shows that the machine was left as it was found. */
+struct pl_cmp_original {
+	const char *key;  /**< the first variant key that names it ("sysctl.net.core.somaxconn") */
+	const char *path; /**< the target file */
+	char *before;	  /**< value read before the first run (kernel form), NULL: unreadable */
+	char *after;	  /**< value read after the last run, NULL: unreadable or not read yet */
+};
+
+/** The distinct targets of every variant's settings, in order of first use, with their
+ *  current values as "before" (pl_cmp_sys_read). Keys and paths point into @e. Returns
+ *  a malloc'd array (NULL when *n is 0). */
+struct pl_cmp_original *pl_cmp_originals_read(const struct pl_cmp_experiment *e, size_t *n);
+/** Read every target again into "after". */
+void pl_cmp_originals_reread(struct pl_cmp_original *o, size_t n);
+/** Free. NULL-safe. */
+void pl_cmp_originals_free(struct pl_cmp_original *o, size_t n);
+
 #endif
