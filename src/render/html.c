@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* report.html (render/html.h): one self-contained page from the report document, a
+ * section per part of it (findings, facts, benchmarks, compare, profile with its flame
+ * graph, tune).
+ *
+ * Above 800 lines on purpose: one renderer of one document, whose sections share the
+ * page's escaping, number cells and caveat lists. */
 #include "render/html.h"
 
 #include <errno.h>
