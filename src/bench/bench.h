@@ -60,13 +60,14 @@ struct pl_bench {
 	 *  NULL-terminated; NULL = no extra arguments. */
 	const char *const *quick_argv;
 	/** Arguments of the default `perflab report` (about 60 s for every in_report
-	 *  benchmark together; plan.h): the run count and sizes that make the figure mean
-	 *  what the same benchmark run alone with its defaults means (at least 3 runs,
-	 *  mem's arrays sized as by default), narrowed only where the defaults take far
-	 *  longer than the budget allows (compress: one level per backend). NULL-terminated;
-	 *  NULL = the benchmark's own defaults. */
+	 *  benchmark together; report/bench_plan.h): the run count and sizes that make the figure
+	 * mean what the same benchmark run alone with its defaults means (at least 3 runs, mem's
+	 * arrays sized as by default), narrowed only where the defaults take far longer than the
+	 * budget allows (compress: one level per backend). NULL-terminated; NULL = the benchmark's
+	 * own defaults. */
 	const char *const *report_argv;
-	bool in_report; /**< run by `perflab report` (plan.h says with which arguments) */
+	bool in_report; /**< run by `perflab report` (report/bench_plan.h says with which arguments)
+			 */
 	/** Optional: what a run with @opts would use, without measuring or allocating much:
 	 *  sizes and their reasons (mem: "array_bytes", "size_reason"; io: "file_bytes",
 	 *  "cache") as members of @plan (an object). For `perflab report --dry-run`, whose

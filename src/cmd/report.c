@@ -26,7 +26,7 @@
 #include "report/from.h"
 #include "report/keynums.h"
 #include "report/node.h"
-#include "report/plan.h"
+#include "report/bench_plan.h"
 #include "rules/rules.h"
 #include "util/cleanup.h"
 #include "util/clock.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "report/plan.h"
+#include "report/bench_plan.h"
 #include "cli/common.h"
 #include "cli/node.h"
 #include "facts/facts.h"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "facts/facts.h"
-#include "report/plan.h"
+#include "report/bench_plan.h"
 
 /** Told before each stage of pl_report_node_doc(): @stage is "inspect" (the facts are
  *  about to be collected), then "check" (the rules are about to be evaluated); @ctx is

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The benchmark plan of `perflab report` (src/report/plan.c), without running anything:
+# The benchmark plan of `perflab report` (src/report/bench_plan.c), without running anything:
 # `report --dry-run --json` in each mode. The default plan gives every benchmark at least
 # 3 measured runs and mem arrays of at least 4x the last-level cache as the facts of
 # `perflab inspect` give it (cpu.cache.l3_bytes x cpu.cache.l3_count), or, when available

@@ -19,7 +19,7 @@
 #include "bench/internal.h"
 #include "bench/mem/memlat.h"
 #include "bench/mem/memsize.h"
-#include "report/plan.h"
+#include "report/bench_plan.h"
 #include "bench/env.h"
 #include "bench/mem/stream.h"
 #include "bench/ticks.h"

@@ -14,8 +14,8 @@
  * after it is used runs with its quick arguments instead (and says so, naming the
  * benchmarks that took the time), in the quick mode
  * it is listed as skipped with that reason. `perflab report --dry-run` prints the plan. */
-#ifndef PERFLAB_REPORT_PLAN_H
-#define PERFLAB_REPORT_PLAN_H
+#ifndef PERFLAB_REPORT_BENCH_PLAN_H
+#define PERFLAB_REPORT_BENCH_PLAN_H
 #include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>

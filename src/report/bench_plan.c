@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The benchmark plan of `perflab report` (plan.h). */
-#include "report/plan.h"
+/* The benchmark plan of `perflab report` (bench_plan.h). */
+#include "report/bench_plan.h"
 
 #include <errno.h>
 #include <stdio.h>
