@@ -28,6 +28,7 @@
 #include "util/clock.h"
 #include "util/cleanup.h"
 #include "util/cpuset.h"
+#include "util/escape.h"
 #include "util/log.h"
 #include "util/outfile.h"
 #include "util/str.h"
@@ -589,6 +590,46 @@ static bool apply_settings(struct apply_ctx *c, struct pl_journal *j, const char
 
 static int do_apply(const struct pl_tune_req *q, const char *name);
 
+/* --persist's checks before the first write (a profile is applied all or nothing, so a
+ * unit that could not be written must not leave its values applied): the binary in @exe
+ * (@len bytes, read from /proc/self/exe), the state directory and profile name as unit
+ * words, the unit's place in the sysroot (tune/persist.h). PL_EXIT_OK, or the exit code
+ * after one error line. */
+static int persist_ready(const struct pl_tune_req *q, const char *name, char *exe, size_t len)
+{
+	ssize_t el = readlink("/proc/self/exe", exe, len - 1);
+	if (el <= 0) {
+		pl_error("--persist: cannot read /proc/self/exe (the binary the unit would run): "
+			 "%s; nothing was written",
+			 strerror(errno));
+		return PL_EXIT_RUNTIME;
+	}
+	exe[el] = '\0';
+	const char *dir = q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR, *what = NULL;
+	int r = pl_persist_prepare(dir, name, exe, &what);
+	if (r == 0)
+		return PL_EXIT_OK;
+	pl_autofree char *w = pl_str_escape(what ? what : "", PL_ESC_TERM);
+	if (r == -ENOEXEC)
+		pl_error("--persist: the perflab binary '%s' was replaced or removed since it "
+			 "started, so no unit can run it at boot: run the installed perflab "
+			 "again; nothing was written",
+			 w);
+	else if (r == -EINVAL)
+		pl_error("--persist: '%s' holds a control character, which a unit's ExecStart= "
+			 "cannot carry: give another --state-dir; nothing was written",
+			 w);
+	else if (r == -EEXIST)
+		pl_error("--persist: %s exists (roll back first with 'perflab tune rollback', or "
+			 "remove that unit and its enable link); nothing was written",
+			 PL_PERSIST_UNIT);
+	else
+		pl_error("--persist: cannot reach %s below the sysroot without following a "
+			 "symlink: %s; nothing was written",
+			 PL_PERSIST_UNIT, r == -ELOOP ? "a symlink is on the way" : strerror(-r));
+	return r == -EACCES || r == -EPERM || r == -EIO ? PL_EXIT_RUNTIME : PL_EXIT_USAGE;
+}
+
 int pl_tune_do_apply(const struct pl_tune_req *q, const char *name)
 {
 	char why[PATH_MAX];
@@ -630,6 +671,9 @@ static int do_apply(const struct pl_tune_req *q, const char *name)
 			pr->name, cwhy, pr->file);
 		return PL_EXIT_USAGE;
 	}
+	char exe[PATH_MAX] = "";
+	if (q->persist && (rc = persist_ready(q, pr->name, exe, sizeof(exe))))
+		return rc;
 	size_t bad = validate(&plan, true);
 	if (bad) {
 		pl_error("nothing was applied: %zu item%s of profile '%s' cannot be written, and a "
@@ -672,11 +716,8 @@ static int do_apply(const struct pl_tune_req *q, const char *name)
 		fprintf(c.f, "%zu change%s journaled in %s; undo with 'perflab tune rollback'\n",
 			nwrites, nwrites == 1 ? "" : "s", pl_journal_path(j));
 	if (q->persist && !q->dry_run && !failed) {
-		char exe[PATH_MAX];
-		ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		exe[el > 0 ? el : 0] = '\0';
 		const char *dir = q->state_dir ? q->state_dir : PL_JOURNAL_DEFAULT_DIR;
-		int r = el > 0 ? pl_persist_write(j, dir, pr->name, pr->file, exe) : -errno;
+		int r = pl_persist_write(j, dir, pr->name, pr->file, exe);
 		if (r < 0) {
 			pl_error("cannot persist profile '%s': %s%s (the profile stays applied "
 				 "until reboot; 'perflab tune rollback' undoes it)",

@@ -22,6 +22,7 @@
 #include "util/sysroot.h"
 
 #define WANTS "/etc/systemd/system/sysinit.target.wants"
+#define PERSIST_LINK WANTS "/perflab-tune.service"
 
 int pl_persist_check(char *why, size_t whylen)
 {
@@ -124,31 +125,75 @@ static int absent(int root, const char *rel)
 	return r;
 }
 
-int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *name,
-		     const char *file, const char *exe)
+/* The unit's reachable directories and free names below @root: 0, -EEXIST (a unit or
+ * link in the way), -ELOOP (a symlink on the way), -ENOENT (no /etc/systemd/system), other
+ * -errno. *@made_dir (may be NULL) says whether the .wants directory must be made. */
+static int names_free(int root, bool *made_dir)
 {
-	const char *link_abs = WANTS "/perflab-tune.service";
+	const char *base;
+	int dir = pl_beneath_parent(root, PL_PERSIST_UNIT, &base);
+	if (dir < 0)
+		return dir;
+	close(dir);
+	int r = absent(root, PL_PERSIST_UNIT);
+	if (r == 0)
+		r = absent(root, PERSIST_LINK);
+	if (r < 0)
+		return r;
+	int wfd = pl_beneath_open(root, WANTS, O_PATH | O_DIRECTORY, 0);
+	if (made_dir)
+		*made_dir = wfd == -ENOENT;
+	if (wfd >= 0)
+		close(wfd);
+	return wfd >= 0 || wfd == -ENOENT ? 0 : wfd; /* a link or a file at the .wants name */
+}
+
+int pl_persist_prepare(const char *state_dir, const char *name, const char *exe, const char **what)
+{
+	const char *dummy;
+	if (!what)
+		what = &dummy;
+	*what = exe;
 	/* A binary replaced or removed since it started cannot be run at boot. */
 	size_t el = strlen(exe);
-	if (exe[0] != '/' || (el > 10 && strcmp(exe + el - 10, " (deleted)") == 0))
+	if (exe[0] != '/' || (el >= 10 && strcmp(exe + el - 10, " (deleted)") == 0))
 		return -ENOEXEC;
+	*what = state_dir;
 	pl_autofree char *pdir = pl_xasprintf("%s/persist", state_dir);
 	pl_autofree char *w_exe = unit_word(exe), *w_state = unit_word(state_dir),
 			 *w_pdir = unit_word(pdir), *w_name = unit_word(name);
-	if (!w_exe || !w_state || !w_pdir || !w_name || strchr(name, '\n'))
+	if (!w_exe || !w_state || !w_pdir) {
+		*what = !w_exe ? exe : state_dir;
 		return -EINVAL;
+	}
+	if (!w_name) {
+		*what = name;
+		return -EINVAL;
+	}
+	*what = PL_PERSIST_UNIT;
 	int root = pl_beneath_root(pl_sysroot());
 	if (root < 0)
 		return root;
-	int r = absent(root, PL_PERSIST_UNIT);
-	if (r == 0)
-		r = absent(root, link_abs);
-	int wfd = r == 0 ? pl_beneath_open(root, WANTS, O_PATH | O_DIRECTORY, 0) : -1;
-	bool made_dir = wfd == -ENOENT;
-	if (wfd >= 0)
-		close(wfd);
-	else if (r == 0 && !made_dir)
-		r = wfd; /* a link or a file where the .wants directory belongs */
+	int r = names_free(root, NULL);
+	close(root);
+	return r;
+}
+
+int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *name,
+		     const char *file, const char *exe)
+{
+	const char *link_abs = PERSIST_LINK;
+	int r = pl_persist_prepare(state_dir, name, exe, NULL);
+	if (r < 0)
+		return r;
+	pl_autofree char *pdir = pl_xasprintf("%s/persist", state_dir);
+	pl_autofree char *w_exe = unit_word(exe), *w_state = unit_word(state_dir),
+			 *w_pdir = unit_word(pdir), *w_name = unit_word(name);
+	int root = pl_beneath_root(pl_sysroot());
+	if (root < 0)
+		return root;
+	bool made_dir = false;
+	r = names_free(root, &made_dir);
 	if (r < 0) {
 		close(root);
 		return r; /* -EEXIST: a persisted profile (roll it back first) or another unit */

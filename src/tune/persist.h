@@ -27,11 +27,24 @@
  *  path in @why. Touches nothing. */
 int pl_persist_check(char *why, size_t whylen);
 
+/** Check, before anything is written, what pl_persist_write() needs: @exe (the perflab
+ *  binary the unit runs) an absolute path of a binary that is still installed (not a
+ *  "... (deleted)" name of /proc/self/exe), @exe, @state_dir and @name words a unit's
+ *  ExecStart= can carry (no control character; systemd.syntax(7) quoting is done at
+ *  write), and below the sysroot's descriptor the unit directory reachable without a
+ *  symlink, no unit or enable link in the way and no link or file at the .wants name.
+ *  Returns 0 or -errno: -ENOEXEC (the binary), -EINVAL (a control character), -EEXIST (a
+ *  unit or link in the way), -ELOOP (a symlink on the way), -ENOENT (no unit directory),
+ *  -ENOTDIR; *@what (may be NULL) gets the input or path at fault (borrowed from the
+ *  arguments or static). Touches nothing. */
+int pl_persist_prepare(const char *state_dir, const char *name, const char *exe, const char **what);
+
 /** Persist profile @name whose file is @file (host path) through journal @j (open for
  *  writing in @state_dir): journal record, copy, unit, symlink; on failure everything
  *  of it is removed again. @exe is the perflab binary the unit runs (absolute host
- *  path). Returns 0, or -errno (the journal's errors, write errors of the files;
- *  -EEXIST when a unit not written by perflab is in the way). */
+ *  path). The checks of pl_persist_prepare() are made again first (the tree may have
+ *  changed since). Returns 0, or -errno (those of pl_persist_prepare(), the journal's
+ *  errors, write errors of the files). */
 int pl_persist_write(struct pl_journal *j, const char *state_dir, const char *name,
 		     const char *file, const char *exe);
 

@@ -12,6 +12,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "util/beneath.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -109,9 +110,17 @@ int pl_tune_open_write(const char *abs)
 	int r = pl_tune_resolve(abs, real, sizeof(real));
 	if (r < 0)
 		return r;
-	int fd = open(real, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	/* Open the resolved name below the sysroot's descriptor without following any link
+	 * (util/beneath.h): a directory swapped for a link after pl_tune_resolve() looked
+	 * makes the open fail instead of reaching a file outside (an open alone blocks on a
+	 * FIFO or acts on some devices). */
+	int root = pl_beneath_root(pl_sysroot());
+	if (root < 0)
+		return root;
+	int fd = pl_beneath_open(root, real + strlen(pl_sysroot()), O_WRONLY | O_NOCTTY, 0);
+	close(root);
 	if (fd < 0)
-		return -errno;
+		return fd == -ELOOP || fd == -EXDEV ? -EXDEV : fd;
 	/* Check what was opened, not what the name said a moment ago. */
 	char link[64], got[PATH_MAX];
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);

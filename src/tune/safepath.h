@@ -3,9 +3,10 @@
  * sysroot. perflab writes only below <sysroot>/proc/sys, below <sysroot>/sys and to the
  * grub default file <sysroot>/etc/default/grub. A target is checked
  * twice: its name (no "..", no "." or empty components) and the real path after every
- * symlink is resolved (it must still lie inside the same allowed area of the sysroot),
- * and the descriptor actually opened is checked again through /proc/self/fd, so a symlink
- * swapped in between cannot redirect the write. */
+ * symlink is resolved (it must still lie inside the same allowed area of the sysroot);
+ * that real path is then opened from the sysroot's descriptor with no symlink followed
+ * (util/beneath.h) and the descriptor is checked again through /proc/self/fd, so a
+ * symlink swapped in between cannot redirect the open or the write. */
 #ifndef PERFLAB_TUNE_SAFEPATH_H
 #define PERFLAB_TUNE_SAFEPATH_H
 #include <stdbool.h>
@@ -33,9 +34,11 @@ int pl_tune_target_check(const char *abs);
 int pl_tune_resolve(const char *abs, char *buf, size_t len);
 
 /** Open target @abs for writing (O_WRONLY | O_CLOEXEC, never O_CREAT) after
- *  pl_tune_resolve(), then check that the opened descriptor is the resolved file (and,
- *  in a sysroot, still has one link). Returns the descriptor (caller closes) or the
- *  -errno of pl_tune_resolve()/open(2). */
+ *  pl_tune_resolve(): the resolved name is opened below the sysroot's descriptor without
+ *  following any symlink (util/beneath.h), so a component swapped for a link since the
+ *  resolution is -EXDEV, and the opened descriptor is checked to be the resolved file
+ *  (and, in a sysroot, to still have one link). Returns the descriptor (caller closes)
+ *  or the -errno of pl_tune_resolve()/open(2). */
 int pl_tune_open_write(const char *abs);
 
 /** True when the open descriptor @fd is on procfs or sysfs (the kernel interprets writes;

@@ -83,4 +83,18 @@ is "rule ids are unique" "$(jqv "$TMP/rules.json" '[.rules[].id]|unique|length')
 is "risky rules are the three of the seeds plus vfs_cache_pressure=0" \
 	"$(jqv "$TMP/rules.json" '[.rules[]|select(.risky).id]|sort|join(",")')" \
 	"mem.vfs-cache-pressure-zero,net.icmp-echo-ignored,net.tcp-timestamps-off,net.tcp-tw-recycle"
+# A block device whose name is shell syntax ("sd$(id);a b"): every fix command that names
+# it holds it as one single-quoted word, so pasting the command runs no other command.
+H=$TMP/hostile-sh
+cp -a "$FIXTURES/sysroots/intel-2s" "$H"
+BD=sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block
+EVIL='sd$(id);a b'
+mv "$H/$BD/sda" "$H/$BD/$EVIL"
+rm "$H/sys/block/sda"
+ln -s "../devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/$EVIL" "$H/sys/block/$EVIL"
+"$PERFLAB" check --sysroot "$H" -W throughput --fail-on info --json >"$TMP/hostile-sh.json" 2>"$ERR"
+cmds=$(jq -r '.findings[] | select(.fix.command != null) | .fix.command | select(contains("sd$"))' "$TMP/hostile-sh.json")
+ok "hostile device name: fix commands name it" test -n "$cmds"
+is "hostile device name: every such command quotes it as one word" \
+	"$(printf '%s\n' "$cmds" | grep -vc "/sys/block/'sd\$(id);a b'/queue/")" "0"
 done_testing

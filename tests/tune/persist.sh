@@ -47,8 +47,8 @@ ok "status --json" "$PERFLAB" --json -o "$TMP/status.json" tune --sysroot "$TMP/
 is "status --json: persistent" "$(jqv "$TMP/status.json" .persistent)" "true"
 is "status --json: persist entry" "$(jqv "$TMP/status.json" '[.entries[] | select(.persist)] | length')" "1"
 validate tune-journal.schema.json "$TMP/status.json"
-expect_exit 3 "second --persist refused while one is persistent" T apply --persist pers
-like "names the unit in the way" "$(cat "$ERR")" "perflab-tune.service exists \(roll back first\)"
+expect_exit 2 "second --persist refused while one is persistent" T apply --persist pers
+like "names the unit in the way" "$(cat "$ERR")" "perflab-tune.service exists \(roll back first"
 
 # Only the profile's own tuned.conf is copied: a profile that includes another from
 # --profile-dir would not find it at boot, so it is refused before anything is written.
@@ -123,8 +123,12 @@ fresh
 mkdir -p "$TMP/host/etc/systemd/system"
 rm -r "$TMP/root/etc/systemd/system"
 ln -s "$TMP/host/etc/systemd/system" "$TMP/root/etc/systemd/system"
-expect_exit 3 "unit directory is a link out of the tree: refused" T apply --persist pers
+expect_exit 2 "unit directory is a link out of the tree: refused" T apply --persist pers
 is "planted link: nothing written outside" "$(find "$TMP/host" -mindepth 4 | wc -l)" "0"
+is "planted link: refused before the first write (value not applied)" \
+	"$(cat "$TMP/root/proc/sys/vm/swappiness")" "$(cat "$TMP/orig/proc/sys/vm/swappiness")"
+like "planted link: one line naming the unit" "$(wc -l <"$ERR") $(cat "$ERR")" \
+	"^1 .*--persist: cannot reach /etc/systemd/system/perflab-tune.service below the sysroot without following a symlink"
 T rollback >/dev/null 2>&1
 # The tree's owner swaps the unit directory for a link after the apply: rollback stops
 # and leaves the host's unit, enable link and .wants directory alone.
@@ -141,12 +145,17 @@ ok "swapped unit directory: rollback fails" test $? -ne 0
 is "swapped: the host's unit is kept" "$(cat "$TMP/host/etc/systemd/system/perflab-tune.service")" "host"
 ok "swapped: the host's enable link is kept" test -L "$TMP/host/etc/systemd/system/sysinit.target.wants/perflab-tune.service"
 
-# Paths a unit file must quote (systemd.syntax(7)): a state directory with a space, '%'
-# and '$' is one ExecStart word with '%' and '$' doubled.
+# Paths a unit file must quote (systemd.syntax(7)): a state directory with a space, '%',
+# '$' and a ';' word is one ExecStart word with '%' and '$' doubled.
 fresh
-SD="$TMP/st ate%d\$HOME"
+SD="$TMP/st ate%d\$HOME ; x"
 ok "apply --persist with an odd state directory" "$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$SD" apply --persist pers
-ok "unit: state directory quoted" grep -qF -- "--state-dir \"$TMP/st ate%%d\$\$HOME\" --profile-dir \"$TMP/st ate%%d\$\$HOME/persist\" pers" "$U"
+ok "unit: state directory quoted" grep -qF -- "--state-dir \"$TMP/st ate%%d\$\$HOME ; x\" --profile-dir \"$TMP/st ate%%d\$\$HOME ; x/persist\" pers" "$U"
+if command -v systemd-analyze >/dev/null && systemd-analyze verify "$U" >"$TMP/verify" 2>&1; then
+	_report ok "systemd-analyze verify accepts the quoted unit"
+else
+	skip "systemd-analyze verify of the quoted unit" "$(head -1 "$TMP/verify" 2>/dev/null || echo 'systemd-analyze not installed')"
+fi
 "$PERFLAB" tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$SD" rollback >/dev/null 2>&1
 # A relative --state-dir is made absolute before the first write, so --persist works
 # and its unit names the directory by its absolute path.
@@ -155,4 +164,32 @@ ok "relative --state-dir: apply --persist" bash -c "cd '$TMP' && '$PERFLAB' tune
 ok "relative --state-dir: unit names it absolute" grep -qF -- "--state-dir $TMP/relstate --profile-dir $TMP/relstate/persist pers" "$U"
 ok "relative --state-dir: rollback" bash -c "cd '$TMP' && '$PERFLAB' tune --sysroot '$TMP/root' --profile-dir '$P' --state-dir relstate rollback"
 ok "relative --state-dir: tree byte-identical" same_tree
+
+# Everything --persist needs is checked before the first write: a refusal leaves the
+# profile's values as they were (a profile is applied all or nothing).
+refused() { # NAME EXPECTED-ERROR: the last command exited 2 with nothing written
+	like "$1: one line saying why" "$(wc -l <"$ERR") $(cat "$ERR")" "^1 .*$2.*nothing was written"
+	is "$1: value not applied" "$(cat "$TMP/root/proc/sys/vm/swappiness")" "$(cat "$TMP/orig/proc/sys/vm/swappiness")"
+	ok "$1: tree byte-identical" same_tree
+	ok "$1: no journal" test ! -e "$TMP/state/tune-journal.jsonl"
+}
+fresh
+expect_exit 2 "a state directory with a newline: refused" "$PERFLAB" tune --sysroot "$TMP/root" \
+	--profile-dir "$P" --state-dir "$TMP/state"$'\nExecStartPre=x' apply --persist pers
+refused "newline state directory" "holds a control character"
+ok "newline state directory: not created" test ! -e "$TMP/state"$'\nExecStartPre=x'
+fresh
+echo other >"$TMP/root/etc/systemd/system/perflab-tune.service"
+cp -a "$TMP/root" "$TMP/orig2" && rm -rf "$TMP/orig" && mv "$TMP/orig2" "$TMP/orig"
+expect_exit 2 "another unit in the way: refused" T apply --persist pers
+refused "unit in the way" "perflab-tune.service exists \\(roll back first"
+# The binary replaced or removed while it runs: /proc/self/exe reads '... (deleted)',
+# which no unit can run. Run a removed copy through its open descriptor.
+fresh
+cp "$PERFLAB" "$TMP/perflab-copy"
+bash -c 'exec 3<"$1"; rm "$1"; shift; exec /proc/self/fd/3 "$@"' _ "$TMP/perflab-copy" \
+	tune --sysroot "$TMP/root" --profile-dir "$P" --state-dir "$TMP/state" apply --persist pers \
+	>"$OUT" 2>"$ERR"
+is "a removed binary: exit 2" "$?" 2
+refused "removed binary" "perflab-copy \\(deleted\\)' was replaced or removed since it started"
 done_testing

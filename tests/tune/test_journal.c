@@ -2,15 +2,20 @@
 /* Unit tests of the tune journal, the safe path resolver and value comparison, over a
  * small fixture tree built in a temporary directory. */
 #include <errno.h>
+#include <linux/fs.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -359,6 +364,67 @@ static void test_value_check(void **st)
 	assert_true(pl_tune_value_match(NULL, "1\t0", "1 0"));
 }
 
+static atomic_bool swap_stop;
+
+/* Swap <dirfd>/race (a directory) with <dirfd>/swap (a symlink out of the sysroot) until
+ * told to stop. */
+static void *swap_loop(void *arg)
+{
+	int d = *(int *)arg;
+	while (!atomic_load(&swap_stop))
+		syscall(SYS_renameat2, d, "race", d, "swap", RENAME_EXCHANGE);
+	return NULL;
+}
+
+/* A directory of the sysroot swapped for a link out of it (renameat2 RENAME_EXCHANGE in
+ * a loop) while a target below it is opened for writing 20,000 times: the file outside
+ * is never opened (inotify reports every open of it; an open alone blocks on a FIFO or
+ * acts on a device), and opens go through while the directory is in place. */
+static void test_open_race(void **st)
+{
+	(void)st;
+	char p[1024], out[512];
+	put("/sys/kernel/race/knob", "1\n");
+	snprintf(out, sizeof(out), "%s/outside", state);
+	assert_int_equal(pl_test_mkdirs(out), 0);
+	snprintf(p, sizeof(p), "%s/knob", out);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("outside\n", f);
+	fclose(f);
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	assert_true(in >= 0);
+	assert_true(inotify_add_watch(in, p, IN_OPEN) >= 0);
+	snprintf(p, sizeof(p), "%s/sys/kernel/swap", root);
+	assert_int_equal(symlink(out, p), 0);
+	snprintf(p, sizeof(p), "%s/sys/kernel", root);
+	int d = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(d >= 0);
+	atomic_store(&swap_stop, false);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, swap_loop, &d), 0);
+	int opened = 0;
+	for (int i = 0; i < 20000; i++) {
+		int fd = pl_tune_open_write("/sys/kernel/race/knob");
+		if (fd >= 0) {
+			opened++;
+			close(fd);
+		}
+	}
+	atomic_store(&swap_stop, true);
+	pthread_join(t, NULL);
+	close(d);
+	char ev[4096];
+	ssize_t n = read(in, ev, sizeof(ev));
+	close(in);
+	/* no event: read fails with EAGAIN */
+	assert_int_equal(n, -1);
+	assert_true(opened > 0);
+	snprintf(p, sizeof(p), "%s/sys/kernel/swap", root);
+	unlink(p);
+	assert_int_equal(pl_test_rmtree(out), 0);
+}
+
 /* Hard links in a sysroot, the kernel test hooks, recovery by owner, damage reports. */
 static void test_links_hooks_damage(void **st)
 {
@@ -439,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_value),	       cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_write_rollback), cmocka_unit_test(test_torn_and_fault),
 		cmocka_unit_test(test_value_check),    cmocka_unit_test(test_links_hooks_damage),
+		cmocka_unit_test(test_open_race),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
