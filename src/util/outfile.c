@@ -11,11 +11,49 @@
 
 #include "util/str.h"
 
+/* The directory part of @path ("." when none; "/" for "/x"), malloc'd. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? pl_xasprintf("%.*s", slash == path ? 1 : (int)(slash - path), path)
+		     : pl_xstrdup(".");
+}
+
+/* Whether the symlink @lst, found in the directory @dst, may be followed by this process:
+ * the kernel's fs.protected_symlinks rule (Documentation/admin-guide/sysctl/fs.rst),
+ * applied to every directory others can write, sticky or not: in such a directory the
+ * link must belong to us or to the directory's owner, since anyone else could have
+ * planted it to turn root's output into a write of any file. */
+static bool link_trusted(const struct stat *lst, const struct stat *dst)
+{
+	if (!(dst->st_mode & (S_IWGRP | S_IWOTH)))
+		return true;
+	return lst->st_uid == geteuid() || lst->st_uid == dst->st_uid;
+}
+
+/* Whether the symlink @path may be followed (link_trusted on its directory): 0 or
+ * -EPERM; -errno when the directory cannot be examined. */
+static int check_link(const char *path)
+{
+	char *dir = dir_of(path);
+	struct stat lst, dst;
+	int r = 0;
+	if (stat(dir, &dst) != 0 || lstat(path, &lst) != 0)
+		r = -errno;
+	else if (S_ISLNK(lst.st_mode) && !link_trusted(&lst, &dst))
+		r = -EPERM;
+	free(dir);
+	return r;
+}
+
 /* Whether an existing non-regular @path (a symlink, device, FIFO) may be written in
  * place at commit, checked without opening it (opening a FIFO blocks for a reader and
  * then hands it an early end of file). 0 or -errno. */
 static int check_in_place(const char *path)
 {
+	int e = check_link(path);
+	if (e < 0)
+		return e;
 	struct stat st;
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
@@ -81,13 +119,57 @@ int pl_outfile_open(struct pl_outfile *o, const char *path)
 	return 0;
 }
 
+/* Open @path in place for writing (a device, FIFO or symlink) from its directory's
+ * descriptor, so what is opened is what was checked: a symlink must pass link_trusted
+ * and is read (readlinkat) and checked again (same inode) before its target is opened;
+ * anything else is opened with O_NOFOLLOW, so a link planted since the check is refused
+ * (-ELOOP). Returns the fd or -errno (-EPERM: a link of another user). */
+static int open_in_place(const char *path)
+{
+	char *dir = dir_of(path);
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dfd < 0)
+		return -errno;
+	const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY;
+	struct stat dst, lst, again;
+	int fd;
+	if (fstat(dfd, &dst) != 0 || fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0) {
+		fd = errno == ENOENT ? openat(dfd, name, flags | O_NOFOLLOW, 0666) : -1;
+	} else if (!S_ISLNK(lst.st_mode)) {
+		fd = openat(dfd, name, flags | O_NOFOLLOW, 0666);
+	} else if (!link_trusted(&lst, &dst)) {
+		errno = EPERM;
+		fd = -1;
+	} else {
+		char target[4096];
+		ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
+		if (n < 0) {
+			fd = -1;
+		} else if (fstatat(dfd, name, &again, AT_SYMLINK_NOFOLLOW) != 0 ||
+			   again.st_ino != lst.st_ino || again.st_dev != lst.st_dev ||
+			   again.st_uid != lst.st_uid) {
+			errno = EAGAIN; /* replaced between the two looks */
+			fd = -1;
+		} else {
+			target[n] = '\0';
+			fd = openat(dfd, target, flags, 0666);
+		}
+	}
+	int e = errno;
+	close(dfd);
+	return fd < 0 ? -e : fd;
+}
+
 /* Write the @len bytes of @buf to @path in place (a device, FIFO or symlink). 0 or
  * -errno; a short write is -EIO. */
 static int write_in_place(const char *path, const char *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+	int fd = open_in_place(path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	int r = 0;
 	for (size_t off = 0; off < len;) {
 		ssize_t n = write(fd, buf + off, len - off);
@@ -153,9 +235,7 @@ int pl_outfile_close(struct pl_outfile *o, bool commit)
 
 int pl_outfile_check_parent(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? pl_xasprintf("%.*s", slash == path ? 1 : (int)(slash - path), path)
-			  : pl_xstrdup(".");
+	char *dir = dir_of(path);
 	struct stat st;
 	int r = 0;
 	if (stat(dir, &st) != 0)
@@ -187,6 +267,11 @@ const char *pl_outfile_strerror(char *buf, size_t len, const char *path, int err
 	if (!path || strcmp(path, "-") == 0)
 		snprintf(buf, len, "cannot write standard output: %s (give -o FILE)",
 			 strerror(-err));
+	else if (err == -EPERM && check_link(path) == -EPERM)
+		snprintf(buf, len,
+			 "cannot write '%s': a symbolic link of another user in a directory "
+			 "others can write is never followed (remove it or choose another -o FILE)",
+			 path);
 	else
 		snprintf(buf, len, "cannot write '%s': %s (choose another -o FILE)", path,
 			 strerror(-err));

@@ -3,7 +3,11 @@
  * only when everything was written and flushed, so a failure never leaves a partial file
  * and never destroys an earlier good one. An existing symlink, device or FIFO is written
  * in place instead (renaming over it would replace it), from memory at commit, so a
- * failure leaves it untouched there too. */
+ * failure leaves it untouched there too. A symlink is followed only where nobody else
+ * could have planted it: in a directory others can write (sticky or not) it must belong
+ * to this user or to the directory's owner (fs.protected_symlinks' rule,
+ * Documentation/admin-guide/sysctl/fs.rst), checked at open and again at commit, where
+ * the link is read and its target opened from the directory's descriptor. */
 #ifndef PERFLAB_UTIL_OUTFILE_H
 #define PERFLAB_UTIL_OUTFILE_H
 #include <stdbool.h>
@@ -25,10 +29,12 @@ struct pl_outfile {
  *  fileno), and the target is opened and written at pl_outfile_close(commit). @o must
  *  not be copied while open. Returns 0 or -errno (e.g. -ENOENT when the directory does
  *  not exist, -EACCES when it cannot be written, -EISDIR for a directory, -ENOTSUP for
- *  a block device, whose data the output would overwrite). */
+ *  a block device, whose data the output would overwrite, -EPERM for a symlink of
+ *  another user in a directory others can write). */
 int pl_outfile_open(struct pl_outfile *o, const char *path);
 /** Finish: when @commit, flush, fsync and rename into place (in place: open the target
- *  with O_TRUNC and write the output, fsync where it is a regular file; stdout: flush
+ *  with O_TRUNC, a link checked again as at open (-EPERM), anything else with
+ *  O_NOFOLLOW, and write the output, fsync where it is a regular file; stdout: flush
  *  and check for write errors); otherwise remove the temporary file (in place: the
  *  target is left untouched). Returns 0 or -errno. Safe to call twice; NULL-safe. */
 int pl_outfile_close(struct pl_outfile *o, bool commit);

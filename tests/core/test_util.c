@@ -379,6 +379,74 @@ static void test_outfile(void **state)
 			    "cannot write standard output: No space left on device (give -o FILE)");
 }
 
+/* pl_outfile in a directory others can write (no sticky bit): a symlink another user
+ * planted there is never followed, at open or at commit (the link swapped in after a
+ * good open); our own link there is, and so is any link in a directory only we write.
+ * The planted link's owner is set with lchown, which needs root. */
+static void test_outfile_planted(void **state)
+{
+	(void)state;
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	char shared[256], victim[512], lnk[512], own[512], m[700];
+	snprintf(shared, sizeof(shared), "%s/shared", root);
+	snprintf(victim, sizeof(victim), "%s/victim.txt", root);
+	snprintf(lnk, sizeof(lnk), "%s/planted.json", shared);
+	snprintf(own, sizeof(own), "%s/own.json", shared);
+	assert_int_equal(mkdir(shared, 0777), 0);
+	assert_int_equal(chmod(shared, 0777), 0);
+	put("/victim.txt", "secret\n");
+	struct pl_outfile o;
+
+	/* planted by uid 65534: refused at the check and at open, with the reason */
+	assert_int_equal(symlink(victim, lnk), 0);
+	assert_int_equal(lchown(lnk, 65534, 65534), 0);
+	assert_int_equal(pl_outfile_check(lnk), -EPERM);
+	assert_int_equal(pl_outfile_open(&o, lnk), -EPERM);
+	assert_null(o.fp);
+	assert_non_null(strstr(pl_outfile_strerror(m, sizeof(m), lnk, -EPERM),
+			       "a symbolic link of another user in a directory others can write"));
+	assert_string_equal(slurp(victim), "secret\n");
+
+	/* our own link there is written through */
+	assert_int_equal(symlink(victim, own), 0);
+	assert_int_equal(pl_outfile_open(&o, own), 0);
+	fputs("mine\n", o.fp);
+	assert_int_equal(pl_outfile_close(&o, true), 0);
+	assert_string_equal(slurp(victim), "mine\n");
+
+	/* swapped after a good open: the commit refuses the planted link */
+	put("/victim.txt", "secret\n");
+	char devnull[300];
+	snprintf(devnull, sizeof(devnull), "%s/null", shared);
+	assert_int_equal(symlink("/dev/null", devnull), 0);
+	assert_int_equal(pl_outfile_open(&o, devnull), 0);
+	assert_int_equal(unlink(devnull), 0);
+	assert_int_equal(symlink(victim, devnull), 0);
+	assert_int_equal(lchown(devnull, 65534, 65534), 0);
+	fputs("hijack\n", o.fp);
+	assert_int_equal(pl_outfile_close(&o, true), -EPERM);
+	assert_string_equal(slurp(victim), "secret\n");
+	/* a FIFO swapped for a planted link: refused too */
+	char fifo[300];
+	snprintf(fifo, sizeof(fifo), "%s/fifo", shared);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(pl_outfile_open(&o, fifo), 0);
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(symlink(victim, fifo), 0);
+	assert_int_equal(lchown(fifo, 65534, 65534), 0);
+	fputs("hijack\n", o.fp);
+	assert_true(pl_outfile_close(&o, true) < 0);
+	assert_string_equal(slurp(victim), "secret\n");
+
+	/* in a directory only we write, any link is ours to follow */
+	assert_int_equal(chmod(shared, 0755), 0);
+	assert_int_equal(pl_outfile_check(lnk), 0);
+	assert_int_equal(chmod(shared, 0777), 0);
+}
+
 /* values in their unit, as every terminal table shows them */
 static void test_fmt_unit(void **state)
 {
@@ -540,13 +608,13 @@ static void test_parse_pct(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sysroot_reads), cmocka_unit_test(test_sysroot_set_errors),
-		cmocka_unit_test(test_parse_numbers), cmocka_unit_test(test_cpuset),
-		cmocka_unit_test(test_summary),	      cmocka_unit_test(test_split_buf),
-		cmocka_unit_test(test_outfile),	      cmocka_unit_test(test_fmt_unit),
-		cmocka_unit_test(test_cleanup),	      cmocka_unit_test(test_testutil_rmtree),
-		cmocka_unit_test(test_parse_pct),     cmocka_unit_test(test_fmt_g),
-		cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_sysroot_reads),	cmocka_unit_test(test_sysroot_set_errors),
+		cmocka_unit_test(test_parse_numbers),	cmocka_unit_test(test_cpuset),
+		cmocka_unit_test(test_summary),		cmocka_unit_test(test_split_buf),
+		cmocka_unit_test(test_outfile),		cmocka_unit_test(test_outfile_planted),
+		cmocka_unit_test(test_fmt_unit),	cmocka_unit_test(test_cleanup),
+		cmocka_unit_test(test_testutil_rmtree), cmocka_unit_test(test_parse_pct),
+		cmocka_unit_test(test_fmt_g),		cmocka_unit_test(test_reader),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
