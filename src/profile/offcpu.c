@@ -296,9 +296,9 @@ static void on_switch(struct pass *ps, const struct pl_sched_ev *e, uint64_t t)
 			uint64_t from = s->st == T_ON ? s->since : ps->o->t0;
 			bool ok = (s->st == T_NEW || s->cpu == e->cpu) &&
 				  !gap_on(ps, e->cpu, from, t);
-			if (ok)
+			if (ok && (s->st == T_ON || t > from))
 				on_interval(ps, i, from, t, s->st == T_NEW);
-			else
+			else if (!ok)
 				th->dropped++;
 		} else if (s->st == T_OFF) {
 			th->dropped++; /* its switch-in was lost */
@@ -329,7 +329,9 @@ static void on_switch(struct pass *ps, const struct pl_sched_ev *e, uint64_t t)
 		struct tst u = *s;
 		u.kind = PL_OFF_BLOCKED;
 		u.stack = PL_SCHED_NO_STACK;
-		if (!gap_on(ps, e->cpu, ps->o->t0, t))
+		if (t == ps->o->t0)
+			; /* switched in at the window's start: nothing before it */
+		else if (!gap_on(ps, e->cpu, ps->o->t0, t))
 			off_interval(ps, i, &u, ps->o->t0, t, e->cpu, true);
 		else
 			th->dropped++;
