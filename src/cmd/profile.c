@@ -115,7 +115,7 @@ static const struct pl_opt profile_optv[] = {
 	  "wakers, scheduler delay (run-queue latency), per-thread run and wait times "
 	  "(sched tracepoints: root or perf_event_paranoid -1)" },
 	{ "wall", 0, PL_OPT_FLAG, offsetof(struct profile_opts, wall), NULL,
-	  "--folded/--svg: one wall-clock graph of on-CPU and off-CPU time in microseconds "
+	  "with --folded/--svg: one wall-clock graph of on-CPU and off-CPU time in microseconds "
 	  "(off-CPU frames blue); implies --off-cpu" },
 	{ "from-folded", 0, PL_OPT_STR, offsetof(struct profile_opts, from_folded), "FILE",
 	  "do not profile: turn folded stacks from FILE ('frame;...;leaf COUNT' lines, - for "

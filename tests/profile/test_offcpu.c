@@ -417,6 +417,9 @@ static void test_wall_weights(void **state)
 	assert_int_equal(json_array_size(json_object_get(j, "wall_folded")), 3);
 	json_t *f0 = json_array_get(json_object_get(j, "folded"), 0);
 	assert_int_equal(json_integer_value(json_object_get(f0, "us")), 7000);
+	/* OFFCPU_JSON=FILE: the member as a document, for a schema check by hand */
+	if (getenv("OFFCPU_JSON"))
+		json_dump_file(j, getenv("OFFCPU_JSON"), JSON_INDENT(1));
 	/* the text */
 	char *txt = NULL;
 	size_t tlen = 0;
