@@ -14,6 +14,8 @@
 #include "cli/common.h"
 #include "cmd/commands.h"
 #include "util/json.h"
+#include "profile/offcpu.h"
+#include "profile/offcpu_output.h"
 #include "profile/output.h"
 #include "profile/aggregate.h"
 #include "profile/session.h"
@@ -54,6 +56,8 @@ struct profile_opts {
 	bool no_demangle;
 	uint64_t stack_size;
 	bool samples;
+	bool off_cpu;
+	bool wall;
 };
 
 static const struct pl_opt profile_optv[] = {
@@ -106,6 +110,13 @@ static const struct pl_opt profile_optv[] = {
 	{ "timeline", 0, PL_OPT_INT, offsetof(struct profile_opts, timeline_ms), "MS",
 	  "sample density per thread and CPU in MS buckets (text, JSON, SVG)", .min = 1,
 	  .max = 3600000 },
+	{ "off-cpu", 0, PL_OPT_FLAG, offsetof(struct profile_opts, off_cpu), NULL,
+	  "also where the time off CPU goes: blocked and preempted time by stack with their "
+	  "wakers, scheduler delay (run-queue latency), per-thread run and wait times "
+	  "(sched tracepoints: root or perf_event_paranoid -1)" },
+	{ "wall", 0, PL_OPT_FLAG, offsetof(struct profile_opts, wall), NULL,
+	  "with --folded/--svg: one wall-clock graph of on-CPU and off-CPU time in microseconds "
+	  "(off-CPU frames blue); implies --off-cpu" },
 	{ "from-folded", 0, PL_OPT_STR, offsetof(struct profile_opts, from_folded), "FILE",
 	  "do not profile: turn folded stacks from FILE ('frame;...;leaf COUNT' lines, - for "
 	  "stdin) into --svg" },
@@ -124,7 +135,7 @@ static const struct pl_cmd_info info = {
 		 "       [--stack-size BYTES] [--syscalls [--syscalls-via auto|tracepoint|ptrace]\n"
 		 "       [--samples]] [--duration S]\n"
 		 "       [--cpus LIST] [--region NAME] [--tree] [--folded FILE] [--svg FILE]\n"
-		 "       [--timeline MS] [--no-demangle] [--json]\n"
+		 "       [--timeline MS] [--off-cpu [--wall]] [--no-demangle] [--json]\n"
 		 "       (-- CMD ARGS... | -p PID[,PID] | -a)",
 	.summary = "Sample where CPU time goes (user and kernel), with callchains, markers and "
 		   "flame graphs.",
@@ -163,6 +174,19 @@ static const struct pl_cmd_info info = {
 		"--json prints docs/schemas/profile.schema.json (with '-- CMD' and no -o, a note\n"
 		"says it went to stderr). Ctrl-C during '-- CMD' passes the signal to the\n"
 		"command, writes what was recorded, marked interrupted, and exits 130.\n"
+		"--off-cpu records sched_switch, sched_waking and sched_migrate_task with\n"
+		"callchains: each thread's time off CPU from switch-out to switch-in, blocked\n"
+		"(left in S or D: sleep, I/O, locks) or preempted (left runnable), summed by the\n"
+		"stack at switch-out with the stacks of the wakers that ended the waits (bcc's\n"
+		"offcputime and offwaketime); scheduler delay from waking (or preemption) to\n"
+		"running, as schedstat's run_delay, with runqlat's log2 histogram; a per-thread\n"
+		"summary like 'perf sched timehist -s'. Intervals open at the window's edges are\n"
+		"clipped and counted; intervals across lost events are dropped and counted.\n"
+		"With --off-cpu, --folded and --svg write the off-CPU flame graph in\n"
+		"microseconds; --wall adds on-CPU time (a thread's on-CPU time from the switch\n"
+		"log spread over its sampled stacks by their share of its samples), off-CPU\n"
+		"frames marked _[o] and drawn blue. --timeline adds each thread's ms running,\n"
+		"waiting on the run queue and blocked per bucket.\n"
 		"Exit: 0 ok, 2 bad usage or a\n"
 		"command that cannot be run, 3 perf_event_open unavailable or refused (the\n"
 		"message says by what: perf_event_paranoid, a missing capability, or a seccomp\n"
@@ -239,6 +263,13 @@ static int check_opts(struct profile_opts *o, const struct pl_args *args, char *
 		o->cg = 1; /* implies --call-graph dwarf, as perf's dwarf,SIZE */
 		o->stack_size = (o->stack_size + 7) & ~(uint64_t)7;
 	}
+	if (o->wall)
+		o->off_cpu = true; /* --wall is on-CPU and off-CPU time in one graph */
+	if (o->off_cpu && o->region) {
+		pl_error("--region with --off-cpu: scheduler events are not filtered by region "
+			 "(drop one of them)");
+		return PL_EXIT_USAGE;
+	}
 	if (o->via >= 0)
 		o->syscalls = true; /* --syscalls-via given (auto too) */
 	else
@@ -253,21 +284,26 @@ static int check_opts(struct profile_opts *o, const struct pl_args *args, char *
 
 /* --folded and --svg: the folded stacks in memory, then each file. */
 static int write_files(const struct profile_opts *o, const struct pl_preport *r,
-		       const struct pl_timeline *tl, const char *title)
+		       const struct pl_timeline *tl, const char *title, const char *off)
 {
 	pl_autofree char *buf = NULL;
 	size_t len = 0;
 	char err[4096];
-	int e = pl_pout_folded(r, &buf, &len);
+	/* --off-cpu: the off-CPU (or --wall) graph in microseconds instead of samples */
+	int e = off ? 0 : pl_pout_folded(r, &buf, &len);
 	if (e < 0) {
 		pl_error("cannot write the folded stacks: %s", strerror(-e));
 		return PL_EXIT_RUNTIME;
 	}
+	if (off) {
+		buf = pl_xstrdup(off);
+		len = strlen(buf);
+	}
 	const char *paths[] = { o->folded, o->svg };
 	int rc = PL_EXIT_OK;
 	for (int i = 0; i < 2; i++) {
-		e = paths[i] ? pl_pout_write_stacks(paths[i], i == 1, buf, len, tl, title, err,
-						    sizeof(err))
+		e = paths[i] ? pl_pout_write_stacks(paths[i], i == 1, buf, len, tl, title,
+						    off ? "us" : NULL, err, sizeof(err))
 			     : PL_EXIT_OK;
 		if (e != PL_EXIT_OK)
 			rc = e;
@@ -297,6 +333,24 @@ static int report(const struct profile_opts *o, struct pl_psession *s)
 		}
 		filter = pl_region_filter_keep;
 	}
+	/* --off-cpu first: symbolizing its stacks may add threads to the profile, which
+	 * the aggregation's per-thread table must cover */
+	struct pl_offcpu off = { 0 };
+	struct pl_offcpu_names offn = { 0 };
+	pl_autofree char *off_folded = NULL, *wall_folded = NULL;
+	if (o->off_cpu) {
+		size_t len;
+		pl_offcpu_build(&off, &s->sched, o->timeline_ms);
+		pl_offcpu_names_build(&offn, &off, &s->prof);
+		if (pl_offcpu_folded(&off, &s->prof, false, NULL, NULL, &off_folded, &len) < 0 ||
+		    (o->wall &&
+		     pl_offcpu_folded(&off, &s->prof, true, NULL, NULL, &wall_folded, &len) < 0)) {
+			pl_error("cannot make the off-CPU folded stacks: %s", strerror(errno));
+			pl_offcpu_names_free(&offn);
+			pl_offcpu_free(&off);
+			return PL_EXIT_RUNTIME;
+		}
+	}
 	struct pl_preport rep;
 	pl_preport_build(&rep, &s->prof, filter, &rf);
 	struct pl_timeline tl = { 0 };
@@ -308,6 +362,12 @@ static int report(const struct profile_opts *o, struct pl_psession *s)
 	po.top = o->top;
 	po.tree = o->tree;
 	po.samples = o->samples;
+	if (o->off_cpu) {
+		po.off = &off;
+		po.offn = &offn;
+		po.off_folded = off_folded;
+		po.wall_folded = wall_folded;
+	}
 	/* The output rule (perflab(1), OUTPUT): a command keeps stdout and stderr; without -o
 	 * the report then goes to stderr, like strace -c and time, so the command's output
 	 * can be redirected without losing it. -o - asks for stdout explicitly. One path for
@@ -321,8 +381,18 @@ static int report(const struct profile_opts *o, struct pl_psession *s)
 	if (ret != PL_EXIT_OK)
 		pl_error("%s", err);
 	if (ret == PL_EXIT_OK && (o->folded || o->svg)) {
-		pl_autofree char *title = pl_xasprintf("perflab profile of %s", s->what);
-		ret = write_files(o, &rep, po.tl, title);
+		pl_autofree char *title =
+			o->wall	     ? pl_xasprintf("Wall-clock time of %s: on-CPU and off-CPU "
+							 "(blue), microseconds",
+						    s->what)
+			: o->off_cpu ? pl_xasprintf("Off-CPU time of %s (blocked and preempted), "
+						    "microseconds",
+						    s->what)
+				     : pl_xasprintf("perflab profile of %s", s->what);
+		ret = write_files(o, &rep, po.tl, title,
+				  o->wall      ? wall_folded
+				  : o->off_cpu ? off_folded
+					       : NULL);
 	}
 	pl_autofree char *truncated = pl_pout_warn_truncated(&s->pe, &s->prof);
 	pl_autofree char *lost = pl_pout_warn_lost(&s->prof);
@@ -336,6 +406,8 @@ static int report(const struct profile_opts *o, struct pl_psession *s)
 		 n ? ns / (double)n : 0.0);
 	pl_timeline_free(&tl);
 	pl_preport_free(&rep);
+	pl_offcpu_names_free(&offn);
+	pl_offcpu_free(&off);
 	return ret;
 }
 
@@ -389,6 +461,7 @@ static int profile(const struct profile_opts *o, char **cmdv)
 			       !pl_pout_text_shows_samples(o->syscalls, o->samples, o->tree,
 							   o->timeline_ms > 0, o->region != NULL),
 		.via = (enum pl_syscalls_via)o->via,
+		.off_cpu = o->off_cpu,
 		.duration_s = o->duration,
 		.debug_root = o->debug_root,
 		.no_demangle = o->no_demangle,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Aggregation of samples (profile/aggregate.h): per symbol, per callchain (folded stacks),
- * the call tree and the per-thread and per-CPU tables. Above 800 lines on purpose: every
- * view is a pass over the same sample table with the same symbol keys. */
+ * the call tree and the per-thread and per-CPU tables; the same chains of weighted stacks
+ * (off-CPU time, profile/offcpu.h). Above 800 lines on purpose: every view is a pass over
+ * the same sample table with the same symbol keys. */
 #include "profile/aggregate.h"
 
 #include <errno.h>
@@ -191,6 +192,23 @@ static int cmp_combo(const void *x, const void *y)
 	return a->comm < b->comm ? -1 : a->comm > b->comm;
 }
 
+/* Sort @cs (@n) and merge equal combos, summing their counts. Returns how many remain. */
+static size_t merge_combos(struct combo *cs, size_t n)
+{
+	qsort(cs, n, sizeof(*cs), cmp_combo);
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (w && cmp_combo(&cs[w - 1], &cs[i]) == 0)
+			cs[w - 1].count += cs[i].count;
+		else
+			cs[w++] = cs[i];
+	}
+	return w;
+}
+
+static void build_chains(struct pl_preport *r, struct pl_profile *p, const struct combo *cs,
+			 size_t nc);
+
 int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filter filter,
 		     void *fctx)
 {
@@ -232,19 +250,23 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 					   last_as ? (uint32_t)(last_as - p->as) : UINT32_MAX,
 					   t->comm, 1 };
 	}
-	qsort(cs, nc, sizeof(*cs), cmp_combo);
-	size_t w = 0;
-	for (size_t i = 0; i < nc; i++) {
-		if (w && cmp_combo(&cs[w - 1], &cs[i]) == 0)
-			cs[w - 1].count++;
-		else
-			cs[w++] = cs[i];
-	}
-	nc = w;
+	nc = merge_combos(cs, nc);
+	build_chains(r, p, cs, nc);
+	free(cs);
+	return 0;
+}
+
+/* The chains of the merged combos @cs (@nc, sorted): every address resolved once, kernel
+ * ones in one pass over kallsyms; each function's self and total. */
+static void build_chains(struct pl_preport *r, struct pl_profile *p, const struct combo *cs,
+			 size_t nc)
+{
 	/* All kernel addresses first (as looked up below: callers at addr - 1). */
 	struct ktab kt = { 0 };
 	size_t kcap = 0;
 	for (size_t i = 0; i < nc; i++) {
+		if (cs[i].stack == UINT32_MAX)
+			continue;
 		const struct pl_stack *st = &p->stacks[cs[i].stack];
 		const uint64_t *ips = p->ips + st->off;
 		for (uint32_t k = 0; k < st->n; k++) {
@@ -275,14 +297,21 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 	uint8_t *seen = NULL;
 	size_t seen_cap = 0;
 	for (size_t i = 0; i < nc; i++) {
-		const struct pl_stack *st = &p->stacks[cs[i].stack];
+		/* no stack (a weighted stack the event gave none): one "[no stack]" frame */
+		static const struct pl_stack none = { 0, 0, 0 };
+		const struct pl_stack *st =
+			cs[i].stack == UINT32_MAX ? &none : &p->stacks[cs[i].stack];
 		struct pl_aspace *as = cs[i].as == UINT32_MAX ? NULL : &p->as[cs[i].as];
 		const uint64_t *ips = p->ips + st->off;
 		struct pl_chain *ch = &r->chains[r->nchains++];
 		ch->comm = cs[i].comm[0] ? cs[i].comm : "[unknown]";
 		ch->count = cs[i].count;
-		ch->frames = pl_xmalloc(st->n * sizeof(uint32_t));
+		ch->frames = pl_xmalloc((st->n + 1) * sizeof(uint32_t));
 		ch->n = st->n;
+		if (!st->n) {
+			ch->n = 1;
+			ch->frames[0] = intern_func(r, "[unknown]", "[no stack]", false, false);
+		}
 		for (uint32_t k = 0; k < st->n; k++) {
 			/* Return addresses point after the call: look up addr - 1 for callers. */
 			uint64_t a = k ? ips[k] - 1 : ips[k];
@@ -312,7 +341,6 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 	}
 	free(seen);
 	free(cache.e);
-	free(cs);
 	for (size_t i = 0; i < kt.n; i++) {
 		free(kt.names[i]);
 		free(kt.mods[i]);
@@ -320,6 +348,37 @@ int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filte
 	free(kt.names);
 	free(kt.mods);
 	free(kt.addrs);
+}
+
+int pl_preport_build_weighted(struct pl_preport *r, struct pl_profile *p,
+			      const struct pl_pweight *w, size_t n, uint32_t *chain_of)
+{
+	memset(r, 0, sizeof(*r));
+	r->ncpu = 1;
+	r->cpu_samples = pl_xcalloc(1, sizeof(uint64_t));
+	r->thread_samples = pl_xcalloc(p->nthreads + n + 1, sizeof(uint64_t));
+	r->thread_kernel = pl_xcalloc(p->nthreads + n + 1, sizeof(uint64_t));
+	struct combo *cs = pl_xmalloc((n + 1) * sizeof(*cs));
+	struct combo *keys = pl_xmalloc((n + 1) * sizeof(*keys));
+	/* every thread first: creating one may move the others' names */
+	for (size_t i = 0; i < n; i++)
+		pl_profile_thread(p, w[i].pid, w[i].tid);
+	for (size_t i = 0; i < n; i++) {
+		struct pl_thread *t = pl_profile_thread(p, w[i].pid, w[i].tid);
+		struct pl_aspace *as = pl_profile_aspace(p, w[i].pid, w[i].time);
+		cs[i] = (struct combo){ w[i].stack, as ? (uint32_t)(as - p->as) : UINT32_MAX,
+					t->comm, w[i].weight };
+		keys[i] = cs[i];
+		r->nsamples += w[i].weight;
+	}
+	size_t nc = merge_combos(cs, n);
+	build_chains(r, p, cs, nc);
+	for (size_t i = 0; chain_of && i < n; i++) {
+		const struct combo *c = bsearch(&keys[i], cs, nc, sizeof(*cs), cmp_combo);
+		chain_of[i] = (uint32_t)(c - cs);
+	}
+	free(keys);
+	free(cs);
 	return 0;
 }
 
@@ -684,6 +743,11 @@ static void folded_frame(struct pl_buf *b, const char *name)
 
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f)
 {
+	return pl_preport_write_folded_marked(r, f, NULL);
+}
+
+int pl_preport_write_folded_marked(const struct pl_preport *r, FILE *f, const char *mark)
+{
 	char **lines = pl_xmalloc((r->nchains + 1) * sizeof(char *));
 	for (size_t i = 0; i < r->nchains; i++) {
 		const struct pl_chain *c = &r->chains[i];
@@ -695,6 +759,8 @@ int pl_preport_write_folded(const struct pl_preport *r, FILE *f)
 			folded_frame(&b, fn->name);
 			if (fn->kernel)
 				pl_buf_puts(&b, "_[k]");
+			if (mark)
+				pl_buf_puts(&b, mark);
 		}
 		/* The count goes after a tab so equal stacks sort together; see below. */
 		pl_buf_printf(&b, "\t%llu", (unsigned long long)c->count);

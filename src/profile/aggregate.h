@@ -59,6 +59,23 @@ struct pl_preport {
  *  p->no_demangle. Returns 0. */
 int pl_preport_build(struct pl_preport *r, struct pl_profile *p, pl_sample_filter filter,
 		     void *fctx);
+/** A stack with a weight (off-CPU time, on-CPU time estimated from samples) for
+ *  pl_preport_build_weighted: thread @pid/@tid, @stack an index into pl_profile.stacks
+ *  resolved in the address space of @pid at @time (ns). */
+struct pl_pweight {
+	uint32_t pid, tid;
+	uint32_t stack;
+	uint64_t time;
+	uint64_t weight; /**< in the caller's unit (e.g. microseconds) */
+};
+
+/** Aggregate and symbolize the @n weighted stacks @w as pl_preport_build does samples: a
+ *  chain's count, a function's self and total, and @r->nsamples are sums of weights (the
+ *  per-CPU and per-thread tables stay zero). With @chain_of (@n entries, or NULL) each
+ *  input's chain index is stored there (equal stacks of one thread share a chain).
+ *  Threads are created in @p as pl_profile_thread does. Returns 0. */
+int pl_preport_build_weighted(struct pl_preport *r, struct pl_profile *p,
+			      const struct pl_pweight *w, size_t n, uint32_t *chain_of);
 /** Free. NULL-safe. */
 void pl_preport_free(struct pl_preport *r);
 
@@ -94,6 +111,11 @@ char **pl_names_abbrev(const char *const *names, const size_t *max, size_t n);
  *  format, also read by speedscope), lines sorted, kernel frames suffixed "_[k]".
  *  Returns 0 or -EIO. */
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f);
+
+/** pl_preport_write_folded with @mark (e.g. "_[o]", NULL = none) appended to every frame
+ *  name but the thread's (after "_[k]"), so one file can hold two kinds of stacks whose
+ *  frames the flame graph colours apart. Returns 0 or -EIO. */
+int pl_preport_write_folded_marked(const struct pl_preport *r, FILE *f, const char *mark);
 
 /** Print the call tree of the hottest paths (top-down, children sorted by samples,
  *  branches with fewer than ceil(@min_pct % of r->nsamples) samples pruned), one row per

@@ -24,6 +24,7 @@ struct pl_flame {
 	/* (parent, name) -> node id, open addressing; 0 = empty (the root is nobody's child) */
 	size_t *hash;
 	size_t hcap;
+	char unit[16]; /* what a count is: "samples", "us" */
 };
 
 struct pl_flame *pl_flame_new(void)
@@ -34,7 +35,15 @@ struct pl_flame *pl_flame_new(void)
 	f->n[f->len++] = (struct node){ pl_xstrdup("all"), 0, NULL, 0, 0, 0, 0 };
 	f->hcap = 128;
 	f->hash = pl_xcalloc(f->hcap, sizeof(size_t));
+	snprintf(f->unit, sizeof(f->unit), "samples");
 	return f;
+}
+
+void pl_flame_set_unit(struct pl_flame *f, const char *unit)
+{
+	size_t n = strspn(unit, "abcdefghijklmnopqrstuvwxyz");
+	if (n && n < sizeof(f->unit) && !unit[n])
+		snprintf(f->unit, sizeof(f->unit), "%s", unit);
 }
 
 void pl_flame_free(struct pl_flame *f)
@@ -283,6 +292,13 @@ static void colour(const char *name, int *r, int *g, int *b)
 	for (const char *s = name; *s; s++)
 		h = (h ^ (unsigned char)*s) * 16777619u;
 	size_t len = strlen(name);
+	if (len > 4 && strcmp(name + len - 4, "_[o]") == 0) {
+		/* off-CPU frames: blue family (flamegraph.pl's "io" palette) */
+		*r = 80 + (int)(h % 60);
+		*g = 110 + (int)((h >> 8) % 70);
+		*b = 190 + (int)((h >> 16) % 65);
+		return;
+	}
 	if (len > 4 && strcmp(name + len - 4, "_[k]") == 0) {
 		/* kernel frames: orange-brown family */
 		*r = 200 + (int)(h % 55);
@@ -311,11 +327,11 @@ static void draw_node(const struct pl_flame *f, FILE *out, size_t node, double x
 		(unsigned long long)n->count);
 	xml_escape(out, n->name);
 	fprintf(out,
-		" (%llu samples, %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		" (%llu %s, %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		"height=\"%d\" fill=\"rgb(%d,%d,%d)\" data-f=\"rgb(%d,%d,%d)\" rx=\"2\"/><text "
 		"x=\"%.1f\" y=\"%.1f\">",
-		(unsigned long long)n->count, 100.0 * (double)n->count / (double)total, x, y, w,
-		FH - 1, r, g, b, r, g, b, x + 3, y + FH - 4.5);
+		(unsigned long long)n->count, f->unit, 100.0 * (double)n->count / (double)total, x,
+		y, w, FH - 1, r, g, b, r, g, b, x + 3, y + FH - 4.5);
 	/* Text that fits (about 7 px per character); the script re-fits after zoom. */
 	size_t fit = w > 10 ? (size_t)((w - 6) / 7) : 0;
 	size_t len = strlen(n->name);
@@ -383,7 +399,9 @@ static const char script[] =
 	"r=g.querySelector('rect');\n"
 	"  "
 	"g.ox=+r.getAttribute('x');g.ow=+r.getAttribute('width');g.nm=g.querySelector('title')."
-	"textContent.replace(/ \\(\\d+ samples.*$/,'');\n"
+	"textContent.replace(/ \\(\\d+ "
+	"\0" /* the unit: written by pl_flame_write_svg */
+	".*$/,'');\n"
 	"  g.onmouseover=function(){det.textContent=g.querySelector('title').textContent;};\n"
 	"  g.onmouseout=function(){det.textContent=' ';};g.onclick=function(){zoom(g);};});\n"
 	" tot=fs.length?+fs[0].getAttribute('data-c'):0;fs.forEach(fit);}\n"
@@ -435,7 +453,10 @@ int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 	      "g.f:hover rect{stroke:#000;stroke-width:0.5}g.f{cursor:pointer}"
 	      ".h{font-size:17px;text-anchor:middle}.b{cursor:pointer;fill:#222}</style>\n",
 	      out);
+	/* the script, with the unit where its "\0" is */
 	fputs(script, out);
+	fputs(f->unit, out);
+	fputs(script + strlen(script) + 1, out);
 	fprintf(out,
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n"
 		"<text class=\"h\" x=\"%.0f\" y=\"24\">",

@@ -60,6 +60,10 @@ int pl_flame_read(struct pl_flame *f, FILE *in, size_t *bad_line);
 /** The reason for an error of pl_flame_add_line or pl_flame_read, as a phrase for
  *  "FILE:LINE: REASON". Never NULL. */
 const char *pl_flame_strerror(int err);
+/** Name the unit of the counts ("us" for a graph of microseconds; lowercase letters, at
+ *  most 15; anything else is ignored): the frames' tooltips say "N UNIT". Default
+ *  "samples". */
+void pl_flame_set_unit(struct pl_flame *f, const char *unit);
 /** Total samples added. */
 uint64_t pl_flame_total(const struct pl_flame *f);
 /** Write the SVG with @title (XML-escaped) and an optional @tl strip (NULL = none; a

@@ -327,6 +327,8 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 			fputc('\n', out);
 		}
 	}
+	if (o->off)
+		pl_offcpu_text(out, o->off, o->offn, p, o->top, b, z);
 }
 
 static json_t *u64a(const uint64_t *v, size_t n)
@@ -509,6 +511,10 @@ json_t *pl_pout_json(const struct pl_pout *o)
 	if (o->sc)
 		json_object_set_new(d, "syscalls", pl_syscalls_json(o->sc));
 	json_object_set_new(d, "folded", folded_json(r));
+	if (o->off)
+		json_object_set_new(
+			d, "off_cpu",
+			pl_offcpu_json(o->off, o->offn, p, o->off_folded, o->wall_folded));
 	return d;
 }
 
@@ -525,9 +531,11 @@ int pl_pout_folded(const struct pl_preport *r, char **buf, size_t *len)
 }
 
 static int write_svg(FILE *out, const char *folded, size_t len, const struct pl_timeline *tl,
-		     const char *title)
+		     const char *title, const char *unit)
 {
 	pl_autoflame struct pl_flame *fl = pl_flame_new();
+	if (unit)
+		pl_flame_set_unit(fl, unit);
 	/* fmemopen reads only ("r"); its buffer argument is not const */
 	FILE *in = fmemopen((void *)folded, len ? len : 1, "r");
 	if (in && len)
@@ -546,7 +554,8 @@ static int write_svg(FILE *out, const char *folded, size_t len, const struct pl_
 }
 
 int pl_pout_write_stacks(const char *path, bool svg, const char *folded, size_t len,
-			 const struct pl_timeline *tl, const char *title, char *err, size_t errlen)
+			 const struct pl_timeline *tl, const char *title, const char *unit,
+			 char *err, size_t errlen)
 {
 	err[0] = '\0';
 	struct pl_outfile of;
@@ -556,7 +565,7 @@ int pl_pout_write_stacks(const char *path, bool svg, const char *folded, size_t 
 		return PL_EXIT_USAGE;
 	}
 	if (svg)
-		write_svg(of.fp, folded, len, tl, title);
+		write_svg(of.fp, folded, len, tl, title, unit);
 	else
 		fwrite(folded, 1, len, of.fp);
 	return pl_outfile_close(&of, true) < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;

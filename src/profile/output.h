@@ -17,6 +17,8 @@
 #include "profile/perf_event.h"
 #include "profile/profile.h"
 #include "profile/aggregate.h"
+#include "profile/offcpu.h"
+#include "profile/offcpu_output.h"
 #include "profile/session.h"
 #include "profile/syscalls.h"
 #include "profile/timeline.h"
@@ -46,6 +48,10 @@ struct pl_pout {
 	bool samples;			/**< --samples: the sampling tables after the syscall
 					 *   summary (implied by --tree, --timeline, --region) */
 	bool pid_target;		/**< -p: the "no samples" line says "an idle process" */
+	const struct pl_offcpu *off;	/**< --off-cpu: the analysis, or NULL */
+	const struct pl_offcpu_names *offn; /**< its symbolized stacks (with @off) */
+	const char *off_folded;		    /**< its off-CPU folded stacks, us (with @off) */
+	const char *wall_folded;	    /**< --wall: the wall-clock folded stacks, or NULL */
 };
 
 /** A --region filter (a pl_sample_filter context): keeps the samples taken while their
@@ -69,7 +75,8 @@ void pl_pout_init(struct pl_pout *po, const struct pl_psession *s, const struct 
  *  terminal). With @o->sc and none of samples/tree/timeline/region it is the syscall
  *  summary only; otherwise the event line, duration, stack copy (dwarf), samples, lost,
  *  user/kernel split, exit status, syscalls, regions, threads (at most @o->top), CPUs,
- *  top functions by self and by total, the call tree and the timeline. On a terminal
+ *  top functions by self and by total, the call tree and the timeline; then with @o->off
+ *  the off-CPU sections (pl_offcpu_text). On a terminal
  *  long names are shortened to its width (pl_names_abbrev). Write errors are left in
  *  @out's error flag for the caller to check. */
 void pl_pout_text(FILE *out, const struct pl_pout *o);
@@ -81,7 +88,8 @@ void pl_pout_text(FILE *out, const struct pl_pout *o);
 bool pl_pout_text_shows_samples(bool syscalls, bool samples, bool tree, bool timeline, bool region);
 
 /** The --json document (docs/schemas/profile.schema.json, schema_version 1), with the
- *  folded stacks under "folded" so `report --from` can draw the flame graph. Returns a
+ *  folded stacks under "folded" so `report --from` can draw the flame graph, and with
+ *  @o->off the "off_cpu" member (pl_offcpu_json). Returns a
  *  new reference (the caller json_decref()s it). */
 json_t *pl_pout_json(const struct pl_pout *o);
 
@@ -100,12 +108,14 @@ int pl_pout_write(const struct pl_pout *po, const char *path, bool to_stderr, bo
 		  size_t errlen);
 
 /** Write the folded stacks @folded (@len bytes, as from pl_pout_folded) to @path, or
- *  with @svg their flame graph titled @title, with the thread rows of @tl as its timeline
- *  strip (NULL: none), through pl_outfile (atomically). Returns PL_EXIT_OK;
+ *  with @svg their flame graph titled @title, its counts in @unit (pl_flame_set_unit;
+ *  NULL: samples), with the thread rows of @tl as its timeline strip (NULL: none),
+ *  through pl_outfile (atomically). Returns PL_EXIT_OK;
  *  PL_EXIT_USAGE with "cannot write 'PATH': REASON" in @err (@errlen bytes) when @path
  *  cannot be opened; PL_EXIT_RUNTIME when writing it failed (@err empty). */
 int pl_pout_write_stacks(const char *path, bool svg, const char *folded, size_t len,
-			 const struct pl_timeline *tl, const char *title, char *err, size_t errlen);
+			 const struct pl_timeline *tl, const char *title, const char *unit,
+			 char *err, size_t errlen);
 
 /** --from-folded: read folded stacks from @path ("-" = stdin) and write their flame graph
  *  to @svg (through pl_outfile, atomically). Returns PL_EXIT_OK; PL_EXIT_USAGE with the

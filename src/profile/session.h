@@ -28,6 +28,7 @@
 #include "profile/markers.h"
 #include "profile/perf_event.h"
 #include "profile/profile.h"
+#include "profile/sched.h"
 #include "profile/syscalls.h"
 
 /** How --syscalls counts (--syscalls-via), in the order of its choices. */
@@ -58,6 +59,7 @@ struct pl_psession_config {
 				   *   so the target pays only for the counting (and no
 				   *   perf_event_open permission is needed with ptrace) */
 	enum pl_syscalls_via via; /**< how (with @syscalls) */
+	bool off_cpu;		  /**< --off-cpu: record the scheduler events (profile/sched.h) */
 	double duration_s;	  /**< stop after this many seconds; 0 = until the target is
 				   *   done (a command) or Ctrl-C (-p: all exited; -a) */
 	const char *debug_root;	  /**< separate debug files (pl_symtab_init), or NULL */
@@ -74,6 +76,8 @@ struct pl_psession {
 	struct pl_pe_session pe;   /**< the sampling events as opened (after fallbacks) */
 	struct pl_syscalls *sc;	   /**< --syscalls counts, or NULL */
 	struct pl_profile prof;	   /**< the collected samples and address spaces */
+	struct pl_sched_log sched; /**< --off-cpu: the scheduler events (stacks interned in
+				    *   @prof), else empty */
 	struct pl_markers markers; /**< region markers (a command only; hdr NULL when the
 				    *   ring could not be created or for -p/-a) */
 	uint64_t t0, t1;	   /**< CLOCK_MONOTONIC ns: the run window (release to stop) */
