@@ -54,6 +54,7 @@ struct profile_opts {
 	bool no_demangle;
 	uint64_t stack_size;
 	bool samples;
+	bool off_cpu;
 };
 
 static const struct pl_opt profile_optv[] = {
@@ -76,6 +77,9 @@ static const struct pl_opt profile_optv[] = {
 	{ "syscalls", 0, PL_OPT_FLAG, offsetof(struct profile_opts, syscalls), NULL,
 	  "count syscalls exactly with time and errors per name (like strace -c); the text "
 	  "report is then the syscall summary (--samples adds the sampling tables)" },
+	{ "off-cpu", 0, PL_OPT_FLAG, offsetof(struct profile_opts, off_cpu), NULL,
+	  "record the scheduler events too (sched_switch, sched_waking, sched_migrate_task "
+	  "on every CPU, with callchains; root): where the threads wait off the CPU" },
 	{ "samples", 0, PL_OPT_FLAG, offsetof(struct profile_opts, samples), NULL,
 	  "with --syscalls: print the sampling tables too, after the summary (--tree, "
 	  "--timeline and --region imply it)" },
@@ -122,7 +126,7 @@ static const struct pl_cmd_info info = {
 	.name = "profile",
 	.usage = "perflab profile [-F HZ | -c N] [-e EVENT] [-g | --call-graph fp|dwarf|none]\n"
 		 "       [--stack-size BYTES] [--syscalls [--syscalls-via auto|tracepoint|ptrace]\n"
-		 "       [--samples]] [--duration S]\n"
+		 "       [--samples]] [--off-cpu] [--duration S]\n"
 		 "       [--cpus LIST] [--region NAME] [--tree] [--folded FILE] [--svg FILE]\n"
 		 "       [--timeline MS] [--no-demangle] [--json]\n"
 		 "       (-- CMD ARGS... | -p PID[,PID] | -a)",
@@ -163,10 +167,15 @@ static const struct pl_cmd_info info = {
 		"--json prints docs/schemas/profile.schema.json (with '-- CMD' and no -o, a note\n"
 		"says it went to stderr). Ctrl-C during '-- CMD' passes the signal to the\n"
 		"command, writes what was recorded, marked interrupted, and exits 130.\n"
+		"--off-cpu records every context switch, wakeup and migration on the CPUs\n"
+		"(sched tracepoints for all tasks, like 'perf sched record -a'; the sampling\n"
+		"goes on beside it) and keeps those of the target's threads; the tracepoints\n"
+		"need root, or CAP_PERFMON (or kernel.perf_event_paranoid=-1) with a readable\n"
+		"tracefs. Events lost to a full ring are counted and reported.\n"
 		"Exit: 0 ok, 2 bad usage or a\n"
 		"command that cannot be run, 3 perf_event_open unavailable or refused (the\n"
 		"message says by what: perf_event_paranoid, a missing capability, or a seccomp\n"
-		"filter or security module).",
+		"filter or security module), or --off-cpu's tracepoints refused.",
 };
 
 static void warn_line(void *ctx, const char *msg)
@@ -324,6 +333,9 @@ static int report(const struct profile_opts *o, struct pl_psession *s)
 		pl_autofree char *title = pl_xasprintf("perflab profile of %s", s->what);
 		ret = write_files(o, &rep, po.tl, title);
 	}
+	if (s->cfg.off_cpu)
+		pl_note("off-CPU: %zu scheduler events recorded, %llu lost", s->sched.n,
+			(unsigned long long)s->sched.lost);
 	pl_autofree char *truncated = pl_pout_warn_truncated(&s->pe, &s->prof);
 	pl_autofree char *lost = pl_pout_warn_lost(&s->prof);
 	if (truncated)
@@ -382,10 +394,11 @@ static int profile(const struct profile_opts *o, char **cmdv)
 								: PL_PE_STACK_USER_DEFAULT),
 		},
 		.syscalls = o->syscalls,
+		.off_cpu = o->off_cpu,
 		/* the syscall summary alone: nothing shows samples, so none are taken (under
 		 * ptrace the sampling timer is switched at each of the tracer's and the
 		 * tracee's context switches: 2.2x strace -c's wall time instead of ~1x) */
-		.no_sampling = !pl_g.json && !o->folded && !o->svg &&
+		.no_sampling = !pl_g.json && !o->folded && !o->svg && !o->off_cpu &&
 			       !pl_pout_text_shows_samples(o->syscalls, o->samples, o->tree,
 							   o->timeline_ms > 0, o->region != NULL),
 		.via = (enum pl_syscalls_via)o->via,
