@@ -389,7 +389,8 @@ static void targets(struct pl_sched_reader *r, const uint32_t *seeds, size_t nse
 	for (size_t i = 0; i < nseeds; i++)
 		if (!has_pid(v, n, seeds[i]))
 			v[n++] = seeds[i];
-	qsort(r->forks, r->nforks, sizeof(*r->forks), cmp_fork);
+	if (r->nforks > 1)
+		qsort(r->forks, r->nforks, sizeof(*r->forks), cmp_fork);
 	for (bool added = true; added;) {
 		added = false;
 		for (size_t i = 0; i < r->nforks; i++) {
@@ -404,7 +405,8 @@ static void targets(struct pl_sched_reader *r, const uint32_t *seeds, size_t nse
 			added = true;
 		}
 	}
-	qsort(v, n, sizeof(*v), cmp_u32);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_u32);
 	log->pids = v;
 	log->npids = n;
 }
@@ -435,7 +437,8 @@ void pl_sched_reader_finish(struct pl_sched_reader *r, const uint32_t *seeds, si
 	}
 	log->lost = lost;
 	sort_events(log);
-	qsort(log->gaps, log->ngaps, sizeof(*log->gaps), cmp_gap);
+	if (log->ngaps > 1)
+		qsort(log->gaps, log->ngaps, sizeof(*log->gaps), cmp_gap);
 	free(log->pids);
 	log->pids = NULL;
 	log->npids = 0;
@@ -674,13 +677,17 @@ const char *pl_sched_strerror(int err, enum pl_sched_stage stage)
 				    .system_wide = true,
 				    .mmap = stage == PL_SCHED_STAGE_MMAP };
 	const char *why = pl_pe_strerror(-err, &rq);
-	if (err == -EACCES || err == -EPERM)
+	struct pl_pe_privs pv;
+	pl_pe_privs_read(&pv);
+	/* with CAP_PERFMON the advice names what else refused it (never "run as root") */
+	if ((err == -EACCES || err == -EPERM) && !pv.perfmon)
 		snprintf(buf, sizeof(buf),
 			 "the sched tracepoints on every CPU (raw samples of all tasks) were "
 			 "refused: %s; they need root, CAP_PERFMON, or "
 			 "kernel.perf_event_paranoid=-1",
 			 why);
 	else
-		snprintf(buf, sizeof(buf), "the sched tracepoints: %s", why);
+		snprintf(buf, sizeof(buf), "the sched tracepoints on every CPU were refused: %s",
+			 why);
 	return buf;
 }
