@@ -533,11 +533,6 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 			 pl_pe_strerror(-r, &rq));
 		return PL_EXIT_RUNTIME;
 	}
-	if (s->pe.user_only) {
-		rq.user_only = false; /* what was refused: kernel samples */
-		session_warn(s, "kernel samples: %s; sampling user space only",
-			     pl_pe_strerror(s->pe.user_only_errno, &rq));
-	}
 	if (c->syscalls && open_syscalls(s, err, errlen) < 0)
 		return PL_EXIT_RUNTIME;
 	pl_profile_init(&s->prof, s->pe.attr.sample_type, s->pe.attr.sample_regs_user,
@@ -572,6 +567,12 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 			snprintf(err, errlen, "--off-cpu: %s", pl_sched_strerror(r, stage));
 			return PL_EXIT_RUNTIME;
 		}
+	}
+	/* warned once everything is open: a run that fails to open says only why */
+	if (s->pe.user_only) {
+		rq.user_only = false; /* what was refused: kernel samples */
+		session_warn(s, "kernel samples: %s; sampling user space only",
+			     pl_pe_strerror(s->pe.user_only_errno, &rq));
 	}
 	return PL_EXIT_OK;
 }
