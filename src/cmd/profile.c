@@ -186,11 +186,15 @@ static const struct pl_cmd_info info = {
 		"microseconds; --wall adds on-CPU time (a thread's on-CPU time from the switch\n"
 		"log spread over its sampled stacks by their share of its samples), off-CPU\n"
 		"frames marked _[o] and drawn blue. --timeline adds each thread's ms running,\n"
-		"waiting on the run queue and blocked per bucket.\n"
+		"waiting on the run queue and blocked per bucket. The sched tracepoints are\n"
+		"opened for all tasks on the CPUs (like 'perf sched record -a'; the sampling\n"
+		"goes on beside them) and only the target's threads are kept; they need root,\n"
+		"or CAP_PERFMON (or kernel.perf_event_paranoid=-1) with a readable tracefs.\n"
+		"Events lost to a full ring are counted and reported.\n"
 		"Exit: 0 ok, 2 bad usage or a\n"
 		"command that cannot be run, 3 perf_event_open unavailable or refused (the\n"
 		"message says by what: perf_event_paranoid, a missing capability, or a seccomp\n"
-		"filter or security module).",
+		"filter or security module), or --off-cpu's tracepoints refused.",
 };
 
 static void warn_line(void *ctx, const char *msg)
@@ -454,14 +458,14 @@ static int profile(const struct profile_opts *o, char **cmdv)
 								: PL_PE_STACK_USER_DEFAULT),
 		},
 		.syscalls = o->syscalls,
+		.off_cpu = o->off_cpu,
 		/* the syscall summary alone: nothing shows samples, so none are taken (under
 		 * ptrace the sampling timer is switched at each of the tracer's and the
 		 * tracee's context switches: 2.2x strace -c's wall time instead of ~1x) */
-		.no_sampling = !pl_g.json && !o->folded && !o->svg &&
+		.no_sampling = !pl_g.json && !o->folded && !o->svg && !o->off_cpu &&
 			       !pl_pout_text_shows_samples(o->syscalls, o->samples, o->tree,
 							   o->timeline_ms > 0, o->region != NULL),
 		.via = (enum pl_syscalls_via)o->via,
-		.off_cpu = o->off_cpu,
 		.duration_s = o->duration,
 		.debug_root = o->debug_root,
 		.no_demangle = o->no_demangle,

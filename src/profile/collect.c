@@ -79,7 +79,8 @@ static void rehash(struct pl_profile *p)
 	p->hash_cap = cap;
 }
 
-static uint32_t intern_stack(struct pl_profile *p, uint32_t pid, const uint64_t *ips, uint32_t n)
+uint32_t pl_profile_intern_stack(struct pl_profile *p, uint32_t pid, const uint64_t *ips,
+				 uint32_t n)
 {
 	if ((p->nstacks + 1) * 2 > p->hash_cap)
 		rehash(p);
@@ -299,7 +300,7 @@ static void on_sample(struct pl_profile *p, const struct perf_event_header *rec)
 		.pid = s.pid,
 		.tid = s.tid,
 		.cpu = s.cpu,
-		.stack = intern_stack(p, s.pid, buf, n),
+		.stack = pl_profile_intern_stack(p, s.pid, buf, n),
 		.kernel = s.kernel || pl_is_kernel_addr(s.ip),
 	};
 	if (!p->t_first || s.time < p->t_first)

@@ -118,6 +118,12 @@ void pl_profile_add_map(struct pl_profile *p, uint32_t pid, uint64_t time, uint6
 struct pl_aspace *pl_profile_aspace(struct pl_profile *p, uint32_t pid, uint64_t time);
 /** The mapping containing @addr in @as, or NULL. */
 const struct pl_map *pl_aspace_find(struct pl_aspace *as, uint64_t addr);
+/** The index in @p->stacks of the stack @ips (@n addresses, leaf first, PERF_CONTEXT_*
+ *  markers already removed) of process @pid, added when new (the ips copied). Equal
+ *  stacks of one pid share an index, so a stack interned here symbolises with the
+ *  samples' (aggregate.c resolves each (address space, address) once). */
+uint32_t pl_profile_intern_stack(struct pl_profile *p, uint32_t pid, const uint64_t *ips,
+				 uint32_t n);
 /** The thread record of @tid (created when missing). */
 struct pl_thread *pl_profile_thread(struct pl_profile *p, uint32_t pid, uint32_t tid);
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The scheduler event log's helpers (profile/sched.h): freeing it, its target filter and
- * the classes of sched_switch's prev_state. */
+/* The scheduler event log's helpers (profile/sched.h). */
 #include "profile/sched.h"
 
 #include <stdlib.h>
@@ -33,33 +32,60 @@ bool pl_sched_log_target(const struct pl_sched_log *log, uint32_t pid)
 	return false;
 }
 
-/* The TASK_REPORT bits (include/linux/sched.h, __trace_sched_switch_state()): the lowest
- * set bit names the state; none set (0, or only TASK_REPORT_MAX, 0x100 since 4.14, which
- * marks a preemption) is R. */
+/* The TASK_REPORT bits as sched_switch reports them (include/linux/sched.h,
+ * __task_state_index: one bit per state, TASK_REPORT_IDLE as 0x80), from the lowest: the
+ * kernel sets one of them. Above them the kernel marks a preempted task with
+ * TASK_REPORT_MAX (0x100 on 4.14+; the print fmt of events/sched/sched_switch/format
+ * prints "R+" for it); older kernels used TASK_STATE_MAX, a higher single bit. */
+#define TS_REPORT_MASK 0xffu
+
 enum pl_task_state pl_task_state_of(uint64_t raw)
 {
-	uint64_t bits = raw & 0xff;
-	if (!bits)
-		return PL_TS_RUNNING;
-	if (bits & 0x1)
-		return PL_TS_SLEEPING;
-	if (bits & 0x2)
-		return PL_TS_DISK;
-	if (bits & 0xc)
-		return PL_TS_STOPPED;
-	if (bits & 0x70)
-		return PL_TS_DEAD;
-	if (bits & 0x80)
+	uint64_t st = raw & TS_REPORT_MASK;
+	if (!st) {
+		/* 0: runnable when it left (sched_yield, a preemption on kernels without the
+		 * marker); a single bit above the states: the preemption marker */
+		uint64_t hi = raw & ~(uint64_t)TS_REPORT_MASK;
+		return (hi & (hi - 1)) == 0 ? PL_TS_RUNNING : PL_TS_OTHER;
+	}
+	/* TASK_IDLE before 4.14 was reported raw: TASK_UNINTERRUPTIBLE | TASK_NOLOAD (0x400) */
+	if ((raw & 0x402) == 0x402 && !(raw & 0x1))
 		return PL_TS_IDLE;
-	return PL_TS_OTHER;
+	switch (st & -st) { /* the lowest state bit */
+	case 0x1:
+		return PL_TS_SLEEPING;
+	case 0x2:
+		return PL_TS_DISK;
+	case 0x4: /* __TASK_STOPPED */
+	case 0x8: /* __TASK_TRACED */
+		return PL_TS_STOPPED;
+	case 0x10: /* EXIT_DEAD */
+	case 0x20: /* EXIT_ZOMBIE */
+	case 0x40: /* TASK_PARKED */
+		return PL_TS_DEAD;
+	case 0x80: /* TASK_REPORT_IDLE */
+		return PL_TS_IDLE;
+	default:
+		return PL_TS_OTHER;
+	}
 }
 
 char pl_task_state_letter(enum pl_task_state st)
 {
-	static const char letters[] = {
-		[PL_TS_RUNNING] = 'R', [PL_TS_SLEEPING] = 'S', [PL_TS_DISK] = 'D',
-		[PL_TS_IDLE] = 'I',    [PL_TS_STOPPED] = 'T',  [PL_TS_DEAD] = 'X',
-		[PL_TS_OTHER] = '?'
-	};
-	return (unsigned)st < sizeof(letters) ? letters[st] : '?';
+	switch (st) {
+	case PL_TS_RUNNING:
+		return 'R';
+	case PL_TS_SLEEPING:
+		return 'S';
+	case PL_TS_DISK:
+		return 'D';
+	case PL_TS_IDLE:
+		return 'I';
+	case PL_TS_STOPPED:
+		return 'T';
+	case PL_TS_DEAD:
+		return 'X';
+	default:
+		return '?';
+	}
 }

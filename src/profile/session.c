@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "profile/decode.h"
+#include "profile/sched_collect.h"
 #include "profile/unwind.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
@@ -73,6 +74,8 @@ static void drain(struct pl_psession *s)
 		}
 		pl_pe_ring_set_tail(r, nt);
 	}
+	if (s->schc)
+		pl_sched_drain(s->schc);
 }
 
 /* ---- the target ---- */
@@ -530,11 +533,6 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 			 pl_pe_strerror(-r, &rq));
 		return PL_EXIT_RUNTIME;
 	}
-	if (s->pe.user_only) {
-		rq.user_only = false; /* what was refused: kernel samples */
-		session_warn(s, "kernel samples: %s; sampling user space only",
-			     pl_pe_strerror(s->pe.user_only_errno, &rq));
-	}
 	if (c->syscalls && open_syscalls(s, err, errlen) < 0)
 		return PL_EXIT_RUNTIME;
 	pl_profile_init(&s->prof, s->pe.attr.sample_type, s->pe.attr.sample_regs_user,
@@ -562,7 +560,38 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 		}
 	}
 	s->scratch = pl_xmalloc(PL_REC_MAX);
+	if (c->off_cpu) {
+		enum pl_sched_stage stage;
+		r = pl_sched_open(&s->schc, c->cpus, c->ncpus, 0, &s->sched, &s->prof, &stage);
+		if (r < 0) {
+			snprintf(err, errlen, "--off-cpu: %s", pl_sched_strerror(r, stage));
+			return PL_EXIT_RUNTIME;
+		}
+	}
+	/* warned once everything is open: a run that fails to open says only why */
+	if (s->pe.user_only) {
+		rq.user_only = false; /* what was refused: kernel samples */
+		session_warn(s, "kernel samples: %s; sampling user space only",
+			     pl_pe_strerror(s->pe.user_only_errno, &rq));
+	}
 	return PL_EXIT_OK;
+}
+
+/* --off-cpu after the run: disable, drain the rest, sort, and name the targets. */
+static void end_sched(struct pl_psession *s)
+{
+	if (!s->schc)
+		return;
+	pl_sched_disable(s->schc);
+	pl_sched_drain(s->schc);
+	size_t n = s->cfg.argv ? 1 : s->nprocs;
+	uint32_t *seeds = pl_xcalloc(n + 1, sizeof(*seeds));
+	for (size_t i = 0; i < n; i++)
+		seeds[i] = (uint32_t)(s->cfg.argv ? s->child : s->procs[i]);
+	pl_sched_finish(s->schc, seeds, n, s->cfg.all);
+	free(seeds);
+	pl_sched_close(s->schc);
+	s->schc = NULL;
 }
 
 int pl_psession_run(struct pl_psession *s, char *err, size_t errlen)
@@ -576,6 +605,10 @@ int pl_psession_run(struct pl_psession *s, char *err, size_t errlen)
 	sigaction(SIGTERM, &sa, NULL);
 	stop_flag = 0;
 	bool ptraced = s->sc && pl_syscalls_method(s->sc) == PL_SYSCALLS_PTRACE;
+	/* --off-cpu: CPU-wide events cannot be enabled by the command's exec; enabled
+	 * before its release, they see its fork and exec (the analysis keeps the targets) */
+	if (s->schc)
+		pl_sched_enable(s->schc);
 	s->t0 = pl_now_ns();
 	/* --syscalls with the tracepoints counts the command's whole tree, like strace -f:
 	 * as a child subreaper perflab inherits the processes the command leaves running
@@ -616,6 +649,7 @@ int pl_psession_run(struct pl_psession *s, char *err, size_t errlen)
 	s->t1 = pl_now_ns();
 	pl_pe_disable(&s->pe);
 	drain(s);
+	end_sched(s);
 	if (s->sc) {
 		pl_syscalls_disable(s->sc);
 		pl_syscalls_drain(s->sc);
@@ -635,6 +669,9 @@ void pl_psession_close(struct pl_psession *s)
 	}
 	pl_syscalls_close(s->sc);
 	s->sc = NULL;
+	pl_sched_close(s->schc);
+	s->schc = NULL;
+	pl_sched_log_free(&s->sched);
 	pl_profile_free(&s->prof);
 	pl_pe_close(&s->pe);
 	kill_child(s);

@@ -31,6 +31,8 @@
 #include "profile/sched.h"
 #include "profile/syscalls.h"
 
+struct pl_sched_collect;
+
 /** How --syscalls counts (--syscalls-via), in the order of its choices. */
 enum pl_syscalls_via {
 	PL_SYSCALLS_VIA_AUTO,	    /**< tracepoints, else ptrace (not with -a) */
@@ -54,6 +56,7 @@ struct pl_psession_config {
 				   *   enable_on_exec and inherit are set by pl_psession_open
 				   *   (a command: on exec; -a: no inherit) */
 	bool syscalls;		  /**< --syscalls: count every syscall */
+	bool off_cpu;		  /**< --off-cpu: scheduler events (profile/sched.h) */
 	bool no_sampling;	  /**< open no sampling events (@pe unused, pl_psession.pe stays
 				   *   empty: nfds 0): --syscalls whose report shows no samples,
 				   *   so the target pays only for the counting (and no
@@ -86,6 +89,7 @@ struct pl_psession {
 	bool interrupted;	   /**< a command's run was ended by SIGINT (Ctrl-C) or
 				    *   SIGTERM to perflab: what was recorded is kept, and the
 				    *   command exits 130 */
+	struct pl_sched_log sched; /**< --off-cpu: the scheduler events, sorted; empty otherwise */
 
 	/* internal */
 	struct pl_psession_config cfg;
@@ -98,7 +102,8 @@ struct pl_psession {
 	size_t nprocs;
 	bool exited; /* the child has been reaped (child_status is its status) */
 	bool ptrace_warned;
-	uint8_t *scratch; /* PL_REC_MAX bytes for records that wrap the ring */
+	uint8_t *scratch;	       /* PL_REC_MAX bytes for records that wrap the ring */
+	struct pl_sched_collect *schc; /* --off-cpu: the scheduler events' collector */
 };
 
 /** The CPUs to sample on: @list (a cpulist such as "0-3", already validated by the
@@ -113,10 +118,12 @@ int pl_psession_cpus(const char *list, int **cpus, size_t *ncpus);
  *  them is a warning) or list the tasks of -p, open the sampling events (disabled, or
  *  enabled at the command's exec), open --syscalls (tracepoints; ptrace when asked or,
  *  with auto, when they are not usable: a warning says why), initialise the profile and
- *  add the existing mappings of -p/-a processes. Returns PL_EXIT_OK, or PL_EXIT_USAGE
- *  (-p names no running process) / PL_EXIT_RUNTIME (fork, perf_event_open or mmap refused
- *  with the advice of pl_pe_strerror, --syscalls unusable) with one line in @err
- *  (@errlen bytes). Call pl_psession_close() in every case. */
+ *  add the existing mappings of -p/-a processes; with --off-cpu open the scheduler events
+ *  on every CPU of @cfg->cpus for all tasks (profile/sched_collect.h; disabled until the
+ *  run). Returns PL_EXIT_OK, or PL_EXIT_USAGE (-p names no running process) /
+ *  PL_EXIT_RUNTIME (fork, perf_event_open or mmap refused with the advice of
+ *  pl_pe_strerror, --syscalls unusable, --off-cpu refused: pl_sched_strerror) with one
+ *  line in @err (@errlen bytes). Call pl_psession_close() in every case. */
 int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg, char *err,
 		     size_t errlen);
 
@@ -127,9 +134,12 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
  *  process has exited, the duration passed (a command then gets SIGTERM) or Ctrl-C /
  *  SIGTERM (a command is then passed the signal, given 2 s to exit and killed, and
  *  @interrupted set); then disable, drain the rest, and reap or kill the command. Sets
- *  @t0, @t1 and @child_status. Returns PL_EXIT_OK, PL_EXIT_USAGE (the command could not be
- *  executed: not found, permission denied) or PL_EXIT_RUNTIME (ptrace failed), with one
- *  line in @err. */
+ *  @t0, @t1 and @child_status. With --off-cpu the scheduler events are enabled before
+ *  the command is released (so its forks are seen) or with the -p/-a events, drained
+ *  with the rings, and @sched sorted at the end with its targets: the command and the
+ *  processes descended from it, the -p processes and theirs, or all for -a. Returns PL_EXIT_OK,
+ * PL_EXIT_USAGE (the command could not be executed: not found, permission denied) or
+ * PL_EXIT_RUNTIME (ptrace failed), with one line in @err. */
 int pl_psession_run(struct pl_psession *s, char *err, size_t errlen);
 
 /** End everything: a traced command's tree is killed (none runs on untraced), ptrace

@@ -10,15 +10,22 @@
  * Every record is walked and fed to the profile builder (pl_profile_record: samples,
  * COMM, FORK, MMAP2, LOST...), as `perflab profile` does; samples are also parsed here
  * and every field they point to read (ips[], regs[], raw, stack), so an out-of-record
- * pointer is an ASan report. The bytes are also read as a tracepoint format file.
+ * pointer is an ASan report. Every record is also fed to the scheduler event reader of
+ * --off-cpu (profile/sched_collect.h) with a synthetic sched_switch / sched_waking /
+ * sched_migrate_task format (tracepoint ids 1, 2, 3 in the raw record's first two bytes;
+ * prev_state `long` or, when the ring-size byte has its top bit set, `unsigned int`).
+ * The bytes are also read as a tracepoint format file.
  * Invariants: the walk ends between tail and head; a parsed sample's
- * pointers lie inside its record. */
+ * pointers lie inside its record; the scheduler log holds at most one event per record,
+ * sorted by time after the finish, with valid kinds and states, stacks that exist, gaps
+ * that do not run backwards, and sorted unique target pids. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "profile/decode.h"
 #include "profile/profile.h"
+#include "profile/sched_collect.h"
 #include "profile/tracefs.h"
 
 struct walk {
@@ -26,6 +33,7 @@ struct walk {
 	uint64_t sink;
 	unsigned nrec;
 	struct pl_profile prof;
+	struct pl_sched_reader sched;
 };
 
 static void inside(const struct perf_event_header *rec, const void *p, uint64_t n)
@@ -70,6 +78,7 @@ static int on_rec(void *ctx, const struct perf_event_header *rec)
 			w->sink += id.time + id.pid + id.cpu;
 	}
 	pl_profile_record(&w->prof, rec);
+	pl_sched_reader_record(&w->sched, rec);
 	return w->nrec > 4096; /* stop a walk over a ring full of tiny records */
 }
 
@@ -89,6 +98,45 @@ static void format_text(const uint8_t *data, size_t size)
 	free(s);
 }
 
+/* The three tracepoints as Linux 6.x lays them out, or with a 4-byte prev_state. */
+static void sched_format(struct pl_sched_format *f, bool int_state)
+{
+	const char *sw = int_state ? "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\n"
+				     "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\n"
+				     "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\n"
+				     "\tfield:unsigned int prev_state;\toffset:28;\tsize:4;\n"
+				     "\tfield:pid_t next_pid;\toffset:52;\tsize:4;\n"
+				   : "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\n"
+				     "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\n"
+				     "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\n"
+				     "\tfield:long prev_state;\toffset:32;\tsize:8;\n"
+				     "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\n";
+	const char *wk = "\tfield:pid_t pid;\toffset:24;\tsize:4;\n"
+			 "\tfield:int target_cpu;\toffset:32;\tsize:4;\n";
+	const char *mg = "\tfield:pid_t pid;\toffset:12;\tsize:4;\n"
+			 "\tfield:int dest_cpu;\toffset:24;\tsize:4;\n";
+	const uint64_t ids[3] = { 1, 2, 3 };
+	const char *const fmts[3] = { sw, wk, mg };
+	FUZZ_ASSERT(pl_sched_format_parse(f, ids, fmts) == 0, "the synthetic format parses");
+}
+
+static void sched_check(const struct walk *w, const struct pl_sched_log *log)
+{
+	FUZZ_ASSERT(log->n <= w->nrec, "at most one scheduler event per record");
+	for (size_t i = 0; i < log->n; i++) {
+		const struct pl_sched_ev *e = &log->ev[i];
+		FUZZ_ASSERT(!i || log->ev[i - 1].time <= e->time, "events sorted by time");
+		FUZZ_ASSERT(e->kind <= PL_SCHED_EXIT, "a known kind");
+		FUZZ_ASSERT(e->prev_state <= PL_TS_OTHER, "a known state");
+		FUZZ_ASSERT(e->stack == PL_SCHED_NO_STACK || e->stack < w->prof.nstacks,
+			    "a stack that exists");
+	}
+	for (size_t i = 0; i < log->ngaps; i++)
+		FUZZ_ASSERT(log->gaps[i].from <= log->gaps[i].to, "a gap runs forwards");
+	for (size_t i = 1; i < log->npids; i++)
+		FUZZ_ASSERT(log->pids[i - 1] < log->pids[i], "targets sorted and unique");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	enum { HDR = 8 + 8 + 1 + 2 };
@@ -101,6 +149,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(&w.st, data, 8);
 	memcpy(&w.regs_mask, data + 8, 8);
 	pl_profile_init(&w.prof, w.st, w.regs_mask, "/nonexistent-debug-root");
+	struct pl_sched_format sf;
+	sched_format(&sf, data[16] & 0x80);
+	struct pl_sched_log log = { .t0 = 1, .t1 = UINT64_MAX / 2 };
+	const int cpu = 0;
+	pl_sched_reader_init(&w.sched, &sf, &log, &w.prof, &cpu, 1);
 	uint64_t rsize = 1ull << (3 + data[16] % 14);
 	uint16_t t16;
 	memcpy(&t16, data + 17, 2);
@@ -122,6 +175,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t end =
 		pl_ring_walk(ring, rsize, tail, head, (uint8_t *)scratch, on_rec, &w, &corrupt);
 	FUZZ_ASSERT(end >= tail && end <= head, "walk ends between tail and head");
+	const uint32_t seed = 1;
+	pl_sched_reader_finish(&w.sched, &seed, 1, false);
+	sched_check(&w, &log);
+	pl_sched_reader_free(&w.sched);
+	pl_sched_log_free(&log);
 	free(scratch);
 	free(ring64);
 	pl_profile_free(&w.prof);

@@ -181,6 +181,27 @@ raw_st = S["IDENTIFIER"] | S["TID"] | S["TIME"] | S["RAW"]
 raw_body = struct.pack("<QIIQ", 7, 100, 100, 8000) + struct.pack("<I", 12) + bytes(12)
 add("perf_decode", "raw", struct.pack("<QQBH", raw_st, 0, 8, 0) + rec(9, 2, raw_body))
 
+
+# --off-cpu's scheduler tracepoints: the harness's synthetic format has tracepoint ids
+# 1 (sched_switch, prev_state long at 32), 2 (sched_waking), 3 (sched_migrate_task)
+def tp(pid, time, raw, cg):
+    raw += bytes((-(4 + len(raw))) % 8)
+    b = struct.pack("<QIIQQ", 7, pid, pid, time, 0) + struct.pack("<Q", len(cg))
+    b += b"".join(struct.pack("<Q", x) for x in cg) + struct.pack("<I", len(raw)) + raw
+    return rec(9, 1, b)
+
+
+sched_st = S["IDENTIFIER"] | S["TID"] | S["TIME"] | S["CPU"] | S["CALLCHAIN"] | S["RAW"]
+sw = struct.pack("<HBBi16siiq16sii", 1, 0, 0, 100, b"burn", 100, 120, 1, b"swapper", 0, 120)
+wk = struct.pack("<HBBi16siii", 2, 0, 0, 0, b"burn", 100, 120, 1)
+mg = struct.pack("<HBBiIiiii", 3, 0, 0, 0, 0, 100, 120, 0, 1)
+kchain = [0xffffffffffffff80, 0xffffffff81000010, 0xfffffffffffffe00, 0x400123]
+sched_sid = struct.pack("<IIQQQ", 100, 100, 5000, 0, 7)
+sched = (tp(100, 7000, sw, kchain) + tp(0, 7100, wk, kchain[:2]) + tp(0, 7200, mg, []) +
+         rec(2, 0, struct.pack("<QQ", 7, 2) + sched_sid) +
+         rec(7, 0, struct.pack("<IIIIQ", 101, 100, 101, 100, 7300) + sched_sid))
+add("perf_decode", "sched", struct.pack("<QQBH", sched_st, 0, 9, 0) + sched)
+
 # folded
 add("folded", "small", rd("tests/profile/golden/small.folded"))
 add("folded", "hand", "main;work;leaf 10\nmain;idle 5\n\nmain;work 18446744073709551615\n")

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perflab profile --off-cpu, the collection: with '-- CMD', '-p PID' and '-a' it records
+# scheduler events (the note line with their count, until the off-CPU report replaces
+# it) beside the sampling; as an unprivileged user (uid 65534) the tracepoints are
+# refused with one line naming what and the fix, exit 3. ~3 s.
+. "$PERFLAB_SRCDIR/tests/lib.sh"
+: "${PROFILE_SLEEPER:?}"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "--off-cpu as root" "the tests do not run as root (the sched tracepoints need it)"
+else
+	ok "-- CMD: exit 0" "$PERFLAB" profile --off-cpu -- "$PROFILE_SLEEPER"
+	like "-- CMD: scheduler events counted" "$(cat "$ERR")" "off-CPU: [1-9][0-9]* scheduler events recorded, [0-9]+ lost"
+	like "-- CMD: the sampling report is still there" "$(cat "$ERR")" "profile of '"
+	sleep 5 &
+	PID=$!
+	ok "-p PID: exit 0" "$PERFLAB" profile --off-cpu -p "$PID" -d 0.3
+	like "-p PID: scheduler events counted" "$(cat "$ERR")" "off-CPU: [1-9][0-9]* scheduler events recorded"
+	kill "$PID" 2>/dev/null
+	wait "$PID" 2>/dev/null
+	ok "-a: exit 0" "$PERFLAB" profile --off-cpu -a -d 0.3
+	like "-a: scheduler events counted" "$(cat "$ERR")" "off-CPU: [1-9][0-9]* scheduler events recorded"
+fi
+
+# uid 65534 without capabilities: tracefs (root-only here) or the open is refused
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	skip "--off-cpu refused to an unprivileged user" "the tests do not run as root (cannot switch to uid 65534)"
+elif ! setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFLAB" --version >/dev/null 2>&1; then
+	skip "--off-cpu refused to an unprivileged user" "uid 65534 cannot run $PERFLAB (build dir not readable)"
+else
+	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+	expect_exit 3 "unprivileged: exit 3" "${NOBODY[@]}" "$PERFLAB" profile --off-cpu -- "$PROFILE_SLEEPER"
+	m=$(cat "$ERR")
+	is "unprivileged: one line" "$(wc -l <"$ERR")" 1
+	like "unprivileged: names --off-cpu and what was refused" "$m" "^perflab profile: (error: )?--off-cpu: .*(refused|not available)"
+	like "unprivileged: names the fix" "$m" "(run as root|CAP_PERFMON|perf_event_paranoid)"
+fi
+done_testing
