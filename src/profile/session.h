@@ -62,7 +62,6 @@ struct pl_psession_config {
 				   *   so the target pays only for the counting (and no
 				   *   perf_event_open permission is needed with ptrace) */
 	enum pl_syscalls_via via; /**< how (with @syscalls) */
-	bool off_cpu;		  /**< --off-cpu: record the scheduler events (profile/sched.h) */
 	double duration_s;	  /**< stop after this many seconds; 0 = until the target is
 				   *   done (a command) or Ctrl-C (-p: all exited; -a) */
 	const char *debug_root;	  /**< separate debug files (pl_symtab_init), or NULL */
@@ -89,7 +88,6 @@ struct pl_psession {
 	bool interrupted;	   /**< a command's run was ended by SIGINT (Ctrl-C) or
 				    *   SIGTERM to perflab: what was recorded is kept, and the
 				    *   command exits 130 */
-	struct pl_sched_log sched; /**< --off-cpu: the scheduler events, sorted; empty otherwise */
 
 	/* internal */
 	struct pl_psession_config cfg;
