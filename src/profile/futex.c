@@ -408,6 +408,7 @@ void pl_futex_result_free(struct pl_futex_result *r)
 
 /* x86-64 user registers in the order profile/unwind.h reads them (perf_event.c) */
 #define REGS_MASK 0x00ff01ffull
+#define REG_IP 8 /* AX BX CX DX SI DI BP SP IP R8..R15: the pc's index */
 #define ST_BASE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
 static const char *const call_names[PL_FUTEX_NCALLS] = { "futex", "futex_waitv", "futex_wait",
@@ -422,6 +423,24 @@ struct ringstat {
 	bool broken;	   /* a loss or a bad sample since @last: a gap opens there */
 };
 
+/* The CFI unwind of a wait's libc frames is memoised: a stack unwound before from the
+ * same pc with the same frame-pointer chain, whose return addresses the new copy holds
+ * at the same offsets from the stack pointer, is the same stack (the frames' sizes
+ * follow from their pcs). A contended lock is waited on from few places, so most waits
+ * skip libdwfl. */
+#define MEMO_SLOTS 4096
+#define MEMO_RAS 16
+
+struct memo {
+	bool used;
+	uint32_t pid;
+	uint64_t ip, fphash;
+	uint32_t nra;
+	uint16_t off[MEMO_RAS]; /* byte offset in the stack copy of each return address */
+	uint64_t ra[MEMO_RAS];
+	uint32_t stack; /* the interned result */
+};
+
 struct pl_futex {
 	struct pl_tp_rings t;
 	struct pl_futex_fmt fmt;
@@ -431,6 +450,8 @@ struct pl_futex {
 	size_t nev;
 	struct ringstat *rs;
 	struct pl_unwinder *unwinder;
+	struct memo *memo; /* MEMO_SLOTS, with the unwinder */
+	uint64_t memo_hits;
 	struct pl_futex_log log;
 	uint8_t *scratch;
 	/* during a drain */
@@ -522,6 +543,7 @@ int pl_futex_open(struct pl_futex **out, const pid_t *pids, size_t npids, const 
 	}
 	f->rs = pl_xcalloc(f->t.s.nrings + 1, sizeof(*f->rs));
 	f->unwinder = stack_bytes ? pl_unwind_new() : NULL;
+	f->memo = stack_bytes ? pl_xcalloc(MEMO_SLOTS, sizeof(*f->memo)) : NULL;
 	f->scratch = pl_xmalloc(PL_REC_MAX);
 	*out = f;
 	return 0;
@@ -554,6 +576,54 @@ static void ring_seen(struct pl_futex *f, uint64_t time)
 		r->last = time;
 }
 
+static uint64_t hash_ips(const uint64_t *v, uint32_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (uint32_t i = 0; i < n; i++) {
+		h ^= v[i];
+		h *= 0x100000001b3ull;
+		h ^= h >> 31;
+	}
+	return h;
+}
+
+/* The stack word at byte @off of @s's copy, or 0 past what was copied. */
+static uint64_t stack_word(const struct pl_sample *s, size_t off)
+{
+	uint64_t w = 0;
+	if (off + 8 <= s->stack_dyn)
+		memcpy(&w, s->stack + off, 8);
+	return w;
+}
+
+static bool memo_hit(const struct memo *m, const struct pl_sample *s)
+{
+	for (uint32_t i = 0; i < m->nra; i++)
+		if (stack_word(s, m->off[i]) != m->ra[i])
+			return false;
+	return true;
+}
+
+/* Remember where the return addresses of @ips (@n pcs, leaf first, as unwound) lie in
+ * @s's copy, in order; nothing when none is there. */
+static void memo_put(struct memo *m, uint32_t pid, uint64_t ip, uint64_t fphash,
+		     const struct pl_sample *s, const uint64_t *ips, uint32_t n, uint32_t stack)
+{
+	struct memo x = { .used = true, .pid = pid, .ip = ip, .fphash = fphash, .stack = stack };
+	size_t off = 0;
+	for (uint32_t i = 1; i < n && x.nra < MEMO_RAS; i++) {
+		while (off + 8 <= s->stack_dyn && stack_word(s, off) != ips[i])
+			off += 8;
+		if (off + 8 > s->stack_dyn || off > UINT16_MAX)
+			break; /* beyond the copy */
+		x.off[x.nra] = (uint16_t)off;
+		x.ra[x.nra++] = ips[i];
+		off += 8;
+	}
+	if (x.nra)
+		*m = x;
+}
+
 /* The enter's stack: the frame-pointer chain (user only), with the CFI unwind of the
  * copied stack in front where there is one. */
 static uint32_t enter_stack(struct pl_futex *f, const struct pl_sample *s)
@@ -563,11 +633,20 @@ static uint32_t enter_stack(struct pl_futex *f, const struct pl_sample *s)
 	for (uint64_t i = 0; s->ips && i < s->nr && n < PL_STACK_MAX; i++)
 		if (s->ips[i] < (uint64_t)PERF_CONTEXT_MAX)
 			buf[n++] = s->ips[i];
-	if (f->unwinder && s->regs && s->stack) {
-		bool unwound, cut;
-		n = pl_profile_join_dwarf(f->p, f->unwinder, s, buf, n, &unwound, &cut);
+	if (!f->unwinder || !s->regs || !s->stack || s->nregs <= REG_IP)
+		return n ? pl_profile_intern_stack(f->p, s->pid, buf, n) : PL_FUTEX_NO_STACK;
+	uint64_t ip = s->regs[REG_IP], fph = hash_ips(buf, n);
+	struct memo *m = &f->memo[(hash_ips(&ip, 1) ^ fph ^ s->pid) & (MEMO_SLOTS - 1)];
+	if (m->used && m->pid == s->pid && m->ip == ip && m->fphash == fph && memo_hit(m, s)) {
+		f->memo_hits++;
+		return m->stack;
 	}
-	return n ? pl_profile_intern_stack(f->p, s->pid, buf, n) : PL_FUTEX_NO_STACK;
+	bool unwound, cut;
+	n = pl_profile_join_dwarf(f->p, f->unwinder, s, buf, n, &unwound, &cut);
+	uint32_t st = n ? pl_profile_intern_stack(f->p, s->pid, buf, n) : PL_FUTEX_NO_STACK;
+	if (unwound && st != PL_FUTEX_NO_STACK)
+		memo_put(m, s->pid, ip, fph, s, buf, n, st);
+	return st;
 }
 
 static int on_rec(void *ctx, const struct perf_event_header *h)
@@ -695,6 +774,7 @@ void pl_futex_close(struct pl_futex *f)
 		return;
 	pl_tp_close(&f->t);
 	pl_unwind_free(f->unwinder);
+	free(f->memo);
 	pl_futex_log_free(&f->log);
 	pl_futex_result_free(&f->res);
 	pl_futex_sites_free(f->sites, f->nsites);
