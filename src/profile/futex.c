@@ -764,7 +764,8 @@ const char *pl_futex_strerror(int err)
 		       "'mount -t tracefs nodev /sys/kernel/tracing' as root)";
 	if (err == -EACCES || err == -EPERM)
 		return "no permission for the futex tracepoints (run as root, or give CAP_PERFMON "
-		       "and a readable tracefs, or set kernel.perf_event_paranoid to -1)";
+		       "with a tracefs this user can read, e.g. 'mount -o remount,mode=755 "
+		       "/sys/kernel/tracing')";
 	return strerror(-err);
 }
 
