@@ -40,6 +40,7 @@ struct profile_opts {
 	int cg;
 	bool syscalls;
 	int via;
+	bool locks;
 	double duration;
 	const char *cpus;
 	const char *pids;
@@ -87,6 +88,9 @@ static const struct pl_opt profile_optv[] = {
 	  "--syscalls by tracepoint (root), ptrace (slower, like strace; not -a) or auto "
 	  "(tracepoints, else ptrace); implies --syscalls",
 	  via_choices, .def = "auto" },
+	{ "locks", 0, PL_OPT_FLAG, offsetof(struct profile_opts, locks), NULL,
+	  "lock contention: time blocked in futex waits by call site, lock address and thread "
+	  "(like perf lock contention; root)" },
 	{ "duration", 'd', PL_OPT_DURATION, offsetof(struct profile_opts, duration), "S",
 	  "stop after S (-p/-a: default until Ctrl-C; -- CMD: stop the command)" },
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct profile_opts, cpus), "LIST",
@@ -133,7 +137,7 @@ static const struct pl_cmd_info info = {
 	.name = "profile",
 	.usage = "perflab profile [-F HZ | -c N] [-e EVENT] [-g | --call-graph fp|dwarf|none]\n"
 		 "       [--stack-size BYTES] [--syscalls [--syscalls-via auto|tracepoint|ptrace]\n"
-		 "       [--samples]] [--duration S]\n"
+		 "       [--samples]] [--locks] [--duration S]\n"
 		 "       [--cpus LIST] [--region NAME] [--tree] [--folded FILE] [--svg FILE]\n"
 		 "       [--timeline MS] [--off-cpu [--wall]] [--no-demangle] [--json]\n"
 		 "       (-- CMD ARGS... | -p PID[,PID] | -a)",
@@ -167,6 +171,13 @@ static const struct pl_cmd_info info = {
 		"--call-graph dwarf copies --stack-size bytes (default 8192, at most 65528, as\n"
 		"perf's dwarf,SIZE) of user stack per sample; the report says how many samples\n"
 		"had a deeper stack than the copy (their outer callers are missing).\n"
+		"--locks samples the syscalls:sys_enter_futex/sys_exit_futex tracepoints (and\n"
+		"futex_waitv, futex_wait, futex_wake where present; root) with each wait's user\n"
+		"stack, pairs enter and exit per thread, and reports the time blocked in futex\n"
+		"waits per call site (the first frame outside libc, libpthread and ld.so), per\n"
+		"lock address and per thread, like perf lock contention: contended waits, total,\n"
+		"max and mean wait, and retries (EAGAIN: the lock word changed, no wait). A wait\n"
+		"whose enter or exit was lost to a full ring is dropped and counted, not guessed.\n"
 		"Output: the report (text or --json) goes to stdout, except with '-- CMD': the\n"
 		"command keeps stdout and stderr, and the report goes to stderr (like strace -c\n"
 		"and time), so 'perflab profile -- CMD >/dev/null' keeps it; -o FILE writes it to\n"
@@ -459,10 +470,11 @@ static int profile(const struct profile_opts *o, char **cmdv)
 		},
 		.syscalls = o->syscalls,
 		.off_cpu = o->off_cpu,
+		.locks = o->locks,
 		/* the syscall summary alone: nothing shows samples, so none are taken (under
 		 * ptrace the sampling timer is switched at each of the tracer's and the
 		 * tracee's context switches: 2.2x strace -c's wall time instead of ~1x) */
-		.no_sampling = !pl_g.json && !o->folded && !o->svg && !o->off_cpu &&
+		.no_sampling = !pl_g.json && !o->folded && !o->svg && !o->off_cpu && !o->locks &&
 			       !pl_pout_text_shows_samples(o->syscalls, o->samples, o->tree,
 							   o->timeline_ms > 0, o->region != NULL),
 		.via = (enum pl_syscalls_via)o->via,

@@ -236,40 +236,48 @@ const struct pl_map *pl_aspace_find(struct pl_aspace *as, uint64_t addr)
 	return NULL;
 }
 
-/* --call-graph dwarf: keep the kernel part of the frame-pointer chain, put the libdwfl
- * user frames after it, and when the DWARF unwind stops at a pc the frame-pointer chain
- * also has, continue with the frame-pointer chain from there. */
-static uint32_t join_dwarf(struct pl_profile *p, const struct pl_sample *s, uint64_t *buf,
-			   uint32_t n)
+uint32_t pl_profile_join_dwarf(struct pl_profile *p, struct pl_unwinder *u,
+			       const struct pl_sample *s, uint64_t *buf, uint32_t n, bool *unwound,
+			       bool *truncated)
 {
 	uint64_t user[256];
 	struct pl_aspace *as = pl_profile_aspace(p, s->pid, s->time);
 	bool cut;
-	size_t nu = pl_unwind(p->unwinder, p, as, s, user, 256, &cut);
-	if (nu < 2) {
-		p->dwarf_truncated += cut;
+	size_t nu = pl_unwind(u, p, as, s, user, 256, &cut);
+	*unwound = false;
+	*truncated = cut;
+	if (nu < 2)
 		return n;
-	}
-	p->dwarf_unwound++;
+	*unwound = true;
 	uint32_t k = 0;
 	while (k < n && pl_is_kernel_addr(buf[k]))
 		k++;
-	uint64_t fp[512];
+	uint64_t fp[PL_STACK_MAX];
 	uint32_t nfp = n - k;
 	memcpy(fp, buf + k, nfp * 8);
 	uint32_t w = k;
-	for (size_t i = 0; i < nu && w < 512; i++)
+	for (size_t i = 0; i < nu && w < PL_STACK_MAX; i++)
 		buf[w++] = user[i];
 	uint64_t last = user[nu - 1];
 	for (uint32_t j = 1; j < nfp; j++)
 		if (fp[j] == last) {
-			for (uint32_t q = j + 1; q < nfp && w < 512; q++)
+			for (uint32_t q = j + 1; q < nfp && w < PL_STACK_MAX; q++)
 				buf[w++] = fp[q];
-			cut = false; /* the frame-pointer chain went on from there */
+			*truncated = false; /* the frame-pointer chain went on from there */
 			break;
 		}
-	p->dwarf_truncated += cut;
 	return w;
+}
+
+/* --call-graph dwarf: pl_profile_join_dwarf with the profile's unwinder, counted. */
+static uint32_t join_dwarf(struct pl_profile *p, const struct pl_sample *s, uint64_t *buf,
+			   uint32_t n)
+{
+	bool unwound, cut;
+	n = pl_profile_join_dwarf(p, p->unwinder, s, buf, n, &unwound, &cut);
+	p->dwarf_unwound += unwound;
+	p->dwarf_truncated += cut;
+	return n;
 }
 
 static void on_sample(struct pl_profile *p, const struct perf_event_header *rec)
@@ -279,10 +287,10 @@ static void on_sample(struct pl_profile *p, const struct perf_event_header *rec)
 		p->bad_records++;
 		return;
 	}
-	uint64_t buf[512];
+	uint64_t buf[PL_STACK_MAX];
 	uint32_t n = 0;
 	if (s.ips && s.nr) {
-		for (uint64_t i = 0; i < s.nr && n < 512; i++) {
+		for (uint64_t i = 0; i < s.nr && n < PL_STACK_MAX; i++) {
 			if (s.ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
 				continue; /* PERF_CONTEXT_KERNEL/USER/... markers */
 			buf[n++] = s.ips[i];

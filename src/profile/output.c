@@ -32,6 +32,7 @@ void pl_pout_init(struct pl_pout *po, const struct pl_psession *s, const struct 
 		.mk = s->markers.hdr ? &s->markers : NULL,
 		.tl = tl,
 		.sc = s->sc,
+		.locks = s->locks,
 		.wall_ns = s->t1 - s->t0,
 		.freq = (int)s->cfg.pe.freq,
 		.period = s->cfg.pe.period,
@@ -140,6 +141,8 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 		fprintf(out, "duration   %.3f s\n", (double)o->wall_ns / 1e9);
 		print_status(out, o);
 		pl_syscalls_print(sc, out);
+		if (o->locks)
+			pl_futex_print(o->locks, out, o->top);
 		if (s->nfds == 0)
 			fprintf(out, "\nno samples taken: --samples adds the sampling tables "
 				     "(they show mostly the cost of the syscall tracing)\n");
@@ -205,6 +208,8 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 	print_status(out, o);
 	if (sc)
 		pl_syscalls_print(sc, out);
+	if (o->locks)
+		pl_futex_print(o->locks, out, o->top);
 	if (mk && mk->nnames) {
 		fprintf(out, "\n%sregions%s (per thread, CLOCK_MONOTONIC windows)\n", b, z);
 		fprintf(out, "  %-24s %10s %10s %9s %7s\n", "name", "time ms", "instances",
@@ -510,6 +515,8 @@ json_t *pl_pout_json(const struct pl_pout *o)
 	}
 	if (o->sc)
 		json_object_set_new(d, "syscalls", pl_syscalls_json(o->sc));
+	if (o->locks)
+		json_object_set_new(d, "locks", pl_futex_json(o->locks));
 	json_object_set_new(d, "folded", folded_json(r));
 	if (o->off)
 		json_object_set_new(

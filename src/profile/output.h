@@ -33,6 +33,7 @@ struct pl_pout {
 	const struct pl_markers *mk;	/**< region markers, or NULL (none created) */
 	const struct pl_timeline *tl;	/**< --timeline, or NULL */
 	const struct pl_syscalls *sc;	/**< --syscalls, or NULL */
+	const struct pl_futex *locks;	/**< --locks (finished), or NULL */
 	uint64_t wall_ns;		/**< duration of the run, ns */
 	int freq;			/**< -F, Hz (shown when @period is 0) */
 	uint64_t period;		/**< -c, events per sample; 0 = by frequency */

@@ -118,12 +118,28 @@ void pl_profile_add_map(struct pl_profile *p, uint32_t pid, uint64_t time, uint6
 struct pl_aspace *pl_profile_aspace(struct pl_profile *p, uint32_t pid, uint64_t time);
 /** The mapping containing @addr in @as, or NULL. */
 const struct pl_map *pl_aspace_find(struct pl_aspace *as, uint64_t addr);
-/** The index in @p->stacks of the stack @ips (@n addresses, leaf first, PERF_CONTEXT_*
- *  markers already removed) of process @pid, added when new (the ips copied). Equal
- *  stacks of one pid share an index, so a stack interned here symbolises with the
- *  samples' (aggregate.c resolves each (address space, address) once). */
+/** The index into @p->stacks of the stack @ips (@n addresses, leaf first, no
+ *  PERF_CONTEXT_* markers) of process @pid, interned: an equal (pid, ips) stack added
+ *  before gets the same index. The addresses are copied. */
 uint32_t pl_profile_intern_stack(struct pl_profile *p, uint32_t pid, const uint64_t *ips,
 				 uint32_t n);
+
+/** Most addresses of one stack as the collectors build it. */
+#define PL_STACK_MAX 512
+
+struct pl_unwinder;
+struct pl_sample;
+/** Replace the user part of the frame-pointer chain @buf (@n addresses, leaf first, kernel
+ *  ones first; room for PL_STACK_MAX) by what @u unwinds by CFI from the registers and
+ *  stack copy of sample @s (profile/unwind.h) in its address space in @p, continued by
+ *  the frame-pointer chain where that reaches the last unwound pc (libc frames without
+ *  frame pointers are then not skipped). *@unwound: the CFI unwind gave at least two
+ *  frames (else @buf is unchanged); *@truncated: it stopped at the end of the copy and
+ *  the frame-pointer chain did not go on. Returns the new length. */
+uint32_t pl_profile_join_dwarf(struct pl_profile *p, struct pl_unwinder *u,
+			       const struct pl_sample *s, uint64_t *buf, uint32_t n, bool *unwound,
+			       bool *truncated);
+
 /** The thread record of @tid (created when missing). */
 struct pl_thread *pl_profile_thread(struct pl_profile *p, uint32_t pid, uint32_t tid);
 

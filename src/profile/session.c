@@ -76,6 +76,8 @@ static void drain(struct pl_psession *s)
 	}
 	if (s->schc)
 		pl_sched_drain(s->schc);
+	if (s->locks) /* after the sampling rings: their MMAP2 records come first */
+		pl_futex_drain(s->locks, &s->prof);
 }
 
 /* ---- the target ---- */
@@ -535,6 +537,14 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 	}
 	if (c->syscalls && open_syscalls(s, err, errlen) < 0)
 		return PL_EXIT_RUNTIME;
+	if (c->locks) {
+		r = pl_futex_open(&s->locks, s->pids, s->npids, c->cpus, c->ncpus, c->argv != NULL,
+				  !c->all, PL_FUTEX_STACK_BYTES);
+		if (r < 0) {
+			snprintf(err, errlen, "--locks: %s", pl_futex_strerror(r));
+			return PL_EXIT_RUNTIME;
+		}
+	}
 	pl_profile_init(&s->prof, s->pe.attr.sample_type, s->pe.attr.sample_regs_user,
 			c->debug_root);
 	s->prof.live = true;
@@ -622,6 +632,8 @@ int pl_psession_run(struct pl_psession *s, char *err, size_t errlen)
 		pl_pe_enable(&s->pe);
 		if (s->sc)
 			pl_syscalls_enable(s->sc);
+		if (s->locks)
+			pl_futex_enable(s->locks);
 	}
 	uint64_t deadline = c->duration_s > 0 ? s->t0 + (uint64_t)(c->duration_s * 1e9) : 0;
 	if (ptraced) {
@@ -648,8 +660,12 @@ int pl_psession_run(struct pl_psession *s, char *err, size_t errlen)
 	}
 	s->t1 = pl_now_ns();
 	pl_pe_disable(&s->pe);
+	if (s->locks)
+		pl_futex_disable(s->locks);
 	drain(s);
 	end_sched(s);
+	if (s->locks)
+		pl_futex_finish(s->locks, &s->prof, s->t1 - s->t0);
 	if (s->sc) {
 		pl_syscalls_disable(s->sc);
 		pl_syscalls_drain(s->sc);
@@ -672,6 +688,8 @@ void pl_psession_close(struct pl_psession *s)
 	pl_sched_close(s->schc);
 	s->schc = NULL;
 	pl_sched_log_free(&s->sched);
+	pl_futex_close(s->locks);
+	s->locks = NULL;
 	pl_profile_free(&s->prof);
 	pl_pe_close(&s->pe);
 	kill_child(s);

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "profile/futex.h"
 #include "profile/markers.h"
 #include "profile/perf_event.h"
 #include "profile/profile.h"
@@ -62,6 +63,7 @@ struct pl_psession_config {
 				   *   so the target pays only for the counting (and no
 				   *   perf_event_open permission is needed with ptrace) */
 	enum pl_syscalls_via via; /**< how (with @syscalls) */
+	bool locks;		  /**< --locks: futex waits by call site (profile/futex.h) */
 	double duration_s;	  /**< stop after this many seconds; 0 = until the target is
 				   *   done (a command) or Ctrl-C (-p: all exited; -a) */
 	const char *debug_root;	  /**< separate debug files (pl_symtab_init), or NULL */
@@ -77,6 +79,7 @@ struct pl_psession {
 				    *   "all CPUs (N)" (owned) */
 	struct pl_pe_session pe;   /**< the sampling events as opened (after fallbacks) */
 	struct pl_syscalls *sc;	   /**< --syscalls counts, or NULL */
+	struct pl_futex *locks;	   /**< --locks: the futex waits (finished), or NULL */
 	struct pl_profile prof;	   /**< the collected samples and address spaces */
 	struct pl_sched_log sched; /**< --off-cpu: the scheduler events (stacks interned in
 				    *   @prof), else empty */

@@ -6,8 +6,6 @@
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +13,7 @@
 #include "profile/decode.h"
 #include "profile/perf_event.h"
 #include "profile/syscalls_ptrace.h"
+#include "profile/tprings.h"
 #include "profile/tracefs.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -36,9 +35,7 @@ struct pl_syscalls {
 	enum pl_syscalls_method method;
 	struct pl_sc_ptrace *pt; /* the ptrace backend, or NULL */
 	char *fallback;		 /* why tracepoints were not used, or NULL */
-	struct pl_pe_session s;	 /* reuse of the session struct: fds + rings */
-	uint64_t enter_ids[8192];
-	size_t nenter;
+	struct pl_tp_rings tp;	 /* the two events on every CPU, into per-CPU rings */
 	int off_id_enter, off_id_exit, off_ret;
 	struct ev *evs;
 	size_t nev, capev;
@@ -96,57 +93,12 @@ int pl_syscalls_open(struct pl_syscalls **out, const pid_t *pids, size_t npids, 
 	a.clockid = CLOCK_MONOTONIC;
 	a.watermark = 1;
 	a.wakeup_watermark = 4096u * 4096u / 4; /* a quarter of the 16 MiB ring */
-	size_t n = npids * ncpus * 2;
-	s->s.fds = pl_xcalloc(n, sizeof(int));
-	s->s.fd_cpu = pl_xcalloc(n, sizeof(int));
-	s->s.rings = pl_xcalloc(ncpus, sizeof(*s->s.rings));
-	long pg = sysconf(_SC_PAGESIZE);
-	const size_t pages = 4096; /* 16 MiB per CPU: 100k calls/s stay far from full */
-	for (size_t c = 0; c < ncpus; c++) {
-		int leader = -1;
-		for (size_t p = 0; p < npids; p++) {
-			for (int k = 0; k < 2; k++) {
-				a.config = k ? id_exit : id_enter;
-				int fd = pl_perf_open_hook(&a, pids[p], cpus[c], -1,
-							   PERF_FLAG_FD_CLOEXEC);
-				if (fd < 0) {
-					r = -errno;
-					if (r == -ESRCH && npids > 1)
-						continue;
-					pl_syscalls_close(s);
-					return r;
-				}
-				s->s.fd_cpu[s->s.nfds] = (int)c;
-				s->s.fds[s->s.nfds++] = fd;
-				if (!k && s->nenter < 8192) {
-					uint64_t id;
-					if (ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0)
-						s->enter_ids[s->nenter++] = id;
-				}
-				if (leader < 0) {
-					struct pl_pe_ring *rg = &s->s.rings[s->s.nrings];
-					rg->cpu = cpus[c];
-					rg->fd = fd;
-					rg->map_len = (pages + 1) * (size_t)pg;
-					rg->base = mmap(NULL, rg->map_len, PROT_READ | PROT_WRITE,
-							MAP_SHARED, fd, 0);
-					if (rg->base == MAP_FAILED) {
-						r = -errno;
-						rg->base = NULL;
-						pl_syscalls_close(s);
-						return r;
-					}
-					rg->data = (uint8_t *)rg->base + pg;
-					rg->data_size = pages * (uint64_t)pg;
-					s->s.nrings++;
-					leader = fd;
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, leader) < 0) {
-					r = -errno;
-					pl_syscalls_close(s);
-					return r;
-				}
-			}
-		}
+	const uint64_t configs[2] = { id_enter, id_exit };
+	/* 16 MiB per CPU: 100k calls/s stay far from full */
+	r = pl_tp_open(&s->tp, &a, configs, NULL, 2, pids, npids, cpus, ncpus, 4096);
+	if (r < 0) {
+		pl_syscalls_close(s);
+		return r;
 	}
 	s->scratch = pl_xmalloc(PL_REC_MAX);
 	*out = s;
@@ -155,7 +107,7 @@ int pl_syscalls_open(struct pl_syscalls **out, const pid_t *pids, size_t npids, 
 
 void pl_syscalls_enable(struct pl_syscalls *s)
 {
-	pl_pe_enable(&s->s);
+	pl_pe_enable(&s->tp.s);
 }
 
 /* After the disable, each event's count (read(), children included) is every hit the
@@ -165,14 +117,14 @@ void pl_syscalls_enable(struct pl_syscalls *s)
  * fired minus the samples read is the exact number lost, reported or not. */
 void pl_syscalls_disable(struct pl_syscalls *s)
 {
-	pl_pe_disable(&s->s);
+	pl_pe_disable(&s->tp.s);
 	if (s->method == PL_SYSCALLS_PTRACE)
 		return;
 	s->fired = 0;
 	s->have_fired = true;
-	for (size_t i = 0; i < s->s.nfds; i++) {
+	for (size_t i = 0; i < s->tp.s.nfds; i++) {
 		uint64_t v;
-		if (read(s->s.fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+		if (read(s->tp.s.fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v)) {
 			s->have_fired = false;
 			break;
 		}
@@ -182,10 +134,7 @@ void pl_syscalls_disable(struct pl_syscalls *s)
 
 static bool is_enter(const struct pl_syscalls *s, uint64_t id)
 {
-	for (size_t i = 0; i < s->nenter; i++)
-		if (s->enter_ids[i] == id)
-			return true;
-	return false;
+	return pl_tp_event_of(&s->tp, id) == 0;
 }
 
 static int on_rec(void *ctx, const struct perf_event_header *h)
@@ -235,8 +184,8 @@ static int on_rec(void *ctx, const struct perf_event_header *h)
 
 void pl_syscalls_drain(struct pl_syscalls *s)
 {
-	for (size_t i = 0; i < s->s.nrings; i++) {
-		struct pl_pe_ring *r = &s->s.rings[i];
+	for (size_t i = 0; i < s->tp.s.nrings; i++) {
+		struct pl_pe_ring *r = &s->tp.s.rings[i];
 		uint64_t head = pl_pe_ring_head(r), tail = pl_pe_ring_tail(r);
 		bool bad;
 		uint64_t nt = pl_ring_walk(r->data, r->data_size, tail, head, s->scratch, on_rec, s,
@@ -613,7 +562,7 @@ void pl_syscalls_close(struct pl_syscalls *s)
 	if (!s)
 		return;
 	pl_sc_ptrace_close(s->pt);
-	pl_pe_close(&s->s);
+	pl_tp_close(&s->tp);
 	free(s->fallback);
 	free(s->evs);
 	free(s->scratch);

@@ -14,16 +14,22 @@
  * --off-cpu (profile/sched_collect.h) with a synthetic sched_switch / sched_waking /
  * sched_migrate_task format (tracepoint ids 1, 2, 3 in the raw record's first two bytes;
  * prev_state `long` or, when the ring-size byte has its top bit set, `unsigned int`).
- * The bytes are also read as a tracepoint format file.
+ * A sample's raw payload is also decoded as a futex tracepoint record (profile/futex.h,
+ * with field offsets and sizes taken from the sample, valid or not) and the events
+ * paired at the end as --locks does. The bytes are also read as a tracepoint format file.
  * Invariants: the walk ends between tail and head; a parsed sample's
  * pointers lie inside its record; the scheduler log holds at most one event per record,
  * sorted by time after the finish, with valid kinds and states, stacks that exist, gaps
- * that do not run backwards, and sorted unique target pids. */
+ * that do not run backwards, and sorted unique target pids; a futex record that does not
+ * decode leaves nothing decoded; the pairing's per-stack, per-lock and per-thread sums
+ * equal its totals. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "profile/decode.h"
+#include "profile/futex.h"
 #include "profile/profile.h"
 #include "profile/sched_collect.h"
 #include "profile/tracefs.h"
@@ -34,7 +40,59 @@ struct walk {
 	unsigned nrec;
 	struct pl_profile prof;
 	struct pl_sched_reader sched;
+	struct pl_futex_log futex;
 };
+
+/* The raw payload as a futex tracepoint record, with a layout made from the sample's
+ * other fields (offsets past the record, sizes of 0 or above 8 included). */
+static void futex_raw(struct walk *w, const struct pl_sample *s)
+{
+	struct pl_futex_fmt f;
+	struct pl_futex_field fl = { (int)(s->id % 72) - 4, (int)((s->id >> 8) % 10) };
+	for (int c = 0; c < PL_FUTEX_NCALLS; c++)
+		f.uaddr[c] = f.op[c] = fl;
+	f.op[PL_FUTEX_CALL_FUTEX] = (struct pl_futex_field){ fl.off + 8, fl.size };
+	f.ret = (struct pl_futex_field){ (int)((s->id >> 16) % 72) - 4, (int)((s->id >> 24) % 10) };
+	struct pl_futex_ev e = {
+		.time = s->time, .pid = s->pid, .tid = s->tid % 64, .stack = (uint32_t)s->nr
+	};
+	enum pl_futex_call call = (enum pl_futex_call)(s->cpu % (PL_FUTEX_NCALLS + 1));
+	int r = pl_futex_decode(&f, call, s->tid & 1, s->raw, s->raw_size, &e);
+	FUZZ_ASSERT(r == 0 || r == -EINVAL, "futex decode: 0 or -EINVAL");
+	if (r < 0) {
+		FUZZ_ASSERT(e.uaddr == 0 && e.ret == 0 && e.cls == PL_FUTEX_OTHER,
+			    "a record that does not decode leaves nothing decoded");
+		return;
+	}
+	if (w->futex.n < 4096)
+		pl_futex_log_add(&w->futex, &e);
+	if (s->period & 1)
+		pl_futex_log_gap(&w->futex, s->time, s->time + (s->period >> 1));
+}
+
+/* Pair the decoded events: the rows sum to the totals. */
+static void futex_pair(struct walk *w)
+{
+	struct pl_futex_result r;
+	pl_futex_analyze(&w->futex, &r);
+	const struct pl_futex_row *rows[] = { r.stacks, r.locks, r.threads };
+	size_t nrows[] = { r.nstacks, r.nlocks, r.nthreads };
+	for (int k = 0; k < 3; k++) {
+		uint64_t waits = 0, retries = 0, errors = 0;
+		for (size_t i = 0; i < nrows[k]; i++) {
+			waits += rows[k][i].st.waits;
+			retries += rows[k][i].st.retries;
+			errors += rows[k][i].st.errors;
+			FUZZ_ASSERT(rows[k][i].st.max_ns <= rows[k][i].st.total_ns,
+				    "a row's max is within its total");
+		}
+		FUZZ_ASSERT(waits == r.all.waits && retries == r.all.retries &&
+				    errors == r.all.errors,
+			    "the rows sum to the totals");
+	}
+	pl_futex_result_free(&r);
+	pl_futex_log_free(&w->futex);
+}
 
 static void inside(const struct perf_event_header *rec, const void *p, uint64_t n)
 {
@@ -65,6 +123,7 @@ static int on_rec(void *ctx, const struct perf_event_header *rec)
 				for (uint32_t i = 0; i < s.raw_size; i++)
 					w->sink += s.raw[i];
 			}
+			futex_raw(w, &s);
 			if (s.stack) {
 				inside(rec, s.stack, s.stack_size);
 				FUZZ_ASSERT(s.stack_dyn <= s.stack_size, "stack_dyn <= stack_size");
@@ -180,6 +239,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sched_check(&w, &log);
 	pl_sched_reader_free(&w.sched);
 	pl_sched_log_free(&log);
+	futex_pair(&w);
 	free(scratch);
 	free(ring64);
 	pl_profile_free(&w.prof);

@@ -180,6 +180,15 @@ add("perf_decode", "dwarf", struct.pack("<QQBH", dw, (1 << 6) | (1 << 7), 10, 0)
 raw_st = S["IDENTIFIER"] | S["TID"] | S["TIME"] | S["RAW"]
 raw_body = struct.pack("<QIIQ", 7, 100, 100, 8000) + struct.pack("<I", 12) + bytes(12)
 add("perf_decode", "raw", struct.pack("<QQBH", raw_st, 0, 8, 0) + rec(9, 2, raw_body))
+# futex: a sys_enter_futex record (uaddr at 16, op at 24, FUTEX_WAIT_PRIVATE) and a
+# sys_exit_futex one (ret at 16); the harness reads the layout from the identifier
+# (0x83c003c: fields at offset 16, 8 bytes) and the enter/exit from the tid's low bit
+fid = 0x83c003c
+fraw = bytes(16) + struct.pack("<QQQQQ", 0x5566294ab100, 128, 2, 0, 0) + bytes(4)
+fx_raw = bytes(16) + struct.pack("<q", -11) + bytes(4)
+add("perf_decode", "futex", struct.pack("<QQBH", raw_st, 0, 9, 0) +
+    rec(9, 2, struct.pack("<QIIQ", fid, 100, 100, 8000) + struct.pack("<I", len(fraw)) + fraw) +
+    rec(9, 2, struct.pack("<QIIQ", fid, 100, 101, 9000) + struct.pack("<I", len(fx_raw)) + fx_raw))
 
 
 # --off-cpu's scheduler tracepoints: the harness's synthetic format has tracepoint ids
