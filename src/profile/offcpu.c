@@ -387,12 +387,36 @@ static void on_event(struct pass *ps, const struct pl_sched_ev *e)
 	}
 }
 
-/* Close what is open at t1. */
+/* The state a thread without events kept through the window: the one it had at the
+ * start (pl_sched_log.threads0), else PL_TS_OTHER. */
+static enum pl_task_state state0(const struct pass *ps, uint32_t tid)
+{
+	for (size_t k = 0; k < ps->log->nthreads0; k++)
+		if (ps->log->threads0[k].tid == tid)
+			return (enum pl_task_state)ps->log->threads0[k].state;
+	return PL_TS_OTHER;
+}
+
+/* Close what is open at t1. A thread seen at the start without any event since spent
+ * the window as it was then: runnable (R) with no switch in the whole window means it
+ * ran throughout; any other state means blocked throughout, at a stack not seen. */
 static void close_window(struct pass *ps)
 {
 	struct pl_offcpu *o = ps->o;
 	for (size_t i = 0; i < o->nthr; i++) {
 		struct tst *s = &ps->ts[i];
+		if (s->st == T_NEW && o->t1 > o->t0) {
+			enum pl_task_state st = state0(ps, o->thr[i].tid);
+			if (st == PL_TS_RUNNING) {
+				on_interval(ps, i, o->t0, o->t1, true);
+			} else {
+				struct tst u = *s;
+				u.kind = PL_OFF_BLOCKED;
+				u.stack = PL_SCHED_NO_STACK;
+				off_interval(ps, i, &u, o->t0, o->t1, 0, true);
+			}
+			continue;
+		}
 		if (s->st == T_ON && s->since < o->t1) {
 			if (!gap_on(ps, s->cpu, s->since, o->t1))
 				on_interval(ps, i, s->since, o->t1, true);
@@ -541,12 +565,20 @@ void pl_offcpu_build(struct pl_offcpu *o, const struct pl_sched_log *log, int ti
 		else if (e->tid && e->kind != PL_SCHED_MIGRATE)
 			kmap_put(&ps.pids, e->tid, 0, 0, e->pid);
 	}
+	/* -p: the threads that were there at the start, so one without events shows too */
+	for (size_t k = 0; k < log->nthreads0; k++) {
+		const struct pl_sched_thread0 *t0 = &log->threads0[k];
+		if (pid_of(&ps, t0->tid) == UINT32_MAX)
+			kmap_put(&ps.pids, t0->tid, 0, 0, t0->pid);
+	}
 	if (timeline_ms > 0) {
 		ps.bucket_ns = (uint64_t)timeline_ms * 1000000u;
 		uint64_t nb = (o->t1 - o->t0 + ps.bucket_ns - 1) / ps.bucket_ns;
 		o->tl.nb = nb < 1 ? 1 : nb > PL_TIMELINE_MAX_BUCKETS ? PL_TIMELINE_MAX_BUCKETS : nb;
 		o->tl.bucket_ms = timeline_ms;
 	}
+	for (size_t k = 0; k < log->nthreads0; k++)
+		thread_of(&ps, log->threads0[k].tid);
 	for (size_t k = 0; k < log->n; k++)
 		on_event(&ps, &log->ev[k]);
 	close_window(&ps);

@@ -203,11 +203,11 @@ void pl_offcpu_text(FILE *out, const struct pl_offcpu *o, const struct pl_offcpu
 {
 	uint64_t off = o->blocked_ns + o->preempted_ns, all = off + o->run_ns;
 	fprintf(out,
-		"\n%soff-CPU%s (sched_switch, sched_waking; %zu threads)\n"
+		"\n%soff-CPU%s (sched_switch, sched_waking; %zu thread%s)\n"
 		"  off CPU %.1f%% of the threads' time: %.3f ms of %.3f ms (blocked %.3f ms, "
 		"preempted %.3f ms); run-queue wait %.3f ms\n",
-		b, z, o->nthr, pl_offcpu_share(o), ms(off), ms(all), ms(o->blocked_ns),
-		ms(o->preempted_ns), ms(o->delay_ns));
+		b, z, o->nthr, o->nthr == 1 ? "" : "s", pl_offcpu_share(o), ms(off), ms(all),
+		ms(o->blocked_ns), ms(o->preempted_ns), ms(o->delay_ns));
 	fprintf(out,
 		"  %llu scheduler events lost in %zu gaps: %llu intervals across them dropped; "
 		"%llu "

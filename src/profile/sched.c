@@ -12,6 +12,7 @@ void pl_sched_log_free(struct pl_sched_log *log)
 	free(log->ev);
 	free(log->gaps);
 	free(log->pids);
+	free(log->threads0);
 	memset(log, 0, sizeof(*log));
 }
 
@@ -87,5 +88,29 @@ char pl_task_state_letter(enum pl_task_state st)
 		return 'X';
 	default:
 		return '?';
+	}
+}
+
+enum pl_task_state pl_task_state_of_letter(char c)
+{
+	switch (c) {
+	case 'R':
+		return PL_TS_RUNNING;
+	case 'S':
+		return PL_TS_SLEEPING;
+	case 'D':
+		return PL_TS_DISK;
+	case 'I':
+		return PL_TS_IDLE;
+	case 'T':
+	case 't':
+		return PL_TS_STOPPED;
+	case 'X':
+	case 'x':
+	case 'Z':
+	case 'P':
+		return PL_TS_DEAD;
+	default:
+		return PL_TS_OTHER;
 	}
 }

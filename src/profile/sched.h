@@ -69,6 +69,15 @@ struct pl_sched_gap {
 	uint64_t from, to;
 };
 
+/** A thread of the target that existed when recording began, with its state then: a
+ *  thread with no event in the window stayed in that state throughout (a -p process
+ *  asleep the whole time is off CPU the whole time, one running alone on its CPU is on
+ *  it). */
+struct pl_sched_thread0 {
+	uint32_t pid, tid;
+	uint8_t state; /**< enum pl_task_state from /proc/PID/task/TID/stat's state letter */
+};
+
 /** The collected log (owned by the session, freed with pl_sched_log_free). */
 struct pl_sched_log {
 	struct pl_sched_ev *ev; /**< sorted by time (ties in ring order) */
@@ -82,6 +91,8 @@ struct pl_sched_log {
 	uint32_t *pids;	 /**< otherwise the target processes (a command's tree, the
 			  *   -p processes), sorted, @npids entries */
 	size_t npids;
+	struct pl_sched_thread0 *threads0; /**< -p: the target's threads at the start */
+	size_t nthreads0;
 };
 
 /** Free the log's arrays and zero it. NULL-safe. */
@@ -95,6 +106,9 @@ bool pl_sched_log_target(const struct pl_sched_log *log, uint32_t pid);
  *  as TASK_REPORT_IDLE; the kernel reports preempted tasks as 0 and may set
  *  TASK_REPORT_MAX (the bit above the last state) for them on some kernels). */
 enum pl_task_state pl_task_state_of(uint64_t raw);
+
+/** The class of a state letter of /proc/PID/stat (proc(5): R S D I T t X Z P ...). */
+enum pl_task_state pl_task_state_of_letter(char c);
 
 /** One letter for @st as ps(1) and perf sched show it: R S D I T X ?. */
 char pl_task_state_letter(enum pl_task_state st);

@@ -587,6 +587,40 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 	return PL_EXIT_OK;
 }
 
+/* --off-cpu with -p: every thread of the processes and its state as the window opens
+ * (/proc/PID/task/TID/stat, proc(5)), so a thread with no scheduler event in the window
+ * is shown in that state throughout instead of not at all. */
+static void threads_at_start(struct pl_psession *s)
+{
+	for (size_t i = 0; i < s->nprocs; i++) {
+		char dir[64];
+		snprintf(dir, sizeof(dir), "/proc/%d/task", (int)s->procs[i]);
+		char **tids = NULL;
+		size_t nt = 0;
+		if (pl_list_dir(dir, &tids, &nt) < 0)
+			continue;
+		for (size_t k = 0; k < nt; k++) {
+			uint64_t tid;
+			char *stat = NULL;
+			if (pl_parse_u64(tids[k], &tid) != 0 || tid > UINT32_MAX ||
+			    pl_read_filef(&stat, NULL, "%s/%s/stat", dir, tids[k]) < 0)
+				continue;
+			const char *rp = strrchr(stat, ')'); /* the comm may hold ')' */
+			char st = rp && rp[1] == ' ' ? rp[2] : '?';
+			free(stat);
+			struct pl_sched_log *log = &s->sched;
+			log->threads0 = pl_xrealloc(log->threads0,
+						    (log->nthreads0 + 1) * sizeof(*log->threads0));
+			log->threads0[log->nthreads0++] = (struct pl_sched_thread0){
+				.pid = (uint32_t)s->procs[i],
+				.tid = (uint32_t)tid,
+				.state = (uint8_t)pl_task_state_of_letter(st),
+			};
+		}
+		pl_strv_free(tids);
+	}
+}
+
 /* --off-cpu after the run: disable, drain the rest, sort, and name the targets. */
 static void end_sched(struct pl_psession *s)
 {
@@ -617,8 +651,11 @@ int pl_psession_run(struct pl_psession *s, char *err, size_t errlen)
 	bool ptraced = s->sc && pl_syscalls_method(s->sc) == PL_SYSCALLS_PTRACE;
 	/* --off-cpu: CPU-wide events cannot be enabled by the command's exec; enabled
 	 * before its release, they see its fork and exec (the analysis keeps the targets) */
-	if (s->schc)
+	if (s->schc) {
 		pl_sched_enable(s->schc);
+		if (!command && !c->all)
+			threads_at_start(s);
+	}
 	s->t0 = pl_now_ns();
 	/* --syscalls with the tracepoints counts the command's whole tree, like strace -f:
 	 * as a child subreaper perflab inherits the processes the command leaves running

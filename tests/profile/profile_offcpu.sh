@@ -17,6 +17,7 @@ else
 	PID=$!
 	ok "-p PID: exit 0" "$PERFLAB" profile --off-cpu -p "$PID" -d 0.3
 	like "-p PID: the off-CPU report" "$(cat "$OUT")" "[0-9]+ scheduler events lost in [0-9]+ gaps"
+	like "-p PID: a process asleep throughout is off CPU throughout" "$(cat "$OUT")" "off CPU 100\\.0% of the threads' time"
 	kill "$PID" 2>/dev/null
 	wait "$PID" 2>/dev/null
 	ok "-a: exit 0" "$PERFLAB" profile --off-cpu -a -d 0.3

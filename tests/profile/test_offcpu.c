@@ -450,14 +450,57 @@ static void test_task_states(void **state)
 	assert_int_equal(pl_task_state_letter(PL_TS_DISK), 'D');
 }
 
+/* -p of threads that never switch in the window: the one asleep at the start (S) is
+ * off CPU throughout, the one runnable (R) on CPU throughout, both clipped; a thread of
+ * the start list that does switch follows its events. */
+static void test_threads_at_start(void **state)
+{
+	(void)state;
+	struct pl_sched_log l;
+	memset(&l, 0, sizeof(l));
+	target(&l, 300);
+	l.t0 = 1000 * MS;
+	l.t1 = 1300 * MS;
+	struct pl_sched_thread0 t0[] = { { 300, 300, PL_TS_SLEEPING },
+					 { 300, 301, PL_TS_RUNNING },
+					 { 300, 302, PL_TS_SLEEPING } };
+	l.threads0 = pl_xmalloc(sizeof(t0));
+	memcpy(l.threads0, t0, sizeof(t0));
+	l.nthreads0 = 3;
+	sw(&l, 1100 * MS, 1, 0, 0, PL_TS_RUNNING, PL_SCHED_NO_STACK, 302);
+	sw(&l, 1150 * MS, 1, 300, 302, PL_TS_SLEEPING, 5, 0);
+	struct pl_offcpu o;
+	pl_offcpu_build(&o, &l, 0);
+	assert_int_equal(o.nthr, 3);
+	const struct pl_offcpu_thread *a = pl_offcpu_thread(&o, 300);
+	const struct pl_offcpu_thread *b = pl_offcpu_thread(&o, 301);
+	const struct pl_offcpu_thread *c = pl_offcpu_thread(&o, 302);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_int_equal(a->blocked_ns, 300 * MS);
+	assert_int_equal(a->run_ns, 0);
+	assert_int_equal(b->run_ns, 300 * MS);
+	assert_int_equal(b->blocked_ns + b->preempted_ns, 0);
+	assert_int_equal(c->run_ns, 50 * MS);
+	assert_int_equal(c->blocked_ns, 250 * MS);
+	pl_offcpu_free(&o);
+	pl_sched_log_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sleeper_totals),	     cmocka_unit_test(test_ping_pong),
-		cmocka_unit_test(test_preemption_migration), cmocka_unit_test(test_gap_drops),
-		cmocka_unit_test(test_window_clipping),	     cmocka_unit_test(test_runq_buckets),
-		cmocka_unit_test(test_timeline_buckets),     cmocka_unit_test(test_wall_weights),
+		cmocka_unit_test(test_sleeper_totals),
+		cmocka_unit_test(test_ping_pong),
+		cmocka_unit_test(test_preemption_migration),
+		cmocka_unit_test(test_gap_drops),
+		cmocka_unit_test(test_window_clipping),
+		cmocka_unit_test(test_runq_buckets),
+		cmocka_unit_test(test_timeline_buckets),
+		cmocka_unit_test(test_wall_weights),
 		cmocka_unit_test(test_task_states),
+		cmocka_unit_test(test_threads_at_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
