@@ -3,7 +3,8 @@
  * expected values: a sleeper with known intervals at two stacks, two threads
  * ping-ponging on one CPU (each one's waker is the other), preemption and migration, a
  * gap that cuts an interval, clipping at the window's edges, the runqlat buckets, the
- * timeline buckets, the --wall weights, and the folded and JSON outputs. */
+ * timeline buckets, the --wall weights, a log without target threads, and the folded
+ * and JSON outputs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -293,6 +294,25 @@ static void test_window_clipping(void **state)
 	pl_sched_log_free(&l);
 }
 
+/* No thread of the target in the log (a command that ended before the events were on,
+ * or a -p process that never ran): an empty analysis, no undefined behaviour. */
+static void test_no_target_thread(void **state)
+{
+	(void)state;
+	struct pl_sched_log l = { 0 };
+	target(&l, 70);
+	l.t1 = 10 * MS;
+	sw(&l, 1 * MS, 0, 999, 999, PL_TS_SLEEPING, 3, 0);
+	struct pl_offcpu o;
+	pl_offcpu_build(&o, &l, 5);
+	assert_int_equal(o.nthr, 0);
+	assert_int_equal(o.nstk, 0);
+	assert_int_equal(o.run_ns + o.blocked_ns + o.preempted_ns, 0);
+	assert_true(pl_offcpu_share(&o) == 0.0);
+	pl_offcpu_free(&o);
+	pl_sched_log_free(&l);
+}
+
 static void test_runq_buckets(void **state)
 {
 	(void)state;
@@ -453,11 +473,16 @@ static void test_task_states(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sleeper_totals),	     cmocka_unit_test(test_ping_pong),
-		cmocka_unit_test(test_preemption_migration), cmocka_unit_test(test_gap_drops),
-		cmocka_unit_test(test_window_clipping),	     cmocka_unit_test(test_runq_buckets),
-		cmocka_unit_test(test_timeline_buckets),     cmocka_unit_test(test_wall_weights),
+		cmocka_unit_test(test_sleeper_totals),
+		cmocka_unit_test(test_ping_pong),
+		cmocka_unit_test(test_preemption_migration),
+		cmocka_unit_test(test_gap_drops),
+		cmocka_unit_test(test_window_clipping),
+		cmocka_unit_test(test_runq_buckets),
+		cmocka_unit_test(test_timeline_buckets),
+		cmocka_unit_test(test_wall_weights),
 		cmocka_unit_test(test_task_states),
+		cmocka_unit_test(test_no_target_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
