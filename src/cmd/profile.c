@@ -280,9 +280,11 @@ static int check_opts(struct profile_opts *o, const struct pl_args *args, char *
 	}
 	if (o->wall)
 		o->off_cpu = true; /* --wall is on-CPU and off-CPU time in one graph */
+	/* the option named as the user gave it (--wall implies --off-cpu) */
 	if (o->off_cpu && o->region) {
-		pl_error("--region with --off-cpu: scheduler events are not filtered by region "
-			 "(drop one of them)");
+		pl_error("--region with %s: scheduler events are not filtered by region "
+			 "(drop one of them)",
+			 o->wall ? "--wall" : "--off-cpu");
 		return PL_EXIT_USAGE;
 	}
 	if (o->via >= 0)
