@@ -56,6 +56,10 @@ struct pl_offcpu_thread {
 				*   any, else switch-ins on another CPU than the previous one */
 	uint64_t clipped;      /**< intervals clipped at the window's edges */
 	uint64_t dropped;      /**< intervals dropped: they crossed lost events */
+	uint64_t dropped_ns;   /**< the time of those intervals: from the last event the
+				*   thread's state was known at to the one that contradicts it
+				*   or follows the loss (neither on nor off CPU; run + blocked +
+				*   preempted + dropped is the time the thread was seen) */
 	uint64_t hist[PL_RUNQ_BUCKETS]; /**< its run-queue waits (pl_runq_bucket) */
 };
 
@@ -106,7 +110,7 @@ struct pl_offcpu {
 	uint64_t (*cpu_hist)[PL_RUNQ_BUCKETS]; /**< per CPU the wait ended on, @ncpu rows */
 	size_t ncpu;
 	uint64_t run_ns, blocked_ns, preempted_ns, delay_ns; /**< sums over @thr */
-	uint64_t clipped, dropped;			     /**< sums over @thr */
+	uint64_t clipped, dropped, dropped_ns;		     /**< sums over @thr */
 	uint64_t lost;					     /**< events lost (pl_sched_log.lost) */
 	size_t ngaps;					     /**< gaps in the log */
 	uint64_t t0, t1;				     /**< the window */
