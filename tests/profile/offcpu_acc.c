@@ -25,13 +25,17 @@
  *                                two fields of that first reading before it
  *   pair TID TID                 pingpong: the two threads, ping first
  * The schedstat file is opened before the thread's work so that the last act is one
- * clock read and one pread. Frame pointers are on (meson.build), and the functions the
- * test looks for are noinline and call nanosleep through acc_nap, so a frame-pointer
- * unwind that skips the leaf's caller (libc's syscall wrappers keep no frame) still
- * shows them. */
+ * clock read and one pread; the threads are detached and the main thread is woken
+ * before their last readings, so nothing wakes it (and preempts them) as they exit. Frame pointers
+ * are on (meson.build), and the functions the test looks for are noinline and call nanosleep
+ * through acc_nap, so a frame-pointer unwind that skips the leaf's caller (libc's syscall wrappers
+ * keep no frame) still shows them. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +63,17 @@ struct worker {
 	uint64_t t0, run0, delay0; /* the clock and schedstat at the thread's start */
 	uint64_t wall, run, delay;
 	uint64_t count, slept;
+	atomic_bool done; /* its figures are in */
 };
+
+/* Posted by each thread before its last reading: the main thread is woken then, inside
+ * the windows, never by a thread's exit (the threads are detached: nobody joins them). */
+static sem_t ending;
+
+/* Every thread waits here before its last reading, so that none ends its window while
+ * another still works (a spinner on its CPU would preempt its exit path, a time the
+ * profile counts and its window does not). */
+static pthread_barrier_t all_done;
 
 /* The clock and the first two schedstat fields of @w's thread now. */
 static void read_stat(struct worker *w, uint64_t *t, uint64_t *run, uint64_t *delay)
@@ -111,8 +125,11 @@ static void worker_begin(struct worker *w)
 static void worker_end(struct worker *w)
 {
 	uint64_t t1;
+	pthread_barrier_wait(&all_done);
+	sem_post(&ending);
 	read_stat(w, &t1, &w->run, &w->delay);
 	w->wall = t1 - w->t0 + w->run0 + w->delay0;
+	atomic_store(&w->done, true);
 }
 
 NOINLINE static void acc_nap(long ns)
@@ -144,18 +161,12 @@ NOINLINE static void acc_sleep_4ms(struct worker *w)
 
 static volatile uint64_t sink;
 
-/* The spinners wait here for each other, so that neither ends its window while the
- * other still spins on its CPU (a preemption after the last reading would count in the
- * profile only). */
-static pthread_barrier_t spin_done;
-
 NOINLINE static void acc_spin(void)
 {
 	uint64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + 150 * 1000 * 1000;
 	while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
 		for (int i = 0; i < 1000; i++)
 			sink += (uint64_t)i;
-	pthread_barrier_wait(&spin_done);
 }
 
 static void *run_10ms(void *arg)
@@ -233,16 +244,29 @@ static int first_cpu(void)
 	return 0;
 }
 
+/* Start the threads detached, wait until each is at its last reading, then poll (every
+ * 20 ms) until their figures are in. */
 static void start_all(struct worker *w, size_t n)
 {
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	sem_init(&ending, 0, 0);
+	pthread_barrier_init(&all_done, NULL, (unsigned)n);
 	for (size_t i = 0; i < n; i++) {
-		if (pthread_create(&w[i].th, NULL, w[i].fn, &w[i]) != 0) {
+		if (pthread_create(&w[i].th, &attr, w[i].fn, &w[i]) != 0) {
 			perror("pthread_create");
 			exit(2);
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		pthread_join(w[i].th, NULL);
+		while (sem_wait(&ending) != 0)
+			;
+	const struct timespec poll = { 0, 20 * 1000 * 1000 };
+	for (size_t i = 0; i < n; i++)
+		while (!atomic_load(&w[i].done))
+			nanosleep(&poll, NULL);
+	pthread_attr_destroy(&attr);
 }
 
 static void print_threads(const struct worker *w, size_t n)
@@ -258,7 +282,6 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int cpu = first_cpu();
 	if (strcmp(mode, "sleeps") == 0) {
-		pthread_barrier_init(&spin_done, NULL, 2);
 		struct worker w[] = {
 			{ .name = "sleep10", .fn = run_10ms, .cpu = -1 },
 			{ .name = "sleep4", .fn = run_4ms, .cpu = -1 },
