@@ -2,12 +2,14 @@
 /* Off-CPU analysis of a scheduler event log (profile/sched.h): per thread of the target,
  * the intervals between its switch-out and its next switch-in, split into blocked (it
  * left in S, D or another sleeping state) and preempted (it left runnable, R); the
- * run-queue wait (scheduler delay, as schedstat's run_delay in /proc/TID/schedstat counts
- * it: a preempted interval whole, a blocked one from the WAKING of the thread to its
- * switch-in); the on-CPU time from switch-in to switch-out; off-CPU time by the stack at
- * switch-out with the stacks of the wakers that ended each wait (bcc's offcputime and
- * offwaketime); bcc runqlat's log2 histogram of run-queue waits; and per-bucket run, wait
- * and blocked time for --timeline. Pure: it reads only the log, so synthetic logs test it.
+ * run-queue wait (scheduler delay, as perf sched timehist's sch delay counts it: a
+ * preempted interval whole, a blocked one from the WAKING of the thread to its switch-in;
+ * schedstat's run_delay in /proc/TID/schedstat agrees on waits behind runnable threads,
+ * and counts about 0 for a wakeup whose switch follows at once, as the kernel skips the
+ * run-queue clock update for that switch); the on-CPU time from switch-in to switch-out; off-CPU
+ * time by the stack at switch-out with the stacks of the wakers that ended each wait (bcc's
+ * offcputime and offwaketime); bcc runqlat's log2 histogram of run-queue waits; and per-bucket run,
+ * wait and blocked time for --timeline. Pure: it reads only the log, so synthetic logs test it.
  *
  * Edges and losses. An interval open at the window's start (a thread first seen
  * switching in: off-CPU since t0; first seen switching out: on-CPU since t0, or since its
