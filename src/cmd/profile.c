@@ -190,9 +190,11 @@ static const struct pl_cmd_info info = {
 		"(left in S or D: sleep, I/O, locks) or preempted (left runnable), summed by the\n"
 		"stack at switch-out with the stacks of the wakers that ended the waits (bcc's\n"
 		"offcputime and offwaketime); scheduler delay from waking (or preemption) to\n"
-		"running, as schedstat's run_delay, with runqlat's log2 histogram; a per-thread\n"
-		"summary like 'perf sched timehist -s'. Intervals open at the window's edges are\n"
-		"clipped and counted; intervals across lost events are dropped and counted.\n"
+		"running, as perf sched timehist's sch delay (schedstat's run_delay does not\n"
+		"count a wakeup's latency to a switch it asks for), with runqlat's log2\n"
+		"histogram; a per-thread summary like 'perf sched timehist -s'. Intervals open\n"
+		"at the window's edges are clipped and counted; intervals across lost events\n"
+		"are dropped and counted.\n"
 		"With --off-cpu, --folded and --svg write the off-CPU flame graph in\n"
 		"microseconds; --wall adds on-CPU time (a thread's on-CPU time from the switch\n"
 		"log spread over its sampled stacks by their share of its samples), off-CPU\n"
@@ -280,9 +282,11 @@ static int check_opts(struct profile_opts *o, const struct pl_args *args, char *
 	}
 	if (o->wall)
 		o->off_cpu = true; /* --wall is on-CPU and off-CPU time in one graph */
+	/* the option named as the user gave it (--wall implies --off-cpu) */
 	if (o->off_cpu && o->region) {
-		pl_error("--region with --off-cpu: scheduler events are not filtered by region "
-			 "(drop one of them)");
+		pl_error("--region with %s: scheduler events are not filtered by region "
+			 "(drop one of them)",
+			 o->wall ? "--wall" : "--off-cpu");
 		return PL_EXIT_USAGE;
 	}
 	if (o->via >= 0)

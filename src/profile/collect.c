@@ -362,13 +362,17 @@ int pl_profile_record(void *ctx, const struct perf_event_header *rec)
 		uint32_t pid, tid;
 		memcpy(&pid, b, 4);
 		memcpy(&tid, b + 4, 4);
-		pl_parse_sample_id(rec, p->sample_type, &sid);
+		if (pl_parse_sample_id(rec, p->sample_type, &sid) < 0)
+			sid.time = 0;
 		if ((rec->misc & PERF_RECORD_MISC_COMM_EXEC) && pid == tid)
 			new_aspace(p, pid, sid.time ? sid.time : 1);
 		struct pl_thread *t = pl_profile_thread(p, pid, tid);
+		if (sid.time && sid.time < t->comm_time)
+			break; /* a later name came first (from another CPU's ring) */
 		size_t max = blen - 8 < sizeof(t->comm) - 1 ? blen - 8 : sizeof(t->comm) - 1;
 		memset(t->comm, 0, sizeof(t->comm));
 		strncpy(t->comm, (const char *)b + 8, max);
+		t->comm_time = sid.time;
 		break;
 	}
 	case PERF_RECORD_FORK: {

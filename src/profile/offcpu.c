@@ -286,6 +286,14 @@ static void on_interval(struct pass *ps, size_t i, uint64_t from, uint64_t to, b
 	tl_add(ps, ps->o->tl.run, i, from, to);
 }
 
+/* An interval of thread @t from @from to @to dropped: its time was neither on nor off CPU
+ * as far as the log tells. */
+static void drop(struct pl_offcpu_thread *t, uint64_t from, uint64_t to)
+{
+	t->dropped++;
+	t->dropped_ns += to > from ? to - from : 0;
+}
+
 static void on_switch(struct pass *ps, const struct pl_sched_ev *e, uint64_t t)
 {
 	size_t i = thread_of(ps, e->tid);
@@ -299,9 +307,9 @@ static void on_switch(struct pass *ps, const struct pl_sched_ev *e, uint64_t t)
 			if (ok && (s->st == T_ON || t > from))
 				on_interval(ps, i, from, t, s->st == T_NEW);
 			else if (!ok)
-				th->dropped++;
+				drop(th, from, t);
 		} else if (s->st == T_OFF) {
-			th->dropped++; /* its switch-in was lost */
+			drop(th, s->since, t); /* its switch-in was lost */
 		}
 		th->switches++;
 		bool dead = e->prev_state == PL_TS_DEAD;
@@ -323,7 +331,7 @@ static void on_switch(struct pass *ps, const struct pl_sched_ev *e, uint64_t t)
 		if (!gap_on(ps, s->cpu, s->since, t) && !gap_on(ps, e->cpu, s->since, t))
 			off_interval(ps, i, s, s->since, t, e->cpu, s->clip_start);
 		else
-			th->dropped++;
+			drop(th, s->since, t);
 	} else if (s->st == T_NEW) {
 		/* off CPU since before the window, for a reason not seen */
 		struct tst u = *s;
@@ -334,9 +342,9 @@ static void on_switch(struct pass *ps, const struct pl_sched_ev *e, uint64_t t)
 		else if (!gap_on(ps, e->cpu, ps->o->t0, t))
 			off_interval(ps, i, &u, ps->o->t0, t, e->cpu, true);
 		else
-			th->dropped++;
+			drop(th, ps->o->t0, t);
 	} else if (s->st == T_ON) {
-		th->dropped++; /* its switch-out was lost */
+		drop(th, s->since, t); /* its switch-out was lost */
 	}
 	if (!ps->o->migrate_events && s->have_in && s->in_cpu != e->cpu)
 		th->migrations++;
@@ -421,12 +429,12 @@ static void close_window(struct pass *ps)
 			if (!gap_on(ps, s->cpu, s->since, o->t1))
 				on_interval(ps, i, s->since, o->t1, true);
 			else
-				o->thr[i].dropped++;
+				drop(&o->thr[i], s->since, o->t1);
 		} else if (s->st == T_OFF && s->since < o->t1) {
 			if (!gap_on(ps, s->cpu, s->since, o->t1))
 				off_interval(ps, i, s, s->since, o->t1, s->cpu, true);
 			else
-				o->thr[i].dropped++;
+				drop(&o->thr[i], s->since, o->t1);
 		}
 	}
 }
@@ -541,6 +549,7 @@ static void finish(struct pass *ps)
 		o->delay_ns += t->delay_ns;
 		o->clipped += t->clipped;
 		o->dropped += t->dropped;
+		o->dropped_ns += t->dropped_ns;
 	}
 }
 
@@ -557,12 +566,15 @@ void pl_offcpu_build(struct pl_offcpu *o, const struct pl_sched_log *log, int ti
 	if (log->ngaps)
 		memcpy(ps.gaps, log->gaps, log->ngaps * sizeof(*ps.gaps));
 	qsort(ps.gaps, ps.ngaps, sizeof(*ps.gaps), cmp_gap);
-	/* tid -> pid from every event that names both; whether migrations are traced */
+	/* tid -> pid from every event that names both; whether migrations are traced. A
+	 * thread's last switch-out can carry pid (u32)-1: the kernel writes -1 for a task
+	 * already unhashed (perf_event_pid() of a reaped thread), which must not replace
+	 * the pid its other events gave (the whole thread would be left out). */
 	for (size_t k = 0; k < log->n; k++) {
 		const struct pl_sched_ev *e = &log->ev[k];
 		if (e->kind == PL_SCHED_MIGRATE)
 			o->migrate_events = true;
-		else if (e->tid && e->kind != PL_SCHED_MIGRATE)
+		else if (e->tid && e->pid != UINT32_MAX)
 			kmap_put(&ps.pids, e->tid, 0, 0, e->pid);
 	}
 	/* -p: the threads that were there at the start, so one without events shows too */

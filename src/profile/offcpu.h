@@ -2,12 +2,14 @@
 /* Off-CPU analysis of a scheduler event log (profile/sched.h): per thread of the target,
  * the intervals between its switch-out and its next switch-in, split into blocked (it
  * left in S, D or another sleeping state) and preempted (it left runnable, R); the
- * run-queue wait (scheduler delay, as schedstat's run_delay in /proc/TID/schedstat counts
- * it: a preempted interval whole, a blocked one from the WAKING of the thread to its
- * switch-in); the on-CPU time from switch-in to switch-out; off-CPU time by the stack at
- * switch-out with the stacks of the wakers that ended each wait (bcc's offcputime and
- * offwaketime); bcc runqlat's log2 histogram of run-queue waits; and per-bucket run, wait
- * and blocked time for --timeline. Pure: it reads only the log, so synthetic logs test it.
+ * run-queue wait (scheduler delay, as perf sched timehist's sch delay counts it: a
+ * preempted interval whole, a blocked one from the WAKING of the thread to its switch-in;
+ * schedstat's run_delay in /proc/TID/schedstat agrees on waits behind runnable threads,
+ * and counts about 0 for a wakeup whose switch follows at once, as the kernel skips the
+ * run-queue clock update for that switch); the on-CPU time from switch-in to switch-out; off-CPU
+ * time by the stack at switch-out with the stacks of the wakers that ended each wait (bcc's
+ * offcputime and offwaketime); bcc runqlat's log2 histogram of run-queue waits; and per-bucket run,
+ * wait and blocked time for --timeline. Pure: it reads only the log, so synthetic logs test it.
  *
  * Edges and losses. An interval open at the window's start (a thread first seen
  * switching in: off-CPU since t0; first seen switching out: on-CPU since t0, or since its
@@ -56,6 +58,10 @@ struct pl_offcpu_thread {
 				*   any, else switch-ins on another CPU than the previous one */
 	uint64_t clipped;      /**< intervals clipped at the window's edges */
 	uint64_t dropped;      /**< intervals dropped: they crossed lost events */
+	uint64_t dropped_ns;   /**< the time of those intervals: from the last event the
+				*   thread's state was known at to the one that contradicts it
+				*   or follows the loss (neither on nor off CPU; run + blocked +
+				*   preempted + dropped is the time the thread was seen) */
 	uint64_t hist[PL_RUNQ_BUCKETS]; /**< its run-queue waits (pl_runq_bucket) */
 };
 
@@ -106,7 +112,7 @@ struct pl_offcpu {
 	uint64_t (*cpu_hist)[PL_RUNQ_BUCKETS]; /**< per CPU the wait ended on, @ncpu rows */
 	size_t ncpu;
 	uint64_t run_ns, blocked_ns, preempted_ns, delay_ns; /**< sums over @thr */
-	uint64_t clipped, dropped;			     /**< sums over @thr */
+	uint64_t clipped, dropped, dropped_ns;		     /**< sums over @thr */
 	uint64_t lost;					     /**< events lost (pl_sched_log.lost) */
 	size_t ngaps;					     /**< gaps in the log */
 	uint64_t t0, t1;				     /**< the window */

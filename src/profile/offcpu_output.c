@@ -328,6 +328,7 @@ static json_t *thread_json(const struct pl_offcpu_thread *t, const struct pl_pro
 	json_object_set_new(x, "migrations", json_integer((json_int_t)t->migrations));
 	json_object_set_new(x, "clipped", json_integer((json_int_t)t->clipped));
 	json_object_set_new(x, "dropped", json_integer((json_int_t)t->dropped));
+	json_object_set_new(x, "dropped_ms", json_real(ms(t->dropped_ns)));
 	json_object_set_new(x, "runq_hist", u64a(t->hist, PL_RUNQ_BUCKETS));
 	return x;
 }
@@ -382,6 +383,7 @@ json_t *pl_offcpu_json(const struct pl_offcpu *o, const struct pl_offcpu_names *
 	json_object_set_new(d, "lost_events", json_integer((json_int_t)o->lost));
 	json_object_set_new(d, "gaps", json_integer((json_int_t)o->ngaps));
 	json_object_set_new(d, "dropped", json_integer((json_int_t)o->dropped));
+	json_object_set_new(d, "dropped_ms", json_real(ms(o->dropped_ns)));
 	json_object_set_new(d, "clipped", json_integer((json_int_t)o->clipped));
 	json_object_set_new(
 		d, "migrations_from",

@@ -47,6 +47,10 @@ struct pl_aspace {
 struct pl_thread {
 	uint32_t pid, tid;
 	char comm[16];
+	uint64_t comm_time; /**< ns of the record that gave @comm (0: none or untimed); a
+			     *   name from an older record is ignored, so the latest one
+			     *   stays whichever ring delivers it last (an exec's COMM on one
+			     *   CPU, an earlier exec's on another) */
 	uint64_t samples;
 	uint64_t kernel;
 	uint64_t first, last; /**< ns of first and last sample */

@@ -165,18 +165,20 @@ static uint32_t intern(struct pl_sched_reader *r, const struct pl_sample *s)
 	return n ? pl_profile_intern_stack(r->prof, s->pid, buf, n) : PL_SCHED_NO_STACK;
 }
 
-/* A thread's name in the profile, when it has none yet (@force: always). */
+/* A thread's name in the profile as of @time (ns; 0: untimed), when it has none yet
+ * (@force: unless it has one from a later record, pl_thread.comm_time). */
 static void name_thread(struct pl_sched_reader *r, uint32_t pid, uint32_t tid, const char *comm,
-			size_t max, bool force)
+			size_t max, bool force, uint64_t time)
 {
 	if (!r->prof || !tid)
 		return;
 	struct pl_thread *t = pl_profile_thread(r->prof, pid, tid);
-	if (t->comm[0] && !force)
+	if (t->comm[0] && (!force || (time && time < t->comm_time)))
 		return;
 	size_t n = strnlen(comm, max < sizeof(t->comm) - 1 ? max : sizeof(t->comm) - 1);
 	memset(t->comm, 0, sizeof(t->comm));
 	memcpy(t->comm, comm, n);
+	t->comm_time = time;
 }
 
 static void on_sample(struct pl_sched_reader *r, const struct perf_event_header *rec)
@@ -211,7 +213,7 @@ static void on_sample(struct pl_sched_reader *r, const struct perf_event_header 
 		if (f->prev_comm.off >= 0 && f->prev_comm.size > 0 &&
 		    (uint64_t)f->prev_comm.off + (uint64_t)f->prev_comm.size <= s.raw_size)
 			name_thread(r, e.pid, e.tid, (const char *)s.raw + f->prev_comm.off,
-				    (size_t)f->prev_comm.size, false);
+				    (size_t)f->prev_comm.size, false, e.time);
 	} else if (type == f->id_waking && type != f->id_migrate) {
 		if (!pl_sched_raw_field(s.raw, s.raw_size, f->wk_pid, &a) ||
 		    !pl_sched_raw_field(s.raw, s.raw_size, f->wk_target_cpu, &b)) {
@@ -297,7 +299,10 @@ int pl_sched_reader_record(void *ctx, const struct perf_event_header *rec)
 			uint32_t pid, tid;
 			memcpy(&pid, b, 4);
 			memcpy(&tid, b + 4, 4);
-			name_thread(r, pid, tid, (const char *)b + 8, blen - 8, true);
+			struct pl_sample_id sid = { 0 };
+			if (pl_parse_sample_id(rec, PL_SCHED_SAMPLE_TYPE, &sid) < 0)
+				sid.time = 0;
+			name_thread(r, pid, tid, (const char *)b + 8, blen - 8, true, sid.time);
 		}
 		break;
 	case PERF_RECORD_LOST: /* { u64 id; u64 lost; sample_id } */

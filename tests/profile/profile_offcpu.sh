@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # perflab profile --off-cpu, the collection: with '-- CMD', '-p PID' and '-a' it records
-# scheduler events beside the sampling (the off-CPU report with its lost-event line); as an unprivileged user (uid 65534) the tracepoints are
-# refused with one line naming what and the fix, exit 3. ~3 s.
+# scheduler events beside the sampling (the off-CPU report with its lost-event line); as
+# an unprivileged user (uid 65534) the tracepoints are refused with one line naming what
+# and the fix, exit 3 (with --wall too); bad input (--region with --off-cpu or --wall, -p
+# of a process that is gone, --timeline 0) is one line naming the input, exit 2, as any
+# user. ~4 s.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 : "${PROFILE_SLEEPER:?}"
 
@@ -24,6 +27,26 @@ else
 	like "-a: the off-CPU report" "$(cat "$OUT")" "off-CPU \\(sched_switch, sched_waking; [1-9][0-9]* threads?\\)"
 fi
 
+# bad input: one line naming it and the fix, exit 2, before anything is opened
+bad() { # name regex args...
+	local name=$1 re=$2
+	shift 2
+	expect_exit 2 "$name: exit 2" "$PERFLAB" profile "$@"
+	is "$name: one line" "$(wc -l <"$ERR")" 1
+	like "$name: names the input" "$(cat "$ERR")" "$re"
+}
+bad "--off-cpu --region" "^perflab profile: (error: )?--region with --off-cpu: .*drop one" \
+	--off-cpu --region r -- "$PROFILE_SLEEPER"
+bad "--wall --region" "^perflab profile: (error: )?--region with --wall: .*drop one" \
+	--wall --region r --json -- "$PROFILE_SLEEPER"
+sleep 0 &
+gone=$!
+wait "$gone"
+bad "--off-cpu -p of a process that is gone" "-p '$gone': no process $gone is running" \
+	--off-cpu -p "$gone" -d 0.2
+bad "--wall --timeline 0" "--timeline must be between 1 and [0-9]+, got 0" \
+	--wall --timeline 0 -- "$PROFILE_SLEEPER"
+
 # uid 65534 without capabilities: tracefs (root-only here) or the open is refused
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
 	skip "--off-cpu refused to an unprivileged user" "the tests do not run as root (cannot switch to uid 65534)"
@@ -36,5 +59,8 @@ else
 	is "unprivileged: one line" "$(wc -l <"$ERR")" 1
 	like "unprivileged: names --off-cpu and what was refused" "$m" "^perflab profile: (error: )?--off-cpu: .*(refused|not available)"
 	like "unprivileged: names the fix" "$m" "(run as root|CAP_PERFMON|perf_event_paranoid)"
+	expect_exit 3 "unprivileged --wall --json: exit 3" "${NOBODY[@]}" "$PERFLAB" profile --wall --json -- "$PROFILE_SLEEPER"
+	is "unprivileged --wall --json: one line, nothing on stdout" "$(wc -l <"$ERR") $(wc -c <"$OUT")" "1 0"
+	like "unprivileged --wall --json: names --off-cpu" "$(cat "$ERR")" "^perflab profile: (error: )?--off-cpu: .*(refused|not available)"
 fi
 done_testing

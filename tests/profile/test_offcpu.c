@@ -3,7 +3,9 @@
  * expected values: a sleeper with known intervals at two stacks, two threads
  * ping-ponging on one CPU (each one's waker is the other), preemption and migration, a
  * gap that cuts an interval, clipping at the window's edges, the runqlat buckets, the
- * timeline buckets, the --wall weights, and the folded and JSON outputs. */
+ * timeline buckets, the --wall weights, a log without target threads, switch-ins the
+ * kernel never wrote and an exiting thread's pid of -1, and the folded and JSON
+ * outputs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -253,6 +255,8 @@ static void test_gap_drops(void **state)
 		const struct pl_offcpu_thread *t = pl_offcpu_thread(&o, 50);
 		assert_int_equal(o.lost, 7);
 		assert_int_equal(t->dropped, gcpu == 0 ? 1 : 0);
+		assert_int_equal(t->dropped_ns, gcpu == 0 ? 4 * MS : 0);
+		assert_int_equal(o.dropped_ns, t->dropped_ns);
 		assert_int_equal(t->blocked_ns, gcpu == 0 ? 0 : 4 * MS);
 		assert_int_equal(o.nstk, gcpu == 0 ? 0 : 1);
 		assert_int_equal(t->run_ns, 1 * MS + 5 * MS);
@@ -289,6 +293,60 @@ static void test_window_clipping(void **state)
 	assert_int_equal(d->run_ns, 1 * MS);
 	assert_int_equal(d->blocked_ns + d->preempted_ns, 0);
 	assert_int_equal(d->clipped, 0);
+	pl_offcpu_free(&o);
+	pl_sched_log_free(&l);
+}
+
+/* Switch-ins the kernel never wrote (a switch from a task whose sched_switch is not
+ * recorded: two switch-outs in a row) drop the interval and keep its time apart: run +
+ * blocked + preempted + dropped is the time the thread was seen. The last switch-out of
+ * an exiting thread carries pid (u32)-1 (the kernel's -1 for a task already unhashed);
+ * the thread stays a thread of its process. */
+static void test_uncounted_loss(void **state)
+{
+	(void)state;
+	struct pl_sched_log l = { 0 };
+	target(&l, 80);
+	l.t1 = 20 * MS;
+	ev(&l, 0, 0, PL_SCHED_FORK, 0, 80, 81, 80, PL_SCHED_NO_STACK);
+	sw(&l, 1 * MS, 0, 0, 0, PL_TS_RUNNING, PL_SCHED_NO_STACK, 81);
+	sw(&l, 2 * MS, 0, 80, 81, PL_TS_SLEEPING, 5, 0); /* on [1, 2] */
+	/* switched in again at about 6 ms: not in the log */
+	sw(&l, 7 * MS, 0, 80, 81, PL_TS_SLEEPING, 5, 0); /* [2, 7] dropped */
+	sw(&l, 10 * MS, 0, 0, 0, PL_TS_RUNNING, PL_SCHED_NO_STACK, 81);
+	sw(&l, 12 * MS, 0, UINT32_MAX, 81, PL_TS_DEAD, 6, 0); /* off [7, 10], on [10, 12] */
+	struct pl_offcpu o;
+	pl_offcpu_build(&o, &l, 0);
+	const struct pl_offcpu_thread *t = pl_offcpu_thread(&o, 81);
+	assert_non_null(t);
+	assert_int_equal(t->pid, 80);
+	assert_int_equal(t->dropped, 1);
+	assert_int_equal(t->dropped_ns, 5 * MS);
+	assert_int_equal(t->run_ns, 3 * MS);
+	assert_int_equal(t->preempted_ns, 1 * MS); /* fork to first run */
+	assert_int_equal(t->blocked_ns, 3 * MS);
+	assert_int_equal(t->run_ns + t->blocked_ns + t->preempted_ns + t->dropped_ns, 12 * MS);
+	const struct pl_offcpu_stack *k = find_stack(&o, 81, 5, PL_OFF_BLOCKED);
+	assert_int_equal(k->count, 1);
+	pl_offcpu_free(&o);
+	pl_sched_log_free(&l);
+}
+
+/* No thread of the target in the log (a command that ended before the events were on,
+ * or a -p process that never ran): an empty analysis, no undefined behaviour. */
+static void test_no_target_thread(void **state)
+{
+	(void)state;
+	struct pl_sched_log l = { 0 };
+	target(&l, 70);
+	l.t1 = 10 * MS;
+	sw(&l, 1 * MS, 0, 999, 999, PL_TS_SLEEPING, 3, 0);
+	struct pl_offcpu o;
+	pl_offcpu_build(&o, &l, 5);
+	assert_int_equal(o.nthr, 0);
+	assert_int_equal(o.nstk, 0);
+	assert_int_equal(o.run_ns + o.blocked_ns + o.preempted_ns, 0);
+	assert_true(pl_offcpu_share(&o) == 0.0);
 	pl_offcpu_free(&o);
 	pl_sched_log_free(&l);
 }
@@ -501,6 +559,8 @@ int main(void)
 		cmocka_unit_test(test_wall_weights),
 		cmocka_unit_test(test_task_states),
 		cmocka_unit_test(test_threads_at_start),
+		cmocka_unit_test(test_no_target_thread),
+		cmocka_unit_test(test_uncounted_loss),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,9 @@
  * synthetic sched_switch / sched_waking / sched_migrate_task records decoded with
  * synthetic formats (prev_state as `long` and as `unsigned int`, fields at other
  * offsets), LOST records as gaps, the stable sort and the target processes from FORK
- * records; and --off-cpu refused through the fault shim (pl_perf_open_hook): the
- * session's error is exit 3 with the line naming what was refused. */
+ * records, a thread's latest name whichever ring brings it last; and --off-cpu refused through the
+ * fault shim (pl_perf_open_hook): the session's error is exit 3 with the line naming what was
+ * refused. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -208,6 +209,23 @@ static void task_rec(struct rb *r, uint32_t type, uint32_t pid, uint32_t ppid, u
 	fix_size(r, s);
 }
 
+static void comm_rec(struct rb *r, uint32_t pid, uint32_t tid, const char *comm, uint64_t time,
+		     uint32_t cpu)
+{
+	size_t s = r->n;
+	hdr(r, PERF_RECORD_COMM);
+	uint32_t v[2] = { pid, tid };
+	put(r, v, 8);
+	char name[16] = { 0 };
+	snprintf(name, sizeof(name), "%s", comm);
+	put(r, name, 16);
+	u64(r, (uint64_t)tid << 32 | pid); /* sample_id: tid, time, cpu, identifier */
+	u64(r, time);
+	u64(r, cpu);
+	u64(r, 42);
+	fix_size(r, s);
+}
+
 static void lost_rec(struct rb *r, uint64_t n)
 {
 	size_t s = r->n;
@@ -389,6 +407,41 @@ static void test_unreported_loss(void **state)
 	pl_sched_log_free(&log);
 }
 
+/* A command started through a wrapper ('taskset -c 0 CMD') execs twice, on two CPUs:
+ * the wrapper's COMM lands in one ring, the command's in the other, and the rings are
+ * read in CPU order. The thread keeps the latest name whichever ring is read last; a
+ * switch's prev_comm does not undo it either. */
+static void test_latest_comm(void **state)
+{
+	(void)state;
+	struct pl_sched_format f;
+	format_for(&f, true);
+	for (int order = 0; order < 2; order++) {
+		struct pl_profile prof;
+		pl_profile_init(&prof, PL_SCHED_SAMPLE_TYPE, 0, "/nonexistent");
+		struct pl_sched_log log = { 0 };
+		const int cpus[2] = { 0, 1 };
+		struct pl_sched_reader rd;
+		pl_sched_reader_init(&rd, &f, &log, &prof, cpus, 2);
+		struct rb r0 = { .n = 0 }, r1 = { .n = 0 };
+		comm_rec(&r0, 300, 300, "taskset", 1000, 0);
+		comm_rec(&r1, 300, 300, "server", 2000, 1);
+		sw(&r0, &f, 300, 300, 0x1, 0, 1500, 0, "taskset");
+		if (order == 0) {
+			walk(&rd, 1, &r1);
+			walk(&rd, 0, &r0);
+		} else {
+			walk(&rd, 0, &r0);
+			walk(&rd, 1, &r1);
+		}
+		assert_string_equal(pl_profile_thread(&prof, 300, 300)->comm, "server");
+		pl_sched_reader_finish(&rd, NULL, 0, true);
+		pl_sched_reader_free(&rd);
+		pl_sched_log_free(&log);
+		pl_profile_free(&prof);
+	}
+}
+
 static void test_format_missing(void **state)
 {
 	(void)state;
@@ -460,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_task_state),	 cmocka_unit_test(test_decode_long_state),
 		cmocka_unit_test(test_decode_int_state), cmocka_unit_test(test_unreported_loss),
 		cmocka_unit_test(test_format_missing),	 cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_latest_comm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
