@@ -537,6 +537,15 @@ int pl_sched_open(struct pl_sched_collect **out, const int *cpus, size_t ncpus, 
 			a.config = ids[k];
 			a.sample_period = 1;
 			a.sample_type = PL_SCHED_SAMPLE_TYPE;
+			/* Callchains only where the analysis reads them (profile/offcpu.c): the
+			 * switch-out stack (kernel and user) and the waker's kernel path; the
+			 * waker's user frames cost the target as much again per wakeup (a pipe
+			 * ping-pong pinned to one CPU: 0.27 s of 1.47 s overhead per 10^5 round
+			 * trips, benchmarks/offcpu-vs-perf.sh), a migration's none is read. With
+			 * both halves excluded the kernel writes an empty callchain (nr 0, no
+			 * unwinding), so every event keeps one record layout. */
+			a.exclude_callchain_user = k != 0;
+			a.exclude_callchain_kernel = k == 2;
 			a.disabled = 1;
 			a.use_clockid = 1;
 			a.clockid = CLOCK_MONOTONIC;
