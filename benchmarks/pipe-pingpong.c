@@ -4,10 +4,14 @@
  * to one CPU, so every round trip is two blocking reads, two wakeups and two context
  * switches (the pattern of `perf bench sched pipe`). Prints to stderr its thread ids
  * ("tids MAIN PEER") before the loop and its own CLOCK_MONOTONIC time of the loop after it
- * ("elapsed_ns N round_trips N").
+ * ("elapsed_ns N round_trips N"), and each thread's /proc/thread-self/schedstat read at
+ * the end of its loop ("schedstat TID RUN_NS RUNQ_WAIT_NS SLICES": the kernel's own
+ * per-thread on-CPU time and run-queue wait since the thread started).
  *
- * usage: pipe-pingpong [ROUND_TRIPS [CPU [START_DELAY_MS]]]   (default 200000 on CPU 0,
- *   no delay; the delay lets a profiler attach with -p before the loop).
+ * usage: pipe-pingpong [ROUND_TRIPS [CPU [START_DELAY_MS [WORK_US]]]]   (default 200000 on
+ *   CPU 0, no delay, no work; the delay lets a profiler attach with -p before the loop;
+ *   WORK_US: each thread spins that long per hop, so intervals are long beside a
+ *   profiler's cost per event).
  * Build: cc -O2 -pthread. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -21,6 +25,19 @@
 static int ping[2], pong[2];
 static long rounds = 200000;
 static int cpu;
+static long work_us;
+
+/* Spin @work_us microseconds of CLOCK_MONOTONIC. */
+static void work(void)
+{
+	if (!work_us)
+		return;
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000 < work_us);
+}
 
 static void pin(void)
 {
@@ -31,6 +48,19 @@ static void pin(void)
 		perror("pipe-pingpong: sched_setaffinity");
 		exit(1);
 	}
+}
+
+/* This thread's schedstat line on stderr (nothing when the kernel has no schedstat). */
+static void schedstat(void)
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	unsigned long long run, wait, slices;
+	if (!f)
+		return;
+	if (fscanf(f, "%llu %llu %llu", &run, &wait, &slices) == 3)
+		fprintf(stderr, "schedstat %ld %llu %llu %llu\n", (long)syscall(SYS_gettid), run,
+			wait, slices);
+	fclose(f);
 }
 
 static void xread(int fd, char *c)
@@ -58,8 +88,10 @@ static void *peer(void *arg)
 	char c;
 	for (long i = 0; i < rounds; i++) {
 		xread(ping[0], &c);
+		work();
 		xwrite(pong[1], &c);
 	}
+	schedstat();
 	return NULL;
 }
 
@@ -82,6 +114,7 @@ int main(int argc, char **argv)
 	rounds = arg(argv, argc, 1, 200000);
 	cpu = (int)arg(argv, argc, 2, 0);
 	long delay_ms = arg(argv, argc, 3, 0);
+	work_us = arg(argv, argc, 4, 0);
 	if (pipe(ping) || pipe(pong)) {
 		perror("pipe-pingpong: pipe");
 		return 1;
@@ -107,9 +140,11 @@ int main(int argc, char **argv)
 	for (long i = 0; i < rounds; i++) {
 		xwrite(ping[1], &c);
 		xread(pong[0], &c);
+		work();
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	pthread_join(t, NULL);
+	schedstat();
 	long long ns = (long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
 	fprintf(stderr, "elapsed_ns %lld round_trips %ld\n", ns, rounds);
 	return 0;

@@ -530,12 +530,15 @@ void pl_offcpu_build(struct pl_offcpu *o, const struct pl_sched_log *log, int ti
 	if (log->ngaps)
 		memcpy(ps.gaps, log->gaps, log->ngaps * sizeof(*ps.gaps));
 	qsort(ps.gaps, ps.ngaps, sizeof(*ps.gaps), cmp_gap);
-	/* tid -> pid from every event that names both; whether migrations are traced */
+	/* tid -> pid from every event that names both; whether migrations are traced. An
+	 * exiting thread's last switch-out carries pid -1 (the kernel has unhashed the task:
+	 * perf_event_pid() of a dead task) while prev_pid still names it: that pid is no
+	 * answer and must not replace the one its other events gave. */
 	for (size_t k = 0; k < log->n; k++) {
 		const struct pl_sched_ev *e = &log->ev[k];
 		if (e->kind == PL_SCHED_MIGRATE)
 			o->migrate_events = true;
-		else if (e->tid && e->kind != PL_SCHED_MIGRATE)
+		else if (e->tid && e->pid != UINT32_MAX)
 			kmap_put(&ps.pids, e->tid, 0, 0, e->pid);
 	}
 	if (timeline_ms > 0) {
