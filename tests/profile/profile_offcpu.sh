@@ -3,7 +3,8 @@
 # perflab profile --off-cpu, the collection: with '-- CMD', '-p PID' and '-a' it records
 # scheduler events (the note line with their count, until the off-CPU report replaces
 # it) beside the sampling; as an unprivileged user (uid 65534) the tracepoints are
-# refused with one line naming what and the fix, exit 3. ~3 s.
+# refused with one line naming what and the fix, exit 3; -v prints the analysis time; the
+# wakers' stacks hold kernel frames only. ~4 s.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 : "${PROFILE_SLEEPER:?}"
 
@@ -21,6 +22,17 @@ else
 	wait "$PID" 2>/dev/null
 	ok "-a: exit 0" "$PERFLAB" profile --off-cpu -a -d 0.3
 	like "-a: scheduler events counted" "$(cat "$ERR")" "off-CPU: [1-9][0-9]* scheduler events recorded"
+	# -v: the analysis time (benchmarks/offcpu-vs-perf.sh reads it); the wakers' stacks
+	# are the kernel path only (no user frames are recorded at sched_waking): cat blocks
+	# in read until the subshell's echo, a user task, writes the pipe and wakes it
+	ok "-v: exit 0" "$PERFLAB" -v profile --off-cpu --json -o "$TMP/off.json" -- \
+		sh -c '(sleep 0.1; echo a) | cat >/dev/null'
+	like "-v: the off-CPU analysis time and event count" "$(cat "$ERR")" \
+		"off-CPU analysis: [0-9.]+ ms for [1-9][0-9]* events \([0-9]+ ns per event; sort [0-9.]+ ms\)"
+	is "wakers' frames: kernel only" "$(jqv "$TMP/off.json" \
+		'[.off_cpu.stacks[].wakers[].frames[] | select(.kernel | not)] | length')" "0"
+	like "wakers' frames: some recorded" "$(jqv "$TMP/off.json" \
+		'[.off_cpu.stacks[].wakers[].frames[]] | length')" "^[1-9]"
 fi
 
 # uid 65534 without capabilities: tracefs (root-only here) or the open is refused
