@@ -488,11 +488,13 @@ static void finish(struct pass *ps)
 	/* the timeline rows follow their threads */
 	size_t *tord = pl_xcalloc(o->nthr + 1, sizeof(size_t));
 	struct pl_offcpu_thread *t2 = pl_xmalloc((o->nthr + 1) * sizeof(*t2));
-	memcpy(t2, o->thr, o->nthr * sizeof(*t2));
+	if (o->nthr) /* no target thread ran: o->thr is NULL */
+		memcpy(t2, o->thr, o->nthr * sizeof(*t2));
 	qsort(t2, o->nthr, sizeof(*t2), cmp_thr);
 	for (size_t k = 0; k < o->nthr; k++)
 		tord[kmap_get(&ps->thr, t2[k].tid, 0, 0)] = k;
-	memcpy(o->thr, t2, o->nthr * sizeof(*t2));
+	if (o->nthr)
+		memcpy(o->thr, t2, o->nthr * sizeof(*t2));
 	free(t2);
 	if (o->tl.nb) {
 		uint64_t **rows[] = { &o->tl.run, &o->tl.runq, &o->tl.blocked };

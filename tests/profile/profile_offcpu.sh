@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # perflab profile --off-cpu, the collection: with '-- CMD', '-p PID' and '-a' it records
-# scheduler events (the note line with their count, until the off-CPU report replaces
-# it) beside the sampling; as an unprivileged user (uid 65534) the tracepoints are
+# scheduler events (the off-CPU report with its threads and lost events) beside the
+# sampling; as an unprivileged user (uid 65534) the tracepoints are
 # refused with one line naming what and the fix, exit 3; -v prints the analysis time; the
 # wakers' stacks hold kernel frames only. ~4 s.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
@@ -12,16 +12,17 @@ if [ "$(id -u)" != 0 ]; then
 	skip "--off-cpu as root" "the tests do not run as root (the sched tracepoints need it)"
 else
 	ok "-- CMD: exit 0" "$PERFLAB" profile --off-cpu -- "$PROFILE_SLEEPER"
-	like "-- CMD: scheduler events counted" "$(cat "$ERR")" "off-CPU: [1-9][0-9]* scheduler events recorded, [0-9]+ lost"
+	like "-- CMD: the off-CPU report" "$(cat "$ERR")" "off-CPU \(sched_switch, sched_waking; [1-9][0-9]* threads\)"
+	like "-- CMD: lost events counted" "$(cat "$ERR")" "[0-9]+ scheduler events lost in [0-9]+ gaps"
 	like "-- CMD: the sampling report is still there" "$(cat "$ERR")" "profile of '"
 	sleep 5 &
 	PID=$!
 	ok "-p PID: exit 0" "$PERFLAB" profile --off-cpu -p "$PID" -d 0.3
-	like "-p PID: scheduler events counted" "$(cat "$ERR")" "off-CPU: [1-9][0-9]* scheduler events recorded"
+	like "-p PID: the off-CPU report" "$(cat "$OUT")" "off-CPU \(sched_switch, sched_waking; [0-9]+ threads\)"
 	kill "$PID" 2>/dev/null
 	wait "$PID" 2>/dev/null
 	ok "-a: exit 0" "$PERFLAB" profile --off-cpu -a -d 0.3
-	like "-a: scheduler events counted" "$(cat "$ERR")" "off-CPU: [1-9][0-9]* scheduler events recorded"
+	like "-a: the off-CPU report" "$(cat "$OUT")" "off-CPU \(sched_switch, sched_waking; [1-9][0-9]* threads\)"
 	# -v: the analysis time (benchmarks/offcpu-vs-perf.sh reads it); the wakers' stacks
 	# are the kernel path only (no user frames are recorded at sched_waking): cat blocks
 	# in read until the subshell's echo, a user task, writes the pipe and wakes it

@@ -476,6 +476,24 @@ static void test_exit_pid_unknown(void **state)
 	pl_sched_log_free(&l);
 }
 
+/* A target that never ran in the window (-p of a process asleep throughout): no thread,
+ * zero totals, and no copy from the empty thread table (UBSan: memcpy from NULL). */
+static void test_no_target_thread(void **state)
+{
+	(void)state;
+	struct pl_sched_log l = { 0 };
+	target(&l, 50);
+	l.t0 = 0;
+	sw(&l, 10 * US, 0, 60, 61, PL_TS_SLEEPING, 5, 0);
+	l.t1 = 100 * US;
+	struct pl_offcpu o;
+	pl_offcpu_build(&o, &l, 10);
+	assert_int_equal(o.nthr, 0);
+	assert_int_equal(o.run_ns + o.blocked_ns + o.preempted_ns, 0);
+	pl_offcpu_free(&o);
+	pl_sched_log_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_wall_weights),
 		cmocka_unit_test(test_task_states),
 		cmocka_unit_test(test_exit_pid_unknown),
+		cmocka_unit_test(test_no_target_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
