@@ -2,8 +2,9 @@
 /* Scheduler events for off-CPU, wall-clock and scheduler-delay profiles: what the
  * collector (profile/sched_collect.c) hands the analysis (profile/offcpu.c). The events
  * come from the sched:sched_switch, sched:sched_waking and sched:sched_migrate_task
- * tracepoints (include/trace/events/sched.h) opened on every CPU of the session, each
- * sample with its callchain (kernel and user), and from PERF_RECORD_FORK/EXIT/COMM, so a
+ * tracepoints (include/trace/events/sched.h) opened on every CPU of the session (a
+ * switch with prev's kernel and user callchain, a waking with the waker's kernel
+ * callchain), and from PERF_RECORD_FORK/EXIT/COMM, so a
  * thread's intervals are complete whichever task ran before or after it. The log is
  * sorted by time before it is handed over; the analysis keeps only threads of the target
  * (pl_sched_log.all, or a pid in @pids).
@@ -52,14 +53,16 @@ struct pl_sched_ev {
 	uint8_t prev_state;  /**< SWITCH: enum pl_task_state of @tid; else 0 */
 	uint32_t pid, tid;   /**< the task current when the event fired (SWITCH: prev;
 			      *   WAKING: the waker; FORK/EXIT: the child / the ending
-			      *   task); 0 = the idle task */
+			      *   task); 0 = the idle task; pid UINT32_MAX: unknown (an
+			      *   exiting thread's last switch-out, the task unhashed) */
 	uint32_t other_tid;  /**< SWITCH: next; WAKING: the woken thread; MIGRATE: the
 			      *   moved thread; FORK: the parent's tid; else 0 */
 	uint32_t target_cpu; /**< WAKING: target_cpu; MIGRATE: dest_cpu; else @cpu */
 	uint32_t stack;	     /**< SWITCH: prev's callchain at switch-out; WAKING: the
-			      *   waker's; an index into pl_profile.stacks (interned there
-			      *   with @pid so they symbolise with the on-CPU samples), or
-			      *   PL_SCHED_NO_STACK */
+			      *   waker's kernel frames (the path that ended the
+			      *   wait; its user frames are not recorded); an index into
+			      * pl_profile.stacks (interned there      with @pid so they symbolise with
+			      * the      on-CPU samples), or      PL_SCHED_NO_STACK */
 };
 
 /** Events lost on one CPU between @from and @to (ns): the first event of that CPU after

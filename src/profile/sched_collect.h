@@ -2,8 +2,10 @@
 /* The collector of the scheduler events of --off-cpu (profile/sched.h): the
  * sched:sched_switch, sched:sched_waking and sched:sched_migrate_task tracepoints opened
  * on every CPU of the session for all tasks (pid -1, as `perf sched record -a`: a
- * per-task event cannot see a thread's switch-in by another task), each sample with its
- * callchain, one mmap'd ring per CPU (the other events of that CPU redirected into it),
+ * per-task event cannot see a thread's switch-in by another task), sched_switch with its
+ * kernel and user callchain, sched_waking with the waker's kernel callchain, and
+ * sched_migrate_task with an empty one, one mmap'd ring per CPU (the other events of that
+ * CPU redirected into it),
  * and PERF_RECORD_FORK/EXIT/COMM from one event per CPU (task=1, comm=1).
  *
  * Two layers: the reader (struct pl_sched_reader) decodes ring records into a

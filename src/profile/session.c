@@ -632,7 +632,9 @@ static void end_sched(struct pl_psession *s)
 	uint32_t *seeds = pl_xcalloc(n + 1, sizeof(*seeds));
 	for (size_t i = 0; i < n; i++)
 		seeds[i] = (uint32_t)(s->cfg.argv ? s->child : s->procs[i]);
+	uint64_t f0 = pl_now_ns();
 	pl_sched_finish(s->schc, seeds, n, s->cfg.all);
+	s->sched_finish_ns = pl_now_ns() - f0;
 	free(seeds);
 	pl_sched_close(s->schc);
 	s->schc = NULL;

@@ -83,6 +83,9 @@ struct pl_psession {
 	struct pl_profile prof;	   /**< the collected samples and address spaces */
 	struct pl_sched_log sched; /**< --off-cpu: the scheduler events (stacks interned in
 				    *   @prof), else empty */
+	uint64_t sched_finish_ns;  /**< --off-cpu: CLOCK_MONOTONIC ns spent after the run
+				    *   sorting the log and finding the targets (the start of
+				    *   the off-CPU analysis), else 0 */
 	struct pl_markers markers; /**< region markers (a command only; hdr NULL when the
 				    *   ring could not be created or for -p/-a) */
 	uint64_t t0, t1;	   /**< CLOCK_MONOTONIC ns: the run window (release to stop) */

@@ -5,7 +5,7 @@
 # an unprivileged user (uid 65534) the tracepoints are refused with one line naming what
 # and the fix, exit 3 (with --wall too); bad input (--region with --off-cpu or --wall, -p
 # of a process that is gone, --timeline 0) is one line naming the input, exit 2, as any
-# user. ~4 s.
+# user; -v prints the analysis time; the wakers' stacks hold kernel frames only. ~5 s.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 : "${PROFILE_SLEEPER:?}"
 
@@ -25,6 +25,17 @@ else
 	wait "$PID" 2>/dev/null
 	ok "-a: exit 0" "$PERFLAB" profile --off-cpu -a -d 0.3
 	like "-a: the off-CPU report" "$(cat "$OUT")" "off-CPU \\(sched_switch, sched_waking; [1-9][0-9]* threads?\\)"
+	# -v: the analysis time (benchmarks/offcpu-vs-perf.sh reads it); the wakers' stacks
+	# are the kernel path only (no user frames are recorded at sched_waking): cat blocks
+	# in read until the subshell's echo, a user task, writes the pipe and wakes it
+	ok "-v: exit 0" "$PERFLAB" -v profile --off-cpu --json -o "$TMP/off.json" -- \
+		sh -c '(sleep 0.1; echo a) | cat >/dev/null'
+	like "-v: the off-CPU analysis time and event count" "$(cat "$ERR")" \
+		"off-CPU analysis: [0-9.]+ ms for [1-9][0-9]* events \([0-9]+ ns per event; sort [0-9.]+ ms\)"
+	is "wakers' frames: kernel only" "$(jqv "$TMP/off.json" \
+		'[.off_cpu.stacks[].wakers[].frames[] | select(.kernel | not)] | length')" "0"
+	like "wakers' frames: some recorded" "$(jqv "$TMP/off.json" \
+		'[.off_cpu.stacks[].wakers[].frames[]] | length')" "^[1-9]"
 fi
 
 # bad input: one line naming it and the fix, exit 2, before anything is opened

@@ -546,6 +546,32 @@ static void test_threads_at_start(void **state)
 	pl_sched_log_free(&l);
 }
 
+/* An exiting thread's last switch-out: the kernel has unhashed it, so the sample's pid
+ * reads -1 (perf_event_pid of a dead task) while prev_pid names the thread. The pid its
+ * other events gave it still holds: the thread and its run time are kept. */
+static void test_exit_pid_unknown(void **state)
+{
+	(void)state;
+	struct pl_sched_log l = { 0 };
+	target(&l, 40);
+	l.t0 = 0;
+	ev(&l, 0, 0, PL_SCHED_FORK, PL_TS_RUNNING, 40, 41, 40, PL_SCHED_NO_STACK);
+	sw(&l, 10 * US, 0, 0, 0, PL_TS_RUNNING, PL_SCHED_NO_STACK, 41);
+	sw(&l, 110 * US, 0, 40, 41, PL_TS_SLEEPING, 5, 0);
+	wake(&l, 200 * US, 0, 0, 0, PL_SCHED_NO_STACK, 41);
+	sw(&l, 210 * US, 0, 0, 0, PL_TS_RUNNING, PL_SCHED_NO_STACK, 41);
+	sw(&l, 260 * US, 0, UINT32_MAX, 41, PL_TS_DEAD, 6, 0);
+	l.t1 = 300 * US;
+	struct pl_offcpu o;
+	pl_offcpu_build(&o, &l, 0);
+	const struct pl_offcpu_thread *t = pl_offcpu_thread(&o, 41);
+	assert_non_null(t);
+	assert_int_equal(t->pid, 40);
+	assert_int_equal(t->run_ns, 150 * US);
+	pl_offcpu_free(&o);
+	pl_sched_log_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -559,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_wall_weights),
 		cmocka_unit_test(test_task_states),
 		cmocka_unit_test(test_threads_at_start),
+		cmocka_unit_test(test_exit_pid_unknown),
 		cmocka_unit_test(test_no_target_thread),
 		cmocka_unit_test(test_uncounted_loss),
 	};

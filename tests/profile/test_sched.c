@@ -366,6 +366,45 @@ static void test_decode_int_state(void **state)
 	decode_layout(false);
 }
 
+/* The log as drained: sorted chunks (one per drain of each ring) concatenated, an odd
+ * number of them, with ties across chunks: sorted by time, ties in drain order. */
+static void test_sort_chunks(void **state)
+{
+	(void)state;
+	struct pl_sched_format f;
+	format_for(&f, true);
+	struct pl_sched_log log = { .t0 = 0, .t1 = 1000 };
+	const int cpus[2] = { 0, 1 };
+	struct pl_sched_reader rd;
+	pl_sched_reader_init(&rd, &f, &log, NULL, cpus, 2);
+	/* (time, prev) per chunk, the chunks alternating between the rings: prev numbers
+	 * the expected order among equal times */
+	static const uint32_t chunks[][4][2] = {
+		{ { 10, 1 }, { 30, 1 }, { 50, 1 }, { 0, 0 } },
+		{ { 25, 1 }, { 0, 0 } },
+		{ { 20, 1 }, { 30, 2 }, { 40, 1 }, { 0, 0 } },
+		{ { 5, 1 }, { 30, 3 }, { 0, 0 } },
+		{ { 60, 1 }, { 70, 1 }, { 0, 0 } },
+	};
+	for (size_t c = 0; c < 5; c++) {
+		struct rb r = { .n = 0 };
+		for (size_t k = 0; k < 4 && chunks[c][k][0]; k++)
+			sw(&r, &f, chunks[c][k][1], chunks[c][k][1], 0x1, 9, chunks[c][k][0],
+			   (uint32_t)(c % 2), "x");
+		walk(&rd, c % 2, &r);
+	}
+	pl_sched_reader_finish(&rd, NULL, 0, true);
+	static const uint64_t want_t[] = { 5, 10, 20, 25, 30, 30, 30, 40, 50, 60, 70 };
+	static const uint32_t want_prev[] = { 1, 1, 1, 1, 1, 2, 3, 1, 1, 1, 1 };
+	assert_int_equal(log.n, 11);
+	for (size_t k = 0; k < 11; k++) {
+		assert_int_equal(log.ev[k].time, want_t[k]);
+		assert_int_equal(log.ev[k].tid, want_prev[k]);
+	}
+	pl_sched_reader_free(&rd);
+	pl_sched_log_free(&log);
+}
+
 /* Losses the kernel counted but never reported (no record after them), and one at the
  * start: gaps from the ring's last event to t1, from t0 to its first; ties keep ring
  * order; -a makes every process a target. */
@@ -513,7 +552,7 @@ int main(void)
 		cmocka_unit_test(test_task_state),	 cmocka_unit_test(test_decode_long_state),
 		cmocka_unit_test(test_decode_int_state), cmocka_unit_test(test_unreported_loss),
 		cmocka_unit_test(test_format_missing),	 cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_latest_comm),
+		cmocka_unit_test(test_latest_comm),	 cmocka_unit_test(test_sort_chunks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
