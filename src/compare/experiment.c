@@ -661,6 +661,7 @@ static int load_profile(struct pl_cmp_variant *v, const char *name, char *err, s
 		pl_cmp_seterr(err, errlen, "variant '%s': profile '%s': %s", v->name, name, why);
 	} else {
 		struct pl_buf skipped = { 0 };
+		size_t first = v->n_not_applied;
 		for (size_t i = 0; i < plan.n; i++) {
 			const struct pl_tune_item *it = &plan.v[i];
 			if (it->state == PL_TI_APPLY && it->target && it->want &&
@@ -677,11 +678,26 @@ static int load_profile(struct pl_cmp_variant *v, const char *name, char *err, s
 					strcmp(it->plugin, "bootloader") == 0 ? "needs a reboot"
 					: it->reason			      ? it->reason
 						     : pl_tune_state_name(it->state));
-				pl_buf_printf(&skipped, "%s%s", skipped.len ? ", " : "", one);
 				v->not_applied = pl_xrealloc(
 					v->not_applied, (v->n_not_applied + 1) * sizeof(char *));
 				v->not_applied[v->n_not_applied++] = one;
 			}
+		}
+		/* one entry per item (a per-CPU option gives one per CPU), so the note names
+		 * each distinct one once with its count */
+		for (size_t i = first; i < v->n_not_applied; i++) {
+			const char *one = v->not_applied[i];
+			bool seen = false;
+			for (size_t j = first; j < i && !seen; j++)
+				seen = strcmp(v->not_applied[j], one) == 0;
+			if (seen)
+				continue;
+			size_t count = 1;
+			for (size_t j = i + 1; j < v->n_not_applied; j++)
+				count += strcmp(v->not_applied[j], one) == 0;
+			pl_buf_printf(&skipped, "%s%s", skipped.len ? ", " : "", one);
+			if (count > 1)
+				pl_buf_printf(&skipped, " x%zu", count);
 		}
 		if (skipped.len) {
 			char *n = pl_xasprintf("%s%sprofile '%s': not applied: %s",

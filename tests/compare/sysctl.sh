@@ -112,6 +112,8 @@ ok "profile variant" env PERFLAB_PROFILEDIR="$TMP/profiles" "$P" compare --runs 
 	-n a -- /bin/sh -c "test \$(cat $K) = $orig" \
 	-n b --set profile=pltest -- /bin/sh -c "test \$(cat $K) = 77"
 like "profile: what is not applied is named" "$(cat "$ERR")" "profile 'pltest': not applied: \[cpu\] governor"
+is "profile: a per-CPU item is named once, with its count" \
+	"$(grep "profile 'pltest': not applied" "$ERR" | grep -o '\[cpu\] governor' | wc -l)" 1
 is "restored after a profile variant" "$(cat $K)" "$orig"
 expect_exit 2 "unknown profile" env PERFLAB_PROFILEDIR="$TMP/profiles" "$P" compare --runs 3 "${STATE[@]}" \
 	-n a -- /bin/true -n b --set profile=no-such-profile -- /bin/true
