@@ -15,7 +15,7 @@ BUILD_PKGS=(
 # headless Chromium through chromedriver and measures its text (skipped without them).
 TEST_PKGS=(
   libcmocka-dev python3 python3-jsonschema strace iproute2 binutils g++ tuned
-  util-linux procps hwloc jq chromium chromium-driver fonts-dejavu-core prometheus
+  util-linux procps hwloc jq zstd chromium chromium-driver fonts-dejavu-core prometheus
   clang libclang-rt-14-dev clang-format openmpi-bin libopenmpi-dev
 )
 PEER_PKGS=(

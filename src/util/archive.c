@@ -22,6 +22,7 @@
 #include "util/escape.h"
 #include "util/json.h"
 #include "util/str.h"
+#include "util/testhook.h"
 
 /* Headers allowed per member on top of the contents in the decompressed stream: a ustar
  * header (512 bytes) and a pax extended header with its own header (1 KiB or so). */
@@ -171,6 +172,8 @@ struct ex {
 	char *member;	/* the current member's raw name (libarchive's storage) */
 	size_t members; /* headers seen */
 	uint64_t total; /* content bytes written */
+	char *lastdir;	/* the directory of the last member made, and its descriptor: */
+	int lastfd;	/* members come in tree order, so most share it */
 	char **links;	/* symlink members' relative paths, to resolve at the end */
 	size_t nlinks, caplinks;
 };
@@ -271,10 +274,22 @@ static int open_parent(struct ex *x, char *rel, const char **base)
 		int fd = fcntl(x->root, F_DUPFD_CLOEXEC, 0);
 		return fd < 0 ? -errno : fd;
 	}
-	*slash = '\0';
-	int fd = pl_beneath_mkdirs(x->root, rel, 0700);
-	*slash = '/';
 	*base = slash + 1;
+	*slash = '\0';
+	if (x->lastdir && x->lastfd >= 0 && strcmp(x->lastdir, rel) == 0) {
+		*slash = '/';
+		int fd = fcntl(x->lastfd, F_DUPFD_CLOEXEC, 0);
+		return fd < 0 ? -errno : fd;
+	}
+	int fd = pl_beneath_mkdirs(x->root, rel, 0700);
+	if (fd >= 0) {
+		if (x->lastfd >= 0)
+			close(x->lastfd);
+		free(x->lastdir);
+		x->lastdir = pl_xstrdup(rel);
+		x->lastfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	}
+	*slash = '/';
 	return fd;
 }
 
@@ -304,8 +319,8 @@ static int check_manifest(struct ex *x, const char *buf, size_t len)
 	json_t *f = json_object_get(doc, "format");
 	if (f && (!json_is_string(f) || strcmp(json_string_value(f), "perflab-snapshot") != 0))
 		return fail(x, x->member, FIX_NOT_ARCHIVE,
-			    "has \"format\" %s, not \"perflab-snapshot\"",
-			    json_is_string(f) ? json_string_value(f) : "of the wrong type");
+			    "has \"format\": \"%s\", not \"perflab-snapshot\"",
+			    json_is_string(f) ? json_string_value(f) : "(not a string)");
 	return 0;
 }
 
@@ -534,7 +549,9 @@ static bool escapes(int root, const char *rel)
 static int extract(struct source *src, int dirfd, struct pl_archive_error *err)
 {
 	memset(err, 0, sizeof(*err));
-	struct ex x = { .src = src, .err = err };
+	struct ex x = { .src = src, .err = err, .lastfd = -1 };
+	/* the last member made, to place a damaged header after it (before any goto) */
+	char *prevname = NULL;
 	x.root = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
 	if (x.root < 0) {
 		int r = -errno;
@@ -551,15 +568,21 @@ static int extract(struct source *src, int dirfd, struct pl_archive_error *err)
 	archive_read_support_format_tar(x.a);
 	int r = 0;
 	if (archive_read_open(x.a, src, NULL, src_read, NULL) != ARCHIVE_OK) {
-		r = src->sniffed && !src->over_cap && !src->zcorrupt && !src->ztruncated &&
-				    src->produced == 0
-			    ? fail(&x, NULL, FIX_NOT_ARCHIVE, "is empty")
-			    : fail_read(&x, NULL, NULL);
+		/* libarchive reads the first block to choose the format here */
+		if (src->over_cap || src->zcorrupt || src->ztruncated)
+			r = fail_read(&x, NULL, NULL);
+		else if (src->produced == 0)
+			r = fail(&x, NULL, FIX_NOT_ARCHIVE, "the file is empty");
+		else
+			r = fail(&x, NULL, FIX_NOT_ARCHIVE,
+				 "the file is not a tar archive, zstd-compressed or plain");
 		goto out;
 	}
+	/* tests: stop after this many members until a signal ends the run, to check the
+	 * directory goes with it */
+	long stall = pl_test_hook_int(PL_TEST_HOOK("PERFLAB_TEST_ARCHIVE_STALL"), -1);
 	char rel[PATH_MAX];
 	const char *prev = NULL;
-	pl_autofree char *prevname = NULL;
 	for (;;) {
 		struct archive_entry *e;
 		int h = archive_read_next_header(x.a, &e);
@@ -568,7 +591,7 @@ static int extract(struct source *src, int dirfd, struct pl_archive_error *err)
 		if (h < ARCHIVE_WARN) {
 			if (x.members == 0 && !src->over_cap && !src->zcorrupt && !src->ztruncated)
 				r = fail(&x, NULL, FIX_NOT_ARCHIVE,
-					 "is not a tar archive (zstd-compressed or plain)");
+					 "the file is not a tar archive, zstd-compressed or plain");
 			else
 				r = fail_read(&x, NULL, prev);
 			goto out;
@@ -588,12 +611,15 @@ static int extract(struct source *src, int dirfd, struct pl_archive_error *err)
 		r = make_member(&x, rel, e);
 		if (r < 0)
 			goto out;
+		if (stall >= 0 && x.members == (size_t)stall)
+			for (;;)
+				pause();
 		free(prevname);
 		prevname = pl_xstrdup(x.member);
 		prev = prevname;
 	}
 	if (x.members == 0) {
-		r = fail(&x, NULL, FIX_NOT_ARCHIVE, "holds no members");
+		r = fail(&x, NULL, FIX_NOT_ARCHIVE, "the archive holds no members");
 		goto out;
 	}
 	for (size_t i = 0; i < x.nlinks; i++) {
@@ -607,9 +633,13 @@ static int extract(struct source *src, int dirfd, struct pl_archive_error *err)
 		}
 	}
 out:
+	free(prevname);
 	for (size_t i = 0; i < x.nlinks; i++)
 		free(x.links[i]);
 	free(x.links);
+	free(x.lastdir);
+	if (x.lastfd >= 0)
+		close(x.lastfd);
 	archive_read_free(x.a);
 	close(x.root);
 	return r;
