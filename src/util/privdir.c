@@ -73,9 +73,11 @@ int pl_rmtree_below(int dirfd)
 			off += d->reclen;
 			if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
 				continue;
-			if (unlinkat(fd, d->name, 0) == 0 || errno == ENOENT)
+			/* the entry's type (DT_UNKNOWN on some file systems) picks the call
+			 * likely to work first */
+			if (d->type != DT_DIR && (unlinkat(fd, d->name, 0) == 0 || errno == ENOENT))
 				continue;
-			if (errno != EISDIR && errno != EPERM) {
+			if (d->type != DT_DIR && errno != EISDIR && errno != EPERM) {
 				err = err ? err : -errno;
 				goto out;
 			}
@@ -172,7 +174,7 @@ int pl_privdir_create(const char *prefix, const char **path)
 		return -EBUSY;
 	const char *base = getenv("TMPDIR");
 	if (!base || !*base)
-		base = "/tmp";
+		base = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
 	char real[PATH_MAX];
 	if (!realpath(base, real))
 		return -errno;
