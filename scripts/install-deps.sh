@@ -9,13 +9,13 @@ BUILD_PKGS=(
   gcc make meson ninja-build pkg-config
   libhwloc-dev libnuma-dev libdw-dev libelf-dev zlib1g-dev libdeflate-dev libisal-dev
   liburing-dev libjansson-dev libinih-dev libgsl-dev libpci-dev libseccomp-dev
-  libzstd-dev libiberty-dev scdoc liblzma-dev libbz2-dev
+  libzstd-dev libiberty-dev scdoc liblzma-dev libbz2-dev libarchive-dev
 )
 # chromium, chromium-driver and a font: tests/report/browser.py lays report.html out in
 # headless Chromium through chromedriver and measures its text (skipped without them).
 TEST_PKGS=(
   libcmocka-dev python3 python3-jsonschema strace iproute2 binutils g++ tuned
-  util-linux procps hwloc jq chromium chromium-driver fonts-dejavu-core prometheus
+  util-linux procps hwloc jq zstd chromium chromium-driver fonts-dejavu-core prometheus
   clang libclang-rt-14-dev clang-format openmpi-bin libopenmpi-dev
 )
 PEER_PKGS=(

@@ -6,12 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "util/archive.h"
+#include "util/beneath.h"
 #include "util/cpuset.h"
 #include "util/outfile.h"
 #include "util/str.h"
 #include "facts/facts.h"
+#include "util/privdir.h"
 #include "util/sysroot.h"
 
 struct pl_global pl_g;
@@ -23,8 +28,11 @@ const struct pl_opt pl_global_opts[] = {
 	  "compare --show-output) on stderr, so the command keeps stdout" },
 	{ "output", 'o', PL_OPT_STR, offsetof(struct pl_global, output), "FILE",
 	  "write output to FILE instead of stdout" },
-	{ "sysroot", 0, PL_OPT_STR, offsetof(struct pl_global, sysroot), "DIR",
-	  "read /proc, /sys and /etc under DIR (a fixture tree)", .def = "/" },
+	{ "sysroot", 0, PL_OPT_STR, offsetof(struct pl_global, sysroot), "DIR|FILE",
+	  "read /proc, /sys and /etc under DIR (a machine tree), or from FILE, a snapshot "
+	  "archive (FILE.tar.zst of perflab snapshot), read into a private temporary "
+	  "directory that is removed when perflab ends",
+	  .def = "/" },
 	{ "no-color", 0, PL_OPT_FLAG, offsetof(struct pl_global, no_color), NULL,
 	  "never colour the output (default: colour only on a terminal)" },
 	{ "quiet", 'q', PL_OPT_COUNT, offsetof(struct pl_global, quiet), NULL,
@@ -113,6 +121,47 @@ static int check_cpus(const struct pl_optset *in, size_t nin)
 	return 0;
 }
 
+/* --sysroot @file, a snapshot archive: extract it into a private temporary directory
+ * (util/privdir.h: removed at exit and on SIGINT, SIGTERM, SIGHUP) and point *@root
+ * there. Returns -1 to go on, or PL_EXIT_USAGE (a refused archive) or PL_EXIT_RUNTIME
+ * (the directory could not be made or written) after one error line. */
+static int archive_sysroot(const char *file, const char **root)
+{
+	static const char *extracted_from;
+	const char *dir;
+	if (extracted_from && strcmp(extracted_from, file) == 0)
+		return -1; /* a second parse in the same run (report's commands) */
+	int r = pl_privdir_create("perflab-sysroot", &dir);
+	if (r < 0) {
+		pl_error("--sysroot '%s': cannot make a temporary directory to read it into: %s "
+			 "(point TMPDIR at a writable directory)",
+			 file, strerror(-r));
+		return PL_EXIT_RUNTIME;
+	}
+	int dfd = pl_beneath_root(dir);
+	struct pl_archive_error err;
+	r = dfd < 0 ? dfd : pl_archive_extract_file(file, dfd, &err);
+	if (dfd >= 0)
+		close(dfd);
+	if (r < 0) {
+		pl_privdir_remove();
+		if (dfd < 0)
+			pl_error("--sysroot '%s': cannot open '%s': %s (point TMPDIR at a writable "
+				 "directory)",
+				 file, dir, strerror(-dfd));
+		else if (err.member[0])
+			pl_error("--sysroot '%s': member '%s' %s (%s)", file, err.member, err.why,
+				 err.fix);
+		else
+			pl_error("--sysroot '%s': %s (%s)", file, err.why, err.fix);
+		return r == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
+	}
+	extracted_from = file;
+	pl_g.sysroot_archive = file;
+	*root = dir;
+	return -1;
+}
+
 int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 		      const struct pl_optset *in, size_t nin, struct pl_args *args)
 {
@@ -133,10 +182,19 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 	if (pl_g.no_color)
 		pl_color_mode = 0;
 	if (pl_g.sysroot) {
-		int r = pl_sysroot_set(pl_g.sysroot);
+		const char *root = pl_g.sysroot;
+		struct stat st;
+		if (stat(root, &st) == 0 && S_ISREG(st.st_mode)) {
+			int rc = archive_sysroot(pl_g.sysroot, &root);
+			if (rc >= 0) {
+				pl_args_free(args);
+				return rc;
+			}
+		}
+		int r = pl_sysroot_set(root);
 		if (r < 0) {
 			pl_error("--sysroot '%s': %s (give an existing directory, e.g. a fixture "
-				 "tree)",
+				 "tree, or a snapshot archive)",
 				 pl_g.sysroot, strerror(-r));
 			pl_args_free(args);
 			return PL_EXIT_USAGE;

@@ -12,11 +12,14 @@
 struct pl_global {
 	bool json;	     /**< --json: machine output on stdout */
 	const char *output;  /**< -o FILE (report: DIR) */
-	const char *sysroot; /**< --sysroot DIR */
-	bool no_color;	     /**< --no-color */
-	int quiet;	     /**< -q count */
-	int verbose;	     /**< -v count */
-	bool help;	     /**< -h/--help */
+	const char *sysroot; /**< --sysroot DIR or FILE */
+	/** The snapshot archive --sysroot named when it was one (then the sysroot is the
+	 *  private directory it was read into, removed at exit), else NULL. */
+	const char *sysroot_archive;
+	bool no_color; /**< --no-color */
+	int quiet;     /**< -q count */
+	int verbose;   /**< -v count */
+	bool help;     /**< -h/--help */
 };
 /** The parsed global options (main.c owns it). */
 extern struct pl_global pl_g;
@@ -42,8 +45,9 @@ struct pl_cmd_info {
 
 /** Parse @argv (argv[0] is the command name) against the global options and @opts
  *  (into @base; may be NULL). Handles --help (prints to stdout), --sysroot (checks it is
- *  a directory), colour and verbosity. Returns -1 when the command should go on, or an
- *  exit code (0 after --help, 2 on a usage error) to return at once. Free @args with
+ *  a directory, or reads a snapshot archive into a private temporary directory: 2 when
+ *  the archive is refused), colour and verbosity. Returns -1 when the command should go
+ *  on, or an exit code (0 after --help, 2 on a usage error) to return at once. Free @args with
  *  pl_args_free when -1 was returned. */
 int pl_cmd_parse(int argc, char **argv, const struct pl_cmd_info *info, const struct pl_opt *opts,
 		 void *base, struct pl_args *args);

@@ -367,6 +367,14 @@ int cmd_tune(int argc, char **argv)
 	if (!o.state_dir && !pl_sysroot_is_live())
 		state_abs = pl_xasprintf("%s%s", pl_sysroot(), PL_JOURNAL_DEFAULT_DIR);
 	bool writes = (strcmp(sub, "apply") == 0 && !o.dry_run) || strcmp(sub, "rollback") == 0;
+	if (writes && pl_g.sysroot_archive) {
+		pl_error("--sysroot '%s': tune %s writes to the sysroot, and a snapshot archive is "
+			 "read-only (extract it: mkdir DIR && tar --zstd -xf ARCHIVE -C DIR, then "
+			 "give --sysroot DIR; or use --dry-run)",
+			 pl_g.sysroot_archive, sub);
+		pl_args_free(&args);
+		return PL_EXIT_USAGE;
+	}
 	if (writes && o.state_dir && check_state_dir(state_abs ? state_abs : o.state_dir) >= 0) {
 		pl_args_free(&args);
 		return PL_EXIT_USAGE;

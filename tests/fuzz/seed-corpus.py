@@ -346,6 +346,61 @@ add("experiment", "helpers", "[a]\ncommand = sh -c 'echo \"a b\"' c\\ d\nprepare
     "cwd = /\nprofile = latency\n")
 add("experiment", "two-params", "@a=x,y\n@b=1,2,3\n[v-{a}]\ncommand = /bin/echo {a} {b}\n")
 
+# archive: small snapshot archives of the fixture trees (a few of their files and
+# symlinks, the manifest first), plain tar and zstd-compressed, and hostile members
+def tar_bytes(members, compress):
+    """A pax tar of (name, kind, data-or-target) members, through zstd when compress."""
+    import io
+    import subprocess
+    import tarfile
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as t:
+        for name, kind, data in members:
+            i = tarfile.TarInfo(name)
+            i.type = kind
+            if kind == tarfile.REGTYPE:
+                i.size = len(data)
+                t.addfile(i, io.BytesIO(data))
+            else:
+                i.linkname = data
+                t.addfile(i)
+    b = buf.getvalue()
+    if compress:
+        b = subprocess.run(["zstd", "-q", "-19", "-c"], input=b, stdout=subprocess.PIPE,
+                           check=True).stdout
+    return b
+
+
+import tarfile as _tf
+MANIFEST = (b'{"format": "perflab-snapshot", "format_version": 1, "members": [], '
+            b'"unreadable": [], "live": []}')
+for m in sorted(os.listdir(SYS)):
+    root = os.path.join(SYS, m)
+    members = [("perflab-snapshot.json", _tf.REGTYPE, MANIFEST)]
+    for pat in ["etc/os-release", "proc/sys/kernel/*", "sys/devices/system/cpu/online",
+                "sys/bus/cpu/devices/cpu0", "sys/bus/cpu/devices/cpu1"]:
+        for p in sorted(glob.glob(os.path.join(root, pat)))[:8]:
+            rel = os.path.relpath(p, root)
+            if os.path.islink(p):
+                members.append((rel, _tf.SYMTYPE, os.readlink(p)))
+            elif os.path.isfile(p):
+                members.append((rel, _tf.REGTYPE, open(p, "rb").read()))
+    add("archive", f"{m}-zst", tar_bytes(members, True))
+    add("archive", f"{m}-tar", tar_bytes(members, False))
+ok = [("perflab-snapshot.json", _tf.REGTYPE, MANIFEST), ("proc", _tf.DIRTYPE, ""),
+      ("proc/cpuinfo", _tf.REGTYPE, b"processor\t: 0\n")]
+for label, extra in [
+        ("dotdot", [("proc/../../x", _tf.REGTYPE, b"x")]),
+        ("absolute", [("/x", _tf.REGTYPE, b"x")]),
+        ("symlink-abs", [("etc/l", _tf.SYMTYPE, "/proc/cpuinfo")]),
+        ("symlink-out", [("etc/l", _tf.SYMTYPE, "../../x")]),
+        ("symlink-chain", [("a/b/s", _tf.SYMTYPE, "../.."), ("l", _tf.SYMTYPE, "a/b/s/../..")]),
+        ("hardlink", [("etc/h", _tf.LNKTYPE, "proc/cpuinfo")]),
+        ("fifo", [("proc/f", _tf.FIFOTYPE, "")]),
+        ("below-symlink", [("etc/d", _tf.SYMTYPE, "/proc"), ("etc/d/x", _tf.REGTYPE, b"x")]),
+        ("twice", [("proc/cpuinfo", _tf.REGTYPE, b"y")])]:
+    add("archive", label, tar_bytes(ok + extra, True))
+
 for name, files in corpora.items():
     d = os.path.join(HERE, "corpus", name)
     shutil.rmtree(d, ignore_errors=True)
