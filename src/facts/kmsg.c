@@ -177,11 +177,14 @@ void pl_collect_kmsg(struct pl_facts *f)
 			pl_record_live(KMSG_LIVE, "the kernel log read through syslog(2)", text,
 				       strlen(text));
 		else
-			pl_record_unreadable("syslog(2)", pl_read_strerror(r));
-	} else if ((r == -PL_ENOTREG || r == -ENOENT) && !pl_sysroot_is_live() &&
-		   pl_read_file(KMSG_LIVE, &text, NULL) == 0) {
-		src = "syslog(2)"; /* a snapshot's copy of what syslog(2) returned */
-		r = 0;
+			pl_record_probe_failure("syslog(2)", KMSG_LIVE, r);
+	} else if ((r == -PL_ENOTREG || r == -ENOENT) && !pl_sysroot_is_live()) {
+		/* a snapshot's copy of what syslog(2) returned, or the error it gave */
+		int rl = pl_read_file(KMSG_LIVE, &text, NULL);
+		if (rl != -ENOENT) {
+			src = "syslog(2)";
+			r = rl;
+		}
 	}
 	if (r < 0) {
 		const char *why = r == -EPERM || r == -EACCES

@@ -381,6 +381,19 @@ void pl_record_link(const char *abs)
 	add_link(p, target);
 }
 
+/* Note @what's failure with @neg_errno, and the error for a read of @abs to give again
+ * (PL_READ_ERRORS, read by the sysroot helper in a snapshot). */
+static void failure(const char *what, const char *abs, int neg_errno)
+{
+	if (problem(what, pl_read_strerror(neg_errno)) && !strchr(abs, '\n')) {
+		char line[PATH_MAX + 16];
+		int n = snprintf(line, sizeof(line), "%d %s\n", -neg_errno, abs);
+		if (n > 0 && (size_t)n < sizeof(line))
+			pl_record_live(PL_READ_ERRORS, "reads that failed, to fail the same way",
+				       line, (size_t)n);
+	}
+}
+
 void pl_record_failure(const char *abs, int neg_errno)
 {
 	if (!pl_record_on() || neg_errno == -ENOENT || neg_errno == -ENOTDIR)
@@ -389,14 +402,13 @@ void pl_record_failure(const char *abs, int neg_errno)
 		pl_record_exists(abs);
 		return;
 	}
-	/* replayed by the sysroot helper from a snapshot (util/sysroot.h, PL_READ_ERRORS) */
-	if (problem(abs, pl_read_strerror(neg_errno)) && !strchr(abs, '\n')) {
-		char line[PATH_MAX + 16];
-		int n = snprintf(line, sizeof(line), "%d %s\n", -neg_errno, abs);
-		if (n > 0 && (size_t)n < sizeof(line))
-			pl_record_live(PL_READ_ERRORS, "reads that failed, to fail the same way",
-				       line, (size_t)n);
-	}
+	failure(abs, abs, neg_errno);
+}
+
+void pl_record_probe_failure(const char *probe, const char *abs, int neg_errno)
+{
+	if (pl_record_on() && neg_errno != -ENOENT)
+		failure(probe, abs, neg_errno);
 }
 
 void pl_record_live(const char *abs, const char *what, const void *data, size_t len)
@@ -411,12 +423,6 @@ void pl_record_live(const char *abs, const char *what, const void *data, size_t 
 	memcpy(e->data + e->len, data, len);
 	e->len += len;
 	e->data[e->len] = '\0';
-}
-
-void pl_record_unreadable(const char *what, const char *why)
-{
-	if (pl_record_on())
-		problem(what, why);
 }
 
 static int cmp_entry(const void *a, const void *b)

@@ -60,9 +60,10 @@ void pl_record_failure(const char *abs, int neg_errno);
 /** Append @len bytes at @data to the live reading @abs ("/perflab-live/cpuid"), created
  *  empty with the description @what (a static string) on first use. No-op when off. */
 void pl_record_live(const char *abs, const char *what, const void *data, size_t len);
-/** Note that @what (a path or a probe such as "syslog(2)") could not be read, with @why.
- *  No-op when off; one note per @what. */
-void pl_record_unreadable(const char *what, const char *why);
+/** Note that the live probe @probe ("syslog(2)") failed with @neg_errno (not -ENOENT),
+ *  and record the error for its file @abs ("/perflab-live/kmsg") in PL_READ_ERRORS, so
+ *  reading @abs from the snapshot fails the same way. No-op when off. */
+void pl_record_probe_failure(const char *probe, const char *abs, int neg_errno);
 
 /** The recorded entries sorted by path (a parent directory before what is inside it):
  *  *out points into the recording, valid until the next record call. Returns the count. */

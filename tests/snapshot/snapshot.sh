@@ -109,6 +109,17 @@ is "hostile: the FIFO's read fails the same way from the snapshot" \
 	"$("$PERFLAB" inspect --json --sysroot "$TMP/hostile-x" | jq -r '.facts["kernel.release"].unavailable // "available"')" \
 	"$("$PERFLAB" inspect --json --sysroot "$TMP/hostile" | jq -r '.facts["kernel.release"].unavailable // "available"')"
 
+# a live probe's failure and a failed read, as a snapshot records them, read the same
+cp -a "$FIXTURES/sysroots/container" "$TMP/errs"
+mkdir -p "$TMP/errs/perflab-live"
+printf '1 /perflab-live/kmsg\n13 /proc/meminfo\n' >"$TMP/errs/perflab-live/read-errors"
+rm -f "$TMP/errs/proc/meminfo"
+"$PERFLAB" inspect --json --sysroot "$TMP/errs" >"$TMP/errs.json"
+like "read-errors: syslog(2)'s refusal gives the live reason" \
+	"$(jq -r '.facts["kmsg.records"].unavailable' "$TMP/errs.json")" '^syslog\(2\): permission denied \(kernel.dmesg_restrict'
+like "read-errors: a refused read gives its error" \
+	"$(jq -r '.facts["mem.total_bytes"].unavailable' "$TMP/errs.json")" '^/proc/meminfo: permission denied'
+
 # --- the command line -----------------------------------------------------------------
 expect_exit 2 "-o in a missing directory: exit 2" "$PERFLAB" snapshot -o "$TMP/nodir/x.tar.zst"
 like "-o in a missing directory: one line naming it" "$(cat "$ERR")" "cannot write '$TMP/nodir/x.tar.zst'"
