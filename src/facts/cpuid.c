@@ -96,8 +96,7 @@ bool pl_cpuid(unsigned leaf, unsigned sub, unsigned r[4])
 		char buf[96];
 		int n = snprintf(buf, sizeof(buf), "0x%08x 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x\n",
 				 leaf, sub, r[0], r[1], r[2], r[3]);
-		pl_record_live(PL_CPUID_FILE, "cpuid leaves the collectors executed", buf,
-			       (size_t)n);
+		pl_record_live(PL_CPUID_FILE, buf, (size_t)n);
 	}
 	return true;
 #else

@@ -174,8 +174,7 @@ void pl_collect_kmsg(struct pl_facts *f)
 		src = "syslog(2)";
 		r = read_live(&text);
 		if (r == 0)
-			pl_record_live(KMSG_LIVE, "the kernel log read through syslog(2)", text,
-				       strlen(text));
+			pl_record_live(KMSG_LIVE, text, strlen(text));
 		else
 			pl_record_probe_failure("syslog(2)", KMSG_LIVE, r);
 	} else if ((r == -PL_ENOTREG || r == -ENOENT) && !pl_sysroot_is_live()) {

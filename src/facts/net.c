@@ -409,7 +409,7 @@ static void collect_ethtool(struct pl_facts *f, const char *ifc)
 		if (pl_record_on()) {
 			struct pl_buf b = { 0 };
 			ethtool_text(&e, &b);
-			pl_record_live(live_path, "ethtool ioctl results", b.data, b.len);
+			pl_record_live(live_path, b.data, b.len);
 			pl_buf_free(&b);
 		}
 	} else {

@@ -13,6 +13,30 @@
 #include "util/record.h"
 #include "util/sha256.h"
 
+/* What the perflab-live/ member @path (without the leading '/') holds (docs/snapshot.md),
+ * or NULL for any other member. */
+static const char *live_what(const char *path)
+{
+	static const struct {
+		const char *path; /* a member, or a directory of members when it ends in '/' */
+		const char *what;
+	} live[] = {
+		{ "perflab-live/cpuid", "cpuid leaves the collectors executed" },
+		{ "perflab-live/kmsg", "the kernel log read through syslog(2)" },
+		{ "perflab-live/ethtool/", "ethtool ioctl results of one interface" },
+		{ "perflab-live/read-errors", "reads that failed, to fail the same way" },
+	};
+	if (strncmp(path, "perflab-live/", 13) != 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
+		size_t l = strlen(live[i].path);
+		if (live[i].path[l - 1] == '/' ? strncmp(path, live[i].path, l) == 0
+					       : strcmp(path, live[i].path) == 0)
+			return live[i].what;
+	}
+	return "a live reading of a later perflab";
+}
+
 json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 {
 	json_t *doc = json_object();
@@ -48,10 +72,11 @@ json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 			json_object_set_new(m, "target", pl_json_string(v[i].target));
 		}
 		json_array_append_new(members, m);
-		if (v[i].live) {
+		const char *what = v[i].type == PL_REC_FILE ? live_what(v[i].path + 1) : NULL;
+		if (what) {
 			json_t *l = json_object();
 			json_object_set_new(l, "path", pl_json_string(v[i].path + 1));
-			json_object_set_new(l, "what", pl_json_string(v[i].live));
+			json_object_set_new(l, "what", pl_json_string(what));
 			json_array_append_new(live, l);
 		}
 	}

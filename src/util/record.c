@@ -389,8 +389,7 @@ static void failure(const char *what, const char *abs, int neg_errno)
 		char line[PATH_MAX + 16];
 		int n = snprintf(line, sizeof(line), "%d %s\n", -neg_errno, abs);
 		if (n > 0 && (size_t)n < sizeof(line))
-			pl_record_live(PL_READ_ERRORS, "reads that failed, to fail the same way",
-				       line, (size_t)n);
+			pl_record_live(PL_READ_ERRORS, line, (size_t)n);
 	}
 }
 
@@ -411,14 +410,12 @@ void pl_record_probe_failure(const char *probe, const char *abs, int neg_errno)
 		failure(probe, abs, neg_errno);
 }
 
-void pl_record_live(const char *abs, const char *what, const void *data, size_t len)
+void pl_record_live(const char *abs, const void *data, size_t len)
 {
 	if (!pl_record_on())
 		return;
 	bool isnew;
 	struct pl_rec_entry *e = add(abs, PL_REC_FILE, &isnew);
-	if (isnew)
-		e->live = what;
 	e->data = pl_xrealloc(e->data, e->len + len + 1);
 	memcpy(e->data + e->len, data, len);
 	e->len += len;

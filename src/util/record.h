@@ -25,10 +25,9 @@ enum pl_rec_type {
 struct pl_rec_entry {
 	char *path; /**< absolute inside the sysroot, no trailing '/': "/proc/cpuinfo" */
 	enum pl_rec_type type;
-	char *data;	  /**< PL_REC_FILE: the bytes read (NUL-terminated), else NULL */
-	size_t len;	  /**< PL_REC_FILE: bytes at data */
-	char *target;	  /**< PL_REC_LINK: the link's target, else NULL */
-	const char *live; /**< a live reading: what it holds (static string), else NULL */
+	char *data;   /**< PL_REC_FILE: the bytes read (NUL-terminated), else NULL */
+	size_t len;   /**< PL_REC_FILE: bytes at data */
+	char *target; /**< PL_REC_LINK: the link's target, else NULL */
 };
 
 /** One path or probe that could not be read, with why (for the manifest). */
@@ -58,8 +57,8 @@ void pl_record_link(const char *abs);
 void pl_record_failure(const char *abs, int neg_errno);
 
 /** Append @len bytes at @data to the live reading @abs ("/perflab-live/cpuid"), created
- *  empty with the description @what (a static string) on first use. No-op when off. */
-void pl_record_live(const char *abs, const char *what, const void *data, size_t len);
+ *  empty on first use (docs/snapshot.md names each). No-op when off. */
+void pl_record_live(const char *abs, const void *data, size_t len);
 /** Note that the live probe @probe ("syslog(2)") failed with @neg_errno (not -ENOENT),
  *  and record the error for its file @abs ("/perflab-live/kmsg") in PL_READ_ERRORS, so
  *  reading @abs from the snapshot fails the same way. No-op when off. */
