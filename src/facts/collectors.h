@@ -110,6 +110,12 @@ const char *pl_apt_conf_get(const char *text, const char *name);
 /** The comm of every readable /proc/PID (a NULL-terminated vector, pl_strv_free), or NULL
  *  with *err = -errno when /proc cannot be listed. */
 char **pl_proc_comms(int *err);
+/** True when a fact looks for processes with @comm: a daemon of services.* or what
+ *  pl_noise_comm_watched() names. A snapshot keeps /proc/PID/comm only for those and
+ *  PID 1. */
+bool pl_proc_comm_watched(const char *comm);
+/** True for the comm of a cloud agent, snapd or cron (noise.agents, noise.*.running). */
+bool pl_noise_comm_watched(const char *comm);
 
 /** Free @n DIMMs of @d and the array. NULL-safe. */
 void pl_dimms_free(struct pl_dimm *d, size_t n);

@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "facts/cpuid.h"
 #include "facts/hwloc_input.h"
 #include "util/json.h"
 #include "util/cpuset.h"
+#include "util/record.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -288,28 +290,32 @@ struct cache_sizes {
 	const char *src;
 };
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-
 /* Deterministic cache parameters of the CPU this runs on: leaf 4 (Intel) or 0x8000001D
  * (AMD topology extensions), size = ways * partitions * line size * sets (Intel SDM vol. 2
  * "CPUID leaf 04H"; AMD APM vol. 3 "Fn8000_001D"). No binding to other CPUs: hwloc's x86
  * backend binds to every PU in turn, and on a busy host each migration waits for a time
- * slice (19 ms measured here), which alone would break the 20 ms budget of `check`. */
+ * slice (19 ms measured here), which alone would break the 20 ms budget of `check`.
+ * The leaves come from facts/cpuid.h: the live CPU, or a snapshot's readings. */
 static bool cpuid_caches(struct cache_sizes *cs)
 {
-	unsigned a, b, c, d;
-	unsigned maxext = __get_cpuid_max(0x80000000, NULL);
+	unsigned r[4];
+	if (!pl_cpuid_available())
+		return false;
+	pl_cpuid(0x80000000, 0, r);
+	unsigned maxext = r[0];
+	pl_cpuid(0, 0, r);
+	unsigned maxbasic = r[0];
 	unsigned leaves[2] = { 4, 0x8000001d };
 	for (int li = 0; li < 2; li++) {
 		unsigned leaf = leaves[li];
-		if (leaf == 4 && __get_cpuid_max(0, NULL) < 4)
+		if (leaf == 4 && maxbasic < 4)
 			continue;
 		if (leaf == 0x8000001d && maxext < 0x8000001d)
 			continue;
 		bool any = false;
 		for (unsigned sub = 0; sub < 16; sub++) {
-			__cpuid_count(leaf, sub, a, b, c, d);
+			pl_cpuid(leaf, sub, r);
+			unsigned a = r[0], b = r[1], c = r[2];
 			unsigned type = a & 0x1f, level = (a >> 5) & 0x7;
 			if (type == 0)
 				break;
@@ -332,23 +338,16 @@ static bool cpuid_caches(struct cache_sizes *cs)
 	 * PVM hypervisor fills only these. */
 	if (maxext < 0x80000006)
 		return false;
-	__cpuid(0x80000005, a, b, c, d);
-	cs->level[1] = (uint64_t)(c >> 24) << 10;
-	__cpuid(0x80000006, a, b, c, d);
-	cs->level[2] = (uint64_t)(c >> 16) << 10;
-	cs->level[3] = (uint64_t)(d >> 18) * (512u << 10);
+	pl_cpuid(0x80000005, 0, r);
+	cs->level[1] = (uint64_t)(r[2] >> 24) << 10;
+	pl_cpuid(0x80000006, 0, r);
+	cs->level[2] = (uint64_t)(r[2] >> 16) << 10;
+	cs->level[3] = (uint64_t)(r[3] >> 18) * (512u << 10);
 	cs->src = "cpuid:0x80000005/0x80000006 (this CPU, or what the hypervisor reports)";
 	return cs->level[1] || cs->level[2] || cs->level[3];
 }
-#else
-static bool cpuid_caches(struct cache_sizes *cs)
-{
-	(void)cs;
-	return false;
-}
-#endif
 
-static void cache_facts(struct pl_facts *f, hwloc_topology_t t, bool live)
+static void cache_facts(struct pl_facts *f, hwloc_topology_t t)
 {
 	static const char *const keys[] = { NULL, "cpu.cache.l1d_bytes", "cpu.cache.l2_bytes",
 					    "cpu.cache.l3_bytes" };
@@ -365,12 +364,13 @@ static void cache_facts(struct pl_facts *f, hwloc_topology_t t, bool live)
 		int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE);
 		if (n > 0)
 			pl_fact_int(f, "cpu.cache.l3_count", n, cs.src);
-	} else if (!live || !cpuid_caches(&cs)) {
+	} else if (!cpuid_caches(&cs)) {
 		for (int l = 1; l <= 3; l++)
 			pl_fact_unavailable(f, keys[l],
 					    "/sys/devices/system/cpu/cpu0/cache: not "
 					    "present%s",
-					    live ? " and cpuid has no cache leaf" : "");
+					    pl_cpuid_available() ? " and cpuid has no cache leaf"
+								 : "");
 		return;
 	}
 	/* In a VM cpuid often passes the host's values through (this machine: a 508 MB L3
@@ -394,12 +394,14 @@ static void collect_topology(struct pl_facts *f)
 	}
 	/* A machine tree is outside input: hwloc reads a validated copy of the files it
 	 * needs, never the tree itself (facts/hwloc_input.h says why). The live sysfs is the
-	 * kernel's own and is read directly. */
+	 * kernel's own and is read directly; while a snapshot records (util/record.h), the
+	 * copy is made anyway so the files it needs are read through the helper and
+	 * recorded, and removed unused. */
 	bool live = pl_sysroot_is_live();
 	struct pl_hwloc_input in = { { 0 } };
-	if (!live) {
+	if (!live || pl_record_on()) {
 		char why[512];
-		if (pl_hwloc_input_make(&in, why, sizeof(why)) < 0) {
+		if (pl_hwloc_input_make(&in, why, sizeof(why)) < 0 && !live) {
 			char *msg = pl_xasprintf("hwloc input %s", why);
 			topo_unavailable(f, msg);
 			free(msg);
@@ -469,7 +471,7 @@ static void collect_topology(struct pl_facts *f)
 	if (pus > 0)
 		pl_fact_int(f, "cpu.pus", pus, src);
 
-	cache_facts(f, t, live);
+	cache_facts(f, t);
 	hwloc_topology_destroy(t);
 }
 

@@ -6,7 +6,8 @@
  * Source: through the sysroot, /dev/kmsg when it is a regular file (a fixture tree holds
  * the log there, in /dev/kmsg's record format); on the live system the kernel ring buffer
  * through syslog(2) SYSLOG_ACTION_READ_ALL (what `dmesg -r` prints; never blocks), which
- * needs CAP_SYSLOG when kernel.dmesg_restrict is 1. Formats:
+ * needs CAP_SYSLOG when kernel.dmesg_restrict is 1; in a snapshot, /perflab-live/kmsg,
+ * the bytes syslog(2) returned when it was taken. Formats:
  * Documentation/ABI/testing/dev-kmsg and syslog(2). */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,10 +17,13 @@
 #include "facts/collectors.h"
 #include "util/json.h"
 #include "util/cleanup.h"
+#include "util/record.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
 #define KMSG "/dev/kmsg"
+/* A snapshot's kernel log: what syslog(2) returned, as it returned it (docs/snapshot.md). */
+#define KMSG_LIVE "/perflab-live/kmsg"
 
 /* Case-sensitive substring tests; each event is one of its patterns, all of a "+" pair. */
 static bool has(const char *m, const char *s)
@@ -160,10 +164,26 @@ void pl_collect_kmsg(struct pl_facts *f)
 {
 	pl_autofree char *text = NULL;
 	const char *src = KMSG;
+	/* live /dev/kmsg is the character device: not a problem for a snapshot to note */
+	bool was = pl_record_pause(true);
+	if (!pl_sysroot_is_live())
+		pl_record_pause(was);
 	int r = pl_read_file(KMSG, &text, NULL);
+	pl_record_pause(was);
 	if (r == -PL_ENOTREG && pl_sysroot_is_live()) {
 		src = "syslog(2)";
 		r = read_live(&text);
+		if (r == 0)
+			pl_record_live(KMSG_LIVE, text, strlen(text));
+		else
+			pl_record_probe_failure("syslog(2)", KMSG_LIVE, r);
+	} else if ((r == -PL_ENOTREG || r == -ENOENT) && !pl_sysroot_is_live()) {
+		/* a snapshot's copy of what syslog(2) returned, or the error it gave */
+		int rl = pl_read_file(KMSG_LIVE, &text, NULL);
+		if (rl != -ENOENT) {
+			src = "syslog(2)";
+			r = rl;
+		}
 	}
 	if (r < 0) {
 		const char *why = r == -EPERM || r == -EACCES

@@ -3,8 +3,9 @@
  * (Documentation/ABI/testing/sysfs-class-net, sysfs-class-net-queues); the IRQs of its
  * queues and the CPUs each may run on (/proc/interrupts action names, the device's
  * msi_irqs, /proc/irq/N/smp_affinity_list: Documentation/core-api/irq/irq-affinity.rst);
- * RPS/XPS masks (Documentation/networking/scaling.rst); and, live only, ring sizes and
- * interrupt coalescing through the ethtool ioctl (SIOCETHTOOL, include/uapi/linux/ethtool.h). */
+ * RPS/XPS masks (Documentation/networking/scaling.rst); and ring sizes and interrupt
+ * coalescing through the ethtool ioctl (SIOCETHTOOL, include/uapi/linux/ethtool.h), live
+ * or from a snapshot's perflab-live/ethtool/IFNAME. */
 #include <errno.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -19,10 +20,13 @@
 #include "util/json.h"
 #include "util/cleanup.h"
 #include "util/cpuset.h"
+#include "util/record.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
 #define NET_DIR "/sys/class/net"
+/* A snapshot's ethtool readings, one file per interface (docs/snapshot.md). */
+#define ETHTOOL_LIVE "/perflab-live/ethtool"
 
 static void collect_queues(struct pl_facts *f, const char *ifc)
 {
@@ -291,53 +295,160 @@ static const char *ethtool_why(int err)
 	return err == -EOPNOTSUPP ? "not supported by the driver" : strerror(-err);
 }
 
-/* Ring sizes and coalescing of @ifc through the ethtool ioctl (live only). */
+/* The ethtool readings of one interface: from the ioctl (live) or a snapshot's file. */
+struct eth {
+	int sock_err; /* 0, or -errno of socket(): nothing else was asked */
+	int ring_err; /* 0, or -errno of ETHTOOL_GRINGPARAM */
+	int co_err;   /* 0, or -errno of ETHTOOL_GCOALESCE */
+	struct ethtool_ringparam ring;
+	struct ethtool_coalesce co;
+};
+
+/* Ask the kernel for @ifc's rings and coalescing (@ifc shorter than IFNAMSIZ). */
+static void ethtool_live(const char *ifc, struct eth *e)
+{
+	pl_autoclose int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		e->sock_err = -errno;
+		return;
+	}
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifc);
+	e->ring.cmd = ETHTOOL_GRINGPARAM;
+	e->ring_err = ethtool_get(fd, &ifr, &e->ring);
+	e->co.cmd = ETHTOOL_GCOALESCE;
+	e->co_err = ethtool_get(fd, &ifr, &e->co);
+}
+
+/* @e as the snapshot file perflab-live/ethtool/IFNAME (docs/snapshot.md) into @b. */
+static void ethtool_text(const struct eth *e, struct pl_buf *b)
+{
+	if (e->sock_err) {
+		pl_buf_printf(b, "socket errno=%d\n", -e->sock_err);
+		return;
+	}
+	if (e->ring_err)
+		pl_buf_printf(b, "ringparam errno=%d\n", -e->ring_err);
+	else
+		pl_buf_printf(b, "ringparam rx=%u rx_max=%u tx=%u tx_max=%u\n", e->ring.rx_pending,
+			      e->ring.rx_max_pending, e->ring.tx_pending, e->ring.tx_max_pending);
+	if (e->co_err)
+		pl_buf_printf(b, "coalesce errno=%d\n", -e->co_err);
+	else
+		pl_buf_printf(b,
+			      "coalesce rx_usecs=%u tx_usecs=%u rx_frames=%u adaptive_rx=%u "
+			      "adaptive_tx=%u\n",
+			      e->co.rx_coalesce_usecs, e->co.tx_coalesce_usecs,
+			      e->co.rx_max_coalesced_frames, e->co.use_adaptive_rx_coalesce ? 1 : 0,
+			      e->co.use_adaptive_tx_coalesce ? 1 : 0);
+}
+
+/* An errno value from a snapshot file: 1..4095 (the kernel's MAX_ERRNO), else EINVAL. */
+static int file_errno(int v)
+{
+	return v > 0 && v < 4096 ? -v : -EINVAL;
+}
+
+/* Parse the snapshot file @text into @e; a reading the file lacks or garbles fails with
+ * -ENODATA ("No data available"). */
+static void ethtool_parse(char *text, struct eth *e)
+{
+	e->ring_err = e->co_err = -ENODATA;
+	for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		int v;
+		unsigned a, b, c, d, x;
+		if (sscanf(p, "socket errno=%d", &v) == 1) {
+			e->sock_err = file_errno(v);
+		} else if (sscanf(p, "ringparam errno=%d", &v) == 1) {
+			e->ring_err = file_errno(v);
+		} else if (sscanf(p, "ringparam rx=%u rx_max=%u tx=%u tx_max=%u", &a, &b, &c, &d) ==
+			   4) {
+			e->ring_err = 0;
+			e->ring.rx_pending = a;
+			e->ring.rx_max_pending = b;
+			e->ring.tx_pending = c;
+			e->ring.tx_max_pending = d;
+		} else if (sscanf(p, "coalesce errno=%d", &v) == 1) {
+			e->co_err = file_errno(v);
+		} else if (sscanf(p,
+				  "coalesce rx_usecs=%u tx_usecs=%u rx_frames=%u adaptive_rx=%u "
+				  "adaptive_tx=%u",
+				  &a, &b, &c, &d, &x) == 5) {
+			e->co_err = 0;
+			e->co.rx_coalesce_usecs = a;
+			e->co.tx_coalesce_usecs = b;
+			e->co.rx_max_coalesced_frames = c;
+			e->co.use_adaptive_rx_coalesce = d != 0;
+			e->co.use_adaptive_tx_coalesce = x != 0;
+		}
+	}
+}
+
+/* Ring sizes and coalescing of @ifc through the ethtool ioctl (live, recorded while a
+ * snapshot records), or from a snapshot's perflab-live/ethtool/IFNAME. */
 static void collect_ethtool(struct pl_facts *f, const char *ifc)
 {
 	char rk[256], ck[256];
 	snprintf(rk, sizeof(rk), "net.%s.ring", ifc);
 	snprintf(ck, sizeof(ck), "net.%s.coalesce", ifc);
-	if (!pl_sysroot_is_live()) {
-		pl_fact_unavailable(f, rk, "ethtool: live system only (not in a sysroot)");
-		pl_fact_unavailable(f, ck, "ethtool: live system only (not in a sysroot)");
+	if (strlen(ifc) >= IFNAMSIZ) {
+		pl_fact_unavailable(f, rk, "ethtool: name too long");
+		pl_fact_unavailable(f, ck, "ethtool: name too long");
 		return;
 	}
-	pl_autoclose int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	const char *nosock = fd < 0 ? strerror(errno) : NULL; /* before any other call */
-	struct ifreq ifr;
-	memset(&ifr, 0, sizeof(ifr));
-	if (nosock || strlen(ifc) >= sizeof(ifr.ifr_name)) {
-		const char *why = nosock ? nosock : "name too long";
-		pl_fact_unavailable(f, rk, "ethtool: %s", why);
-		pl_fact_unavailable(f, ck, "ethtool: %s", why);
+	struct eth e;
+	memset(&e, 0, sizeof(e));
+	char live_path[64];
+	snprintf(live_path, sizeof(live_path), ETHTOOL_LIVE "/%s", ifc);
+	if (pl_sysroot_is_live()) {
+		ethtool_live(ifc, &e);
+		if (pl_record_on()) {
+			struct pl_buf b = { 0 };
+			ethtool_text(&e, &b);
+			pl_record_live(live_path, b.data, b.len);
+			pl_buf_free(&b);
+		}
+	} else {
+		pl_autofree char *text = NULL;
+		if (pl_read_file(live_path, &text, NULL) < 0) {
+			pl_fact_unavailable(f, rk, "ethtool: live system only (not in a sysroot)");
+			pl_fact_unavailable(f, ck, "ethtool: live system only (not in a sysroot)");
+			return;
+		}
+		ethtool_parse(text, &e);
+	}
+	if (e.sock_err) {
+		pl_fact_unavailable(f, rk, "ethtool: %s", strerror(-e.sock_err));
+		pl_fact_unavailable(f, ck, "ethtool: %s", strerror(-e.sock_err));
 		return;
 	}
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifc);
 	const char *lo = strcmp(ifc, "lo") == 0 ? " (loopback has no rings or coalescing)" : "";
-	struct ethtool_ringparam ring = { .cmd = ETHTOOL_GRINGPARAM };
-	int r = ethtool_get(fd, &ifr, &ring);
-	if (r == 0) {
+	if (e.ring_err == 0) {
 		json_t *o = json_object();
-		json_object_set_new(o, "rx", json_integer(ring.rx_pending));
-		json_object_set_new(o, "rx_max", json_integer(ring.rx_max_pending));
-		json_object_set_new(o, "tx", json_integer(ring.tx_pending));
-		json_object_set_new(o, "tx_max", json_integer(ring.tx_max_pending));
+		json_object_set_new(o, "rx", json_integer(e.ring.rx_pending));
+		json_object_set_new(o, "rx_max", json_integer(e.ring.rx_max_pending));
+		json_object_set_new(o, "tx", json_integer(e.ring.tx_pending));
+		json_object_set_new(o, "tx_max", json_integer(e.ring.tx_max_pending));
 		pl_fact_set(f, rk, o, "ethtool ETHTOOL_GRINGPARAM");
 	} else {
-		pl_fact_unavailable(f, rk, "ethtool ETHTOOL_GRINGPARAM: %s%s", ethtool_why(r), lo);
+		pl_fact_unavailable(f, rk, "ethtool ETHTOOL_GRINGPARAM: %s%s",
+				    ethtool_why(e.ring_err), lo);
 	}
-	struct ethtool_coalesce co = { .cmd = ETHTOOL_GCOALESCE };
-	r = ethtool_get(fd, &ifr, &co);
-	if (r == 0) {
+	if (e.co_err == 0) {
 		json_t *o = json_object();
-		json_object_set_new(o, "rx_usecs", json_integer(co.rx_coalesce_usecs));
-		json_object_set_new(o, "tx_usecs", json_integer(co.tx_coalesce_usecs));
-		json_object_set_new(o, "rx_frames", json_integer(co.rx_max_coalesced_frames));
-		json_object_set_new(o, "adaptive_rx", json_boolean(co.use_adaptive_rx_coalesce));
-		json_object_set_new(o, "adaptive_tx", json_boolean(co.use_adaptive_tx_coalesce));
+		json_object_set_new(o, "rx_usecs", json_integer(e.co.rx_coalesce_usecs));
+		json_object_set_new(o, "tx_usecs", json_integer(e.co.tx_coalesce_usecs));
+		json_object_set_new(o, "rx_frames", json_integer(e.co.rx_max_coalesced_frames));
+		json_object_set_new(o, "adaptive_rx", json_boolean(e.co.use_adaptive_rx_coalesce));
+		json_object_set_new(o, "adaptive_tx", json_boolean(e.co.use_adaptive_tx_coalesce));
 		pl_fact_set(f, ck, o, "ethtool ETHTOOL_GCOALESCE");
 	} else {
-		pl_fact_unavailable(f, ck, "ethtool ETHTOOL_GCOALESCE: %s%s", ethtool_why(r), lo);
+		pl_fact_unavailable(f, ck, "ethtool ETHTOOL_GCOALESCE: %s%s", ethtool_why(e.co_err),
+				    lo);
 	}
 }
 

@@ -34,6 +34,15 @@ static const char *const agents[] = {
 	NULL,
 };
 
+bool pl_noise_comm_watched(const char *comm)
+{
+	for (const char *const *a = agents; *a; a++)
+		if (strcmp(comm, *a) == 0)
+			return true;
+	return strcmp(comm, "snapd") == 0 || strcmp(comm, "cron") == 0 ||
+	       strcmp(comm, "crond") == 0;
+}
+
 const char *pl_apt_conf_get(const char *text, const char *name)
 {
 	static char val[64];

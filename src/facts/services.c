@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "facts/collectors.h"
+#include "util/record.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -24,6 +25,14 @@ static const struct {
 };
 #define NDAEMONS (sizeof(daemons) / sizeof(daemons[0]))
 
+bool pl_proc_comm_watched(const char *comm)
+{
+	for (size_t i = 0; i < NDAEMONS; i++)
+		if (strcmp(comm, daemons[i].comm) == 0)
+			return true;
+	return pl_noise_comm_watched(comm);
+}
+
 char **pl_proc_comms(int *err)
 {
 	char **pids;
@@ -39,8 +48,18 @@ char **pl_proc_comms(int *err)
 		if (pl_parse_u64(*p, &pid) < 0)
 			continue;
 		char *comm;
-		if (pl_read_strf(&comm, "/proc/%s/comm", *p) < 0)
+		/* A snapshot (util/record.h) keeps the comm of PID 1 and of the processes the
+		 * facts look for, not every process's: read unrecorded, then again recorded. */
+		bool was = pl_record_pause(true);
+		int rr = pl_read_strf(&comm, "/proc/%s/comm", *p);
+		pl_record_pause(was);
+		if (rr < 0)
 			continue; /* exited meanwhile */
+		if (pl_record_on() && (strcmp(*p, "1") == 0 || pl_proc_comm_watched(comm))) {
+			char *again;
+			if (pl_read_strf(&again, "/proc/%s/comm", *p) == 0)
+				free(again);
+		}
 		comms = pl_xrealloc(comms, (n + 2) * sizeof(*comms));
 		comms[n++] = comm;
 		comms[n] = NULL;

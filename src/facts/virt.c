@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* virt.hypervisor: which hypervisor runs this machine, from (in order of trust)
  * /sys/hypervisor/type (Xen), a paravirtual clocksource the kernel registered (kvm-clock,
- * xen, hyperv_*), the CPUID hypervisor leaf 0x40000000 (live system only),
+ * xen, hyperv_*), the CPUID hypervisor leaf 0x40000000 (live, or a snapshot's readings),
  * DMI sys_vendor/product_name, and the cpuinfo "hypervisor" flag (x86 CPUID.1:ECX[31], set
  * by every x86 hypervisor: "unknown" when nothing names it). Same evidence
  * systemd-detect-virt uses. A Firecracker guest has no DMI: only cpuid names KVM. */
@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "facts/collectors.h"
+#include "facts/cpuid.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -55,26 +56,23 @@ static const struct {
 	{ "SRESRESRESRE", "sre" },	  { "EVMMEVMMEVMM", "evmm" },
 };
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-
 static void cpuid_sig(unsigned leaf, char sig[13])
 {
-	unsigned a, b, c, d;
-	__cpuid(leaf, a, b, c, d);
-	(void)a;
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
+	unsigned r[4];
+	pl_cpuid(leaf, 0, r);
+	memcpy(sig, &r[1], 4);
+	memcpy(sig + 4, &r[2], 4);
+	memcpy(sig + 8, &r[3], 4);
 	sig[12] = '\0';
 }
 
-/* The hypervisor signature, or false when CPUID.1:ECX[31] (hypervisor present) is clear.
- * Live system only: cpuid describes this CPU, never a sysroot. */
+/* The hypervisor signature, or false when CPUID.1:ECX[31] (hypervisor present) is clear
+ * or there is no cpuid to ask (facts/cpuid.h: the live CPU, or a snapshot's readings). */
 static bool cpuid_hypervisor(char sig[13])
 {
-	unsigned a, b, c, d;
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
+	unsigned r[4];
+	if (!pl_cpuid_available() || !pl_cpuid(0, 0, r) || r[0] < 1 || !pl_cpuid(1, 0, r) ||
+	    !(r[2] & (1u << 31)))
 		return false;
 	cpuid_sig(0x40000000, sig);
 	/* KVM and Xen with Hyper-V enlightenments put "Microsoft Hv" first and their own
@@ -87,13 +85,6 @@ static bool cpuid_hypervisor(char sig[13])
 	}
 	return true;
 }
-#else
-static bool cpuid_hypervisor(char sig[13])
-{
-	(void)sig;
-	return false;
-}
-#endif
 
 /* Paravirtual clocksources register only when the kernel found that hypervisor's
  * interface, so they say what the *kernel* runs on. That beats user-space cpuid, which
@@ -157,7 +148,7 @@ void pl_collect_virt(struct pl_facts *f)
 	}
 	if (!hv && (hv = pvclock_lookup()))
 		src = "/sys/devices/system/clocksource/clocksource0/available_clocksource";
-	if (pl_sysroot_is_live()) {
+	{
 		char sig[13];
 		if (cpuid_hypervisor(sig)) {
 			pl_fact_str(f, "virt.cpuid.signature", sig, "cpuid:0x40000000");

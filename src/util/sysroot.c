@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/record.h"
 #include "util/str.h"
 
 static char sysroot[PATH_MAX] = "";
@@ -75,6 +76,47 @@ static int open_regular(const char *path)
 	return fd;
 }
 
+static long read_all(int fd, bool at0, char **buf, size_t *cap);
+
+/* In a sysroot: the -errno PL_READ_ERRORS records for @abs, or -ENOENT. The file is read
+ * once per sysroot. */
+static int replayed_error(const char *abs)
+{
+	static char *root, *text;
+	if (pl_sysroot_is_live())
+		return -ENOENT;
+	if (!root || strcmp(root, sysroot) != 0) {
+		free(root);
+		free(text);
+		root = pl_xstrdup(sysroot);
+		text = NULL;
+		char path[PATH_MAX];
+		int fd = pl_sysroot_path(path, sizeof(path), PL_READ_ERRORS) < 0
+				 ? -ENAMETOOLONG
+				 : open_regular(path);
+		if (fd >= 0) {
+			size_t cap = 0;
+			if (read_all(fd, false, &text, &cap) < 0) {
+				free(text);
+				text = NULL;
+			}
+			close(fd);
+		}
+	}
+	size_t al = strlen(abs);
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		char *end;
+		long e = strtol(p, &end, 10);
+		if (end > p && *end == ' ' && (size_t)(end + 1 - p) + al == l &&
+		    memcmp(end + 1, abs, al) == 0 && e > 0 && e < 4096 && e != ENOENT)
+			return (int)-e;
+		p = nl ? nl + 1 : p + l;
+	}
+	return -ENOENT;
+}
+
 /* Read @fd to EOF into *buf (malloc'd, *cap bytes, grown as needed) and NUL-terminate
  * it: with read() from where it is, or with @at0 by pread() from offset 0. Returns the
  * length, or -errno (-EFBIG past PL_READ_MAX; -ESPIPE: a stream that cannot pread). */
@@ -117,16 +159,22 @@ int pl_read_file(const char *abs, char **out, size_t *len)
 	if (r < 0)
 		return r;
 	int fd = open_regular(path);
-	if (fd < 0)
+	if (fd == -ENOENT)
+		fd = replayed_error(abs);
+	if (fd < 0) {
+		pl_record_failure(abs, fd);
 		return fd;
+	}
 	char *buf = NULL;
 	size_t cap = 0;
 	long n = read_all(fd, false, &buf, &cap);
 	close(fd);
 	if (n < 0) {
 		free(buf);
+		pl_record_failure(abs, (int)n);
 		return (int)n;
 	}
+	pl_record_file(abs, buf, (size_t)n);
 	*out = buf;
 	if (len)
 		*len = (size_t)n;
@@ -159,8 +207,12 @@ int pl_reader_read(struct pl_reader *r, const char *abs, const char **text, size
 	}
 	if (!r->path) {
 		int fd = open_regular(path);
-		if (fd < 0)
+		if (fd == -ENOENT)
+			fd = replayed_error(abs);
+		if (fd < 0) {
+			pl_record_failure(abs, fd);
 			return fd;
+		}
 		r->fd = fd;
 		r->path = pl_xstrdup(path);
 	}
@@ -173,8 +225,11 @@ int pl_reader_read(struct pl_reader *r, const char *abs, const char **text, size
 			close(fd);
 		free(r->path);
 		r->path = NULL;
-		if (n < 0)
+		if (n < 0) {
+			pl_record_failure(abs, (int)n);
 			return (int)n;
+		}
+		pl_record_file(abs, r->buf, (size_t)n);
 		*text = r->buf;
 		if (len)
 			*len = (size_t)n;
@@ -184,8 +239,10 @@ int pl_reader_read(struct pl_reader *r, const char *abs, const char **text, size
 		close(r->fd);
 		free(r->path);
 		r->path = NULL;
+		pl_record_failure(abs, (int)n);
 		return (int)n;
 	}
+	pl_record_file(abs, r->buf, (size_t)n);
 	*text = r->buf;
 	if (len)
 		*len = (size_t)n;
@@ -267,7 +324,10 @@ bool pl_exists(const char *abs)
 	char path[PATH_MAX];
 	if (pl_sysroot_path(path, sizeof(path), abs) < 0)
 		return false;
-	return access(path, F_OK) == 0;
+	if (access(path, F_OK) < 0)
+		return false;
+	pl_record_exists(abs);
+	return true;
 }
 
 DIR *pl_opendir(const char *abs)
@@ -289,8 +349,11 @@ static int cmp_str(const void *a, const void *b)
 int pl_list_dir(const char *abs, char ***out, size_t *n)
 {
 	DIR *d = pl_opendir(abs);
-	if (!d)
-		return -errno;
+	if (!d) {
+		int e = -errno;
+		pl_record_failure(abs, e);
+		return e;
+	}
 	size_t cap = 16, cnt = 0;
 	char **v = pl_xmalloc(cap * sizeof(*v));
 	struct dirent *de;
@@ -306,6 +369,7 @@ int pl_list_dir(const char *abs, char ***out, size_t *n)
 	closedir(d);
 	qsort(v, cnt, sizeof(*v), cmp_str);
 	v[cnt] = NULL;
+	pl_record_dir(abs, v);
 	*out = v;
 	if (n)
 		*n = cnt;
@@ -322,6 +386,7 @@ int pl_readlink(const char *abs, char **out)
 	if (n < 0)
 		return -errno;
 	target[n] = '\0';
+	pl_record_link(abs);
 	*out = pl_xstrdup(target);
 	return 0;
 }

@@ -21,6 +21,13 @@
  *  regular file or directory: a FIFO, socket or device, e.g. a symlink to /dev/zero. */
 #define PL_ENOTREG EMEDIUMTYPE
 
+/** A snapshot's record of the reads that failed when it was taken (docs/snapshot.md): one
+ *  line "ERRNO PATH" per file (ERRNO a positive Linux errno, PATH absolute). In a sysroot,
+ *  a file read (pl_read_file(), pl_reader_read()) that finds no file gives the error
+ *  recorded for its path instead of -ENOENT, so a sysfs attribute that refused its read
+ *  (a down link's speed: -EINVAL) reads the same from the snapshot. */
+#define PL_READ_ERRORS "/perflab-live/read-errors"
+
 /** Set the sysroot to @dir (NULL or "/" = the live system). @dir must be an existing
  *  directory. Returns 0, or -errno (-ENOENT missing, -ENOTDIR not a directory). */
 int pl_sysroot_set(const char *dir);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* perflab snapshot's archive (docs/snapshot.md, format version 1): what the sysroot
+ * helper recorded (util/record.h) written as one POSIX pax tar compressed with zstd
+ * through libarchive, with the manifest perflab-snapshot.json as its first member. */
+#ifndef PERFLAB_SNAPSHOT_SNAPSHOT_H
+#define PERFLAB_SNAPSHOT_SNAPSHOT_H
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/** The manifest's member name and "format" value, and the format version written. */
+#define PL_SNAPSHOT_MANIFEST "perflab-snapshot.json"
+#define PL_SNAPSHOT_FORMAT "perflab-snapshot"
+#define PL_SNAPSHOT_VERSION 1
+
+/** The manifest of the current recording (docs/snapshot.md; docs/schemas/snapshot.schema.json):
+ *  format, format_version, perflab_version, created (@created, Unix seconds, as RFC 3339
+ *  UTC), argv (@argc strings of @argv), hostname_redacted (false), members (each recorded
+ *  file with size and sha256, each symlink with its target; directories are members of
+ *  the archive without an entry here), unreadable (path and error) and live (path and
+ *  what). New reference. */
+json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv);
+
+/** Write the current recording as a snapshot archive to @fp (left open): the manifest,
+ *  then every recorded entry under its path without the leading '/' (files 0644, links,
+ *  directories 0755; owner 0, mtime @created). Returns 0, or -EIO with a one-line reason
+ *  (libarchive's) in @why (@whylen bytes). */
+int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv, char *why,
+		      size_t whylen);
+
+#endif
