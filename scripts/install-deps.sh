@@ -9,7 +9,7 @@ BUILD_PKGS=(
   gcc make meson ninja-build pkg-config
   libhwloc-dev libnuma-dev libdw-dev libelf-dev zlib1g-dev libdeflate-dev libisal-dev
   liburing-dev libjansson-dev libinih-dev libgsl-dev libpci-dev libseccomp-dev
-  libzstd-dev libiberty-dev scdoc liblzma-dev libbz2-dev libarchive-dev
+  libzstd-dev libiberty-dev scdoc liblzma-dev libbz2-dev libarchive-dev nettle-dev
 )
 # chromium, chromium-driver and a font: tests/report/browser.py lays report.html out in
 # headless Chromium through chromedriver and measures its text (skipped without them).
