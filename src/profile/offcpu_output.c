@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/output.h"
 #include "util/json.h"
 #include "util/str.h"
 
@@ -281,31 +282,6 @@ static json_t *frames_json(const struct pl_preport *r, uint32_t ci)
 	return a;
 }
 
-/* Folded text ("stack COUNT" lines) as [{"stack","us"}]. */
-static json_t *folded_json(const char *text)
-{
-	json_t *a = json_array();
-	if (!text)
-		return a;
-	char *buf = pl_xstrdup(text);
-	for (char *line = buf, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		char *sp = strrchr(line, ' ');
-		uint64_t n;
-		if (!sp || pl_parse_u64(sp + 1, &n) < 0)
-			continue;
-		*sp = '\0';
-		json_t *x = json_object();
-		json_object_set_new(x, "stack", pl_json_string(line));
-		json_object_set_new(x, "us", json_integer((json_int_t)n));
-		json_array_append_new(a, x);
-	}
-	free(buf);
-	return a;
-}
-
 static json_t *thread_json(const struct pl_offcpu_thread *t, const struct pl_profile *p)
 {
 	uint64_t off = t->blocked_ns + t->preempted_ns;
@@ -433,9 +409,9 @@ json_t *pl_offcpu_json(const struct pl_offcpu *o, const struct pl_offcpu_names *
 		json_object_set_new(t, "threads", ta);
 		json_object_set_new(d, "timeline", t);
 	}
-	json_object_set_new(d, "folded", folded_json(folded));
+	json_object_set_new(d, "folded", pl_pout_folded_json(folded, "us"));
 	if (wall)
-		json_object_set_new(d, "wall_folded", folded_json(wall));
+		json_object_set_new(d, "wall_folded", pl_pout_folded_json(wall, "us"));
 	return d;
 }
 

@@ -344,15 +344,12 @@ static json_t *u64a(const uint64_t *v, size_t n)
 	return a;
 }
 
-/* The folded stacks as [{"stack":"comm;f1;f2","count":N}], the same lines as --folded, so
- * `perflab report --from` can draw the flame graph of a saved profile. */
-static json_t *folded_json(const struct pl_preport *r)
+json_t *pl_pout_folded_json(const char *text, const char *key)
 {
 	json_t *a = json_array();
-	pl_autofree char *buf = NULL;
-	size_t len = 0;
-	if (pl_pout_folded(r, &buf, &len) < 0)
+	if (!text)
 		return a;
+	char *buf = pl_xstrdup(text);
 	for (char *line = buf, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -364,10 +361,22 @@ static json_t *folded_json(const struct pl_preport *r)
 		*sp = '\0';
 		json_t *x = json_object();
 		json_object_set_new(x, "stack", pl_json_string(line));
-		json_object_set_new(x, "count", json_integer((json_int_t)n));
+		json_object_set_new(x, key, json_integer((json_int_t)n));
 		json_array_append_new(a, x);
 	}
+	free(buf);
 	return a;
+}
+
+/* The folded stacks as [{"stack":"comm;f1;f2","count":N}], the same lines as --folded, so
+ * `perflab report --from` can draw the flame graph of a saved profile. */
+static json_t *folded_json(const struct pl_preport *r)
+{
+	pl_autofree char *buf = NULL;
+	size_t len = 0;
+	if (pl_pout_folded(r, &buf, &len) < 0)
+		return json_array();
+	return pl_pout_folded_json(buf, "count");
 }
 
 json_t *pl_pout_json(const struct pl_pout *o)

@@ -98,6 +98,11 @@ json_t *pl_pout_json(const struct pl_pout *o);
  *  NUL-terminated, owned by the caller) of *@len bytes. Returns 0 or -errno (then *@buf
  *  is NULL). */
 int pl_pout_folded(const struct pl_preport *r, char **buf, size_t *len);
+/** Folded text @text ("frame;frame;leaf N" lines, as pl_pout_folded() writes them; NULL
+ *  = none) as a new JSON array [{"stack": "frame;...;leaf", @key: N}] (@key "count" for
+ *  samples, "us" for off-CPU microseconds); lines without a trailing count are skipped.
+ *  The caller owns the array. */
+json_t *pl_pout_folded_json(const char *text, const char *key);
 
 /** Write the report, --json (@json) or text, to stderr (@to_stderr: the report of a
  *  command without -o, flushed and checked) or through pl_outfile to @path (NULL or "-":
