@@ -560,7 +560,8 @@ void pl_futex_disable(struct pl_futex *f)
 }
 
 /* A loss or a bad sample in the current ring: the gap runs from its last record to the
- * next one (or to the end of the run). */
+ * next one at or after it (an older one, written out of order from an interrupt, leaves
+ * it open), or to the end of the run. */
 static void ring_broken(struct pl_futex *f)
 {
 	f->rs[f->ring].broken = true;
@@ -569,9 +570,10 @@ static void ring_broken(struct pl_futex *f)
 static void ring_seen(struct pl_futex *f, uint64_t time)
 {
 	struct ringstat *r = &f->rs[f->ring];
-	if (r->broken)
+	if (r->broken && time >= r->last) {
 		pl_futex_log_gap(&f->log, r->last, time);
-	r->broken = false;
+		r->broken = false;
+	}
 	if (time > r->last)
 		r->last = time;
 }

@@ -129,12 +129,15 @@ static void add_gap(struct pl_sched_log *log, uint32_t cpu, uint64_t from, uint6
 	log->gaps[log->ngaps++] = (struct pl_sched_gap){ cpu, from, to };
 }
 
-/* An event read from the current ring at @time: closes the ring's open gap. */
+/* An event read from the current ring at @time: closes the ring's open gap, unless it
+ * is older than the gap's start (an event written out of order from an interrupt): the
+ * next one at or after the start closes it, so a gap never runs backwards. */
 static void ring_saw(struct pl_sched_reader *r, uint64_t time)
 {
 	struct pl_sched_ring_state *rs = cur_ring(r);
-	if (rs->gap_open) {
-		add_gap(r->log, rs->cpu, rs->last ? rs->last : r->log->t0, time);
+	uint64_t from = rs->last ? rs->last : r->log->t0;
+	if (rs->gap_open && time >= from) {
+		add_gap(r->log, rs->cpu, from, time);
 		rs->gap_open = false;
 	}
 	if (time > rs->last)
