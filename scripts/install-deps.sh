@@ -20,7 +20,7 @@ TEST_PKGS=(
 )
 PEER_PKGS=(
   fio likwid sockperf qperf iperf3 hyperfine sysbench stress-ng linux-perf ministat
-  isal libdeflate-tools gzip time sysstat rt-tests valgrind
+  isal libdeflate-tools gzip time sysstat rt-tests valgrind sosreport
 )
 
 want=()
