@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "config.h"
+#include "util/archive.h"
 #include "util/clock.h"
+#include "util/escape.h"
 #include "util/json.h"
 #include "util/record.h"
 #include "util/sha256.h"
@@ -37,6 +39,16 @@ static const char *live_what(const char *path)
 	return "a live reading of a later perflab";
 }
 
+/* Whether an entry can be a member: tar's pax headers hold names and link targets in
+ * UTF-8, so a name the kernel gave in other bytes (an interface may be named with any)
+ * is left out and listed as unreadable with the reason. */
+static bool archivable(const struct pl_rec_entry *v)
+{
+	return pl_utf8_valid(v->path) && (v->type != PL_REC_LINK || pl_utf8_valid(v->target));
+}
+
+#define NOT_UTF8 "a name or link target that is not UTF-8 (a snapshot holds UTF-8 names)"
+
 json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 {
 	json_t *doc = json_object();
@@ -56,7 +68,7 @@ json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 	size_t n = pl_record_entries(&v);
 	json_t *members = json_array(), *live = json_array();
 	for (size_t i = 0; i < n; i++) {
-		if (v[i].type == PL_REC_DIR)
+		if (v[i].type == PL_REC_DIR || !archivable(&v[i]))
 			continue;
 		json_t *m = json_object();
 		json_object_set_new(m, "path", pl_json_string(v[i].path + 1));
@@ -90,6 +102,14 @@ json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 		json_object_set_new(u, "error", pl_json_string(p[i].why));
 		json_array_append_new(bad, u);
 	}
+	for (size_t i = 0; i < n; i++) {
+		if (archivable(&v[i]))
+			continue;
+		json_t *u = json_object();
+		json_object_set_new(u, "path", pl_json_string(v[i].path));
+		json_object_set_new(u, "error", pl_json_string(NOT_UTF8));
+		json_array_append_new(bad, u);
+	}
 	json_object_set_new(doc, "unreadable", bad);
 	json_object_set_new(doc, "live", live);
 	return doc;
@@ -117,7 +137,22 @@ static int member(struct archive *a, struct archive_entry *e, const char *path, 
 	return 0;
 }
 
+static int write_utf8(FILE *fp, long long created, int argc, char *const *argv, char *why,
+		      size_t whylen);
+
 int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv, char *why,
+		      size_t whylen)
+{
+	/* pax names are UTF-8: convert from it, not from the "C" locale's ASCII */
+	struct pl_archive_locale l;
+	pl_archive_utf8_begin(&l);
+	int r = write_utf8(fp, created, argc, argv, why, whylen);
+	pl_archive_utf8_end(&l);
+	return r;
+}
+
+/* pl_snapshot_write() with the thread's LC_CTYPE in UTF-8. */
+static int write_utf8(FILE *fp, long long created, int argc, char *const *argv, char *why,
 		      size_t whylen)
 {
 	json_t *doc = pl_snapshot_manifest(created, argc, argv);
@@ -143,6 +178,8 @@ int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv, 
 	const struct pl_rec_entry *v;
 	size_t n = pl_record_entries(&v);
 	for (size_t i = 0; i < n; i++) {
+		if (!archivable(&v[i]))
+			continue;
 		mode_t t = v[i].type == PL_REC_FILE   ? AE_IFREG
 			   : v[i].type == PL_REC_LINK ? AE_IFLNK
 						      : AE_IFDIR;

@@ -546,7 +546,35 @@ static bool escapes(int root, const char *rel)
 	return false;
 }
 
+void pl_archive_utf8_begin(struct pl_archive_locale *l)
+{
+	l->utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	l->prev = l->utf8 ? uselocale(l->utf8) : (locale_t)0;
+}
+
+void pl_archive_utf8_end(struct pl_archive_locale *l)
+{
+	if (!l->utf8)
+		return;
+	uselocale(l->prev);
+	freelocale(l->utf8);
+	l->utf8 = (locale_t)0;
+}
+
+static int extract_utf8(struct source *src, int dirfd, struct pl_archive_error *err);
+
+/* extract_utf8() with the thread's LC_CTYPE in UTF-8, so member names that are not ASCII
+ * read as the bytes they were written from. */
 static int extract(struct source *src, int dirfd, struct pl_archive_error *err)
+{
+	struct pl_archive_locale l;
+	pl_archive_utf8_begin(&l);
+	int r = extract_utf8(src, dirfd, err);
+	pl_archive_utf8_end(&l);
+	return r;
+}
+
+static int extract_utf8(struct source *src, int dirfd, struct pl_archive_error *err)
 {
 	memset(err, 0, sizeof(*err));
 	struct ex x = { .src = src, .err = err, .lastfd = -1 };

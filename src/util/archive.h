@@ -30,6 +30,7 @@
  * exact. */
 #ifndef PERFLAB_UTIL_ARCHIVE_H
 #define PERFLAB_UTIL_ARCHIVE_H
+#include <locale.h>
 #include <stddef.h>
 
 /** Most members (headers of files, directories and symlinks) an archive may hold. */
@@ -61,6 +62,23 @@ struct pl_archive_error {
  *  failed (-ENOSPC, -EDQUOT, ...), with @err filled too. On failure the directory holds
  *  what was written so far: the caller removes it. */
 int pl_archive_extract_file(const char *path, int dirfd, struct pl_archive_error *err);
+
+/** The calling thread's locale while it reads or writes an archive: see
+ *  pl_archive_utf8_begin(). */
+struct pl_archive_locale {
+	locale_t utf8; /**< C.UTF-8 for LC_CTYPE, or (locale_t)0 when it could not be made */
+	locale_t prev; /**< the thread's locale before, restored by pl_archive_utf8_end() */
+};
+
+/** Make the calling thread's LC_CTYPE C.UTF-8 (newlocale(3), uselocale(3)) until
+ *  pl_archive_utf8_end(@l): libarchive converts pax names (UTF-8 in the archive) to and
+ *  from the locale's character set, and in the "C" locale a program starts in it cannot
+ *  convert a name that is not ASCII (it fails the header, or worse). Other threads and the
+ *  process locale are untouched. Where C.UTF-8 is missing nothing changes. */
+void pl_archive_utf8_begin(struct pl_archive_locale *l);
+
+/** Restore the thread's locale saved by pl_archive_utf8_begin(@l) and free C.UTF-8. */
+void pl_archive_utf8_end(struct pl_archive_locale *l);
 
 /** pl_archive_extract_file() of the @len bytes at @buf (the fuzz harness, tests). */
 int pl_archive_extract_mem(const void *buf, size_t len, int dirfd, struct pl_archive_error *err);
