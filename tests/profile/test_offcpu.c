@@ -572,6 +572,49 @@ static void test_exit_pid_unknown(void **state)
 	pl_sched_log_free(&l);
 }
 
+/* The losses lines: nothing when nothing was lost, dropped or clipped; "1 interval"
+ * singular; the gaps apart from the dropped intervals (a drop with no gap: ends that
+ * contradict each other). */
+static char *losses_text(uint64_t lost, size_t ngaps, uint64_t dropped, uint64_t clipped)
+{
+	struct pl_offcpu o = { 0 };
+	o.lost = lost;
+	o.ngaps = ngaps;
+	o.dropped = dropped;
+	o.dropped_ns = dropped * 2 * MS;
+	o.clipped = clipped;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&txt, &len);
+	pl_offcpu_text_losses(m, &o);
+	fclose(m);
+	return txt;
+}
+
+static void test_losses_text(void **state)
+{
+	(void)state;
+	char *t = losses_text(0, 0, 0, 0);
+	assert_string_equal(t, "");
+	free(t);
+	t = losses_text(0, 0, 0, 1);
+	assert_string_equal(t, "  1 interval clipped at the window's edges\n");
+	free(t);
+	t = losses_text(0, 0, 1, 0);
+	assert_string_equal(t, "  1 interval dropped (2.000 ms not counted): across lost events "
+			       "or with contradicting ends\n");
+	free(t);
+	t = losses_text(7, 1, 3, 2);
+	assert_string_equal(t, "  7 scheduler events lost in 1 gap\n"
+			       "  3 intervals dropped (6.000 ms not counted): across lost events "
+			       "or with contradicting ends\n"
+			       "  2 intervals clipped at the window's edges\n");
+	free(t);
+	t = losses_text(1, 2, 0, 0);
+	assert_string_equal(t, "  1 scheduler event lost in 2 gaps\n");
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_exit_pid_unknown),
 		cmocka_unit_test(test_no_target_thread),
 		cmocka_unit_test(test_uncounted_loss),
+		cmocka_unit_test(test_losses_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
