@@ -453,8 +453,9 @@ static void test_wall_weights(void **state)
 	assert_string_equal(buf, "t;[unknown] 7000\n");
 	free(buf);
 	assert_int_equal(pl_offcpu_folded(&o, &p, true, NULL, NULL, &buf, &len), 0);
-	assert_string_equal(buf, "t;[unknown];[unknown] 2000\n"
-				 "t;[unknown];[unknown];[unknown] 1000\n"
+	/* (the unresolved frames of the two on-CPU stacks are runs of "[unknown]": one
+	 * frame each, so the two stacks are one line) */
+	assert_string_equal(buf, "t;[unknown] 3000\n"
 				 "t;[unknown]_[o] 7000\n");
 	/* the JSON member */
 	struct pl_offcpu_names nm;
@@ -472,7 +473,7 @@ static void test_wall_weights(void **state)
 	json_t *t0 = json_array_get(json_object_get(j, "threads"), 0);
 	assert_true(json_real_value(json_object_get(t0, "run_ms")) == 3.0);
 	assert_true(json_real_value(json_object_get(t0, "off_cpu_pct")) == 70.0);
-	assert_int_equal(json_array_size(json_object_get(j, "wall_folded")), 3);
+	assert_int_equal(json_array_size(json_object_get(j, "wall_folded")), 2);
 	json_t *f0 = json_array_get(json_object_get(j, "folded"), 0);
 	assert_int_equal(json_integer_value(json_object_get(f0, "us")), 7000);
 	/* OFFCPU_JSON=FILE: the member as a document, for a schema check by hand */
