@@ -61,7 +61,7 @@ good "65536 frames draw (no recursion limit)"
 # drawn to the drawing depth (128 frames and the root), so the picture keeps its shape,
 # and the SVG says how deep the stack was
 is "frames drawn to the drawing depth" "$(grep -c '<g class="f"' "$TMP/o.svg")" 129
-like "the cut is said" "$(cat "$TMP/o.svg")" 'Stacks up to 65536 frames deep: frames below 128 are not drawn
+like "the cut is said" "$(cat "$TMP/o.svg")" 'Stacks up to 65536 frames deep: frames below 128 are not drawn'
 printf 'a;b 1\r\n\n  \nmain;f with space\t2  \n' >"$TMP/in.folded"
 good "CRLF, blank lines, tab before the count, trailing spaces"
 like "a frame with a space" "$(cat "$TMP/o.svg")" '<title>f with space \(2 samples'
