@@ -92,7 +92,7 @@ static const struct pl_opt profile_optv[] = {
 	  "lock contention: time blocked in futex waits by call site, lock address and thread "
 	  "(like perf lock contention; root)" },
 	{ "duration", 'd', PL_OPT_DURATION, offsetof(struct profile_opts, duration), "S",
-	  "stop after S (-p/-a: default until Ctrl-C; -- CMD: stop the command)" },
+	  "stop after S, more than 0 (-p/-a: default until Ctrl-C; -- CMD: stop the command)" },
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct profile_opts, cpus), "LIST",
 	  "only these CPUs (cpulist, e.g. 0-3)" },
 	{ "pid", 'p', PL_OPT_STR, offsetof(struct profile_opts, pids), "PID[,PID]",
@@ -120,7 +120,8 @@ static const struct pl_opt profile_optv[] = {
 	  "(sched tracepoints: root or perf_event_paranoid -1)" },
 	{ "wall", 0, PL_OPT_FLAG, offsetof(struct profile_opts, wall), NULL,
 	  "with --folded/--svg: one wall-clock graph of on-CPU and off-CPU time in microseconds "
-	  "(off-CPU frames blue); implies --off-cpu" },
+	  "(off-CPU frames blue; --json: wall_folded); implies --off-cpu; needs --folded, --svg "
+	  "or --json" },
 	{ "from-folded", 0, PL_OPT_STR, offsetof(struct profile_opts, from_folded), "FILE",
 	  "do not profile: turn folded stacks from FILE ('frame;...;leaf COUNT' lines, - for "
 	  "stdin) into --svg" },
@@ -178,6 +179,9 @@ static const struct pl_cmd_info info = {
 		"lock address and per thread, like perf lock contention: contended waits, total,\n"
 		"max and mean wait, and retries (EAGAIN: the lock word changed, no wait). A wait\n"
 		"whose enter or exit was lost to a full ring is dropped and counted, not guessed.\n"
+		"A wait for a thread to exit (pthread_join: FUTEX_WAIT on the thread's id word)\n"
+		"is not lock contention: it is shown apart, as thread joins, and left out of\n"
+		"the totals and the tables.\n"
 		"Output: the report (text or --json) goes to stdout, except with '-- CMD': the\n"
 		"command keeps stdout and stderr, and the report goes to stderr (like strace -c\n"
 		"and time), so 'perflab profile -- CMD >/dev/null' keeps it; -o FILE writes it to\n"
@@ -279,6 +283,22 @@ static int check_opts(struct profile_opts *o, const struct pl_args *args, char *
 	if (o->stack_size) {
 		o->cg = 1; /* implies --call-graph dwarf, as perf's dwarf,SIZE */
 		o->stack_size = (o->stack_size + 7) & ~(uint64_t)7;
+	}
+	/* -d 0 would be a run that never stops on its own: leaving -d out is "until Ctrl-C" */
+	if (o->duration == 0) {
+		pl_error("-d 0: -d needs a duration > 0 (e.g. -d 5s; leave -d out to run until "
+			 "Ctrl-C with -p/-a, or until the command ends)");
+		return PL_EXIT_USAGE;
+	}
+	if (o->duration < 0)
+		o->duration = 0; /* not given */
+	/* the text report has no wall-clock part: --wall only shapes the graph files and the
+	 * JSON's wall_folded */
+	if (o->wall && !o->folded && !o->svg && !pl_g.json) {
+		pl_error("--wall is for --folded FILE, --svg FILE or --json (the text report "
+			 "does not show it: give one of them, or --off-cpu for the off-CPU "
+			 "text)");
+		return PL_EXIT_USAGE;
 	}
 	if (o->wall)
 		o->off_cpu = true; /* --wall is on-CPU and off-CPU time in one graph */
@@ -515,7 +535,9 @@ static int profile(const struct profile_opts *o, char **cmdv)
 
 int cmd_profile(int argc, char **argv)
 {
-	struct profile_opts o = { .freq = 999, .top = 20, .ring_kb = 1024, .via = -1, .cg = -1 };
+	struct profile_opts o = {
+		.freq = 999, .top = 20, .ring_kb = 1024, .via = -1, .cg = -1, .duration = -1
+	};
 	struct pl_args args;
 	int rc = pl_cmd_parse(argc, argv, &info, profile_optv, &o, &args);
 	if (rc >= 0)

@@ -741,6 +741,12 @@ static void folded_frame(struct pl_buf *b, const char *name)
 		pl_buf_append(b, *s == ';' ? ":" : (unsigned char)*s < 0x20 ? "?" : s, 1);
 }
 
+/* A frame that did not resolve: folded as "[unknown]" (an empty name too). */
+static bool is_unknown(const char *name)
+{
+	return !*name || strcmp(name, "[unknown]") == 0;
+}
+
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f)
 {
 	return pl_preport_write_folded_marked(r, f, NULL);
@@ -755,6 +761,12 @@ int pl_preport_write_folded_marked(const struct pl_preport *r, FILE *f, const ch
 		folded_frame(&b, c->comm);
 		for (uint32_t k = 0; k < c->n; k++) {
 			const struct pl_func *fn = &r->funcs[c->frames[k]];
+			/* a broken unwind repeats one unresolved frame: a run of identical
+			 * "[unknown]" frames is one frame, as it is in the flame graph */
+			if (k > 0 && is_unknown(fn->name) &&
+			    is_unknown(r->funcs[c->frames[k - 1]].name) &&
+			    fn->kernel == r->funcs[c->frames[k - 1]].kernel)
+				continue;
 			pl_buf_puts(&b, ";");
 			folded_frame(&b, fn->name);
 			if (fn->kernel)

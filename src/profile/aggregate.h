@@ -108,8 +108,9 @@ char *pl_name_abbrev(const char *name, size_t max);
 char **pl_names_abbrev(const char *const *names, const size_t *max, size_t n);
 
 /** Write folded stacks ("comm;root;...;leaf count\n", Brendan Gregg's flamegraph.pl
- *  format, also read by speedscope), lines sorted, kernel frames suffixed "_[k]".
- *  Returns 0 or -EIO. */
+ *  format, also read by speedscope), lines sorted, kernel frames suffixed "_[k]", a run
+ *  of identical "[unknown]" frames (a broken unwind repeating one unresolved frame) as
+ *  one frame, and equal lines merged. Returns 0 or -EIO. */
 int pl_preport_write_folded(const struct pl_preport *r, FILE *f);
 
 /** pl_preport_write_folded with @mark (e.g. "_[o]", NULL = none) appended to every frame

@@ -146,6 +146,17 @@ int pl_flame_check_stack(const char *stack, size_t len)
 	return 0;
 }
 
+/* "[unknown]", with the kernel's or off-CPU mark or not: a frame that did not resolve. */
+static bool is_unknown(const char *name, size_t len)
+{
+	static const char u[] = "[unknown]";
+	size_t ul = sizeof(u) - 1;
+	if (len < ul || memcmp(name, u, ul) != 0)
+		return false;
+	return len == ul || (len == ul + 4 && (memcmp(name + ul, "_[k]", 4) == 0 ||
+					       memcmp(name + ul, "_[o]", 4) == 0));
+}
+
 int pl_flame_add(struct pl_flame *f, const char *stack, size_t len, uint64_t count)
 {
 	int r = pl_flame_check_stack(stack, len);
@@ -161,8 +172,15 @@ int pl_flame_add(struct pl_flame *f, const char *stack, size_t len, uint64_t cou
 		const char *e = memchr(s, ';', (size_t)(end - s));
 		if (!e)
 			e = end;
-		cur = child(f, cur, s, (size_t)(e - s));
-		f->n[cur].count += count; /* <= the total: no wrap */
+		size_t n = (size_t)(e - s);
+		const char *cn = f->n[cur].name;
+		/* a run of identical "[unknown]" frames (a broken unwind repeating one
+		 * unresolved frame) is one frame */
+		bool repeat = cur && is_unknown(s, n) && strncmp(cn, s, n) == 0 && cn[n] == '\0';
+		if (!repeat) {
+			cur = child(f, cur, s, n);
+			f->n[cur].count += count; /* <= the total: no wrap */
+		}
 		s = e + 1;
 	}
 	return 0;
@@ -375,6 +393,10 @@ static void draw(const struct pl_flame *f, FILE *out, double ybase, uint64_t tot
 		sort_f = f;
 		qsort(kids, n->nkids, sizeof(size_t), cmp_name);
 		/* each node is pushed once, so the stack never holds more than f->len */
+		/* the frames below the cap are not drawn (a deep stack would push the
+		 * rest of the graph off the picture); the SVG says how deep it was */
+		if (t.depth + 2 > PL_FLAME_DRAW_DEPTH)
+			continue;
 		double cx = t.x;
 		size_t first = top;
 		for (size_t i = 0; i < n->nkids; i++) {
@@ -435,7 +457,8 @@ static const char script[] =
 int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 		       const struct pl_flame_timeline *tl)
 {
-	int depth = (int)f->maxdepth + 1; /* <= PL_FLAME_MAX_DEPTH + 1 */
+	bool cut = f->maxdepth > PL_FLAME_DRAW_DEPTH;
+	int depth = (int)(cut ? PL_FLAME_DRAW_DEPTH : f->maxdepth) + 1;
 	double tl_h = 0;
 	size_t ncells = 0;
 	if (tl && __builtin_mul_overflow(tl->nrows, tl->nbuckets, &ncells))
@@ -468,6 +491,11 @@ int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 		"Search</text>\n<text id=\"srch\" x=\"%.0f\" y=\"%.0f\"> </text>\n"
 		"<text id=\"det\" x=\"%.0f\" y=\"%.0f\"> </text>\n",
 		PAD, W - 120, W - 220, height - 10, PAD, height - 10);
+	if (cut)
+		fprintf(out,
+			"<text id=\"cut\" x=\"%.0f\" y=\"42\">Stacks up to %zu frames deep: "
+			"frames below %d are not drawn (the folded stacks have them all)</text>\n",
+			PAD, f->maxdepth, PL_FLAME_DRAW_DEPTH);
 	if (tl_h > 0) {
 		uint64_t mx = 1;
 		for (size_t i = 0; i < ncells; i++)

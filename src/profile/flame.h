@@ -27,6 +27,11 @@ struct pl_flame_timeline {
  *  a profiler records (kernel.perf_event_max_stack is 127 by default); it bounds the
  *  SVG (one row per frame) and the work a hostile file can cause. */
 #define PL_FLAME_MAX_DEPTH 65536
+/** Most frames drawn from the root in the SVG: deeper frames are left out (and the SVG
+ *  says so), so that one deep stack (a broken unwind) does not make the picture so tall
+ *  that the rest is off the screen. kernel.perf_event_max_stack's default (127) plus the
+ *  thread's name fits. */
+#define PL_FLAME_DRAW_DEPTH 128
 /** Longest folded line pl_flame_read accepts, in bytes (-EMSGSIZE). */
 #define PL_FLAME_MAX_LINE (16u << 20)
 
@@ -41,10 +46,11 @@ PL_DEFINE_CLEANUP(struct pl_flame, pl_flame_free, pl_flame_free)
  *  -ENODATA (empty), -ENOMSG (an empty frame name: ";;", or ';' at either end) or -E2BIG
  *  (more than PL_FLAME_MAX_DEPTH frames). */
 int pl_flame_check_stack(const char *stack, size_t len);
-/** Add @count samples of @stack (@len bytes, checked as pl_flame_check_stack does).
- *  Returns 0, the error of pl_flame_check_stack, or -EOVERFLOW when the total would pass
- *  2^64-1 (nothing is added then). Every node's count is at most the total, so no count
- *  wraps. */
+/** Add @count samples of @stack (@len bytes, checked as pl_flame_check_stack does). A
+ *  run of identical "[unknown]" frames (also with the _[k] or _[o] mark) is added as one
+ *  frame: a broken unwind repeats the same unresolved frame. Returns 0, the error of
+ * pl_flame_check_stack, or -EOVERFLOW when the total would pass 2^64-1 (nothing is added then).
+ * Every node's count is at most the total, so no count wraps. */
 int pl_flame_add(struct pl_flame *f, const char *stack, size_t len, uint64_t count);
 /** Add one folded line ("frame;frame;...;leaf COUNT", the count after the last space or
  *  tab; a trailing newline and whitespace allowed; lines of only whitespace ignored).
@@ -67,8 +73,9 @@ void pl_flame_set_unit(struct pl_flame *f, const char *unit);
 /** Total samples added. */
 uint64_t pl_flame_total(const struct pl_flame *f);
 /** Write the SVG with @title (XML-escaped) and an optional @tl strip (NULL = none; a
- *  strip whose nrows x nbuckets overflows size_t is -EOVERFLOW, nothing written).
- *  Returns 0, -EOVERFLOW or -EIO. */
+ *  strip whose nrows x nbuckets overflows size_t is -EOVERFLOW, nothing written). Frames
+ *  deeper than PL_FLAME_DRAW_DEPTH are not drawn; a line under the title then says how
+ *  deep the stacks were. Returns 0, -EOVERFLOW or -EIO. */
 int pl_flame_write_svg(const struct pl_flame *f, FILE *out, const char *title,
 		       const struct pl_flame_timeline *tl);
 

@@ -79,6 +79,8 @@ int pl_futex_decode(const struct pl_futex_fmt *f, enum pl_futex_call call, bool 
 	e->cls = PL_FUTEX_OTHER;
 	e->cmd = 0;
 	e->uaddr = 0;
+	e->val = 0;
+	e->join = false;
 	e->ret = 0;
 	if ((unsigned)call >= PL_FUTEX_NCALLS || (!raw && size))
 		return -EINVAL;
@@ -102,6 +104,8 @@ int pl_futex_decode(const struct pl_futex_fmt *f, enum pl_futex_call call, bool 
 		}
 		e->cls = (uint8_t)pl_futex_op_class(v);
 		e->cmd = (uint16_t)(v & (uint64_t)(unsigned)CMD_MASK & 0xffff);
+		/* the expected value; absent from an older format: no join is seen */
+		e->val = field(raw, size, f->val, false, &v) == 0 ? (uint32_t)v : 0;
 		break;
 	case PL_FUTEX_CALL_WAKE:
 		e->cls = PL_FUTEX_WAKE;
@@ -291,6 +295,33 @@ static struct pl_futex_row *group(struct wait *w, size_t n, enum key k, size_t *
 	return rows;
 }
 
+static int cmp_pair(const void *x, const void *y)
+{
+	const uint32_t *a = x, *b = y;
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+void pl_futex_mark_joins(struct pl_futex_log *log, const uint32_t *tids, size_t ntids)
+{
+	uint32_t *v = pl_xmalloc((ntids + 1) * 2 * sizeof(uint32_t));
+	if (ntids)
+		memcpy(v, tids, ntids * 2 * sizeof(uint32_t));
+	qsort(v, ntids, 2 * sizeof(uint32_t), cmp_pair);
+	for (size_t i = 0; i < log->n; i++) {
+		struct pl_futex_ev *e = &log->ev[i];
+		/* FUTEX_WAIT (0) and FUTEX_WAIT_BITSET (9), futex(2) only */
+		e->join = false;
+		if (e->exit || e->cls != PL_FUTEX_WAIT || (e->cmd != 0 && e->cmd != 9) ||
+		    !e->uaddr || !e->val || e->val == e->tid)
+			continue;
+		uint32_t key[2] = { e->pid, e->val };
+		e->join = ntids && bsearch(key, v, ntids, 2 * sizeof(uint32_t), cmp_pair);
+	}
+	free(v);
+}
+
 void pl_futex_analyze(struct pl_futex_log *log, struct pl_futex_result *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -367,6 +398,12 @@ void pl_futex_analyze(struct pl_futex_log *log, struct pl_futex_result *out)
 			continue;
 		if (gap_touches(&gi, b->time, e->time)) {
 			out->dropped++; /* events of this thread may be missing in between */
+			continue;
+		}
+		if (b->join) {
+			/* waiting for a thread to exit: apart from the lock contention */
+			stat_add(&out->joins,
+				 &(struct wait){ .dur = e->time - b->time, .ret = e->ret });
 			continue;
 		}
 		w[nw++] = (struct wait){ b->pid,   b->tid,  b->stack,
@@ -485,6 +522,8 @@ int pl_futex_open(struct pl_futex **out, const pid_t *pids, size_t npids, const 
 	f->fmt.ret = (struct pl_futex_field){ -1, -1 };
 	for (int c = 0; c < PL_FUTEX_NCALLS; c++) {
 		f->fmt.uaddr[c] = f->fmt.op[c] = (struct pl_futex_field){ -1, -1 };
+		if (c == PL_FUTEX_CALL_FUTEX)
+			f->fmt.val = (struct pl_futex_field){ -1, -1 };
 		char en[64], ex[64];
 		snprintf(en, sizeof(en), "sys_enter_%s", call_names[c]);
 		snprintf(ex, sizeof(ex), "sys_exit_%s", call_names[c]);
@@ -496,6 +535,8 @@ int pl_futex_open(struct pl_futex **out, const pid_t *pids, size_t npids, const 
 		if (r == 0) {
 			f->fmt.uaddr[c] = fmt_field(fe, "uaddr");
 			f->fmt.op[c] = fmt_field(fe, "op");
+			if (c == PL_FUTEX_CALL_FUTEX)
+				f->fmt.val = fmt_field(fe, "val");
 			struct pl_futex_field ret = fmt_field(fx, "ret");
 			if (ret.off >= 0)
 				f->fmt.ret = ret;
@@ -738,6 +779,15 @@ void pl_futex_finish(struct pl_futex *f, struct pl_profile *p, uint64_t wall_ns)
 			pl_futex_log_gap(&f->log, r->last, UINT64_MAX);
 	}
 	free(fired);
+	/* the threads the profile knows (FORK and COMM records, /proc at attach): a wait
+	 * on one's id is a join */
+	uint32_t *tids = pl_xmalloc((p->nthreads + 1) * 2 * sizeof(uint32_t));
+	for (size_t i = 0; i < p->nthreads; i++) {
+		tids[2 * i] = p->threads[i].pid;
+		tids[2 * i + 1] = p->threads[i].tid;
+	}
+	pl_futex_mark_joins(&f->log, tids, p->nthreads);
+	free(tids);
 	pl_futex_analyze(&f->log, &f->res);
 	pl_futex_sites_build(&f->res, p, &f->sites, &f->nsites);
 }

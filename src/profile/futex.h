@@ -71,6 +71,9 @@ struct pl_futex_ev {
 	uint8_t cls;	/**< enter: enum pl_futex_class */
 	uint16_t cmd;	/**< enter of futex(2): op & FUTEX_CMD_MASK; else 0 */
 	uint64_t uaddr; /**< enter: the futex word's address (0: futex_waitv) */
+	uint32_t val;	/**< enter of futex(2): its val argument (FUTEX_WAIT: the value the
+			 *   word must hold to sleep); else 0 */
+	bool join;	/**< enter: a wait for a thread's exit (pl_futex_mark_joins) */
 	int64_t ret;	/**< exit: the return value (-errno on error) */
 	uint32_t stack; /**< enter: index into pl_profile.stacks, or PL_FUTEX_NO_STACK */
 };
@@ -84,6 +87,8 @@ struct pl_futex_field {
 struct pl_futex_fmt {
 	struct pl_futex_field uaddr[PL_FUTEX_NCALLS]; /**< enter: "uaddr" (waitv: none) */
 	struct pl_futex_field op[PL_FUTEX_NCALLS];    /**< enter of futex(2): "op" */
+	struct pl_futex_field val;		      /**< enter of futex(2): "val" (-1:
+						       *   absent; then no join is seen) */
 	struct pl_futex_field ret;		      /**< every exit: "ret" */
 };
 
@@ -138,7 +143,9 @@ struct pl_futex_row {
 
 /** The pairing's result. Rows sorted by total wait, descending (ties: waits, key). */
 struct pl_futex_result {
-	struct pl_futex_stat all;
+	struct pl_futex_stat all;   /**< the lock waits (joins are not in it, nor in the rows) */
+	struct pl_futex_stat joins; /**< waits for a thread's exit (pthread_join): blocked
+				     *   time, but not lock contention */
 	struct pl_futex_row *stacks, *locks, *threads;
 	size_t nstacks, nlocks, nthreads;
 	uint64_t wakes;	     /**< wake calls entered */
@@ -151,8 +158,18 @@ struct pl_futex_result {
 	uint64_t lost;	     /**< events lost (from the log) */
 };
 
+/** Mark the enters of @log that wait for a thread to exit: futex(2) FUTEX_WAIT or
+ *  FUTEX_WAIT_BITSET whose expected value is the id of another thread of the caller's
+ *  process, one of the @ntids (pid, tid) pairs @tids (@tids[2i] the pid, @tids[2i+1]
+ *  the tid; any order). pthread_join and thrd_join wait so on the thread's id word, which
+ *  the kernel clears and wakes when the thread exits (CLONE_CHILD_CLEARTID,
+ *  set_tid_address(2)); a lock word holds 0, 1, 2 or, for a robust or PI mutex, its
+ *  owner's id with FUTEX_WAITERS set, never a bare thread id that a waiter expects. */
+void pl_futex_mark_joins(struct pl_futex_log *log, const uint32_t *tids, size_t ntids);
+
 /** Pair and sum the events of @log (sorted here by time; ties: enter first) into @out
- *  (zeroed first; free with pl_futex_result_free). Pure: tests feed synthetic logs. */
+ *  (zeroed first; free with pl_futex_result_free). Waits marked join (pl_futex_mark_joins)
+ *  are summed in @out->joins only. Pure: tests feed synthetic logs. */
 void pl_futex_analyze(struct pl_futex_log *log, struct pl_futex_result *out);
 /** Free the rows and zero @r. NULL-safe. */
 void pl_futex_result_free(struct pl_futex_result *r);

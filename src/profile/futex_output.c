@@ -206,6 +206,15 @@ void pl_futex_print(const struct pl_futex *f, FILE *out, int top)
 		fprintf(out, "   %u/%u %.1f%%\n", r->threads[i].pid, r->threads[i].tid,
 			wall ? 100.0 * (double)r->threads[i].st.total_ns / (double)wall : 0.0);
 	}
+	if (r->joins.waits || r->joins.retries) {
+		char t2[32], t3[32];
+		fprintf(out,
+			"  thread joins (waits for a thread to exit, pthread_join: not lock "
+			"contention, not counted above): %llu wait%s, %s blocked, max %s\n",
+			(unsigned long long)r->joins.waits, r->joins.waits == 1 ? "" : "s",
+			dur(t2, sizeof(t2), (double)r->joins.total_ns),
+			dur(t3, sizeof(t3), (double)r->joins.max_ns));
+	}
 	fprintf(out, "  lost events %llu%s; waits dropped %llu (enter or exit lost)",
 		(unsigned long long)r->lost,
 		r->lost ? " (waits they cut are dropped, never guessed)" : "",
@@ -248,6 +257,7 @@ json_t *pl_futex_json(const struct pl_futex *f)
 	json_object_set_new(d, "dropped", json_integer((json_int_t)r->dropped));
 	json_object_set_new(d, "open_start", json_integer((json_int_t)r->open_start));
 	json_object_set_new(d, "open_end", json_integer((json_int_t)r->open_end));
+	json_object_set_new(d, "joins", stat_json(&r->joins));
 	json_t *sites = json_array();
 	for (size_t i = 0; i < ns; i++) {
 		json_t *o = stat_json(&s[i].st);

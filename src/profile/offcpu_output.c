@@ -199,6 +199,36 @@ static void text_stacks(FILE *out, const struct pl_offcpu *o, const struct pl_of
 		fprintf(out, "  ... %zu more stacks (all in --json)\n", o->nstk - (size_t)top);
 }
 
+/* "1 interval" or "2 intervals": @n and the noun, plural unless @n is 1. */
+static void count_of(FILE *out, uint64_t n, const char *one, const char *many)
+{
+	fprintf(out, "%llu %s", (unsigned long long)n, n == 1 ? one : many);
+}
+
+void pl_offcpu_text_losses(FILE *out, const struct pl_offcpu *o)
+{
+	if (o->lost || o->ngaps) {
+		fputs("  ", out);
+		count_of(out, o->lost, "scheduler event", "scheduler events");
+		fputs(" lost in ", out);
+		count_of(out, o->ngaps, "gap", "gaps");
+		fputs("\n", out);
+	}
+	if (o->dropped) {
+		fputs("  ", out);
+		count_of(out, o->dropped, "interval", "intervals");
+		fprintf(out,
+			" dropped (%.3f ms not counted): across lost events or with "
+			"contradicting ends\n",
+			ms(o->dropped_ns));
+	}
+	if (o->clipped) {
+		fputs("  ", out);
+		count_of(out, o->clipped, "interval", "intervals");
+		fputs(" clipped at the window's edges\n", out);
+	}
+}
+
 void pl_offcpu_text(FILE *out, const struct pl_offcpu *o, const struct pl_offcpu_names *nm,
 		    const struct pl_profile *p, int top, const char *b, const char *z)
 {
@@ -209,12 +239,7 @@ void pl_offcpu_text(FILE *out, const struct pl_offcpu *o, const struct pl_offcpu
 		"preempted %.3f ms); run-queue wait %.3f ms\n",
 		b, z, o->nthr, o->nthr == 1 ? "" : "s", pl_offcpu_share(o), ms(off), ms(all),
 		ms(o->blocked_ns), ms(o->preempted_ns), ms(o->delay_ns));
-	fprintf(out,
-		"  %llu scheduler events lost in %zu gaps: %llu intervals across them dropped; "
-		"%llu "
-		"intervals clipped at the window's edges\n",
-		(unsigned long long)o->lost, o->ngaps, (unsigned long long)o->dropped,
-		(unsigned long long)o->clipped);
+	pl_offcpu_text_losses(out, o);
 	fprintf(out,
 		"\n%stop off-CPU stacks%s (stack at switch-out, leaf first; blocked: S/D, "
 		"preempted: R)\n",

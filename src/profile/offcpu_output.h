@@ -31,6 +31,12 @@ void pl_offcpu_names_build(struct pl_offcpu_names *nm, const struct pl_offcpu *o
 /** Free. NULL-safe; @nm may be zero-initialised. */
 void pl_offcpu_names_free(struct pl_offcpu_names *nm);
 
+/** The losses line(s) of the off-CPU text to @out: events lost and their gaps, intervals
+ *  dropped across them (or with contradicting ends) with their time, intervals clipped at
+ *  the window's edges; each line only when its count is not 0, singular for 1 ("1
+ *  interval"). Nothing when nothing was lost, dropped or clipped. */
+void pl_offcpu_text_losses(FILE *out, const struct pl_offcpu *o);
+
 /** Print the off-CPU sections to @out: the share of the target's time off CPU, losses,
  *  the top @top off-CPU stacks (total, count, max, each blocked one's wakers), the
  *  per-thread summary (at most @top rows), the run-queue latency histogram of all

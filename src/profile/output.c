@@ -82,6 +82,12 @@ static const char *fallback_why(int e)
 	return "this machine exposes no hardware PMU (as most VMs)";
 }
 
+char *pl_pout_fallback_sentence(int e)
+{
+	return pl_xasprintf("no hardware cycles event: %s; sampling cpu-clock instead",
+			    fallback_why(e));
+}
+
 /* "command    exited with status 3" when the command did not exit 0. */
 static void print_status(FILE *out, const struct pl_pout *o)
 {
@@ -155,9 +161,10 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 		return;
 	}
 	fprintf(out, "event      %s", s->event_name);
-	if (s->fell_back)
-		fprintf(out, " (no hardware cycles event: %s; sampling cpu-clock instead)",
-			fallback_why(s->fallback_errno));
+	if (s->fell_back) {
+		pl_autofree char *fb = pl_pout_fallback_sentence(s->fallback_errno);
+		fprintf(out, " (%s)", fb);
+	}
 	if (o->period)
 		fprintf(out, ", every %llu events", (unsigned long long)o->period);
 	else
@@ -390,9 +397,8 @@ json_t *pl_pout_json(const struct pl_pout *o)
 	json_object_set_new(d, "target", pl_json_string(o->what));
 	json_t *ev = json_object();
 	json_object_set_new(ev, "name", pl_json_string(s->event_name));
-	json_object_set_new(ev, "fallback",
-			    s->fell_back ? pl_json_string(strerror(s->fallback_errno))
-					 : json_null());
+	pl_autofree char *fb = s->fell_back ? pl_pout_fallback_sentence(s->fallback_errno) : NULL;
+	json_object_set_new(ev, "fallback", fb ? pl_json_string(fb) : json_null());
 	json_object_set_new(ev, "user_only", json_boolean(s->user_only));
 	if (o->period)
 		json_object_set_new(ev, "period", json_integer((json_int_t)o->period));

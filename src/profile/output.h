@@ -141,6 +141,12 @@ uint32_t pl_pout_stack_copied(const struct pl_pe_session *pe, const struct pl_pr
  *  already copies all it can, frame pointers. Static string. */
 const char *pl_pout_stack_advice(const struct pl_pe_session *pe, const struct pl_profile *p);
 
+/** Why cycles was replaced by cpu-clock, as one sentence for the text header and the
+ *  JSON's event.fallback: "no hardware cycles event: this machine exposes no hardware PMU
+ *  (as most VMs); sampling cpu-clock instead". @e is perf_event_open's errno for cycles
+ *  (positive; perf_event_open(2), ERRORS: ENOENT/ENODEV/ENXIO no such event, EOPNOTSUPP
+ *  no overflow interrupt). Returns a malloc'd string; the caller frees it. */
+char *pl_pout_fallback_sentence(int e);
 /** The warning for samples with truncated dwarf stacks (with what to change), or NULL
  *  when none was truncated. Malloc'd, owned by the caller. */
 char *pl_pout_warn_truncated(const struct pl_pe_session *pe, const struct pl_profile *p);

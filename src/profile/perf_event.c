@@ -331,7 +331,7 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 				 "%s refused with %s (%s): -p PID: the process belongs to another "
 				 "user or is not dumpable (ptrace access mode check; see "
 				 "Documentation/admin-guide/perf-security.rst): profile it as its "
-				 "user, as root, or with CAP_PERFMON (Linux 5.9+); "
+				 "user, as root, or with CAP_PERFMON (Linux 5.8+); "
 				 "kernel.perf_event_paranoid is %s, which allows it (<= %lld), so "
 				 "if "
 				 "the process is yours and dumpable, a seccomp filter or a Linux "
@@ -426,6 +426,33 @@ const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct p
 	} else {
 		snprintf(buf, len, "%s: %s", what, strerror(err));
 	}
+	return buf;
+}
+
+const char *pl_pe_advice_tracing(const char *opt, int err, const struct pl_pe_request *rq,
+				 const struct pl_pe_privs *pv, char *buf, size_t len)
+{
+	if ((err != EACCES && err != EPERM) || rq->mmap || pv->perfmon || pv->userns)
+		return NULL;
+	char pv_s[32] = "unreadable";
+	if (pv->have_paranoid)
+		snprintf(pv_s, sizeof(pv_s), "%lld", (long long)pv->paranoid);
+	const char *ename = err == EPERM ? "EPERM" : "EACCES";
+	if (rq->pid_target && err == EACCES && pv->have_paranoid &&
+	    pv->paranoid <= paranoid_needed(rq))
+		snprintf(buf, len,
+			 "%s -p: perf_event_open refused (%s): the process belongs to another "
+			 "user or is not dumpable, which needs CAP_PERFMON whatever "
+			 "kernel.perf_event_paranoid (%s) says; run perflab as root or grant "
+			 "CAP_PERFMON (Linux 5.8+: setcap cap_perfmon+ep)",
+			 opt, ename, pv_s);
+	else
+		snprintf(buf, len,
+			 "%s: perf_event_open refused (%s): kernel.perf_event_paranoid is %s and "
+			 "perflab has no CAP_PERFMON (the tracepoints need -1 or the capability); "
+			 "run perflab as root, grant CAP_PERFMON (Linux 5.8+: setcap "
+			 "cap_perfmon+ep), or 'sysctl kernel.perf_event_paranoid=-1'",
+			 opt, ename, pv_s);
 	return buf;
 }
 

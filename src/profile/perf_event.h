@@ -91,7 +91,7 @@ struct pl_pe_request {
 	bool mmap;	   /**< the ring's mmap failed, not the open */
 	bool pid_target;   /**< tasks perflab did not start (-p PID): the kernel also makes
 			    *   the ptrace access mode check (PTRACE_MODE_READ_REALCREDS)
-			    *   unless perfmon_capable() (Linux 5.9+) */
+			    *   unless perfmon_capable() (Linux 5.8+) */
 };
 
 /** What decides whether the kernel's perf_event_paranoid check lets a request pass. */
@@ -133,6 +133,17 @@ bool pl_pe_uid_map_is_initial(const char *uid_map);
  *  call it with made-up @pv. */
 const char *pl_pe_advice(int err, const struct pl_pe_request *rq, const struct pl_pe_privs *pv,
 			 char *buf, size_t len);
+
+/** The one line for a refusal of @opt ("--off-cpu", "--locks": options whose tracepoints
+ *  need root, CAP_PERFMON or kernel.perf_event_paranoid=-1) when @err (positive errno) is
+ *  EACCES/EPERM and @pv has no CAP_PERFMON (outside a user namespace): the option, the
+ *  cause (the paranoid value and the missing capability; with @rq->pid_target and EACCES
+ *  where paranoid allows it, the ptrace access check of another user's or a non-dumpable
+ *  process) and the fix (root, CAP_PERFMON since Linux 5.8, or paranoid -1). Written to
+ *  @buf (@len bytes) and returned; NULL for any other case (the caller uses
+ *  pl_pe_advice). Pure: tests call it with made-up @pv. */
+const char *pl_pe_advice_tracing(const char *opt, int err, const struct pl_pe_request *rq,
+				 const struct pl_pe_privs *pv, char *buf, size_t len);
 
 /** pl_pe_advice with this process' privileges (pl_pe_privs_read). Static buffer. */
 const char *pl_pe_strerror(int err, const struct pl_pe_request *rq);

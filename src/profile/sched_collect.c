@@ -715,9 +715,17 @@ const char *pl_sched_strerror(int err, enum pl_sched_stage stage)
 	struct pl_pe_request rq = { .event = "sched:sched_switch",
 				    .system_wide = true,
 				    .mmap = stage == PL_SCHED_STAGE_MMAP };
-	const char *why = pl_pe_strerror(-err, &rq);
 	struct pl_pe_privs pv;
 	pl_pe_privs_read(&pv);
+	/* no CAP_PERFMON: the short line (the caller puts "--off-cpu: " before it) */
+	char tbuf[512];
+	const char *t =
+		pl_pe_advice_tracing("the sched tracepoints", -err, &rq, &pv, tbuf, sizeof(tbuf));
+	if (t) {
+		snprintf(buf, sizeof(buf), "%s", t);
+		return buf;
+	}
+	const char *why = pl_pe_strerror(-err, &rq);
 	/* with CAP_PERFMON the advice names what else refused it (never "run as root") */
 	if ((err == -EACCES || err == -EPERM) && !pv.perfmon)
 		snprintf(buf, sizeof(buf),

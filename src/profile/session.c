@@ -530,9 +530,23 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 				    .mmap = s->pe.mmap_failed,
 				    .pid_target = c->pids != NULL };
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s",
-			 s->pe.mmap_failed ? "perf_event mmap" : "perf_event_open",
-			 pl_pe_strerror(-r, &rq));
+		/* --off-cpu and --locks need more than the sampling: one line naming the
+		 * option, the cause and the fix instead of the sampling's advice */
+		struct pl_pe_privs pv;
+		pl_pe_privs_read(&pv);
+		char tbuf[512];
+		const char *opt = c->off_cpu && c->locks ? "--off-cpu --locks"
+				  : c->off_cpu		 ? "--off-cpu"
+				  : c->locks		 ? "--locks"
+							 : NULL;
+		const char *t =
+			opt ? pl_pe_advice_tracing(opt, -r, &rq, &pv, tbuf, sizeof(tbuf)) : NULL;
+		if (t)
+			snprintf(err, errlen, "%s", t);
+		else
+			snprintf(err, errlen, "%s: %s",
+				 s->pe.mmap_failed ? "perf_event mmap" : "perf_event_open",
+				 pl_pe_strerror(-r, &rq));
 		return PL_EXIT_RUNTIME;
 	}
 	if (c->syscalls && open_syscalls(s, err, errlen) < 0)

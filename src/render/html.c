@@ -46,8 +46,12 @@ static const char css[] =
 	"nowrap}\n"
 	"#findings-table{table-layout:fixed}#findings-table th:first-child{width:84px}"
 	"#findings-table th:nth-child(3){width:20%}#findings-table th:nth-child(4){width:14%}"
-	"#findings-table th:nth-child(5){width:28%}#findings-table td,#findings-table "
-	"code{overflow-wrap:anywhere}\n"
+	"#findings-table th:nth-child(5){width:28%}#findings-table th{white-space:nowrap}"
+	"#findings-table td{overflow-wrap:break-word}#findings-table code{overflow-wrap:anywhere}\n"
+	/* a fix command is copied and pasted: never broken, on one line that scrolls sideways
+	 * when it is longer than its cell */
+	"code.cmd{display:block;white-space:pre;overflow-x:auto;overflow-wrap:normal;"
+	"max-width:100%}\n"
 	"@media (max-width:900px){body{padding:12px}table{font-size:13px}th,td{padding:4px 6px}}\n"
 	".sev{display:inline-block;font-weight:700;font-size:12px;padding:1px "
 	"6px;border-radius:4px;"
@@ -76,13 +80,25 @@ static const char css[] =
 	"table.metrics td:first-child{min-width:8em}table.metrics td.notes{min-width:12em}"
 	".nw{white-space:nowrap}"
 	"div.tw{overflow-x:auto;margin:8px 0 16px}div.tw>table{margin:0}\n"
+	/* a scrolling table shows that it scrolls: a shadow at each edge with more beyond it
+	 * (the white covers scroll with the content, the shadows stay at the edges, so a
+	 * shadow shows only where the covers have moved away) */
+	"div.tw{background:linear-gradient(to right,#fff 30%,#fff0) left/24px "
+	"100% no-repeat local,linear-gradient(to left,#fff 30%,#fff0) right/24px 100% "
+	"no-repeat local,radial-gradient(farthest-side at 0 50%,#0003,#0000) left/12px 100% "
+	"no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/12px "
+	"100% no-repeat scroll}\n"
 	/* a phone's width: the facts and findings tables keep their fixed column shares and
 	 * wrap their text; every other table scrolls sideways inside the page when its
 	 * numbers do not fit (a number is never split across lines), so nothing reaches past
 	 * the window (480 px checked) */
 	"@media (max-width:600px){body{padding:8px}table{font-size:12px}th,td{padding:3px "
-	"4px}table:not(.facts):not(#findings-table){display:block;overflow-x:auto}"
-	"#findings-table th{overflow-wrap:anywhere}table.metrics "
+	"4px}table:not(.facts):not(#findings-table){display:block;overflow-x:auto;background:"
+	"linear-gradient(to right,#fff 30%,#fff0) left/24px 100% no-repeat local,"
+	"linear-gradient(to left,#fff 30%,#fff0) right/24px 100% no-repeat local,"
+	"radial-gradient(farthest-side at 0 50%,#0003,#0000) left/12px 100% no-repeat scroll,"
+	"radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/12px 100% no-repeat "
+	"scroll}#findings-table{min-width:560px}table.metrics "
 	"td:first-child{min-width:6em}ul.caveats{padding-left:14px}"
 	"code{font-size:12px}table.facts col.key{width:40%}table.facts "
 	"col.source{width:22%}}\n"
@@ -146,8 +162,9 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 		pl_buf_puts(b, "<p>No findings: every rule for this workload passed.</p>\n");
 		return;
 	}
-	pl_buf_puts(b, "<table id=\"findings-table\"><thead><tr><th>severity</th><th>finding</th>"
-		       "<th>observed</th><th>expected</th><th>fix</th></tr></thead><tbody>\n");
+	pl_buf_puts(b, "<div class=\"tw\"><table id=\"findings-table\"><thead><tr><th>severity</th>"
+		       "<th>finding</th><th>observed</th><th>expected</th><th>fix</th></tr></thead>"
+		       "<tbody>\n");
 	size_t i;
 	json_t *x;
 	json_array_foreach(arr, i, x)
@@ -195,7 +212,7 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 		pl_buf_puts(b, "</td><td>");
 		const json_t *fix = json_object_get(x, "fix");
 		if (pl_json_str(fix, "command")) {
-			pl_buf_puts(b, "<code>");
+			pl_buf_puts(b, "<code class=\"cmd\">");
 			esc(b, pl_json_str(fix, "command"));
 			pl_buf_puts(b, "</code><button class=\"copy\" type=\"button\" "
 				       "onclick=\"plCopy(this)\">copy</button>");
@@ -207,7 +224,7 @@ static void section_findings(struct pl_buf *b, const json_t *check)
 		}
 		pl_buf_puts(b, "</td></tr>\n");
 	}
-	pl_buf_puts(b, "</tbody></table>\n");
+	pl_buf_puts(b, "</tbody></table></div>\n");
 }
 
 /* The facts table has fixed column widths (the CSS of table.facts): the key and source

@@ -263,6 +263,20 @@ static int missing_value(const char *cmd, const struct pl_opt *o, const char *sp
 	return -EINVAL;
 }
 
+/* A value taken from the next argument that is exactly "--": the end of the options, so
+ * the value is missing ("--folded -- CMD" would write the folded stacks to a file named
+ * "--" and lose the command's separator). "--name=--" stays a value. @spelled is how the
+ * option was given. Returns -EINVAL after logging, else 0. */
+static int dashdash_value(const char *cmd, const struct pl_opt *o, const char *spelled,
+			  const char *val)
+{
+	if (strcmp(val, "--") != 0)
+		return 0;
+	pl_error("%s%s needs a%s %s before -- (give the value, then --)", pfx(cmd), spelled,
+		 o->arg && strchr("AEIOU", o->arg[0]) ? "n" : "", o->arg ? o->arg : "value");
+	return -EINVAL;
+}
+
 /* The long option argv[*i] ("--name", "--name=value" or "--name value", which advances
  * *i). Returns 0 or -EINVAL after logging. */
 static int parse_long(int argc, char **argv, int *i, const struct pl_optset *sets, size_t nsets,
@@ -280,13 +294,15 @@ static int parse_long(int argc, char **argv, int *i, const struct pl_optset *set
 	}
 	const char *val = NULL;
 	if (takes_arg(o)) {
+		char sp[64];
+		snprintf(sp, sizeof(sp), "--%s", o->name);
 		if (eq)
 			val = eq + 1;
-		else if (*i + 1 < argc)
+		else if (*i + 1 < argc) {
 			val = argv[++*i];
-		else {
-			char sp[64];
-			snprintf(sp, sizeof(sp), "--%s", o->name);
+			if (dashdash_value(cmd, o, sp, val) < 0)
+				return -EINVAL;
+		} else {
 			return missing_value(cmd, o, sp);
 		}
 	} else if (eq) {
@@ -320,12 +336,14 @@ static int parse_short(int argc, char **argv, int *i, const struct pl_optset *se
 		}
 		if (takes_arg(o)) {
 			const char *val;
+			char sp[3] = { '-', *p, '\0' };
 			if (p[1])
 				val = p + 1;
-			else if (*i + 1 < argc)
+			else if (*i + 1 < argc) {
 				val = argv[++*i];
-			else {
-				char sp[3] = { '-', *p, '\0' };
+				if (dashdash_value(cmd, o, sp, val) < 0)
+					return -EINVAL;
+			} else {
 				return missing_value(cmd, o, sp);
 			}
 			return store(cmd, o, base, val) < 0 ? -EINVAL : 0;

@@ -72,6 +72,18 @@ like "report --help: --json with report's meaning" "$(grep -E '^      --json' "$
 like "check --help: -o FILE kept" "$("$P" check --help | grep -E '^  -o, --output')" 'FILE +write output to FILE instead of stdout'
 expect_exit 2 "report -o (no value)" "$P" report -o
 is "report -o (no value): names DIR" "$(cat "$ERR")" "perflab report: error: option '-o' needs a value DIR"
+# a value option followed by "--" has no value: "--" ends the options (profile --folded --
+# CMD wrote a file named "--"); "--opt=--" is a value
+expect_exit 2 "profile --folded -- CMD" "$P" profile --folded -- true
+is "profile --folded --: names the option and the FILE" "$(cat "$ERR")" \
+	"perflab profile: error: --folded needs a FILE before -- (give the value, then --)"
+expect_exit 2 "profile -p -- (short option)" "$P" profile -p -- true
+is "profile -p --: names -p" "$(cat "$ERR")" \
+	"perflab profile: error: -p needs a PID[,PID] before -- (give the value, then --)"
+for o in --svg --region --from-folded --debug-root --cpus -o; do
+	expect_exit 2 "profile $o -- CMD" "$P" profile "$o" -- true
+	like "profile $o --: refused as a missing value" "$(cat "$ERR")" "^perflab profile: error: $o needs an? [A-Z].* before --"
+done
 is "every command and benchmark has --help" "$helps" "$(($(echo "$cmds" | grep -cvx bench) + $(echo "$benches" | wc -l)))"
 like "option lines parsed (compare --runs)" "$(grep -P '^compare\t' "$TMP/opts")" $'-r\t--runs'
 

@@ -85,4 +85,14 @@ expect_exit 2 "bad folded input" "$PERFLAB" profile --from-folded "$TMP/bad.fold
 like "bad folded names the file and line" "$(cat "$ERR")" "bad.folded:2: "
 is "no partial svg written" "$(ls "$TMP" | grep -c '^c.svg')" 0
 expect_exit 2 "from-folded needs --svg" "$PERFLAB" profile --from-folded "$G/small.folded"
+# -d 0 never stops on its own: refused (leaving -d out is "until Ctrl-C" with -p/-a)
+for d in 0 0s 0ms; do
+	expect_exit 2 "-d $d refused" "$PERFLAB" profile -d "$d" -p $$
+	like "-d $d: one line with the fix" "$(cat "$ERR")" '^perflab profile: error: -d 0: -d needs a duration > 0 .*leave -d out to run until Ctrl-C'
+done
+expect_exit 2 "--duration 0 refused (-- CMD)" "$PERFLAB" profile --duration 0 -- true
+# --wall shapes only the graph files and the JSON: alone with text it is refused
+expect_exit 2 "--wall without --folded/--svg/--json refused" "$PERFLAB" profile --wall -p $$
+like "--wall alone: names what it needs" "$(cat "$ERR")" '^perflab profile: error: --wall is for --folded FILE, --svg FILE or --json'
+is "--wall alone: one line" "$(wc -l <"$ERR")" 1
 done_testing

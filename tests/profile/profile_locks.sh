@@ -103,4 +103,23 @@ ok "--locks text report" "$PERFLAB" profile --locks -o "$TMP/locks.txt" -- "$PRO
 like "text: the header" "$(cat "$TMP/locks.txt")" 'contended +total wait +max wait +avg wait +retries +call site'
 like "text: lock_a_site row" "$(cat "$TMP/locks.txt")" '[0-9]+ +[0-9.]+ [mu]?s .* lock_a_site \('
 like "text: lost events line" "$(cat "$TMP/locks.txt")" 'lost events [0-9]+'
+# A join is not lock contention: profile-join starts a thread that sleeps 200 ms, joins
+# it and holds no lock. pthread_join's FUTEX_WAIT on the thread's id word is counted
+# under joins, about as long as the program measured, and no lock wait is reported.
+: "${PROFILE_JOIN:?}"
+JJ=$TMP/join.json
+ok "--locks on a thread join" "$PERFLAB" profile --locks --json -o "$JJ" -- "$PROFILE_JOIN" 200
+validate profile.schema.json "$JJ"
+joined=$(awk '/^joined_ns/ {print $2}' "$OUT")
+is "join: one wait for a thread" "$(jq .locks.joins.contended "$JJ")" 1
+is "join: no lock contention" "$(jq '[.locks.contended, (.locks.sites | length), (.locks.locks | length)] | join(" ")' -r "$JJ")" "0 0 0"
+is "join: no lock wait time" "$(jq .locks.total_ms "$JJ")" 0
+jms=$(jq .locks.joins.total_ms "$JJ")
+# the join's wait lies inside what the program measured around pthread_join
+is "join: wait within the measured join and at least the sleep" \
+	"$(awk -v j="$jms" -v m="$joined" 'BEGIN {print (j >= 195 && j * 1e6 <= m + 1e6) ? 1 : 0}')" 1
+ok "--locks text on a thread join" "$PERFLAB" profile --locks -o "$TMP/join.txt" -- "$PROFILE_JOIN" 200
+like "join text: its own line, apart from the contention" "$(cat "$TMP/join.txt")" \
+	'thread joins \(waits for a thread to exit, pthread_join: not lock contention, not counted above\): 1 wait, [0-9.]+ ms blocked'
+like "join text: no lock waits" "$(cat "$TMP/join.txt")" '  0 waits, 0 ns blocked'
 done_testing

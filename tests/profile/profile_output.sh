@@ -43,6 +43,9 @@ if [ "$(jq -r '.event.fallback // empty' "$TMP/stderr.json")" ]; then
 	like "fallback: what it means and what perflab does instead" "$(cat "$TMP/text.err")" \
 		"no hardware cycles event: this machine exposes no hardware PMU \\(as most VMs\\); sampling cpu-clock instead"
 	is "fallback: no raw errno text" "$(grep -c 'No such file or directory' "$TMP/text.err")" 0
+	is "fallback in the JSON: the same sentence, not errno text" \
+		"$(jq -r .event.fallback "$TMP/stderr.json")" \
+		"no hardware cycles event: this machine exposes no hardware PMU (as most VMs); sampling cpu-clock instead"
 else
 	skip "fallback wording" "this machine has a hardware cycles event"
 fi

@@ -92,6 +92,15 @@ else
 	expect_exit 3 "unprivileged, -p of root's process: exit 3" "${NOBODY[@]}" "$PERFLAB" profile \
 		-p "$SLEEPER" -d 0.1
 	m=$(cat "$ERR")
+	# --off-cpu and --locks: one line naming the option, the cause and the fix
+	for o in --off-cpu --locks; do
+		expect_exit 3 "unprivileged, $o -p of root's process: exit 3" "${NOBODY[@]}" \
+			"$PERFLAB" profile "$o" -p "$SLEEPER" -d 0.1
+		is "unprivileged, $o -p: one line" "$(wc -l <"$ERR")" 1
+		like "unprivileged, $o -p: names $o, the cause and the fix" "$(cat "$ERR")" \
+			"^perflab profile: error: $o( -p)?: .*kernel.perf_event_paranoid.*CAP_PERFMON \(Linux 5.8\+"
+		is "unprivileged, $o -p: short (under 400 characters)" "$(($(wc -c <"$ERR") < 400))" 1
+	done
 	kill "$SLEEPER" 2>/dev/null
 	wait "$SLEEPER" 2>/dev/null
 	is "unprivileged, -p of root's process: one line" "$(wc -l <"$ERR")" 1

@@ -447,7 +447,7 @@ static void test_advice_ptrace(void **state)
 	rq.pid_target = false;
 	m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
 	assert_null(strstr(m, "ptrace"));
-	/* CAP_PERFMON skips the ptrace check (Linux 5.9+) */
+	/* CAP_PERFMON skips the ptrace check (Linux 5.8+) */
 	rq.pid_target = true;
 	pv.perfmon = true;
 	m = pl_pe_advice(EACCES, &rq, &pv, buf, sizeof(buf));
@@ -556,6 +556,44 @@ static void test_tracefs_field(void **state)
 	assert_int_equal(sz, -1);
 }
 
+/* --off-cpu/--locks refused without CAP_PERFMON: one short line with the option, the
+ * paranoid value, the capability (Linux 5.8) and the fix; the pid variant names the
+ * ptrace check; with the capability, or for other errors, nothing (the generic advice). */
+static void test_advice_tracing(void **state)
+{
+	(void)state;
+	char buf[512];
+	struct pl_pe_request rq = { .event = "cpu-clock", .user_only = true };
+	struct pl_pe_privs pv = { .have_paranoid = true, .paranoid = 2 };
+	const char *m = pl_pe_advice_tracing("--off-cpu", EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_non_null(m);
+	assert_true(strncmp(m,
+			    "--off-cpu: perf_event_open refused (EACCES): "
+			    "kernel.perf_event_paranoid is 2 and perflab has no CAP_PERFMON",
+			    100) == 0);
+	assert_non_null(strstr(m, "CAP_PERFMON (Linux 5.8+"));
+	assert_non_null(strstr(m, "'sysctl kernel.perf_event_paranoid=-1'"));
+	assert_null(strchr(m, '\n'));
+	assert_true(strlen(m) < 300);
+	rq.pid_target = true;
+	m = pl_pe_advice_tracing("--locks", EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_true(strncmp(m,
+			    "--locks -p: perf_event_open refused (EACCES): the process "
+			    "belongs to another user",
+			    60) == 0);
+	assert_non_null(strstr(m, "kernel.perf_event_paranoid (2)"));
+	assert_null(strstr(m, "paranoid=-1")); /* does not help another user's process */
+	pv.paranoid = 3;		       /* paranoid refuses first */
+	m = pl_pe_advice_tracing("--locks", EACCES, &rq, &pv, buf, sizeof(buf));
+	assert_non_null(strstr(m, "kernel.perf_event_paranoid is 3"));
+	pv.perfmon = true;
+	assert_null(pl_pe_advice_tracing("--locks", EACCES, &rq, &pv, buf, sizeof(buf)));
+	pv.perfmon = false;
+	assert_null(pl_pe_advice_tracing("--locks", ENOENT, &rq, &pv, buf, sizeof(buf)));
+	rq.mmap = true;
+	assert_null(pl_pe_advice_tracing("--locks", EPERM, &rq, &pv, buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -564,7 +602,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_eacces), cmocka_unit_test(test_fallback_fails),
 		cmocka_unit_test(test_advice),		cmocka_unit_test(test_advice_userns),
 		cmocka_unit_test(test_advice_ptrace),	cmocka_unit_test(test_folded_jit),
-		cmocka_unit_test(test_tracefs_field),
+		cmocka_unit_test(test_tracefs_field),	cmocka_unit_test(test_advice_tracing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

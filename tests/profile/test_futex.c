@@ -54,6 +54,7 @@ static struct pl_futex_fmt fmt(void)
 	}
 	f.op[PL_FUTEX_CALL_FUTEX] = (struct pl_futex_field){ 24, 8 };
 	f.ret = (struct pl_futex_field){ 16, 8 };
+	f.val = (struct pl_futex_field){ -1, -1 };
 	return f;
 }
 
@@ -267,12 +268,101 @@ static void test_empty(void **state)
 	pl_futex_result_free(NULL);
 }
 
+/* pthread_join waits in FUTEX_WAIT on the joined thread's id word with its id as the
+ * expected value: such waits (another known thread of the same process) are joins, summed
+ * apart and left out of the contention; a lock word's wait (val 2), a wait whose value is
+ * no thread of the process, the caller's own id, and a PI lock stay contention. The val
+ * field is decoded from the enter's raw record. */
+static void test_joins(void **state)
+{
+	(void)state;
+	struct pl_futex_fmt f = fmt();
+	f.val = (struct pl_futex_field){ 32, 4 };
+	uint8_t raw[64] = { 0 };
+	put(raw, 16, 0x7f00aa10ull, 8);
+	put(raw, 24, FUTEX_WAIT, 8);
+	put(raw, 32, 12, 4);
+	struct pl_futex_ev d;
+	assert_int_equal(pl_futex_decode(&f, PL_FUTEX_CALL_FUTEX, false, raw, 64, &d), 0);
+	assert_int_equal(d.val, 12);
+	struct pl_futex_log l = { 0 };
+	struct pl_futex_ev e = { .time = 1000,
+				 .pid = 100,
+				 .tid = 11,
+				 .cls = PL_FUTEX_WAIT,
+				 .cmd = FUTEX_WAIT,
+				 .uaddr = 0x7f00aa10,
+				 .val = 12,
+				 .stack = 1 };
+	pl_futex_log_add(&l, &e); /* 11 joins 12: 200000 ns */
+	leave(&l, 201000, 11, 0);
+	e = (struct pl_futex_ev){ .time = 300000,
+				  .pid = 100,
+				  .tid = 11,
+				  .cls = PL_FUTEX_WAIT,
+				  .cmd = FUTEX_WAIT_BITSET,
+				  .uaddr = 0xa0,
+				  .val = 2,
+				  .stack = 2 };
+	pl_futex_log_add(&l, &e); /* a mutex wait: 500 ns */
+	leave(&l, 300500, 11, 0);
+	e.time = 400000, e.val = 99; /* no thread 99 in pid 100: contention, 300 ns */
+	pl_futex_log_add(&l, &e);
+	leave(&l, 400300, 11, 0);
+	e.time = 500000, e.val = 11; /* its own id: not a join, 100 ns */
+	pl_futex_log_add(&l, &e);
+	leave(&l, 500100, 11, 0);
+	e.time = 600000, e.val = 12, e.cmd = FUTEX_LOCK_PI; /* a PI lock: 50 ns */
+	pl_futex_log_add(&l, &e);
+	leave(&l, 600050, 11, 0);
+	e.time = 700000, e.pid = 200, e.tid = 21, e.cmd = FUTEX_WAIT, e.val = 12;
+	pl_futex_log_add(&l, &e); /* thread 12 is not in pid 200: 20 ns */
+	struct pl_futex_ev x = { .time = 700020, .pid = 200, .tid = 21, .exit = true };
+	pl_futex_log_add(&l, &x);
+	/* a join that found the thread gone (EAGAIN): a join's retry */
+	e = (struct pl_futex_ev){ .time = 800000,
+				  .pid = 100,
+				  .tid = 13,
+				  .cls = PL_FUTEX_WAIT,
+				  .cmd = FUTEX_WAIT,
+				  .uaddr = 0x7f00bb10,
+				  .val = 12,
+				  .stack = 1 };
+	pl_futex_log_add(&l, &e);
+	leave(&l, 800010, 13, -EAGAIN);
+	const uint32_t tids[] = { 100, 11, 100, 12, 100, 13, 200, 21, 300, 99 };
+	pl_futex_mark_joins(&l, tids, 5);
+	struct pl_futex_result r;
+	pl_futex_analyze(&l, &r);
+	assert_int_equal(r.joins.waits, 1);
+	assert_int_equal(r.joins.total_ns, 200000);
+	assert_int_equal(r.joins.max_ns, 200000);
+	assert_int_equal(r.joins.retries, 1);
+	assert_int_equal(r.all.waits, 5);
+	assert_int_equal(r.all.total_ns, 500 + 300 + 100 + 50 + 20);
+	assert_int_equal(r.all.retries, 0);
+	assert_int_equal(r.all.max_ns, 500);
+	assert_null(row_of(r.locks, r.nlocks, 0, PL_FUTEX_NO_STACK, 0x7f00aa10));
+	assert_null(row_of(r.locks, r.nlocks, 0, PL_FUTEX_NO_STACK, 0x7f00bb10));
+	for (size_t i = 0; i < r.nstacks; i++)
+		assert_int_not_equal(r.stacks[i].stack, 1);
+	pl_futex_result_free(&r);
+	/* no threads known: nothing is a join */
+	pl_futex_mark_joins(&l, NULL, 0);
+	pl_futex_analyze(&l, &r);
+	assert_int_equal(r.joins.waits + r.joins.retries, 0);
+	assert_int_equal(r.all.waits, 6);
+	pl_futex_result_free(&r);
+	pl_futex_log_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_op_class), cmocka_unit_test(test_decode),
-		cmocka_unit_test(test_pairing),	 cmocka_unit_test(test_boundaries),
-		cmocka_unit_test(test_lost),	 cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_op_class),   cmocka_unit_test(test_decode),
+		cmocka_unit_test(test_joins),	   cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_boundaries), cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_empty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,7 +14,9 @@ table may reach past it only inside a horizontally scrolling table wrapper), no 
 on another line than its unit, no metric name is broken inside a word, every chart is at
 least half as wide as its column, no table cell's content spills out of its cell, the facts table keeps a readable key
 column and its source column on screen, and each embedded flame graph fills its iframe
-exactly (no scrollbar inside, no blank band, controls inside the picture). Screenshots
+exactly (no scrollbar inside, no blank band, controls inside the picture); every table
+that scrolls sideways shows a scroll shadow, no findings header word breaks over two
+lines and every fix command stays on one line. Screenshots
 of the top of the page, the first profile and the facts table are written at each width
 (SHOTS): SCREENSHOT.png is the top at the first width, the others SCREENSHOT-WIDTH-PART.png.
 """
@@ -111,6 +113,28 @@ document.querySelectorAll('table.metrics tbody td:first-child,table.comparison t
 return {nu:nu,units:units.slice(0,12),nbu:units.length,nw:nw,words:words.slice(0,12),nbw:words.length};
 """
 
+# What a reader sees of tables that scroll and of the findings table: every element that
+# scrolls sideways (scrollWidth past its width) shows it with a background (the shadow at
+# an edge with more beyond it); no findings header word is broken over two lines
+# ("expecte" / "d"); every fix command is one line (never broken mid-word: it is copied).
+JS_READ = r"""
+function multi(el){var r=document.createRange();r.selectNodeContents(el);
+ var t=Array.prototype.filter.call(r.getClientRects(),function(q){return q.width>0&&q.height>0});
+ if(t.length<2)return false;var tops=t.map(function(q){return q.top});
+ return Math.max.apply(null,tops)-Math.min.apply(null,tops)>t[0].height/2;}
+function nm(e){return e.tagName.toLowerCase()+(e.id?'#'+e.id:'')+(typeof e.className=='string'&&e.className?'.'+e.className.trim().split(/\s+/).join('.'):'');}
+var scrolls=0,nocue=[],heads=[],cmds=0,broken=[];
+Array.prototype.forEach.call(document.body.querySelectorAll('div.tw,table'),function(e){
+ var cs=getComputedStyle(e);if(cs.overflowX!=='auto'&&cs.overflowX!=='scroll')return;
+ if(e.scrollWidth<=e.clientWidth+1)return;scrolls++;
+ if(cs.backgroundImage.indexOf('gradient')<0)nocue.push(nm(e)+' '+e.scrollWidth+'>'+e.clientWidth);});
+document.querySelectorAll('#findings-table thead th').forEach(function(h){if(multi(h))heads.push(h.textContent);});
+document.querySelectorAll('#findings-table tbody td:nth-child(5)>code:first-child').forEach(function(c){cmds++;
+ if(multi(c))broken.push(c.textContent.slice(0,80));});
+return {scrolls:scrolls,nocue:nocue.slice(0,12),heads:heads,cmds:cmds,broken:broken.slice(0,12),
+ findings:document.querySelectorAll('#findings-table').length};
+"""
+
 # Every chart against its column (the content box of the block that holds it).
 JS_CHART_WIDTH = r"""
 var out=[];document.querySelectorAll('svg.chart,figure>svg').forEach(function(c){
@@ -184,6 +208,14 @@ def check_layout(base, s, ex, width, want_flame):
         f"{wr['nbu']} split:\n" + "\n".join(wr["units"]))
     tap(wr["nbw"] == 0, f"{at}: no metric name broken inside a word ({wr['nw']} words checked)",
         f"{wr['nbw']} broken:\n" + "\n".join(wr["words"]))
+    rd = ex(JS_READ)
+    tap(not rd["nocue"], f"{at}: every table that scrolls sideways shows it "
+        f"({rd['scrolls']} scroll)", "no scroll shadow:\n" + "\n".join(rd["nocue"]))
+    if rd["findings"]:
+        tap(not rd["heads"], f"{at}: no findings header broken over two lines",
+            "\n".join(rd["heads"]))
+        tap(not rd["broken"], f"{at}: every fix command on one line ({rd['cmds']} commands)",
+            "\n".join(rd["broken"]))
     charts = ex(JS_CHART_WIDTH)
     narrow = [c for c in charts if c["w"] < c["col"] / 2]
     tap(not narrow, f"{at}: every chart at least half as wide as its column ({len(charts)} charts)",
