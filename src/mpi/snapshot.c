@@ -64,7 +64,7 @@ static json_t *take_snapshot(int argc, char **argv)
 		char *b64 = pl_xmalloc(BASE64_ENCODE_RAW_LENGTH(len) + 1);
 		base64_encode_raw(b64, len, (const uint8_t *)buf);
 		b64[BASE64_ENCODE_RAW_LENGTH(len)] = '\0';
-		json_object_set_new(doc, "archive", json_string_nocheck(b64));
+		json_object_set_new(doc, "archive", pl_json_string(b64));
 		json_object_set_new(doc, "bytes", json_integer((json_int_t)len));
 		free(b64);
 	}
