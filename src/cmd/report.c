@@ -23,6 +23,7 @@
 #include "render/summary.h"
 #include "report/cluster.h"
 #include "report/diff.h"
+#include "report/fleet.h"
 #include "report/from.h"
 #include "report/keynums.h"
 #include "report/node.h"
@@ -40,7 +41,7 @@ struct report_opts {
 	int workload;
 	char **from;
 	const char *baseline;
-	bool quick, full, no_bench, dry_run;
+	bool quick, full, no_bench, dry_run, fleet;
 	const char *cpus;
 };
 
@@ -63,6 +64,10 @@ static const struct pl_opt report_opts[] = {
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct report_opts, cpus), "LIST",
 	  "the CPUs the workload runs on: check's workload.cpus (GPU/NIC NUMA rules) and "
 	  "--cpus LIST of every benchmark" },
+	{ "fleet", 0, PL_OPT_FLAG, offsetof(struct report_opts, fleet), NULL,
+	  "the arguments are snapshot archives of perflab snapshot (or directories of "
+	  "*.tar.zst): one report across those machines (drift, findings per node), no "
+	  "benchmarks" },
 	{ "dry-run", 0, PL_OPT_FLAG, offsetof(struct report_opts, dry_run), NULL,
 	  "print the benchmark plan of the mode (arguments, runs, sizes and why; --json: as "
 	  "JSON; with --sysroot DIR from that tree's facts) and exit; nothing is measured or "
@@ -75,6 +80,7 @@ static const struct pl_cmd_info info = {
 	.usage = "perflab report [-o DIR] [--workload W] [--quick | --full | --no-bench]\n"
 		 "       [--cpus LIST] [--from FILE]... [--baseline OLD/report.json] [--json]\n"
 		 "       [--sysroot DIR]\n"
+		 "       perflab report --fleet [-o DIR] [--workload W] [--json] SNAPSHOT|DIR...\n"
 		 "       perflab report --dry-run [--quick | --full] [--cpus LIST] [--json]\n"
 		 "       [--sysroot DIR]",
 	.summary = "Inspect, check and benchmark this machine; write DIR/report.{json,md,html}.",
@@ -119,7 +125,17 @@ static const struct pl_cmd_info info = {
 		"--dry-run prints the plan (with --sysroot DIR, from that tree's facts: mem's\n"
 		"array size from its caches, CPUs and memory). Benchmarks need the live system:\n"
 		"with --sysroot they are left out. A progress line per stage goes to stderr on a\n"
-		"terminal. Ctrl-C stops the current stage and writes what is done (exit 130).",
+		"terminal. Ctrl-C stops the current stage and writes what is done (exit 130).\n\n"
+		"--fleet SNAPSHOT... (snapshot archives of perflab snapshot, or directories\n"
+		"holding NAME.tar.zst files): each machine's document as report --no-bench\n"
+		"--sysroot SNAPSHOT builds it (facts and findings), merged as a cluster report\n"
+		"(as --from of 2 or more report.json): drift, findings on some nodes only,\n"
+		"caveats. Nodes are named by the hostname in each snapshot's facts (a\n"
+		"pseudonym in a redacted one), else the file name; repeated names get #2, #3.\n"
+		"Every snapshot is read before anything is written: a bad one is exit 2\n"
+		"naming it, and no report is written. It takes 2 or more snapshots; it does not\n"
+		"go with --from, --baseline, --sysroot or the benchmark options (--quick,\n"
+		"--full, --cpus, --dry-run).",
 	.output_arg = "DIR",
 	.output_help = "the report directory: DIR/report.{json,md,html} (default "
 		       "./perflab-report; created when missing)",
@@ -367,8 +383,15 @@ static int report_node(const struct report_opts *o, const char *dir, struct pl_b
 static int report_check_args(const struct report_opts *o, const struct pl_args *args,
 			     const char *dir)
 {
-	if (args->npos > 0) {
-		pl_error("unexpected argument '%s' (see 'perflab report --help')", args->pos[0]);
+	if (args->npos > 0 && !o->fleet) {
+		pl_error("unexpected argument '%s' (see 'perflab report --help'; snapshots go "
+			 "with --fleet)",
+			 args->pos[0]);
+		return PL_EXIT_USAGE;
+	}
+	if (args->npos == 0 && o->fleet) {
+		pl_error("--fleet: no snapshot given (give the snapshot files of perflab "
+			 "snapshot, or a directory of them)");
 		return PL_EXIT_USAGE;
 	}
 	struct stat st;
@@ -419,6 +442,47 @@ static int report_check_dir(const char *dir)
 	return -1;
 }
 
+/* --fleet: the cluster report of the snapshots given as arguments (report/fleet.h) in
+ * @dir. Returns the exit code. */
+static int report_fleet(const struct report_opts *o, const struct pl_args *args, const char *dir)
+{
+	static const char fix[] = "(--fleet reads snapshots only: drop it, or drop --fleet)";
+	const char *bad = o->from	 ? "--from"
+			  : o->baseline	 ? "--baseline"
+			  : o->quick	 ? "--quick"
+			  : o->full	 ? "--full"
+			  : o->cpus	 ? "--cpus"
+			  : o->dry_run	 ? "--dry-run"
+			  : pl_g.sysroot ? "--sysroot"
+					 : NULL;
+	if (bad) {
+		pl_error("%s does not go with --fleet %s", bad, fix);
+		return PL_EXIT_USAGE;
+	}
+	char err[1024];
+	char **files = NULL;
+	int n = pl_fleet_scan(args->pos, &files, err, sizeof(err));
+	if (n < 0) {
+		pl_error("--fleet: %s", err);
+		return PL_EXIT_USAGE;
+	}
+	int ret = report_check_dir(dir);
+	if (ret >= 0) {
+		pl_strv_free(files);
+		return ret;
+	}
+	int rc;
+	json_t *docs = pl_fleet_docs(files, (size_t)n, o->workload, &rc, err, sizeof(err));
+	pl_strv_free(files);
+	if (!docs) {
+		pl_error("--fleet: %s", err);
+		return rc == -EINVAL ? PL_EXIT_USAGE : PL_EXIT_RUNTIME;
+	}
+	rc = pl_cluster_report(docs, dir, pl_g.json, pl_now_epoch());
+	json_decref(docs);
+	return rc == 0 ? PL_EXIT_OK : rc == -EIO && pl_g.json ? PL_EXIT_RUNTIME : PL_EXIT_USAGE;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -434,6 +498,8 @@ int cmd_report(int argc, char **argv)
 					    : PL_BENCH_MODE_DEFAULT;
 	struct pl_bench_plan plan = { 0 };
 	ret = report_check_args(&o, &args, dir);
+	if (ret < 0 && o.fleet)
+		ret = report_fleet(&o, &args, dir);
 	if (ret < 0 && pl_bench_plan_make(&plan, mode, o.cpus) < 0)
 		ret = PL_EXIT_RUNTIME;
 	if (ret < 0 && o.dry_run)

@@ -44,7 +44,8 @@ static const char usage[] =
 	"  inspect   the nodes table and every fact that differs across nodes (drift)\n"
 	"  check     each node's findings: those on some nodes only, those on every node\n"
 	"  bench     bench NAME on every node at the same time: a row per node, the odd node "
-	"named\n\n"
+	"named\n"
+	"  snapshot  each node's perflab snapshot, gathered by rank 0 into DIR/NODE.tar.zst\n\n"
 	"'perflab-mpi COMMAND --help' shows a command's options.\n";
 
 /* The options every command of perflab-mpi has. */
@@ -94,6 +95,11 @@ static const struct pl_opt check_opts[] = {
 	PL_OPT_END,
 };
 
+/* snapshot has the options every command has, and none of its own. */
+static const struct pl_opt snapshot_opts[] = {
+	PL_OPT_END,
+};
+
 static const struct pl_cmd_info infos[] = {
 	{ "report",
 	  "mpirun [-np N | -H a,b,c] perflab-mpi report [-o DIR] [-W W] [--quick | --full | "
@@ -130,6 +136,21 @@ static const struct pl_cmd_info infos[] = {
 	  "cluster-check document (docs/schemas/cluster-command.schema.json). Exit status:\n"
 	  "0 ok, 1 a finding on some node is at or above --fail-on, 2 bad input, 3 a node\n"
 	  "failed or timed out." },
+	{ "snapshot",
+	  "mpirun ... perflab-mpi snapshot [-o DIR] [--timeout SECONDS] "
+	  "[--sysroot-per-rank DIR/%r] [--per-rank-nodes]",
+	  "Each node's snapshot archive (perflab snapshot), gathered by rank 0 into\n"
+	  "DIR/NODE.tar.zst, for perflab report --fleet DIR.",
+	  "One rank per node (the lowest on each host) takes the snapshot; it goes to rank 0\n"
+	  "over MPI, so DIR needs to be on rank 0's machine only. NODE is the node's name\n"
+	  "(its hostname; a repeated one gets #2) with bytes other than letters, digits, '.',\n"
+	  "'_', '-', '#' as '_'. Each file is written atomically; rank 0 prints one line per\n"
+	  "node. Exit status: 0 ok, 2 bad input (nothing written), 3 a node failed or timed\n"
+	  "out (the others' snapshots are still written).",
+	  "DIR",
+	  "the directory of the snapshots (default ./perflab-snapshots; created when "
+	  "missing)",
+	  NULL },
 };
 #define NINFOS (sizeof(infos) / sizeof(infos[0]))
 
@@ -169,7 +190,8 @@ static int parse_args(int argc, char **argv, struct mpi_opts *o)
 	o->timeout_s = 600;
 	o->fail_on = PL_SEV_CRIT;
 	if (argc < 2) {
-		pl_error("which command? (perflab-mpi runs: report, inspect, check, bench; see "
+		pl_error("which command? (perflab-mpi runs: report, inspect, check, bench, "
+			 "snapshot; see "
 			 "'perflab-mpi --help')");
 		return PL_EXIT_USAGE;
 	}
@@ -194,18 +216,23 @@ static int parse_args(int argc, char **argv, struct mpi_opts *o)
 		if (strcmp(infos[i].name, o->cmd) == 0)
 			info = &infos[i];
 	if (!info) {
-		pl_error("unknown command '%s' (perflab-mpi runs: report, inspect, check, bench; "
+		pl_error("unknown command '%s' (perflab-mpi runs: report, inspect, check, bench, "
+			 "snapshot; "
 			 "see 'perflab-mpi --help')",
 			 o->cmd);
 		return PL_EXIT_USAGE;
 	}
+	bool snapshot = strcmp(info->name, "snapshot") == 0;
 	sets[1] = sets[0];
 	sets[0] = (struct pl_optset){ info == &infos[0]	  ? report_opts
 				      : info == &infos[1] ? inspect_opts
+				      : snapshot	  ? snapshot_opts
 							  : check_opts,
 				      o, "Options" };
 	if (info == &infos[0])
 		pl_g.output = "perflab-cluster";
+	if (snapshot)
+		pl_g.output = "perflab-snapshots";
 	pl_cleanup(pl_args_free) struct pl_args args = { 0 };
 	int rc = pl_cmd_parse_sets(argc - 1, argv + 1, info, sets, 2, &args);
 	if (rc >= 0)
@@ -213,6 +240,11 @@ static int parse_args(int argc, char **argv, struct mpi_opts *o)
 	if (args.npos > 0) {
 		pl_error("unexpected argument '%s' (see 'perflab-mpi %s --help')", args.pos[0],
 			 o->cmd);
+		return PL_EXIT_USAGE;
+	}
+	if (snapshot && pl_g.json) {
+		pl_error("snapshot writes archives, not JSON (drop --json; the manifest of each "
+			 "is its perflab-snapshot.json)");
 		return PL_EXIT_USAGE;
 	}
 	if (o->net_tcp && o->no_bench) {

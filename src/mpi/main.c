@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* perflab-mpi: perflab's report, inspect, check and bench NAME on every node of an MPI
+/* perflab-mpi: perflab's report, inspect, check, bench NAME and snapshot on every node of an MPI
  * job (perflab-mpi(1)). Every rank finds its node (hostname + boot id, or one node per
  * rank with --per-rank-nodes); the lowest rank of each node is its collector. For report
  * the collectors measure the network between them (all-pairs ping-pong, one pair at a
@@ -211,8 +211,12 @@ int main(int argc, char **argv)
 	MPI_Comm_split(MPI_COMM_WORLD, collector ? 0 : MPI_UNDEFINED, pl_mpi_rank, &cc);
 	int ret = 0;
 	if (collector) {
-		ret = strcmp(o.cmd, "report") == 0 ? pl_mpi_run_report(&o, cc, coll, nc, me, names)
-						   : pl_mpi_run_command(&o, cc, coll, nc, names);
+		if (strcmp(o.cmd, "report") == 0)
+			ret = pl_mpi_run_report(&o, cc, coll, nc, me, names);
+		else if (strcmp(o.cmd, "snapshot") == 0)
+			ret = pl_mpi_run_snapshot(&o, coll, nc, names, argc, argv);
+		else
+			ret = pl_mpi_run_command(&o, cc, coll, nc, names);
 		MPI_Comm_free(&cc);
 	}
 	free(key);

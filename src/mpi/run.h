@@ -48,10 +48,10 @@ enum {
 
 /** The command of this run and its options (the global ones are in pl_g). */
 struct mpi_opts {
-	const char *cmd;			    /**< report, inspect, check or bench */
-	const char *per_rank;			    /**< --sysroot-per-rank */
-	int workload, fail_on;			    /**< -W, --fail-on (check) */
-	const char *domains, *cpus;		    /**< --domain (inspect), --cpus (check) */
+	const char *cmd;	    /**< report, inspect, check, bench or snapshot */
+	const char *per_rank;	    /**< --sysroot-per-rank */
+	int workload, fail_on;	    /**< -W, --fail-on (check) */
+	const char *domains, *cpus; /**< --domain (inspect), --cpus (check) */
 	bool quick, full, no_bench, per_rank_nodes; /**< report's modes, --per-rank-nodes */
 	bool net_tcp;				    /**< report --net-tcp */
 	double timeout_s;			    /**< --timeout */
@@ -192,5 +192,16 @@ int pl_mpi_run_report(const struct mpi_opts *o, MPI_Comm cc, const int *coll, in
  *  writes the merged result. Returns the exit code on rank 0 (0 elsewhere). */
 int pl_mpi_run_command(struct mpi_opts *o, MPI_Comm cc, const int *coll, int nc,
 		       char *const *names);
+
+/* ---- snapshot (snapshot.c) ---- */
+
+/** snapshot on a collector (@coll the collectors' world ranks, @nc of them, @names their
+ *  node names, unique): the node's snapshot archive (perflab snapshot's, its manifest's
+ *  argv @argc strings of @argv) to rank 0, which writes DIR/NAME.tar.zst for each node
+ *  (-o DIR; NAME the node name with bytes other than letters, digits, '.', '_', '-', '#'
+ *  as '_'). Returns the exit code on rank 0 (0 ok, 2 DIR refused, 3 a node without an
+ *  archive: the others are written), 0 elsewhere. */
+int pl_mpi_run_snapshot(const struct mpi_opts *o, const int *coll, int nc, char *const *names,
+			int argc, char **argv);
 
 #endif
