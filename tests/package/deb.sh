@@ -77,6 +77,14 @@ for p in "${PKGS[@]}"; do
 	debs+=("$f")
 done
 is "nothing else built (noddebs)" "$(wc -l <"$TMP/debs")" "${#PKGS[@]}"
+is "perflab: Built-Using names the static archives it links" \
+	"$(dpkg-deb -f "${debs[0]}" Built-Using | grep -o 'libdeflate (= [^)]*)\|libiberty (= [^)]*)' | cut -d' ' -f1 | tr '\n' ,)" \
+	"libdeflate,libiberty,"
+is "perflab-mpi depends on OpenMPI" "$(dpkg-deb -f "${debs[1]}" Depends | grep -o 'libopenmpi3\|openmpi-bin' | sort | tr '\n' ,)" \
+	"libopenmpi3,openmpi-bin,"
+is "libperflab-mark1 is named after its soname" \
+	"$(dpkg-deb --fsys-tarfile "${debs[2]}" | tar -tv | grep -o 'libperflab-mark\.so\.1 -> .*')" \
+	"libperflab-mark.so.1 -> libperflab-mark.so.1.0.0"
 if command -v lintian >/dev/null; then
 	t1=$(date +%s)
 	lintian --fail-on error "$TMP"/deb/*.changes >"$TMP/lintian" 2>&1
@@ -125,7 +133,7 @@ is "and not enabled (no wants link)" \
 # --- the marker library through pkg-config, only the system's own .pc files
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 export PKG_CONFIG_LIBDIR=/usr/lib/$multiarch/pkgconfig:/usr/lib/pkgconfig:/usr/share/pkgconfig
-flags=$(pkg-config --cflags --libs perflab-mark 2>"$ERR")
+flags=$(pkg-config --cflags --libs perflab-mark 2>"$ERR" | sed 's/ *$//')
 is "pkg-config --cflags --libs perflab-mark" "$flags" "-lperflab-mark"
 cat >"$TMP/marked.c" <<'C'
 #include <perflab/mark.h>
