@@ -6,7 +6,7 @@ FUZZBUILD  ?= build-fuzz
 PREFIX     ?= /usr/local
 MESON      ?= meson
 
-.PHONY: all deps test-deps build run test fuzz fuzz-build install clean bench-deps bench-peers format format-check
+.PHONY: all deps test-deps build run test fuzz fuzz-build install clean bench-deps bench-peers format format-check deb
 
 all: build
 
@@ -66,6 +66,13 @@ install: build
 	$(MESON) configure $(BUILD) --prefix=$(PREFIX) >/dev/null
 	DESTDIR="$(DESTDIR)" $(MESON) install -C $(BUILD) --quiet
 
+# The Debian packages (debian/: perflab, perflab-mpi, libperflab-mark1, libperflab-mark-dev)
+# built by dpkg-buildpackage from a clean copy of the tree into $(DEBDIR); prints their paths.
+DEBDIR ?= build-deb
+deb:
+	@scripts/install-deps.sh deb
+	@scripts/build-deb.sh $(DEBDIR)
+
 bench-deps:
 	@scripts/install-deps.sh peers
 
@@ -92,4 +99,4 @@ format-check: test-deps
 	echo "format-check: $$(git ls-files '*.c' '*.h' | wc -l) C files formatted"
 
 clean:
-	rm -rf $(BUILD) $(TESTBUILD) $(FUZZBUILD)
+	rm -rf $(BUILD) $(TESTBUILD) $(FUZZBUILD) $(DEBDIR)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Install the Debian packages perflab needs to build and test (idempotent).
-# Usage: scripts/install-deps.sh [build|test|peers|all]   (default: test)
+# Usage: scripts/install-deps.sh [build|test|deb|peers|all]   (default: test)
 # Installs only what is missing; runs `apt-get update` first only when it must install.
 set -euo pipefail
 
@@ -13,11 +13,16 @@ BUILD_PKGS=(
 )
 # chromium, chromium-driver and a font: tests/report/browser.py lays report.html out in
 # headless Chromium through chromedriver and measures its text (skipped without them).
+# prometheus-node-exporter: tests/monitor/node_exporter.sh scrapes monitor's textfile with
+# it (on loopback); on a machine booted with systemd the package also starts its daemon.
 TEST_PKGS=(
   libcmocka-dev python3 python3-jsonschema strace iproute2 binutils g++ tuned
   util-linux procps hwloc jq zstd chromium chromium-driver fonts-dejavu-core prometheus
-  clang libclang-rt-14-dev clang-format openmpi-bin libopenmpi-dev
+  clang libclang-rt-14-dev clang-format openmpi-bin libopenmpi-dev prometheus-node-exporter
 )
+# make deb (debian/, scripts/build-deb.sh): debhelper, lintian, and the MPI build
+# dependency of perflab-mpi. tests/package/deb.sh builds, checks and installs them.
+DEB_PKGS=(debhelper dpkg-dev lintian libopenmpi-dev man-db)
 PEER_PKGS=(
   fio likwid sockperf qperf iperf3 hyperfine sysbench stress-ng linux-perf ministat
   isal libdeflate-tools gzip time sysstat rt-tests valgrind sosreport
@@ -26,10 +31,11 @@ PEER_PKGS=(
 want=()
 case "${1:-test}" in
   build) want=("${BUILD_PKGS[@]}") ;;
-  test)  want=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}") ;;
+  test)  want=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}" "${DEB_PKGS[@]}") ;;
+  deb)   want=("${BUILD_PKGS[@]}" "${DEB_PKGS[@]}") ;;
   peers) want=("${PEER_PKGS[@]}") ;;
-  all)   want=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}" "${PEER_PKGS[@]}") ;;
-  *) echo "install-deps.sh: unknown set '$1' (use build, test, peers or all)" >&2; exit 2 ;;
+  all)   want=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}" "${DEB_PKGS[@]}" "${PEER_PKGS[@]}") ;;
+  *) echo "install-deps.sh: unknown set '$1' (use build, test, deb, peers or all)" >&2; exit 2 ;;
 esac
 
 missing=()
