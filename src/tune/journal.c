@@ -475,8 +475,11 @@ static int append(struct pl_journal *j, json_t *o, bool may_tear)
 	if (r < 0) {
 		/* Do not leave half a record behind for the next append to glue onto. */
 		struct stat st;
-		if (fstat(j->fd, &st) == 0 && (size_t)st.st_size >= off)
-			(void)ftruncate(j->fd, st.st_size - (off_t)off);
+		if (fstat(j->fd, &st) == 0 && (size_t)st.st_size >= off &&
+		    ftruncate(j->fd, st.st_size - (off_t)off) < 0) {
+			/* the append's own error is the one to report; a reader stops at the
+			 * torn last line (load() ignores a line without its newline) */
+		}
 	}
 	return r;
 }
