@@ -11,12 +11,13 @@ BUILD_PKGS=(
   liburing-dev libjansson-dev libinih-dev libgsl-dev libpci-dev libseccomp-dev
   libzstd-dev libiberty-dev scdoc liblzma-dev libbz2-dev libarchive-dev nettle-dev
 )
+# zsh and fish: tests/core/completion.sh loads perflab's completion scripts in them.
 # chromium, chromium-driver and a font: tests/report/browser.py lays report.html out in
 # headless Chromium through chromedriver and measures its text (skipped without them).
 TEST_PKGS=(
   libcmocka-dev python3 python3-jsonschema strace iproute2 binutils g++ tuned
   util-linux procps hwloc jq zstd chromium chromium-driver fonts-dejavu-core prometheus
-  clang libclang-rt-14-dev clang-format openmpi-bin libopenmpi-dev
+  clang libclang-rt-14-dev clang-format openmpi-bin libopenmpi-dev zsh fish
 )
 PEER_PKGS=(
   fio likwid sockperf qperf iperf3 hyperfine sysbench stress-ng linux-perf ministat
