@@ -469,6 +469,17 @@ void pl_comp_write_fish(FILE *f, const struct pl_comp_model *m)
 	      "\tend\n"
 	      "\t$w[1] completion --list profiles $dir 2>/dev/null\n"
 	      "end\n\n"
+	      "# after \"--\": a command, then what that command completes\n"
+	      "function __perflab_after_dashdash\n"
+	      "\tset -l w (commandline -opc)\n"
+	      "\tset -l i (contains -i -- -- $w)\n"
+	      "\tset -l rest $w[(math $i + 1)..-1]\n"
+	      "\tif test (count $rest) -eq 0\n"
+	      "\t\tcomplete -C (commandline -ct)\n"
+	      "\telse\n"
+	      "\t\tcomplete -C \"$rest \"(commandline -ct)\n"
+	      "\tend\n"
+	      "end\n\n"
 	      "function __perflab_domains\n"
 	      "\tset -l t (commandline -ct)\n"
 	      "\tset -l pre (string match -r '^.*,' -- $t)\n"
@@ -510,11 +521,24 @@ void pl_comp_write_fish(FILE *f, const struct pl_comp_model *m)
 	fputs("'\ncomplete -c perflab -n '__fish_seen_subcommand_from completion' -a 'bash zsh "
 	      "fish'\n",
 	      f);
-	/* the global options: any command */
+	/* the global options: any command, but those that mean something else there */
 	const struct pl_comp_cmd *bench = find_key(m, "bench");
-	for (size_t j = 0; bench && j < bench->nopts; j++)
-		if (bench->opts[j].global)
-			fish_opt(f, NULL, &bench->opts[j]);
+	for (size_t j = 0; bench && j < bench->nopts; j++) {
+		const struct pl_comp_opt *g = &bench->opts[j];
+		if (!g->global)
+			continue;
+		char other[256] = "";
+		for (size_t i = 0; i < m->ncmds; i++)
+			for (size_t k = 0; k < m->cmds[i].nopts; k++)
+				if (m->cmds[i].opts[k].global &&
+				    strcmp(m->cmds[i].opts[k].name, g->name) == 0 &&
+				    m->cmds[i].opts[k].value != g->value)
+					snprintf(other + strlen(other),
+						 sizeof(other) - strlen(other), " %s",
+						 m->cmds[i].key);
+		snprintf(cond, sizeof(cond), "not __fish_seen_subcommand_from%s", other);
+		fish_opt(f, other[0] ? cond : NULL, g);
+	}
 	for (size_t i = 0; i < m->ncmds; i++) {
 		const struct pl_comp_cmd *c = &m->cmds[i];
 		if (is_bench(c))
@@ -558,7 +582,7 @@ void pl_comp_write_fish(FILE *f, const struct pl_comp_model *m)
 	words(f, pl_comp_profile_subcommands);
 	fputs("' -a '(__perflab_profiles)'\n", f);
 	fputs("complete -c perflab -n '__fish_seen_subcommand_from diff' -F\n", f);
-	fputs("complete -c perflab -n '__fish_seen_subcommand_from profile monitor compare; and "
-	      "contains -- -- (commandline -opc)' -a '(__fish_complete_subcommand -- --)'\n",
+	fputs("complete -c perflab -n '__fish_seen_subcommand_from profile monitor compare tune; "
+	      "and contains -- -- (commandline -opc)' -a '(__perflab_after_dashdash)'\n",
 	      f);
 }

@@ -180,6 +180,9 @@ if command -v fish >/dev/null; then
 	is "fish: perflab tune show <TAB>: the profiles" "$(fcomp "$P tune show ")" "$profiles"
 	is "fish: perflab inspect --domain cpu,ke<TAB>" "$(fcomp 'perflab inspect --domain cpu,ke')" "cpu,kernel"
 	like "fish: perflab bench clock --b<TAB>" "$(fcomp 'perflab bench clock --b')" '^--batch$'
+	is "fish: perflab report -o <TAB>: directories only" "$(fcomp "perflab report -o $TMP/files/")" "$TMP/files/sub.d/"
+	is "fish: perflab check -o <TAB>: files" "$(fcomp "perflab check -o $TMP/files/a")" "$TMP/files/a.json"
+	like "fish: perflab profile -- bas<TAB>: commands" "$(fcomp 'perflab profile -- bas')" '(^| )bash( |$)'
 else
 	skip "fish: the script loads and completes" "fish not installed (scripts/install-deps.sh test)"
 fi
