@@ -7,10 +7,12 @@
  * (the command, the benchmark, tune's subcommand, an option waiting for its value, "--"
  * before a command to run) and completes with them. fish gets one `complete` line per
  * option, with conditions on the words seen. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/completion.h"
 #include "facts/facts.h"
+#include "util/str.h"
 
 /* @s as one single-quoted sh/bash/zsh word ('it'\''s'). */
 static void sq(FILE *f, const char *s)
@@ -97,15 +99,15 @@ static void value_case(FILE *f, const char *key, bool any_bench, const struct pl
 		snprintf(sp[n++], sizeof(sp[1]), " -%c", o->short_name);
 	fputc('\t', f);
 	for (int k = 0; k < n; k++) {
-		char word[120];
 		fputs(k ? "|" : "", f);
 		if (!key) {
 			fputc('*', f);
 			sq(f, sp[k]);
 			continue;
 		}
-		snprintf(word, sizeof(word), "%s%s", key, sp[k]);
+		char *word = pl_xasprintf("%s%s", key, sp[k]);
 		sq(f, word);
+		free(word);
 		if (any_bench) {
 			fputs("|'bench:'*", f);
 			sq(f, sp[k]);
