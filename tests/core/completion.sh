@@ -134,6 +134,9 @@ is "zsh: first line #compdef perflab" "$(head -1 "$TMP/_perflab")" "#compdef per
 if command -v zsh >/dev/null; then
 	ok "zsh: the script parses" zsh -n "$TMP/_perflab"
 	ok "zsh: loads after compinit" zsh -fc "autoload -U compinit; compinit -u -d '$TMP/zcd'; source '$TMP/_perflab'"
+	mkdir -p "$TMP/fpath" && cp "$TMP/_perflab" "$TMP/fpath/"
+	is "zsh: compinit finds it in \$fpath for perflab" \
+		"$(zsh -fc "fpath=('$TMP/fpath' \$fpath); autoload -U compinit; compinit -u -d '$TMP/zcd2'; print -r -- \$_comps[perflab]")" "_perflab"
 	cat >"$TMP/zdrive.zsh" <<'EOF'
 compadd() {
 	while [[ $1 == -* ]]; do
