@@ -180,8 +180,9 @@ def machine():
 def perflab_version(d):
     exe = os.environ.get("PERFLAB") or os.path.join(os.path.dirname(d), "build", "perflab")
     try:
-        return subprocess.run([exe, "--version"], capture_output=True, text=True,
-                              timeout=30).stdout.strip() or "unknown"
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True,
+                             timeout=30).stdout.strip()
+        return out.splitlines()[0] if out else "unknown"  # "perflab X.Y.Z"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
 

@@ -11,6 +11,7 @@ BUILD_PKGS=(
   liburing-dev libjansson-dev libinih-dev libgsl-dev libpci-dev libseccomp-dev
   libzstd-dev libiberty-dev scdoc liblzma-dev libbz2-dev libarchive-dev nettle-dev
 )
+# zsh and fish: tests/core/completion.sh loads perflab's completion scripts in them.
 # chromium, chromium-driver and a font: tests/report/browser.py lays report.html out in
 # headless Chromium through chromedriver and measures its text (skipped without them).
 # prometheus-node-exporter: tests/monitor/node_exporter.sh scrapes monitor's textfile with
@@ -19,6 +20,7 @@ TEST_PKGS=(
   libcmocka-dev python3 python3-jsonschema strace iproute2 binutils g++ tuned
   util-linux procps hwloc jq zstd chromium chromium-driver fonts-dejavu-core prometheus
   clang libclang-rt-14-dev clang-format openmpi-bin libopenmpi-dev prometheus-node-exporter
+  zsh fish
 )
 # make deb (debian/, scripts/build-deb.sh): debhelper, lintian, and the MPI build
 # dependency of perflab-mpi. tests/package/deb.sh builds, checks and installs them.

@@ -9,7 +9,8 @@
 
 #include "cli/common.h"
 #include "cmd/commands.h"
-#include "config.h"
+#include "cmd/completion.h"
+#include "cmd/version.h"
 #include "util/outfile.h"
 
 struct command {
@@ -27,10 +28,13 @@ static const struct command commands[] = {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: perflab [--version] [--help] <command> [options]\n\ncommands:\n");
+	fprintf(f,
+		"usage: perflab [--version [--json]] [--help] <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "  %-10s %s\n", "help", "show help for a command ('perflab help bench')");
+	fprintf(f, "  %-10s %s\n", "completion",
+		"print the shell completion script ('perflab completion bash|zsh|fish')");
 	fprintf(f, "\nGlobal options (any command): --json, -o FILE, --sysroot DIR, --no-color, "
 		   "-q, -v, -h\n");
 	fprintf(f, "Output: reports and --json go to stdout (or -o FILE); while perflab runs a "
@@ -84,8 +88,10 @@ int main(int argc, char **argv)
 	int i = 1;
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("perflab %s\n", PERFLAB_VERSION);
-			return finish(0);
+			bool json = false;
+			for (int k = 1; k < argc; k++)
+				json = json || strcmp(argv[k], "--json") == 0;
+			return finish(pl_version_print(json));
 		}
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			usage(stdout);
@@ -114,6 +120,10 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return finish(0);
 		}
+		if (strcmp(argv[i + 1], "completion") == 0) {
+			char *cargv[] = { "completion", "--help", NULL };
+			return finish(cmd_completion(2, cargv));
+		}
 		const struct command *c = find(argv[i + 1]);
 		if (!c) {
 			fprintf(stderr,
@@ -124,6 +134,8 @@ int main(int argc, char **argv)
 		char *hargv[] = { (char *)c->name, "--help", NULL };
 		return finish(c->fn(2, hargv));
 	}
+	if (strcmp(name, "completion") == 0)
+		return finish(cmd_completion(argc - i, argv + i));
 	const struct command *c = find(name);
 	if (!c) {
 		fprintf(stderr, "perflab: error: unknown command '%s' (see 'perflab --help')\n",

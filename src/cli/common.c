@@ -21,6 +21,7 @@
 
 struct pl_global pl_g;
 const char *pl_cmd_program = "perflab";
+int (*pl_cmd_describe)(const struct pl_cmd_info *info, const struct pl_optset *sets, size_t nsets);
 
 const struct pl_opt pl_global_opts[] = {
 	{ "json", 0, PL_OPT_FLAG, offsetof(struct pl_global, json), NULL,
@@ -171,6 +172,10 @@ int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 	struct pl_optset sets[5];
 	struct pl_opt g[NGLOBAL];
 	size_t n = with_globals(info, in, nin, sets, g, &pl_g);
+	if (pl_cmd_describe) {
+		*args = (struct pl_args){ .dashdash = -1 };
+		return pl_cmd_describe(info, sets, n);
+	}
 	if (pl_opt_parse(argc, argv, sets, n, prog, args) < 0)
 		return PL_EXIT_USAGE;
 	if (pl_g.help) {

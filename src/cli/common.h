@@ -4,6 +4,7 @@
 #ifndef PERFLAB_CLI_COMMON_H
 #define PERFLAB_CLI_COMMON_H
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "util/log.h"
 #include "util/opt.h"
@@ -41,6 +42,9 @@ struct pl_cmd_info {
 	const char *output_arg;	 /**< metavariable of -o ("DIR"), or NULL */
 	const char *output_help; /**< help of -o, or NULL */
 	const char *json_help;	 /**< help of --json, or NULL */
+	/** The words that may come first among the positional arguments (tune's list,
+	 *  show, ...), NULL-terminated, for shell completion; NULL when none. */
+	const char *const *subcommands;
 };
 
 /** Parse @argv (argv[0] is the command name) against the global options and @opts
@@ -57,6 +61,14 @@ void pl_cmd_help(const struct pl_cmd_info *info, const struct pl_opt *opts);
  *  benchmark's): @sets (at most 4) are parsed before the global options. */
 int pl_cmd_parse_sets(int argc, char **argv, const struct pl_cmd_info *info,
 		      const struct pl_optset *sets, size_t nsets, struct pl_args *args);
+/** When set, pl_cmd_parse_sets() (and so pl_cmd_parse()) parses nothing: it hands the
+ *  command's @info and its option sets, the global options last (as --help shows them),
+ *  to this function and returns what it returns (0, or an exit code) with @args empty.
+ *  `perflab completion` sets it to read every command's option tables by calling the
+ *  command with no arguments (cmd/completion.c); NULL otherwise. The sets live only for
+ *  the call: copy what is kept. */
+extern int (*pl_cmd_describe)(const struct pl_cmd_info *info, const struct pl_optset *sets,
+			      size_t nsets);
 /** pl_cmd_help() for several option tables. */
 void pl_cmd_help_sets(const struct pl_cmd_info *info, const struct pl_optset *sets, size_t nsets);
 

@@ -58,8 +58,14 @@ static const struct pl_opt tune_opts[] = {
 	PL_OPT_END,
 };
 
+/* The subcommands, in the order of --help (shell completion offers them). */
+static const char *const tune_subcommands[] = { "list",	     "show",	 "diff",   "apply",
+						"verify",    "rollback", "status", "hold-latency",
+						"recommend", "try",	 NULL };
+
 static const struct pl_cmd_info info = {
 	.name = "tune",
+	.subcommands = tune_subcommands,
 	.usage = "perflab tune list|show NAME|diff NAME|apply NAME [--dry-run] [--persist]|\n"
 		 "                    verify NAME|rollback [--to STEP]|status|hold-latency USEC|\n"
 		 "                    recommend [--workload W] [--all]|\n"

@@ -4,7 +4,7 @@
 . "$PERFLAB_SRCDIR/tests/lib.sh"
 
 ok "--version" "$PERFLAB" --version
-like "--version prints the version" "$(cat "$OUT")" '^perflab [0-9]+\.[0-9]+\.[0-9]+$'
+like "--version's first line is the version" "$(head -1 "$OUT")" '^perflab [0-9]+\.[0-9]+\.[0-9]+$'
 ok "--help" "$PERFLAB" --help
 like "--help lists commands" "$(cat "$OUT")" 'inspect.*collect'
 expect_exit 2 "no command is a usage error" "$PERFLAB"

@@ -32,7 +32,7 @@ dispatch=$(sed -n 's/^PL_COMMAND(\([a-z_]*\), *".*")$/\1/p' src/cmd/list.h | joi
 like "src/cmd/list.h parsed" "$dispatch" '^bench,'
 is "src/cmd/list.h is sorted (keep it sorted)" "$dispatch" "$(printf '%s\n' "$dispatch" | tr , '\n' | LC_ALL=C sort | join)"
 ok "perflab --help" "$PERFLAB" --help
-usage=$(sed -n '/^commands:/,/^$/p' "$OUT" | awk 'NF > 1 && $1 != "commands:" && $1 != "help" { print $1 }' | join)
+usage=$(sed -n '/^commands:/,/^$/p' "$OUT" | awk 'NF > 1 && $1 != "commands:" && $1 != "help" && $1 != "completion" { print $1 }' | join)
 is "--help lists every command of commands[]" "$usage" "$dispatch"
 readme_cmds=$(sed -n '/^## Commands/,/^## /p' "$README" |
 	sed -n 's|^- \[`perflab \([a-z]*\)`\](docs/man/perflab-\1\.1\.scd): .*|\1|p' | LC_ALL=C sort | join)

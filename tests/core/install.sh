@@ -28,6 +28,12 @@ for d in d1:$A d2:$Z; do
 			_report fail "${d%%:*}: $p/$f" "$(files "$dir" | head -20)"
 		fi
 	done
+	for f in share/bash-completion/completions/perflab share/zsh/vendor-completions/_perflab \
+		share/fish/vendor_completions.d/perflab.fish; do
+		if [ -s "$dir$p/$f" ]; then _report ok "${d%%:*}: $p/$f"; else
+			_report fail "${d%%:*}: $p/$f" "$(files "$dir" | grep -v man)"
+		fi
+	done
 	if command -v scdoc >/dev/null; then
 		for m in "$PERFLAB_SRCDIR"/docs/man/*.1.scd; do
 			m=$(basename "$m" .scd)
@@ -47,6 +53,12 @@ if [ "$TMP/d2$Z/bin/perflab" -nt "$B/config.h" ]; then _report ok "the second bi
 	_report fail "the second binary was rebuilt after the change" "$(ls -l --time-style=full-iso "$B/config.h" "$TMP/d2$Z/bin/perflab")"
 fi
 ok "the installed binary runs" "$TMP/d2$Z/bin/perflab" --version
+for sh in bash:bash-completion/completions/perflab zsh:zsh/vendor-completions/_perflab \
+	fish:fish/vendor_completions.d/perflab.fish; do
+	ok "the installed binary: completion ${sh%%:*}" "$TMP/d2$Z/bin/perflab" completion "${sh%%:*}"
+	cp "$OUT" "$TMP/printed"
+	ok "the installed ${sh%%:*} script is what it prints" cmp "$TMP/printed" "$TMP/d2$Z/share/${sh#*:}"
+done
 # The release build has no test hooks (src/util/testhook.h): no variable of the
 # environment can make it load a stand-in library or stop half-way.
 for v in PERFLAB_NVML_LIB PERFLAB_TUNE_FAULT_AFTER PERFLAB_TUNE_TEST_KEEP; do

@@ -10,7 +10,7 @@ P=$PERFLAB
 MAN=$PERFLAB_SRCDIR/docs/man/perflab.1.scd
 
 # every command of 'perflab --help' and every benchmark of 'bench --list'
-cmds=$("$P" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}' | grep -vx help)
+cmds=$("$P" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}' | grep -vx -e help -e completion)
 # (a table with a header row, or an indented list)
 benches=$("$P" bench --list | awk '$1 == "benchmark" || $1 == "benchmarks:" {next} /^(  )?[a-z]/ {print $1}')
 is "commands found in --help" "$(echo "$cmds" | tr '\n' ' ')" "bench check compare diff inspect monitor profile report snapshot tune "
