@@ -46,8 +46,10 @@ int pl_cmp_cli_split(int argc, char **argv, struct pl_cmp_cli *c, char *err, siz
 			c->rest[c->nrest++] = argv[i++];
 			continue;
 		}
-		if (i + 1 >= argc) {
-			pl_cmp_seterr(err, errlen, "-n needs a variant name: -n NAME -- CMD...");
+		if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
+			pl_cmp_seterr(err, errlen,
+				      "%s needs a variant name before -- (give -n NAME -- CMD...)",
+				      argv[i]);
 			return -EINVAL;
 		}
 		struct pl_cmp_cli_variant *cv = cli_append(c);
@@ -55,9 +57,9 @@ int pl_cmp_cli_split(int argc, char **argv, struct pl_cmp_cli *c, char *err, siz
 		cv->argi = i;
 		i += 2;
 		while (i < argc && strcmp(argv[i], "--set") == 0) {
-			if (i + 1 >= argc) {
+			if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
 				pl_cmp_seterr(err, errlen,
-					      "--set needs KEY=VALUE (e.g. --set "
+					      "--set needs KEY=VALUE before -- (e.g. --set "
 					      "env.MALLOC_ARENA_MAX=2)");
 				return -EINVAL;
 			}

@@ -288,4 +288,10 @@ for a in "-o $TMP" "-o /nonexistent/dir/c.json" "--export-csv /nonexistent/dir/c
 		"^perflab compare: error: cannot write '${a#* }': (Is a directory|No such file or directory) \\(choose another ${a% *} FILE\\)$"
 	like "$a: before any run" "$((SECONDS - start))" '^[0-4]$'
 done
+# "--" where a variant's name or a --set value belongs is not taken as one
+expect_exit 2 "-n --: refused" "$P" compare --runs 3 -n -- /bin/true -n b -- /bin/true
+is "-n --: one line naming the option and the fix" "$(cat "$ERR")" \
+	"perflab: error: -n needs a variant name before -- (give -n NAME -- CMD...)"
+expect_exit 2 "--set --: refused" "$P" compare --runs 3 -n a --set -- /bin/true -n b -- /bin/true
+like "--set --: names the option" "$(cat "$ERR")" "--set needs KEY=VALUE before --"
 done_testing
