@@ -125,6 +125,14 @@ for m in perflab perflab-bench perflab-monitor perflab-mpi; do
 		like "$m.1 installed" "$(ls /usr/share/man/man1/$m.1.gz)" "$m"
 	fi
 done
+is "perflab-mpi.1 belongs to perflab-mpi alone" "$(dpkg -S /usr/share/man/man1/perflab-mpi.1.gz)" \
+	"perflab-mpi: /usr/share/man/man1/perflab-mpi.1.gz"
+for c in /usr/share/bash-completion/completions/perflab /usr/share/zsh/vendor-completions/_perflab \
+	/usr/share/fish/vendor_completions.d/perflab.fish; do
+	is "$c is perflab's" "$(dpkg -S "$c" 2>&1)" "perflab: $c"
+done
+is "the bash completion is what perflab completion bash prints" \
+	"$(/usr/bin/perflab completion bash | cmp - /usr/share/bash-completion/completions/perflab 2>&1)" ""
 unit=/lib/systemd/system/perflab-monitor.service
 like "the monitor unit is installed" "$(grep -c '^ExecStart=/usr/bin/perflab monitor' "$unit")" '^1$'
 is "and not enabled (no wants link)" \
