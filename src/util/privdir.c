@@ -13,8 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The signals that end a run by default and that a user sends to stop one. */
-static const int exit_signals[] = { SIGINT, SIGTERM, SIGHUP };
+/* The signals that end a run by default and that a user sends to stop one, or that a
+ * pipeline sends (SIGPIPE: `perflab inspect --sysroot F --json | head`). */
+static const int exit_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
 static char dir_path[PATH_MAX];	    /* absolute path of the directory */
 static char dir_name[NAME_MAX + 1]; /* its name in its parent */

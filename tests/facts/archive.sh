@@ -144,11 +144,11 @@ rm -rf "${TMPDIR:?}"/*
 
 # a signal while the archive is read (stalled after 100 members by the test hook): the handler removes the directory and the run
 # ends by that signal (exit status 128 + N)
-for sig in INT TERM HUP; do
+for sig in INT TERM HUP PIPE; do
 	# the child starts with the default action for every signal (a background job of
 	# a script would start with SIGINT ignored)
 	PERFLAB_TEST_ARCHIVE_STALL=100 python3 -c 'import os, signal, sys
-for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE): signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$PERFLAB" inspect --sysroot "$X" >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 200); do
@@ -161,4 +161,12 @@ os.execv(sys.argv[1], sys.argv[1:])' "$PERFLAB" inspect --sysroot "$X" >/dev/nul
 	is "SIG$sig during extraction: ended by the signal" "$rc" "$((128 + $(kill -l "$sig")))"
 	leftover "SIG$sig"
 done
+# a reader that left (`| head -c 1`): the write gets SIGPIPE, and the directory still
+# goes (standard output is a pipe whose read end is closed before perflab starts)
+python3 -c 'import os, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+r, w = os.pipe(); os.close(r); os.dup2(w, 1)
+os.execv(sys.argv[1], sys.argv[1:])' "$PERFLAB" inspect --json --sysroot "$X" 2>/dev/null
+is "stdout a pipe without a reader: ended by SIGPIPE" "$?" 141
+leftover "SIGPIPE from a closed pipe"
 done_testing
