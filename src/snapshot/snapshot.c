@@ -12,6 +12,7 @@
 #include "util/json.h"
 #include "util/record.h"
 #include "util/sha256.h"
+#include "snapshot/redact.h"
 
 /* What the perflab-live/ member @path (without the leading '/') holds (docs/snapshot.md),
  * or NULL for any other member. */
@@ -37,7 +38,8 @@ static const char *live_what(const char *path)
 	return "a live reading of a later perflab";
 }
 
-json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
+json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv,
+			     const json_t *redactions)
 {
 	json_t *doc = json_object();
 	char when[32];
@@ -50,7 +52,7 @@ json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(av, pl_json_string(argv[i]));
 	json_object_set_new(doc, "argv", av);
-	json_object_set_new(doc, "hostname_redacted", json_false());
+	json_object_set_new(doc, "hostname_redacted", json_boolean(redactions != NULL));
 
 	const struct pl_rec_entry *v;
 	size_t n = pl_record_entries(&v);
@@ -92,6 +94,8 @@ json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 	}
 	json_object_set_new(doc, "unreadable", bad);
 	json_object_set_new(doc, "live", live);
+	if (redactions)
+		json_object_set_new(doc, "redactions", json_deep_copy(redactions));
 	return doc;
 }
 
@@ -117,10 +121,25 @@ static int member(struct archive *a, struct archive_entry *e, const char *path, 
 	return 0;
 }
 
-int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv, char *why,
-		      size_t whylen)
+static char *redact_one(void *ctx, const char *path, const char *data, size_t len, size_t *outlen)
 {
-	json_t *doc = pl_snapshot_manifest(created, argc, argv);
+	return pl_redact_buf(ctx, path, data, len, outlen);
+}
+
+void pl_snapshot_redact(struct pl_redactor *r)
+{
+	const struct pl_rec_entry *v;
+	size_t n = pl_record_entries(&v);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].type == PL_REC_FILE)
+			pl_redactor_learn(r, v[i].path, v[i].data, v[i].len);
+	pl_record_rewrite(redact_one, r);
+}
+
+int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv,
+		      const json_t *redactions, char *why, size_t whylen)
+{
+	json_t *doc = pl_snapshot_manifest(created, argc, argv, redactions);
 	char *manifest = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	struct archive *a = archive_write_new();
