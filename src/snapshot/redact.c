@@ -140,7 +140,9 @@ bool pl_redactor_literal(struct pl_redactor *r, enum pl_redact_kind kind, const 
 								       : PL_REDACT_MIN_NAME;
 	if (len < min || len > 255 || placeholder(tok, len) || memchr(tok, '\n', len))
 		return false;
-	if (kind == PL_RK_HOME && (tok[0] != '/' || len < 3))
+	/* a home of one component (/home, /root) names no one */
+	if (kind == PL_RK_HOME &&
+	    (tok[0] != '/' || !memchr(tok + 1, '/', len - 1) || tok[len - 1] == '/'))
 		return false;
 	for (size_t i = 0; i < r->nlit; i++)
 		if (r->lit[i].len == len && memcmp(r->lit[i].s, tok, len) == 0)
@@ -549,10 +551,8 @@ static bool has_upper_hex(const char *s, size_t len)
 	return false;
 }
 
-/* The pseudonym of the @len-byte token @tok of @kind into @out (room for 80 bytes, or
- * @len + 1 when @same_len): returns its length. @same_len: exactly @len bytes. */
-static size_t pseudonym(const struct pl_redactor *r, enum pl_redact_kind kind, const char *tok,
-			size_t len, bool same_len, char *out)
+size_t pl_redact_pseudonym(const struct pl_redactor *r, enum pl_redact_kind kind, const char *tok,
+			   size_t len, bool same_len, char *out)
 {
 	uint8_t h[32];
 	mac_of(r, kind, tok, len, h);
@@ -686,7 +686,7 @@ char *pl_redact_buf(struct pl_redactor *r, const char *path, const char *data, s
 	bool vf = version_file(path);
 	while (pl_redact_next(r, data, len, pos, binary, vf, &m)) {
 		char ps[352]; /* a token is at most 255 bytes (a literal), a pseudonym 80 */
-		size_t pl = pseudonym(r, m.kind, data + m.off, m.len, binary, ps);
+		size_t pl = pl_redact_pseudonym(r, m.kind, data + m.off, m.len, binary, ps);
 		size_t need = n + (m.off - pos) + pl + (len - m.off - m.len) + 1;
 		if (need > cap) {
 			cap = need + cap / 2;

@@ -80,6 +80,12 @@ void pl_redactor_learn(struct pl_redactor *r, const char *path, const char *data
 bool pl_redact_next(const struct pl_redactor *r, const char *data, size_t len, size_t from,
 		    bool binary, bool version_file, struct pl_redact_match *m);
 
+/** The pseudonym of the @len-byte token @tok (at most 255 bytes) of @kind into @out (at
+ *  least 352 bytes), NUL-terminated: its length. @same_len: exactly @len bytes (hex
+ *  digits for a literal), as in a binary member. Counts nothing. */
+size_t pl_redact_pseudonym(const struct pl_redactor *r, enum pl_redact_kind kind, const char *tok,
+			   size_t len, bool same_len, char *out);
+
 /** A malloc'd copy of @len bytes at @data with every token pl_redact_next() finds
  *  replaced by its pseudonym, NUL-terminated, its length in *outlen (at most
  *  PL_REDACT_BOUND(@len)); @path (the member's absolute path, or NULL for a string that
