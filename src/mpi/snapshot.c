@@ -51,7 +51,7 @@ static json_t *take_snapshot(int argc, char **argv)
 		snprintf(why, sizeof(why), "cannot hold the archive in memory: %s",
 			 strerror(errno));
 	} else {
-		int w = pl_snapshot_write(fp, created, argc, argv, why, sizeof(why));
+		int w = pl_snapshot_write(fp, created, argc, argv, NULL, why, sizeof(why));
 		if (fclose(fp) != 0 && w == 0)
 			snprintf(why, sizeof(why), "cannot hold the archive in memory");
 		else if (w == 0)

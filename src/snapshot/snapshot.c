@@ -14,6 +14,7 @@
 #include "util/json.h"
 #include "util/record.h"
 #include "util/sha256.h"
+#include "snapshot/redact.h"
 
 /* What the perflab-live/ member @path (without the leading '/') holds (docs/snapshot.md),
  * or NULL for any other member. */
@@ -49,7 +50,8 @@ static bool archivable(const struct pl_rec_entry *v)
 
 #define NOT_UTF8 "a name or link target that is not UTF-8 (a snapshot holds UTF-8 names)"
 
-json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
+json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv,
+			     const json_t *redactions)
 {
 	json_t *doc = json_object();
 	char when[32];
@@ -62,7 +64,7 @@ json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(av, pl_json_string(argv[i]));
 	json_object_set_new(doc, "argv", av);
-	json_object_set_new(doc, "hostname_redacted", json_false());
+	json_object_set_new(doc, "hostname_redacted", json_boolean(redactions != NULL));
 
 	const struct pl_rec_entry *v;
 	size_t n = pl_record_entries(&v);
@@ -112,6 +114,8 @@ json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv)
 	}
 	json_object_set_new(doc, "unreadable", bad);
 	json_object_set_new(doc, "live", live);
+	if (redactions)
+		json_object_set_new(doc, "redactions", json_deep_copy(redactions));
 	return doc;
 }
 
@@ -137,25 +141,40 @@ static int member(struct archive *a, struct archive_entry *e, const char *path, 
 	return 0;
 }
 
-static int write_utf8(FILE *fp, long long created, int argc, char *const *argv, char *why,
-		      size_t whylen);
+static char *redact_one(void *ctx, const char *path, const char *data, size_t len, size_t *outlen)
+{
+	return pl_redact_buf(ctx, path, data, len, outlen);
+}
 
-int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv, char *why,
-		      size_t whylen)
+void pl_snapshot_redact(struct pl_redactor *r)
+{
+	const struct pl_rec_entry *v;
+	size_t n = pl_record_entries(&v);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].type == PL_REC_FILE)
+			pl_redactor_learn(r, v[i].path, v[i].data, v[i].len);
+	pl_record_rewrite(redact_one, r);
+}
+
+static int write_utf8(FILE *fp, long long created, int argc, char *const *argv,
+		      const json_t *redactions, char *why, size_t whylen);
+
+int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv,
+		      const json_t *redactions, char *why, size_t whylen)
 {
 	/* pax names are UTF-8: convert from it, not from the "C" locale's ASCII */
 	struct pl_archive_locale l;
 	pl_archive_utf8_begin(&l);
-	int r = write_utf8(fp, created, argc, argv, why, whylen);
+	int r = write_utf8(fp, created, argc, argv, redactions, why, whylen);
 	pl_archive_utf8_end(&l);
 	return r;
 }
 
 /* pl_snapshot_write() with the thread's LC_CTYPE in UTF-8. */
-static int write_utf8(FILE *fp, long long created, int argc, char *const *argv, char *why,
-		      size_t whylen)
+static int write_utf8(FILE *fp, long long created, int argc, char *const *argv,
+		      const json_t *redactions, char *why, size_t whylen)
 {
-	json_t *doc = pl_snapshot_manifest(created, argc, argv);
+	json_t *doc = pl_snapshot_manifest(created, argc, argv, redactions);
 	char *manifest = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	struct archive *a = archive_write_new();

@@ -443,3 +443,50 @@ size_t pl_record_problems(const struct pl_rec_problem **out)
 	*out = rec.p;
 	return rec.np;
 }
+
+/* @s (a NUL-terminated string it owns) replaced with its rewrite through @fn. */
+static void rewrite_str(char **s, pl_record_rewrite_fn fn, void *ctx)
+{
+	if (!*s)
+		return;
+	size_t n;
+	char *r = fn(ctx, NULL, *s, strlen(*s), &n);
+	free(*s);
+	*s = r;
+}
+
+void pl_record_rewrite(pl_record_rewrite_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < rec.n; i++) {
+		struct pl_rec_entry *e = &rec.v[i];
+		if (e->data) {
+			size_t n;
+			char *r = fn(ctx, e->path, e->data, e->len, &n);
+			free(e->data);
+			e->data = r;
+			e->len = n;
+		}
+		rewrite_str(&e->target, fn, ctx);
+		rewrite_str(&e->path, fn, ctx);
+	}
+	for (size_t i = 0; i < rec.np; i++) {
+		rewrite_str(&rec.p[i].path, fn, ctx);
+		rewrite_str(&rec.p[i].why, fn, ctx);
+	}
+	if (!rec.n)
+		return;
+	/* sorted again; a path that two entries came to keeps the first */
+	qsort(rec.v, rec.n, sizeof(*rec.v), cmp_entry);
+	size_t w = 1;
+	for (size_t i = 1; i < rec.n; i++) {
+		if (strcmp(rec.v[i].path, rec.v[w - 1].path) == 0) {
+			free(rec.v[i].path);
+			free(rec.v[i].data);
+			free(rec.v[i].target);
+			continue;
+		}
+		rec.v[w++] = rec.v[i];
+	}
+	rec.n = w;
+	rehash(rec.nslot);
+}

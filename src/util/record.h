@@ -67,6 +67,15 @@ void pl_record_probe_failure(const char *probe, const char *abs, int neg_errno);
 /** The recorded entries sorted by path (a parent directory before what is inside it):
  *  *out points into the recording, valid until the next record call. Returns the count. */
 size_t pl_record_entries(const struct pl_rec_entry **out);
+/** A rewrite of recorded bytes: a malloc'd replacement of @len bytes at @data (with a
+ *  NUL after its *outlen bytes). @path is the entry's absolute path when @data is a
+ *  file's bytes, NULL for a path, a link target or a problem's text. */
+typedef char *(*pl_record_rewrite_fn)(void *ctx, const char *path, const char *data, size_t len,
+				      size_t *outlen);
+/** Rewrite everything recorded through @fn (perflab snapshot --redact): each file's bytes,
+ *  each entry's path, each link's target, each problem's path and reason; then the
+ *  entries are sorted again, and of two that came to the same path the first stays. */
+void pl_record_rewrite(pl_record_rewrite_fn fn, void *ctx);
 /** The problems in the order they were met; *out valid as for pl_record_entries(). */
 size_t pl_record_problems(const struct pl_rec_problem **out);
 
