@@ -669,6 +669,44 @@ static bool version_file(const char *path)
 			strcmp(path, "/proc/sys/kernel/version") == 0);
 }
 
+/* The SMBIOS table's System Information (type 1) UUID, 16 raw bytes at offset 08h (DMTF
+ * DSP0134 7.2, SMBIOS 2.1 and later), replaced in place by keyed bytes laid out as a
+ * version 4 UUID (the first three fields little endian, as SMBIOS 2.6 reads them). All
+ * 00h ("not present") and all FFh ("not set") identify nothing and are kept. */
+static void redact_smbios_uuid(struct pl_redactor *r, uint8_t *d, size_t n)
+{
+	size_t off = 0;
+	while (off + 4 <= n) {
+		uint8_t type = d[off], flen = d[off + 1];
+		if (flen < 4 || off + flen > n)
+			return;
+		size_t end = off + flen;
+		while (end + 1 < n && !(d[end] == 0 && d[end + 1] == 0))
+			end++;
+		if (end + 1 >= n)
+			return;
+		if (type == 1 && flen >= 0x18) {
+			uint8_t *u = d + off + 8;
+			bool zero = true, ones = true;
+			for (int k = 0; k < 16; k++) {
+				zero &= u[k] == 0x00;
+				ones &= u[k] == 0xff;
+			}
+			if (!zero && !ones) {
+				uint8_t h[32];
+				mac_of(r, PL_RK_UUID, (const char *)u, 16, h);
+				memcpy(u, h, 16);
+				u[7] = (uint8_t)((u[7] & 0x0f) | 0x40); /* version 4 */
+				u[8] = (uint8_t)((u[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+				r->counts[PL_RK_UUID]++;
+			}
+		}
+		if (type == 127)
+			return;
+		off = end + 2;
+	}
+}
+
 char *pl_redact_buf(struct pl_redactor *r, const char *path, const char *data, size_t len,
 		    size_t *outlen)
 {
@@ -704,6 +742,8 @@ char *pl_redact_buf(struct pl_redactor *r, const char *path, const char *data, s
 	memcpy(o + n, data + pos, len - pos);
 	n += len - pos;
 	o[n] = '\0';
+	if (path && strcmp(path, "/sys/firmware/dmi/tables/DMI") == 0)
+		redact_smbios_uuid(r, (uint8_t *)o, n);
 	*outlen = n;
 	return o;
 }

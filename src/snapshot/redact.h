@@ -91,7 +91,8 @@ size_t pl_redact_pseudonym(const struct pl_redactor *r, enum pl_redact_kind kind
  *  PL_REDACT_BOUND(@len)); @path (the member's absolute path, or NULL for a string that
  *  is no member's bytes) decides the kernel version files. A member holding a NUL byte
  *  keeps its length; a compressed one (gzip, zstd, xz magic: /proc/config.gz) is copied
- *  as it is. Counts each replacement. */
+ *  as it is. In the SMBIOS table (/sys/firmware/dmi/tables/DMI) the System Information
+ *  UUID's 16 raw bytes are replaced too (counted as uuid). Counts each replacement. */
 char *pl_redact_buf(struct pl_redactor *r, const char *path, const char *data, size_t len,
 		    size_t *outlen);
 /** pl_redact_buf() of the string @s (a member name, a link target, an argument). */

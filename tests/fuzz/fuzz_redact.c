@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* snapshot --redact's scanner and rewriter (snapshot/redact.h) over any bytes: the first
- * byte chooses the member's path (a kernel version file or not), the first line is a
- * hostname, and the whole input is also learnt as /etc/passwd and as an SMBIOS table.
+ * byte chooses the member's path (a kernel version file, the SMBIOS table or another), the first
+ * line is a hostname, and the whole input is also learnt as /etc/passwd and as an SMBIOS table.
  * Invariants: the output is at most PL_REDACT_BOUND(len) bytes, a member holding a NUL
  * keeps its length, the same input under the same key gives the same output, and no
  * token the scanner found in the input is found again in the output (but one that is the
  * pseudonym of another token of the input: a fuzzer sees the pseudonyms its inputs
- * produce and can feed them back, which no one without the key can). */
+ * produce and can feed them back, which no one without the key can; and, in a binary
+ * member, where positions do not move, one whose bytes there were rewritten: the end of a
+ * pseudonym's hex digits and the bytes after it may spell a literal by chance). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +20,12 @@
 static char *run(const uint8_t *data, size_t size, size_t *outlen, struct pl_redactor **rp)
 {
 	struct pl_redactor *r = pl_redactor_new("fuzz-key", 8);
-	const char *path = size && (data[0] & 1) ? "/proc/version" : "/proc/cmdline";
+	/* the first byte picks the member: a kernel version file, the SMBIOS table (whose
+	 * System Information UUID bytes are replaced too) or any other */
+	const char *path = !size		? "/proc/cmdline"
+			   : (data[0] & 3) == 1 ? "/proc/version"
+			   : (data[0] & 3) == 2 ? "/sys/firmware/dmi/tables/DMI"
+						: "/proc/cmdline";
 	const char *d = size ? (const char *)data + 1 : "";
 	size_t n = size ? size - 1 : 0;
 	const char *nl = memchr(d, '\n', n);
@@ -62,13 +69,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(!binary || n1 == n, "a binary member keeps its length");
 	bool compressed =
 		n >= 2 && ((uint8_t)d[0] == 0x1f || (uint8_t)d[0] == 0x28 || (uint8_t)d[0] == 0xfd);
-	bool vf = size && (data[0] & 1);
+	bool vf = size && (data[0] & 3) == 1;
 	struct pl_redact_match m, k;
 	for (size_t at = 0; !compressed && pl_redact_next(r1, d, n, at, binary, vf, &m);
 	     at = m.off + m.len) {
 		for (size_t p = 0; pl_redact_next(r1, o1, n1, p, binary, vf, &k); p = k.off + k.len)
 			FUZZ_ASSERT(k.len != m.len || memcmp(o1 + k.off, d + m.off, m.len) != 0 ||
-					    is_pseudonym(r1, d, n, binary, vf, &m),
+					    is_pseudonym(r1, d, n, binary, vf, &m) ||
+					    (binary && memcmp(o1 + k.off, d + k.off, k.len) != 0),
 				    "no original token left");
 	}
 	free(o1);

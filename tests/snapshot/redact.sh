@@ -102,6 +102,15 @@ mkdir -p planted/proc/sys/kernel
 echo node17.example.com >planted/proc/sys/kernel/hostname
 echo "BOOT_IMAGE=/boot/vmlinuz root=UUID=3e2a1c9d-5b7f-4e0a-9c1d-2f6b8a4e7d10 ro ip=10.20.30.40::10.20.30.1:255.255.255.0:node17:eth0:off ipv6=fd12:3456::7 mac=52:54:00:AB:cd:ef zero=00:00:00:00:00:00 lo=127.0.0.1 id=i-0123456789abcdef0 host=node17.example.com" \
 	>planted/proc/cmdline
+# a System Information (type 1) structure first, its UUID 16 raw bytes (DSP0134 7.2)
+python3 - planted/sys/firmware/dmi/tables/DMI <<'PY'
+import sys
+p = sys.argv[1]
+uuid = bytes.fromhex("8c1e5a6f2b3d4e7f9a0b1c2d3e4f5061")
+t1 = bytes([1, 0x1b, 0x00, 0x01, 1, 2, 0, 0]) + uuid + bytes([6, 0, 0]) + b"Planted\0Box\0\0"
+d = open(p, "rb").read()
+open(p, "wb").write(t1 + d)
+PY
 printf 'k1-secret\n' >key1
 printf 'k2-secret' >key2
 expect_exit 0 "planted: snapshot --redact-key" run snapshot -q --sysroot planted --redact-key key1 \
@@ -111,7 +120,7 @@ mkdir -p p1 && tar --zstd -xf node17.example.com.tar.zst -C p1
 # serial: the 16 memory devices' serial 0001ABCD of the SMBIOS table; the zero MAC,
 # loopback and the netmask are kept
 is "planted: replacements per kind" "$(jq -c .redactions p1/perflab-snapshot.json)" \
-	'{"hostname":4,"ipv4":2,"ipv6":1,"mac":1,"serial":16,"uuid":1,"user":0,"home":0,"instance_id":1}'
+	'{"hostname":4,"ipv4":2,"ipv6":1,"mac":1,"serial":16,"uuid":2,"user":0,"home":0,"instance_id":1}'
 is "planted: no planted token left" "$(leaks p1 node17.example.com node17 10.20.30.40 10.20.30.1 \
 	fd12:3456::7 52:54:00:AB:cd:ef 3e2a1c9d-5b7f-4e0a-9c1d-2f6b8a4e7d10 i-0123456789abcdef0 0001ABCD)" ""
 like "planted: the values that identify nothing are kept" "$(cat p1/proc/cmdline)" \
@@ -123,6 +132,9 @@ is "planted: the manifest's argv holds the pseudonym" \
 run inspect --json --sysroot planted >pa.json
 run inspect --json --sysroot p1 >pb.json
 is "planted: only the facts holding redacted values differ" "$(changed pa.json pb.json)" "kernel.cmdline kernel.cmdline.params kernel.hostname"
+is "planted: the SMBIOS System Information UUID's raw bytes are gone" \
+	"$(python3 -c 'import sys; print(bytes.fromhex("8c1e5a6f2b3d4e7f9a0b1c2d3e4f5061") in open(sys.argv[1], "rb").read())' \
+		p1/sys/firmware/dmi/tables/DMI)" False
 is "planted: the SMBIOS table keeps its length" "$(stat -c %s p1/sys/firmware/dmi/tables/DMI)" \
 	"$(stat -c %s planted/sys/firmware/dmi/tables/DMI)"
 is "planted: the memory devices read as before" "$(jq -S '.facts | with_entries(select(.key | startswith("mem.dimm")))' pb.json)" \
