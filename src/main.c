@@ -88,6 +88,18 @@ int main(int argc, char **argv)
 	int i = 1;
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--version") == 0) {
+			/* Only --json may follow: anything else (an option, -o FILE, a
+			 * word) would be silently ignored by the version printer. */
+			for (int k = i + 1; k < argc; k++) {
+				if (strcmp(argv[k], "--json") != 0) {
+					fprintf(stderr,
+						"perflab: error: unexpected '%s' after --version "
+						"(it "
+						"takes only --json; see 'perflab --help')\n",
+						argv[k]);
+					return PL_EXIT_USAGE;
+				}
+			}
 			bool json = false;
 			for (int k = 1; k < argc; k++)
 				json = json || strcmp(argv[k], "--json") == 0;

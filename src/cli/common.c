@@ -234,8 +234,16 @@ int pl_cmd_require_facts(const struct pl_facts *f)
 	pl_facts_free(&all);
 	if (any > 0)
 		return -1;
-	pl_error("--sysroot '%s': no facts found (expected a machine tree with proc/, sys/ or "
-		 "etc/, e.g. from tests/fixtures/capture-sysroot.sh)",
-		 pl_sysroot());
+	/* Name what the user gave: an archive's private extraction directory means nothing
+	 * to them. */
+	if (pl_g.sysroot_archive)
+		pl_error("--sysroot '%s': no facts found (expected a snapshot archive of a "
+			 "machine's "
+			 "proc/, sys/ or etc/; make one with perflab snapshot)",
+			 pl_g.sysroot_archive);
+	else
+		pl_error("--sysroot '%s': no facts found (expected a machine tree with proc/, sys/ "
+			 "or etc/; make one with perflab snapshot, or give its archive)",
+			 pl_g.sysroot ? pl_g.sysroot : pl_sysroot());
 	return PL_EXIT_USAGE;
 }

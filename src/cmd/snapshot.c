@@ -45,7 +45,7 @@ static const struct pl_opt snapshot_opts[] = {
 static const struct pl_cmd_info info = {
 	.name = "snapshot",
 	.usage = "perflab snapshot [-o FILE] [--redact] [--redact-key FILE] [--json] [--sysroot "
-		 "DIR]",
+		 "DIR|FILE]",
 	.summary = "Capture what perflab reads of this machine into one archive.",
 	.description =
 		"Runs every fact collector (what inspect runs) while the sysroot helper\n"

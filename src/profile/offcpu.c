@@ -94,6 +94,7 @@ struct tst {
 	uint64_t since;	 /* T_ON: switch-in; T_OFF: switch-out */
 	uint64_t woken;	 /* T_OFF blocked, T_NEW: the WAKING's time, 0 = none yet */
 	uint32_t wpid, wtid, wstack;
+	uint8_t wctx; /* enum pl_sched_ctx of the WAKING */
 	uint64_t wtime;
 };
 
@@ -259,7 +260,10 @@ static void off_interval(struct pass *ps, size_t i, const struct tst *s, uint64_
 		return;
 	uint32_t wtid = s->woken ? s->wtid : UINT32_MAX;
 	uint32_t wstack = s->woken ? s->wstack : PL_SCHED_NO_STACK;
-	uint32_t wi = kmap_get(&ps->wak, si, wtid, wstack);
+	uint8_t wctx = s->woken ? s->wctx : PL_CTX_TASK;
+	/* an interrupt's wakers apart from the idle task's (both have tid 0) */
+	uint32_t wkey = wctx != PL_CTX_TASK ? UINT32_MAX - 1 - wctx : wtid;
+	uint32_t wi = kmap_get(&ps->wak, si, wkey, wstack);
 	if (wi == UINT32_MAX) {
 		if (o->nwak == ps->capwak) {
 			ps->capwak = ps->capwak ? ps->capwak * 2 : 64;
@@ -269,8 +273,9 @@ static void off_interval(struct pass *ps, size_t i, const struct tst *s, uint64_
 		o->wak[wi] = (struct pl_offcpu_waker){ .pid = s->woken ? s->wpid : 0,
 						       .tid = wtid,
 						       .stack = wstack,
+						       .ctx = wctx,
 						       .time = s->woken ? s->wtime : from };
-		kmap_put(&ps->wak, si, wtid, wstack, wi);
+		kmap_put(&ps->wak, si, wkey, wstack, wi);
 	}
 	o->wak[wi].count++;
 	o->wak[wi].total_ns += d;
@@ -371,8 +376,12 @@ static void on_event(struct pass *ps, const struct pl_sched_ev *e)
 		    (s->st == T_NEW || (s->st == T_OFF && s->kind == PL_OFF_BLOCKED))) {
 			s->woken = t;
 			s->wtime = e->time;
-			s->wpid = e->pid;
-			s->wtid = e->tid;
+			/* from an interrupt, the current task was only interrupted: the
+			 * waker is the handler, its kernel stack kept */
+			bool irq = e->waker_ctx != PL_CTX_TASK;
+			s->wpid = irq ? 0 : e->pid;
+			s->wtid = irq ? 0 : e->tid;
+			s->wctx = e->waker_ctx;
 			s->wstack = e->stack;
 		}
 		break;

@@ -80,11 +80,14 @@ struct pl_offcpu_stack {
 };
 
 /** Who ended the waits of one blocked stack: a thread at a stack (sched_waking's current
- *  task and its callchain; tid 0 = the idle task, i.e. an interrupt on an idle CPU), or
- *  @tid UINT32_MAX when no WAKING was seen (lost, or woken before the window). */
+ *  task and its callchain; tid 0 = the idle task, i.e. an interrupt on an idle CPU), an
+ *  interrupt handler (@ctx not PL_CTX_TASK: pid and tid 0, whichever task it
+ *  interrupted), or @tid UINT32_MAX when no WAKING was seen (lost, or woken before the
+ *  window). */
 struct pl_offcpu_waker {
 	uint32_t pid, tid;
 	uint32_t stack;	   /**< the waker's stack, or PL_SCHED_NO_STACK */
+	uint8_t ctx;	   /**< enum pl_sched_ctx the waking fired in */
 	uint64_t time;	   /**< ns of the first such waking */
 	uint64_t count;	   /**< waits it ended */
 	uint64_t total_ns; /**< their blocked time */

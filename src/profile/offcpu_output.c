@@ -57,6 +57,16 @@ static const char *comm_of(const struct pl_profile *p, uint32_t tid)
 	return "";
 }
 
+/* A waker (one seen) as the outputs name it: its interrupt context, "[idle/irq]" for the
+ * idle task (an interrupt on an idle CPU), else its thread's comm. */
+static const char *waker_name(const struct pl_profile *p, const struct pl_offcpu_waker *w)
+{
+	const char *ctx = pl_sched_ctx_name((enum pl_sched_ctx)w->ctx);
+	if (ctx)
+		return ctx;
+	return w->tid ? comm_of(p, w->tid) : "[idle/irq]";
+}
+
 static double ms(uint64_t ns)
 {
 	return (double)ns / 1e6;
@@ -182,9 +192,8 @@ static void text_stacks(FILE *out, const struct pl_offcpu *o, const struct pl_of
 					(unsigned long long)w->count, ms(w->total_ns));
 				continue;
 			}
-			fprintf(out, "    woken by %s/%u: %llu x %.3f ms, at ",
-				w->tid ? comm_of(p, w->tid) : "[idle/irq]", w->tid,
-				(unsigned long long)w->count, ms(w->total_ns));
+			fprintf(out, "    woken by %s/%u: %llu x %.3f ms, at ", waker_name(p, w),
+				w->tid, (unsigned long long)w->count, ms(w->total_ns));
 			const struct pl_chain *wc = &r->chains[nm->wak_chain[j]];
 			for (uint32_t f = 0; f < wc->n && f < WAKER_FRAMES; f++) {
 				fputs(f ? " <- " : "", out);
@@ -356,9 +365,7 @@ static json_t *stack_json(const struct pl_offcpu *o, const struct pl_offcpu_name
 		json_object_set_new(y, "pid", seen ? json_integer(w->pid) : json_null());
 		json_object_set_new(y, "tid", seen ? json_integer(w->tid) : json_null());
 		json_object_set_new(y, "comm",
-				    pl_json_string(!seen    ? "[no waking seen]"
-						   : w->tid ? comm_of(p, w->tid)
-							    : "[idle/irq]"));
+				    pl_json_string(seen ? waker_name(p, w) : "[no waking seen]"));
 		json_object_set_new(y, "count", json_integer((json_int_t)w->count));
 		json_object_set_new(y, "total_ms", json_real(ms(w->total_ns)));
 		json_object_set_new(y, "frames",

@@ -641,7 +641,10 @@ int pl_pout_from_folded(const char *path, const char *svg, char *err, size_t err
 	}
 	FILE *in = std ? stdin : fopen(path, "r");
 	if (!in) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		snprintf(err, errlen,
+			 "cannot read '%s': %s (give a folded-stacks file, e.g. one written by "
+			 "profile --folded FILE, or - for standard input)",
+			 path, strerror(errno));
 		return PL_EXIT_USAGE;
 	}
 	pl_autoflame struct pl_flame *fl = pl_flame_new();

@@ -40,6 +40,27 @@ bool pl_sched_log_target(const struct pl_sched_log *log, uint32_t pid)
  * prints "R+" for it); older kernels used TASK_STATE_MAX, a higher single bit. */
 #define TS_REPORT_MASK 0xffu
 
+enum pl_sched_ctx pl_sched_ctx_of_flags(uint64_t flags)
+{
+	if (flags & (0x08 | 0x40)) /* TRACE_FLAG_HARDIRQ, TRACE_FLAG_NMI */
+		return PL_CTX_HARDIRQ;
+	if (flags & 0x10) /* TRACE_FLAG_SOFTIRQ */
+		return PL_CTX_SOFTIRQ;
+	return PL_CTX_TASK;
+}
+
+const char *pl_sched_ctx_name(enum pl_sched_ctx ctx)
+{
+	switch (ctx) {
+	case PL_CTX_HARDIRQ:
+		return "[hardirq]";
+	case PL_CTX_SOFTIRQ:
+		return "[softirq]";
+	default:
+		return NULL;
+	}
+}
+
 enum pl_task_state pl_task_state_of(uint64_t raw)
 {
 	uint64_t st = raw & TS_REPORT_MASK;

@@ -42,6 +42,24 @@ enum pl_task_state {
 	PL_TS_OTHER,	/**< any other bit pattern */
 };
 
+/** The context a sched_waking fired in: a task's (the current task is the waker) or an
+ *  interrupt's (the current task was only interrupted; the wakeup came from the handler,
+ *  e.g. an hrtimer expiring). */
+enum pl_sched_ctx {
+	PL_CTX_TASK,	/**< process context */
+	PL_CTX_HARDIRQ, /**< hard interrupt or NMI handler */
+	PL_CTX_SOFTIRQ, /**< softirq (a timer, the network stack, RCU...) */
+};
+
+/** The context of a tracepoint record from its common_flags @flags, the TRACE_FLAG_* bits
+ *  of include/linux/trace_events.h: 0x08 HARDIRQ, 0x10 SOFTIRQ, 0x40 NMI. A hard
+ *  interrupt taken during a softirq has both bits: the hard one wins. */
+enum pl_sched_ctx pl_sched_ctx_of_flags(uint64_t flags);
+
+/** Its name as the outputs show it in place of a waker's comm: "[hardirq]", "[softirq]",
+ *  or NULL for PL_CTX_TASK. */
+const char *pl_sched_ctx_name(enum pl_sched_ctx ctx);
+
 /** No stack: the event carried no callchain. */
 #define PL_SCHED_NO_STACK UINT32_MAX
 
@@ -51,6 +69,7 @@ struct pl_sched_ev {
 	uint32_t cpu;	     /**< the CPU the event fired on */
 	uint8_t kind;	     /**< enum pl_sched_kind */
 	uint8_t prev_state;  /**< SWITCH: enum pl_task_state of @tid; else 0 */
+	uint8_t waker_ctx;   /**< WAKING: enum pl_sched_ctx it fired in; else 0 */
 	uint32_t pid, tid;   /**< the task current when the event fired (SWITCH: prev;
 			      *   WAKING: the waker; FORK/EXIT: the child / the ending
 			      *   task); 0 = the idle task; pid UINT32_MAX: unknown (an

@@ -51,6 +51,9 @@ int pl_sched_format_parse(struct pl_sched_format *f, const uint64_t ids[3],
 	r |= field(fmt[0], "next_pid", &f->next_pid, false);
 	r |= field(fmt[1], "pid", &f->wk_pid, false);
 	r |= field(fmt[1], "target_cpu", &f->wk_target_cpu, false);
+	/* optional: without it a waking from an interrupt is blamed on the interrupted task */
+	if (field(fmt[1], "common_flags", &f->wk_flags, false) < 0)
+		f->wk_flags = (struct pl_sched_field){ .off = -1, .size = 0 };
 	r |= field(fmt[2], "pid", &f->mg_pid, false);
 	r |= field(fmt[2], "dest_cpu", &f->mg_dest_cpu, false);
 	return r ? -ENOENT : 0;
@@ -224,6 +227,9 @@ static void on_sample(struct pl_sched_reader *r, const struct perf_event_header 
 			return;
 		}
 		e.kind = PL_SCHED_WAKING;
+		uint64_t flags = 0;
+		if (pl_sched_raw_field(s.raw, s.raw_size, f->wk_flags, &flags))
+			e.waker_ctx = (uint8_t)pl_sched_ctx_of_flags(flags);
 		e.other_tid = (uint32_t)a;
 		e.target_cpu = (uint32_t)b;
 		e.stack = intern(r, &s);

@@ -56,6 +56,9 @@ struct pl_sched_format {
 	struct pl_sched_field common_type; /**< of sched_switch (the same in all three) */
 	struct pl_sched_field prev_comm, prev_pid, prev_state, next_pid;
 	struct pl_sched_field wk_pid, wk_target_cpu;
+	struct pl_sched_field wk_flags; /**< sched_waking's common_flags (the TRACE_FLAG_* bits
+					 *   of include/linux/trace_events.h); off -1 when the
+					 *   format lacks it (every waker is then a task) */
 	struct pl_sched_field mg_pid, mg_dest_cpu;
 };
 

@@ -212,10 +212,15 @@ static int fail(struct ex *x, const char *member, const char *fix, const char *f
  * after @after (NULL: before the first member). */
 static int fail_read(struct ex *x, const char *member, const char *after)
 {
-	char where[sizeof(x->err->member) + 32] = "";
+	char where[sizeof(x->err->member) + 64] = "";
 	if (!member && after) {
 		pl_autofree char *esc = pl_str_escape(after, PL_ESC_TERM);
 		snprintf(where, sizeof(where), " after member '%.*s'", 256, esc);
+	} else if (!member && x->src->produced == 0) {
+		/* zstd gives nothing of a block (up to 128 KiB decompressed) cut short, so
+		 * the name of the member the cut is in never came out */
+		snprintf(where, sizeof(where),
+			 " within its first 128 KiB, before any member's name");
 	}
 	const char *s = archive_error_string(x->a);
 	if (x->src->over_cap)

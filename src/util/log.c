@@ -95,7 +95,11 @@ const char *pl_exec_strerror(const char *cmd, int err)
 {
 	if (err == ENOENT && cmd && !strchr(cmd, '/'))
 		return "not found in PATH (give its path, or check the spelling)";
+	if (err == ENOENT || err == ENOTDIR)
+		return "no such file (check the path, or give a command name found in PATH)";
 	if (err == EACCES)
 		return "permission denied (not an executable file?)";
+	if (err == ENOEXEC)
+		return "not a program this system can run (a script needs a #! line)";
 	return strerror(err);
 }

@@ -42,8 +42,9 @@ void pl_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /** Why @cmd could not be executed, for "cannot run 'CMD': <this>": errno @err (positive)
  *  as strerror, except ENOENT for a name without '/', which execvp looked up in PATH
- *  ("not found in PATH (give its path, or check the spelling)"), and EACCES ("permission
- *  denied (not an executable file?)"). Static string; never NULL. */
+ *  ("not found in PATH (give its path, or check the spelling)"), ENOENT or ENOTDIR for a
+ *  path ("no such file (check the path, ...)"), EACCES ("permission denied (not an
+ *  executable file?)") and ENOEXEC: each with its fix. Static string; never NULL. */
 const char *pl_exec_strerror(const char *cmd, int err);
 
 /** Colour setting: -1 auto (only on a TTY and without NO_COLOR), 0 never, 1 always. */

@@ -116,10 +116,32 @@ static int too_large(const char *cmd, const struct pl_opt *o, const char *val)
 	return -EINVAL;
 }
 
+/* What a path-typed option (its metavariable names DIR or FILE) takes, in words, or NULL
+ * for the other options. An empty path would otherwise mean the current directory or the
+ * live machine, which nobody asks for by typing ''. */
+static const char *path_kind(const struct pl_opt *o)
+{
+	if ((o->type != PL_OPT_STR && o->type != PL_OPT_STRLIST) || !o->arg)
+		return NULL;
+	bool dir = strstr(o->arg, "DIR") != NULL, file = strstr(o->arg, "FILE") != NULL;
+	if (dir && file)
+		return "a directory or a snapshot archive";
+	if (dir)
+		return "a directory";
+	if (file)
+		return "a file name";
+	return NULL;
+}
+
 static int store(const char *cmd, const struct pl_opt *o, void *base, const char *val)
 {
 	char *dst = (char *)base + o->off;
 	int r = 0;
+	const char *kind = path_kind(o);
+	if (kind && val[0] == '\0') {
+		pl_error("%s--%s needs %s, got ''", pfx(cmd), o->name, kind);
+		return -EINVAL;
+	}
 	switch (o->type) {
 	case PL_OPT_FLAG:
 		*(bool *)dst = true;

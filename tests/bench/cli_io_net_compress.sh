@@ -223,6 +223,14 @@ if [ "$(nproc)" -ge 2 ]; then
 		"$(jq -r '.metrics[] | select(.name=="tcp_pp 64B round-trip") | .notes.client_cpu' "$TMP/net.json")" "$ccpu"
 	like "loopback default: a note says so" "$(jq -r '.notes[]?' "$TMP/net.json")" "pinned the client to CPU $ccpu and the server to CPU $scpu"
 	is "loopback default: the result says pinned" "$(jqv "$TMP/net.json" .runner.pinned) $(jqv "$TMP/net.json" .environment.pinning)" "true pinned"
+	# the streams ran unpinned: no client/server CPU pair (a report would read a shared
+	# CPU as a placement), their placement as the run note says
+	is "loopback default: a stream has no CPU pair" \
+		"$(jq -r '.metrics[] | select(.name=="tcp_stream x1") | .notes | [.client_cpu // "-", .server_cpu // "-"] | join(" ")' "$TMP/net.json")" "- -"
+	like "loopback default: a stream's placement agrees with the run note" \
+		"$(jq -r '.metrics[] | select(.name=="tcp_stream x1") | .notes.placement' "$TMP/net.json")" \
+		'^left to the scheduler \(at the end: client on CPU -?[0-9]+, server on CPU -?[0-9]+\)$'
+	like "... and the run note says the streams are left to the scheduler" "$(jq -r '.notes[]?' "$TMP/net.json")" "streams left to the scheduler"
 else
 	skip "loopback default placement" "one CPU allowed: both ends share it"
 fi

@@ -17,12 +17,33 @@ like "unknown short option names it" "$(cat "$ERR")" "unknown option '-x'"
 ok "global options before the command still work" "$PERFLAB" --json -q --sysroot=/ inspect --domain clocksource
 expect_exit 2 "profile: a command not in PATH" "$PERFLAB" profile -- perflab-no-such-command
 like "profile: not found in PATH, with the fix" "$(cat "$ERR")" "cannot run 'perflab-no-such-command': not found in PATH \\(give its path"
+expect_exit 2 "profile: a path that does not exist" "$PERFLAB" profile -- /nonexistent/prog
+is "profile: a missing path, with the fix" "$(cat "$ERR")" \
+	"perflab profile: error: cannot run '/nonexistent/prog': no such file (check the path, or give a command name found in PATH)"
+expect_exit 2 "profile --from-folded a missing file" "$PERFLAB" profile --from-folded /nonexistent --svg "$TMP/never.svg"
+like "--from-folded a missing file: names it and the fix" "$(cat "$ERR")" \
+	"^perflab profile: error: cannot read '/nonexistent': No such file or directory \(give a folded-stacks file, .+\)$"
+is "--from-folded a missing file: no SVG written" "$(ls "$TMP/never.svg" 2>/dev/null)" ""
 mkdir -p "$TMP/emptyroot"
 for c in check report; do
 	expect_exit 2 "$c --sysroot EMPTYDIR" "$PERFLAB" $c --sysroot "$TMP/emptyroot" -o "$TMP/out-$c"
 	like "$c --sysroot EMPTYDIR says no facts were found" "$(cat "$ERR")" "--sysroot '.*emptyroot': no facts found"
 	is "$c --sysroot EMPTYDIR writes nothing" "$(ls "$TMP/out-$c" 2>/dev/null)" ""
 done
+# an empty path is never the live machine or the current directory: every path-typed
+# option (its metavariable DIR or FILE, in the shared option parser) refuses it
+expect_exit 2 "check --sysroot ''" "$PERFLAB" check --sysroot ''
+is "check --sysroot '': one line naming the option and what it needs" "$(cat "$ERR")" \
+	"perflab check: error: --sysroot needs a directory or a snapshot archive, got ''"
+is "check --sysroot '': nothing on stdout" "$(cat "$OUT")" ""
+expect_exit 2 "--sysroot= before the command" "$PERFLAB" --sysroot= inspect
+like "--sysroot= before the command: the same error" "$(cat "$ERR")" "--sysroot needs a directory or a snapshot archive, got ''$"
+expect_exit 2 "inspect -o ''" "$PERFLAB" inspect --domain clocksource -o ''
+is "-o '': needs a file name" "$(cat "$ERR")" "perflab inspect: error: --output needs a file name, got ''"
+expect_exit 2 "tune --state-dir ''" "$PERFLAB" tune list --state-dir ''
+like "--state-dir '': needs a directory" "$(cat "$ERR")" "--state-dir needs a directory, got ''$"
+expect_exit 2 "report --from ''" "$PERFLAB" report --from '' -o "$TMP/r-empty"
+like "--from '' (a list of files): needs a file name" "$(cat "$ERR")" "--from needs a file name, got ''$"
 "$PERFLAB" check --sysroot "$PERFLAB_SRCDIR/tests/fixtures/sysroots/xen-hvm" >/dev/null 2>&1
 like "check on a fixture tree still runs (exit 0 or 1)" "$?" '^[01]$'
 expect_exit 2 "report --from a missing file" "$PERFLAB" report --from "$TMP/missing.json" -o "$TMP/r"

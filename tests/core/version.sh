@@ -40,6 +40,17 @@ is "json: built_with = the text's" \
 ok "--json --version (either order)" "$P" --json --version
 is "--json --version prints the same document" "$(jq -S 'del(.run_time)' "$OUT")" "$(jq -S 'del(.run_time)' "$TMP/v.json")"
 
+# --version takes only --json after it: anything else is a usage error of one line
+for extra in "--bogus" "extra" "--json -o $TMP/v.out" "--json --json-bogus"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "--version $extra: exit 2" "$P" --version $extra
+	is "--version $extra: nothing on stdout" "$(cat "$OUT")" ""
+	is "--version $extra: one line" "$(wc -l <"$ERR")" "1"
+	like "--version $extra: names the word" "$(cat "$ERR")" "unexpected '[^']+' after --version"
+done
+[ ! -e "$TMP/v.out" ]
+is "--version --json -o F: F not written" "$?" "0"
+
 # perflab-mpi: beside perflab (a copy of perflab alone in a directory, PATH without one)
 mkdir -p "$TMP/alone" "$TMP/beside"
 cp "$P" "$TMP/alone/perflab"

@@ -98,6 +98,21 @@ is "absolute symlink: resolved inside the tree" "$(jq -r '.facts["kernel.release
 	"$(cat "$T/elsewhere/osrelease")"
 leftover "absolute symlink"
 
+# an archive with no facts in it (etc/x and a link): the error names the archive given,
+# never the private directory it was read into, and says how to make a real one
+T=$TMP/nofacts-tree
+mkdir -p "$T/etc"
+echo x >"$T/etc/x"
+ln -s x "$T/etc/link"
+make_archive "$T" "$A/sym.tar.zst"
+expect_exit 2 "an archive without facts: exit 2" "$PERFLAB" check --sysroot "$A/sym.tar.zst"
+is "an archive without facts: one line" "$(wc -l <"$ERR")" 1
+like "an archive without facts: names the archive and the fix" "$(cat "$ERR")" \
+	"^perflab check: error: --sysroot '$A/sym.tar.zst': no facts found \(.*make one with perflab snapshot\)$"
+is "an archive without facts: no private path, no test script" \
+	"$(grep -c "perflab-sysroot\|$TMPDIR\|tests/fixtures" "$ERR")" 0
+leftover "an archive without facts"
+
 # hostile archives: exit 2, one line naming the archive and the member
 python3 "$PERFLAB_SRCDIR/tests/facts/bad-archives.py" "$D" "$A" >"$TMP/bad.list" ||
 	_report fail "bad-archives.py"
@@ -131,6 +146,21 @@ while IFS=$'\t' read -r name member; do
 	esac
 done <"$TMP/bad.list"
 like "truncated: says so" "$("$PERFLAB" inspect --sysroot "$A/truncated.tar.zst" 2>&1)" "cut short"
+# cut inside a member: named once its header was decoded; cut in the first zstd block
+# (nothing decodes), the error says no member's name came out rather than naming none
+T=$TMP/big-tree
+mkdir -p "$T/etc"
+head -c 400000 /dev/urandom | base64 -w 0 >"$T/etc/big"
+make_archive "$T" "$A/big.tar.zst"
+head -c 200000 "$A/big.tar.zst" >"$A/big-cut.tar.zst"
+expect_exit 2 "cut inside a member: exit 2" "$PERFLAB" inspect --sysroot "$A/big-cut.tar.zst"
+like "cut inside a member: names it" "$(cat "$ERR")" \
+	"^perflab inspect: error: --sysroot '$A/big-cut.tar.zst': member '(\./)?etc/big' is cut short \(truncated\) \(.+\)$"
+head -c 3000 "$A/big.tar.zst" >"$A/big-cut0.tar.zst"
+expect_exit 2 "cut in the first block: exit 2" "$PERFLAB" inspect --sysroot "$A/big-cut0.tar.zst"
+like "cut in the first block: says no member's name came out" "$(cat "$ERR")" \
+	"'$A/big-cut0.tar.zst': the archive is cut short \(truncated\) within its first 128 KiB, before any member's name \(.+\)$"
+leftover "cut archives"
 like "corrupt: says so" "$("$PERFLAB" inspect --sysroot "$A/corrupt.tar.zst" 2>&1)" "damaged|has no name this system can read"
 like "text: not a tar archive" "$("$PERFLAB" inspect --sysroot "$A/text.tar.zst" 2>&1)" \
 	"the file is not a tar archive"

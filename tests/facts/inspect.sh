@@ -238,7 +238,7 @@ expect_exit 2 "sysroot is a file" "$PERFLAB" inspect --sysroot "$SR/intel-2s/pro
 mkdir "$TMP/empty"
 expect_exit 2 "empty sysroot" "$PERFLAB" inspect --sysroot "$TMP/empty"
 is "empty sysroot: one line naming the directory" "$(cat "$ERR")" \
-	"perflab inspect: error: --sysroot '$TMP/empty': no facts found (expected a machine tree with proc/, sys/ or etc/, e.g. from tests/fixtures/capture-sysroot.sh)"
+	"perflab inspect: error: --sysroot '$TMP/empty': no facts found (expected a machine tree with proc/, sys/ or etc/; make one with perflab snapshot, or give its archive)"
 is "empty sysroot: nothing on stdout" "$(wc -c <"$OUT")" 0
 expect_exit 2 "empty sysroot, --json" "$PERFLAB" inspect --json --sysroot "$TMP/empty"
 is "empty sysroot, --json: no document" "$(wc -c <"$OUT")" 0

@@ -170,13 +170,15 @@ static void sched_format(struct pl_sched_format *f, bool int_state)
 				     "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\n"
 				     "\tfield:long prev_state;\toffset:32;\tsize:8;\n"
 				     "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\n";
-	const char *wk = "\tfield:pid_t pid;\toffset:24;\tsize:4;\n"
+	const char *wk = "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\n"
+			 "\tfield:pid_t pid;\toffset:24;\tsize:4;\n"
 			 "\tfield:int target_cpu;\toffset:32;\tsize:4;\n";
 	const char *mg = "\tfield:pid_t pid;\toffset:12;\tsize:4;\n"
 			 "\tfield:int dest_cpu;\toffset:24;\tsize:4;\n";
 	const uint64_t ids[3] = { 1, 2, 3 };
 	const char *const fmts[3] = { sw, wk, mg };
 	FUZZ_ASSERT(pl_sched_format_parse(f, ids, fmts) == 0, "the synthetic format parses");
+	FUZZ_ASSERT(f->wk_flags.off == 2 && f->wk_flags.size == 1, "common_flags found");
 }
 
 static void sched_check(const struct walk *w, const struct pl_sched_log *log)
@@ -187,6 +189,9 @@ static void sched_check(const struct walk *w, const struct pl_sched_log *log)
 		FUZZ_ASSERT(!i || log->ev[i - 1].time <= e->time, "events sorted by time");
 		FUZZ_ASSERT(e->kind <= PL_SCHED_EXIT, "a known kind");
 		FUZZ_ASSERT(e->prev_state <= PL_TS_OTHER, "a known state");
+		FUZZ_ASSERT(e->waker_ctx <= PL_CTX_SOFTIRQ, "a known waker context");
+		FUZZ_ASSERT(e->kind == PL_SCHED_WAKING || e->waker_ctx == PL_CTX_TASK,
+			    "a context only on a waking");
 		FUZZ_ASSERT(e->stack == PL_SCHED_NO_STACK || e->stack < w->prof.nstacks,
 			    "a stack that exists");
 	}

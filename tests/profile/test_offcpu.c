@@ -4,8 +4,8 @@
  * ping-ponging on one CPU (each one's waker is the other), preemption and migration, a
  * gap that cuts an interval, clipping at the window's edges, the runqlat buckets, the
  * timeline buckets, the --wall weights, a log without target threads, switch-ins the
- * kernel never wrote and an exiting thread's pid of -1, and the folded and JSON
- * outputs. */
+ * kernel never wrote and an exiting thread's pid of -1, wakers in interrupt context,
+ * and the folded and JSON outputs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -497,6 +497,91 @@ static void test_wall_weights(void **state)
 	pl_sched_log_free(&l);
 }
 
+/* A waking from an interrupt (common_flags' hardirq or softirq bit) blames the interrupt,
+ * not the task it interrupted: thread 400 sleeps at stack 0 four times, woken by a hard
+ * interrupt over task 29288 ("cc1" in the report that found it), a softirq over it, task
+ * 500, and a hard interrupt over the idle task; each wait lasts 1.1 ms. */
+static void test_irq_wakers(void **state)
+{
+	(void)state;
+	static const enum pl_sched_ctx ctx[4] = { PL_CTX_HARDIRQ, PL_CTX_SOFTIRQ, PL_CTX_TASK,
+						  PL_CTX_HARDIRQ };
+	static const uint32_t waker[4] = { 29288, 29288, 500, 0 };
+	struct pl_sched_log l;
+	memset(&l, 0, sizeof(l));
+	target(&l, 400);
+	l.t1 = 10 * MS;
+	for (int i = 0; i < 4; i++) {
+		uint64_t t = (uint64_t)(1 + 2 * i) * MS;
+		sw(&l, t, 0, 400, 400, PL_TS_SLEEPING, 0, 0);
+		wake(&l, t + MS, 0, waker[i], waker[i], ctx[i] == PL_CTX_TASK ? 2 : 1, 400);
+		l.ev[l.n - 1].waker_ctx = (uint8_t)ctx[i];
+		sw(&l, t + MS + 100 * US, 0, 0, 0, PL_TS_RUNNING, PL_SCHED_NO_STACK, 400);
+	}
+	struct pl_profile p;
+	profile_of(&p);
+	struct pl_offcpu o;
+	pl_offcpu_build(&o, &l, 0);
+	assert_int_equal(o.nstk, 1);
+	const struct pl_offcpu_stack *s = &o.stk[0];
+	assert_int_equal(s->count, 4);
+	assert_int_equal(s->nwakers, 3);
+	const struct pl_offcpu_waker *w = &o.wak[s->waker0];
+	/* by total: the two hard interrupts, then the softirq and task 500 (1.1 ms each) */
+	assert_int_equal(w[0].ctx, PL_CTX_HARDIRQ);
+	assert_int_equal(w[0].tid, 0);
+	assert_int_equal(w[0].pid, 0);
+	assert_int_equal(w[0].stack, 1); /* the kernel stack kept */
+	assert_int_equal(w[0].count, 2);
+	assert_int_equal(w[0].total_ns, 2200 * US);
+	bool soft = false, task = false;
+	for (int k = 1; k < 3; k++) {
+		assert_int_not_equal(w[k].tid, 29288);
+		assert_int_equal(w[k].count, 1);
+		if (w[k].ctx == PL_CTX_SOFTIRQ) {
+			soft = true;
+			assert_int_equal(w[k].tid, 0);
+			assert_int_equal(w[k].stack, 1);
+		} else {
+			task = true;
+			assert_int_equal(w[k].ctx, PL_CTX_TASK);
+			assert_int_equal(w[k].tid, 500);
+			assert_int_equal(w[k].stack, 2);
+		}
+	}
+	assert_true(soft && task);
+	/* the outputs name the context in place of the interrupted task */
+	struct pl_offcpu_names nm;
+	pl_offcpu_names_build(&nm, &o, &p);
+	json_t *j = pl_offcpu_json(&o, &nm, &p, "", "");
+	json_t *wa = json_object_get(json_array_get(json_object_get(j, "stacks"), 0), "wakers");
+	assert_int_equal(json_array_size(wa), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(wa, 0), "comm")),
+			    "[hardirq]");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(wa, 0), "tid")), 0);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(wa, 0), "frames")), 2);
+	bool jsoft = false;
+	for (size_t k = 0; k < 3; k++)
+		jsoft = jsoft ||
+			strcmp(json_string_value(json_object_get(json_array_get(wa, k), "comm")),
+			       "[softirq]") == 0;
+	assert_true(jsoft);
+	char *txt = NULL;
+	size_t tlen = 0;
+	FILE *m = open_memstream(&txt, &tlen);
+	pl_offcpu_text(m, &o, &nm, &p, 20, "", "");
+	fclose(m);
+	assert_non_null(strstr(txt, "woken by [hardirq]/0: 2 x 2.200 ms, at "));
+	assert_non_null(strstr(txt, "woken by [softirq]/0: 1 x 1.100 ms, at "));
+	assert_null(strstr(txt, "/29288"));
+	free(txt);
+	json_decref(j);
+	pl_offcpu_names_free(&nm);
+	pl_offcpu_free(&o);
+	pl_profile_free(&p);
+	pl_sched_log_free(&l);
+}
+
 static void test_task_states(void **state)
 {
 	(void)state;
@@ -627,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_runq_buckets),
 		cmocka_unit_test(test_timeline_buckets),
 		cmocka_unit_test(test_wall_weights),
+		cmocka_unit_test(test_irq_wakers),
 		cmocka_unit_test(test_task_states),
 		cmocka_unit_test(test_threads_at_start),
 		cmocka_unit_test(test_exit_pid_unknown),

@@ -88,6 +88,7 @@ static const char *switch_fmt(bool long_state)
 static const char waking_fmt[] =
 	"name: sched_waking\nID: 12\nformat:\n"
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -192,6 +193,19 @@ static void wk(struct rb *r, const struct pl_sched_format *f, uint32_t pid, uint
 	setf(raw, f->wk_target_cpu, target);
 	const uint64_t ips[2] = { 0xffffffff81000030ull, 0x402000 };
 	tp_sample(r, pid, waker, time, cpu, ips, 2, raw, 36);
+}
+
+/* A sched_waking fired in interrupt context: common_flags @flags (TRACE_FLAG_*). */
+static void wk_flags(struct rb *r, const struct pl_sched_format *f, uint32_t pid, uint32_t current,
+		     uint32_t woken, uint64_t time, uint32_t cpu, uint8_t flags)
+{
+	uint8_t raw[40] = { 0 };
+	setf(raw, f->common_type, f->id_waking);
+	setf(raw, f->wk_flags, flags);
+	setf(raw, f->wk_pid, woken);
+	setf(raw, f->wk_target_cpu, cpu);
+	const uint64_t ips[2] = { 0xffffffff81000040ull, 0xffffffff81000050ull };
+	tp_sample(r, pid, current, time, cpu, ips, 2, raw, 36);
 }
 
 static void task_rec(struct rb *r, uint32_t type, uint32_t pid, uint32_t ppid, uint32_t tid,
@@ -368,6 +382,66 @@ static void test_decode_int_state(void **state)
 
 /* The log as drained: sorted chunks (one per drain of each ring) concatenated, an odd
  * number of them, with ties across chunks: sorted by time, ties in drain order. */
+/* A waking's common_flags say whether an interrupt fired it: hardirq (and NMI, and a hard
+ * interrupt over a softirq) and softirq are told apart from the task it interrupted, whose
+ * pid and tid the record still carries; the kernel stack is kept. */
+static void test_waking_context(void **state)
+{
+	(void)state;
+	assert_int_equal(pl_sched_ctx_of_flags(0x00), PL_CTX_TASK);
+	assert_int_equal(pl_sched_ctx_of_flags(0x01 | 0x04), PL_CTX_TASK); /* irqs off, resched */
+	assert_int_equal(pl_sched_ctx_of_flags(0x08), PL_CTX_HARDIRQ);
+	assert_int_equal(pl_sched_ctx_of_flags(0x10), PL_CTX_SOFTIRQ);
+	assert_int_equal(pl_sched_ctx_of_flags(0x18), PL_CTX_HARDIRQ);
+	assert_int_equal(pl_sched_ctx_of_flags(0x40), PL_CTX_HARDIRQ);
+	assert_string_equal(pl_sched_ctx_name(PL_CTX_HARDIRQ), "[hardirq]");
+	assert_string_equal(pl_sched_ctx_name(PL_CTX_SOFTIRQ), "[softirq]");
+	assert_null(pl_sched_ctx_name(PL_CTX_TASK));
+
+	struct pl_sched_format f;
+	format_for(&f, true);
+	assert_int_equal(f.wk_flags.off, 2);
+	assert_int_equal(f.wk_flags.size, 1);
+	struct pl_profile prof;
+	pl_profile_init(&prof, PL_SCHED_SAMPLE_TYPE, 0, "/nonexistent");
+	struct pl_sched_log log = { .t0 = 1000, .t1 = 9000 };
+	const int cpus[1] = { 0 };
+	struct pl_sched_reader rd;
+	pl_sched_reader_init(&rd, &f, &log, &prof, cpus, 1);
+	struct rb r0 = { .n = 0 };
+	wk_flags(&r0, &f, 29288, 29288, 101, 2000, 0, 0x08 | 0x01); /* hrtimer: cc1 interrupted */
+	wk_flags(&r0, &f, 29288, 29288, 101, 2100, 0, 0x10);
+	wk_flags(&r0, &f, 29288, 29288, 101, 2200, 0, 0x00);
+	walk(&rd, 0, &r0);
+	assert_int_equal(rd.bad, 0);
+	pl_sched_reader_finish(&rd, NULL, 0, true);
+	assert_int_equal(log.n, 3);
+	assert_int_equal(log.ev[0].waker_ctx, PL_CTX_HARDIRQ);
+	assert_int_equal(log.ev[1].waker_ctx, PL_CTX_SOFTIRQ);
+	assert_int_equal(log.ev[2].waker_ctx, PL_CTX_TASK);
+	assert_int_equal(log.ev[0].tid, 29288);
+	assert_int_not_equal(log.ev[0].stack, PL_SCHED_NO_STACK);
+
+	/* a format without common_flags: every waker a task, nothing refused */
+	static const char old_waking[] =
+		"name: sched_waking\nID: 12\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+		"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n";
+	const uint64_t ids[3] = { 11, 12, 13 };
+	const char *const fmts[3] = { switch_fmt(true), old_waking, migrate_fmt };
+	struct pl_sched_format g;
+	assert_int_equal(pl_sched_format_parse(&g, ids, fmts), 0);
+	assert_int_equal(g.wk_flags.off, -1);
+	uint64_t v = 7;
+	uint8_t raw[40] = { 0x08, 0x08, 0x08 };
+	assert_false(pl_sched_raw_field(raw, sizeof(raw), g.wk_flags, &v));
+	assert_int_equal(v, 7);
+	pl_sched_reader_free(&rd);
+	pl_sched_log_free(&log);
+	pl_profile_free(&prof);
+}
+
 static void test_sort_chunks(void **state)
 {
 	(void)state;
@@ -553,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_decode_int_state), cmocka_unit_test(test_unreported_loss),
 		cmocka_unit_test(test_format_missing),	 cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_latest_comm),	 cmocka_unit_test(test_sort_chunks),
+		cmocka_unit_test(test_waking_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,6 +76,16 @@ expect_exit 0 "snapshot of a snapshot" "$PERFLAB" snapshot -q --sysroot "$TMP/li
 mkdir -p "$TMP/again" && tar --zstd -xf "$TMP/again.tar.zst" -C "$TMP/again"
 is "snapshot of a snapshot: same members, same sha256, same live readings" \
 	"$(diff <(jq -c '.members, .live' "$TMP/live/perflab-snapshot.json") <(jq -c '.members, .live' "$TMP/again/perflab-snapshot.json") | head -5)" ""
+# --sysroot takes the archive itself too (FILE): the usage line, the option list and the
+# man page's synopsis all say DIR|FILE, and a snapshot of the archive has its members
+like "--help usage: --sysroot DIR|FILE" "$("$PERFLAB" snapshot --help | head -1)" '\[--sysroot DIR\|FILE\]$'
+like "--help options: --sysroot DIR|FILE" "$("$PERFLAB" snapshot --help)" '--sysroot DIR\|FILE +read'
+like "man synopsis: --sysroot DIR|FILE" "$(grep -A2 '^\*perflab snapshot\*' "$PERFLAB_SRCDIR/docs/man/perflab-snapshot.1.scd")" \
+	'\[\*--sysroot\* _DIR_\|_FILE_\]'
+expect_exit 0 "snapshot of the archive" "$PERFLAB" snapshot -q --sysroot "$TMP/again.tar.zst" -o "$TMP/again2.tar.zst"
+mkdir -p "$TMP/again2" && tar --zstd -xf "$TMP/again2.tar.zst" -C "$TMP/again2"
+is "snapshot of the archive: same members" \
+	"$(diff <(jq -c '[.members[].path]' "$TMP/again/perflab-snapshot.json") <(jq -c '[.members[].path]' "$TMP/again2/perflab-snapshot.json") | head -5)" ""
 
 # --- every fixture tree ---------------------------------------------------------------
 for fx in "$FIXTURES"/sysroots/*/; do

@@ -559,8 +559,21 @@ static int net_run(struct pl_bench_ctx *ctx, void *opts, void *state)
 		if (h)
 			pl_hist_merge(h, &mine);
 		pl_hist_free(&mine);
-		note_cpu(ctx, v->m_main, "client_cpu", res.client_cpu);
-		note_cpu(ctx, v->m_main, "server_cpu", res.server.cpu);
+		if (s->ping_only && stream) {
+			/* unpinned: the CPUs are where each end was when the test ended, one
+			 * reading of threads the scheduler moved, not where they ran; as
+			 * client_cpu/server_cpu they would read as a placement (and a shared
+			 * CPU as a caveat) the run never had */
+			char b[160];
+			snprintf(b, sizeof(b),
+				 "left to the scheduler (at the end: client on CPU %d, server on "
+				 "CPU %d)",
+				 res.client_cpu, res.server.cpu);
+			pl_bench_metric_note(ctx, v->m_main, "placement", b);
+		} else {
+			note_cpu(ctx, v->m_main, "client_cpu", res.client_cpu);
+			note_cpu(ctx, v->m_main, "server_cpu", res.server.cpu);
+		}
 	}
 	return 0;
 }
