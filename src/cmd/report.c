@@ -471,6 +471,10 @@ static int report_fleet(const struct report_opts *o, const struct pl_args *args,
 		pl_strv_free(files);
 		return ret;
 	}
+	char **same = pl_fleet_same_content(files, (size_t)n);
+	for (size_t i = 0; same && same[i]; i++)
+		pl_warn("--fleet: %s", same[i]);
+	pl_strv_free(same);
 	int rc;
 	json_t *docs = pl_fleet_docs(files, (size_t)n, o->workload, &rc, err, sizeof(err));
 	pl_strv_free(files);

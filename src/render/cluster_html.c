@@ -164,12 +164,12 @@ static void html_memory(struct pl_buf *b, const json_t *c)
 {
 	const json_t *mem = json_object_get(c, "memory");
 	const json_t *rows = json_object_get(mem, "nodes");
+	size_t n = json_array_size(rows);
+	if (!n) /* no figures, no section (a fleet of snapshots has none) */
+		return;
 	pl_buf_puts(b, "<h2 id=\"memory\">Memory bandwidth per node (STREAM triad)</h2>\n<p>");
 	esc(b, pl_json_str(mem, "note"));
 	pl_buf_puts(b, ".</p>\n");
-	size_t n = json_array_size(rows);
-	if (!n)
-		return;
 	struct pl_svg_bar *bars = pl_xcalloc(n, sizeof(*bars));
 	char **labels = pl_xcalloc(n, sizeof(*labels));
 	size_t i;

@@ -86,6 +86,22 @@ done
 is "drift as report --from gives it" "$(jq -c .drift "$J")" "$(jq -c .drift "$TMP/from.json")"
 is "findings as report --from gives them" "$(jq -c .findings "$J")" "$(jq -c .findings "$TMP/from.json")"
 
+# report.md's table of the findings on some nodes only: 4 cells a row under its 4
+# headings, the "on" and "not on" cells the document's nodes and not_on, row by row; the
+# renderer is the cluster report's, so report --from's table is the same
+md_partial() { # REPORT.md: each row's cell count, its "on" and its "not on" cell
+	awk '/^## Findings on some nodes only/ { s = 1; next } /^## / { s = 0 }
+		s && /^\| / && !/^\|---/ && !/^\| severity \|/ {
+			sub(/^\| /, ""); sub(/ \|$/, ""); gsub(/\\\|/, "")
+			n = split($0, c, / \| /); print n "|" c[3] "|" c[4] }' "$1"
+}
+is "report.md: a partial finding's row has the header's 4 cells, on and not on" \
+	"$(md_partial "$F/report.md")" \
+	"$(jq -r '.findings.partial[]|"4|\(.nodes|join(", "))|\(.not_on|join(", "))"' "$J")"
+like "report.md: the table has rows" "$(md_partial "$F/report.md" | wc -l)" '^[1-9]'
+is "report --from's report.md: the same table" "$(md_partial "$TMP/from/report.md")" \
+	"$(md_partial "$F/report.md")"
+
 # --json prints report.json
 ok "--json" "$PERFLAB" report --fleet "$S/a-intel.tar.zst" "$S/b-xen.tar.zst" "$S/c-arm.tar.zst" \
 	-o "$TMP/fj" --json
@@ -102,6 +118,38 @@ is "node names: hostnames, #2, the file name" "$(jq -r '[.nodes[].name]|join(","
 	"spec-node01,ip-172-31-7-41,grace-02,spec-node01#2,e-nameless"
 is "two snapshots of one tree: no drift between them" \
 	"$(jq '[.drift.facts[]|[.values[]|select(.nodes|index("spec-node01"))]|select(length>0)|select(.[0].nodes|index("spec-node01#2")|not)]|length' "$OUT")" "0"
+
+# identical content under two names (d-intel-again is a copy of a-intel): both counted,
+# one warning line naming both; nodes that share a host without a figure: no figure
+# caveat and no empty figure section, in the terminal, report.md and report.html alike
+ok "report --fleet DIR with a copy in it" "$PERFLAB" report --fleet "$S" -o "$TMP/dir2"
+is "one warning line" "$(wc -l <"$ERR")" "1"
+like "it names both files and the fix" "$(cat "$ERR")" \
+	"^perflab report: warning: --fleet: '$S/a-intel.tar.zst' and '$S/d-intel-again.tar.zst' have the same content .*\(leave one out\)$"
+is "both are nodes" "$(jq '.node_count.total' "$TMP/dir2/report.json")" "5"
+is "the copies share a host" "$(jq -r '[.nodes[]|select(.shares_host_with|length>0)|.name]|join(",")' "$TMP/dir2/report.json")" \
+	"spec-node01,spec-node01#2"
+is "no memory figure, no memory caveat in the document" "$(jq -c '[.memory.nodes, .memory.caveats]' "$TMP/dir2/report.json")" "[[],[]]"
+is "terminal: no memory caveat" "$(grep -c 'caveat' "$OUT")" "0"
+is "report.md: no memory section, no caveat" "$(grep -cE 'Memory bandwidth|[Cc]aveat|share a host' "$TMP/dir2/report.md")" "0"
+is "report.html: no memory section, no caveat" "$(grep -cE 'id="memory|[Cc]aveat|share a host' "$TMP/dir2/report.html")" "0"
+
+# one file given twice (its name twice, a link to it, a directory and a file in it) is
+# one machine: exit 2 naming it, nothing written
+expect_exit 2 "a snapshot given twice: exit 2" "$PERFLAB" report --fleet "$S/a-intel.tar.zst" \
+	"$S/b-xen.tar.zst" "$S/a-intel.tar.zst" -o "$TMP/no"
+is "the error names it once and the fix" "$(cat "$ERR")" \
+	"perflab report: error: --fleet: '$S/a-intel.tar.zst' is given twice: one machine would count as two (give each snapshot once)"
+ln -s "$S/b-xen.tar.zst" "$TMP/link.tar.zst"
+expect_exit 2 "a snapshot and a link to it: exit 2" "$PERFLAB" report --fleet "$S/b-xen.tar.zst" \
+	"$S/a-intel.tar.zst" "$TMP/link.tar.zst" -o "$TMP/no"
+like "the error names both" "$(cat "$ERR")" \
+	"error: --fleet: '$S/b-xen.tar.zst' and '$TMP/link.tar.zst' are one file: .*\(give each snapshot once\)$"
+expect_exit 2 "a directory and a snapshot in it: exit 2" "$PERFLAB" report --fleet "$S" \
+	"$S/../snaps/c-arm.tar.zst" -o "$TMP/no"
+like "the error names both" "$(cat "$ERR")" "'$S/c-arm.tar.zst' and '$S/../snaps/c-arm.tar.zst' are one file"
+is "one error line" "$(wc -l <"$ERR")" "1"
+ok "nothing written" test ! -e "$TMP/no"
 
 # bad input: exit 2, one line naming the snapshot and the fix, nothing written
 head -c 9000 "$S/b-xen.tar.zst" >"$TMP/cut.tar.zst"
