@@ -10,6 +10,7 @@
 # nodes' report --no-bench --sysroot documents. A corrupt snapshot among them is exit 2
 # naming it, and nothing is written.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
+. "$PERFLAB_SRCDIR/tests/report/browser.sh"
 export PERFLAB_TIMESTAMP=1700000000
 
 S=$TMP/snaps
@@ -101,6 +102,29 @@ is "report.md: a partial finding's row has the header's 4 cells, on and not on" 
 like "report.md: the table has rows" "$(md_partial "$F/report.md" | wc -l)" '^[1-9]'
 is "report --from's report.md: the same table" "$(md_partial "$TMP/from/report.md")" \
 	"$(md_partial "$F/report.md")"
+
+# report.html in headless chromium at 1280, 800 and 480 px: nothing past the window but
+# inside a scrolling wrapper with its shadow, the drift table's columns on screen (a long
+# cpu.flags is cut, the odd nodes' lists shown as what they have more and less)
+browser_check "the fleet's report.html" "$F/report.html" "$PERFLAB_BUILDDIR/report-fleet.png" "-" --cluster
+H=$(tr '\n' ' ' <"$F/report.html")
+like "report.html: every table in a scrolling wrapper" \
+	"$(grep -o '<table' "$F/report.html" | wc -l) $(grep -o '<div class="tw"><table' "$F/report.html" | wc -l)" '^([0-9]+) \1$'
+like "report.html: a long value is cut, all of it in its title" "$H" \
+	'<span class="cut" title="\[&quot;[^"]*">[^<]*(<wbr>[^<]*)*\.\.\.</span> <span class="muted">\([0-9]+ characters\)'
+
+# an odd node's list (cpu.flags) is shown as the items it has more and less than the
+# majority's: the two snapshots of intel-2s are the majority
+"$PERFLAB" report --fleet "$S/a-intel.tar.zst" "$S/b-xen.tar.zst" "$TMP/nameless.tar.zst" -o "$TMP/maj" >/dev/null 2>&1
+flags() { # JQ-SET-EXPR over $m (the majority's flags) and $v (ip-172-31-7-41's)
+	jq -r '.drift.facts[]|select(.key=="cpu.flags")|(.majority|fromjson) as $m|.values[]|
+		select(.nodes==["ip-172-31-7-41"])|(.value|fromjson) as $v|'"$1"'|join(", ")' "$TMP/maj/report.json"
+}
+more=$(flags '$v - $m') less=$(flags '$m - $v')
+like "the xen node has flags more and less than the majority" "$more;$less" '^[a-z].*;[a-z]'
+like "report.html: the xen node's cpu.flags are those more and less" \
+	"$(sed 's/<wbr>//g' "$TMP/maj/report.html" | tr '\n' ' ')" \
+	"ip-172-31-7-41: </span><span title=\"[^\"]*\">(<span class=\"cut\" title=\"[^\"]*\">)?\\+$more; -${less:0:60}"
 
 # --json prints report.json
 ok "--json" "$PERFLAB" report --fleet "$S/a-intel.tar.zst" "$S/b-xen.tar.zst" "$S/c-arm.tar.zst" \
