@@ -77,6 +77,7 @@ static const struct pl_opt report_opts[] = {
 
 static const struct pl_cmd_info info = {
 	.name = "report",
+	.paths_after = "fleet",
 	.usage = "perflab report [-o DIR] [--workload W] [--quick | --full | --no-bench]\n"
 		 "       [--cpus LIST] [--from FILE]... [--baseline OLD/report.json] [--json]\n"
 		 "       [--sysroot DIR]\n"
