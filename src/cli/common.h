@@ -45,6 +45,10 @@ struct pl_cmd_info {
 	/** The words that may come first among the positional arguments (tune's list,
 	 *  show, ...), NULL-terminated, for shell completion; NULL when none. */
 	const char *const *subcommands;
+	/** The long name of the flag after which the positional arguments are paths of
+	 *  files or directories (report's "fleet": its snapshots), for shell completion;
+	 *  NULL when none. */
+	const char *paths_after;
 };
 
 /** Parse @argv (argv[0] is the command name) against the global options and @opts

@@ -39,10 +39,12 @@ static const struct {
 /* The key being described (pl_cmd_describe's target). */
 static struct pl_comp_cmd *describing;
 
-static enum pl_comp_value value_of(const struct pl_opt *o, const char *key,
-				   const char *const **choices)
+static enum pl_comp_value value_of(const struct pl_cmd_info *info, const struct pl_opt *o,
+				   const char *key, const char *const **choices)
 {
 	*choices = NULL;
+	if (o->type == PL_OPT_FLAG && info->paths_after && strcmp(o->name, info->paths_after) == 0)
+		return PL_COMP_PATHS;
 	if (o->type == PL_OPT_FLAG || o->type == PL_OPT_COUNT)
 		return PL_COMP_FLAG;
 	if (o->type == PL_OPT_ENUM && o->choices) {
@@ -83,7 +85,7 @@ static int describe(const struct pl_cmd_info *info, const struct pl_optset *sets
 						   .short_name = o->short_name,
 						   .help = o->help ? o->help : "",
 						   .global = global };
-			d->value = value_of(o, c->key, &d->choices);
+			d->value = value_of(info, o, c->key, &d->choices);
 		}
 	}
 	return 0;

@@ -17,6 +17,8 @@ enum pl_comp_value {
 	PL_COMP_DIR,	 /**< a directory (metavariable DIR) */
 	PL_COMP_CHOICES, /**< one of a fixed set (PL_OPT_ENUM's choices, the workloads) */
 	PL_COMP_DOMAINS, /**< comma-separated fact domains (src/facts/list.h) */
+	PL_COMP_PATHS,	 /**< no value, but the positional arguments after it are files or
+			      directories (pl_cmd_info.paths_after: report --fleet) */
 };
 
 /** One option of one completion key, copied out of a command's option table. */

@@ -3,8 +3,9 @@
  * the model of the command line. bash and zsh share two generated functions:
  * _perflab_options KEY (every option of a command, or of one benchmark as "bench:NAME")
  * and _perflab_value KEY OPTION (what the option's value is: flag, free, file, dir,
- * domains, or "list WORD..."); each shell's own driver walks the words typed so far
- * (the command, the benchmark, tune's subcommand, an option waiting for its value, "--"
+ * domains, "list WORD...", or paths: a flag after which the positional arguments are
+ * files or directories); each shell's own driver walks the words typed so far (the
+ * command, the benchmark, tune's subcommand, an option waiting for its value, "--"
  * before a command to run) and completes with them. fish gets one `complete` line per
  * option, with conditions on the words seen. */
 #include <stdlib.h>
@@ -81,6 +82,8 @@ static const char *kind_word(enum pl_comp_value v)
 		return "domains";
 	case PL_COMP_CHOICES:
 		return "list";
+	case PL_COMP_PATHS:
+		return "paths";
 	case PL_COMP_FREE:
 		break;
 	}
@@ -176,7 +179,8 @@ static void write_shared(FILE *f, const struct pl_comp_model *m)
 		}
 	fputs("' ;;\n\tesac\n}\n\n", f);
 	fputs("# _perflab_value KEY OPTION: what OPTION takes: flag (nothing), free, file, dir,\n"
-	      "# domains (a comma-separated list), or \"list WORD...\"\n"
+	      "# domains (a comma-separated list), \"list WORD...\", or paths (nothing, but the\n"
+	      "# positional arguments after it are files or directories)\n"
 	      "_perflab_value() {\n\tcase \"$1 $2\" in\n",
 	      f);
 	for (size_t i = 0; i < m->ncmds; i++) {
@@ -252,7 +256,7 @@ static const char bash_driver[] =
 	"}\n\n"
 	"_perflab() {\n"
 	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prog=${COMP_WORDS[0]} cmd= key=. w kind vkind= "
-	"pdir= dd=0 i _perflab_base=1\n"
+	"pdir= dd=0 paths=0 i _perflab_base=1\n"
 	"\tlocal -a pos=()\n"
 	"\tCOMPREPLY=()\n"
 	"\t[[ $cur == = ]] && cur=\n"
@@ -267,7 +271,9 @@ static const char bash_driver[] =
 	"\t\t-*=* | =) ;;\n"
 	"\t\t-?*)\n"
 	"\t\t\tkind=$(_perflab_value \"$key\" \"$w\")\n"
-	"\t\t\tif [[ $kind != flag ]]; then\n"
+	"\t\t\tif [[ $kind == paths ]]; then\n"
+	"\t\t\t\tpaths=1\n"
+	"\t\t\telif [[ $kind != flag ]]; then\n"
 	"\t\t\t\t[[ $w == --profile-dir ]] && pdir=${COMP_WORDS[i + 1]}\n"
 	"\t\t\t\tvkind=$kind\n"
 	"\t\t\t\t[[ ${COMP_WORDS[i + 1]} == = ]] && i=$((i + 1))\n"
@@ -290,6 +296,8 @@ static const char bash_driver[] =
 	"\t\t_perflab_value_reply file\n"
 	"\telif [[ $cur == -* ]]; then\n"
 	"\t\t_perflab_reply \"$(_perflab_options \"$key\")\"\n"
+	"\telif ((paths)); then\n"
+	"\t\t_perflab_value_reply file\n"
 	"\telse\n"
 	"\t\tcase $cmd in\n"
 	"\t\t'') _perflab_reply \"$_perflab_commands\" ;;\n"
@@ -330,7 +338,7 @@ static const char zsh_driver[] =
 	"${pdir:+--profile-dir} $pdir 2>/dev/null)\"}\n"
 	"}\n\n"
 	"_perflab() {\n"
-	"\tlocal cmd= key=. w kind vkind= pdir= i dd=0 _perflab_base=0\n"
+	"\tlocal cmd= key=. w kind vkind= pdir= i dd=0 paths=0 _perflab_base=0\n"
 	"\tlocal -a pos\n"
 	"\tfor ((i = 2; i < CURRENT; i++)); do\n"
 	"\t\tw=$words[i]\n"
@@ -343,7 +351,9 @@ static const char zsh_driver[] =
 	"\t\t-*=*) ;;\n"
 	"\t\t-?*)\n"
 	"\t\t\tkind=$(_perflab_value \"$key\" \"$w\")\n"
-	"\t\t\tif [[ $kind != flag ]]; then\n"
+	"\t\t\tif [[ $kind == paths ]]; then\n"
+	"\t\t\t\tpaths=1\n"
+	"\t\t\telif [[ $kind != flag ]]; then\n"
 	"\t\t\t\t[[ $w == --profile-dir ]] && pdir=$words[i+1]\n"
 	"\t\t\t\tvkind=$kind\n"
 	"\t\t\t\ti=$((i + 1))\n"
@@ -369,6 +379,8 @@ static const char zsh_driver[] =
 	"\t\t_perflab_zvalue \"$kind\"\n"
 	"\telif [[ $PREFIX == -* ]]; then\n"
 	"\t\tcompadd -- ${=$(_perflab_options \"$key\")}\n"
+	"\telif ((paths)); then\n"
+	"\t\t_files\n"
 	"\telse\n"
 	"\t\tcase $cmd in\n"
 	"\t\t'') _describe command _perflab_zcommands ;;\n"
@@ -432,6 +444,7 @@ static void fish_opt(FILE *f, const char *cond, const struct pl_comp_opt *o)
 		fprintf(f, " -s %c", o->short_name);
 	switch (o->value) {
 	case PL_COMP_FLAG:
+	case PL_COMP_PATHS:
 		break;
 	case PL_COMP_FILE:
 		fputs(" -r -F", f);
@@ -555,6 +568,15 @@ void pl_comp_write_fish(FILE *f, const struct pl_comp_model *m)
 			const struct pl_comp_opt *o = &c->opts[j], *d = default_global(m, o->name);
 			if (!o->global || (d && d->value != o->value))
 				fish_opt(f, cond, o);
+			if (o->value == PL_COMP_PATHS) { /* files and directories after it */
+				fputs("complete -c perflab -n ", f);
+				char *c2 =
+					pl_xasprintf("%s; and contains -- --%s (commandline -opc)",
+						     cond, o->name);
+				fishq(f, c2);
+				free(c2);
+				fputs(" -F\n", f);
+			}
 		}
 		if (strcmp(c->key, "bench") == 0) {
 			fputs("complete -c perflab -n ", f);

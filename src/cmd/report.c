@@ -77,6 +77,7 @@ static const struct pl_opt report_opts[] = {
 
 static const struct pl_cmd_info info = {
 	.name = "report",
+	.paths_after = "fleet",
 	.usage = "perflab report [-o DIR] [--workload W] [--quick | --full | --no-bench]\n"
 		 "       [--cpus LIST] [--from FILE]... [--baseline OLD/report.json] [--json]\n"
 		 "       [--sysroot DIR]\n"
@@ -471,6 +472,10 @@ static int report_fleet(const struct report_opts *o, const struct pl_args *args,
 		pl_strv_free(files);
 		return ret;
 	}
+	char **same = pl_fleet_same_content(files, (size_t)n);
+	for (size_t i = 0; same && same[i]; i++)
+		pl_warn("--fleet: %s", same[i]);
+	pl_strv_free(same);
 	int rc;
 	json_t *docs = pl_fleet_docs(files, (size_t)n, o->workload, &rc, err, sizeof(err));
 	pl_strv_free(files);

@@ -604,8 +604,6 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 		fputs("| ", out);
 		pl_report_md_cell(out, pl_json_str(f, "severity"));
 		fputs(" | ", out);
-		pl_report_md_cell(out, title);
-		fputs(" | ", out);
 		md_text(out, title);
 		fputs(" | ", out);
 		md_text(out, on);
@@ -623,13 +621,14 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 		}
 		fputs(".\n", out);
 	}
+	/* a section of figures only when some node has one (a fleet of snapshots has none) */
 	const json_t *mem = json_object_get(c, "memory");
-	fprintf(out, "\n## Memory bandwidth per node (STREAM triad)\n\n%s.\n",
-		pl_json_str(mem, "note"));
 	if (json_array_size(json_object_get(mem, "nodes")))
-		fputs("\n| node | triad (median) | runs' min - max | stddev | others' spread | "
-		      "|\n|---|---:|---:|---:|---|---|\n",
-		      out);
+		fprintf(out,
+			"\n## Memory bandwidth per node (STREAM triad)\n\n%s.\n\n| node | triad "
+			"(median) | runs' min - max | stddev | others' spread | |\n"
+			"|---|---:|---:|---:|---|---|\n",
+			pl_json_str(mem, "note"));
 	json_array_foreach(json_object_get(mem, "nodes"), i, row)
 	{
 		fputs("| ", out);
@@ -649,8 +648,10 @@ int pl_cluster_write_markdown(FILE *out, const json_t *c)
 			odd ? (strcmp(odd, "below") == 0 ? "**odd: below**" : "**odd: above**")
 			    : "");
 	}
-	fputs("\n", out);
-	md_caveats(out, mem, json_object_get(mem, "nodes"));
+	if (json_array_size(json_object_get(mem, "nodes"))) {
+		fputs("\n", out);
+		md_caveats(out, mem, json_object_get(mem, "nodes"));
+	}
 	const json_t *net = json_object_get(c, "network");
 	if (net)
 		md_network(out, net);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/cluster.h"
+#include "render/htmltext.h"
 #include "render/svg.h"
 #include "util/cleanup.h"
 #include "util/json.h"
@@ -21,16 +22,112 @@ static const char cluster_css[] =
 	"td.odd,span.odd{color:#b42318;font-weight:700}.muted{color:#59636e}"
 	"svg.chart text{font:14px system-ui,sans-serif}svg.chart .bar{fill:#3b6fb6}"
 	"svg.chart .tick{stroke:#59636e}svg.chart .err{stroke:#000}"
-	"@media print{table,svg{break-inside:avoid}}\n";
+	"@media print{table,svg{break-inside:avoid}}\n"
+	/* a table wider than the page scrolls sideways in its div.tw, with a shadow at each
+	 * edge that has more beyond it (the single-machine report's wrapper, render/html.c) */
+	"div.tw{overflow-x:auto;margin:8px 0 16px}div.tw>table{margin:0}"
+	"div.tw{background:linear-gradient(to right,#fff 30%,#fff0) left/24px "
+	"100% no-repeat local,linear-gradient(to left,#fff 30%,#fff0) right/24px 100% "
+	"no-repeat local,radial-gradient(farthest-side at 0 50%,#0003,#0000) left/12px 100% "
+	"no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/12px "
+	"100% no-repeat scroll}.nw{white-space:nowrap}"
+	/* the drift table's values wrap at their commas (a JSON list is one long word), its
+	 * columns keep their shares of the page */
+	"#drift-table{table-layout:fixed;width:100%}#drift-table td{overflow-wrap:anywhere}"
+	"#drift-table col.key{width:22%}#drift-table col.maj{width:34%}"
+	"span.cut{border-bottom:1px dotted #59636e}"
+	"@media (max-width:600px){body{padding:8px}table{font-size:12px}th,td{padding:3px "
+	"4px}#drift-table col.key{width:30%}#drift-table col.maj{width:30%}}\n";
+
+/* The longest value a table cell shows whole, in bytes: a longer one (cpu.flags,
+ * kernel.cmdline, a device list: up to kilobytes) is cut there, all of it in its title
+ * (a reader's tooltip) and in report.json and report.md. */
+#define CELL_MAX 160
+/* The most items of a JSON list compared item by item with the majority's (the
+ * comparison is quadratic in them). */
+#define LIST_MAX 4096
 
 static void esc(struct pl_buf *b, const char *s)
 {
 	pl_html_escape(b, s ? s : "");
 }
 
+/* @v (NULL -> "") as table text that wraps after its commas, cut at CELL_MAX bytes (a
+ * UTF-8 sequence kept whole) with "..." and the whole value in the title of its span. */
+static void cell_value(struct pl_buf *b, const char *v)
+{
+	v = v ? v : "";
+	size_t len = strlen(v);
+	if (len <= CELL_MAX) {
+		pl_html_wbr(b, v, ",");
+		return;
+	}
+	size_t cut = CELL_MAX;
+	while (cut > 0 && ((unsigned char)v[cut] & 0xC0) == 0x80)
+		cut--;
+	pl_autofree char *head = pl_xasprintf("%.*s", (int)cut, v);
+	pl_buf_puts(b, "<span class=\"cut\" title=\"");
+	esc(b, v);
+	pl_buf_puts(b, "\">");
+	pl_html_wbr(b, head, ",");
+	pl_buf_printf(b, "...</span> <span class=\"muted\">(%zu characters)</span>", len);
+}
+
+/* The items of the JSON list @a that are not in the list @b, as "x, y" of their JSON
+ * texts (strings without quotes), malloc'd; NULL when there is none. */
+static char *list_minus(const json_t *a, const json_t *b)
+{
+	struct pl_buf out = { 0 };
+	size_t i, j;
+	json_t *x, *y;
+	json_array_foreach(a, i, x)
+	{
+		bool found = false;
+		json_array_foreach(b, j, y) if ((found = json_equal(x, y))) break;
+		if (found)
+			continue;
+		pl_autofree char *t = json_is_string(x)
+					      ? pl_xstrdup(json_string_value(x))
+					      : json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
+		pl_buf_printf(&out, "%s%s", out.len ? ", " : "", t ? t : "?");
+	}
+	return out.len ? pl_buf_steal(&out) : (pl_buf_free(&out), NULL);
+}
+
+/* An odd node's value @v of a fact whose majority is @maj (NULL: none): when both are
+ * JSON lists (cpu.flags, kernel.cmdline.params), the items it has more and less than
+ * the majority ("+avx512f, avx512bw; -3dnowprefetch"), with the whole value in the
+ * title; else the value (cell_value). */
+static void odd_value(struct pl_buf *b, const char *maj, const char *v)
+{
+	pl_autojson json_t *jm = maj ? json_loads(maj, JSON_DECODE_ANY, NULL) : NULL;
+	pl_autojson json_t *jv = v ? json_loads(v, JSON_DECODE_ANY, NULL) : NULL;
+	if (!json_is_array(jm) || !json_is_array(jv) || json_array_size(jm) > LIST_MAX ||
+	    json_array_size(jv) > LIST_MAX) {
+		cell_value(b, v);
+		return;
+	}
+	pl_autofree char *more = list_minus(jv, jm);
+	pl_autofree char *less = list_minus(jm, jv);
+	pl_autofree char *t =
+		pl_xasprintf("%s%s%s%s%s", more ? "+" : "", more ? more : "",
+			     more && less ? "; " : "", less ? "-" : "", less ? less : "");
+	pl_buf_puts(b, "<span title=\"");
+	esc(b, v);
+	pl_buf_puts(b, "\">");
+	if (more || less)
+		cell_value(b, t);
+	else /* the same items in another order */
+		cell_value(b, v);
+	pl_buf_printf(b, "</span> <span class=\"muted\">(%zu item%s; the majority's %zu)</span>",
+		      json_array_size(jv), json_array_size(jv) == 1 ? "" : "s",
+		      json_array_size(jm));
+}
+
 static void html_nodes(struct pl_buf *b, const json_t *c)
 {
-	pl_buf_puts(b, "<h2 id=\"nodes\">Nodes</h2>\n<table id=\"nodes-table\"><tr>");
+	pl_buf_puts(b, "<h2 id=\"nodes\">Nodes</h2>\n<div class=\"tw\"><table "
+		       "id=\"nodes-table\"><tr>");
 	for (size_t k = 0; k < PL_CLUSTER_NCOLS; k++)
 		pl_buf_printf(b, "<th>%s</th>", pl_cluster_node_cols[k][1]);
 	pl_buf_puts(b, "<th>findings</th></tr>\n");
@@ -43,7 +140,7 @@ static void html_nodes(struct pl_buf *b, const json_t *c)
 			pl_autofree char *t =
 				pl_cluster_member_text(row, pl_cluster_node_cols[k][0]);
 			pl_buf_puts(b, "<td>");
-			esc(b, t);
+			pl_html_text(b, t);
 			pl_buf_puts(b, "</td>");
 		}
 		pl_autofree char *fs = pl_cluster_findings_text(row);
@@ -52,7 +149,7 @@ static void html_nodes(struct pl_buf *b, const json_t *c)
 		esc(b, fs);
 		pl_buf_puts(b, "</td></tr>\n");
 	}
-	pl_buf_puts(b, "</table>\n");
+	pl_buf_puts(b, "</table></div>\n");
 }
 
 static void html_drift(struct pl_buf *b, const json_t *c)
@@ -62,24 +159,25 @@ static void html_drift(struct pl_buf *b, const json_t *c)
 	pl_buf_printf(b, "<h2 id=\"drift\">Drift</h2>\n<p>%zu facts differ across nodes.</p>\n",
 		      json_array_size(facts));
 	if (json_array_size(facts))
-		pl_buf_puts(b, "<table id=\"drift-table\"><tr><th>fact</th><th>majority</th>"
-			       "<th>odd nodes and their values</th></tr>\n");
+		pl_buf_puts(b, "<div class=\"tw\"><table id=\"drift-table\"><colgroup><col "
+			       "class=\"key\"><col class=\"maj\"><col></colgroup><tr><th>fact</th>"
+			       "<th>majority</th><th>odd nodes and their values</th></tr>\n");
 	size_t i;
 	json_t *d;
 	json_array_foreach(facts, i, d)
 	{
 		pl_buf_puts(b, "<tr><td><code>");
-		esc(b, pl_json_str(d, "key"));
+		pl_html_wbr(b, pl_json_str(d, "key"), "._");
 		pl_buf_puts(b, "</code></td><td>");
 		const char *maj = pl_json_str(d, "majority");
 		if (maj) {
-			esc(b, maj);
+			cell_value(b, maj);
 			pl_buf_printf(b, " <span class=\"muted\">(%lld nodes)</span>",
 				      pl_json_int(d, "majority_nodes"));
 		} else {
 			pl_buf_puts(b, "<span class=\"muted\">no majority</span>");
 		}
-		pl_buf_puts(b, "</td><td class=\"odd\">");
+		pl_buf_puts(b, "</td><td>");
 		size_t vi;
 		json_t *v;
 		json_array_foreach(json_object_get(d, "values"), vi, v)
@@ -87,15 +185,16 @@ static void html_drift(struct pl_buf *b, const json_t *c)
 			if (vi == 0 && maj)
 				continue;
 			pl_autofree char *who = pl_cluster_join_names(json_object_get(v, "nodes"));
+			pl_buf_puts(b, "<span class=\"odd\">");
 			esc(b, who);
-			pl_buf_puts(b, ": ");
-			esc(b, pl_json_str(v, "value"));
+			pl_buf_puts(b, ": </span>");
+			odd_value(b, maj, pl_json_str(v, "value"));
 			pl_buf_puts(b, "<br>");
 		}
 		pl_buf_puts(b, "</td></tr>\n");
 	}
 	if (json_array_size(facts))
-		pl_buf_puts(b, "</table>\n");
+		pl_buf_puts(b, "</table></div>\n");
 	pl_autofree char *ex = pl_cluster_join_names(json_object_get(drift, "excluded"));
 	pl_buf_puts(b, "<p class=\"muted\">Left out as naturally different: ");
 	esc(b, ex);
@@ -110,8 +209,8 @@ static void html_findings(struct pl_buf *b, const json_t *c)
 		pl_buf_puts(b, "<p>None: every finding fires on every node or on none.</p>\n");
 		return;
 	}
-	pl_buf_puts(b, "<table id=\"partial-findings\"><tr><th>severity</th><th>finding</th>"
-		       "<th>on</th><th>not on</th></tr>\n");
+	pl_buf_puts(b, "<div class=\"tw\"><table id=\"partial-findings\"><tr><th>severity</th>"
+		       "<th>finding</th><th>on</th><th>not on</th></tr>\n");
 	size_t i;
 	json_t *f;
 	json_array_foreach(partial, i, f)
@@ -130,7 +229,7 @@ static void html_findings(struct pl_buf *b, const json_t *c)
 		esc(b, off);
 		pl_buf_puts(b, "</td></tr>\n");
 	}
-	pl_buf_puts(b, "</table>\n");
+	pl_buf_puts(b, "</table></div>\n");
 }
 
 /* The caveats of section @sec and of its figures @rows as a list (id @id). */
@@ -164,12 +263,12 @@ static void html_memory(struct pl_buf *b, const json_t *c)
 {
 	const json_t *mem = json_object_get(c, "memory");
 	const json_t *rows = json_object_get(mem, "nodes");
+	size_t n = json_array_size(rows);
+	if (!n) /* no figures, no section (a fleet of snapshots has none) */
+		return;
 	pl_buf_puts(b, "<h2 id=\"memory\">Memory bandwidth per node (STREAM triad)</h2>\n<p>");
 	esc(b, pl_json_str(mem, "note"));
 	pl_buf_puts(b, ".</p>\n");
-	size_t n = json_array_size(rows);
-	if (!n)
-		return;
 	struct pl_svg_bar *bars = pl_xcalloc(n, sizeof(*bars));
 	char **labels = pl_xcalloc(n, sizeof(*labels));
 	size_t i;
@@ -228,7 +327,8 @@ static void html_matrix(struct pl_buf *b, const json_t *net, const char *key, co
 				hi = fmax(hi, json_number_value(v));
 			}
 		}
-	pl_buf_printf(b, "<h3>%s</h3>\n<table id=\"%s\"><tr><th></th>", title, id);
+	pl_buf_printf(b, "<h3>%s</h3>\n<div class=\"tw\"><table id=\"%s\"><tr><th></th>", title,
+		      id);
 	for (size_t j = 0; j < n; j++) {
 		pl_buf_puts(b, "<th>");
 		esc(b, json_string_value(json_array_get(names, j)));
@@ -258,7 +358,7 @@ static void html_matrix(struct pl_buf *b, const json_t *net, const char *key, co
 		}
 		pl_buf_puts(b, "</tr>\n");
 	}
-	pl_buf_puts(b, "</table>\n");
+	pl_buf_puts(b, "</table></div>\n");
 }
 
 static void html_network(struct pl_buf *b, const json_t *net)

@@ -463,7 +463,8 @@ static json_t *build_memory(const struct pl_cluster_node *nodes, size_t n, const
 			    m ? pl_json_string(nodes[idx[slow]].name) : json_null());
 	json_object_set_new(mem, "odd", odd);
 	json_t *sec = json_array();
-	add_shared_host_caveat(run, sec);
+	if (m) /* a caveat of the figures: none without them */
+		add_shared_host_caveat(run, sec);
 	json_object_set_new(mem, "caveats", sec);
 	json_object_set_new(
 		mem, "note",

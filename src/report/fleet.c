@@ -21,6 +21,7 @@
 #include "util/cleanup.h"
 #include "util/json.h"
 #include "util/privdir.h"
+#include "util/sha256.h"
 #include "util/str.h"
 #include "util/sysroot.h"
 
@@ -89,6 +90,37 @@ static int scan_dir(const char *dir, struct strv *out, char *err, size_t errlen)
 	return n;
 }
 
+/* -EINVAL with @err naming the first of the @n @files whose real path (symbolic links,
+ * "." and ".." resolved) an earlier one has: one file given twice, by its name, through
+ * a link, or as a directory and a file in it, would count one machine as two. */
+static int check_repeats(char *const *files, size_t n, char *err, size_t errlen)
+{
+	char **real = pl_xcalloc(n ? n : 1, sizeof(*real));
+	int r = 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		real[i] = realpath(files[i], NULL);
+		for (size_t j = 0; j < i && real[i] && r == 0; j++) {
+			if (!real[j] || strcmp(real[i], real[j]) != 0)
+				continue;
+			if (strcmp(files[i], files[j]) == 0)
+				snprintf(err, errlen,
+					 "'%s' is given twice: one machine would count as two "
+					 "(give each snapshot once)",
+					 files[i]);
+			else
+				snprintf(err, errlen,
+					 "'%s' and '%s' are one file: one machine would count as "
+					 "two (give each snapshot once)",
+					 files[j], files[i]);
+			r = -EINVAL;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(real[i]);
+	free(real);
+	return r;
+}
+
 int pl_fleet_scan(char *const *paths, char ***files, char *err, size_t errlen)
 {
 	*files = NULL;
@@ -116,6 +148,8 @@ int pl_fleet_scan(char *const *paths, char ***files, char *err, size_t errlen)
 			r = -EINVAL;
 		}
 	}
+	if (r == 0)
+		r = check_repeats(out.v, out.n, err, errlen);
 	if (r == 0 && out.n < 2) {
 		snprintf(err, errlen,
 			 "%zu snapshot given: a fleet report compares 2 or more machines (for one, "
@@ -134,6 +168,51 @@ int pl_fleet_scan(char *const *paths, char ***files, char *err, size_t errlen)
 	}
 	*files = out.v;
 	return (int)out.n;
+}
+
+/* The SHA-256 of the file @path's bytes into @hex; false when it cannot be read. */
+static bool file_sha256(const char *path, char hex[65])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct pl_sha256 h;
+	pl_sha256_init(&h);
+	unsigned char buf[65536];
+	ssize_t got;
+	while ((got = read(fd, buf, sizeof(buf))) > 0 || (got < 0 && errno == EINTR))
+		if (got > 0)
+			pl_sha256_update(&h, buf, (size_t)got);
+	close(fd);
+	uint8_t d[32];
+	pl_sha256_final(&h, d);
+	for (size_t i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	return got == 0;
+}
+
+char **pl_fleet_same_content(char *const *files, size_t n)
+{
+	char(*hex)[65] = pl_xcalloc(n ? n : 1, sizeof(*hex));
+	bool *ok = pl_xcalloc(n ? n : 1, sizeof(*ok));
+	struct strv out = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		ok[i] = file_sha256(files[i], hex[i]);
+		for (size_t j = 0; j < i && ok[i]; j++) {
+			if (!ok[j] || strcmp(hex[i], hex[j]) != 0)
+				continue;
+			pl_autofree char *line = pl_xasprintf(
+				"'%s' and '%s' have the same content (SHA-256 %.16s...): one "
+				"machine's snapshot given twice counts as two nodes (leave one "
+				"out)",
+				files[j], files[i], hex[i]);
+			strv_add(&out, line);
+			break;
+		}
+	}
+	free(hex);
+	free(ok);
+	return out.v;
 }
 
 /* @file's name without its directory and PL_FLEET_SUFFIX, malloc'd. */

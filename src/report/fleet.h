@@ -21,10 +21,19 @@
  *  the count with *@files a NULL-terminated malloc'd vector of malloc'd paths
  *  (pl_strv_free), or -EINVAL with one line in @err (@errlen bytes) and *@files NULL: a
  *  path that cannot be opened, one that is neither a file nor a directory, a directory
- *  without a snapshot, fewer than 2 snapshots in all (a fleet report compares machines;
- *  one machine's report is `perflab report --no-bench --sysroot FILE`), or more than
- *  PL_CLUSTER_MAX_NODES. */
+ *  without a snapshot, one file given twice (the same real path: its name twice, a
+ *  link to it, or a directory and a file in it), fewer than 2 snapshots in all (a fleet report
+ * compares machines; one machine's report is `perflab report --no-bench --sysroot FILE`), or more
+ * than PL_CLUSTER_MAX_NODES. */
 int pl_fleet_scan(char *const *paths, char ***files, char *err, size_t errlen);
+
+/** The warnings about @files (pl_fleet_scan()'s, @n of them) whose bytes are the same
+ *  (SHA-256 of the whole file): one machine's snapshot under two names, copied or
+ *  collected twice, which the report would count as two nodes. Each is one line naming
+ *  both files (the earlier first) and the fix; a file that cannot be read is left to
+ *  pl_fleet_docs() to refuse. Returns a NULL-terminated malloc'd vector of malloc'd lines
+ *  (pl_strv_free), NULL when there is none. */
+char **pl_fleet_same_content(char *const *files, size_t n);
 
 /** The node documents of the snapshot files @files (pl_fleet_scan()'s, @n of them), for
  *  pl_cluster_from_docs() / pl_cluster_report(): a new array of {"file": PATH, "name":

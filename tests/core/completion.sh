@@ -75,6 +75,13 @@ is "perflab report -o <TAB>: directories only (report's -o DIR)" "$(comp report 
 is "perflab --sysroot <TAB> before the command: files and directories" \
 	"$(comp --sysroot "$TMP/files/a")" "$TMP/files/a.json"
 is "perflab report --from <TAB>: files" "$(comp report --from "$TMP/files/a")" "$TMP/files/a.json"
+is "perflab report --fleet <TAB>: files and directories (its snapshots)" \
+	"$(comp report --fleet "$TMP/files/")" "$TMP/files/a.json $TMP/files/b.txt $TMP/files/sub.d"
+is "perflab report --fleet A <TAB>: more of them" \
+	"$(comp report --fleet "$TMP/files/a.json" "$TMP/files/s")" "$TMP/files/sub.d"
+is "perflab report -W general --fleet --json <TAB>: still files" \
+	"$(comp report -W general --fleet --json "$TMP/files/b")" "$TMP/files/b.txt"
+is "perflab report <TAB> without --fleet: nothing (no arguments)" "$(comp report "$TMP/files/")" ""
 is "perflab diff <TAB>: files" "$(comp diff "$TMP/files/b")" "$TMP/files/b.txt"
 is "perflab inspect --domain cpu,ker<TAB>: a fact domain after the comma" \
 	"$(comp inspect --domain cpu,ker)" "cpu,kernel"
@@ -166,6 +173,9 @@ EOF
 	is "zsh: perflab check --format=<TAB>" "$(zcomp check --format=)" "json prom text"
 	is "zsh: perflab tune show <TAB>: the profiles" "$(zcomp tune show '')" "$profiles"
 	is "zsh: perflab report -o <TAB>: directories" "$(zcomp report -o '')" "<files -/>"
+	is "zsh: perflab report --fleet <TAB>: files and directories" "$(zcomp report --fleet '')" "<files >"
+	is "zsh: perflab report --fleet A <TAB>: files and directories" "$(zcomp report --fleet a.tar.zst '')" "<files >"
+	is "zsh: perflab report <TAB>: nothing" "$(zcomp report '')" ""
 	is "zsh: perflab profile -- <TAB>: commands" "$(zcomp profile -- '')" "<commands>"
 else
 	skip "zsh: the script loads and completes" "zsh not installed (scripts/install-deps.sh test)"
@@ -185,6 +195,11 @@ if command -v fish >/dev/null; then
 	like "fish: perflab bench clock --b<TAB>" "$(fcomp 'perflab bench clock --b')" '^--batch$'
 	is "fish: perflab report -o <TAB>: directories only" "$(fcomp "perflab report -o $TMP/files/")" "$TMP/files/sub.d/"
 	is "fish: perflab check -o <TAB>: files" "$(fcomp "perflab check -o $TMP/files/a")" "$TMP/files/a.json"
+	is "fish: perflab report --fleet <TAB>: files and directories" \
+		"$(fcomp "perflab report --fleet $TMP/files/")" "$TMP/files/a.json $TMP/files/b.txt $TMP/files/sub.d/"
+	is "fish: perflab report --fleet A <TAB>: more of them" \
+		"$(fcomp "perflab report --fleet $TMP/files/a.json $TMP/files/s")" "$TMP/files/sub.d/"
+	is "fish: perflab report <TAB>: nothing" "$(fcomp "perflab report $TMP/files/")" ""
 	like "fish: perflab profile -- bas<TAB>: commands" "$(fcomp 'perflab profile -- bas')" '(^| )bash( |$)'
 else
 	skip "fish: the script loads and completes" "fish not installed (scripts/install-deps.sh test)"

@@ -3,9 +3,12 @@
 """Open a report.html in headless Chromium through chromedriver (W3C WebDriver over HTTP
 on loopback, no third-party Python modules) and check it like a reader would.
 
-Usage: browser.py REPORT.html SCREENSHOT.png EXPECTED_FINDING_IDS(comma-separated|-) [--flame] [--charts]
+Usage: browser.py REPORT.html SCREENSHOT.png EXPECTED_FINDING_IDS(comma-separated|-) [--flame] [--charts] [--cluster]
 --charts: at a 480 px wide window, every bar chart fits its column and its text renders at
 12 px or more.
+--cluster: the page is a cluster report (report --from of 2 or more reports, report
+--fleet, perflab-mpi report): no facts table is expected, and at every width the drift
+table's every column is on screen without scrolling (its values wrap or are cut).
 Prints TAP lines. Exit 77 (skip) when chromium or chromedriver is missing.
 
 The layout is checked at a desktop, a narrow and a phone window width (WIDTHS), with every
@@ -190,7 +193,30 @@ def shot_name(shot, width, part):
     return f"{root}-{width}-{part}{ext or '.png'}"
 
 
-def check_layout(base, s, ex, width, want_flame):
+# The cluster report's drift table: each header cell's box against the window, and
+# whether its wrapper has to scroll to show it.
+JS_DRIFT = r"""
+var t=document.getElementById('drift-table');if(!t)return null;
+var W=document.documentElement.clientWidth,w=t.parentElement;
+return {W:W,scroll:w.scrollWidth-w.clientWidth,rows:t.querySelectorAll('tr').length,
+ cols:Array.prototype.map.call(t.querySelectorAll('tr:first-child th'),function(h){
+  var r=h.getBoundingClientRect();return {name:h.textContent,left:r.left,right:r.right};})};
+"""
+
+
+def check_drift(ex, at):
+    """A cluster report's drift table: on screen whole, every column, without scrolling."""
+    dr = ex(JS_DRIFT)
+    tap(dr is not None and dr["rows"] > 1, f"{at}: drift table present", dr)
+    if dr is None:
+        return
+    off = [c for c in dr["cols"] if c["left"] < -0.5 or c["right"] > dr["W"] + 0.5]
+    tap(len(dr["cols"]) == 3 and not off and dr["scroll"] <= 1,
+        f"{at}: every drift column on screen without scrolling",
+        json.dumps({"scroll": dr["scroll"], "off": off or dr["cols"]}))
+
+
+def check_layout(base, s, ex, width, want_flame, cluster=False):
     """The layout checks at one window width (TAP lines named with the width)."""
     call(base, "POST", s + "/window/rect", {"width": width, "height": 1000})
     ex("document.querySelectorAll('details').forEach(function(d){d.open=true})")
@@ -220,8 +246,11 @@ def check_layout(base, s, ex, width, want_flame):
     narrow = [c for c in charts if c["w"] < c["col"] / 2]
     tap(not narrow, f"{at}: every chart at least half as wide as its column ({len(charts)} charts)",
         json.dumps(narrow[:5]))
+    if cluster:
+        check_drift(ex, at)
     fa = ex(JS_FACTS)
-    tap(fa is not None and fa["rows"] > 0, f"{at}: facts table present", fa)
+    if not cluster:
+        tap(fa is not None and fa["rows"] > 0, f"{at}: facts table present", fa)
     if fa is not None and len(fa["cols"]) == 3:
         key, _, src = fa["cols"]
         chars = key["width"] / fa["px"]
@@ -304,6 +333,7 @@ def main():
     html, shot, expected = sys.argv[1], sys.argv[2], sys.argv[3]
     want_flame = "--flame" in sys.argv[4:]
     want_charts = "--charts" in sys.argv[4:]
+    cluster = "--cluster" in sys.argv[4:]
     chromium = shutil.which("chromium")
     driver = shutil.which("chromedriver")
     if not chromium or not driver:
@@ -340,7 +370,8 @@ def main():
         ex = lambda js, args=None: call(base, "POST", s + "/execute/sync",
                                         {"script": js, "args": args or []})
         title = ex("return document.title")
-        tap(title.startswith("perflab report"), "page title", title)
+        tap(title.startswith("perflab cluster report" if cluster else "perflab report"),
+            "page title", title)
         rows = ex("return Array.from(document.querySelectorAll('#findings-table tbody tr.finding'))"
                   ".map(function(r){return r.dataset.id})")
         if expected != "-":
@@ -350,7 +381,7 @@ def main():
                  ".map(function(e){return e.src||e.href})")
         tap(ext == [], "no external resources (self-contained page)", ext)
         for width in WIDTHS:
-            check_layout(base, s, ex, width, want_flame)
+            check_layout(base, s, ex, width, want_flame, cluster)
             screenshots(base, s, ex, shot, width)
         call(base, "POST", s + "/window/rect", {"width": WIDTHS[0], "height": 1600})
         if want_flame:

@@ -53,7 +53,7 @@ like "report.md: drift table row" "$(cat "$C/report.md")" '\| mem.thp.enabled \|
 like "report.md: partial findings" "$(cat "$C/report.md")" '## Findings on some nodes only'
 like "report.md: odd memory node" "$(cat "$C/report.md")" '\| node4 \| 6.1 GB/s .*\*\*odd: below\*\*'
 H=$(tr '\n' ' ' <"$C/report.html")
-like "report.html: drift table names node4's governor" "$H" 'id="drift-table".*cpufreq.governor.*node4: performance'
+like "report.html: drift table names node4's governor" "$H" 'id="drift-table".*cpufreq.<wbr>governor.*node4: </span>performance'
 like "report.html: per-node bars" "$H" '<svg[^>]*class="chart".*node4 \(odd: below\)'
 like "report.html: nodes table" "$H" 'id="nodes-table"'
 

@@ -10,6 +10,7 @@
 # nodes' report --no-bench --sysroot documents. A corrupt snapshot among them is exit 2
 # naming it, and nothing is written.
 . "$PERFLAB_SRCDIR/tests/lib.sh"
+. "$PERFLAB_SRCDIR/tests/report/browser.sh"
 export PERFLAB_TIMESTAMP=1700000000
 
 S=$TMP/snaps
@@ -86,6 +87,45 @@ done
 is "drift as report --from gives it" "$(jq -c .drift "$J")" "$(jq -c .drift "$TMP/from.json")"
 is "findings as report --from gives them" "$(jq -c .findings "$J")" "$(jq -c .findings "$TMP/from.json")"
 
+# report.md's table of the findings on some nodes only: 4 cells a row under its 4
+# headings, the "on" and "not on" cells the document's nodes and not_on, row by row; the
+# renderer is the cluster report's, so report --from's table is the same
+md_partial() { # REPORT.md: each row's cell count, its "on" and its "not on" cell
+	awk '/^## Findings on some nodes only/ { s = 1; next } /^## / { s = 0 }
+		s && /^\| / && !/^\|---/ && !/^\| severity \|/ {
+			sub(/^\| /, ""); sub(/ \|$/, ""); gsub(/\\\|/, "")
+			n = split($0, c, / \| /); print n "|" c[3] "|" c[4] }' "$1"
+}
+is "report.md: a partial finding's row has the header's 4 cells, on and not on" \
+	"$(md_partial "$F/report.md")" \
+	"$(jq -r '.findings.partial[]|"4|\(.nodes|join(", "))|\(.not_on|join(", "))"' "$J")"
+like "report.md: the table has rows" "$(md_partial "$F/report.md" | wc -l)" '^[1-9]'
+is "report --from's report.md: the same table" "$(md_partial "$TMP/from/report.md")" \
+	"$(md_partial "$F/report.md")"
+
+# report.html in headless chromium at 1280, 800 and 480 px: nothing past the window but
+# inside a scrolling wrapper with its shadow, the drift table's columns on screen (a long
+# cpu.flags is cut, the odd nodes' lists shown as what they have more and less)
+browser_check "the fleet's report.html" "$F/report.html" "$PERFLAB_BUILDDIR/report-fleet.png" "-" --cluster
+H=$(tr '\n' ' ' <"$F/report.html")
+like "report.html: every table in a scrolling wrapper" \
+	"$(grep -o '<table' "$F/report.html" | wc -l) $(grep -o '<div class="tw"><table' "$F/report.html" | wc -l)" '^([0-9]+) \1$'
+like "report.html: a long value is cut, all of it in its title" "$H" \
+	'<span class="cut" title="\[&quot;[^"]*">[^<]*(<wbr>[^<]*)*\.\.\.</span> <span class="muted">\([0-9]+ characters\)'
+
+# an odd node's list (cpu.flags) is shown as the items it has more and less than the
+# majority's: the two snapshots of intel-2s are the majority
+"$PERFLAB" report --fleet "$S/a-intel.tar.zst" "$S/b-xen.tar.zst" "$TMP/nameless.tar.zst" -o "$TMP/maj" >/dev/null 2>&1
+flags() { # JQ-SET-EXPR over $m (the majority's flags) and $v (ip-172-31-7-41's)
+	jq -r '.drift.facts[]|select(.key=="cpu.flags")|(.majority|fromjson) as $m|.values[]|
+		select(.nodes==["ip-172-31-7-41"])|(.value|fromjson) as $v|'"$1"'|join(", ")' "$TMP/maj/report.json"
+}
+more=$(flags '$v - $m') less=$(flags '$m - $v')
+like "the xen node has flags more and less than the majority" "$more;$less" '^[a-z].*;[a-z]'
+like "report.html: the xen node's cpu.flags are those more and less" \
+	"$(sed 's/<wbr>//g' "$TMP/maj/report.html" | tr '\n' ' ')" \
+	"ip-172-31-7-41: </span><span title=\"[^\"]*\">(<span class=\"cut\" title=\"[^\"]*\">)?\\+$more; -${less:0:60}"
+
 # --json prints report.json
 ok "--json" "$PERFLAB" report --fleet "$S/a-intel.tar.zst" "$S/b-xen.tar.zst" "$S/c-arm.tar.zst" \
 	-o "$TMP/fj" --json
@@ -102,6 +142,38 @@ is "node names: hostnames, #2, the file name" "$(jq -r '[.nodes[].name]|join(","
 	"spec-node01,ip-172-31-7-41,grace-02,spec-node01#2,e-nameless"
 is "two snapshots of one tree: no drift between them" \
 	"$(jq '[.drift.facts[]|[.values[]|select(.nodes|index("spec-node01"))]|select(length>0)|select(.[0].nodes|index("spec-node01#2")|not)]|length' "$OUT")" "0"
+
+# identical content under two names (d-intel-again is a copy of a-intel): both counted,
+# one warning line naming both; nodes that share a host without a figure: no figure
+# caveat and no empty figure section, in the terminal, report.md and report.html alike
+ok "report --fleet DIR with a copy in it" "$PERFLAB" report --fleet "$S" -o "$TMP/dir2"
+is "one warning line" "$(wc -l <"$ERR")" "1"
+like "it names both files and the fix" "$(cat "$ERR")" \
+	"^perflab report: warning: --fleet: '$S/a-intel.tar.zst' and '$S/d-intel-again.tar.zst' have the same content .*\(leave one out\)$"
+is "both are nodes" "$(jq '.node_count.total' "$TMP/dir2/report.json")" "5"
+is "the copies share a host" "$(jq -r '[.nodes[]|select(.shares_host_with|length>0)|.name]|join(",")' "$TMP/dir2/report.json")" \
+	"spec-node01,spec-node01#2"
+is "no memory figure, no memory caveat in the document" "$(jq -c '[.memory.nodes, .memory.caveats]' "$TMP/dir2/report.json")" "[[],[]]"
+is "terminal: no memory caveat" "$(grep -c 'caveat' "$OUT")" "0"
+is "report.md: no memory section, no caveat" "$(grep -cE 'Memory bandwidth|[Cc]aveat|share a host' "$TMP/dir2/report.md")" "0"
+is "report.html: no memory section, no caveat" "$(grep -cE 'id="memory|[Cc]aveat|share a host' "$TMP/dir2/report.html")" "0"
+
+# one file given twice (its name twice, a link to it, a directory and a file in it) is
+# one machine: exit 2 naming it, nothing written
+expect_exit 2 "a snapshot given twice: exit 2" "$PERFLAB" report --fleet "$S/a-intel.tar.zst" \
+	"$S/b-xen.tar.zst" "$S/a-intel.tar.zst" -o "$TMP/no"
+is "the error names it once and the fix" "$(cat "$ERR")" \
+	"perflab report: error: --fleet: '$S/a-intel.tar.zst' is given twice: one machine would count as two (give each snapshot once)"
+ln -s "$S/b-xen.tar.zst" "$TMP/link.tar.zst"
+expect_exit 2 "a snapshot and a link to it: exit 2" "$PERFLAB" report --fleet "$S/b-xen.tar.zst" \
+	"$S/a-intel.tar.zst" "$TMP/link.tar.zst" -o "$TMP/no"
+like "the error names both" "$(cat "$ERR")" \
+	"error: --fleet: '$S/b-xen.tar.zst' and '$TMP/link.tar.zst' are one file: .*\(give each snapshot once\)$"
+expect_exit 2 "a directory and a snapshot in it: exit 2" "$PERFLAB" report --fleet "$S" \
+	"$S/../snaps/c-arm.tar.zst" -o "$TMP/no"
+like "the error names both" "$(cat "$ERR")" "'$S/c-arm.tar.zst' and '$S/../snaps/c-arm.tar.zst' are one file"
+is "one error line" "$(wc -l <"$ERR")" "1"
+ok "nothing written" test ! -e "$TMP/no"
 
 # bad input: exit 2, one line naming the snapshot and the fix, nothing written
 head -c 9000 "$S/b-xen.tar.zst" >"$TMP/cut.tar.zst"
