@@ -14,7 +14,10 @@
 #    them again as its last act, so only its exit path lies outside;
 #  - scheduler delay is schedstat's run-queue wait (second field) within 2% for the two
 #    threads that wait behind each other on one CPU (each waits out the other's slices:
-#    both measures run from the switch-out to the switch-in). For the sleepers it is at
+#    both measures run from the switch-out to the switch-in), and above it by at most one
+#    scheduling period more (6 ms): with other tests running beside it, the profile's
+#    figure was seen 3.8 ms (2.5%) above schedstat's, never below, the side the wakeup
+#    latency below lies on (their start is a wakeup too). For the sleepers it is at
 #    least schedstat's (2% below at most) and may be more: the kernel does not advance
 #    the run-queue clock for the switch a wakeup asks for (rq_clock_skip_update), so
 #    schedstat counts a wakeup on an idle CPU as ~0 where the profile counts its wake to
@@ -113,8 +116,10 @@ while read -r _ name _ tid _ wall _ run _ delay; do
 	fi
 	case $name in
 	spin*)
-		if [ -n "$rq" ] && within "$rq" "$sdelay" 2 "$dms"; then _report ok "thread $name: scheduler delay = schedstat's run-queue wait within 2%"; else
-			_report fail "thread $name: scheduler delay = schedstat's run-queue wait within 2%" "${rq:-none} ms, schedstat $sdelay ms"
+		if [ -n "$rq" ] && within "$rq" "$sdelay" 2 "$dms" ||
+			{ atleast "$rq" "$sdelay" 2 "$dms" && awk -v g="$rq" -v w="$sdelay" 'BEGIN { exit !(g <= w * 1.02 + 6) }'; }; then
+			_report ok "thread $name: scheduler delay = schedstat's run-queue wait within 2% (+6 ms above)"; else
+			_report fail "thread $name: scheduler delay = schedstat's run-queue wait within 2% (+6 ms above)" "${rq:-none} ms, schedstat $sdelay ms"
 		fi
 		;;
 	*)
