@@ -24,6 +24,16 @@
  *  events)"). Reads only through the sysroot helper. */
 int pl_pmu_resolve(const char *spec, struct pl_cnt_event *ev, char *err, size_t errlen);
 
+/** As pl_pmu_resolve, for a spelling that may name several PMUs: a PMU name given
+ *  without its instance suffix ("uncore_imc/cas_count_read/" for uncore_imc_0,
+ *  uncore_imc_1, ...) resolves to one event per instance, all with the same @name so
+ *  pl_cnt_result_sum adds them (as perf merges uncore boxes). The PMU name "cpu" means
+ *  this machine's core PMU whatever its sysfs name ("cpu_core", "armv8_pmuv3_0"), so
+ *  metric tables can spell core events one way. Fills at most @max events into @evs and
+ *  returns how many (>= 1), or a negative errno as pl_pmu_resolve. */
+int pl_pmu_resolve_all(const char *spec, struct pl_cnt_event *evs, size_t max, char *err,
+		       size_t errlen);
+
 /** Whether the machine has a core PMU (a PMU named "cpu", "cpu_core", "cpu_atom",
  *  "armv8_*" or "armv8_pmuv3*", or any PMU exporting the generic "cycles" alias or
  *  accepting PERF_TYPE_HARDWARE): true, or false with the reason in @why ("no core PMU
