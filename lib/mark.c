@@ -241,17 +241,19 @@ static void put(const char *name, uint32_t kind)
 	int st = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
 	if (__builtin_expect(st == 1, 1))
 		return;
+	int saved_errno = errno; /* the caller's, and it stays so */
 	if (st == 0) {
 		attach();
-		if (state != 2)
+		if (state != 2) {
+			errno = saved_errno;
 			return;
+		}
 	}
 	/* A reading: an end reads before its timestamp, a begin after its record is filled,
-	 * so neither counts the other's bookkeeping. errno is the caller's and stays so. */
+	 * so neither counts the other's bookkeeping. */
 	uint64_t rd[3 + PL_MARK_COUNTERS_MAX];
 	uint32_t rst = 0;
 	bool counting = cnt_n && kind != PL_MARK_POINT;
-	int saved_errno = errno;
 	if (counting && kind == PL_MARK_END)
 		rst = group_read(rd);
 	struct timespec ts;
@@ -289,9 +291,9 @@ static void put(const char *name, uint32_t kind)
 			memcpy(c + 1, rd + 3, cnt_n * sizeof(uint64_t));
 		}
 		__atomic_store_n(&c->seq, h + 1, __ATOMIC_RELEASE);
-		errno = saved_errno;
 	}
 	__atomic_store_n(&r->seq, h + 1, __ATOMIC_RELEASE);
+	errno = saved_errno;
 }
 
 void pl_region_begin(const char *name)
@@ -311,7 +313,10 @@ void pl_mark(const char *name)
 
 int pl_mark_active(void)
 {
-	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 0)
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 0) {
+		int saved_errno = errno;
 		attach();
+		errno = saved_errno;
+	}
 	return state == 2;
 }

@@ -17,7 +17,9 @@
  * Names: any NUL-terminated string that stays unchanged at its address (string literals
  * are ideal: the name's id is cached per address and thread); at most PL_MARK_NAME_MAX - 1
  * bytes are kept, at most PL_MARK_NAMES distinct names per run. Thread-safe and async-signal-safe
- * after the first call in a thread. Regions nest and may be entered by several threads at once
+ * after the first call (when counting, after the thread's first begin or end, which opens its
+ * group; a marker in a signal handler that interrupts that open stores no counts). errno is
+ * left as the caller had it. Regions nest and may be entered by several threads at once
  * (they pair per thread). Cost: under 100 ns per call under the profiler (vDSO clock_gettime + an
  * atomic add), under 5 ns without (benchmarks/profile-marks.sh).
  *
@@ -29,8 +31,9 @@
  * in the program's own thread at LIKWID_MARKER_START and _STOP. The counts are the calling
  * thread's own (not those of threads it starts). A child after fork() opens its own group at
  * its next marker; a thread's group is closed when the thread exits. Cost per begin or end:
- * the read() system call, about 1 us with three software events on a KVM guest (2 vCPUs, kernel
- * 6.18; benchmarks/region-marks.sh), against well under 100 ns without counting; point marks
+ * one read() system call, 2.2 us of CPU with one software event and 2.4 us with three on a KVM
+ * guest (2 vCPUs, kernel 6.18, under load: markers without counting took 114 ns in the same runs;
+ * benchmarks/region-marks.sh), so a region should hold well over 10 us of work; point marks
  * (pl_mark) read nothing. */
 #ifndef PERFLAB_MARK_H
 #define PERFLAB_MARK_H

@@ -67,7 +67,7 @@ static void run_status(const struct pl_cnt_region_ring *rr, struct pl_cnt_region
 		out->status = PL_CNT_REGION_TOO_OLD;
 		snprintf(out->why, sizeof(out->why),
 			 "the program's libperflab-mark is too old to count regions (it records "
-			 "markers only): relink it with libperflab-mark 1.1 or later");
+			 "markers without counts): link it with this perflab's libperflab-mark");
 	} else if (flags & PL_MARK_F_OPEN_FAILED) {
 		out->status = PL_CNT_REGION_OPEN_FAILED;
 		int e = m->hdr->open_errno;

@@ -52,7 +52,9 @@ enum pl_cnt_region_status {
  *  order, ev pointing at the caller's array): raw = sum over counted pairs of the
  *  difference, enabled_ns / running_ns the group's summed differences, value scaled as
  *  counters.h says; supported false with @why when no pair could be counted, and a note
- *  in @why when only some were. */
+ *  in @why when only some were. An instance's counts include part of its own two reads
+ *  (the end of the begin's read() and the start of the end's: about one read() of
+ *  task-clock, 2 us on a KVM guest, include/perflab/mark.h). */
 struct pl_cnt_region {
 	char name[PL_MARK_NAME_MAX];
 	uint64_t instances, threads, total_ns;

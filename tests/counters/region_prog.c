@@ -9,7 +9,9 @@
  *                        region is printed as "sleeps_cpu_ns N"
  *   "child"              PAGES fresh pages touched in a forked child
  *   "orphan"             an end without a begin; "open" a begin without an end
+ * Exits 3 when a marker call changed errno.
  * Built with the marker library (perflab_mark_dep) and with tests/counters/mark_v1.c. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,9 +66,21 @@ int main(int argc, char **argv)
 	}
 	pages = strtol(argv[1], NULL, 10);
 	long sleeps = strtol(argv[2], NULL, 10);
+	/* the markers leave errno alone: at the first call (attach) and at the thread's
+	 * first begin (its group opened) */
+	errno = EDOM;
 	pl_mark("start");
+	if (errno != EDOM) {
+		fprintf(stderr, "region-prog: a marker changed errno\n");
+		return 3;
+	}
 	touch(4 * pages);
+	errno = EDOM;
 	pl_region_begin("outer");
+	if (errno != EDOM) {
+		fprintf(stderr, "region-prog: a marker changed errno\n");
+		return 3;
+	}
 	pl_region_begin("pages");
 	touch(pages);
 	pl_region_end("pages");
