@@ -358,11 +358,11 @@ static int write_files(const struct profile_opts *o, const struct pl_preport *r,
 static int report(const struct profile_opts *o, struct pl_psession *s)
 {
 	uint64_t rep0 = pl_now_ns();
-	pl_markers_collect(&s->markers, s->t1);
+	pl_markring_collect(&s->markers, s->t1);
 	struct pl_region_filter rf = { &s->markers, -1 };
 	pl_sample_filter filter = NULL;
 	if (o->region) {
-		rf.idx = pl_markers_find(&s->markers, o->region);
+		rf.idx = pl_markring_find(&s->markers, o->region);
 		if (rf.idx < 0) {
 			pl_error("--region '%s': the program marked no such region (%s)", o->region,
 				 s->markers.nnames

@@ -56,7 +56,7 @@ static double pct(uint64_t a, uint64_t b)
 }
 
 /* Time, instances and samples of region @i. */
-static void region_stats(const struct pl_markers *mk, const struct pl_profile *p, size_t i,
+static void region_stats(const struct pl_markring *mk, const struct pl_profile *p, size_t i,
 			 uint64_t *ns, uint64_t *inst, uint64_t *smp)
 {
 	*ns = *inst = *smp = 0;
@@ -135,7 +135,7 @@ void pl_pout_text(FILE *out, const struct pl_pout *o)
 	const struct pl_pe_session *s = o->pe;
 	const struct pl_profile *p = o->p;
 	const struct pl_preport *r = o->r;
-	const struct pl_markers *mk = o->mk;
+	const struct pl_markring *mk = o->mk;
 	const struct pl_timeline *tl = o->tl;
 	const struct pl_syscalls *sc = o->sc;
 	fprintf(out, "%sprofile of %s%s\n", b, o->what, z);

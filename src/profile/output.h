@@ -30,7 +30,7 @@ struct pl_pout {
 	const struct pl_pe_session *pe; /**< the sampling events as opened */
 	const struct pl_profile *p;	/**< the collected samples */
 	const struct pl_preport *r;	/**< their aggregation (filtered by --region) */
-	const struct pl_markers *mk;	/**< region markers, or NULL (none created) */
+	const struct pl_markring *mk;	/**< region markers, or NULL (none created) */
 	const struct pl_timeline *tl;	/**< --timeline, or NULL */
 	const struct pl_syscalls *sc;	/**< --syscalls, or NULL */
 	const struct pl_futex *locks;	/**< --locks (finished), or NULL */
@@ -58,8 +58,8 @@ struct pl_pout {
 /** A --region filter (a pl_sample_filter context): keeps the samples taken while their
  *  thread was inside an instance of region @idx of @m (pl_markers_inside). Borrowed. */
 struct pl_region_filter {
-	const struct pl_markers *m;
-	int idx; /**< index into m->names (pl_markers_find) */
+	const struct pl_markring *m;
+	int idx; /**< index into m->names (pl_markring_find) */
 };
 
 /** The pl_sample_filter of a struct pl_region_filter (@ctx). */

@@ -494,7 +494,7 @@ int pl_psession_open(struct pl_psession *s, const struct pl_psession_config *cfg
 	err[0] = '\0';
 	const struct pl_psession_config *c = &s->cfg;
 	if (c->argv) {
-		int r = pl_markers_create(&s->markers, 1u << 20);
+		int r = pl_markring_create(&s->markers, 1u << 20, NULL, 0);
 		if (r < 0)
 			session_warn(s, "region markers unavailable: %s", strerror(-r));
 		r = start_child(s, c->argv);
@@ -748,7 +748,7 @@ void pl_psession_close(struct pl_psession *s)
 	kill_child(s);
 	pl_closep(&s->go_fd);
 	pl_closep(&s->err_fd);
-	pl_markers_free(&s->markers);
+	pl_markring_free(&s->markers);
 	free(s->scratch);
 	free(s->what);
 	free(s->pids);

@@ -75,25 +75,25 @@ struct pl_psession_config {
 /** A session. The public members are valid after a successful pl_psession_run() (@what
  *  and @markers after pl_psession_open()); the rest is internal. */
 struct pl_psession {
-	char *what;		   /**< the target, for the report: "'cmd'", "pid 1,2",
-				    *   "all CPUs (N)" (owned) */
-	struct pl_pe_session pe;   /**< the sampling events as opened (after fallbacks) */
-	struct pl_syscalls *sc;	   /**< --syscalls counts, or NULL */
-	struct pl_futex *locks;	   /**< --locks: the futex waits (finished), or NULL */
-	struct pl_profile prof;	   /**< the collected samples and address spaces */
-	struct pl_sched_log sched; /**< --off-cpu: the scheduler events (stacks interned in
-				    *   @prof), else empty */
-	uint64_t sched_finish_ns;  /**< --off-cpu: CLOCK_MONOTONIC ns spent after the run
-				    *   sorting the log and finding the targets (the start of
-				    *   the off-CPU analysis), else 0 */
-	struct pl_markers markers; /**< region markers (a command only; hdr NULL when the
-				    *   ring could not be created or for -p/-a) */
-	uint64_t t0, t1;	   /**< CLOCK_MONOTONIC ns: the run window (release to stop) */
-	bool have_child;	   /**< a command was run */
-	int child_status;	   /**< its wait status (waitpid(2)), when @have_child */
-	bool interrupted;	   /**< a command's run was ended by SIGINT (Ctrl-C) or
-				    *   SIGTERM to perflab: what was recorded is kept, and the
-				    *   command exits 130 */
+	char *what;		    /**< the target, for the report: "'cmd'", "pid 1,2",
+				     *   "all CPUs (N)" (owned) */
+	struct pl_pe_session pe;    /**< the sampling events as opened (after fallbacks) */
+	struct pl_syscalls *sc;	    /**< --syscalls counts, or NULL */
+	struct pl_futex *locks;	    /**< --locks: the futex waits (finished), or NULL */
+	struct pl_profile prof;	    /**< the collected samples and address spaces */
+	struct pl_sched_log sched;  /**< --off-cpu: the scheduler events (stacks interned in
+				     *   @prof), else empty */
+	uint64_t sched_finish_ns;   /**< --off-cpu: CLOCK_MONOTONIC ns spent after the run
+				     *   sorting the log and finding the targets (the start of
+				     *   the off-CPU analysis), else 0 */
+	struct pl_markring markers; /**< region markers (a command only; hdr NULL when the
+				     *   ring could not be created or for -p/-a) */
+	uint64_t t0, t1;	    /**< CLOCK_MONOTONIC ns: the run window (release to stop) */
+	bool have_child;	    /**< a command was run */
+	int child_status;	    /**< its wait status (waitpid(2)), when @have_child */
+	bool interrupted;	    /**< a command's run was ended by SIGINT (Ctrl-C) or
+				     *   SIGTERM to perflab: what was recorded is kept, and the
+				     *   command exits 130 */
 
 	/* internal */
 	struct pl_psession_config cfg;
