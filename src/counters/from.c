@@ -175,10 +175,39 @@ static size_t split_csv(char *line, char **f, size_t max)
 	}
 }
 
+/* perf prints an event spelt with terms ("cpu/event=0xaa,umask=0x7/") unquoted, its
+ * commas among the separators: join such a name's pieces back into one field. */
+static size_t join_terms(char **f, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		const char *slash = strchr(f[i], '/');
+		size_t len = strlen(f[i]);
+		if (!isalpha((unsigned char)f[i][0]) || !slash || !strchr(slash, '=') ||
+		    (len > 1 && f[i][len - 1] == '/' && strchr(slash + 1, '/')))
+			continue;
+		size_t j = i + 1;
+		while (j < n) {
+			size_t lj = strlen(f[j]);
+			bool last = lj && f[j][lj - 1] == '/';
+			f[j][-1] = ','; /* undo the split: the pieces are contiguous */
+			j++;
+			if (last)
+				break;
+		}
+		size_t merged = j - i - 1;
+		memmove(&f[i + 1], &f[j], (n - j) * sizeof(*f));
+		n -= merged;
+	}
+	return n;
+}
+
 static int parse_csv(struct reader *rd, char *line, struct rec *r, bool *skip)
 {
-	char *f[16];
-	size_t n = split_csv(line, f, 15);
+	char *f[32];
+	size_t n = split_csv(line, f, 31);
+	if (n > 31)
+		return bad(rd, "too many fields for a perf stat -x, line");
+	n = join_terms(f, n);
 	if (n > 15)
 		return bad(rd, "too many fields for a perf stat -x, line");
 	/* the value is the first field followed by a unit, an event, the run time (ns) and
