@@ -30,7 +30,7 @@
 	"(tools/perf/pmu-events/arch/x86/sapphirerapids/spr-metrics.json, "                        \
 	"tma_*_bound MetricThreshold)"
 #define SRC_ZEN4                                                                                   \
-	"AMD PPR for Family 19h Model 11h (Zen 4), 2.1.15.4 Pipeline Utilization; perf's "         \
+	"AMD PPR for Family 19h Models 10h and later (Zen 4), Pipeline Utilization; perf's "       \
 	"tools/perf/pmu-events/arch/x86/amdzen4/pipeline.json (6 dispatch slots)"
 #define SRC_SBSA                                                                                   \
 	"Arm Neoverse V1 / N2 telemetry specifications (topdown L1: STALL_SLOT_* over "            \
@@ -170,7 +170,7 @@ static const struct pl_metric table[] = {
 	  .threshold = NAN,
 	  .desc = "L2 misses of instruction and data cache requests "
 		  "(l2_cache_req_stat.ic_dc_miss_in_l2) per 1000 instructions",
-	  .source = "AMD PPR for Family 19h Model 11h, PMCx064; perf's "
+	  .source = "AMD PPR for Family 19h Models 10h and later, PMCx064; perf's "
 		    "tools/perf/pmu-events/arch/x86/amdzen4/cache.json" },
 	{ .name = "l2_mpki",
 	  .group = "cache",

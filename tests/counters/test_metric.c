@@ -436,6 +436,35 @@ static void test_expr_language(void **state)
 	pl_expr_free(e);
 }
 
+/* docs/metrics.md shows every row of the table as it is */
+static void test_docs_in_step(void **state)
+{
+	(void)state;
+	const char *top = getenv("PERFLAB_SRCDIR");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/docs/metrics.md", top ? top : ".");
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char doc[1 << 16];
+	size_t len = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[len] = '\0';
+	size_t n;
+	const struct pl_metric *t = pl_metric_table(&n);
+	for (size_t i = 0; i < n; i++) {
+		char th[64], row[2048];
+		if (isnan(t[i].threshold))
+			snprintf(th, sizeof(th), "none");
+		else
+			snprintf(th, sizeof(th), "%s %g", t[i].below ? "below" : "above",
+				 t[i].threshold);
+		snprintf(row, sizeof(row), "| `%s` | %s | `%s` | %s | %s | %s |\n", t[i].name,
+			 t[i].pmu_kind, t[i].expr, t[i].unit, th, t[i].source);
+		if (!strstr(doc, row))
+			fail_msg("docs/metrics.md lacks the row\n%s", row);
+	}
+}
+
 static void test_select(void **state)
 {
 	(void)state;
@@ -485,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_scopes_and_spellings),
 		cmocka_unit_test(test_expr_language),
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_docs_in_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
