@@ -314,6 +314,10 @@ static void canon(const char *name, char *buf, size_t buflen)
 		    !memchr(alias, '/', alen)) {
 			memmove(buf, alias, alen);
 			buf[alen] = '\0';
+		} else if (first - buf != 3 || strncasecmp(buf, "cpu", 3)) {
+			/* terms on the core PMU under another name: as "cpu/TERMS/" */
+			memmove(buf + 3, first, strlen(first) + 1);
+			memcpy(buf, "cpu", 3);
 		}
 	}
 	if (!strcasecmp(buf, "cpu-cycles"))

@@ -53,8 +53,9 @@ size_t pl_expr_names(const struct pl_expr *e, const char **names, size_t max);
 /** The value of the event @name in @r: the sum of its supported, counted readings over
  *  every scope, or NAN when there is none. Names match as perf's spellings of one event
  *  do: case-insensitively, without a trailing modifier (":u", ":k"), the core PMU's
- *  "cpu/ALIAS/" (or "cpu_core/", "armv8_pmuv3_0/") as the bare ALIAS, "cpu-cycles" as
- *  "cycles" and "branch-instructions" as "branches". */
+ *  "cpu/ALIAS/" (or "cpu_core/", "armv8_pmuv3_0/") as the bare ALIAS, its terms
+ *  ("cpu_core/event=0xc0/") as "cpu/TERMS/", "cpu-cycles" as "cycles" and
+ *  "branch-instructions" as "branches". */
 double pl_expr_event_sum(const struct pl_cnt_result *r, const char *name);
 
 #endif

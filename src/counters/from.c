@@ -260,7 +260,7 @@ static int parse_csv(struct reader *rd, char *line, struct rec *r, bool *skip)
 	size_t empty = 0;
 	while (empty < n && !*pl_trim(f[empty]))
 		empty++;
-	if (n >= 2 && empty >= n - 2) {
+	if (n >= 7 && empty >= n - 2) {
 		*skip = true;
 		return 0;
 	}
@@ -391,8 +391,8 @@ static int add_rec(struct reader *rd, const struct rec *r)
 		return bad(rd, "counter value out of range");
 	uint64_t running = r->runtime;
 	/* pcnt-running = running / enabled * 100 */
-	uint64_t enabled =
-		r->pcnt > 0 ? (uint64_t)llround((double)running * 100.0 / r->pcnt) : running;
+	double en = r->pcnt > 0 ? (double)running * 100.0 / r->pcnt + 0.5 : (double)running;
+	uint64_t enabled = en < 1.8e19 ? (uint64_t)en : UINT64_MAX;
 	if (r->interval >= 0 && r->interval > rd->last_interval)
 		rd->last_interval = r->interval;
 	if (!strcmp(r->event, "duration_time") && counted) {
@@ -445,7 +445,7 @@ static int add_rec(struct reader *rd, const struct rec *r)
 		v->counted = true;
 		v->value += value;
 		double raw = (double)v->raw + value;
-		v->raw = raw < 1.8e19 ? (uint64_t)llround(raw) : v->raw;
+		v->raw = raw < 1.8e19 ? (uint64_t)(raw + 0.5) : UINT64_MAX;
 	}
 	v->running_ns += running;
 	v->enabled_ns += enabled;

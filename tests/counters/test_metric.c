@@ -369,6 +369,7 @@ static void test_scopes_and_spellings(void **state)
 	near(eval_ok("ipc", "any", &r), 2.0);
 	near(eval_ok("topdown_retiring", "intel", &r), 25.0);
 	near(pl_expr_event_sum(&r, "cpu/event=0x76/"), 7);
+	near(pl_expr_event_sum(&r, "armv8_pmuv3_0/event=0x76/"), 7);
 	assert_true(isnan(pl_expr_event_sum(&r, "cpu/event=0x77/")));
 	assert_true(isnan(pl_expr_event_sum(&r, "cpu/event=0x76,umask=0x1/")));
 }
