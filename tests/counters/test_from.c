@@ -337,6 +337,7 @@ static void test_malformed(void **state)
 		  "\"pcnt-running\" : 1, \"cpu\" : \"zero\"}\n",
 		  "stat.txt:1: \"cpu\" is not a CPU number" },
 		{ "hello world\n", "stat.txt:1: not a perf stat -x, line" },
+		{ "a,b\n", "stat.txt:1: not a perf stat -x, line" },
 		{ "1,,cycles,abc,100.00,,\n", "stat.txt:1: not a perf stat -x, line" },
 		{ "1;;cycles;10;100.00;;\n", "stat.txt:1: not a perf stat -x, line" },
 		{ "CPUx,1,,cycles,10,100.00,,\n", "stat.txt:1: unrecognised scope field" },
@@ -352,6 +353,15 @@ static void test_malformed(void **state)
 		    !strstr(err, "perf stat -j or perf stat -x,"))
 			fail_msg("case %zu: %d '%s', wanted '%s'", i, rc, err, cases[i].want);
 	}
+	/* lines of further metrics (no event) continue the line before them */
+	char err0[512] = "";
+	assert_int_equal(
+		from_text("5,,cycles,10,50.00,1.0,GHz\n,,,,,2.0,IPC\n", err0, sizeof(err0)), 0);
+	assert_int_equal(from_text("{\"counter-value\" : \"5\", \"unit\" : \"\", \"event\" : "
+				   "\"cycles\", \"event-runtime\" : 10, \"pcnt-running\" : 50.00}\n"
+				   "{\"metric-value\" : 2.0, \"metric-unit\" : \"IPC\"}\n",
+				   err0, sizeof(err0)),
+			 0);
 	/* bounded lines: one of 5000 bytes */
 	char *big = malloc(5002);
 	memset(big, 'a', 5000);
