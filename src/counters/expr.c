@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/escape.h"
 #include "util/str.h"
 
 enum op { OP_NUM, OP_NAME, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_NEG, OP_MIN, OP_MAX };
@@ -45,8 +46,11 @@ static int fail(struct parser *ps, int rc, const char *what)
 {
 	if (ps->rc == 0) {
 		ps->rc = rc;
+		/* the formula as the error shows it: one line, whatever bytes it holds */
+		char *shown = pl_str_escape(ps->src, PL_ESC_TERM);
 		snprintf(ps->err, ps->errlen, "%s at byte %zu of '%s'", what,
-			 (size_t)(ps->p - ps->src), ps->src);
+			 (size_t)(ps->p - ps->src), shown);
+		free(shown);
 	}
 	return -1;
 }

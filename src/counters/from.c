@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/escape.h"
 #include "util/str.h"
 
 /** Largest file read (bytes). */
@@ -452,7 +453,8 @@ static int add_rec(struct reader *rd, const struct rec *r)
 	return 0;
 }
 
-static int read_all(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+static int read_all(const char *path, const char *shown, char **buf, size_t *len, char *err,
+		    size_t errlen)
 {
 	int fd;
 	bool is_stdin = !strcmp(path, "-");
@@ -463,7 +465,7 @@ static int read_all(const char *path, char **buf, size_t *len, char *err, size_t
 	if (fd < 0) {
 		int e = errno;
 		snprintf(err, errlen,
-			 "cannot read perf stat output from '%s': %s (give a readable file)", path,
+			 "cannot read perf stat output from '%s': %s (give a readable file)", shown,
 			 strerror(e));
 		return e == EACCES ? -EACCES : -ENOENT;
 	}
@@ -473,7 +475,7 @@ static int read_all(const char *path, char **buf, size_t *len, char *err, size_t
 			snprintf(err, errlen,
 				 "cannot read perf stat output from '%s': not a regular file (save "
 				 "perf stat -o FILE output to a file first)",
-				 path);
+				 shown);
 			close(fd);
 			return -EINVAL;
 		}
@@ -492,7 +494,7 @@ static int read_all(const char *path, char **buf, size_t *len, char *err, size_t
 			continue;
 		if (r < 0) {
 			int e = errno;
-			snprintf(err, errlen, "cannot read perf stat output from '%s': %s", path,
+			snprintf(err, errlen, "cannot read perf stat output from '%s': %s", shown,
 				 strerror(e));
 			free(b);
 			if (!is_stdin)
@@ -508,7 +510,7 @@ static int read_all(const char *path, char **buf, size_t *len, char *err, size_t
 	if (n > FROM_MAX_BYTES) {
 		snprintf(err, errlen,
 			 "perf stat output '%s' is longer than %u MiB (give one run's output)",
-			 path, FROM_MAX_BYTES >> 20);
+			 shown, FROM_MAX_BYTES >> 20);
 		free(b);
 		return -EINVAL;
 	}
@@ -523,10 +525,14 @@ int pl_cnt_from_file(const char *path, struct pl_cnt_result *r, struct pl_cnt_ev
 {
 	char *buf;
 	size_t len;
-	int rc = read_all(path, &buf, &len, err, errlen);
-	if (rc < 0)
+	/* the path as errors show it: one line, whatever bytes it holds */
+	char *shown = pl_str_escape(path, PL_ESC_TERM);
+	int rc = read_all(path, shown, &buf, &len, err, errlen);
+	if (rc < 0) {
+		free(shown);
 		return rc;
-	struct reader rd = { .path = path, .err = err, .errlen = errlen, .last_interval = -1 };
+	}
+	struct reader rd = { .path = shown, .err = err, .errlen = errlen, .last_interval = -1 };
 	rd.slot = pl_xcalloc(HASH_SIZE, sizeof(*rd.slot));
 	int format = 0; /* 'j' or 'x' once known */
 	char *p = buf;
@@ -537,7 +543,7 @@ int pl_cnt_from_file(const char *path, struct pl_cnt_result *r, struct pl_cnt_ev
 		char *next = nl ? nl + 1 : buf + len;
 		rd.line++;
 		if (rd.line > FROM_MAX_LINES) {
-			snprintf(err, errlen, "%s: more than %d lines" FIX, path, FROM_MAX_LINES);
+			snprintf(err, errlen, "%s: more than %d lines" FIX, shown, FROM_MAX_LINES);
 			rc = -EINVAL;
 			break;
 		}
@@ -573,9 +579,10 @@ int pl_cnt_from_file(const char *path, struct pl_cnt_result *r, struct pl_cnt_ev
 	free(buf);
 	free(rd.slot);
 	if (rc == 0 && rd.nvals == 0) {
-		snprintf(err, errlen, "%s: no perf stat readings in the file" FIX, path);
+		snprintf(err, errlen, "%s: no perf stat readings in the file" FIX, shown);
 		rc = -EINVAL;
 	}
+	free(shown);
 	if (rc < 0) {
 		free(rd.vals);
 		free(rd.evidx);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "counters/expr.h"
+#include "util/escape.h"
 
 #define EV(...)                                                                                    \
 	(const char *const[])                                                                      \
@@ -515,6 +516,15 @@ static bool is_metric(const char *name)
 	return false;
 }
 
+/* @s with controls and invalid UTF-8 as \xNN, cut to @len bytes, in @buf */
+static const char *escaped(const char *s, char *buf, size_t len)
+{
+	char *e = pl_str_escape(s, PL_ESC_TERM);
+	snprintf(buf, len, "%s", e);
+	free(e);
+	return buf;
+}
+
 int pl_metric_select(const char *spec, const char *pmu_kind, const struct pl_metric **out,
 		     size_t max, char *err, size_t errlen)
 {
@@ -523,6 +533,8 @@ int pl_metric_select(const char *spec, const char *pmu_kind, const struct pl_met
 			 "empty metric list (give metric or group names; see perflab stat --list)");
 		return -ENOENT;
 	}
+	/* names as errors show them: one line, whatever bytes they hold */
+	char shown[256];
 	size_t n = 0;
 	const char *p = spec;
 	for (;;) {
@@ -533,7 +545,7 @@ int pl_metric_select(const char *spec, const char *pmu_kind, const struct pl_met
 			snprintf(err, errlen,
 				 "%s metric name in '%s' (give metric or group names separated by "
 				 "commas; see perflab stat --list)",
-				 len ? "overlong" : "empty", spec);
+				 len ? "overlong" : "empty", escaped(spec, shown, sizeof(shown)));
 			return -ENOENT;
 		}
 		memcpy(name, p, len);
@@ -547,12 +559,12 @@ int pl_metric_select(const char *spec, const char *pmu_kind, const struct pl_met
 			snprintf(err, errlen,
 				 "unknown metric or group '%s' (see perflab stat --list for the "
 				 "metrics and groups)",
-				 name);
+				 escaped(name, shown, sizeof(shown)));
 			return -ENOENT;
 		}
 		if (rc < 0) {
 			snprintf(err, errlen, "'%s' selects more than %zu metrics (name fewer)",
-				 spec, max);
+				 escaped(spec, shown, sizeof(shown)), max);
 			return rc;
 		}
 		n = (size_t)rc;

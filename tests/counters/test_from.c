@@ -387,6 +387,11 @@ static void test_malformed(void **state)
 	assert_non_null(strstr(err, path));
 	assert_int_equal(pl_cnt_from_file(tmp, &l.r, &l.evs, &l.nevs, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a regular file"));
+	/* a path with a newline is shown on one line */
+	snprintf(path, sizeof(path), "%s/a\nb", tmp);
+	assert_int_equal(pl_cnt_from_file(path, &l.r, &l.evs, &l.nevs, err, sizeof(err)), -ENOENT);
+	assert_null(strchr(err, '\n'));
+	assert_non_null(strstr(err, "a\\x0ab"));
 	snprintf(path, sizeof(path), "%s/none", tmp);
 	assert_int_equal(pl_cnt_from_file(path, &l.r, &l.evs, &l.nevs, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "No such file"));

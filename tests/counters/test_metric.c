@@ -412,6 +412,7 @@ static void test_expr_language(void **state)
 			fail_msg("'%s' gave %d", bad[i], rc);
 		assert_null(e);
 		assert_non_null(strstr(err, "at byte"));
+		assert_null(strchr(err, '\n'));
 	}
 	char deep[300];
 	memset(deep, '(', 200);
@@ -496,6 +497,11 @@ static void test_select(void **state)
 	assert_int_equal(pl_metric_select("ipcx", "intel", out, 64, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "'ipcx'"));
 	assert_non_null(strstr(err, "perflab stat --list"));
+	/* a name with a newline or a control byte is shown on one line */
+	assert_int_equal(pl_metric_select("ip\nc\x01", "intel", out, 64, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "'ip\\x0ac\\x01'"));
+	assert_null(strchr(err, '\n'));
 	assert_int_equal(pl_metric_select("ipc,,cpi", "intel", out, 64, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "empty"));
 	assert_int_equal(pl_metric_select("", "intel", out, 64, err, sizeof(err)), -ENOENT);
