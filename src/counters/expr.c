@@ -311,7 +311,8 @@ static void canon(const char *name, char *buf, size_t buflen)
 		len = strlen(buf);
 	}
 	char *first = strchr(buf, '/');
-	if (first && len > 2 && buf[len - 1] == '/' && core_pmu(buf, (size_t)(first - buf))) {
+	if (first && buf + len - 1 > first && buf[len - 1] == '/' &&
+	    core_pmu(buf, (size_t)(first - buf))) {
 		char *alias = first + 1;
 		size_t alen = (size_t)(buf + len - 1 - alias);
 		if (alen && !memchr(alias, '=', alen) && !memchr(alias, ',', alen) &&

@@ -372,6 +372,9 @@ static void test_scopes_and_spellings(void **state)
 	near(pl_expr_event_sum(&r, "armv8_pmuv3_0/event=0x76/"), 7);
 	assert_true(isnan(pl_expr_event_sum(&r, "cpu/event=0x77/")));
 	assert_true(isnan(pl_expr_event_sum(&r, "cpu/event=0x76,umask=0x1/")));
+	/* a PMU name and slash alone is no alias */
+	assert_true(isnan(pl_expr_event_sum(&r, "cpu/")));
+	assert_true(isnan(pl_expr_event_sum(&r, "cpu_core/")));
 }
 
 static double calc(const char *src)
