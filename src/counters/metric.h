@@ -5,7 +5,10 @@
  * Method, AMD's PPR, Arm's Neoverse telemetry guides). The formula is a small expression
  * language: numbers, event names (as pl_cnt_event.name; quoted "pmu/x/" where they
  * hold operators), + - * / ( ), min(a,b), max(a,b), and `duration_time` (seconds of the
- * reading) and `#num_cpus` (CPUs counted). */
+ * reading: its elapsed_ns, else perf's duration_time event), `#num_cpus` (CPUs counted)
+ * and `#slots` (pipeline slots per cycle: the value of the reading named "#slots", which
+ * the session adds from the core PMU's caps/slots). The grammar is in expr.h; the table
+ * for readers is docs/metrics.md. */
 #ifndef PL_COUNTERS_METRIC_H
 #define PL_COUNTERS_METRIC_H
 #include "counters/counters.h"
@@ -33,14 +36,24 @@ struct pl_metric {
 const struct pl_metric *pl_metric_table(size_t *n);
 
 /** The metrics @spec names (a metric or group name, comma-separated list allowed) that
- *  fit this machine's PMU kind @pmu_kind (as pl_metric.pmu_kind); at most @max into @out.
- *  Returns the count, or -ENOENT with @err naming the unknown name and the fix. */
+ *  fit this machine's PMU kind @pmu_kind (as pl_metric.pmu_kind; entries of kind "any"
+ *  fit every machine; NULL, for readings from another machine, fits every kind): at
+ *  most @max into @out, each once, in table order per name. A metric none of whose
+ *  entries fits @pmu_kind still gives its first entry, so that it is shown unavailable
+ *  rather than dropped. Returns the count (>= 1); -ENOENT with @err naming the unknown
+ *  or empty name and the fix ("see perflab stat --list"); -ENOSPC past @max. The whole
+ *  table, for `stat --list` and docs/metrics.md, is pl_metric_table(). */
 int pl_metric_select(const char *spec, const char *pmu_kind, const struct pl_metric **out,
 		     size_t max, char *err, size_t errlen);
 
-/** Evaluate @m over the readings @r. Returns 0 with *@value set; or -ENOENT when an event
- *  it reads has no counted value in @r, with @missing naming it (the caller prints
- *  "unavailable: EVENT not on this PMU"); -EDOM when the formula divides by zero. */
+/** Evaluate @m over the readings @r (an event's value is the sum of its supported,
+ *  counted readings over every scope; names match as pl_expr_event_sum says). A table
+ *  entry's formula is parsed once, at first use; another metric's at each call. Returns
+ *  0 with *@value set (finite); -ENOENT when an event it reads has no counted value in
+ *  @r, with @missing naming it (the caller prints "unavailable: EVENT not on this
+ *  PMU"); -EDOM when the formula divides by zero or overflows (@missing says which);
+ *  -EINVAL for a metric outside the table whose formula does not parse (@missing says
+ *  why). */
 int pl_metric_eval(const struct pl_metric *m, const struct pl_cnt_result *r, double *value,
 		   char *missing, size_t missinglen);
 

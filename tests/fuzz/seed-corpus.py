@@ -401,6 +401,26 @@ for label, extra in [
         ("twice", [("proc/cpuinfo", _tf.REGTYPE, b"y")])]:
     add("archive", label, tar_bytes(ok + extra, True))
 
+# stat_from: perf stat -j and -x, output captured and written by hand
+for p in sorted(glob.glob(os.path.join(TOP, "tests/fixtures/perf-stat/*"))):
+    if not p.endswith(".md"):
+        add("stat_from", os.path.basename(p).replace(".", "-"), open(p, "rb").read())
+add("stat_from", "metric-only-json", b'{"counter-value" : "5.000000", "unit" : "", '
+    b'"event" : "cycles", "event-runtime" : 10, "pcnt-running" : 50.00, '
+    b'"metric-value" : 1.0, "metric-unit" : "GHz"}\n{"metric-value" : 2.0, '
+    b'"metric-unit" : "insn per cycle"}\n')
+add("stat_from", "metric-only-csv", b"5,,cycles,10,50.00,1.0,GHz\n,,,,,2.0,IPC\n")
+
+# metric_expr: formulas in the shapes of the metrics table, and edge cases
+for i, f in enumerate([
+        "instructions / cycles", "cycles / (\"task-clock\" * 1e6)",
+        "100 * \"cpu/event=0xaa,umask=0x7/\" / (6 * cycles)",
+        "100 * (1 - instructions / cycles) * (1 - cycles / (#slots * cycles))",
+        "\"task-clock\" / (duration_time * 1000)", "cycles / #num_cpus",
+        "max(min(1, 2), -3) + --4", "1 / zero", "1e300 * 1e300 * 10", "missing + 1",
+        "((((1))))", "basic,cache", "topdown", "ipc,nonesuch", ".5 - 0.25e1"]):
+    add("metric_expr", f"formula-{i:02d}", f)
+
 for name, files in corpora.items():
     d = os.path.join(HERE, "corpus", name)
     shutil.rmtree(d, ignore_errors=True)
