@@ -165,6 +165,15 @@ int pl_bench_cmd_parse(int argc, char **argv, const char *usage_fmt, const struc
 		pl_bench_opts_free(b, opts);
 		return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
 	}
+	/* a --runs of --quick's arguments yields to --precision; the user's own does not */
+	bool runs_given = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		runs_given = runs_given || strcmp(argv[i], "--runs") == 0 ||
+			     strncmp(argv[i], "--runs=", 7) == 0 || strncmp(argv[i], "-r", 2) == 0;
+	if (pl_bench_run_opts_check(ro, runs_given) < 0) {
+		pl_bench_opts_free(b, opts);
+		return PL_EXIT_USAGE;
+	}
 	c->b = b;
 	c->opts = opts;
 	return -1;
