@@ -151,6 +151,9 @@ bool pl_bench_stopped(const struct pl_bench_ctx *ctx);
  *  runner's handlers replace the caller's during a run, so a caller with handlers of its
  *  own (perflab-mpi) learns of a signal that came meanwhile here. */
 int pl_bench_stop_signal(void);
+/** The runner's --max-time in seconds (0 = not given): bench net --server takes it as the
+ *  longest test a client may ask. */
+double pl_bench_max_time(const struct pl_bench_ctx *ctx);
 /** True during warm-up repetitions. */
 bool pl_bench_warming_up(const struct pl_bench_ctx *ctx);
 /** The CPUs of the run: --cpus, or the process's affinity when not given. */
@@ -230,7 +233,8 @@ struct pl_bench_run_opts {
 	const char *precision_arg; /**< --precision P as given ("1%"), or NULL */
 	double precision;	   /**< --precision as a fraction (0.01); 0 = fixed count.
 					Set by pl_bench_run_opts_check() */
-	double max_time;	   /**< --max-time, seconds; 0 = not given (with --precision:
+	double max_time;	   /**< --max-time, seconds: no run starts after this much time
+					of runs; 0 = not given (with --precision:
 					PL_BENCH_PRECISION_MAX_TIME) */
 	/** Not an option: the directory on whose file system benchmarks that need files (io)
 	 *  create them when not told otherwise; NULL = the current directory. `perflab
@@ -249,9 +253,9 @@ struct pl_bench_run_opts {
 
 /** Check and complete @ro after parsing: --precision into a fraction (0 < P <= 50%),
  *  --runs with --precision refused when @runs_given (the user's --runs; a --runs of
- *  --quick's arguments yields to --precision and is cleared), --max-time without
- *  --precision refused, max_time defaulted to PL_BENCH_PRECISION_MAX_TIME. Returns 0, or
- *  -EINVAL after one error line naming the option and the fix (pl_error()). */
+ *  --quick's arguments yields to --precision and is cleared), with --precision max_time
+ *  defaulted to PL_BENCH_PRECISION_MAX_TIME and a --min-time above it refused. Returns 0,
+ *  or -EINVAL after one error line naming the option and the fix (pl_error()). */
 int pl_bench_run_opts_check(struct pl_bench_run_opts *ro, bool runs_given);
 
 /** Why a --precision run stopped (runner.precision.stop in the result). */
@@ -274,6 +278,12 @@ enum pl_bench_stop pl_bench_stop_rule(const struct pl_bench_run_opts *ro, size_t
 /** The name of @s in the result: "precision", "max-time", "max-runs", "interrupted"
  *  (NULL for NONE). */
 const char *pl_bench_stop_name(enum pl_bench_stop s);
+
+/** The words of a result's runner.precision @p (bench.schema.json; NULL when @p is not an
+ *  object): "+-0.42% for triad (95% CI of the median, 23 runs after 2 warm-up, stopped:
+ *  precision reached, within 1%)", the headline metric with the widest interval named. The
+ *  bench table's precision line and the report's runner line. New string, or NULL. */
+char *pl_bench_precision_text(const json_t *p);
 
 /** --format values, in the order of the option's choices ("text", "json", "prom"). */
 enum pl_bench_format { PL_BENCH_FMT_TEXT, PL_BENCH_FMT_JSON, PL_BENCH_FMT_PROM };

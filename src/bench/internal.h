@@ -49,6 +49,7 @@ struct pl_bench_ctx {
 	const char *workdir; /* pl_bench_workdir(): the run options' workdir */
 	const char *summary; /* pl_bench_set_summary(): this run's title, NULL = b->summary */
 	bool hold_lead;	     /* --precision: hold back the leading runs' histograms */
+	double max_time;     /* pl_bench_max_time(): the run options' max_time */
 };
 
 /* ---- --precision (precision.c) ---- */
@@ -72,10 +73,6 @@ void pl_bench_lead_merge(struct pl_bench_ctx *c, size_t d);
 json_t *pl_bench_precision_json(const struct pl_bench_ctx *c, const struct pl_bench_run_opts *ro,
 				enum pl_bench_stop stop, size_t counted, size_t dropped,
 				double wall_s);
-/** The text line of a result's runner.precision @p (NULL when @p is not an object):
- *  "+-0.42% for triad (95% CI of the median, 23 runs after 2 warm-up, stopped:
- *  precision reached)". New string. */
-char *pl_bench_precision_text(const json_t *p);
 
 /** A new result document of @b with the header fields of bench.schema.json and @status
  *  ("ok", "failed", "interrupted", "skipped"). New reference. */

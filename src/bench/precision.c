@@ -22,14 +22,8 @@
 int pl_bench_run_opts_check(struct pl_bench_run_opts *ro, bool runs_given)
 {
 	ro->precision = 0;
-	if (!ro->precision_arg) {
-		if (ro->max_time > 0) {
-			pl_error("--max-time bounds --precision: give --precision P too (e.g. "
-				 "--precision 1%%), or --min-time for a fixed time");
-			return -EINVAL;
-		}
+	if (!ro->precision_arg)
 		return 0;
-	}
 	double p;
 	if (pl_opt_parse_pct("precision", ro->precision_arg, &p) < 0)
 		return -EINVAL;
@@ -223,7 +217,7 @@ char *pl_bench_precision_text(const json_t *p)
 		      runs == 1 ? "" : "s", pl_json_int(p, "warmup_dropped"));
 	char t[32];
 	if (stop && strcmp(stop, "precision") == 0) {
-		pl_buf_printf(&b, "precision reached, <= %.2g%%)", want);
+		pl_buf_printf(&b, "precision reached, within %.2g%%)", want);
 	} else if (stop && strcmp(stop, "max-time") == 0) {
 		fmt_secs(t, sizeof(t), pl_json_num(p, "max_time_s"));
 		pl_buf_printf(&b, "--max-time %s reached, precision above %.2g%%)", t, want);

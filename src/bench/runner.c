@@ -40,8 +40,9 @@ const struct pl_opt pl_bench_runner_opts[] = {
 	  "repeat until each headline metric's 95% CI of the median is within P% of it "
 	  "(0 < P <= 50; leading runs that have not settled are dropped; see --max-time)" },
 	{ "max-time", 0, PL_OPT_DURATION, offsetof(struct pl_bench_run_opts, max_time), "S",
-	  "with --precision: stop after S of runs, reached or not", .min = 0.001, .max = 86400,
-	  .def = "60s" },
+	  "start no run after S of runs (--precision: reached or not; bench net --server: the "
+	  "longest test a client may ask, 60s by default)",
+	  .min = 0.001, .max = 86400, .def = "60s with --precision" },
 	{ "warmup", 'w', PL_OPT_INT, offsetof(struct pl_bench_run_opts, warmup), "N",
 	  "repetitions run first and discarded (default: per benchmark)", .min = 0, .max = 1000 },
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct pl_bench_run_opts, cpus), "LIST",
@@ -309,7 +310,9 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 		snprintf(err, errlen, "benchmarks measure the live system; drop --sysroot");
 		return PL_EXIT_USAGE;
 	}
-	struct pl_bench_ctx c = { .b = b, .quick = a->quick, .workdir = a->ro->workdir };
+	struct pl_bench_ctx c = {
+		.b = b, .quick = a->quick, .workdir = a->ro->workdir, .max_time = a->ro->max_time
+	};
 	int rc = resolve_cpus(a->ro, &c.cpus, err, errlen);
 	if (rc)
 		return rc;
@@ -428,6 +431,12 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			}
 			if (done >= want && (double)(t_last - t_first) / 1e9 >= a->ro->min_time)
 				break;
+			if (a->ro->max_time > 0 && done < want &&
+			    (double)(t_last - t_run0) / 1e9 >= a->ro->max_time) {
+				pl_bench_note(&c, "--max-time %g s reached after %zu of %zu runs",
+					      a->ro->max_time, done, want);
+				break;
+			}
 		}
 		if (adaptive) {
 			if (interrupted)

@@ -65,13 +65,20 @@ is "slow start: counted runs without them" \
 	"$(jqv "$TMP/slow.json" '.runner.runs == .runner.precision.runs and .metrics[0].n == .runner.runs')" true
 ok "slow start (text)" spin 0.1:4 --precision 1%
 like "text: the dropped warm-up is counted" "$(sed -n 3p "$OUT")" \
-	'^precision: \+-0\.[0-9]+% for run \(95% CI of the median, [0-9]+ runs after 4 warm-up, stopped: precision reached, <= 1%\)$'
+	'^precision: \+-0\.[0-9]+% for run \(95% CI of the median, [0-9]+ runs after 4 warm-up, stopped: precision reached, within 1%\)$'
 
 # --precision takes over a --runs of --quick's arguments; without it --runs is fixed
 ok "--quick --precision" spin 0.1:0 --quick --precision 2% --json -o "$TMP/q.json"
 is "--quick --precision: the precision rules" "$(jqv "$TMP/q.json" .runner.precision.stop)" precision
 ok "--runs 7 keeps its fixed count" spin 5:0 --runs 7 --warmup 0 --json -o "$TMP/r.json"
 is "--runs 7: seven runs, no precision object" "$(jqv "$TMP/r.json" '[.runner.runs, .runner.precision]|tostring')" '[7,null]'
+
+# --max-time bounds a fixed count too, and says so
+ok "--runs 100000 --max-time 200ms" slow_spin 5:0 --runs 100000 --warmup 0 --max-time 200ms \
+	--json -o "$TMP/mt.json"
+is "--max-time: fewer runs than asked" "$(jqv "$TMP/mt.json" '.runner.runs < 1000 and .runner.runs >= 1')" true
+like "--max-time: the note says why" "$(jqv "$TMP/mt.json" '.notes | join(";")')" \
+	'--max-time 0.2 s reached after [0-9]+ of 100000 runs'
 
 # bad values: exit 2 with one line naming the option
 bad() { # NAME WANT ARGS...
@@ -88,5 +95,4 @@ bad "--precision abc" "--precision 'abc'" --precision abc
 bad "--max-time -1s" "--max-time" --precision 1% --max-time -1s
 bad "--max-time 0" "--max-time" --precision 1% --max-time 0
 bad "--runs with --precision" "--runs and --precision exclude each other" --runs 5 --precision 1%
-bad "--max-time without --precision" "--max-time bounds --precision" --max-time 5s
 done_testing
