@@ -115,6 +115,11 @@ void pl_bench_invalidate(struct pl_bench_ctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+double pl_bench_max_time(const struct pl_bench_ctx *c)
+{
+	return c->max_time;
+}
+
 bool pl_bench_warming_up(const struct pl_bench_ctx *c)
 {
 	return c->warming;

@@ -68,6 +68,12 @@ struct pl_bench {
 	const char *const *report_argv;
 	bool in_report; /**< run by `perflab report` (report/bench_plan.h says with which arguments)
 			 */
+	/** The headline metrics: fnmatch(3) patterns of the names of the metrics the report's
+	 *  key numbers read (report/keynums.c: clock "gettimeofday", mem "triad", ...),
+	 *  NULL-terminated. --precision waits for each metric of the run whose name matches;
+	 *  when none does (NULL, or options that measure something else) the run's first
+	 *  declared metric is the headline. */
+	const char *const *headline;
 	/** Optional: what a run with @opts would use, without measuring or allocating much:
 	 *  sizes and their reasons (mem: "array_bytes", "size_reason"; io: "file_bytes",
 	 *  "cache") as members of @plan (an object). For `perflab report --dry-run`, whose
@@ -145,6 +151,9 @@ bool pl_bench_stopped(const struct pl_bench_ctx *ctx);
  *  runner's handlers replace the caller's during a run, so a caller with handlers of its
  *  own (perflab-mpi) learns of a signal that came meanwhile here. */
 int pl_bench_stop_signal(void);
+/** The runner's --max-time in seconds (0 = not given): bench net --server takes it as the
+ *  longest test a client may ask. */
+double pl_bench_max_time(const struct pl_bench_ctx *ctx);
 /** True during warm-up repetitions. */
 bool pl_bench_warming_up(const struct pl_bench_ctx *ctx);
 /** The CPUs of the run: --cpus, or the process's affinity when not given. */
@@ -212,21 +221,70 @@ const struct pl_bench *pl_bench_find(const char *name);
 
 /** The runner's options, filled by parsing pl_bench_runner_opts (src/cmd/bench.c). */
 struct pl_bench_run_opts {
-	int runs;	     /**< --runs N; 0 = not given */
-	double min_time;     /**< --min-time, seconds; 0 = not given */
-	int warmup;	     /**< --warmup N; -1 = not given */
-	const char *cpus;    /**< --cpus LIST, or NULL */
-	const char *membind; /**< --membind NODES, or NULL */
-	bool list;	     /**< --list */
-	bool quick;	     /**< --quick */
-	bool histogram;	     /**< --histogram: latency_ns.buckets in the JSON */
-	int format;	     /**< --format: an enum pl_bench_format */
+	int runs;		   /**< --runs N; 0 = not given */
+	double min_time;	   /**< --min-time, seconds; 0 = not given */
+	int warmup;		   /**< --warmup N; -1 = not given */
+	const char *cpus;	   /**< --cpus LIST, or NULL */
+	const char *membind;	   /**< --membind NODES, or NULL */
+	bool list;		   /**< --list */
+	bool quick;		   /**< --quick */
+	bool histogram;		   /**< --histogram: latency_ns.buckets in the JSON */
+	int format;		   /**< --format: an enum pl_bench_format */
+	const char *precision_arg; /**< --precision P as given ("1%"), or NULL */
+	double precision;	   /**< --precision as a fraction (0.01); 0 = fixed count.
+					Set by pl_bench_run_opts_check() */
+	double max_time;	   /**< --max-time, seconds: no run starts after this much time
+					of runs; 0 = not given (with --precision:
+					PL_BENCH_PRECISION_MAX_TIME) */
 	/** Not an option: the directory on whose file system benchmarks that need files (io)
 	 *  create them when not told otherwise; NULL = the current directory. `perflab
 	 *  report` points it at its report directory (or, while that does not exist yet, the
 	 *  directory that will hold it) through struct pl_bench_plan's workdir. Borrowed. */
 	const char *workdir;
 };
+/** --max-time when --precision is given without it, seconds: the budget of the default
+ *  `perflab report` for all its benchmarks together. */
+#define PL_BENCH_PRECISION_MAX_TIME 60.0
+/** The largest --precision, as a fraction: a wider interval says nothing. */
+#define PL_BENCH_PRECISION_MAX 0.5
+/** With --precision, the most measured runs (detected warm-up included): a run of a few
+ *  microseconds would otherwise spend the whole --max-time adding runs. */
+#define PL_BENCH_PRECISION_MAX_RUNS 1000
+
+/** Check and complete @ro after parsing: --precision into a fraction (0 < P <= 50%),
+ *  --runs with --precision refused when @runs_given (the user's --runs; a --runs of
+ *  --quick's arguments yields to --precision and is cleared), with --precision max_time
+ *  defaulted to PL_BENCH_PRECISION_MAX_TIME and a --min-time above it refused. Returns 0,
+ *  or -EINVAL after one error line naming the option and the fix (pl_error()). */
+int pl_bench_run_opts_check(struct pl_bench_run_opts *ro, bool runs_given);
+
+/** Why a --precision run stopped (runner.precision.stop in the result). */
+enum pl_bench_stop {
+	PL_BENCH_STOP_NONE,	   /**< go on */
+	PL_BENCH_STOP_PRECISION,   /**< every headline metric within the precision */
+	PL_BENCH_STOP_MAX_TIME,	   /**< --max-time passed */
+	PL_BENCH_STOP_MAX_RUNS,	   /**< PL_BENCH_PRECISION_MAX_RUNS runs done */
+	PL_BENCH_STOP_INTERRUPTED, /**< SIGINT/SIGTERM */
+};
+/** The stop rule of --precision, after a measured run: PRECISION when @counted runs (after
+ *  the detected warm-up) are at least PL_SETTLE_MIN_RUNS, @worst (the largest relative
+ *  half-width of the headline metrics' 95% CIs of the median, pl_settle_precision()) is
+ *  at most ro->precision and @elapsed_s at least ro->min_time; else MAX_RUNS when @done
+ *  (all measured runs) reached PL_BENCH_PRECISION_MAX_RUNS; else MAX_TIME when
+ *  @elapsed_s (seconds since the first run, fixed warm-up included) reached
+ *  ro->max_time; else NONE. */
+enum pl_bench_stop pl_bench_stop_rule(const struct pl_bench_run_opts *ro, size_t counted,
+				      size_t done, double worst, double elapsed_s);
+/** The name of @s in the result: "precision", "max-time", "max-runs", "interrupted"
+ *  (NULL for NONE). */
+const char *pl_bench_stop_name(enum pl_bench_stop s);
+
+/** The words of a result's runner.precision @p (bench.schema.json; NULL when @p is not an
+ *  object): "+-0.42% for triad (95% CI of the median, 23 runs after 2 warm-up, stopped:
+ *  precision reached, within 1%)", the headline metric with the widest interval named. The
+ *  bench table's precision line and the report's runner line. New string, or NULL. */
+char *pl_bench_precision_text(const json_t *p);
+
 /** --format values, in the order of the option's choices ("text", "json", "prom"). */
 enum pl_bench_format { PL_BENCH_FMT_TEXT, PL_BENCH_FMT_JSON, PL_BENCH_FMT_PROM };
 

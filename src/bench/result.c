@@ -244,6 +244,10 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 		json_number_value(json_object_get(rj, "elapsed_s")), pl_json_str(rj, "cpus"),
 		json_is_true(json_object_get(rj, "pinned")) ? "pinned" : "unpinned",
 		strcmp(pl_json_str(d, "status"), "interrupted") == 0 ? ", INTERRUPTED" : "");
+	char *prec = pl_bench_precision_text(json_object_get(rj, "precision"));
+	if (prec)
+		fprintf(f, "precision: %s\n", prec);
+	free(prec);
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)info, k, v)

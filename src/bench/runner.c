@@ -20,6 +20,7 @@
 #include "bench/env.h"
 #include "bench/internal.h"
 #include "util/json.h"
+#include "stats/settle.h"
 #include "stats/summary.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -35,6 +36,13 @@ const struct pl_opt pl_bench_runner_opts[] = {
 	  .max = 1000000, .was_short = 'n' },
 	{ "min-time", 0, PL_OPT_DURATION, offsetof(struct pl_bench_run_opts, min_time), "S",
 	  "repeat until S of measured time has passed (e.g. 10s)", .min = 0, .max = 86400 },
+	{ "precision", 0, PL_OPT_STR, offsetof(struct pl_bench_run_opts, precision_arg), "P%",
+	  "repeat until each headline metric's 95% CI of the median is within P% of it "
+	  "(0 < P <= 50; leading runs that have not settled are dropped; see --max-time)" },
+	{ "max-time", 0, PL_OPT_DURATION, offsetof(struct pl_bench_run_opts, max_time), "S",
+	  "start no run after S of runs (--precision: reached or not; bench net --server: the "
+	  "longest test a client may ask, 60s by default)",
+	  .min = 0.001, .max = 86400, .def = "60s with --precision" },
 	{ "warmup", 'w', PL_OPT_INT, offsetof(struct pl_bench_run_opts, warmup), "N",
 	  "repetitions run first and discarded (default: per benchmark)", .min = 0, .max = 1000 },
 	{ "cpus", 'C', PL_OPT_CPUS, offsetof(struct pl_bench_run_opts, cpus), "LIST",
@@ -104,8 +112,17 @@ static void commit(struct pl_bench_ctx *c, bool keep)
 			}
 			m->v[m->n++] = m->cur;
 		}
-		if (keep && m->stage)
-			pl_hist_merge(m->total, m->stage);
+		if (keep && m->stage) {
+			if (c->hold_lead && m->nlead < PL_BENCH_WARMUP_MAX_DROP) {
+				/* held back until the warm-up rule has spoken */
+				struct pl_hist *h = pl_xcalloc(1, sizeof(*h));
+				pl_hist_init(h, m->stage->bits);
+				pl_hist_merge(h, m->stage);
+				m->lead[m->nlead++] = h;
+			} else {
+				pl_hist_merge(m->total, m->stage);
+			}
+		}
 		if (m->stage)
 			pl_hist_reset(m->stage);
 		m->cur = NAN;
@@ -125,6 +142,10 @@ static void ctx_free(struct pl_bench_ctx *c)
 		pl_hist_free(m->total);
 		free(m->stage);
 		free(m->total);
+		for (size_t j = 0; j < m->nlead; j++) {
+			pl_hist_free(m->lead[j]);
+			free(m->lead[j]);
+		}
 	}
 	free(c->m);
 	json_decref(c->info);
@@ -230,7 +251,8 @@ static int resolve_membind(const char *nodes, struct bitmask **out, char *err, s
 static void progress(FILE *f, const char *name, bool warm, size_t done, size_t want, double elapsed,
 		     double min_time)
 {
-	double frac = want ? (double)done / (double)want : 0;
+	/* want 0 (--precision): the share of the time limit @min_time */
+	double frac = want ? (double)done / (double)want : min_time > 0 ? elapsed / min_time : 0;
 	if (min_time > 0 && elapsed / min_time < frac)
 		frac = elapsed / min_time;
 	if (frac > 1)
@@ -288,7 +310,9 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 		snprintf(err, errlen, "benchmarks measure the live system; drop --sysroot");
 		return PL_EXIT_USAGE;
 	}
-	struct pl_bench_ctx c = { .b = b, .quick = a->quick, .workdir = a->ro->workdir };
+	struct pl_bench_ctx c = {
+		.b = b, .quick = a->quick, .workdir = a->ro->workdir, .max_time = a->ro->max_time
+	};
 	int rc = resolve_cpus(a->ro, &c.cpus, err, errlen);
 	if (rc)
 		return rc;
@@ -340,6 +364,9 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 
 	struct pl_env_snap s0, s1;
 	pl_env_snap(&s0, &c.cpus);
+	uint64_t t_wall = pl_now_ns();
+	bool adaptive = a->ro->precision > 0;
+	c.hold_lead = adaptive;
 	if (b->standalone) {
 		int sr = b->standalone(&c, a->opts);
 		if (sr != -ENOENT) {
@@ -353,10 +380,13 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	int r = b->setup ? b->setup(&c, a->opts, &state) : 0;
 	size_t want = pl_bench_planned_runs(b, a->ro);
 	size_t warm = pl_bench_planned_warmup(b, a->ro);
-	size_t done = 0;
+	size_t done = 0, dropped = 0;
 	bool interrupted = false;
-	uint64_t t_first = 0, t_last = 0;
+	enum pl_bench_stop stop = PL_BENCH_STOP_NONE;
+	uint64_t t_first = 0, t_last = 0, t_run0 = 0;
 	if (r == 0) {
+		if (adaptive)
+			pl_bench_mark_headline(&c);
 		for (size_t i = 0;; i++) {
 			if (g_stop) {
 				interrupted = true;
@@ -364,9 +394,15 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			}
 			c.warming = i < warm;
 			double el = t_first ? (double)(pl_now_ns() - t_first) / 1e9 : 0;
-			if (a->show_progress)
+			if (a->show_progress && adaptive)
+				progress(stderr, b->name, c.warming, done, 0,
+					 t_run0 ? (double)(pl_now_ns() - t_run0) / 1e9 : 0,
+					 a->ro->max_time);
+			else if (a->show_progress)
 				progress(stderr, b->name, c.warming, done, want, el,
 					 a->ro->min_time);
+			if (!t_run0)
+				t_run0 = pl_now_ns();
 			if (!c.warming && !t_first)
 				t_first = pl_now_ns();
 			r = b->run(&c, a->opts, state);
@@ -383,8 +419,30 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 				continue;
 			done++;
 			t_last = pl_now_ns();
+			if (adaptive) {
+				/* elapsed since the first run, fixed warm-up included: --max-time
+				 * bounds the time the runs take */
+				double worst = pl_bench_precision_eval(&c, &dropped);
+				stop = pl_bench_stop_rule(a->ro, done - dropped, done, worst,
+							  (double)(t_last - t_run0) / 1e9);
+				if (stop != PL_BENCH_STOP_NONE)
+					break;
+				continue;
+			}
 			if (done >= want && (double)(t_last - t_first) / 1e9 >= a->ro->min_time)
 				break;
+			if (a->ro->max_time > 0 && done < want &&
+			    (double)(t_last - t_run0) / 1e9 >= a->ro->max_time) {
+				pl_bench_note(&c, "--max-time %g s reached after %zu of %zu runs",
+					      a->ro->max_time, done, want);
+				break;
+			}
+		}
+		if (adaptive) {
+			if (interrupted)
+				stop = PL_BENCH_STOP_INTERRUPTED;
+			pl_bench_precision_eval(&c, &dropped);
+			pl_bench_lead_merge(&c, dropped);
 		}
 		if (a->show_progress)
 			fputs("\r\033[K", stderr);
@@ -411,7 +469,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	}
 	char buf[256];
 	json_t *rj = json_object();
-	json_object_set_new(rj, "runs", json_integer((json_int_t)done));
+	json_object_set_new(rj, "runs", json_integer((json_int_t)(done - dropped)));
 	json_object_set_new(rj, "runs_requested", json_integer((json_int_t)want));
 	json_object_set_new(rj, "warmup", json_integer((json_int_t)warm));
 	json_object_set_new(rj, "min_time_s", json_real(a->ro->min_time));
@@ -427,6 +485,11 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_object_set_new(rj, "membind",
 			    a->ro->membind ? pl_json_string(a->ro->membind) : json_null());
 	json_object_set_new(rj, "quick", json_boolean(a->quick));
+	if (adaptive)
+		json_object_set_new(rj, "precision",
+				    pl_bench_precision_json(&c, a->ro, stop, done - dropped,
+							    dropped,
+							    (double)(pl_now_ns() - t_wall) / 1e9));
 	if (a->args) {
 		json_t *av = json_array();
 		for (int i = 0; i < a->nargs; i++)
@@ -450,7 +513,8 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			nwide++;
 		}
 	}
-	if (nwide)
+	/* with --precision the interval of the median says how far the figure holds */
+	if (nwide && !adaptive)
 		pl_bench_warn(&c,
 			      "spread too wide to trust for %zu of %zu metrics (stddev/mean above "
 			      "%.0f%%): %s; rerun on an idle machine or with more --runs",
@@ -470,8 +534,15 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	if (isfinite(during.steal_pct) && during.steal_pct > 5)
 		pl_bench_warn(&c, "the hypervisor stole %.0f%% of the CPU time during the run",
 			      during.steal_pct);
-	if (interrupted)
+	if (interrupted && adaptive)
+		pl_bench_warn(&c, "interrupted: %zu runs measured", done);
+	else if (interrupted)
 		pl_bench_warn(&c, "interrupted: %zu of %zu runs measured", done, want);
+	if (stop == PL_BENCH_STOP_MAX_TIME || stop == PL_BENCH_STOP_MAX_RUNS) {
+		char *line = pl_bench_precision_text(json_object_get(rj, "precision"));
+		pl_bench_warn(&c, "precision not reached: %s", line);
+		free(line);
+	}
 	json_object_set(d, "warnings", c.warnings);
 	bool invalid = c.invalid[0] != '\0';
 	ctx_free(&c);
@@ -522,7 +593,7 @@ int pl_bench_parse_args(const struct pl_bench *b, int argc, char *const *argv, v
 	}
 	bool extra = args.npos > 0;
 	pl_args_free(&args);
-	if (extra) {
+	if (extra || pl_bench_run_opts_check(ro, true) < 0) {
 		pl_bench_opts_free(b, o);
 		return -EINVAL;
 	}
@@ -532,7 +603,8 @@ int pl_bench_parse_args(const struct pl_bench *b, int argc, char *const *argv, v
 
 unsigned pl_bench_planned_runs(const struct pl_bench *b, const struct pl_bench_run_opts *ro)
 {
-	return ro->runs > 0	  ? (unsigned)ro->runs
+	return ro->precision > 0  ? PL_SETTLE_MIN_RUNS
+	       : ro->runs > 0	  ? (unsigned)ro->runs
 	       : ro->min_time > 0 ? 1
 	       : b->default_runs  ? b->default_runs
 				  : 5;

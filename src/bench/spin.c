@@ -4,10 +4,14 @@
  * the same loop costs outside perflab (benchmarks/harness-overhead.sh). It is also the
  * smallest example of a benchmark: one option table, no teardown. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "bench/bench.h"
 #include "bench/spin.h"
+#include "bench/splitmix.h"
+#include "util/testhook.h"
 
 struct spin_opts {
 	double work;	/* seconds per run when iters is 0 */
@@ -35,6 +39,14 @@ static uint64_t spin_loop(void *arg, uint64_t n)
 struct spin_state {
 	uint64_t iters;
 	int m;
+	/* test hook PERFLAB_TEST_SPIN_SERIES="NOISE:SLOW" (test builds only, util/testhook.h):
+	 * each measured run records a synthetic 1 ms +- NOISE% (uniform, seeded, so the
+	 * series is the same every time) instead of its time, the first SLOW measured runs
+	 * 3 ms: the --precision tests' quiet, noisy and slow-starting series */
+	bool synth;
+	double noise;
+	unsigned slow, nrun;
+	uint64_t seed;
 };
 
 static struct spin_state spin_st;
@@ -47,6 +59,16 @@ static int spin_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	spin_st.m = pl_bench_metric(ctx, "run", "ns", PL_LOWER_IS_BETTER,
 				    "one run of the workload, timed inside run()");
 	json_object_set_new(pl_bench_info(ctx), "iters", json_integer((json_int_t)spin_st.iters));
+	const char *series = PL_TEST_HOOK("PERFLAB_TEST_SPIN_SERIES");
+	spin_st.synth = false;
+	if (series) {
+		char *end;
+		spin_st.noise = strtod(series, &end) / 100;
+		spin_st.slow = *end == ':' ? (unsigned)strtoul(end + 1, NULL, 10) : 0;
+		spin_st.synth = isfinite(spin_st.noise);
+		spin_st.nrun = 0;
+		spin_st.seed = 42;
+	}
 	*out = &spin_st;
 	return 0;
 }
@@ -55,7 +77,12 @@ static int spin_run(struct pl_bench_ctx *ctx, void *vo, void *vs)
 {
 	(void)vo;
 	struct spin_state *s = vs;
-	pl_bench_record(ctx, s->m, (double)spin_loop(NULL, s->iters));
+	double t = (double)spin_loop(NULL, s->iters);
+	if (s->synth && !pl_bench_warming_up(ctx)) {
+		double u = 2 * pl_splitmix_unit(&s->seed) - 1;
+		t = 1e6 * (1 + s->noise * u) * (s->nrun++ < s->slow ? 3 : 1);
+	}
+	pl_bench_record(ctx, s->m, t);
 	return 0;
 }
 

@@ -26,6 +26,9 @@ static const struct pl_cmd_info bench_info = {
 		"or rate)\n"
 		"and the environment that shaped it (kernel, CPU, governor, clocksource,\n"
 		"hypervisor, mitigations, pinning, load and steal during the run).\n"
+		"--precision P runs until each headline metric's 95% confidence interval of\n"
+		"the median (order statistics) is within P% of it, --max-time (60 s) or 1000\n"
+		"runs, dropping leading runs that have not settled (perflab-bench(1), PRECISION).\n"
 		"'perflab bench NAME --help' shows a benchmark's own options. --json follows\n"
 		"docs/schemas/bench.schema.json. Exit status: 0 ok, 2 bad input, 3 not\n"
 		"supported here or runtime failure, 130 interrupted (results so far are\n"
@@ -164,6 +167,15 @@ int pl_bench_cmd_parse(int argc, char **argv, const char *usage_fmt, const struc
 		pl_bench_print_list(stdout);
 		pl_bench_opts_free(b, opts);
 		return pl_flush_stdout() < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
+	}
+	/* a --runs of --quick's arguments yields to --precision; the user's own does not */
+	bool runs_given = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		runs_given = runs_given || strcmp(argv[i], "--runs") == 0 ||
+			     strncmp(argv[i], "--runs=", 7) == 0 || strncmp(argv[i], "-r", 2) == 0;
+	if (pl_bench_run_opts_check(ro, runs_given) < 0) {
+		pl_bench_opts_free(b, opts);
+		return PL_EXIT_USAGE;
 	}
 	c->b = b;
 	c->opts = opts;

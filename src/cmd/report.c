@@ -56,7 +56,7 @@ static const struct pl_opt report_opts[] = {
 	  "an earlier report.json: add what changed since (facts, findings, figures)" },
 	{ "quick", 0, PL_OPT_FLAG, offsetof(struct report_opts, quick), NULL,
 	  "brief benchmarks (their --quick arguments), about 15 s in all (default: about 60 s, "
-	  "3-5 runs each at full sizes)" },
+	  "each to 1% precision at full sizes)" },
 	{ "full", 0, PL_OPT_FLAG, offsetof(struct report_opts, full), NULL,
 	  "each benchmark with its own defaults, as long as it takes (compress alone: minutes)" },
 	{ "no-bench", 0, PL_OPT_FLAG, offsetof(struct report_opts, no_bench), NULL,
@@ -103,7 +103,9 @@ static const struct pl_cmd_info info = {
 		"The benchmarks (clock, syscall, mem, ticks, io on the report's file system,\n"
 		"net on loopback, compress on a built-in corpus) run with the arguments of the\n"
 		"mode (io in the report directory, or beside it when this run creates it):\n"
-		"  default  about 60 s: 3-5 runs each, at the sizes their standalone defaults use\n"
+		"  default  about 60 s: each with --precision 1% (runs until the 95% CI of the\n"
+		"           median of its key figures is within 1%), its --max-time an even\n"
+		"           share of the budget left, at the sizes their standalone defaults use\n"
 		"           (mem: arrays 4x the last-level cache, in a VM at most 64 MiB per\n"
 		"           CPU, capped at 60% of MemAvailable, with the reason; io: a 256 MiB\n"
 		"           file read with O_DIRECT where the file system supports it, else\n"

@@ -33,21 +33,31 @@ static int argv_len(const char *const *v)
 	return n;
 }
 
-/* @argv (NULL-terminated, may be NULL) followed by "--cpus" @cpus when @cpus is set, as a
- * new NULL-terminated array of the same (static or caller-owned) strings; *@argc gets its
- * length. Free the array, not the strings. */
-static const char **args_with_cpus(const char *const *argv, const char *cpus, int *argc)
+/* @argv (NULL-terminated, may be NULL) followed by "--precision" PL_REPORT_PRECISION when
+ * @precision and by "--cpus" @cpus when @cpus is set, as a new NULL-terminated array of the
+ * same (static or caller-owned) strings; *@argc gets its length.
+ * Free the array, not the strings. */
+static const char **plan_args(const char *const *argv, bool precision, const char *cpus, int *argc)
 {
 	int n = argv_len(argv);
-	const char **v = pl_xcalloc((size_t)n + 3, sizeof(*v));
+	const char **v = pl_xcalloc((size_t)n + 5, sizeof(*v));
 	for (int i = 0; i < n; i++)
 		v[i] = argv[i];
+	if (precision) {
+		v[n++] = "--precision";
+		v[n++] = PL_REPORT_PRECISION;
+	}
 	if (cpus) {
 		v[n++] = "--cpus";
 		v[n++] = cpus;
 	}
 	*argc = n;
 	return v;
+}
+
+static const char **args_with_cpus(const char *const *argv, const char *cpus, int *argc)
+{
+	return plan_args(argv, false, cpus, argc);
 }
 
 int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const char *cpus)
@@ -66,7 +76,7 @@ int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const c
 									  : NULL;
 		struct pl_bench_plan_item *it = &p->items[p->n];
 		it->b = b;
-		it->argv = args_with_cpus(argv, cpus, &it->argc);
+		it->argv = plan_args(argv, mode == PL_BENCH_MODE_DEFAULT, cpus, &it->argc);
 		struct pl_bench_run_opts ro;
 		void *opts;
 		if (pl_bench_parse_args(b, it->argc, (char *const *)it->argv, &opts, &ro) < 0) {
@@ -138,10 +148,28 @@ json_t *pl_bench_plan_json(const struct pl_bench_plan *p)
 	return d;
 }
 
+/* Run @it of @p; in the default mode with "--max-time" @share seconds after its
+ * arguments. */
+static json_t *run_item(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it,
+			double share)
+{
+	if (p->mode != PL_BENCH_MODE_DEFAULT || !(share > 0))
+		return pl_bench_run_args(it->b, it->argc, (char *const *)it->argv,
+					 p->mode == PL_BENCH_MODE_QUICK, p->workdir);
+	char t[32];
+	snprintf(t, sizeof(t), "%.3fs", share < 0.001 ? 0.001 : share);
+	const char *v[it->argc + 3];
+	for (int k = 0; k < it->argc; k++)
+		v[k] = it->argv[k];
+	v[it->argc] = "--max-time";
+	v[it->argc + 1] = t;
+	v[it->argc + 2] = NULL;
+	return pl_bench_run_args(it->b, it->argc + 2, (char *const *)v, false, p->workdir);
+}
+
 json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it)
 {
-	return pl_bench_run_args(it->b, it->argc, (char *const *)it->argv,
-				 p->mode == PL_BENCH_MODE_QUICK, p->workdir);
+	return run_item(p, it, p->n ? p->budget_s / (double)p->n : 0);
 }
 
 char *pl_bench_plan_budget_cause(const struct pl_bench_plan *p, const double *secs, size_t n,
@@ -213,7 +241,9 @@ double pl_bench_plan_run_all(const struct pl_bench_plan *plan, json_t *arr,
 			pl_autofree char *cause = pl_bench_plan_budget_cause(plan, secs, i, used);
 			r = pl_bench_plan_over_budget(plan, it, cause);
 		} else {
-			r = pl_bench_plan_run(plan, it);
+			/* an even share of what is left: a benchmark that reaches the precision
+			 * sooner leaves its time to those after it */
+			r = run_item(plan, it, (plan->budget_s - used) / (double)(plan->n - i));
 		}
 		secs[i] = (double)(pl_now_ns() - ti) / 1e9;
 		const char *st = json_string_value(json_object_get(r, "status"));

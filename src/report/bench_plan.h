@@ -4,10 +4,15 @@
  *
  *   quick    about 15 s: each benchmark's quick_argv (a second or two each; small sizes,
  *            1-3 runs; the figures say so in their notes)
- *   default  about 60 s: each benchmark's report_argv (NULL = its own defaults): at least
- *            3 runs, mem's arrays 4x the last-level cache (or capped by free memory, with
- *            the reason), io on a file read cold or O_DIRECT; what the same benchmark run
- *            alone with its defaults measures, so the figures agree with standalone runs
+ *   default  about 60 s: each benchmark's report_argv (NULL = its own defaults) with
+ *            --precision PL_REPORT_PRECISION: runs until its headline metrics' 95% CI of
+ *            the median is within 1% (at least 6 runs), mem's arrays 4x the last-level
+ *            cache (or capped by free memory, with the reason), io on a file read cold or
+ *            O_DIRECT; what the same benchmark run alone with its defaults measures, so
+ *            the figures agree with standalone runs. Each benchmark's --max-time is an
+ *            even share of the budget left when it starts (what is left over / the
+ *            benchmarks not yet run), so the time a quiet benchmark does not need goes to
+ *            the noisier ones after it
  *   full     no budget: each benchmark with its own defaults
  *
  * The budget is enforced by the report: in the default mode a benchmark that would start
@@ -23,6 +28,9 @@
 #include <stddef.h>
 
 #include "bench/bench.h"
+
+/** The precision the default plan asks of every benchmark (bench --precision). */
+#define PL_REPORT_PRECISION "1%"
 
 /** The report's benchmark modes. */
 enum pl_bench_mode { PL_BENCH_MODE_QUICK, PL_BENCH_MODE_DEFAULT, PL_BENCH_MODE_FULL };
@@ -71,7 +79,8 @@ void pl_bench_plan_free(struct pl_bench_plan *p);
  *  "warmup", ...detail}]} (docs/schemas/report-plan.schema.json). New reference. */
 json_t *pl_bench_plan_json(const struct pl_bench_plan *p);
 /** Run one item of @p (pl_bench_run_args() with its arguments and the plan's workdir;
- *  runner.quick set in quick mode). Returns the new result document. */
+ *  runner.quick set in quick mode; in the default mode with a --max-time of the budget
+ *  over the number of items). Returns the new result document. */
 json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it);
 /** Why the budget of @p is used up, naming what took the time: "the report's time budget
  *  of 60 s was used up after 150 s (bench mem took 141 s, bench clock 6 s, bench syscall 2 s)"

@@ -10,6 +10,7 @@
 #include "facts/facts.h"
 #include "util/json.h"
 #include "stats/summary.h"
+#include "util/cleanup.h"
 #include "util/str.h"
 
 /* The runner's spread threshold when a bench document does not record its own
@@ -599,7 +600,9 @@ char *pl_figure_runner_line(const json_t *doc)
 	char wu[48] = "";
 	if (warm > 0)
 		snprintf(wu, sizeof(wu), " (+%lld warm-up)", warm);
-	return pl_xasprintf("%lld run%s%s in %s on CPUs %s, %s", runs, runs == 1 ? "" : "s", wu, el,
-			    cpus ? cpus : "?",
-			    json_is_true(json_object_get(r, "pinned")) ? "pinned" : "unpinned");
+	pl_autofree char *prec = pl_bench_precision_text(json_object_get(r, "precision"));
+	return pl_xasprintf("%lld run%s%s in %s on CPUs %s, %s%s%s", runs, runs == 1 ? "" : "s", wu,
+			    el, cpus ? cpus : "?",
+			    json_is_true(json_object_get(r, "pinned")) ? "pinned" : "unpinned",
+			    prec ? "; precision " : "", prec ? prec : "");
 }

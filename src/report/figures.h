@@ -126,7 +126,9 @@ char *pl_figure_fact_text(const char *key, const json_t *v);
 char *pl_figure_info_item(const char *key, const json_t *v);
 
 /** The runner line of bench document @doc, malloc'd: "3 runs (+1 warm-up) in 1.07 s on
- *  CPUs 0-1, unpinned" ("1 run", "pinned"); NULL without a "runner". */
+ *  CPUs 0-1, unpinned" ("1 run", "pinned"), with "; precision +-0.42% for triad (95% CI of
+ *  the median, ...)" (pl_bench_precision_text()) after a --precision run; NULL without a
+ *  "runner". */
 char *pl_figure_runner_line(const json_t *doc);
 
 /** "lower is better", "higher is better", or NULL for "neither" (the metric's "better"

@@ -133,6 +133,38 @@ static json_t *row(const char *name, const char *text, const json_t *m, const ch
 	return r;
 }
 
+/* The precision row @r's figure @m reached in a --precision run of @doc (its
+ * runner.precision entry of the same name): the row's "precision" member and "+-0.42%"
+ * after its text; nothing for a fixed-count run or a metric that was not a headline. */
+static void add_precision(json_t *r, const json_t *doc, const json_t *m)
+{
+	const json_t *p = json_object_get(json_object_get(doc, "runner"), "precision");
+	const char *name = pl_json_str(m, "name");
+	size_t i;
+	const json_t *pm;
+	json_array_foreach(json_object_get(p, "metrics"), i, pm)
+	{
+		const char *n = pl_json_str(pm, "name");
+		if (!name || !n || strcmp(n, name) != 0)
+			continue;
+		const json_t *reached = json_object_get(pm, "reached_pct");
+		json_t *o = json_object();
+		json_object_set_new(o, "reached_pct",
+				    json_is_number(reached) ? json_real(json_number_value(reached))
+							    : json_null());
+		json_object_set_new(o, "requested_pct", json_real(pl_json_num(p, "requested_pct")));
+		json_object_set_new(o, "stop", pl_json_string(pl_json_str(p, "stop")));
+		json_object_set_new(r, "precision", o);
+		pl_autofree char *t =
+			json_is_number(reached)
+				? pl_xasprintf("%s +-%.2g%%", pl_json_str(r, "text"),
+					       json_number_value(reached))
+				: pl_xasprintf("%s (no interval)", pl_json_str(r, "text"));
+		json_object_set_new(r, "text", pl_json_string(t));
+		return;
+	}
+}
+
 /* The benchmarks of the report and their section ids (pl_figure_bench_anchors()). */
 struct kn {
 	const json_t *report, *benches;
@@ -179,8 +211,10 @@ static json_t *bench_row(const struct kn *k, const char *name, const char *bench
 		json_t *r = row(name, why, NULL, NULL, NULL, NULL, section);
 		return r;
 	}
-	return row(name, NULL, m, detail, reference ? reference : "no reference",
-		   caveats(doc, m, ref_m), section);
+	json_t *r = row(name, NULL, m, detail, reference ? reference : "no reference",
+			caveats(doc, m, ref_m), section);
+	add_precision(r, doc, m);
+	return r;
 }
 
 /* A row that is not a key number although @doc measured something under its name: "not

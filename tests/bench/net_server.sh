@@ -26,7 +26,7 @@ in_netns() {
 
 ok "bench net --help" "$PERFLAB" bench net --help
 like "--help: --bind defaults to loopback" "$(grep -- '--bind' "$OUT")" 'default: 127\.0\.0\.1:5305\]'
-like "--help: --max-time defaults to 60 s" "$(grep -- '--max-time' "$OUT")" 'default: 60s\]'
+like "--help: --max-time defaults to 60 s" "$(grep -- '--max-time' "$OUT")" '--server: .*60s by default'
 
 # ---------------- the listening address ----------------
 if ! unshare -n true 2>/dev/null; then

@@ -21,6 +21,8 @@ is "every benchmark of the plan exists" \
 	"$(for b in $(echo "$got" | tr , ' '); do case ",$inrep," in *",$b,"*) ;; *) echo "$b" ;; esac; done)" ""
 is "default plan: every benchmark has >= 3 runs" \
 	"$(jq -r '[.benchmarks[] | select(.runs < 3) | .benchmark] | join(",")' "$TMP/plan.json")" ""
+is "default plan: every benchmark runs to 1% precision" \
+	"$(jq -r '[.benchmarks[] | select((.args | join(" ") | test("--precision 1%")) | not) | .benchmark] | join(",")' "$TMP/plan.json")" ""
 
 # mem against the facts
 "$PERFLAB" inspect --json >"$TMP/facts.json" 2>"$ERR"
@@ -63,6 +65,7 @@ is "io: file of the standalone default (256 MiB)" "$io_bytes" 268435456
 # quick and full
 ok "report --dry-run --quick --json" "$PERFLAB" report --dry-run --quick --json
 is "quick mode, budget 15 s" "$(jq -r '"\(.mode) \(.budget_s)"' "$OUT")" "quick 15"
+is "quick plan: fixed counts, no --precision" "$(jq -r '[.benchmarks[].args[]] | index("--precision")' "$OUT")" null
 qarr=$(jq -r '.benchmarks[] | select(.benchmark == "mem") | .array_bytes' "$OUT")
 # quick's fixed 64 MiB is below the default plan's 4x LLC on most machines, equal where the
 # LLC is 16 MiB (the EPYC guest's sysfs): never larger

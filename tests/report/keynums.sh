@@ -93,4 +93,25 @@ is "json: the null members kept" "$(jq -c '.facts["kmsg.thermal_throttle"].value
 	'{"count":0,"last_s":null,"last":null}'
 validate report.schema.json "$TMP/rf/report.json"
 validate report.schema.json "$R/report.json"
+
+# a --precision run (the default report's): the key number and the runner line say the
+# precision reached; a fixed-count result (the clock above) says nothing of it
+unlike "fixed count: no precision on the figure" "$(row "$R" "time read" .text)" '\+-'
+is "fixed count: no precision member" "$(row "$R" "time read" .precision)" null
+jq '.runner.precision = {requested_pct: 1, level: 0.95, method: "order-statistic CI of the median",
+	max_time_s: 8.5, max_runs: 1000, min_runs: 6, runs: 23, warmup_dropped: 2, stop: "precision",
+	wall_s: 3.2, reached_pct: 0.42,
+	metrics: [{name: "gettimeofday", reached_pct: 0.42, ci_low: 20.1, ci_high: 20.3}]}' \
+	"$FX/bench-clock.json" >"$TMP/clock-p.json"
+validate bench.schema.json "$TMP/clock-p.json"
+ok "report from a --precision clock result" "$PERFLAB" report --no-bench -o "$TMP/rp" \
+	--from "$TMP/clock-p.json"
+like "precision: after the figure" "$(row "$TMP/rp" "time read" .text)" ' \+-0\.42%$'
+is "precision: the row's member" "$(row "$TMP/rp" "time read" '.precision | tostring')" \
+	'{"reached_pct":0.42,"requested_pct":1,"stop":"precision"}'
+like "md: the figure cell" "$(grep '^| \[time read\]' "$TMP/rp/report.md")" '\+-0\.42%'
+like "md: the runner line" "$(cat "$TMP/rp/report.md")" \
+	'; precision \+-0\.42% for gettimeofday \(95% CI of the median, 23 runs after 2 warm-up, stopped: precision reached, within 1%\)'
+like "html: the runner line" "$(cat "$TMP/rp/report.html")" '; precision \+-0\.42% for gettimeofday'
+validate report.schema.json "$TMP/rp/report.json"
 done_testing

@@ -508,6 +508,10 @@ static void io_plan(const void *opts, json_t *plan)
 	json_object_set_new(plan, "workload", pl_json_string(wl));
 }
 
+/* The metrics the report's key numbers read (report/keynums.c): --precision waits
+ * for them. */
+static const char *const io_headline[] = { "bandwidth", NULL };
+
 const struct pl_bench pl_bench_io = {
 	.name = "io",
 	.summary = "storage: sequential/random read/write (psync, io_uring, O_DIRECT), small "
@@ -531,6 +535,7 @@ const struct pl_bench pl_bench_io = {
 	.quick_argv = io_quick,
 	.report_argv = io_report,
 	.in_report = true,
+	.headline = io_headline,
 	.plan = io_plan,
 	.supported = io_supported,
 	.setup = io_setup,

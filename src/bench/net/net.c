@@ -36,7 +36,7 @@ struct net_opts {
 	double timeout;
 	bool no_nodelay;
 	int busy_poll;
-	double max_time;
+	double max_time; /* --server's test length limit without the runner's --max-time */
 	uint64_t max_size;
 	int max_streams;
 	double idle_timeout;
@@ -89,9 +89,6 @@ static const struct pl_opt net_opt_table[] = {
 	{ "busy-poll", 0, PL_OPT_INT, offsetof(struct net_opts, busy_poll), "US",
 	  "SO_BUSY_POLL microseconds on every socket (0 = off; raising it needs CAP_NET_ADMIN)",
 	  .min = 0, .max = 1000000 },
-	{ "max-time", 0, PL_OPT_DURATION, offsetof(struct net_opts, max_time), "S",
-	  "with --server: refuse tests longer than S", .min = 0.01, .max = PL_NET_MAX_SECONDS,
-	  .def = "60s" },
 	{ "max-size", 0, PL_OPT_SIZE, offsetof(struct net_opts, max_size), "BYTES",
 	  "with --server: refuse message sizes above BYTES", .min = 1, .max = PL_NET_MAX_SIZE,
 	  .def = "1MiB" },
@@ -227,9 +224,16 @@ static int net_standalone(struct pl_bench_ctx *ctx, void *opts)
 	bool dflt, smt;
 	side_cpus(ctx, false, &c, &sv, &dflt, &smt);
 	struct net_state s = { 0 };
+	/* the runner's --max-time: with --server the longest test a client may ask */
+	double max_s = pl_bench_max_time(ctx) > 0 ? pl_bench_max_time(ctx) : o->max_time;
+	if (max_s < 0.01 || max_s > PL_NET_MAX_SECONDS) {
+		pl_bench_error(ctx, "--max-time with --server: give 10ms to %ds, got %g s",
+			       PL_NET_MAX_SECONDS, max_s);
+		return PL_EXIT_USAGE;
+	}
 	struct pl_net_server_opts so = { .timeout = o->timeout,
 					 .cpu = c,
-					 .limits = { .max_seconds = o->max_time,
+					 .limits = { .max_seconds = max_s,
 						     .max_size = (uint32_t)o->max_size,
 						     .max_streams = (unsigned)o->max_streams },
 					 .hello = o->idle_timeout };
@@ -608,6 +612,10 @@ static int net_supported(const void *opts, char *reason, size_t len)
 	return 0;
 }
 
+/* The metrics the report's key numbers read (report/keynums.c): --precision waits
+ * for them. */
+static const char *const net_headline[] = { "tcp_pp *B round-trip", NULL };
+
 const struct pl_bench pl_bench_net = {
 	.supported = net_supported,
 	.name = "net",
@@ -637,6 +645,7 @@ const struct pl_bench pl_bench_net = {
 	.quick_argv = net_quick,
 	.report_argv = net_report,
 	.in_report = true,
+	.headline = net_headline,
 	.standalone = net_standalone,
 	.setup = net_setup,
 	.run = net_run,

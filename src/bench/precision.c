@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* --precision for every benchmark: the runner (runner.c) repeats a benchmark until each
+ * headline metric's 95% confidence interval of the median is within the asked precision,
+ * --max-time has passed or PL_BENCH_PRECISION_MAX_RUNS runs are done. This file holds
+ * the option checks, the stop rule, the headline metrics of a run, the warm-up drop and
+ * the result's runner.precision object and text line; the statistics are stats/settle.h
+ * (the order-statistic interval of the median compare reports, stats/robust.h). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bench/internal.h"
+#include "stats/settle.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/opt.h"
+#include "util/str.h"
+
+int pl_bench_run_opts_check(struct pl_bench_run_opts *ro, bool runs_given)
+{
+	ro->precision = 0;
+	if (!ro->precision_arg)
+		return 0;
+	double p;
+	if (pl_opt_parse_pct("precision", ro->precision_arg, &p) < 0)
+		return -EINVAL;
+	if (p > PL_BENCH_PRECISION_MAX) {
+		pl_error("--precision '%s': give at most %.0f%% (e.g. 1%%)", ro->precision_arg,
+			 PL_BENCH_PRECISION_MAX * 100);
+		return -EINVAL;
+	}
+	if (runs_given && ro->runs > 0) {
+		pl_error("--runs and --precision exclude each other (a fixed count, or runs until "
+			 "the precision is reached): drop one");
+		return -EINVAL;
+	}
+	ro->runs = 0;
+	ro->precision = p;
+	if (!(ro->max_time > 0))
+		ro->max_time = PL_BENCH_PRECISION_MAX_TIME;
+	if (ro->min_time > ro->max_time) {
+		pl_error("--min-time is longer than --max-time (%g s > %g s): give a --max-time "
+			 "of at least the --min-time",
+			 ro->min_time, ro->max_time);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+enum pl_bench_stop pl_bench_stop_rule(const struct pl_bench_run_opts *ro, size_t counted,
+				      size_t done, double worst, double elapsed_s)
+{
+	if (counted >= PL_SETTLE_MIN_RUNS && worst <= ro->precision && elapsed_s >= ro->min_time)
+		return PL_BENCH_STOP_PRECISION;
+	if (done >= PL_BENCH_PRECISION_MAX_RUNS)
+		return PL_BENCH_STOP_MAX_RUNS;
+	if (ro->max_time > 0 && elapsed_s >= ro->max_time)
+		return PL_BENCH_STOP_MAX_TIME;
+	return PL_BENCH_STOP_NONE;
+}
+
+const char *pl_bench_stop_name(enum pl_bench_stop s)
+{
+	switch (s) {
+	case PL_BENCH_STOP_PRECISION:
+		return "precision";
+	case PL_BENCH_STOP_MAX_TIME:
+		return "max-time";
+	case PL_BENCH_STOP_MAX_RUNS:
+		return "max-runs";
+	case PL_BENCH_STOP_INTERRUPTED:
+		return "interrupted";
+	case PL_BENCH_STOP_NONE:
+		break;
+	}
+	return NULL;
+}
+
+void pl_bench_mark_headline(struct pl_bench_ctx *c)
+{
+	bool any = false;
+	for (size_t i = 0; i < c->nm; i++) {
+		c->m[i].headline = false;
+		for (const char *const *p = c->b->headline; p && *p; p++)
+			if (fnmatch(*p, c->m[i].name, 0) == 0)
+				c->m[i].headline = true;
+		any = any || c->m[i].headline;
+	}
+	if (!any && c->nm)
+		c->m[0].headline = true;
+}
+
+double pl_bench_precision_eval(const struct pl_bench_ctx *c, size_t *dropped)
+{
+	size_t d = 0;
+	for (size_t i = 0; i < c->nm; i++)
+		if (c->m[i].headline) {
+			size_t w = pl_settle_warmup(c->m[i].v, c->m[i].n);
+			d = w > d ? w : d;
+		}
+	if (d > PL_BENCH_WARMUP_MAX_DROP)
+		d = PL_BENCH_WARMUP_MAX_DROP;
+	double worst = 0;
+	for (size_t i = 0; i < c->nm; i++) {
+		const struct metric *m = &c->m[i];
+		if (!m->headline)
+			continue;
+		size_t k = d < m->n ? d : m->n;
+		worst = fmax(worst, pl_settle_precision(m->v + k, m->n - k, NULL, NULL));
+	}
+	*dropped = d;
+	return worst;
+}
+
+void pl_bench_lead_merge(struct pl_bench_ctx *c, size_t d)
+{
+	for (size_t i = 0; i < c->nm; i++) {
+		struct metric *m = &c->m[i];
+		size_t k = d < m->n ? d : m->n;
+		memmove(m->v, m->v + k, (m->n - k) * sizeof(double));
+		m->n -= k;
+		for (size_t j = 0; j < m->nlead; j++) {
+			if (j >= d && m->total)
+				pl_hist_merge(m->total, m->lead[j]);
+			pl_hist_free(m->lead[j]);
+			free(m->lead[j]);
+			m->lead[j] = NULL;
+		}
+		m->nlead = 0;
+	}
+}
+
+/* A finite number, or null (schema: "num"). */
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *pl_bench_precision_json(const struct pl_bench_ctx *c, const struct pl_bench_run_opts *ro,
+				enum pl_bench_stop stop, size_t counted, size_t dropped,
+				double wall_s)
+{
+	json_t *p = json_object();
+	json_object_set_new(p, "requested_pct", json_real(ro->precision * 100));
+	json_object_set_new(p, "level", json_real(0.95));
+	json_object_set_new(p, "method", pl_json_string("order-statistic CI of the median"));
+	json_object_set_new(p, "max_time_s", json_real(ro->max_time));
+	json_object_set_new(p, "max_runs", json_integer(PL_BENCH_PRECISION_MAX_RUNS));
+	json_object_set_new(p, "min_runs", json_integer(PL_SETTLE_MIN_RUNS));
+	json_object_set_new(p, "runs", json_integer((json_int_t)counted));
+	json_object_set_new(p, "warmup_dropped", json_integer((json_int_t)dropped));
+	json_object_set_new(p, "stop", pl_json_string(pl_bench_stop_name(stop)));
+	json_object_set_new(p, "wall_s", json_real(wall_s));
+	double worst = 0;
+	json_t *ms = json_array();
+	for (size_t i = 0; i < c->nm; i++) {
+		const struct metric *m = &c->m[i];
+		if (!m->headline)
+			continue;
+		double lo, hi, r = pl_settle_precision(m->v, m->n, &lo, &hi);
+		worst = fmax(worst, r);
+		json_t *o = json_object();
+		json_object_set_new(o, "name", pl_json_string(m->name));
+		json_object_set_new(o, "reached_pct", num_or_null(r * 100));
+		json_object_set_new(o, "ci_low", num_or_null(lo));
+		json_object_set_new(o, "ci_high", num_or_null(hi));
+		json_array_append_new(ms, o);
+	}
+	json_object_set_new(p, "reached_pct", num_or_null(worst * 100));
+	json_object_set_new(p, "metrics", ms);
+	return p;
+}
+
+/* A duration in seconds as the options take it: "60 s", "500 ms". */
+static void fmt_secs(char *buf, size_t len, double s)
+{
+	if (s < 1)
+		snprintf(buf, len, "%.0f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.3g s", s);
+}
+
+char *pl_bench_precision_text(const json_t *p)
+{
+	if (!json_is_object(p))
+		return NULL;
+	double want = pl_json_num(p, "requested_pct");
+	const json_t *reached = json_object_get(p, "reached_pct");
+	const char *stop = pl_json_str(p, "stop");
+	/* the headline metric with the widest interval names the figure */
+	const char *name = NULL;
+	double w = -1;
+	size_t i, nh = json_array_size(json_object_get(p, "metrics"));
+	const json_t *m;
+	json_array_foreach(json_object_get(p, "metrics"), i, m)
+	{
+		const json_t *r = json_object_get(m, "reached_pct");
+		double x = json_is_number(r) ? json_number_value(r) : INFINITY;
+		if (x > w) {
+			w = x;
+			name = pl_json_str(m, "name");
+		}
+	}
+	struct pl_buf b = { 0 };
+	if (json_is_number(reached))
+		pl_buf_printf(&b, "+-%.2g%%", json_number_value(reached));
+	else
+		pl_buf_printf(&b, "no interval yet (fewer than %lld runs)",
+			      pl_json_int(p, "min_runs"));
+	if (name)
+		pl_buf_printf(&b, " for %s%s", name, nh > 1 ? " (the widest headline metric)" : "");
+	long long runs = pl_json_int(p, "runs");
+	pl_buf_printf(&b, " (95%% CI of the median, %lld run%s after %lld warm-up, stopped: ", runs,
+		      runs == 1 ? "" : "s", pl_json_int(p, "warmup_dropped"));
+	char t[32];
+	if (stop && strcmp(stop, "precision") == 0) {
+		pl_buf_printf(&b, "precision reached, within %.2g%%)", want);
+	} else if (stop && strcmp(stop, "max-time") == 0) {
+		fmt_secs(t, sizeof(t), pl_json_num(p, "max_time_s"));
+		pl_buf_printf(&b, "--max-time %s reached, precision above %.2g%%)", t, want);
+	} else if (stop && strcmp(stop, "max-runs") == 0) {
+		pl_buf_printf(&b, "%lld runs reached, precision above %.2g%%)",
+			      pl_json_int(p, "max_runs"), want);
+	} else {
+		pl_buf_printf(&b, "%s)", stop ? stop : "?");
+	}
+	return pl_buf_steal(&b);
+}
