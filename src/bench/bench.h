@@ -250,6 +250,10 @@ struct pl_bench_run_opts {
 /** With --precision, the most measured runs (detected warm-up included): a run of a few
  *  microseconds would otherwise spend the whole --max-time adding runs. */
 #define PL_BENCH_PRECISION_MAX_RUNS 1000
+/** With --precision, the fewest measured runs before --max-time may stop a series: a
+ *  median and a spread need three, and `perflab report`'s share of its budget for a slow
+ *  benchmark on a busy machine may be shorter than one run. */
+#define PL_BENCH_PRECISION_FLOOR_RUNS 3
 
 /** Check and complete @ro after parsing: --precision into a fraction (0 < P <= 50%),
  *  --runs with --precision refused when @runs_given (the user's --runs; a --runs of
@@ -272,7 +276,7 @@ enum pl_bench_stop {
  *  at most ro->precision and @elapsed_s at least ro->min_time; else MAX_RUNS when @done
  *  (all measured runs) reached PL_BENCH_PRECISION_MAX_RUNS; else MAX_TIME when
  *  @elapsed_s (seconds since the first run, fixed warm-up included) reached
- *  ro->max_time; else NONE. */
+ *  ro->max_time and @done is at least PL_BENCH_PRECISION_FLOOR_RUNS; else NONE. */
 enum pl_bench_stop pl_bench_stop_rule(const struct pl_bench_run_opts *ro, size_t counted,
 				      size_t done, double worst, double elapsed_s);
 /** The name of @s in the result: "precision", "max-time", "max-runs", "interrupted"

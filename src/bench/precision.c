@@ -57,7 +57,7 @@ enum pl_bench_stop pl_bench_stop_rule(const struct pl_bench_run_opts *ro, size_t
 		return PL_BENCH_STOP_PRECISION;
 	if (done >= PL_BENCH_PRECISION_MAX_RUNS)
 		return PL_BENCH_STOP_MAX_RUNS;
-	if (ro->max_time > 0 && elapsed_s >= ro->max_time)
+	if (ro->max_time > 0 && elapsed_s >= ro->max_time && done >= PL_BENCH_PRECISION_FLOOR_RUNS)
 		return PL_BENCH_STOP_MAX_TIME;
 	return PL_BENCH_STOP_NONE;
 }

@@ -109,6 +109,9 @@ static void test_stop_rule(void **state)
 	assert_int_equal(pl_bench_stop_rule(&ro, 6, 8, INFINITY, 1), PL_BENCH_STOP_NONE);
 	/* the time is up, the precision is not reached */
 	assert_int_equal(pl_bench_stop_rule(&ro, 50, 50, 0.03, 10), PL_BENCH_STOP_MAX_TIME);
+	/* the time is up after two runs: a third still runs (the floor) */
+	assert_int_equal(pl_bench_stop_rule(&ro, 2, 2, INFINITY, 10), PL_BENCH_STOP_NONE);
+	assert_int_equal(pl_bench_stop_rule(&ro, 3, 3, INFINITY, 10), PL_BENCH_STOP_MAX_TIME);
 	/* reached at the limit: precision wins */
 	assert_int_equal(pl_bench_stop_rule(&ro, 50, 50, 0.005, 10), PL_BENCH_STOP_PRECISION);
 	assert_int_equal(pl_bench_stop_rule(&ro, 990, PL_BENCH_PRECISION_MAX_RUNS, 0.03, 2),
