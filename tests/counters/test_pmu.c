@@ -1,0 +1,2 @@
+#include <stdio.h>
+int main(void){puts("1..0");return 0;}
