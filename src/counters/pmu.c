@@ -223,9 +223,9 @@ static int expand_alias(struct sink *s, const char *pmu, const char *alias,
 	free(text);
 	if (r < 0)
 		return fail(s, r,
-			    "event '%s' of PMU '%s' cannot be used as written in sysfs (%s); "
-			    "spell its terms out: '%s/event=...,umask=.../'",
-			    alias, pmu, why, pmu);
+			    "event '%s' of PMU '%s' in '%s' cannot be used as written in sysfs "
+			    "(%s); spell its terms out: '%s/event=...,umask=.../'",
+			    alias, pmu, s->spec, why, pmu);
 	*n += k;
 	double scale = 0;
 	r = read_double(pmu, alias, "scale", &scale);
@@ -341,9 +341,11 @@ static int resolve_on(struct sink *s, const char *pmu, const char *inside, const
 		struct pl_pmu_format f;
 		r = pl_pmu_format_parse(text, &f);
 		if (r < 0) {
-			r = fail(s, -EINVAL,
-				 "format file '%s' of PMU '%s' is not 'configN:BITS': '%s'",
-				 terms[i].name, pmu, text);
+			r = fail(
+				s, -EINVAL,
+				"format file '%s' of PMU '%s' for '%s' is not 'configN:BITS': '%s' "
+				"(a broken PMU driver; spell the event with config=)",
+				terms[i].name, pmu, s->spec, text);
 			free(text);
 			return r;
 		}
@@ -437,8 +439,6 @@ static int pmus_named(const char *name, char ***out, size_t *n)
 
 struct pc_ctx {
 	struct sink *s;
-	const char *mods;
-	int r;
 };
 
 static int powercap_one(const char *zone, void *vctx)
@@ -453,18 +453,20 @@ static int powercap_one(const char *zone, void *vctx)
 	ev->scale = 1e-6; /* microjoules */
 	snprintf(ev->unit, sizeof(ev->unit), "Joules");
 	ev->per_pkg = true;
-	if (c->mods && *c->mods)
-		return fail(c->s, -EINVAL,
-			    "'%s' is read from the powercap sysfs, which takes no modifiers "
-			    "(drop ':%s')",
-			    c->s->spec, c->mods);
+	return 0;
+}
+
+static int count_zone(const char *zone, void *ctx)
+{
+	(void)zone;
+	(void)ctx;
 	return 0;
 }
 
 /* power/energy-*: the powercap zones. 0 when none matched. */
 static int powercap(struct sink *s, const char *alias, const char *mods)
 {
-	struct pc_ctx c = { s, mods, 0 };
+	struct pc_ctx c = { s };
 	char **pm = NULL;
 	size_t np = 0;
 	if (pmus_named("power", &pm, &np) == 0 && np) {
@@ -472,6 +474,15 @@ static int powercap(struct sink *s, const char *alias, const char *mods)
 		return 0; /* the power PMU exists: it answers */
 	}
 	pl_strv_free(pm);
+	if (mods && *mods) {
+		int k = pl_pmu_powercap_zones(alias, count_zone, NULL);
+		if (k > 0)
+			return fail(
+				s, -EINVAL,
+				"'%s' is read from the powercap sysfs, which takes no modifiers "
+				"(drop '%s')",
+				s->spec, mods);
+	}
 	int r = pl_pmu_powercap_zones(alias, powercap_one, &c);
 	return r == -EINVAL ? 0 : r;
 }
