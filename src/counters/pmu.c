@@ -67,9 +67,11 @@ static int fail(struct sink *s, int e, const char *fmt, ...)
 	return e;
 }
 
+/* A PMU, alias or term name: [A-Za-z0-9_.-]+ not starting with a dot (so it stays one
+ * directory entry below the PMU directory). */
 static bool name_ok(const char *s, size_t len)
 {
-	if (len == 0)
+	if (len == 0 || s[0] == '.')
 		return false;
 	for (size_t i = 0; i < len; i++)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')

@@ -105,7 +105,7 @@ int pl_pmu_terms_parse(const char *text, struct pl_pmu_term *terms, size_t max, 
 			return -EINVAL;
 		}
 		for (const char *c = p; c < nend; c++)
-			if (!term_char(*c)) {
+			if (!term_char(*c) || (c == p && *c == '.')) {
 				snprintf(err, errlen, "malformed term '%.*s'", (int)(tend - p), p);
 				return -EINVAL;
 			}

@@ -53,7 +53,7 @@ bool pl_pmu_format_fits(const struct pl_pmu_format *f, uint64_t value);
 /** Parse the comma-separated term list @text (trailing whitespace and newline allowed;
  *  values decimal or 0x-hex) into @terms (at most @max); *@n gets the count. Returns 0,
  *  or -EINVAL with a reason in @err (@errlen bytes): an empty term, "name=" without a
- *  value, a value that is not a number or overflows 64 bits, a name that is not
+ *  value, a value that is not a number or overflows 64 bits, a name starting with a dot or not
  *  [A-Za-z0-9_-.]+, more than @max terms. */
 int pl_pmu_terms_parse(const char *text, struct pl_pmu_term *terms, size_t max, size_t *n,
 		       char *err, size_t errlen);

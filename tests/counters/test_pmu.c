@@ -454,6 +454,10 @@ static void test_bad_spellings(void **state)
 	bad("cyclez", -ENOENT, "perflab stat --list");
 	bad("cpu/event=1/cpu/event=2/", -EINVAL, "junk after the PMU event");
 	bad("/event=1/", -EINVAL, "bad PMU name");
+	/* names stay one entry below the PMU directory */
+	bad("../type/", -EINVAL, "bad PMU name");
+	bad("cpu/..=1/", -EINVAL, "malformed term");
+	bad("cpu/.hidden/", -EINVAL, "malformed term");
 	/* a tiny error buffer truncates, never overflows */
 	char tiny[8];
 	assert_int_equal(pl_pmu_resolve("cyclez", &ev, tiny, sizeof(tiny)), -ENOENT);
