@@ -289,8 +289,9 @@ static int resolve_on(struct sink *s, const char *pmu, const char *inside, const
 	tmp.scale = 1.0;
 	for (size_t i = 0; i < nu; i++) {
 		char file[256];
-		char fmt[256];
-		snprintf(fmt, sizeof(fmt), PL_PMU_DEVICES "/%s/format/%s", pmu, user[i].name);
+		char fmt[512];
+		snprintf(fmt, sizeof(fmt), PL_PMU_DEVICES "/%.255s/format/%.63s", pmu,
+			 user[i].name);
 		if (!user[i].has_value && !pl_exists(fmt) &&
 		    find_alias(pmu, user[i].name, file, sizeof(file))) {
 			r = expand_alias(s, pmu, file, terms, &n, &tmp);
