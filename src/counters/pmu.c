@@ -532,6 +532,12 @@ static int resolve_pmu_form(struct sink *s, const char *spec)
 			if (r != 0)
 				return r < 0 ? r : 0;
 		}
+		if (strcmp(name, "power") == 0)
+			return fail(s, -ENOENT,
+				    "no power PMU and no powercap zone "
+				    "(/sys/class/powercap/intel-rapl:N) "
+				    "for '%s': this machine does not expose RAPL energy counters",
+				    spec);
 		if (strcmp(name, "cpu") == 0)
 			return fail(
 				s, -ENOENT,
