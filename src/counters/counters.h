@@ -35,7 +35,8 @@ struct pl_cnt_event {
 	char name[PL_CNT_NAME_MAX];
 	char pmu[PL_CNT_PMU_MAX];
 	enum pl_cnt_source source;
-	struct perf_event_attr attr; /**< type, config, config1, config2; flags left 0 */
+	struct perf_event_attr
+		attr; /**< type, config, config1, config2, a modifier's exclude_* bits */
 	double scale;
 	char unit[PL_CNT_UNIT_MAX];
 	bool per_pkg;	 /**< events/NAME.per-pkg or a cpumask PMU: count on one CPU per package */

@@ -421,6 +421,20 @@ for i, f in enumerate([
         "((((1))))", "basic,cache", "topdown", "ipc,nonesuch", ".5 - 0.25e1"]):
     add("metric_expr", f"formula-{i:02d}", f)
 
+# pmu: an event spelling, a format file and an alias file, one per line, from the
+# fixture PMU trees of tests/fixtures/pmu/
+PMU = os.path.join(TOP, "tests/fixtures/pmu")
+_fmts = sorted({open(p).read().strip() for p in glob.glob(os.path.join(
+    PMU, "*/sys/bus/event_source/devices/*/format/*"))})
+_aliases = sorted({open(p).read().strip() for p in glob.glob(os.path.join(
+    PMU, "*/sys/bus/event_source/devices/*/events/*")) if "." not in os.path.basename(p)})[:12]
+_specs = ["cycles", "instructions:u", "L1-dcache-load-misses", "r01c2:k", "task-clock",
+          "cpu/event=0x3c,umask=0x1/", "cpu/fz,umask=0xff/u", "cpu/config=1,config1=2/",
+          "syscalls:sys_enter_read", "power/energy-pkg/", "cpu/event=/", "cpu/event=0x3c",
+          "fz", "cpu/umask=0x100/"]
+for i, spec in enumerate(_specs):
+    add("pmu", f"seed-{i:02d}", f"{spec}\n{_fmts[i % len(_fmts)]}\n{_aliases[i % len(_aliases)]}\n")
+
 for name, files in corpora.items():
     d = os.path.join(HERE, "corpus", name)
     shutil.rmtree(d, ignore_errors=True)
