@@ -2,7 +2,7 @@
 /* Event names to perf_event_attr, through the sysroot: the generic events of
  * include/uapi/linux/perf_event.h (hardware, hardware cache, software), raw "rNNNN",
  * tracepoints "sys:name" (the tracefs id), and PMU events of
- * /sys/bus/event_source/devices/PMU/{type,format/*,events/*} in perf's syntax:
+ * /sys/bus/event_source/devices/PMU/{type,format/NAME,events/NAME} in perf's syntax:
  * "pmu/event=0x3c,umask=0x1/", "pmu/alias/", "pmu/alias,cmask=1/", or a bare alias that
  * one PMU's events/ directory defines ("topdown-retiring", "energy-pkg" resolves to the
  * power PMU). Format files say which attr field and bits a term fills
