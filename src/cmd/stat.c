@@ -594,6 +594,7 @@ static int run(const struct stat_opts *o, char **cmdv)
 		.core = core,
 		.core_why = why,
 		.command = cmdv != NULL,
+		.default_set = !o->events && !o->metrics,
 	};
 	struct pl_outfile of = { 0 };
 	bool to_stderr = pl_cmd_report_to_stderr(cmdv ? "the command" : NULL);

@@ -179,7 +179,10 @@ static void write_key(FILE *out, const struct pl_cnt_report *rep, size_t k, cons
 /* The reasons events were not supported, each once with its events. */
 static void write_reasons(FILE *out, const struct pl_cnt_report *rep)
 {
-	if (!rep->core && rep->core_why)
+	bool core_event = false;
+	for (size_t i = 0; i < rep->r->n && i < rep->nevs; i++)
+		core_event |= !rep->r->v[i].supported && !strcmp(rep->r->v[i].ev->pmu, "cpu");
+	if (!rep->core && rep->core_why && (rep->default_set || core_event))
 		fprintf(out,
 			"\n Note: %s; hardware events (cycles, instructions, branches, "
 			"branch-misses, ...) are not supported.\n",

@@ -32,6 +32,8 @@ struct pl_cnt_report {
 	const char *(*comm)(const void *ctx, int tid);
 	const void *comm_ctx;
 	bool group_fallback; /**< groups were read per event */
+	bool default_set;    /**< perf's default events: without a core PMU the note says
+			      *   why its hardware events are missing */
 };
 
 /** Write the whole run's table to @out (perf stat's layout). Returns 0 or -EIO. */
