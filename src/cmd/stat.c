@@ -238,7 +238,7 @@ static const char *pmu_kind(bool core)
 	    pl_exists("/sys/bus/event_source/devices/armv8_pmuv3"))
 		return "arm-neoverse";
 	pl_autofree char *ci = NULL;
-	if (pl_read_str("/proc/cpuinfo", &ci) < 0)
+	if (pl_read_file("/proc/cpuinfo", &ci, NULL) < 0)
 		return "any";
 	if (strstr(ci, "GenuineIntel"))
 		return "intel";

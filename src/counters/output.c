@@ -96,6 +96,20 @@ static bool flagged(const struct pl_metric *m, double x)
 	return m->below ? x < m->threshold : x > m->threshold;
 }
 
+/* Why the metric's event @name has no value in @view: it was counted but never ran
+ * ("not counted"), or this PMU lacks it. Static buffer. */
+static const char *missing_why(const struct pl_cnt_result *view, const char *name)
+{
+	static char buf[PL_CNT_NAME_MAX + 32];
+	bool counted_here = false;
+	for (size_t i = 0; i < view->n; i++)
+		counted_here |=
+			view->v[i].ev && !strcmp(view->v[i].ev->name, name) && view->v[i].supported;
+	snprintf(buf, sizeof(buf), "%s %s", name,
+		 counted_here ? "not counted (it never ran)" : "not on this PMU");
+	return buf;
+}
+
 /* The metric column of metric @m over @view: its text, or "unavailable: ...". */
 static void metric_cell(const struct pl_metric *m, const struct pl_cnt_result *view, char *buf,
 			size_t len)
@@ -104,7 +118,7 @@ static void metric_cell(const struct pl_metric *m, const struct pl_cnt_result *v
 	double x = NAN;
 	int r = pl_metric_eval(m, view, &x, missing, sizeof(missing));
 	if (r == -ENOENT)
-		snprintf(buf, len, "%s unavailable: %s not on this PMU", m->name, missing);
+		snprintf(buf, len, "%s unavailable: %s", m->name, missing_why(view, missing));
 	else if (r == -EDOM)
 		snprintf(buf, len, "%s n/a: divides by zero", m->name);
 	else if (r < 0)
@@ -346,7 +360,7 @@ json_t *pl_cnt_json(const struct pl_cnt_report *rep, bool interval)
 				json_object_set_new(o, "flagged", json_boolean(flagged(mt, x)));
 			} else {
 				pl_autofree char *u =
-					r == -ENOENT ? pl_xasprintf("%s not on this PMU", missing)
+					r == -ENOENT ? pl_xstrdup(missing_why(&view, missing))
 					: r == -EDOM ? pl_xstrdup("the formula divides by zero")
 						     : pl_xstrdup("the formula has no value");
 				json_object_set_new(o, "unavailable", pl_json_string(u));

@@ -129,7 +129,7 @@ static int thread_scopes(struct pl_cnt_session *s, const char *list)
 static char *cgroup2_mount(void)
 {
 	pl_autofree char *mounts = NULL;
-	if (pl_read_str("/proc/self/mounts", &mounts) < 0)
+	if (pl_read_file("/proc/self/mounts", &mounts, NULL) < 0)
 		return NULL;
 	pl_autostrv char **lines = pl_split(mounts, "\n", NULL);
 	for (size_t i = 0; lines[i]; i++) {

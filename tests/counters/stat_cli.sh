@@ -151,6 +151,24 @@ is "-p: the process's one thread" "$(jq -r '[.events[].thread] | unique | join("
 is "-p: its name" "$(jq -r '.events[0].comm' "$TMP/p.json")" sleep
 like "-p: ran until it exited" "$(jq -r '.elapsed_s > 0.2 and .elapsed_s < 5' "$TMP/p.json")" true
 
+# --cgroup: K nanosleeps of a process moved into a new cgroup (root, a cgroup2 mount)
+cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+cg=perflab-stat-test-$$
+if [ -z "$cg2" ]; then
+	skip "--cgroup" "no cgroup2 file system is mounted"
+elif ! mkdir "$cg2/$cg" 2>/dev/null; then
+	skip "--cgroup" "cannot create a cgroup under $cg2 (root needed)"
+else
+	(echo "$BASHPID" >"$cg2/$cg/cgroup.procs" &&
+		exec "$P" stat --cgroup "/$cg" --json -o "$TMP/cg.json" -e cs -- "$SLEEPS" 50) >"$OUT" 2>"$ERR"
+	is "--cgroup: exit 0" "$?" 0
+	validate stat.schema.json "$TMP/cg.json"
+	is "--cgroup: target cgroup" "$(jq -r .target "$TMP/cg.json")" cgroup
+	like "--cgroup: >= 50 context switches of 50 nanosleeps" \
+		"$(jq -r '.events[0]["counter-value"] >= 50' "$TMP/cg.json")" true
+	for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$cg2/$cg" 2>/dev/null && break; sleep 0.2; done
+fi
+
 # Ctrl-C ends -a with the final reading and exit 130
 "$P" stat -a -e task-clock --json -o "$TMP/int.json" >"$OUT" 2>"$ERR" &
 spid=$!
