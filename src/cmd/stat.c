@@ -16,6 +16,7 @@
 #include "counters/from.h"
 #include "counters/metric.h"
 #include "counters/output.h"
+#include "counters/plan.h"
 #include "counters/pmu.h"
 #include "counters/session.h"
 #include "profile/perf_event.h"
@@ -27,11 +28,6 @@
 #include "util/outfile.h"
 #include "util/str.h"
 #include "util/sysroot.h"
-
-/** Most events one run counts (each spelling may name several PMU instances). */
-#define MAX_EVENTS 512
-/** Most metrics one -M selects. */
-#define MAX_METRICS 128
 
 struct stat_opts {
 	char **events;
@@ -105,213 +101,28 @@ static const struct pl_cmd_info info = {
 
 /* ---- events ---- */
 
-struct plan {
-	struct pl_cnt_event *evs;
-	int *group;
-	bool *explicit_ev; /* given with -e (its failure to open is fatal) */
-	size_t n;
-	int ngroups;
-	const struct pl_metric *metrics[MAX_METRICS];
-	size_t nmetrics;
-};
-
-static void plan_free(struct plan *p)
-{
-	free(p->evs);
-	free(p->group);
-	free(p->explicit_ev);
-	memset(p, 0, sizeof(*p));
-}
-
-static bool have_event(const struct plan *p, const char *name)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->evs[i].name, name))
-			return true;
-	return false;
-}
-
-/* Resolve @spec and add its events (group @g) unless they are there already. Returns 0,
- * or the resolver's negative errno with @err set. */
-static int add_spec(struct plan *p, const char *spec, int g, bool explicit_ev, char *err,
-		    size_t errlen)
-{
-	struct pl_cnt_event tmp[64];
-	int n = pl_pmu_resolve_all(spec, tmp, 64, err, errlen);
-	if (n < 0)
-		return n;
-	if (have_event(p, tmp[0].name))
-		return 0;
-	if (p->n + (size_t)n > MAX_EVENTS) {
-		snprintf(err, errlen, "more than %d events (count fewer at once)", MAX_EVENTS);
-		return -E2BIG;
-	}
-	p->evs = pl_xrealloc(p->evs, (p->n + (size_t)n) * sizeof(*p->evs));
-	p->group = pl_xrealloc(p->group, (p->n + (size_t)n) * sizeof(int));
-	p->explicit_ev = pl_xrealloc(p->explicit_ev, (p->n + (size_t)n) * sizeof(bool));
-	for (int i = 0; i < n; i++) {
-		p->evs[p->n] = tmp[i];
-		p->group[p->n] = g;
-		p->explicit_ev[p->n] = explicit_ev;
-		p->n++;
-	}
-	return 0;
-}
-
-/* One -e value: events separated by commas outside "pmu/.../" and "{...}"; a {...}
- * is a group. Returns 0 or PL_EXIT_USAGE after the error line. */
-static int add_event_list(struct plan *p, const char *list)
-{
-	size_t len = strlen(list);
-	int depth = 0;
-	bool slash = false;
-	size_t start = 0;
-	int g = -1;
-	for (size_t i = 0; i <= len; i++) {
-		char c = list[i];
-		if (c == '/')
-			slash = !slash;
-		if (slash && c != '\0')
-			continue;
-		if (c == '{') {
-			if (depth || i != start) {
-				pl_error("-e '%s': a '{' inside an event or a group (groups do not "
-					 "nest: -e '{a,b},c')",
-					 list);
-				return PL_EXIT_USAGE;
-			}
-			depth = 1;
-			g = p->ngroups++;
-			start = i + 1;
-			continue;
-		}
-		bool close = c == '}';
-		if (close && !depth) {
-			pl_error("-e '%s': a '}' without its '{' (give -e '{a,b}')", list);
-			return PL_EXIT_USAGE;
-		}
-		if (c != ',' && c != '\0' && !close)
-			continue;
-		if (c == '\0' && (depth || slash)) {
-			pl_error("-e '%s': unterminated %s (close it)", list,
-				 depth ? "group '{'" : "PMU event 'pmu/'");
-			return PL_EXIT_USAGE;
-		}
-		pl_autofree char *one = pl_xasprintf("%.*s", (int)(i - start), list + start);
-		pl_trim(one);
-		if (!one[0]) {
-			if (close || (c == '\0' && i > 0 && list[i - 1] == '}') ||
-			    (c == ',' && i > 0 && list[i - 1] == '}')) {
-				/* right after a group's '}' */
-			} else {
-				pl_error("-e '%s': an empty event name (give EVENT,EVENT)", list);
-				return PL_EXIT_USAGE;
-			}
-		} else {
-			char err[512];
-			int r = add_spec(p, one, depth ? g : -1, true, err, sizeof(err));
-			if (r < 0) {
-				pl_error("%s", err);
-				return PL_EXIT_USAGE;
-			}
-		}
-		if (close) {
-			depth = 0;
-			/* the '}' is followed by ',' or the end */
-			if (list[i + 1] != ',' && list[i + 1] != '\0') {
-				pl_error("-e '%s': '%c' after a group's '}' (separate with ',')",
-					 list, list[i + 1]);
-				return PL_EXIT_USAGE;
-			}
-		}
-		start = i + 1;
-	}
-	return 0;
-}
-
-/* The PMU kind metric formulas are chosen by: the core PMU's vendor. */
-static const char *pmu_kind(bool core)
-{
-	if (!core)
-		return "none";
-	if (pl_exists("/sys/bus/event_source/devices/armv8_pmuv3_0") ||
-	    pl_exists("/sys/bus/event_source/devices/armv8_pmuv3"))
-		return "arm-neoverse";
-	pl_autofree char *ci = NULL;
-	if (pl_read_file("/proc/cpuinfo", &ci, NULL) < 0)
-		return "any";
-	if (strstr(ci, "GenuineIntel"))
-		return "intel";
-	if (strstr(ci, "AuthenticAMD")) {
-		const char *f = strstr(ci, "cpu family");
-		const char *colon = f ? strchr(f, ':') : NULL;
-		return colon && strtol(colon + 1, NULL, 10) >= 0x19 ? "amd-zen4" : "amd";
-	}
-	return "any";
-}
-
-/* The metrics of @spec with their events (one group per metric); an event that does not
- * resolve is left out, and the metric says which is missing. */
-static int add_metrics(struct plan *p, const char *spec, bool core, bool only_present)
+/* The events and metrics of the command line (or perf's default set), each error one
+ * line and exit 2. */
+static int make_plan(struct pl_cnt_plan *p, const struct stat_opts *o, bool core)
 {
 	char err[512];
-	const struct pl_metric *ms[MAX_METRICS];
-	int n = pl_metric_select(spec, pmu_kind(core), ms, MAX_METRICS, err, sizeof(err));
-	if (n < 0) {
+	int r = 0;
+	for (size_t i = 0; o->events && o->events[i] && r == 0; i++)
+		r = pl_cnt_plan_events(p, o->events[i], err, sizeof(err));
+	if (r == 0 && !o->events && !o->metrics)
+		r = pl_cnt_plan_default(p, core, err, sizeof(err));
+	if (r < 0) {
+		pl_error("%s", err);
+		return PL_EXIT_USAGE;
+	}
+	/* -M, or the software metrics whose events are counted anyway */
+	r = pl_cnt_plan_metrics(p, o->metrics ? o->metrics : "software", pl_cnt_pmu_kind(core),
+				!o->metrics, err, sizeof(err));
+	if (r < 0) {
 		pl_error("-M: %s", err);
 		return PL_EXIT_USAGE;
 	}
-	for (int i = 0; i < n; i++) {
-		const struct pl_metric *m = ms[i];
-		bool all = true;
-		for (size_t k = 0; m->events[k]; k++)
-			all &= have_event(p, m->events[k]);
-		if (only_present && !all)
-			continue;
-		int g = p->ngroups++;
-		for (size_t k = 0; m->events[k]; k++) {
-			char e2[512];
-			int r = add_spec(p, m->events[k], g, false, e2, sizeof(e2));
-			if (r == -E2BIG) {
-				pl_error("-M '%s': %s", spec, e2);
-				return PL_EXIT_USAGE;
-			}
-		}
-		if (p->nmetrics < MAX_METRICS)
-			p->metrics[p->nmetrics++] = m;
-	}
 	return 0;
-}
-
-/* The events and metrics of the command line (or perf's default set). */
-static int make_plan(struct plan *p, const struct stat_opts *o, bool core)
-{
-	for (size_t i = 0; o->events && o->events[i]; i++) {
-		int r = add_event_list(p, o->events[i]);
-		if (r)
-			return r;
-	}
-	if (!o->events && !o->metrics) {
-		static const char *const sw[] = { "task-clock", "context-switches",
-						  "cpu-migrations", "page-faults" };
-		static const char *const hw[] = { "cycles", "instructions", "branches",
-						  "branch-misses" };
-		char err[512];
-		for (size_t i = 0; i < 4; i++)
-			if (add_spec(p, sw[i], -1, false, err, sizeof(err)) < 0) {
-				pl_error("%s", err);
-				return PL_EXIT_RUNTIME;
-			}
-		for (size_t i = 0; core && i < 4; i++)
-			if (add_spec(p, hw[i], -1, false, err, sizeof(err)) < 0) {
-				pl_error("%s", err);
-				return PL_EXIT_RUNTIME;
-			}
-	}
-	if (o->metrics)
-		return add_metrics(p, o->metrics, core, false);
-	/* the software metrics whose events are counted anyway */
-	return add_metrics(p, "software", core, true);
 }
 
 /* ---- the command line ---- */
@@ -514,7 +325,7 @@ static const char *comm_of(const void *ctx, int tid)
 
 /* The exit code for events given with -e that could not be opened: 3 with the event and
  * the reason (pl_pe_strerror's advice for a refusal), or -1 when all opened. */
-static int check_opened(const struct pl_cnt_session *s, const struct plan *p, bool core,
+static int check_opened(const struct pl_cnt_session *s, const struct pl_cnt_plan *p, bool core,
 			const char *core_why, const struct stat_opts *o)
 {
 	for (size_t i = 0; i < p->n; i++) {
@@ -563,10 +374,10 @@ static int run(const struct stat_opts *o, char **cmdv)
 {
 	char why[256] = "";
 	bool core = pl_pmu_have_core(why, sizeof(why));
-	struct plan p = { 0 };
+	struct pl_cnt_plan p = { 0 };
 	int rc = make_plan(&p, o, core);
 	if (rc) {
-		plan_free(&p);
+		pl_cnt_plan_free(&p);
 		return rc;
 	}
 	/* -o is checked before anything runs */
@@ -574,7 +385,7 @@ static int run(const struct stat_opts *o, char **cmdv)
 	if (e < 0) {
 		char buf[512];
 		pl_error("%s", pl_outfile_strerror(buf, sizeof(buf), pl_g.output, e));
-		plan_free(&p);
+		pl_cnt_plan_free(&p);
 		return PL_EXIT_USAGE;
 	}
 	pl_autofree char *what = describe(o, cmdv);
@@ -680,7 +491,7 @@ out:
 	}
 	pl_cnt_result_free(&total);
 	pl_cnt_session_close(&s);
-	plan_free(&p);
+	pl_cnt_plan_free(&p);
 	return rc;
 }
 
@@ -697,10 +508,13 @@ static int from_file(const struct stat_opts *o)
 		return PL_EXIT_USAGE;
 	}
 	bool core = pl_pmu_have_core(why, sizeof(why));
-	struct plan p = { 0 };
+	struct pl_cnt_plan p = { 0 };
 	const char *spec = o->metrics ? o->metrics : "software";
-	int rc = add_metrics(&p, spec, true, false);
-	if (!rc) {
+	int rc = pl_cnt_plan_metrics(&p, spec, pl_cnt_pmu_kind(true), false, err, sizeof(err));
+	if (rc < 0) {
+		pl_error("-M: %s", err);
+		rc = PL_EXIT_USAGE;
+	} else {
 		struct pl_cnt_report rep = {
 			.r = &r,
 			.nevs = r.n,
@@ -724,7 +538,7 @@ static int from_file(const struct stat_opts *o)
 			rc = e < 0 ? PL_EXIT_RUNTIME : PL_EXIT_OK;
 		}
 	}
-	plan_free(&p);
+	pl_cnt_plan_free(&p);
 	pl_cnt_result_free(&r);
 	free(evs);
 	return rc;
