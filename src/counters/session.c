@@ -439,12 +439,14 @@ int pl_cnt_session_open(struct pl_cnt_session *s, const struct pl_cnt_config *cf
 /* Read every group leader (or every fd without group reads) into fds[].cur. */
 static void read_all(struct pl_cnt_session *s)
 {
-	uint64_t buf[3 + 2 * 64];
+	/* a group read holds 3 words and 2 per member; a group has at most every fd */
+	size_t words = 3 + 2 * (s->nfds ? s->nfds : 1);
+	pl_autofree uint64_t *buf = pl_xmalloc(words * sizeof(uint64_t));
 	for (size_t i = 0; i < s->nfds; i++) {
 		struct pl_cnt_fd *f = &s->fds[i];
 		if (s->group_read && f->leader != i)
 			continue;
-		ssize_t n = read(f->fd, buf, sizeof(buf));
+		ssize_t n = read(f->fd, buf, words * sizeof(uint64_t));
 		if (n < (ssize_t)(4 * sizeof(uint64_t)))
 			continue;
 		if (!s->group_read) {
