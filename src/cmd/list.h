@@ -17,5 +17,6 @@ PL_COMMAND(monitor, "sample the whole machine over time (CPU, IRQs, memory, NUMA
 PL_COMMAND(profile, "sample where CPU time goes (perf_event_open)")
 PL_COMMAND(report, "inspect + check + a benchmark plan (about 60 s; --quick, --full), written as a report")
 PL_COMMAND(snapshot, "capture what perflab reads of this machine into one archive (tar + zstd)")
+PL_COMMAND(stat, "count events and compute metrics from them, like perf stat (perf_event_open)")
 PL_COMMAND(tune, "apply tuned-format profiles with a journal and exact rollback")
 // clang-format on

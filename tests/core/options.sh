@@ -13,7 +13,7 @@ MAN=$PERFLAB_SRCDIR/docs/man/perflab.1.scd
 cmds=$("$P" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}' | grep -vx -e help -e completion)
 # (a table with a header row, or an indented list)
 benches=$("$P" bench --list | awk '$1 == "benchmark" || $1 == "benchmarks:" {next} /^(  )?[a-z]/ {print $1}')
-is "commands found in --help" "$(echo "$cmds" | tr '\n' ' ')" "bench check compare diff inspect monitor profile report snapshot tune "
+is "commands found in --help" "$(echo "$cmds" | tr '\n' ' ')" "bench check compare diff inspect monitor profile report snapshot stat tune "
 like "benchmarks found in bench --list" "$(echo "$benches" | tr '\n' ' ')" '^clock syscall mem .*compress'
 
 # "CMD<TAB>-X<TAB>--long" for every option line of every help ('-' when no letter), and

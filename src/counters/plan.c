@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What one perflab stat run counts (plan.h): event lists with their groups, perf's
+ * default set, and the metrics with their events. */
+#include "counters/plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters/pmu.h"
+#include "util/cleanup.h"
+#include "util/str.h"
+#include "util/sysroot.h"
+
+void pl_cnt_plan_free(struct pl_cnt_plan *p)
+{
+	if (!p)
+		return;
+	free(p->evs);
+	free(p->group);
+	free(p->explicit_ev);
+	memset(p, 0, sizeof(*p));
+}
+
+static bool have_event(const struct pl_cnt_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->evs[i].name, name))
+			return true;
+	return false;
+}
+
+/* Resolve @spec and add its events (group @g) unless they are there already. Returns 0,
+ * or the resolver's negative errno with @err set. */
+static int add_spec(struct pl_cnt_plan *p, const char *spec, int g, bool explicit_ev, char *err,
+		    size_t errlen)
+{
+	struct pl_cnt_event tmp[64];
+	int n = pl_pmu_resolve_all(spec, tmp, 64, err, errlen);
+	if (n < 0)
+		return n;
+	if (have_event(p, tmp[0].name))
+		return 0;
+	if (p->n + (size_t)n > PL_CNT_PLAN_EVENTS) {
+		snprintf(err, errlen, "more than %d events (count fewer at once)",
+			 PL_CNT_PLAN_EVENTS);
+		return -E2BIG;
+	}
+	p->evs = pl_xrealloc(p->evs, (p->n + (size_t)n) * sizeof(*p->evs));
+	p->group = pl_xrealloc(p->group, (p->n + (size_t)n) * sizeof(int));
+	p->explicit_ev = pl_xrealloc(p->explicit_ev, (p->n + (size_t)n) * sizeof(bool));
+	for (int i = 0; i < n; i++) {
+		p->evs[p->n] = tmp[i];
+		p->group[p->n] = g;
+		p->explicit_ev[p->n] = explicit_ev;
+		p->n++;
+	}
+	return 0;
+}
+
+/* One -e value: events separated by commas outside "pmu/.../" and "{...}"; a {...}
+ * is a group. Returns 0 or a negative errno with @err set (see plan.h). */
+int pl_cnt_plan_events(struct pl_cnt_plan *p, const char *list, char *err, size_t errlen)
+{
+	size_t len = strlen(list);
+	int depth = 0;
+	bool slash = false;
+	size_t start = 0;
+	int g = -1;
+	for (size_t i = 0; i <= len; i++) {
+		char c = list[i];
+		if (c == '/')
+			slash = !slash;
+		if (slash && c != '\0')
+			continue;
+		if (c == '{') {
+			if (depth || i != start) {
+				snprintf(err, errlen,
+					 "-e '%s': a '{' inside an event or a group (groups do not "
+					 "nest: -e '{a,b},c')",
+					 list);
+				return -EINVAL;
+			}
+			depth = 1;
+			g = p->ngroups++;
+			start = i + 1;
+			continue;
+		}
+		bool close = c == '}';
+		if (close && !depth) {
+			snprintf(err, errlen, "-e '%s': a '}' without its '{' (give -e '{a,b}')",
+				 list);
+			return -EINVAL;
+		}
+		if (c != ',' && c != '\0' && !close)
+			continue;
+		if (c == '\0' && (depth || slash)) {
+			snprintf(err, errlen, "-e '%s': unterminated %s (close it)", list,
+				 depth ? "group '{'" : "PMU event 'pmu/'");
+			return -EINVAL;
+		}
+		pl_autofree char *one = pl_xasprintf("%.*s", (int)(i - start), list + start);
+		char *t = pl_trim(one);
+		if (!t[0]) {
+			if (close || (c == '\0' && i > 0 && list[i - 1] == '}') ||
+			    (c == ',' && i > 0 && list[i - 1] == '}')) {
+				/* right after a group's '}' */
+			} else {
+				snprintf(err, errlen,
+					 "-e '%s': an empty event name (give EVENT,EVENT)", list);
+				return -EINVAL;
+			}
+		} else {
+			int r = add_spec(p, t, depth ? g : -1, true, err, errlen);
+			if (r < 0)
+				return r;
+		}
+		if (close) {
+			depth = 0;
+			/* the '}' is followed by ',' or the end */
+			if (list[i + 1] != ',' && list[i + 1] != '\0') {
+				snprintf(err, errlen,
+					 "-e '%s': '%c' after a group's '}' (separate with ',')",
+					 list, list[i + 1]);
+				return -EINVAL;
+			}
+		}
+		start = i + 1;
+	}
+	return 0;
+}
+
+/* The PMU kind metric formulas are chosen by: the core PMU's vendor. */
+const char *pl_cnt_pmu_kind(bool core)
+{
+	if (!core)
+		return "none";
+	if (pl_exists("/sys/bus/event_source/devices/armv8_pmuv3_0") ||
+	    pl_exists("/sys/bus/event_source/devices/armv8_pmuv3"))
+		return "arm-neoverse";
+	pl_autofree char *ci = NULL;
+	if (pl_read_file("/proc/cpuinfo", &ci, NULL) < 0)
+		return "any";
+	if (strstr(ci, "GenuineIntel"))
+		return "intel";
+	if (strstr(ci, "AuthenticAMD")) {
+		const char *f = strstr(ci, "cpu family");
+		const char *colon = f ? strchr(f, ':') : NULL;
+		return colon && strtol(colon + 1, NULL, 10) >= 0x19 ? "amd-zen4" : "amd";
+	}
+	return "any";
+}
+
+/* The metrics of @spec with their events (one group per metric); an event that does not
+ * resolve is left out, and the metric says which is missing. */
+int pl_cnt_plan_metrics(struct pl_cnt_plan *p, const char *spec, const char *kind,
+			bool only_present, char *err, size_t errlen)
+{
+	const struct pl_metric *ms[PL_CNT_PLAN_METRICS];
+	int n = pl_metric_select(spec, kind, ms, PL_CNT_PLAN_METRICS, err, errlen);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		const struct pl_metric *m = ms[i];
+		bool all = true;
+		for (size_t k = 0; m->events[k]; k++)
+			all &= have_event(p, m->events[k]);
+		if (only_present && !all)
+			continue;
+		int g = p->ngroups++;
+		for (size_t k = 0; m->events[k]; k++) {
+			char e2[512];
+			int r = add_spec(p, m->events[k], g, false, e2, sizeof(e2));
+			if (r == -E2BIG) {
+				snprintf(err, errlen, "-M '%s': %s", spec, e2);
+				return r;
+			}
+		}
+		if (p->nmetrics < PL_CNT_PLAN_METRICS)
+			p->metrics[p->nmetrics++] = m;
+	}
+	return 0;
+}
+
+int pl_cnt_plan_default(struct pl_cnt_plan *p, bool core, char *err, size_t errlen)
+{
+	static const char *const sw[] = { "task-clock", "context-switches", "cpu-migrations",
+					  "page-faults" };
+	static const char *const hw[] = { "cycles", "instructions", "branches", "branch-misses" };
+	for (size_t i = 0; i < 4; i++) {
+		int r = add_spec(p, sw[i], -1, false, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; core && i < 4; i++) {
+		int r = add_spec(p, hw[i], -1, false, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The -e lists of perflab stat (counters/plan.h): groups and their numbers, each event
+ * once, the malformed lists refused with the input named, perf's default set without a
+ * core PMU, and the metrics' events added as one group per metric. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "counters/plan.h"
+
+static void test_groups(void **state)
+{
+	(void)state;
+	struct pl_cnt_plan p = { 0 };
+	char err[512];
+	assert_int_equal(pl_cnt_plan_events(&p, "{task-clock,page-faults},cs", err, sizeof(err)),
+			 0);
+	assert_int_equal(p.n, 3);
+	assert_string_equal(p.evs[0].name, "task-clock");
+	assert_string_equal(p.evs[1].name, "page-faults");
+	assert_string_equal(p.evs[2].name, "context-switches"); /* perf's name of cs */
+	assert_int_equal(p.group[0], 0);
+	assert_int_equal(p.group[1], 0);
+	assert_int_equal(p.group[2], -1);
+	assert_true(p.explicit_ev[0] && p.explicit_ev[2]);
+	/* a second group gets the next number; an event given twice is counted once */
+	assert_int_equal(
+		pl_cnt_plan_events(&p, "cs,{cpu-migrations, minor-faults}", err, sizeof(err)), 0);
+	assert_int_equal(p.n, 5);
+	assert_int_equal(p.group[3], 1);
+	assert_int_equal(p.group[4], 1);
+	assert_string_equal(p.evs[4].name, "minor-faults");
+	pl_cnt_plan_free(&p);
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *list, *want;
+		int err;
+	} bad[] = {
+		{ "{task-clock,cs", "unterminated group", -EINVAL },
+		{ "task-clock}", "without its '{'", -EINVAL },
+		{ "{task-clock,{cs}}", "do not nest", -EINVAL },
+		{ "task-clock,,cs", "an empty event name", -EINVAL },
+		{ "{task-clock}cs", "after a group's '}'", -EINVAL },
+		{ "cyclez", "unknown event 'cyclez'", -ENOENT },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pl_cnt_plan p = { 0 };
+		char err[512] = "";
+		assert_int_equal(pl_cnt_plan_events(&p, bad[i].list, err, sizeof(err)), bad[i].err);
+		assert_non_null(strstr(err, bad[i].want));
+		pl_cnt_plan_free(&p);
+	}
+}
+
+static void test_default_and_metrics(void **state)
+{
+	(void)state;
+	struct pl_cnt_plan p = { 0 };
+	char err[512];
+	assert_int_equal(pl_cnt_plan_default(&p, false, err, sizeof(err)), 0);
+	assert_int_equal(p.n, 4); /* no hardware events without a core PMU */
+	assert_false(p.explicit_ev[0]);
+	assert_int_equal(pl_cnt_plan_metrics(&p, "software", "none", true, err, sizeof(err)), 0);
+	assert_true(p.nmetrics >= 1);
+	assert_int_equal(p.n, 4); /* their events are the default ones */
+	pl_cnt_plan_free(&p);
+	assert_int_equal(pl_cnt_plan_metrics(&p, "no-such-metric", "none", false, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "no-such-metric"));
+	pl_cnt_plan_free(&p);
+	/* a metric's events are added as one group (the software group's first metric) */
+	assert_int_equal(pl_cnt_plan_metrics(&p, "software", "none", false, err, sizeof(err)), 0);
+	assert_true(p.nmetrics >= 1);
+	assert_true(p.n >= 1 && p.group[0] == 0);
+	for (size_t k = 0; p.metrics[0]->events[k]; k++)
+		assert_int_equal(p.group[k], 0);
+	pl_cnt_plan_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_default_and_metrics),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
