@@ -5,6 +5,11 @@
 # STREAM triad (`-t stream_avx`: a = b + s*c, 24 B per element, no write-allocate counted,
 # MByte/s = 10^6 B/s), all threads and single thread; perflab's read-only sum >= 0.98x
 # `sysbench memory --memory-oper=read` (MiB/s converted to GB/s), where comparable.
+# Streaming stores: perflab's triad_nt (`bench mem --nt`, non-temporal stores, no
+# read-for-ownership of the destination) >= 0.98x likwid-bench's `stream_mem_avx` (the same
+# triad with non-temporal AVX stores) and, where the CPU has AVX-512 (avx512f in
+# /proc/cpuinfo) and likwid-bench lists it (`likwid-bench -a`), `stream_mem_avx512`: the
+# highest bandwidth these tools get from the machine. All threads and single thread.
 # perflab's figure is the median over its runs (best-of-N is printed too); likwid-bench's
 # is its own average over its iterations; sysbench's the total over --time.
 #
@@ -28,28 +33,34 @@ for t in likwid-bench sysbench; do
 	command -v $t >/dev/null || { echo "mem-vs-peers: $t not found (make bench-deps)" >&2; exit 2; }
 done
 T=$(nproc)
-echo "array size $BYTES B each (likwid-bench total $((3 * BYTES)) B), threads $T and 1"
-/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$BYTES" "$T" <<'PY'
+# likwid-bench's AVX-512 streaming-store triad, where both the CPU and likwid-bench have it
+NT_KERNELS=stream_mem_avx
+if grep -qw avx512f /proc/cpuinfo && likwid-bench -a 2>/dev/null | grep -q '^stream_mem_avx512 '; then
+	NT_KERNELS="stream_mem_avx stream_mem_avx512"
+fi
+echo "array size $BYTES B each (likwid-bench total $((3 * BYTES)) B), threads $T and 1; streaming stores vs $NT_KERNELS"
+/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$BYTES" "$T" "$NT_KERNELS" "${QUICK:-0}" <<'PY'
 import json, re, statistics, sys
 sys.path.insert(0, "benchmarks")
 from pairs import alternate, describe, pair_ratios, ratio, result, sh
 n, perflab, tmp, size, T = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+nt_kernels, quick = sys.argv[6].split(), sys.argv[7] == "1"
 best = {}
 
-def perflab_mem(threads, metric):
+def perflab_mem(threads, metric, kernels="triad,sum", nt=False):
     def run():
         cpus = ["--cpus", "0"] if threads == 1 else []
-        sh([perflab, "bench", "mem", "--size", str(size), "--only", "triad,sum", "--runs", "5",
-            *cpus, "--json", "-o", f"{tmp}/m.json", "-q"])
+        sh([perflab, "bench", "mem", "--size", str(size), "--only", kernels, "--runs", "5",
+            *(["--nt"] if nt else []), *cpus, "--json", "-o", f"{tmp}/m.json", "-q"])
         d = json.load(open(f"{tmp}/m.json"))
         m = {x["name"]: x for x in d["metrics"]}
         best.setdefault((threads, metric), []).append(m[metric]["best"])
         return m[metric]["median"]
     return run
 
-def likwid(threads):
+def likwid(threads, kernel="stream_avx"):
     def run():
-        out = sh(["likwid-bench", "-t", "stream_avx", "-w", f"S0:{3 * size // 1000}kB:{threads}"])
+        out = sh(["likwid-bench", "-t", kernel, "-w", f"S0:{3 * size // 1000}kB:{threads}"])
         return float(re.search(r"MByte/s:\s+([0-9.]+)", out).group(1)) / 1000
     return run
 
@@ -74,6 +85,22 @@ for threads in (T, 1):
            f"perflab bench mem --size {size} --only triad,sum --runs 5" + (" --cpus 0" if threads == 1 else ""),
            f"likwid-bench -t stream_avx -w S0:{3 * size // 1000}kB:{threads}",
            target=">= 0.98", samples=pair_ratios(v, a, b))
+    print(f"\n== {threads} thread(s): triad with streaming stores vs likwid-bench {', '.join(nt_kernels)} ==")
+    a = f"perflab mem triad_nt ({threads} thr, median)"
+    sides = [(a, perflab_mem(threads, "triad_nt", "triad", nt=True))]
+    sides += [(f"likwid-bench {k} ({threads} thr)", likwid(threads, k)) for k in nt_kernels]
+    v = alternate(n, sides)
+    describe(v, "GB/s")
+    for k in nt_kernels:
+        b = f"likwid-bench {k} ({threads} thr)"
+        ratio(v, a, b, 0.98)
+        result(f"mem triad_nt {threads}T vs {k}",
+               f"STREAM triad with streaming (non-temporal) stores, GB/s, {size} B per array, "
+               f"{threads} thread(s)" + (f"; QUICK: {n} pairs" if quick else ""),
+               statistics.median(v[a]), statistics.median(v[b]), "GB/s",
+               f"perflab bench mem --size {size} --only triad --nt --runs 5" + (" --cpus 0" if threads == 1 else ""),
+               f"likwid-bench -t {k} -w S0:{3 * size // 1000}kB:{threads}",
+               target=">= 0.98", samples=pair_ratios(v, a, b))
     print(f"== {threads} thread(s): read-only sum vs sysbench memory read ==")
     a, b = f"perflab mem sum ({threads} thr, median)", f"sysbench memory read ({threads} thr)"
     v = alternate(n, [(a, perflab_mem(threads, "sum")), (b, sysbench(threads))])
