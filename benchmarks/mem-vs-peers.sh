@@ -9,7 +9,9 @@
 # read-for-ownership of the destination) >= 0.98x likwid-bench's `stream_mem_avx` (the same
 # triad with non-temporal AVX stores) and, where the CPU has AVX-512 (avx512f in
 # /proc/cpuinfo) and likwid-bench lists it (`likwid-bench -a`), `stream_mem_avx512`: the
-# highest bandwidth these tools get from the machine. All threads and single thread.
+# highest bandwidth these tools get from the machine. All threads and single thread. One
+# perflab run (`--only triad --nt`) gives both of its triads; it alternates with
+# likwid-bench's temporal and streaming-store runs (A B C ...), the sum with sysbench's.
 # perflab's figure is the median over its runs (best-of-N is printed too); likwid-bench's
 # is its own average over its iterations; sysbench's the total over --time.
 #
@@ -34,8 +36,10 @@ for t in likwid-bench sysbench; do
 done
 T=$(nproc)
 # likwid-bench's AVX-512 streaming-store triad, where both the CPU and likwid-bench have it
+# (the list is read whole first: grep -q would end the pipe early under pipefail)
 NT_KERNELS=stream_mem_avx
-if grep -qw avx512f /proc/cpuinfo && likwid-bench -a 2>/dev/null | grep -q '^stream_mem_avx512 '; then
+kernels=$(likwid-bench -a 2>/dev/null || true)
+if grep -qw avx512f /proc/cpuinfo && printf '%s\n' "$kernels" | grep -q '^stream_mem_avx512 '; then
 	NT_KERNELS="stream_mem_avx stream_mem_avx512"
 fi
 echo "array size $BYTES B each (likwid-bench total $((3 * BYTES)) B), threads $T and 1; streaming stores vs $NT_KERNELS"
@@ -47,7 +51,9 @@ n, perflab, tmp, size, T = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.a
 nt_kernels, quick = sys.argv[6].split(), sys.argv[7] == "1"
 best = {}
 
-def perflab_mem(threads, metric, kernels="triad,sum", nt=False):
+def perflab_mem(threads, metric, kernels="triad,sum", nt=False, also=None):
+    """One perflab run's median of metric; with also={name: list}, those metrics' medians
+    of the same run appended to the lists."""
     def run():
         cpus = ["--cpus", "0"] if threads == 1 else []
         sh([perflab, "bench", "mem", "--size", str(size), "--only", kernels, "--runs", "5",
@@ -55,6 +61,8 @@ def perflab_mem(threads, metric, kernels="triad,sum", nt=False):
         d = json.load(open(f"{tmp}/m.json"))
         m = {x["name"]: x for x in d["metrics"]}
         best.setdefault((threads, metric), []).append(m[metric]["best"])
+        for k, vals in (also or {}).items():
+            vals.append(m[k]["median"])
         return m[metric]["median"]
     return run
 
@@ -74,41 +82,43 @@ def sysbench(threads):
     return run
 
 for threads in (T, 1):
-    print(f"\n== {threads} thread(s): triad vs likwid-bench stream_avx ==")
+    # one loop: perflab's run measures triad and triad_nt (--nt), alternating with
+    # likwid-bench's temporal and streaming-store triads
+    print(f"\n== {threads} thread(s): triad vs likwid-bench stream_avx, triad_nt vs {', '.join(nt_kernels)} ==")
     a, b = f"perflab mem triad ({threads} thr, median)", f"likwid-bench stream_avx ({threads} thr)"
-    v = alternate(n, [(a, perflab_mem(threads, "triad")), (b, likwid(threads))])
-    describe(v, "GB/s")
-    print(f"  (perflab best-of-N triad: {max(best[(threads, 'triad')]):.3f} GB/s)")
-    ratio(v, a, b, 0.98)
-    result(f"mem triad {threads}T", f"STREAM triad GB/s, {size} B per array, {threads} thread(s)",
-           statistics.median(v[a]), statistics.median(v[b]), "GB/s",
-           f"perflab bench mem --size {size} --only triad,sum --runs 5" + (" --cpus 0" if threads == 1 else ""),
-           f"likwid-bench -t stream_avx -w S0:{3 * size // 1000}kB:{threads}",
-           target=">= 0.98", samples=pair_ratios(v, a, b))
-    print(f"\n== {threads} thread(s): triad with streaming stores vs likwid-bench {', '.join(nt_kernels)} ==")
-    a = f"perflab mem triad_nt ({threads} thr, median)"
-    sides = [(a, perflab_mem(threads, "triad_nt", "triad", nt=True))]
+    ant = f"perflab mem triad_nt ({threads} thr, median)"
+    nt_vals = []
+    sides = [(a, perflab_mem(threads, "triad", "triad", nt=True, also={"triad_nt": nt_vals})),
+             (b, likwid(threads))]
     sides += [(f"likwid-bench {k} ({threads} thr)", likwid(threads, k)) for k in nt_kernels]
     v = alternate(n, sides)
+    v[ant] = nt_vals
     describe(v, "GB/s")
+    print(f"  (perflab best-of-N triad: {max(best[(threads, 'triad')]):.3f} GB/s)")
+    pcmd = f"perflab bench mem --size {size} --only triad --nt --runs 5" + (" --cpus 0" if threads == 1 else "")
+    qn = f"; QUICK: {n} pairs" if quick else ""
+    ratio(v, a, b, 0.98)
+    result(f"mem triad {threads}T", f"STREAM triad GB/s, {size} B per array, {threads} thread(s){qn}",
+           statistics.median(v[a]), statistics.median(v[b]), "GB/s", pcmd,
+           f"likwid-bench -t stream_avx -w S0:{3 * size // 1000}kB:{threads}",
+           target=">= 0.98", samples=pair_ratios(v, a, b))
     for k in nt_kernels:
-        b = f"likwid-bench {k} ({threads} thr)"
-        ratio(v, a, b, 0.98)
+        bk = f"likwid-bench {k} ({threads} thr)"
+        ratio(v, ant, bk, 0.98)
         result(f"mem triad_nt {threads}T vs {k}",
                f"STREAM triad with streaming (non-temporal) stores, GB/s, {size} B per array, "
-               f"{threads} thread(s)" + (f"; QUICK: {n} pairs" if quick else ""),
-               statistics.median(v[a]), statistics.median(v[b]), "GB/s",
-               f"perflab bench mem --size {size} --only triad --nt --runs 5" + (" --cpus 0" if threads == 1 else ""),
+               f"{threads} thread(s){qn}",
+               statistics.median(v[ant]), statistics.median(v[bk]), "GB/s", pcmd,
                f"likwid-bench -t {k} -w S0:{3 * size // 1000}kB:{threads}",
-               target=">= 0.98", samples=pair_ratios(v, a, b))
+               target=">= 0.98", samples=pair_ratios(v, ant, bk))
     print(f"== {threads} thread(s): read-only sum vs sysbench memory read ==")
     a, b = f"perflab mem sum ({threads} thr, median)", f"sysbench memory read ({threads} thr)"
-    v = alternate(n, [(a, perflab_mem(threads, "sum")), (b, sysbench(threads))])
+    v = alternate(n, [(a, perflab_mem(threads, "sum", "sum")), (b, sysbench(threads))])
     describe(v, "GB/s")
     ratio(v, a, b, 0.98)
     result(f"mem sum {threads}T", f"read-only sequential GB/s, {size} B, {threads} thread(s)",
            statistics.median(v[a]), statistics.median(v[b]), "GB/s",
-           f"perflab bench mem --size {size} --only triad,sum --runs 5" + (" --cpus 0" if threads == 1 else ""),
+           f"perflab bench mem --size {size} --only sum --runs 5" + (" --cpus 0" if threads == 1 else ""),
            f"sysbench memory --memory-block-size={size // 1024}K --memory-total-size=1T --memory-scope=local "
            f"--memory-oper=read --memory-access-mode=seq --threads={threads} --time=3 run",
            target=">= 0.98", samples=pair_ratios(v, a, b))

@@ -14,11 +14,11 @@
 #             ping-pong's default run (1 s), client CPU 0, server CPU 1 on both sides
 #   clock     perflab bench clock --only gettimeofday     vs hyperfine's defaults (at
 #             least 10 runs and 3 s) over the seed's gettimeofday loop (clock-vs-seed.sh)
-#   compress  perflab bench compress libdeflate level 1 (0.1 s per run and direction) vs
+#   compress  perflab bench compress libdeflate level 1 (0.05 s per run and direction) vs
 #             hyperfine's defaults over `libdeflate-gzip -1 -c` of the same bytes (the
 #             tool compress-vs-cli.sh runs)
 #
-# perflab's per-run lengths (io 0.5 s, net 0.1 s, compress 0.1 s) are shorter than its
+# perflab's per-run lengths (io 0.5 s, net 0.1 s, compress 0.05 s) are shorter than its
 # defaults: --precision adds runs until the interval is narrow enough, so a shorter run
 # costs precision per run, not precision of the figure.
 #
@@ -207,10 +207,10 @@ def compress():
     size = os.path.getsize(corpus)
     cmd = f"libdeflate-gzip -1 -c {corpus}"
     run_row("to 1%: compress", ["compress", "--input", corpus, "--backend", "libdeflate", "--level",
-                             "1", "--request-size", "0", "--time", "0.1"], "libdeflate-1 compress",
+                             "1", "--request-size", "0", "--time", "0.05"], "libdeflate-1 compress",
             lambda: hyperfine(cmd), "hyperfine", "hyperfine -N 'libdeflate-gzip -1 -c FILE'",
             "MB/s", f"libdeflate level 1 of the same {size} B text corpus in /dev/shm, perflab's "
-            f"in-memory loop (0.1 s per direction and run) vs hyperfine's default runs of libdeflate-gzip -1 (mean s)")
+            f"in-memory loop (0.05 s per direction and run) vs hyperfine's default runs of libdeflate-gzip -1 (mean s)")
 
 for area, fn in (("mem", mem), ("io", io), ("net", net), ("clock", clock), ("compress", compress)):
     row(area, fn)
