@@ -107,13 +107,12 @@ def run_row(area, perflab_args, metric, peer_fn, peer_what, peer_cmd, funit, wha
                       file=sys.stderr, flush=True)
     stops = [p["stop"] for p in pr]
     reached = [p["reached_pct"] for p in pr if p.get("reached_pct") is not None]
-    hit = stops.count("precision")
     prec = (f"perflab reached +-{statistics.median(reached):.2g}% (95% CI of the median, "
             f"median of {len(reached)})" if reached else "perflab reached no interval")
-    prec += (f", within 1% in {hit}/{n}" if hit == n else
-             f", stopped at --max-time {maxtime} s in {stops.count('max-time')}/{n}"
-             + (f" and other stops ({', '.join(sorted(set(stops) - {'precision', 'max-time'}))})"
-                if set(stops) - {"precision", "max-time"} else ""))
+    said = {"precision": "within 1%", "max-time": f"stopped at --max-time {maxtime} s",
+            "max-runs": "stopped at 1000 runs"}
+    kinds = [x for x in said if x in stops] + sorted(set(stops) - set(said))
+    prec += "".join(f", {said.get(x, 'stopped: ' + x)} in {stops.count(x)}/{n}" for x in kinds)
     sp = (f"figure spread over {n} repetitions, (max-min)/median: {peer_what} {spread(pe_f)}, "
           f"perflab {spread(pl_f)}")
     qn = f"; QUICK: {n} pairs" if quick else f"; {n} pairs"
