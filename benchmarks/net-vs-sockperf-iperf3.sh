@@ -3,8 +3,8 @@
 # perflab bench net vs sockperf (ping-pong RTT) and iperf3 (stream) on loopback, with the
 # same message size and the same pinning: client on CPU $CCPU, server on CPU $SCPU.
 #
-#   benchmarks/net-vs-sockperf-iperf3.sh [PAIRS]   (env: PERFLAB, TIME=5, MSG=64,
-#                                                   CCPU=0, SCPU=1)
+#   benchmarks/net-vs-sockperf-iperf3.sh [PAIRS]   (PAIRS default 10, QUICK 2; env: PERFLAB,
+#                                                   TIME=5, MSG=64, CCPU=0, SCPU=1)
 #
 # RTT: `sockperf pp --tcp -m MSG --full-rtt` (full round trip; without --full-rtt it
 # prints RTT/2) vs `perflab bench net --tests tcp_pp --sizes MSG` (always round trip);
@@ -15,7 +15,9 @@
 # median ratio and its spread. The machine is shared: expect noise.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-PAIRS=${1:-$(bench_quick 5 2)}
+PAIRS=${1:-$(bench_quick 10 2)}
+# the full run decides on at least 10 pairs; a QUICK row says how few it had
+QN=$([ "${QUICK:-0}" = 1 ] && echo "QUICK: $PAIRS pairs" || echo "$PAIRS pairs")
 PERFLAB=${PERFLAB:-./build/perflab}
 TIME=${TIME:-$(bench_quick 5 2)}
 MSG=${MSG:-64}
@@ -69,7 +71,7 @@ for i in $(seq "$PAIRS"); do
 	rs+=("$r") aa+=("$a") bb+=("$b")
 done
 stats "TCP RTT p50 (${MSG} B)" "target 0.95..1.05" "${rs[@]}"
-bench_result area="net tcp RTT" what="TCP ping-pong p50 round trip, $MSG B, loopback, client CPU $CCPU, server CPU $SCPU, $TIME s" \
+bench_result area="net tcp RTT" what="TCP ping-pong p50 round trip, $MSG B, loopback, client CPU $CCPU, server CPU $SCPU, $TIME s, $QN" \
 	perflab="$(bench_median "${bb[@]}")" peer="$(bench_median "${aa[@]}")" unit=us target="0.95..1.05" \
 	perflab_cmd="perflab bench net --tests tcp_pp --sizes $MSG --cpus $CCPU,$SCPU --time $TIME --runs 1" \
 	peer_cmd="sockperf sr --tcp (taskset -c $SCPU); taskset -c $CCPU sockperf pp --tcp -i 127.0.0.1 -t $TIME -m $MSG --full-rtt" \
@@ -83,7 +85,7 @@ for i in $(seq "$PAIRS"); do
 	rs+=("$r") aa+=("$a") bb+=("$b")
 done
 stats "TCP stream, 1 stream" "target >= 0.95" "${rs[@]}"
-bench_result area="net tcp stream" what="one TCP stream Gbit/s counted by the receiver, loopback, client CPU $CCPU, server CPU $SCPU, $TIME s" \
+bench_result area="net tcp stream" what="one TCP stream Gbit/s counted by the receiver, loopback, client CPU $CCPU, server CPU $SCPU, $TIME s, $QN" \
 	perflab="$(bench_median "${bb[@]}")" peer="$(bench_median "${aa[@]}")" unit=Gbit/s target=">= 0.95" \
 	perflab_cmd="perflab bench net --tests tcp_stream --streams 1 --cpus $CCPU,$SCPU --time $TIME --runs 1" \
 	peer_cmd="iperf3 -s (taskset -c $SCPU); taskset -c $CCPU iperf3 -c 127.0.0.1 -t $TIME -J" \

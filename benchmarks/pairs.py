@@ -107,7 +107,7 @@ def target_tie(target, value, samples):
 
 
 def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
-           target_of="ratio", samples=None, status="ok", reason=None, file=None):
+           target_of="ratio", samples=None, status="ok", reason=None, section=None, file=None):
     """Print one PERFLAB-RESULT line and return its dict.
 
     area        short name of the comparison ("check", "profile overhead", ...): the
@@ -120,7 +120,9 @@ def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
     target      on the ratio, or on the perflab figure with target_of="perflab"
     samples     the per-pair ratios (or per-pair perflab figures for target_of="perflab"):
                 their min..max is the row's spread
-    status      "ok", or "skipped" with reason (a peer missing, too long for QUICK)"""
+    status      "ok", or "skipped" with reason (a peer missing, too long for QUICK)
+    section     the scoreboard section the row belongs to (None: the main table); the
+                scoreboard prints each section as a table of its own under that title"""
     ratio = perflab / peer if perflab is not None and peer else None
     judged = ratio if target_of == "ratio" else perflab
     samples = [float(x) for x in (samples or [])]
@@ -137,6 +139,8 @@ def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
     }
     if reason:
         row["reason"] = reason
+    if section:
+        row["section"] = section
     import json
     print(MARK + json.dumps(row, separators=(",", ":")), file=file or sys.stdout, flush=True)
     return row

@@ -34,14 +34,15 @@
 #   4. small shares: the workload's w_kilo and w_lima (4.1% each, outside the top 10) must
 #      agree within 2 points too; reported apart from the top-10 set.
 #
-# usage: benchmarks/profile-vs-perf.sh [N] [SCALE]   (N pairs, default 6, QUICK 4; SCALE of the
+# usage: benchmarks/profile-vs-perf.sh [N] [SCALE]   (N pairs, default 10, QUICK 4: the full run
+#   decides the overhead on at least 10 pairs, a QUICK row says "QUICK: N pairs"; SCALE of the
 #   workload, default 1 = 0.35-0.45 s of CPU here; the attach runs use 3 x SCALE).
 #   PERFLAB=path uses that binary.
 # The machine is shared with other builds: numbers are noisy; read medians and spread.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/common.sh
-N=${1:-$(bench_quick 6 4)}
+N=${1:-$(bench_quick 10 4)}
 SCALE=${2:-1}
 case $N in '' | *[!0-9]*) echo "profile-vs-perf: N must be a positive integer, got '$N'" >&2; exit 2 ;; esac
 if [ -z "${PERFLAB:-}" ]; then
@@ -53,12 +54,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/profile-vs-perf.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cc -O1 -fno-omit-frame-pointer -o "$tmp/workload" benchmarks/profile-workload.c
 
-/usr/bin/python3 - "$N" "$SCALE" "$PERFLAB" "$tmp" <<'PY'
+/usr/bin/python3 - "$N" "$SCALE" "$PERFLAB" "$tmp" "${QUICK:-0}" <<'PY'
 import json, os, re, statistics as st, subprocess as sp, sys, time
 sys.path.insert(0, "benchmarks")
 from pairs import result
 
 n, scale, perflab, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+qn = f"{'QUICK: ' if sys.argv[5] == '1' else ''}{n} pairs"
 wl = [f"{tmp}/workload", scale]
 
 def elapsed(err):
@@ -212,7 +214,7 @@ print(f"                   {nmed:.0f} samples per run (median): binomial sd of a
       f"{100 * (0.1 * 0.9 / nmed) ** 0.5:.2f} points; gap of ranks 10 and 11 median "
       f"{med([a[7] for a in agree]):.1f} sd, min {min(a[7] for a in agree):.1f} sd")
 wlcmd = f"benchmarks/profile-workload.c {scale}"
-result("profile overhead", f"workload's own elapsed time under the profiler / alone (slowdown), cpu-clock 999 Hz, frame-pointer callchains, SCALE {scale}",
+result("profile overhead", f"workload's own elapsed time under the profiler / alone (slowdown), cpu-clock 999 Hz, frame-pointer callchains, SCALE {scale}, {qn}",
        med(pl_el) / b, med(pf_el) / b, "x alone", f"perflab profile -F 999 -g -- {wlcmd}",
        f"perf record -F 999 -g -- {wlcmd}", target="<= 1",
        samples=[x / y for x, y in zip(pl_el, pf_el)])

@@ -24,6 +24,9 @@ exits non-zero without a result line (a peer is not installed: exit 2) is a skip
 with its last line of stderr as the reason. The scripts run one after the other; each
 alternates its own sides A B A B.
 
+A row may name a section (pairs.py result(section=...); SECTIONS below): the scoreboard
+shows it in that section's own table after the main one, text and markdown alike.
+
 Ratios are always perflab / peer; the target says which side is better (<= for times and
 costs, >= for rates). A row is met, not met, or a tie: its medians miss the target while
 at least a third of 3 or more pairs meet it (pairs.py target_tie()). Figures are wall time unless the row says CPU time; the load
@@ -127,8 +130,45 @@ def verdict(r, missed):
     return {True: "met", False: missed, None: "-"}[r.get("met")]
 
 
+# The sections of the scoreboard besides its main table: a row with "section" (pairs.py
+# result(section=...)) is shown in its section's own table, under the title, with this
+# line saying what its rows compare. Sections follow the main table in this order.
+SECTIONS = {
+    "time to a trustworthy figure":
+        "Wall time of the whole `perflab bench ... --precision 1%` command (start-up, setup, "
+        "warm-up, the runs until the 95% CI of the median is within 1% of it or --max-time) / "
+        "the wall time of the peer's default run on the same work (benchmarks/"
+        "precision-vs-peers.sh); each row's what says the precision perflab reached and how far "
+        "each side's figure spread over the repetitions. Target < 1: perflab has a figure it "
+        "can vouch for sooner than the peer has one it cannot.",
+}
+
+
+def sections(rows):
+    """[(title or None, rows)]: the main table's rows (no section) first, then each
+    section's, in SECTIONS order and then in order of first appearance."""
+    main = [r for r in rows if not r.get("section")]
+    names = [x for x in SECTIONS if any(r.get("section") == x for r in rows)]
+    for r in rows:
+        if r.get("section") and r["section"] not in names:
+            names.append(r["section"])
+    return [(None, main)] + [(x, [r for r in rows if r.get("section") == x]) for x in names]
+
+
 def table(rows):
-    """The scoreboard as text lines."""
+    """The scoreboard as text lines: the main table, then each section's (sections())
+    under its title."""
+    out = []
+    for title, rs in sections(rows):
+        if title:
+            out += ["", f"== {title} =="]
+        if rs or not title:
+            out += table_lines(rs)
+    return out
+
+
+def table_lines(rows):
+    """One table of rows as text lines."""
     head = ("area", "perflab", "peer", "unit", "ratio", "target", "met", "spread", "load")
     body = []
     for r in rows:
@@ -248,10 +288,22 @@ def markdown_block(doc):
              f"{m['cpus']} CPUs ({m['cpu_model'] or 'unknown CPU'}), kernel {m['kernel']}, "
              f"{doc['perflab_version']}; load average {lr} before its scripts (the "
              f"benchmarks' own load included). {doc['summary']}.",
-             "",
-             "| area | what is compared | perflab | peer | ratio | target | met | spread | load |",
+             ""]
+    for title, rows in sections(info["rows"]):
+        if title:
+            lines += ["", f"### {title[0].upper() + title[1:]}", ""]
+            if SECTIONS.get(title):
+                lines += [SECTIONS[title], ""]
+        lines += markdown_rows(rows)
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def markdown_rows(rows):
+    """One markdown table of rows (lines)."""
+    lines = ["| area | what is compared | perflab | peer | ratio | target | met | spread | load |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for r in info["rows"]:
+    for r in rows:
         if r.get("status") != "ok":
             lines.append(f"| {r['area']} | {r.get('status')}: {r.get('reason', '')} | - | - | - | "
                          f"{r.get('target') or '-'} | - | - | {fmt(r.get('script_load'))} |")
@@ -265,8 +317,7 @@ def markdown_block(doc):
                      f"{fmt(r.get('peer'))}{' ' + r.get('unit', '') if r.get('peer') is not None else ''} | {fmt(r.get('ratio'))} | {r.get('target') or '-'}{of} | "
                      f"{met} | {fmt(sp[0]) + '..' + fmt(sp[1]) if sp else '-'} | "
                      f"{fmt(r.get('script_load'))} |")
-    lines.append(END)
-    return "\n".join(lines)
+    return lines
 
 
 def rewrite_markdown(path, doc):

@@ -25,7 +25,8 @@
 # histograms pooled), the per-pair ratios give the spread. Both sides need root for
 # SCHED_FIFO (said when not).
 #
-# usage: benchmarks/wakeup-vs-cyclictest.sh [N]   (N pairs, default 16, QUICK 8; a multiple of 4 balances)
+# usage: benchmarks/wakeup-vs-cyclictest.sh [N]   (N pairs, default 16, QUICK 8; a multiple of 4 balances;
+#        the rows are decided on at least 10 pairs in the full run, a QUICK row says "QUICK: N pairs")
 #   CPU=n         the CPU to measure (default: the last CPU this process may use)
 #   LOOPS=n       wakeups per side and pair (default 5000, QUICK 2000), INTERVAL_US (1000),
 #   PRIO=n        SCHED_FIFO priority (default 80)
@@ -42,11 +43,12 @@ INTERVAL_US=${INTERVAL_US:-1000}
 PRIO=${PRIO:-80}
 echo "CPU $CPU, interval ${INTERVAL_US} us, SCHED_FIFO $PRIO, $LOOPS wakeups per side and pair, both sides at once; $(id -u | sed 's/^0$/root/; s/^[1-9].*/not root: SCHED_FIFO may be refused/')"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$CPU" "$LOOPS" "$INTERVAL_US" "$PRIO" "${NULL:-0}" <<'PY'
+/usr/bin/python3 - "$N" "$PERFLAB" "$tmp" "$CPU" "$LOOPS" "$INTERVAL_US" "$PRIO" "${NULL:-0}" "${QUICK:-0}" <<'PY'
 import collections, json, math, os, re, statistics, subprocess, sys, time
 sys.path.insert(0, "benchmarks")
 from pairs import PRIO, result
 n, perflab, tmp, cpu, loops, iv, prio, null = sys.argv[1:9]
+quick = sys.argv[9] == "1"
 n, iv_us, null = int(n), int(sys.argv[6]), sys.argv[8] == "1"
 half = iv_us // 2
 policy = set()
@@ -183,7 +185,8 @@ for q, k, qq in (("p50", 0, 0.5), ("p99", 1, 0.99)):
         print(f"{q} control, cyclictest against cyclictest the same way: {c1:.0f} vs {c2:.0f} ns: {c1 / c2:.3f}x "
               f"(per pair {min(cr):.3f}..{max(cr):.3f}): the method's noise at this load")
     result(f"wakeup {q}", f"timer wakeup latency {q} over every wakeup, CPU {cpu}, interval {iv} us, SCHED_FIFO {prio}, "
-           f"{loops} wakeups per side and pair, {n} pairs, both at once with wakeups interleaved",
+           f"{loops} wakeups per side and pair, {'QUICK: ' if quick else ''}{n} pairs, both at once "
+           f"with wakeups interleaved",
            pl, cy, "ns",
            f"perflab bench wakeup --only timer --cpus {cpu} --priority {prio} --interval {iv}us --loops {loops} --runs 1 --align 0us|{half}us --histogram",
            f"cyclictest -q -t1 -a {cpu} -p {prio} -i {iv} -l {loops} -m -N -h 1000000 --laptop --secaligned={half}|0",

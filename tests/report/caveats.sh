@@ -88,6 +88,21 @@ is "arrays past the LLC: memory is the triad median" "$(mem_row "$TMP/rm" .value
 	"$(jq -r '.metrics[] | select(.name == "triad") | .median' "$FX/bench-mem.json")"
 like "... below 4x the LLC: a caveat says so" "$(mem_row "$TMP/rm" '.caveats[0]')" \
 	'^arrays below 4x the last-level cache \(256 MiB each, LLC 300 MiB\): may include cache bandwidth'
+is "memory: the context names kernel, store kind and threads" "$(mem_row "$TMP/rm" .detail)" \
+	"STREAM triad, temporal stores, 2 threads"
+# bench mem --nt: the faster of the two triads is the key number, its store kind named
+tri=$(jq -r '.metrics[] | select(.name == "triad") | .median' "$FX/bench-mem.json")
+jq '.metrics += [(.metrics[] | select(.name == "triad") | .name = "triad_nt"
+	| .median = 0.75)] | .options.nt = true | .info.threads = 1' "$TMP/mem256.json" >"$TMP/memnt.json"
+ok "report from a mem --nt result, streaming stores faster" "$PERFLAB" report --no-bench -o "$TMP/rnt" --from "$TMP/memnt.json"
+is "streaming stores faster: memory is the triad_nt median" "$(mem_row "$TMP/rnt" .value)" 0.75
+is "... and its context says so, with 1 thread" "$(mem_row "$TMP/rnt" .detail)" \
+	"STREAM triad, streaming (non-temporal) stores, 1 thread"
+jq '(.metrics[] | select(.name == "triad_nt") | .median) = 0.25' "$TMP/memnt.json" >"$TMP/memnt2.json"
+ok "report from a mem --nt result, temporal stores faster" "$PERFLAB" report --no-bench -o "$TMP/rnt2" --from "$TMP/memnt2.json"
+is "temporal stores faster: memory is the triad median" "$(mem_row "$TMP/rnt2" .value)" "$tri"
+is "... named temporal" "$(mem_row "$TMP/rnt2" .detail)" "STREAM triad, temporal stores, 1 thread"
+validate report.schema.json "$TMP/rnt/report.json"
 
 # io: one run, so no spread, and its notes and info under its table
 for out in md html term; do
