@@ -140,4 +140,10 @@ like "3 runs: the key number gives the spread" "$(row "$TMP/r3" "time read" .tex
 	' \(no interval: 3 runs, cv 22%\)$'
 like "3 runs: the runner line says why" "$(cat "$TMP/r3/report.md")" \
 	'; precision no interval \(it needs 6 runs, 3 made\); spread cv 22% for gettimeofday \(3 runs; stopped: its share'
+
+# at a phone's width the key numbers stack: every row's caveats on screen, under the
+# figure, not in a column reached by scrolling sideways (browser.py checks 1280/800/480 px)
+. "$PERFLAB_SRCDIR/tests/report/browser.sh"
+browser_check "key numbers' caveats at 480 px" "$TMP/ra/report.html" \
+	"$PERFLAB_BUILDDIR/report-keynums.png" "-"
 done_testing
