@@ -122,7 +122,8 @@ void pl_bench_lead_merge(struct pl_bench_ctx *c, size_t d)
 	for (size_t i = 0; i < c->nm; i++) {
 		struct metric *m = &c->m[i];
 		size_t k = d < m->n ? d : m->n;
-		memmove(m->v, m->v + k, (m->n - k) * sizeof(double));
+		if (k) /* m->v is NULL while nothing was recorded */
+			memmove(m->v, m->v + k, (m->n - k) * sizeof(double));
 		m->n -= k;
 		for (size_t j = 0; j < m->nlead; j++) {
 			if (j >= d && m->total)
