@@ -241,6 +241,13 @@ struct pl_bench_run_opts {
 	 *  report` points it at its report directory (or, while that does not exist yet, the
 	 *  directory that will hold it) through struct pl_bench_plan's workdir. Borrowed. */
 	const char *workdir;
+	/** Not an option: set by pl_bench_run_opts_check() when --precision took
+	 *  PL_BENCH_PRECISION_MAX_TIME because no --max-time was given. */
+	bool max_time_default;
+	/** Not an option: max_time is this benchmark's share of `perflab report`'s time
+	 *  budget (pl_bench_run_share()); it counts from before setup, so setup time is
+	 *  part of the share, and the result's words name the share, not --max-time. */
+	bool max_time_report;
 };
 /** --max-time when --precision is given without it, seconds: the budget of the default
  *  `perflab report` for all its benchmarks together. */
@@ -288,6 +295,30 @@ const char *pl_bench_stop_name(enum pl_bench_stop s);
  *  precision reached, within 1%)", the headline metric with the widest interval named. The
  *  bench table's precision line and the report's runner line. New string, or NULL. */
 char *pl_bench_precision_text(const json_t *p);
+
+/** A percentage as the outputs print it, never in exponent notation: whole numbers from
+ *  10 ("140"), two significant digits below ("1.4", "0.42", "0.0042"), "<0.0001" below
+ *  that. Writes @buf (at least 16 bytes); returns it. */
+const char *pl_bench_pct(char *buf, size_t len, double pct);
+
+/** The 95% interval [@lo, @hi] of the median @med in words relative to @med: "+-11%"
+ *  when its sides are alike, "-6%/+31%" when the larger side is more than 1.5 times the
+ *  smaller (a "+-" of the larger side would misstate the other), NULL when an input is
+ *  not finite or @med is 0. The bench table's, report's and key numbers' precision.
+ *  New string, or NULL. */
+char *pl_bench_ci_text(double med, double lo, double hi);
+
+/** The caveat of a figure from @n runs, the one rule the bench result's warnings and the
+ *  report's caveats share: "1 run: no spread (...)" for 1, "2 runs: too few runs for a
+ *  spread (...)" for 2, "no runs: nothing was measured" for 0, NULL from 3 on. *@tag
+ *  (optional) gets its short form (static). @hint adds what to rerun with. New string. */
+char *pl_bench_runs_caveat(long long n, bool hint, const char **tag);
+
+/** The spread caveat of a figure of @n runs with coefficient of variation @cv (a
+ *  fraction) over @max_cv: "spread too wide (cv 13.8% > 5%)" (two decimals where one
+ *  would print the threshold), NULL when @n < 3, @cv is not finite or within @max_cv.
+ *  The runner's warning and the report's per-figure caveat. New string. */
+char *pl_bench_spread_caveat(long long n, double cv, double max_cv);
 
 /** --format values, in the order of the option's choices ("text", "json", "prom"). */
 enum pl_bench_format { PL_BENCH_FMT_TEXT, PL_BENCH_FMT_JSON, PL_BENCH_FMT_PROM };
@@ -363,6 +394,13 @@ json_t *pl_bench_result_skipped(const struct pl_bench *b, const char *reason);
  *  with a reason). Nothing is printed. Call on the live system only. */
 json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick,
 			  const char *workdir);
+/** pl_bench_run_args() for one benchmark of `perflab report`'s budgeted plan: @share_s
+ *  seconds (> 0), counted from before setup, after which no run starts once
+ *  PL_BENCH_PRECISION_FLOOR_RUNS runs are measured (struct pl_bench_run_opts'
+ *  max_time_report). @argv must hold --precision; it also records "--max-time"
+ *  @share_s as the run's arguments. New reference. */
+json_t *pl_bench_run_share(const struct pl_bench *b, int argc, char *const *argv, bool quick,
+			   const char *workdir, double share_s);
 /** Run @b with its quick_argv (none when @full) followed by @extra (NULL-terminated, or
  *  NULL), through pl_bench_run_args(): `check --measure` runs a rule's evidence
  *  ("--numa-matrix") this way. Returns the result document (new reference). */

@@ -14,6 +14,7 @@
 #include "bench/bench.h"
 #include "bench/internal.h"
 #include "stats/settle.h"
+#include "stats/summary.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/opt.h"
@@ -39,7 +40,8 @@ int pl_bench_run_opts_check(struct pl_bench_run_opts *ro, bool runs_given)
 	}
 	ro->runs = 0;
 	ro->precision = p;
-	if (!(ro->max_time > 0))
+	ro->max_time_default = !(ro->max_time > 0);
+	if (ro->max_time_default)
 		ro->max_time = PL_BENCH_PRECISION_MAX_TIME;
 	if (ro->min_time > ro->max_time) {
 		pl_error("--min-time is longer than --max-time (%g s > %g s): give a --max-time "
@@ -120,7 +122,8 @@ void pl_bench_lead_merge(struct pl_bench_ctx *c, size_t d)
 	for (size_t i = 0; i < c->nm; i++) {
 		struct metric *m = &c->m[i];
 		size_t k = d < m->n ? d : m->n;
-		memmove(m->v, m->v + k, (m->n - k) * sizeof(double));
+		if (k) /* m->v is NULL while nothing was recorded */
+			memmove(m->v, m->v + k, (m->n - k) * sizeof(double));
 		m->n -= k;
 		for (size_t j = 0; j < m->nlead; j++) {
 			if (j >= d && m->total)
@@ -148,6 +151,10 @@ json_t *pl_bench_precision_json(const struct pl_bench_ctx *c, const struct pl_be
 	json_object_set_new(p, "level", json_real(0.95));
 	json_object_set_new(p, "method", pl_json_string("order-statistic CI of the median"));
 	json_object_set_new(p, "max_time_s", json_real(ro->max_time));
+	json_object_set_new(p, "max_time_from",
+			    pl_json_string(ro->max_time_report	  ? "report"
+					   : ro->max_time_default ? "default"
+								  : "option"));
 	json_object_set_new(p, "max_runs", json_integer(PL_BENCH_PRECISION_MAX_RUNS));
 	json_object_set_new(p, "min_runs", json_integer(PL_SETTLE_MIN_RUNS));
 	json_object_set_new(p, "runs", json_integer((json_int_t)counted));
@@ -167,11 +174,77 @@ json_t *pl_bench_precision_json(const struct pl_bench_ctx *c, const struct pl_be
 		json_object_set_new(o, "reached_pct", num_or_null(r * 100));
 		json_object_set_new(o, "ci_low", num_or_null(lo));
 		json_object_set_new(o, "ci_high", num_or_null(hi));
+		struct pl_summary sm;
+		pl_summary_compute(&sm, m->v, m->n);
+		json_object_set_new(o, "median", num_or_null(m->n ? sm.median : NAN));
+		json_object_set_new(o, "cv", num_or_null(m->n >= 2 ? sm.cv : NAN));
 		json_array_append_new(ms, o);
 	}
 	json_object_set_new(p, "reached_pct", num_or_null(worst * 100));
 	json_object_set_new(p, "metrics", ms);
 	return p;
+}
+
+const char *pl_bench_pct(char *buf, size_t len, double pct)
+{
+	double a = fabs(pct);
+	if (!isfinite(pct))
+		snprintf(buf, len, "?");
+	else if (a >= 10)
+		snprintf(buf, len, "%.0f", pct);
+	else if (a >= 1e-4 || a == 0)
+		snprintf(buf, len, "%.2g", pct);
+	else
+		snprintf(buf, len, "<0.0001");
+	return buf;
+}
+
+char *pl_bench_ci_text(double med, double lo, double hi)
+{
+	if (!isfinite(med) || !isfinite(lo) || !isfinite(hi) || med == 0)
+		return NULL;
+	double minus = fmax(med - lo, 0) / fabs(med) * 100;
+	double plus = fmax(hi - med, 0) / fabs(med) * 100;
+	double big = fmax(minus, plus), small = fmin(minus, plus);
+	char a[24], b[24];
+	if (big > 1.5 * small)
+		return pl_xasprintf("-%s%%/+%s%%", pl_bench_pct(a, sizeof(a), minus),
+				    pl_bench_pct(b, sizeof(b), plus));
+	return pl_xasprintf("+-%s%%", pl_bench_pct(a, sizeof(a), big));
+}
+
+char *pl_bench_runs_caveat(long long n, bool hint, const char **tag)
+{
+	const char *t = NULL;
+	char *r = NULL;
+	if (n <= 0) {
+		t = "no runs";
+		r = pl_xstrdup("no runs: nothing was measured");
+	} else if (n == 1) {
+		t = "1 run: no spread";
+		r = pl_xasprintf("1 run: no spread (stddev, worst run and cv need several runs%s)",
+				 hint ? "; rerun with more --runs to see how much the figure varies"
+				      : "");
+	} else if (n == 2) {
+		t = "2 runs: too few runs for a spread";
+		r = pl_xasprintf("2 runs: too few runs for a spread (3 or more give a meaningful "
+				 "stddev%s)",
+				 hint ? "; rerun with more --runs" : "");
+	}
+	if (tag)
+		*tag = t;
+	return r;
+}
+
+char *pl_bench_spread_caveat(long long n, double cv, double max_cv)
+{
+	if (n < 3 || !isfinite(cv) || !(cv > max_cv))
+		return NULL;
+	/* two decimals where one would print the threshold itself ("cv 5.0% > 5%") */
+	bool close = round(cv * 1000) == round(max_cv * 1000);
+	return pl_xasprintf(close ? "spread too wide (cv %.2f%% > %.0f%%)"
+				  : "spread too wide (cv %.1f%% > %.0f%%)",
+			    cv * 100, max_cv * 100);
 }
 
 /* A duration in seconds as the options take it: "60 s", "500 ms". */
@@ -183,6 +256,16 @@ static void fmt_secs(char *buf, size_t len, double s)
 		snprintf(buf, len, "%.3g s", s);
 }
 
+/* The interval of precision metric @m in words ("+-11%", "-6%/+31%"), or NULL. */
+static char *metric_ci(const json_t *m)
+{
+	const json_t *med = json_object_get(m, "median");
+	if (!json_is_number(med))
+		return NULL;
+	return pl_bench_ci_text(json_number_value(med), pl_json_num(m, "ci_low"),
+				pl_json_num(m, "ci_high"));
+}
+
 char *pl_bench_precision_text(const json_t *p)
 {
 	if (!json_is_object(p))
@@ -192,6 +275,7 @@ char *pl_bench_precision_text(const json_t *p)
 	const char *stop = pl_json_str(p, "stop");
 	/* the headline metric with the widest interval names the figure */
 	const char *name = NULL;
+	const json_t *wm = NULL;
 	double w = -1;
 	size_t i, nh = json_array_size(json_object_get(p, "metrics"));
 	const json_t *m;
@@ -202,30 +286,60 @@ char *pl_bench_precision_text(const json_t *p)
 		if (x > w) {
 			w = x;
 			name = pl_json_str(m, "name");
+			wm = m;
 		}
 	}
 	struct pl_buf b = { 0 };
+	long long runs = pl_json_int(p, "runs"), min_runs = pl_json_int(p, "min_runs");
+	char pa[24], pb[24];
+	pl_autofree char *ci = wm ? metric_ci(wm) : NULL;
+	pl_autofree char *figure = NULL;
 	if (json_is_number(reached))
-		pl_buf_printf(&b, "+-%.2g%%", json_number_value(reached));
-	else
-		pl_buf_printf(&b, "no interval yet (fewer than %lld runs)",
-			      pl_json_int(p, "min_runs"));
+		figure = ci ? pl_xstrdup(ci)
+			    : pl_xasprintf("+-%s%%", pl_bench_pct(pa, sizeof(pa),
+								  json_number_value(reached)));
+	if (figure) {
+		pl_buf_puts(&b, figure);
+	} else {
+		/* the interval needs min_runs runs; --max-time may stop a series after
+		 * PL_BENCH_PRECISION_FLOOR_RUNS, and then the spread is what there is */
+		const json_t *cv = wm ? json_object_get(wm, "cv") : NULL;
+		pl_buf_printf(&b, "no interval (it needs %lld runs, %lld made)", min_runs, runs);
+		if (json_is_number(cv))
+			pl_buf_printf(&b, "; spread cv %s%%",
+				      pl_bench_pct(pa, sizeof(pa), json_number_value(cv) * 100));
+	}
 	if (name)
 		pl_buf_printf(&b, " for %s%s", name, nh > 1 ? " (the widest headline metric)" : "");
-	long long runs = pl_json_int(p, "runs");
-	pl_buf_printf(&b, " (95%% CI of the median, %lld run%s after %lld warm-up, stopped: ", runs,
-		      runs == 1 ? "" : "s", pl_json_int(p, "warmup_dropped"));
+	pl_buf_printf(&b, " (%s%lld run%s", figure ? "95% CI of the median, " : "", runs,
+		      runs == 1 ? "" : "s");
+	long long dropped = pl_json_int(p, "warmup_dropped");
+	if (dropped > 0)
+		pl_buf_printf(&b, " after %lld detected warm-up run%s dropped", dropped,
+			      dropped == 1 ? "" : "s");
+	pl_buf_puts(&b, "; stopped: ");
 	char t[32];
+	pl_bench_pct(pb, sizeof(pb), want);
+	const char *from = pl_json_str(p, "max_time_from");
 	if (stop && strcmp(stop, "precision") == 0) {
-		pl_buf_printf(&b, "precision reached, within %.2g%%)", want);
+		pl_buf_printf(&b, "the %s%% target was reached)", pb);
+		return pl_buf_steal(&b);
 	} else if (stop && strcmp(stop, "max-time") == 0) {
 		fmt_secs(t, sizeof(t), pl_json_num(p, "max_time_s"));
-		pl_buf_printf(&b, "--max-time %s reached, precision above %.2g%%)", t, want);
+		if (from && strcmp(from, "report") == 0)
+			pl_buf_printf(&b, "its share of the report's time budget (%s) was spent",
+				      t);
+		else if (from && strcmp(from, "default") == 0)
+			pl_buf_printf(&b, "the default --max-time of %s was spent", t);
+		else
+			pl_buf_printf(&b, "--max-time %s reached", t);
 	} else if (stop && strcmp(stop, "max-runs") == 0) {
-		pl_buf_printf(&b, "%lld runs reached, precision above %.2g%%)",
-			      pl_json_int(p, "max_runs"), want);
+		pl_buf_printf(&b, "%lld runs reached", pl_json_int(p, "max_runs"));
 	} else {
 		pl_buf_printf(&b, "%s)", stop ? stop : "?");
+		return pl_buf_steal(&b);
 	}
+	pl_buf_printf(&b, "; the %s%% target was not reached (%s))", pb,
+		      figure ? figure : "no interval");
 	return pl_buf_steal(&b);
 }

@@ -421,10 +421,12 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 			t_last = pl_now_ns();
 			if (adaptive) {
 				/* elapsed since the first run, fixed warm-up included: --max-time
-				 * bounds the time the runs take */
+				 * bounds the time the runs take; a share of the report's budget
+				 * counts from before setup, so setup is part of it */
 				double worst = pl_bench_precision_eval(&c, &dropped);
+				uint64_t from = a->ro->max_time_report ? t_wall : t_run0;
 				stop = pl_bench_stop_rule(a->ro, done - dropped, done, worst,
-							  (double)(t_last - t_run0) / 1e9);
+							  (double)(t_last - from) / 1e9);
 				if (stop != PL_BENCH_STOP_NONE)
 					break;
 				continue;
@@ -507,18 +509,29 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 		json_array_append_new(ms, pl_bench_metric_json(&c.m[i], a->ro->histogram));
 		struct pl_summary sm;
 		pl_summary_compute(&sm, c.m[i].v, c.m[i].n);
-		if (sm.n >= 3 && isfinite(sm.cv) && sm.cv > max_cv) {
+		char *sp = pl_bench_spread_caveat((long long)sm.n, sm.cv, max_cv);
+		if (sp) {
+			free(sp);
 			pl_buf_printf(&wide, "%s%s (%.0f%%)", nwide ? ", " : "", c.m[i].name,
 				      sm.cv * 100);
 			nwide++;
 		}
 	}
-	/* with --precision the interval of the median says how far the figure holds */
-	if (nwide && !adaptive)
+	/* the caveats the report gives each figure (pl_bench_spread_caveat(),
+	 * pl_bench_runs_caveat()), also with --precision: a median's interval can be narrow
+	 * while the runs spread wide */
+	if (nwide)
 		pl_bench_warn(&c,
 			      "spread too wide to trust for %zu of %zu metrics (stddev/mean above "
-			      "%.0f%%): %s; rerun on an idle machine or with more --runs",
-			      nwide, c.nm, max_cv * 100, wide.data);
+			      "%.0f%%): %s; rerun on an idle machine or with %s",
+			      nwide, c.nm, max_cv * 100, wide.data,
+			      adaptive ? "a longer --max-time" : "more --runs");
+	if (c.nm && !c.invalid[0] && !interrupted) {
+		char *few = pl_bench_runs_caveat((long long)(done - dropped), true, NULL);
+		if (few)
+			pl_bench_warn(&c, "%s", few);
+		free(few);
+	}
 	pl_buf_free(&wide);
 	json_object_set_new(d, "metrics", ms);
 	pl_bench_reference_share(c.info, ms);
@@ -615,8 +628,9 @@ unsigned pl_bench_planned_warmup(const struct pl_bench *b, const struct pl_bench
 	return ro->warmup >= 0 ? (unsigned)ro->warmup : b->default_warmup;
 }
 
-json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick,
-			  const char *workdir)
+/* pl_bench_run_args(), with max_time @share_s counted from before setup when > 0. */
+static json_t *run_args_share(const struct pl_bench *b, int argc, char *const *argv, bool quick,
+			      const char *workdir, double share_s)
 {
 	struct pl_bench_run_opts ro;
 	void *opts = NULL;
@@ -624,6 +638,11 @@ json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv,
 	char err[512] = "the report's arguments for it do not parse (a perflab bug)";
 	if (pl_bench_parse_args(b, argc, argv, &opts, &ro) == 0) {
 		ro.workdir = workdir;
+		if (share_s > 0) {
+			ro.max_time = share_s;
+			ro.max_time_default = false;
+			ro.max_time_report = true;
+		}
 		static char *const none[] = { NULL }; /* runner.args: [] for the defaults */
 		struct run_args ra = { b, opts, &ro, quick, false, argc, argv ? argv : none };
 		run_bench(&ra, &doc, err, sizeof(err));
@@ -634,6 +653,28 @@ json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv,
 		json_object_set_new(doc, "reason", pl_json_string(err));
 	}
 	return doc;
+}
+
+json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick,
+			  const char *workdir)
+{
+	return run_args_share(b, argc, argv, quick, workdir, 0);
+}
+
+json_t *pl_bench_run_share(const struct pl_bench *b, int argc, char *const *argv, bool quick,
+			   const char *workdir, double share_s)
+{
+	int n = argc;
+	const char *v[argc + 3];
+	char t[32];
+	for (int k = 0; k < argc; k++)
+		v[k] = argv[k];
+	snprintf(t, sizeof(t), "%.3fs", share_s < 0.001 ? 0.001 : share_s);
+	v[n++] = "--max-time";
+	v[n++] = t;
+	v[n] = NULL;
+	return run_args_share(b, n, (char *const *)v, quick, workdir,
+			      share_s < 0.001 ? 0.001 : share_s);
 }
 
 json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *const *extra)

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "bench/bench.h"
 #include "bench/spin.h"
@@ -39,10 +40,11 @@ static uint64_t spin_loop(void *arg, uint64_t n)
 struct spin_state {
 	uint64_t iters;
 	int m;
-	/* test hook PERFLAB_TEST_SPIN_SERIES="NOISE:SLOW" (test builds only, util/testhook.h):
-	 * each measured run records a synthetic 1 ms +- NOISE% (uniform, seeded, so the
-	 * series is the same every time) instead of its time, the first SLOW measured runs
-	 * 3 ms: the --precision tests' quiet, noisy and slow-starting series */
+	/* test hook PERFLAB_TEST_SPIN_SERIES="NOISE:SLOW[:SETUP_MS]" (test builds only,
+	 * util/testhook.h): each measured run records a synthetic 1 ms +- NOISE% (uniform,
+	 * seeded, so the series is the same every time) instead of its time, the first SLOW
+	 * measured runs 3 ms, and setup sleeps SETUP_MS: the --precision tests' quiet, noisy
+	 * and slow-starting series, and the report plan's benchmarks with a slow setup */
 	bool synth;
 	double noise;
 	unsigned slow, nrun;
@@ -64,7 +66,11 @@ static int spin_setup(struct pl_bench_ctx *ctx, void *vo, void **out)
 	if (series) {
 		char *end;
 		spin_st.noise = strtod(series, &end) / 100;
-		spin_st.slow = *end == ':' ? (unsigned)strtoul(end + 1, NULL, 10) : 0;
+		spin_st.slow = *end == ':' ? (unsigned)strtoul(end + 1, &end, 10) : 0;
+		long setup_ms = *end == ':' ? strtol(end + 1, NULL, 10) : 0;
+		if (setup_ms > 0)
+			nanosleep(&(struct timespec){ setup_ms / 1000, setup_ms % 1000 * 1000000L },
+				  NULL);
 		spin_st.synth = isfinite(spin_st.noise);
 		spin_st.nrun = 0;
 		spin_st.seed = 42;

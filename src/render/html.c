@@ -102,6 +102,15 @@ static const char css[] =
 	"td:first-child{min-width:6em}ul.caveats{padding-left:14px}"
 	"code{font-size:12px}table.facts col.key{width:40%}table.facts "
 	"col.source{width:22%}}\n"
+	/* a phone's width: each key number stacks, its context, reference and caveats under
+	 * the figure instead of in columns off the screen's edge */
+	"@media (max-width:600px){table.keynums,table.keynums tbody,table.keynums tr,"
+	"table.keynums th,table.keynums td{display:block;width:auto}table.keynums thead"
+	"{display:none}table.keynums{background:none}table.keynums tr{border-top:1px solid "
+	"var(--line);padding:4px 0}table.keynums th,table.keynums td{border:none;text-align:left;"
+	"padding:2px 0}table.keynums td:empty{display:none}"
+	"table.keynums td:nth-child(4):not(:empty)::before{content:\"reference: \";"
+	"color:var(--muted)}}\n"
 	".caveat{color:var(--warn)}ul.caveats{margin:4px 0 12px;padding-left:20px;font-size:14px}"
 	"ul.caveats li.info{color:var(--muted)}td.notes{font-size:13px}.unreliable{border:1px "
 	"solid var(--warn);border-radius:6px;padding:8px 12px;color:var(--warn)}\n"

@@ -55,9 +55,22 @@ static const char **plan_args(const char *const *argv, bool precision, const cha
 	return v;
 }
 
-static const char **args_with_cpus(const char *const *argv, const char *cpus, int *argc)
+/* @argv (NULL-terminated, may be NULL) without its "--runs N": the quick arguments of a
+ * benchmark run over budget, whose count --precision's floor of runs replaces. New array
+ * of the same strings; free the array only. */
+static const char **without_runs(const char *const *argv)
 {
-	return plan_args(argv, false, cpus, argc);
+	int n = argv_len(argv), k = 0;
+	const char **v = pl_xcalloc((size_t)n + 1, sizeof(*v));
+	for (int i = 0; i < n; i++) {
+		if (strcmp(argv[i], "--runs") == 0) {
+			i++;
+			continue;
+		}
+		if (strncmp(argv[i], "--runs=", 7) != 0)
+			v[k++] = argv[i];
+	}
+	return v;
 }
 
 int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const char *cpus)
@@ -148,23 +161,16 @@ json_t *pl_bench_plan_json(const struct pl_bench_plan *p)
 	return d;
 }
 
-/* Run @it of @p; in the default mode with "--max-time" @share seconds after its
- * arguments. */
+/* Run @it of @p; in the default mode with @share seconds of the budget, setup included
+ * (pl_bench_run_share()). */
 static json_t *run_item(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it,
 			double share)
 {
 	if (p->mode != PL_BENCH_MODE_DEFAULT || !(share > 0))
 		return pl_bench_run_args(it->b, it->argc, (char *const *)it->argv,
 					 p->mode == PL_BENCH_MODE_QUICK, p->workdir);
-	char t[32];
-	snprintf(t, sizeof(t), "%.3fs", share < 0.001 ? 0.001 : share);
-	const char *v[it->argc + 3];
-	for (int k = 0; k < it->argc; k++)
-		v[k] = it->argv[k];
-	v[it->argc] = "--max-time";
-	v[it->argc + 1] = t;
-	v[it->argc + 2] = NULL;
-	return pl_bench_run_args(it->b, it->argc + 2, (char *const *)v, false, p->workdir);
+	return pl_bench_run_share(it->b, it->argc, (char *const *)it->argv, false, p->workdir,
+				  share);
 }
 
 json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it)
@@ -208,14 +214,18 @@ json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
 			"%s (run 'perflab bench %s' or 'perflab report --full')", cause, b->name);
 		return pl_bench_result_skipped(b, why);
 	}
+	/* its brief arguments until its floor of runs: a figure with a spread, a few seconds
+	 * over the budget, rather than one run */
 	int argc;
-	pl_autofree const char **argv = args_with_cpus(b->quick_argv, p->cpus, &argc);
-	json_t *d = pl_bench_run_args(b, argc, (char *const *)argv, true, p->workdir);
+	pl_autofree const char **quick = without_runs(b->quick_argv);
+	pl_autofree const char **argv = plan_args(quick, true, p->cpus, &argc);
+	json_t *d = pl_bench_run_share(b, argc, (char *const *)argv, true, p->workdir,
+				       PL_BENCH_PLAN_OVER_S);
 	json_t *notes = json_object_get(d, "notes");
 	pl_autofree char *why = pl_xasprintf(
-		"%s: ran with its brief --quick arguments, not the default plan's (run "
-		"'perflab bench %s' for that figure)",
-		cause, b->name);
+		"%s: ran with its brief --quick arguments until its floor of %d runs, not the "
+		"default plan's (run 'perflab bench %s' for that figure)",
+		cause, PL_BENCH_PRECISION_FLOOR_RUNS, b->name);
 	if (json_is_array(notes)) /* a skipped or failed result keeps its own reason */
 		json_array_insert_new(notes, 0, pl_json_string(why));
 	return d;

@@ -11,13 +11,15 @@
  *            O_DIRECT; what the same benchmark run alone with its defaults measures, so
  *            the figures agree with standalone runs. Each benchmark's --max-time is an
  *            even share of the budget left when it starts (what is left over / the
- *            benchmarks not yet run), so the time a quiet benchmark does not need goes to
- *            the noisier ones after it
+ *            benchmarks not yet run, so what the earlier ones overran is taken from the
+ *            later ones' shares), counted from before its setup, so the time a quiet
+ *            benchmark does not need goes to the noisier ones after it
  *   full     no budget: each benchmark with its own defaults
  *
  * The budget is enforced by the report: in the default mode a benchmark that would start
- * after it is used runs with its quick arguments instead (and says so, naming the
- * benchmarks that took the time), in the quick mode
+ * after it is used runs with its quick arguments until its floor of
+ * PL_BENCH_PRECISION_FLOOR_RUNS runs (and says so, naming the benchmarks that took the
+ * time), in the quick mode
  * it is listed as skipped with that reason. `perflab report --dry-run` prints the plan. */
 #ifndef PERFLAB_REPORT_BENCH_PLAN_H
 #define PERFLAB_REPORT_BENCH_PLAN_H
@@ -32,6 +34,9 @@
 /** The precision the default plan asks of every benchmark (bench --precision). */
 #define PL_REPORT_PRECISION "1%"
 
+/** The --max-time, seconds, of a benchmark that starts after the default plan's budget is
+ *  used: so short that it stops at its floor of PL_BENCH_PRECISION_FLOOR_RUNS runs. */
+#define PL_BENCH_PLAN_OVER_S 0.001
 /** The report's benchmark modes. */
 enum pl_bench_mode { PL_BENCH_MODE_QUICK, PL_BENCH_MODE_DEFAULT, PL_BENCH_MODE_FULL };
 

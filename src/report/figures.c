@@ -55,22 +55,14 @@ static char *prefix_tag(const char *s)
 	return pl_xasprintf("%.*s", (int)(c - s), s);
 }
 
-/* "1 run: no spread", "2 runs: too few runs for a spread"; NULL from 3 runs on. */
+/* "1 run: no spread", "2 runs: too few runs for a spread"; nothing from 3 runs on
+ * (pl_bench_runs_caveat(), the rule the runner's warning uses). */
 static void runs_caveat(struct pl_caveats *c, long long n, bool all)
 {
-	if (n == 0) {
-		add(c, PL_CAVEAT_WARN, "no runs", pl_xstrdup("no runs: nothing was measured"));
-	} else if (n == 1) {
-		add(c, PL_CAVEAT_WARN, "1 run: no spread",
-		    pl_xasprintf("1 run: no spread (stddev, worst run and cv need several runs%s)",
-				 all ? "; rerun with more --runs to see how much the figure varies"
-				     : ""));
-	} else if (n == 2) {
-		add(c, PL_CAVEAT_WARN, "2 runs: too few runs for a spread",
-		    pl_xasprintf("2 runs: too few runs for a spread (3 or more give a "
-				 "meaningful stddev%s)",
-				 all ? "; rerun with more --runs" : ""));
-	}
+	const char *tag = NULL;
+	char *t = pl_bench_runs_caveat(n, all, &tag);
+	if (t)
+		add(c, PL_CAVEAT_WARN, tag, t);
 }
 
 /* Words for the bench "info" keys that are not plain English once '_' is a space. */
@@ -349,6 +341,10 @@ void pl_caveats_bench(const json_t *doc, struct pl_caveats *out)
 		const char *w = json_string_value(x);
 		if (!w)
 			continue;
+		/* the runner's runs warning is runs_caveat()'s, said once above */
+		if (pl_startswith(w, "1 run: ") || pl_startswith(w, "2 runs: ") ||
+		    pl_startswith(w, "no runs: "))
+			continue;
 		/* the runner's spread warning: each figure carries its own (pl_caveats_metric) */
 		char *tag = pl_startswith(w, "spread too wide") ? NULL : prefix_tag(w);
 		if (!tag && pl_startswith(w, "the hypervisor stole"))
@@ -393,17 +389,13 @@ void pl_caveats_metric(const json_t *doc, const json_t *m, struct pl_caveats *ou
 	double max_cv = pl_json_num(runner, "max_cv");
 	if (!(max_cv > 0))
 		max_cv = PL_FIG_DEFAULT_MAX_CV;
-	if (n >= 3 && isfinite(cv) && cv > max_cv) {
-		/* two decimals where one would print the threshold itself ("cv 5.0% > 5%") */
-		bool close = round(cv * 1000) == round(max_cv * 1000);
-		char *t = pl_xasprintf(close ? "spread too wide (cv %.2f%% > %.0f%%)"
-					     : "spread too wide (cv %.1f%% > %.0f%%)",
-				       cv * 100, max_cv * 100);
-		add(out, PL_CAVEAT_WARN, t,
+	char *wide = pl_bench_spread_caveat(n, cv, max_cv);
+	if (wide) {
+		add(out, PL_CAVEAT_WARN, wide,
 		    pl_xasprintf("%s: stddev/mean above the benchmark's threshold; rerun on an "
 				 "idle machine or with more --runs",
-				 t));
-		free(t);
+				 wide));
+		free(wide);
 	}
 	const json_t *notes = json_object_get(m, "notes");
 	const char *cc = pl_json_str(notes, "client_cpu"), *sc = pl_json_str(notes, "server_cpu");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "facts/collectors.h"
 #include "report/figures.h"
 #include "util/json.h"
@@ -155,10 +156,24 @@ static void add_precision(json_t *r, const json_t *doc, const json_t *m)
 		json_object_set_new(o, "requested_pct", json_real(pl_json_num(p, "requested_pct")));
 		json_object_set_new(o, "stop", pl_json_string(pl_json_str(p, "stop")));
 		json_object_set_new(r, "precision", o);
+		/* the interval's two sides where they differ (pl_bench_ci_text()); without
+		 * an interval (fewer runs than it needs) the spread of the runs there are */
+		pl_autofree char *ci =
+			pl_bench_ci_text(pl_json_num(m, "median"), pl_json_num(pm, "ci_low"),
+					 pl_json_num(pm, "ci_high"));
+		char pct[24];
+		double cv = pl_json_num(m, "cv");
+		long long runs = pl_json_int(m, "n");
 		pl_autofree char *t =
 			json_is_number(reached)
-				? pl_xasprintf("%s +-%.2g%%", pl_json_str(r, "text"),
-					       json_number_value(reached))
+				? (ci ? pl_xasprintf("%s %s", pl_json_str(r, "text"), ci)
+				      : pl_xasprintf("%s +-%s%%", pl_json_str(r, "text"),
+						     pl_bench_pct(pct, sizeof(pct),
+								  json_number_value(reached))))
+			: isfinite(cv) && runs >= 2
+				? pl_xasprintf("%s (no interval: %lld runs, cv %s%%)",
+					       pl_json_str(r, "text"), runs,
+					       pl_bench_pct(pct, sizeof(pct), cv * 100))
 				: pl_xasprintf("%s (no interval)", pl_json_str(r, "text"));
 		json_object_set_new(r, "text", pl_json_string(t));
 		return;

@@ -51,11 +51,13 @@ is "too tight: the precision reached is wider than asked" \
 	"$(jqv "$TMP/tight.json" '.runner.precision.reached_pct > 0.01')" true
 is "too tight: the runs took --max-time" \
 	"$(jqv "$TMP/tight.json" '.runner.precision.wall_s >= 0.3 and .runner.precision.max_time_s == 0.3')" true
+# the interval as +-X%, or its two sides where they differ
+CI='(\+-[0-9.]+%|-[0-9.]+%/\+[0-9.]+%)'
 like "too tight: the warning says so" "$(cat "$ERR")" \
-	"precision not reached: \+-[0-9.]+% for run .*stopped: --max-time 300 ms reached, precision above 0.01%"
+	"precision not reached: $CI for run .*stopped: --max-time 300 ms reached; the 0.01% target was not reached \($CI\)"
 ok "too tight (text)" slow_spin 5:0 --precision 0.01% --max-time 300ms
 like "text: the precision line says why it stopped" "$(sed -n 3p "$OUT")" \
-	'^precision: \+-[0-9.]+% for run \(95% CI of the median, [0-9]+ runs after [0-9]+ warm-up, stopped: --max-time 300 ms reached'
+	"^precision: $CI for run \(95% CI of the median, [0-9]+ runs; stopped: --max-time 300 ms reached"
 
 # a planted slow start of 4 runs at 3x: dropped, and the figure is the settled 1 ms
 ok "slow start" spin 0.1:4 --precision 1% --json -o "$TMP/slow.json"
@@ -65,7 +67,7 @@ is "slow start: counted runs without them" \
 	"$(jqv "$TMP/slow.json" '.runner.runs == .runner.precision.runs and .metrics[0].n == .runner.runs')" true
 ok "slow start (text)" spin 0.1:4 --precision 1%
 like "text: the dropped warm-up is counted" "$(sed -n 3p "$OUT")" \
-	'^precision: \+-0\.[0-9]+% for run \(95% CI of the median, [0-9]+ runs after 4 warm-up, stopped: precision reached, within 1%\)$'
+	'^precision: \+-0\.[0-9]+% for run \(95% CI of the median, [0-9]+ runs after 4 detected warm-up runs dropped; stopped: the 1% target was reached\)$'
 
 # --precision takes over a --runs of --quick's arguments; without it --runs is fixed
 ok "--quick --precision" spin 0.1:0 --quick --precision 2% --json -o "$TMP/q.json"
@@ -79,6 +81,21 @@ ok "--runs 100000 --max-time 200ms" slow_spin 5:0 --runs 100000 --warmup 0 --max
 is "--max-time: fewer runs than asked" "$(jqv "$TMP/mt.json" '.runner.runs < 1000 and .runner.runs >= 1')" true
 like "--max-time: the note says why" "$(jqv "$TMP/mt.json" '.notes | join(";")')" \
 	'--max-time 0.2 s reached after [0-9]+ of 100000 runs'
+
+# where max_time_s came from: the default, or the user's --max-time
+is "quiet: the default --max-time" "$(jqv "$TMP/quiet.json" .runner.precision.max_time_from)" default
+is "too tight: the user's --max-time" "$(jqv "$TMP/tight.json" .runner.precision.max_time_from)" option
+
+# the caveats the report derives for a figure are in the standalone result's warnings too
+ok "2 runs" spin 5:0 --runs 2 --warmup 0 --json -o "$TMP/two.json"
+like "2 runs: too few for a spread" "$(jqv "$TMP/two.json" '.warnings | join(";")')" \
+	'2 runs: too few runs for a spread'
+ok "3 runs" spin 5:0 --runs 3 --warmup 0 --json -o "$TMP/three.json"
+unlike "3 runs: no runs caveat" "$(jqv "$TMP/three.json" '.warnings | join(";")')" 'too few runs'
+ok "a wide series with --precision" spin 40:0 --precision 1% --max-time 200ms --json \
+	-o "$TMP/wide.json"
+like "--precision: the wide spread is warned" "$(jqv "$TMP/wide.json" '.warnings | join(";")')" \
+	'spread too wide to trust for 1 of 1 metrics .*: run \([0-9]+%\)'
 
 # bad values: exit 2 with one line naming the option
 bad() { # NAME WANT ARGS...

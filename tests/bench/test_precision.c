@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -158,10 +159,56 @@ static void test_opts_check(void **state)
 	assert_float_equal(ro.precision, 0, 0);
 }
 
+static void test_precision_words(void **state)
+{
+	(void)state;
+	char b[24];
+	/* a percentage is never in exponent notation */
+	assert_string_equal(pl_bench_pct(b, sizeof(b), 140.3), "140");
+	assert_string_equal(pl_bench_pct(b, sizeof(b), 12.4), "12");
+	assert_string_equal(pl_bench_pct(b, sizeof(b), 1.44), "1.4");
+	assert_string_equal(pl_bench_pct(b, sizeof(b), 0.42), "0.42");
+	assert_string_equal(pl_bench_pct(b, sizeof(b), 0.0042), "0.0042");
+	assert_string_equal(pl_bench_pct(b, sizeof(b), 0), "0");
+	assert_string_equal(pl_bench_pct(b, sizeof(b), 1e-7), "<0.0001");
+	/* sides alike: +-; one side more than 1.5x the other: both */
+	char *t = pl_bench_ci_text(100, 99, 101.2);
+	assert_string_equal(t, "+-1.2%");
+	free(t);
+	t = pl_bench_ci_text(13.08, 12.25, 17.10);
+	assert_string_equal(t, "-6.3%/+31%");
+	free(t);
+	t = pl_bench_ci_text(100, 60, 340);
+	assert_string_equal(t, "-40%/+240%");
+	free(t);
+	assert_null(pl_bench_ci_text(0, -1, 1));
+	assert_null(pl_bench_ci_text(10, NAN, 11));
+	/* the runs caveat: 0, 1, 2 runs; nothing from 3 */
+	const char *tag = NULL;
+	t = pl_bench_runs_caveat(2, false, &tag);
+	assert_string_equal(tag, "2 runs: too few runs for a spread");
+	assert_non_null(strstr(t, "2 runs: too few runs for a spread"));
+	free(t);
+	t = pl_bench_runs_caveat(1, true, &tag);
+	assert_string_equal(tag, "1 run: no spread");
+	free(t);
+	assert_null(pl_bench_runs_caveat(3, true, NULL));
+	/* the spread caveat: over the threshold from 3 runs */
+	t = pl_bench_spread_caveat(63, 0.33, 0.05);
+	assert_string_equal(t, "spread too wide (cv 33.0% > 5%)");
+	free(t);
+	t = pl_bench_spread_caveat(10, 0.0504, 0.05);
+	assert_string_equal(t, "spread too wide (cv 5.04% > 5%)");
+	free(t);
+	assert_null(pl_bench_spread_caveat(2, 1.2, 0.05));
+	assert_null(pl_bench_spread_caveat(20, 0.04, 0.05));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_precision_order_statistics),
+		cmocka_unit_test(test_precision_words),
 		cmocka_unit_test(test_precision_narrows_with_runs),
 		cmocka_unit_test(test_warmup_rule),
 		cmocka_unit_test(test_stop_rule),

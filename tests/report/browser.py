@@ -116,6 +116,17 @@ document.querySelectorAll('table.metrics tbody td:first-child,table.comparison t
 return {nu:nu,units:units.slice(0,12),nbu:units.length,nw:nw,words:words.slice(0,12),nbw:words.length};
 """
 
+# The key numbers' caveats: every row's caveats cell with content is on screen without
+# scrolling sideways (at a narrow width the rows stack, the caveats under the figure).
+JS_KEYCAV = r"""
+var W=document.documentElement.clientWidth,n=0,off=[];
+document.querySelectorAll('table.keynums tbody tr').forEach(function(tr){
+ var c=tr.lastElementChild;if(!c||!c.textContent.trim())return;n++;
+ var r=c.getBoundingClientRect();if(r.left<-0.5||r.right>W+0.5)
+  off.push(tr.firstElementChild.textContent+' '+Math.round(r.left)+'..'+Math.round(r.right)+' px');});
+return {n:n,off:off.slice(0,12)};
+"""
+
 # What a reader sees of tables that scroll and of the findings table: every element that
 # scrolls sideways (scrollWidth past its width) shows it with a background (the shadow at
 # an edge with more beyond it); no findings header word is broken over two lines
@@ -242,6 +253,10 @@ def check_layout(base, s, ex, width, want_flame, cluster=False):
             "\n".join(rd["heads"]))
         tap(not rd["broken"], f"{at}: every fix command on one line ({rd['cmds']} commands)",
             "\n".join(rd["broken"]))
+    kc = ex(JS_KEYCAV)
+    if kc["n"]:
+        tap(not kc["off"], f"{at}: every key number's caveats on screen without scrolling "
+            f"({kc['n']} rows)", "\n".join(kc["off"]))
     charts = ex(JS_CHART_WIDTH)
     narrow = [c for c in charts if c["w"] < c["col"] / 2]
     tap(not narrow, f"{at}: every chart at least half as wide as its column ({len(charts)} charts)",

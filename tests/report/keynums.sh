@@ -101,7 +101,7 @@ is "fixed count: no precision member" "$(row "$R" "time read" .precision)" null
 jq '.runner.precision = {requested_pct: 1, level: 0.95, method: "order-statistic CI of the median",
 	max_time_s: 8.5, max_runs: 1000, min_runs: 6, runs: 23, warmup_dropped: 2, stop: "precision",
 	wall_s: 3.2, reached_pct: 0.42,
-	metrics: [{name: "gettimeofday", reached_pct: 0.42, ci_low: 20.1, ci_high: 20.3}]}' \
+	metrics: [{name: "gettimeofday", reached_pct: 0.42, ci_low: 73.05, ci_high: 73.67}]}' \
 	"$FX/bench-clock.json" >"$TMP/clock-p.json"
 validate bench.schema.json "$TMP/clock-p.json"
 ok "report from a --precision clock result" "$PERFLAB" report --no-bench -o "$TMP/rp" \
@@ -111,7 +111,39 @@ is "precision: the row's member" "$(row "$TMP/rp" "time read" '.precision | tost
 	'{"reached_pct":0.42,"requested_pct":1,"stop":"precision"}'
 like "md: the figure cell" "$(grep '^| \[time read\]' "$TMP/rp/report.md")" '\+-0\.42%'
 like "md: the runner line" "$(cat "$TMP/rp/report.md")" \
-	'; precision \+-0\.42% for gettimeofday \(95% CI of the median, 23 runs after 2 warm-up, stopped: precision reached, within 1%\)'
+	'; precision \+-0\.42% for gettimeofday \(95% CI of the median, 23 runs after 2 detected warm-up runs dropped; stopped: the 1% target was reached\)'
 like "html: the runner line" "$(cat "$TMP/rp/report.html")" '; precision \+-0\.42% for gettimeofday'
 validate report.schema.json "$TMP/rp/report.json"
+
+# an asymmetric interval shows its two sides, a percentage never in exponent notation, and
+# a series --max-time stopped before the interval (6 runs) gives its spread instead
+jq '.runner.precision = {requested_pct: 1, level: 0.95, method: "order-statistic CI of the median",
+	max_time_s: 8.5, max_time_from: "report", max_runs: 1000, min_runs: 6, runs: 23,
+	warmup_dropped: 0, stop: "max-time", wall_s: 9.1, reached_pct: 140,
+	metrics: [{name: "gettimeofday", reached_pct: 140, ci_low: 72.9, ci_high: 176.1,
+		median: 73.36, cv: 0.21}]}' "$FX/bench-clock.json" >"$TMP/clock-a.json"
+validate bench.schema.json "$TMP/clock-a.json"
+ok "report from an asymmetric interval" "$PERFLAB" report --no-bench -o "$TMP/ra" \
+	--from "$TMP/clock-a.json"
+like "asymmetric: both sides on the key number" "$(row "$TMP/ra" "time read" .text)" ' -0\.63%/\+140%$'
+like "asymmetric: the runner line" "$(cat "$TMP/ra/report.md")" \
+	'; precision -0\.63%/\+140% for gettimeofday \(95% CI of the median, 23 runs; stopped: its share of the report.s time budget \(8\.5 s\) was spent; the 1% target was not reached \(-0\.63%/\+140%\)\)'
+unlike "no exponent notation" "$(cat "$TMP/ra/report.md")" '[0-9]e[+-][0-9]+%'
+jq '.runner.precision = {requested_pct: 1, level: 0.95, method: "order-statistic CI of the median",
+	max_time_s: 4.4, max_time_from: "report", max_runs: 1000, min_runs: 6, runs: 3,
+	warmup_dropped: 0, stop: "max-time", wall_s: 4.6, reached_pct: null,
+	metrics: [{name: "gettimeofday", reached_pct: null, ci_low: null, ci_high: null,
+		median: 73.36, cv: 0.2159773726}]}' "$FX/bench-clock.json" >"$TMP/clock-3.json"
+validate bench.schema.json "$TMP/clock-3.json"
+ok "report from 3 runs" "$PERFLAB" report --no-bench -o "$TMP/r3" --from "$TMP/clock-3.json"
+like "3 runs: the key number gives the spread" "$(row "$TMP/r3" "time read" .text)" \
+	' \(no interval: 3 runs, cv 22%\)$'
+like "3 runs: the runner line says why" "$(cat "$TMP/r3/report.md")" \
+	'; precision no interval \(it needs 6 runs, 3 made\); spread cv 22% for gettimeofday \(3 runs; stopped: its share'
+
+# at a phone's width the key numbers stack: every row's caveats on screen, under the
+# figure, not in a column reached by scrolling sideways (browser.py checks 1280/800/480 px)
+. "$PERFLAB_SRCDIR/tests/report/browser.sh"
+browser_check "key numbers' caveats at 480 px" "$TMP/ra/report.html" \
+	"$PERFLAB_BUILDDIR/report-keynums.png" "-"
 done_testing

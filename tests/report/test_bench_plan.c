@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The default report plan's time budget on a synthetic plan: bench spin items whose setup
+ * sleeps (test hook PERFLAB_TEST_SPIN_SERIES="NOISE:SLOW:SETUP_MS") and whose series never
+ * reaches the precision, so each runs until its share is spent. Each share counts from
+ * before setup, what one item overran comes out of the later shares, and an item that
+ * starts after the budget is used still gets its floor of runs. */
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench/bench.h"
+#include "report/bench_plan.h"
+#include "util/json.h"
+
+static const char *const spin_args[] = { "--work", "20ms", "--precision", "1%", NULL };
+
+/* Run @n spin items within @budget_s; the results, in plan order. */
+static json_t *run_plan(size_t n, double budget_s)
+{
+	const struct pl_bench *spin = pl_bench_find("spin");
+	assert_non_null(spin);
+	struct pl_bench_plan_item items[4] = { 0 };
+	assert_true(n <= 4);
+	for (size_t i = 0; i < n; i++)
+		items[i] = (struct pl_bench_plan_item){ .b = spin, .argc = 4, .argv = spin_args };
+	struct pl_bench_plan p = {
+		.mode = PL_BENCH_MODE_DEFAULT, .budget_s = budget_s, .items = items, .n = n
+	};
+	json_t *arr = json_array();
+	volatile sig_atomic_t stop = 0;
+	pl_bench_plan_run_all(&p, arr, &stop, NULL, NULL);
+	assert_int_equal(json_array_size(arr), n);
+	return arr;
+}
+
+static const json_t *precision_of(const json_t *r)
+{
+	return json_object_get(json_object_get(r, "runner"), "precision");
+}
+
+static void test_plan_share_counts_setup(void **state)
+{
+	(void)state;
+	/* 50% noise never reaches 1%; setup takes 600 ms of each 1.5 s share */
+	setenv("PERFLAB_TEST_SPIN_SERIES", "50:0:600", 1);
+	json_t *arr = run_plan(2, 3.0);
+	double before = 0;
+	size_t i;
+	json_t *r;
+	json_array_foreach(arr, i, r)
+	{
+		assert_string_equal(pl_json_str(r, "status"), "ok");
+		const json_t *p = precision_of(r);
+		assert_non_null(p);
+		assert_string_equal(pl_json_str(p, "max_time_from"), "report");
+		assert_string_equal(pl_json_str(p, "stop"), "max-time");
+		double share = pl_json_num(p, "max_time_s"), wall = pl_json_num(p, "wall_s");
+		/* its share is an even part of what the ones before it left */
+		assert_true(share <= (3.0 - before) / (double)(2 - i) + 0.01);
+		/* the share holds the setup: past it by at most about one run, not by the
+		 * 600 ms setup */
+		if (pl_json_int(p, "runs") > PL_BENCH_PRECISION_FLOOR_RUNS)
+			assert_true(wall < share + 0.3);
+		assert_true(wall >= 0.6);
+		before += wall;
+	}
+	json_decref(arr);
+}
+
+static void test_plan_over_budget_gets_floor(void **state)
+{
+	(void)state;
+	/* the first item's setup alone outlasts the whole 0.3 s budget */
+	setenv("PERFLAB_TEST_SPIN_SERIES", "50:0:600", 1);
+	json_t *arr = run_plan(2, 0.3);
+	const json_t *first = json_array_get(arr, 0), *last = json_array_get(arr, 1);
+	const json_t *p0 = precision_of(first), *p1 = precision_of(last);
+	assert_non_null(p0);
+	assert_non_null(p1);
+	/* a share shorter than the setup: the floor of runs, no fewer */
+	assert_int_equal(pl_json_int(p0, "runs"), PL_BENCH_PRECISION_FLOOR_RUNS);
+	/* after the budget: the brief arguments until the floor, and a note saying so */
+	assert_string_equal(pl_json_str(last, "status"), "ok");
+	assert_true(json_is_true(json_object_get(json_object_get(last, "runner"), "quick")));
+	assert_int_equal(pl_json_int(p1, "runs"), PL_BENCH_PRECISION_FLOOR_RUNS);
+	assert_string_equal(pl_json_str(p1, "stop"), "max-time");
+	const char *note = json_string_value(json_array_get(json_object_get(last, "notes"), 0));
+	assert_non_null(note);
+	assert_non_null(strstr(note, "the report's time budget of 0 s was used up"));
+	assert_non_null(strstr(note, "until its floor of 3 runs"));
+	json_decref(arr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_share_counts_setup),
+		cmocka_unit_test(test_plan_over_budget_gets_floor),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
