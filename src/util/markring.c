@@ -50,6 +50,7 @@ int pl_markring_create(struct pl_markring *m, uint32_t nrecs, const struct perf_
 	m->map_len = len;
 	m->hdr->version = nattrs ? 2 : 1;
 	m->hdr->nrecs = nrecs;
+	m->nrecs = nrecs;
 	if (nattrs) {
 		m->ncounters = (uint32_t)nattrs;
 		m->hdr->ncounters = (uint32_t)nattrs;
@@ -57,6 +58,8 @@ int pl_markring_create(struct pl_markring *m, uint32_t nrecs, const struct perf_
 		m->hdr->attr_stride = (uint32_t)ATTR_STRIDE;
 		m->hdr->cnt_off = cnt_off;
 		m->hdr->cnt_stride = (uint32_t)cnt_stride;
+		m->cnt_off = cnt_off;
+		m->cnt_stride = (uint32_t)cnt_stride;
 		for (size_t i = 0; i < nattrs; i++) {
 			struct perf_event_attr a = attrs[i];
 			a.size = sizeof(a);
@@ -101,6 +104,15 @@ static int name_index(struct pl_markring *m, uint32_t id)
 	for (size_t i = 0; i < m->nnames; i++)
 		if (m->ids[i] == id)
 			return (int)i;
+	if (m->nnames == PL_MARKRING_MAX_NAMES) {
+		for (size_t i = 0; i < m->nnames; i++)
+			if (strcmp(m->names[i], "#other") == 0)
+				return (int)i;
+		free(m->names[m->nnames - 1]);
+		m->names[m->nnames - 1] = pl_xstrdup("#other");
+		m->ids[m->nnames - 1] = 0;
+		return (int)m->nnames - 1;
+	}
 	const struct pl_mark_name *tab = (const struct pl_mark_name *)(m->hdr + 1);
 	char buf[PL_MARK_NAME_MAX + 16];
 	snprintf(buf, sizeof(buf), "#%08x", id);
@@ -127,8 +139,8 @@ static int name_index(struct pl_markring *m, uint32_t id)
 static void copy_reading(struct pl_markring *m, uint64_t slot, uint64_t seq, size_t k)
 {
 	const struct pl_mark_cnt *c =
-		(const struct pl_mark_cnt *)((const char *)m->hdr + m->hdr->cnt_off +
-					     slot * m->hdr->cnt_stride);
+		(const struct pl_mark_cnt *)((const char *)m->hdr + m->cnt_off +
+					     slot * m->cnt_stride);
 	uint64_t *dst = m->rvals + k * (2 + m->ncounters);
 	m->rstat[k] = PL_MARKRING_NOREAD;
 	if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) != seq)
@@ -155,7 +167,7 @@ int pl_markring_collect(struct pl_markring *m, uint64_t end_ns)
 	if (!m->hdr)
 		return 0;
 	uint64_t head = __atomic_load_n(&m->hdr->head, __ATOMIC_ACQUIRE);
-	uint32_t cap = m->hdr->nrecs;
+	uint32_t cap = m->nrecs;
 	uint64_t first = head > cap ? head - cap : 0;
 	m->dropped = first;
 	const struct pl_mark_rec *ring =
@@ -196,6 +208,10 @@ int pl_markring_collect(struct pl_markring *m, uint64_t end_ns)
 		if (r->kind == PL_MARK_POINT) {
 			m->npoints++;
 		} else if (r->kind == PL_MARK_BEGIN) {
+			if (nopen == PL_MARKRING_MAX_OPEN) {
+				m->unpaired++;
+				continue;
+			}
 			if (nopen == capopen) {
 				capopen = capopen ? capopen * 2 : 16;
 				open = pl_xrealloc(open, capopen * sizeof(*open));

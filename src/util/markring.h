@@ -35,9 +35,14 @@ struct pl_markring {
 	struct pl_mark_hdr *hdr;
 	size_t map_len;
 	uint32_t ncounters; /**< events per reading; 0 for a ring without counters */
-	char **names;	    /**< distinct region/mark names (owned) */
-	uint32_t *ids;	    /**< their ids, parallel */
-	uint64_t *orphans;  /**< per name, parallel: ends without an open begin */
+	/** The ring's geometry as created: the target can write the whole shared mapping,
+	 *  header included, so the reader never takes these from it. */
+	uint32_t nrecs;
+	uint32_t cnt_stride;
+	uint64_t cnt_off;
+	char **names;	   /**< distinct region/mark names (owned) */
+	uint32_t *ids;	   /**< their ids, parallel */
+	uint64_t *orphans; /**< per name, parallel: ends without an open begin */
 	size_t nnames;
 	struct pl_region_win *wins; /**< sorted by (tid, begin) */
 	size_t nwins;
@@ -63,9 +68,17 @@ struct pl_markring {
  *  Returns 0 or -errno (-EINVAL for a bad @nrecs, -E2BIG for too many attributes). */
 int pl_markring_create(struct pl_markring *m, uint32_t nrecs, const struct perf_event_attr *attrs,
 		       size_t nattrs);
+/** At most this many region instances open at once (all threads together) and this many
+ *  distinct names are kept by pl_markring_collect(): the ring is written by the target,
+ *  so a hostile or broken one must not make the pairing quadratic. A begin beyond the
+ *  first bound counts as unpaired; ids beyond the second share the name "#other". */
+#define PL_MARKRING_MAX_OPEN 4096
+#define PL_MARKRING_MAX_NAMES 1024
+
 /** Read the records (and readings) and pair them per thread: an end closes the latest
  *  open begin of its name in its thread; regions still open close at @end_ns (with
- *  re = PL_MARKRING_NONE). Returns 0. */
+ *  re = PL_MARKRING_NONE). Reads only what the ring's records and name table hold, within
+ *  the geometry perflab created (never the header's copy of it). Returns 0. */
 int pl_markring_collect(struct pl_markring *m, uint64_t end_ns);
 /** Index of region @name in m->names, or -1. */
 int pl_markring_find(const struct pl_markring *m, const char *name);

@@ -6,8 +6,9 @@
 #   4  render                          (renderers: terminal, Markdown, HTML, SVG, Prometheus)
 #   3  report                          (documents: the report, key numbers, figures, diff,
 #                                       cluster merge, the report's benchmark plan)
-#   2  bench, profile, tune, compare, monitor, snapshot, counters   (engines)
-#   1  facts, rules, stats             (what the engines work on)
+#   2  bench, profile, tune, compare, monitor, snapshot   (engines)
+#   1  facts, rules, stats, counters   (what the engines work on; counters: event counting,
+#                                       which compare and report count their runs with)
 #   0  util                            (helpers every layer uses, the JSON writer among them)
 # An edge to a lower layer is fine; an edge up is not: render reads report's documents,
 # report never includes render (code of report/ that needs a renderer is rendering and
@@ -49,8 +50,8 @@ layer() {
 	cli) echo 5 ;;
 	render) echo 4 ;;
 	report) echo 3 ;;
-	bench | profile | tune | compare | monitor | snapshot | counters) echo 2 ;;
-	facts | rules | stats) echo 1 ;;
+	bench | profile | tune | compare | monitor | snapshot) echo 2 ;;
+	facts | rules | stats | counters) echo 1 ;;
 	util) echo 0 ;;
 	*) echo unknown ;;
 	esac

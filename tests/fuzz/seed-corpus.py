@@ -435,6 +435,50 @@ _specs = ["cycles", "instructions:u", "L1-dcache-load-misses", "r01c2:k", "task-
 for i, spec in enumerate(_specs):
     add("pmu", f"seed-{i:02d}", f"{spec}\n{_fmts[i % len(_fmts)]}\n{_aliases[i % len(_aliases)]}\n")
 
+# markring: region marker rings as the target leaves them (include/perflab/mark.h):
+# a counting ring of 64 records (the harness's), pairs, nesting, orphans, point marks
+def _fnv(name):
+    h = 2166136261
+    for c in name.encode()[:55]:
+        h = ((h ^ c) * 16777619) & 0xffffffff
+    return h or 1
+
+
+def _ring(recs, names, counting=True, head=None, readings=True):
+    import struct
+    nrecs, nev = 64, 2
+    attr_off = 64 + 256 * 64 + nrecs * 32
+    cnt_off = attr_off + nev * 128
+    cnt_stride = 32 + 8 * nev
+    h = len(recs) if head is None else head
+    img = bytearray(cnt_off + nrecs * cnt_stride)
+    struct.pack_into("<QIIQIIQIiQII", img, 0, 0x31534b52414d4c50, 2, nrecs, h, nev,
+                     1 if counting else 0, attr_off, 128, 0, cnt_off, cnt_stride, 0)
+    for n in names:
+        i = _fnv(n)
+        slot = i % 256
+        struct.pack_into("<II56s", img, 64 + slot * 64, i, 1, n.encode()[:55])
+    for k, (ns, tid, name, kind) in enumerate(recs):
+        s = k % nrecs
+        struct.pack_into("<QIIIIQ", img, 64 + 256 * 64 + s * 32, ns, tid, _fnv(name), kind, 0,
+                         k + 1)
+        if readings and kind != 3:
+            struct.pack_into("<QIIQQQQ", img, cnt_off + s * cnt_stride, k + 1, 0, 0,
+                             ns, ns, ns // 1000, 10 * k)
+    return bytes(img)
+
+
+add("markring", "pair", _ring([(100, 7, "solve", 1), (900, 7, "solve", 2)], ["solve"]))
+add("markring", "nested-threads", _ring(
+    [(100, 7, "outer", 1), (150, 7, "inner", 1), (200, 8, "outer", 1), (300, 7, "inner", 2),
+     (400, 8, "outer", 2), (500, 7, "point", 3), (600, 7, "outer", 2)], ["outer", "inner",
+                                                                         "point"]))
+add("markring", "orphan-open", _ring([(100, 7, "a", 2), (200, 7, "b", 1)], ["a", "b"]))
+add("markring", "version1", _ring([(100, 7, "a", 1), (200, 7, "a", 2)], ["a"],
+                                  counting=False, readings=False))
+add("markring", "wrapped", _ring([(i * 10, 7, "w", 1 + i % 2) for i in range(64)], ["w"],
+                                 head=130))
+
 for name, files in corpora.items():
     d = os.path.join(HERE, "corpus", name)
     shutil.rmtree(d, ignore_errors=True)
