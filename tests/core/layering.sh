@@ -30,7 +30,6 @@ declare -A ALLOWED=(
 	[bench->tune]="bench clock --all-clocksources switches the clocksource through tune's journal and value parser, so a crash is undone as after tune apply"
 	[compare->tune]="compare's sysctl/sysfs and tune-profile variants are tune plans, applied and restored through tune's journal"
 	[compare->monitor]="compare --monitor samples the machine around every run with monitor's snapshots and interval rates (monitor/rates.h)"
-	[compare->counters]="compare --stat counts every run with the counting session (counters/session.h) and computes the metrics of counters/metric.h from the counts"
 	[compare->bench]="compare prints its environment line with bench's pl_env_text (bench/env.h), as bench and report do"
 )
 
