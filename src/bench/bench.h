@@ -407,11 +407,24 @@ json_t *pl_bench_run_share(const struct pl_bench *b, int argc, char *const *argv
 json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *const *extra);
 
 struct pl_findings;
+/** Counting around each evidence run of pl_bench_measure_findings (the caller's, so the
+ *  bench engine stays free of the counters): @begin is called just before the benchmark
+ *  of an evidence with a counter metric runs (@metric: pl_evidence.counter), @end just
+ *  after it, returning the reading's row ({"values", "unavailable", ...}, new reference,
+ *  or NULL), which becomes the result document's "counters" member. */
+struct pl_bench_counting {
+	void (*begin)(void *ctx, const char *metric);
+	json_t *(*end)(void *ctx, const char *bench);
+	void *ctx;
+};
+
 /** `check --measure`: run the evidence benchmark (struct pl_evidence) of every finding of
  *  @fs whose rule has one, each distinct run once, briefly (pl_bench_run_brief()), and set
  *  each such finding's evidence (pl_evidence_eval(), possibly "unavailable" with the
- *  reason). Live system only. Returns the result documents run, as a new array (empty when
- *  no finding has evidence); nothing is printed. */
-json_t *pl_bench_measure_findings(struct pl_findings *fs);
+ *  reason). An evidence with a counter metric is counted through @count while its
+ *  benchmark runs (NULL: not counted; the evidence then has no counter clause). Live
+ *  system only. Returns the result documents run, as a new array (empty when no finding
+ *  has evidence); nothing is printed. */
+json_t *pl_bench_measure_findings(struct pl_findings *fs, const struct pl_bench_counting *count);
 
 #endif

@@ -10,7 +10,7 @@
 #include "util/cleanup.h"
 #include "util/str.h"
 
-json_t *pl_bench_measure_findings(struct pl_findings *fs)
+json_t *pl_bench_measure_findings(struct pl_findings *fs, const struct pl_bench_counting *count)
 {
 	json_t *docs = json_array();
 	/* one run per distinct command: several block findings share bench io */
@@ -30,7 +30,13 @@ json_t *pl_bench_measure_findings(struct pl_findings *fs)
 		const struct pl_bench *b = pl_bench_find(ev->bench);
 		json_t *d;
 		if (b) {
+			bool counted = count && ev->counter;
+			if (counted)
+				count->begin(count->ctx, ev->counter);
 			d = pl_bench_run_brief(b, false, ev->argv);
+			json_t *row = counted ? count->end(count->ctx, ev->bench) : NULL;
+			if (row)
+				json_object_set_new(d, "counters", row);
 		} else { /* a rule table naming an unknown benchmark; test_rules catches it */
 			d = json_object();
 			json_object_set_new(d, "benchmark", pl_json_string(ev->bench));

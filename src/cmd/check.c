@@ -9,6 +9,7 @@
 #include "bench/bench.h"
 #include "cmd/check.h"
 #include "cli/common.h"
+#include "counters/window.h"
 #include "cmd/commands.h"
 #include "cli/node.h"
 #include "facts/facts.h"
@@ -262,6 +263,34 @@ static int list_rules(FILE *out)
 }
 
 /* check --measure --json: {"benchmarks":[{"benchmark","argv"... as run,"status"}...]} */
+/* check --measure: an evidence's counter metric counted system-wide while its
+ * benchmark runs (counters/window.h); @ctx is a struct pl_cnt_window. */
+static void count_begin(void *ctx, const char *metric)
+{
+	struct pl_cnt_window *w = ctx;
+	char err[512];
+	pl_cnt_window_free(w);
+	if (pl_cnt_window_init(w, metric, err, sizeof(err)) == 0)
+		pl_cnt_window_begin(w);
+}
+
+static json_t *count_end(void *ctx, const char *bench)
+{
+	struct pl_cnt_window *w = ctx;
+	json_t *row = pl_cnt_window_end(w, bench);
+	if (!row && w->reason[0]) { /* nothing counted: the reason stands for the metric */
+		row = json_object();
+		json_object_set_new(row, "values", json_object());
+		json_t *un = json_object();
+		for (size_t i = 0; i < w->plan.nmetrics; i++)
+			json_object_set_new(un, w->plan.metrics[i]->name,
+					    pl_json_string(w->reason));
+		json_object_set_new(row, "unavailable", un);
+	}
+	pl_cnt_window_free(w);
+	return row;
+}
+
 static json_t *measured_json(const json_t *docs)
 {
 	json_t *arr = json_array();
@@ -366,8 +395,12 @@ int cmd_check(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	const char *wname = pl_workload_names[o.workload];
-	if (o.measure)
-		measured = pl_bench_measure_findings(&fs);
+	if (o.measure) {
+		struct pl_cnt_window w = { 0 };
+		struct pl_bench_counting count = { count_begin, count_end, &w };
+		measured = pl_bench_measure_findings(&fs, &count);
+		pl_cnt_window_free(&w);
+	}
 
 	if (o.emit && (ret = emit_profile(o.emit, &fs, o.fail_on, wname)) != PL_EXIT_OK)
 		return ret;

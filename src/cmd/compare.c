@@ -15,6 +15,7 @@
 #include "cli/common.h"
 #include "cmd/commands.h"
 #include "compare/cmdline.h"
+#include "compare/counting.h"
 #include "compare/experiment.h"
 #include "compare/live.h"
 #include "compare/output.h"
@@ -41,6 +42,7 @@ struct compare_opts {
 	bool ignore_failure;
 	bool show_output;
 	bool monitor;
+	const char *stat;
 	const char *md;
 	const char *csv;
 	const char *state_dir;
@@ -116,6 +118,9 @@ static const struct pl_opt compare_opts[] = {
 	{ "monitor", 0, PL_OPT_FLAG, offsetof(struct compare_opts, monitor), NULL,
 	  "also compare the whole machine during each run: sys_cpu, sys_cpu_max (%), load1, "
 	  "ctxt_rate (/s)" },
+	{ "stat", 0, PL_OPT_STR, offsetof(struct compare_opts, stat), "METRICS",
+	  "also count every run: metrics, metric groups or events as perflab stat -M and -e "
+	  "take them, comma-separated (perflab stat --list)" },
 	{ "export-markdown", 0, PL_OPT_STR, offsetof(struct compare_opts, md), "FILE",
 	  "also write the table and verdicts as Markdown" },
 	{ "export-csv", 0, PL_OPT_STR, offsetof(struct compare_opts, csv), "FILE",
@@ -151,6 +156,11 @@ static const struct pl_cmd_info info = {
 		"each one's value before the first run and after the last, and the environment\n"
 		"(kernel, CPU, governor, clocksource, THP, mitigations, load, steal) as bench "
 		"does.\n"
+		"--stat METRICS counts each run from its exec with its children (perf_event_open,\n"
+		"as perflab stat -- CMD does; the child is then started with fork and held until\n"
+		"its counters are open): each metric and event gets a median, CI and verdict as\n"
+		"the times do; one this machine cannot count says 'unavailable: EVENT not on this\n"
+		"PMU' once, never a value.\n"
 		"Verdicts (vs the first variant): 'slower/faster by x%' with hyperfine's 'N +- s\n"
 		"times faster than BASE' (ratio of means, propagated sd), 'difference detected\n"
 		"but below the threshold', 'no difference detected' (with what the CI rules out\n"
@@ -268,6 +278,7 @@ int cmd_compare(int argc, char **argv)
 	pl_cleanup(pl_cmp_experiment_free) struct pl_cmp_experiment e = { 0 };
 	pl_cleanup(pl_cmp_session_free) struct pl_cmp_session s = { 0 };
 	pl_cleanup(pl_cmp_live_close) struct pl_cmp_live live = { 0 };
+	pl_cleanup(pl_cmp_stat_free) struct pl_cmp_stat stat = { 0 };
 	struct pl_cmp_config cfg = {
 		.alpha = 0.05,
 		.level = 0.95,
@@ -300,6 +311,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (o.monitor)
 		pl_cmp_session_add_monitor(&s);
+	if (o.stat && pl_cmp_stat_init(&stat, &s, o.stat, err, sizeof(err)) < 0) {
+		pl_error("%s", err);
+		return PL_EXIT_USAGE;
+	}
 	/* from here on, failures are runtime failures, and everything is restored */
 	pl_cmp_exec_signals();
 	size_t recovered;

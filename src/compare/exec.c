@@ -186,6 +186,83 @@ __attribute__((noinline)) static pid_t spawn(const struct pl_cmp_variant *v, con
 	return pid;
 }
 
+/* Start the child with fork, held before its exec until a byte arrives on a pipe
+ * (exec.h: compare --stat opens its counters in between). The child applies its context
+ * first, then waits for the byte even when that failed, so the parent never writes to a
+ * closed pipe; it reports a failure (of the context or of execve) as its errno on the
+ * close-on-exec pipe *@err_r. Returns the pid, *@go_w and *@err_r set; or -1 (errno
+ * set). */
+static pid_t spawn_held(const struct pl_cmp_variant *v, const char *exe, char *const argv[],
+			const struct pl_cmp_exec_opts *o, const struct child_plan *p, int nul,
+			int outfd, int *go_w, int *err_r)
+{
+	int go[2], ep[2];
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(ep, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(go[0]);
+		close(go[1]);
+		errno = e;
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		close(ep[0]);
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigaction(SIGINT, &dfl, NULL);
+		sigaction(SIGTERM, &dfl, NULL);
+		sigaction(SIGHUP, &dfl, NULL);
+		int e = child_setup(v, o, p, nul, outfd) == 0 ? 0 : (errno ? errno : EINVAL);
+		char c;
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		if (e == 0) {
+			execve(exe, argv, p->envp);
+			e = errno ? errno : EINVAL;
+		}
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	int e = errno;
+	close(go[0]);
+	close(ep[1]);
+	if (pid < 0) {
+		close(go[1]);
+		close(ep[0]);
+		errno = e;
+		return -1;
+	}
+	*go_w = go[1];
+	*err_r = ep[0];
+	return pid;
+}
+
+/* Let a held child go (spawn_held): the byte, then its errno when it could not exec (0
+ * when it did: the pipe closed at the exec). */
+static int release_held(int go_w, int err_r)
+{
+	char c = 'g';
+	ssize_t w;
+	do
+		w = write(go_w, &c, 1);
+	while (w < 0 && errno == EINTR);
+	int we = w == 1 ? 0 : (errno ? errno : EPIPE);
+	close(go_w);
+	if (we)
+		return we;
+	int e = 0;
+	ssize_t n;
+	do
+		n = read(err_r, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
 /* Write @n bytes to our stdout; a closed or full stdout loses the copy, not the run. */
 static void pass_on(const char *p, size_t n)
 {
@@ -219,10 +296,29 @@ int pl_cmp_exec(const struct pl_cmp_variant *v, const char *exe, char *const arg
 	int nul = devnull_fd(); /* opened here: the child makes no library calls */
 	volatile int cerr = 0;
 	double t0 = pl_cmp_now();
-	pid_t pid = spawn(v, exe, argv, o, &plan, nul, out_w, &cerr);
-	plan_free(&plan);
-	if (pid < 0)
-		return -errno;
+	pid_t pid;
+	if (o->held) {
+		pl_autoclose int go_w = -1;
+		pl_autoclose int err_r = -1;
+		pid = spawn_held(v, exe, argv, o, &plan, nul, out_w, &go_w, &err_r);
+		plan_free(&plan);
+		if (pid < 0)
+			return -errno;
+		int hr = o->held(o->held_ctx, pid);
+		if (hr < 0) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			return hr;
+		}
+		t0 = pl_cmp_now();
+		cerr = release_held(pl_steal_fd(&go_w), err_r);
+	} else {
+		pid = spawn(v, exe, argv, o, &plan, nul, out_w, &cerr);
+		plan_free(&plan);
+		if (pid < 0)
+			return -errno;
+	}
 	running_child = pid;
 	if (got_signal)
 		kill(pid, got_signal);

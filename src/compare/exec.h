@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Running one command of a variant and measuring it: fork, then in the child (before
+/* Running one command of a variant and measuring it: vfork, then in the child (before
  * exec, so no wrapper process is timed) the working directory, environment, CPU affinity
  * and NUMA memory binding; exec without a shell; wait4() for the rusage of exactly that
- * child (not getrusage(RUSAGE_CHILDREN), which sums every child so far). */
+ * child (not getrusage(RUSAGE_CHILDREN), which sums every child so far).
+ * With a @held callback (compare --stat) the child is started with fork instead: a vfork
+ * child runs in the parent's memory and the parent is suspended until it execs, so the
+ * parent could not open counters on it in between. The fork child sets up its context,
+ * then waits on a pipe for one byte; the parent calls @held with its pid (which opens the
+ * counters with enable_on_exec), writes the byte, and learns an exec failure from a
+ * close-on-exec pipe: Linux perf stat's handshake (tools/perf/util/evlist.c,
+ * evlist__prepare_workload). The wall time is then taken from the release, so counting
+ * set-up is not timed. */
 #ifndef PERFLAB_COMPARE_EXEC_H
 #define PERFLAB_COMPARE_EXEC_H
 #include <stdbool.h>
@@ -14,7 +22,8 @@
 
 /** Resources of one run. */
 struct pl_cmp_usage {
-	double wall_s;		/**< CLOCK_MONOTONIC from before fork to wait4's return, s */
+	double wall_s;		/**< CLOCK_MONOTONIC from before fork (a held child: its release) to
+				    wait4's return, s */
 	double user_s, sys_s;	/**< CPU time of the child, s (ru_utime, ru_stime) */
 	uint64_t max_rss_bytes; /**< ru_maxrss * 1024 */
 	uint64_t minor_faults, major_faults; /**< ru_minflt, ru_majflt */
@@ -28,6 +37,11 @@ struct pl_cmp_exec_opts {
 	bool capture;	  /**< collect stdout and stderr (merged) into *output */
 	bool show_output; /**< let the child inherit our stdout/stderr (else /dev/null); with
 			       capture, what was captured is also copied to our stdout */
+	/** NULL, or called with the child's pid while it is held before its exec (fork and
+	 *  a pipe handshake instead of vfork): returns 0, or -errno to kill the child and
+	 *  fail the run with that error. */
+	int (*held)(void *ctx, pid_t pid);
+	void *held_ctx;
 };
 
 /** Run @argv (argv[0] resolved as @exe, found beforehand) with the context of variant

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "compare/live.h"
+#include "compare/counting.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -116,9 +117,18 @@ int pl_cmp_live_exec(void *ctx, struct pl_cmp_session *s, size_t variant, size_t
 	if (r == 0) {
 		struct pl_cmp_exec_opts o = { .capture = capture,
 					      .show_output = s->cfg->show_output };
+		if (s->stat) {
+			o.held = pl_cmp_stat_held;
+			o.held_ctx = s->stat;
+		}
 		r = pl_cmp_exec(v, v->exe, v->argv, &o, &out, u);
+		if (r == 0)
+			pl_cmp_stat_collect(s->stat, u->wall_s, vals);
+		pl_cmp_stat_close(s->stat);
 		if (r == -EINTR)
 			pl_cmp_seterr(err, errlen, "interrupted");
+		else if (r < 0 && s->stat && s->stat->err[0])
+			pl_cmp_seterr(err, errlen, "variant '%s': %s", v->name, s->stat->err);
 		else if (r < 0)
 			pl_cmp_seterr(err, errlen, "variant '%s': cannot run '%s': %s", v->name,
 				      v->argv[0], pl_exec_strerror(v->argv[0], -r));

@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include "bench/env.h"
+#include "compare/counting.h"
 #include "compare/sysset.h"
 #include "config.h"
+#include "util/cleanup.h"
 #include "util/escape.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -309,9 +311,16 @@ void pl_cmp_print_table(FILE *f, const struct pl_cmp_report *r)
 					s->m[m].name, s->exp->v[v].name,
 					vs->modes == 2 ? "bimodal" : "multimodal", vs->modes);
 		}
-	if (r->failed_runs)
+	if (r->failed_runs) {
 		fprintf(f, "%s  %zu runs exited non-zero (kept: --ignore-failure)\n",
 			notes ? "" : "\nNotes\n", r->failed_runs);
+		notes = true;
+	}
+	for (size_t i = 0; s->stat && i < s->stat->nnotes; i++) {
+		pl_autofree char *t = pl_str_escape(s->stat->notes[i], PL_ESC_TERM);
+		fprintf(f, "%s  %s\n", notes ? "" : "\nNotes\n", t);
+		notes = true;
+	}
 	if (r->environment || r->noriginals)
 		fputc('\n', f);
 	print_context(f, r, "");
@@ -365,8 +374,8 @@ static json_t *variant_json(const struct pl_cmp_variant *v, size_t i)
 
 static const char *src_name(enum pl_cmp_src s)
 {
-	static const char *const n[] = { "wait4", "wait4",   "wait4",  "wait4",
-					 "regex", "geomean", "monitor" };
+	static const char *const n[] = { "wait4", "wait4",   "wait4",	"wait4",
+					 "regex", "geomean", "monitor", "counters" };
 	return n[s];
 }
 
@@ -387,6 +396,23 @@ static json_t *rank_json(const struct pl_rank_test *t, bool ok)
 	json_object_set_new(o, "p", jreal(t->p));
 	json_object_set_new(o, "exact", json_boolean(t->exact));
 	json_object_set_new(o, "n", json_integer((json_int_t)t->n));
+	return o;
+}
+
+/* compare --stat: the list, the core PMU, and what could not be counted (or null). */
+static json_t *counters_json(const struct pl_cmp_stat *st)
+{
+	if (!st)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "stat", pl_json_string(st->spec));
+	json_object_set_new(o, "core_pmu", json_boolean(st->core));
+	json_object_set_new(o, "core_pmu_reason",
+			    st->core ? json_null() : pl_json_string(st->core_why));
+	json_t *u = json_array();
+	for (size_t i = 0; i < st->nnotes; i++)
+		json_array_append_new(u, pl_json_string(st->notes[i]));
+	json_object_set_new(o, "unavailable", u);
 	return o;
 }
 
@@ -482,7 +508,7 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_t *mv = json_object();
 		for (size_t m = 0; m < s->nm; m++)
 			if (s->m[m].src == PL_CMP_SRC_REGEX || s->m[m].src == PL_CMP_SRC_GEOMEAN ||
-			    s->m[m].src == PL_CMP_SRC_MONITOR)
+			    s->m[m].src == PL_CMP_SRC_MONITOR || s->m[m].src == PL_CMP_SRC_COUNTER)
 				pl_json_set(mv, s->m[m].name, jreal(run->val[m]));
 		json_object_set_new(o, "metrics", mv);
 		json_array_append_new(runs, o);
@@ -577,6 +603,7 @@ json_t *pl_cmp_to_json(const struct pl_cmp_report *r)
 		json_array_append_new(orig, x);
 	}
 	json_object_set_new(doc, "original_settings", orig);
+	json_object_set_new(doc, "counters", counters_json(s->stat));
 	return doc;
 }
 
@@ -632,6 +659,11 @@ void pl_cmp_write_markdown(FILE *f, const struct pl_cmp_report *r)
 			md_escape(f, s->exp->v[v].name);
 			fprintf(f, ": %s\n", r->cs[m * r->nv + v].text);
 		}
+	for (size_t i = 0; s->stat && i < s->stat->nnotes; i++) {
+		fputs("- ", f);
+		md_escape(f, s->stat->notes[i]);
+		fputc('\n', f);
+	}
 	if (r->environment || r->noriginals)
 		fputc('\n', f);
 	print_context(f, r, "- ");

@@ -52,6 +52,7 @@ static struct pl_cmp_metric *add_metric(struct pl_cmp_session *s, const char *na
 		m->up = "larger", m->down = "smaller";
 		break;
 	case PL_CMP_SRC_MONITOR:
+	case PL_CMP_SRC_COUNTER:
 		m->up = "higher", m->down = "lower";
 		break;
 	default:
@@ -142,6 +143,15 @@ void pl_cmp_session_add_monitor(struct pl_cmp_session *s)
 		m->down = mon[i].down;
 	}
 	s->monitor = true;
+}
+
+struct pl_cmp_metric *pl_cmp_session_add_counter(struct pl_cmp_session *s, const char *name,
+						 const char *unit)
+{
+	for (size_t i = 0; i < s->nm; i++)
+		if (!strcmp(s->m[i].name, name))
+			return NULL;
+	return add_metric(s, name, unit, PL_CMP_SRC_COUNTER, false);
 }
 
 /* The machine-wide figures of one run from the snapshots @a and @b into @val. */
@@ -282,6 +292,7 @@ static void fill_usage_metrics(const struct pl_cmp_session *s, struct pl_cmp_run
 			r->val[i] = gn > 0 && gn < SIZE_MAX / 2 ? exp(gl / (double)gn) : NAN;
 			break;
 		case PL_CMP_SRC_MONITOR: /* run_round's snapshots */
+		case PL_CMP_SRC_COUNTER: /* the executor's count (counting.h) */
 			break;
 		}
 	}

@@ -23,6 +23,7 @@ enum pl_cmp_src {
 	PL_CMP_SRC_REGEX,   /**< first capture group of a regex over the output */
 	PL_CMP_SRC_GEOMEAN, /**< geometric mean of all regex metrics of the run (SPEC style) */
 	PL_CMP_SRC_MONITOR, /**< the whole machine during the run (compare --monitor) */
+	PL_CMP_SRC_COUNTER, /**< a counted event or a metric over them (compare --stat) */
 };
 
 /** The figures of PL_CMP_SRC_MONITOR metrics, from a monitor snapshot (src/monitor/)
@@ -83,6 +84,7 @@ struct pl_cmp_run {
 };
 
 struct pl_cmp_session;
+struct pl_cmp_stat;
 
 /** Executor: run variant @variant once (round @round) and fill @u and @vals (one per
  *  metric; the wait4 metrics are filled by the caller from @u). Return 0, or -errno with a
@@ -100,14 +102,16 @@ struct pl_cmp_session {
 	size_t nm;
 	struct pl_cmp_run *runs;
 	size_t nruns;
-	size_t nrounds;		 /**< rounds done, warm-up included */
-	size_t measured;	 /**< measured (non-warm-up) rounds done */
-	size_t *order;		 /**< nrounds * nvariants: order[r * nv + slot] = variant */
-	double elapsed_s;	 /**< wall time of the whole experiment */
-	const char *stop_reason; /**< "runs", "precision", "max-runs", "max-time", "interrupted" */
-	bool interrupted;	 /**< a signal stopped the rounds: the runs of the round it cut
-				      short are dropped, the completed rounds stay */
-	bool monitor;		 /**< sample the machine around every run (add_monitor) */
+	size_t nrounds;		  /**< rounds done, warm-up included */
+	size_t measured;	  /**< measured (non-warm-up) rounds done */
+	size_t *order;		  /**< nrounds * nvariants: order[r * nv + slot] = variant */
+	double elapsed_s;	  /**< wall time of the whole experiment */
+	const char *stop_reason;  /**< "runs", "precision", "max-runs", "max-time", "interrupted" */
+	bool interrupted;	  /**< a signal stopped the rounds: the runs of the round it cut
+				       short are dropped, the completed rounds stay */
+	bool monitor;		  /**< sample the machine around every run (add_monitor) */
+	struct pl_cmp_stat *stat; /**< count every run (compare --stat, counting.h), or NULL;
+				       borrowed */
 };
 
 /** Set up @s: the wait4 metrics (wall, user, sys, max_rss), then one per --metric
@@ -123,6 +127,11 @@ int pl_cmp_session_init(struct pl_cmp_session *s, const struct pl_cmp_config *cf
  *  values (src/monitor/rates.h), so a change that saves CPU outside the measured process
  *  (an offload, a kernel thread) gets a verdict with the usual statistics. */
 void pl_cmp_session_add_monitor(struct pl_cmp_session *s);
+/** Add a PL_CMP_SRC_COUNTER metric @name (copied) of unit @unit (static) after the
+ *  others (counting.h fills its values); lower is not better or worse, the verdicts say
+ *  "higher" or "lower". Returns it, or NULL when @name is taken. */
+struct pl_cmp_metric *pl_cmp_session_add_counter(struct pl_cmp_session *s, const char *name,
+						 const char *unit);
 /** Free. NULL-safe. */
 void pl_cmp_session_free(struct pl_cmp_session *s);
 

@@ -278,7 +278,7 @@ static int open_one(struct pl_cnt_session *s, size_t ev, size_t sc, size_t leade
 	bool task = !s->cpu_scopes;
 	a.disabled = lead;
 	a.inherit = task;
-	a.enable_on_exec = lead && c->argv && task;
+	a.enable_on_exec = lead && (c->argv || c->held > 0) && task;
 	pid_t pid = task ? s->scopes[sc].tid : (s->cgroup_fd >= 0 ? s->cgroup_fd : -1);
 	int cpu = task ? -1 : s->scopes[sc].cpu;
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC | (s->cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0);
@@ -425,6 +425,8 @@ int pl_cnt_session_open(struct pl_cnt_session *s, const struct pl_cnt_config *cf
 		}
 		if (!s->nscopes)
 			add_scope(s, -1, s->child);
+	} else if (cfg->held > 0 && !s->nscopes) {
+		add_scope(s, -1, cfg->held);
 	}
 	r = open_all(s);
 	if (r < 0) {
@@ -690,6 +692,25 @@ out:
 		;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
+}
+
+void pl_cnt_session_start(struct pl_cnt_session *s)
+{
+	for (size_t i = 0; i < s->nfds; i++)
+		if (s->fds[i].leader == i)
+			ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	s->t0 = s->iv_t = pl_now_ns();
+}
+
+int pl_cnt_session_read(struct pl_cnt_session *s, struct pl_cnt_result *total, uint64_t elapsed_ns)
+{
+	read_all(s);
+	for (size_t i = 0; i < s->nfds; i++)
+		memset(s->fds[i].base, 0, sizeof(s->fds[i].base));
+	make_result(s, total);
+	total->elapsed_ns = elapsed_ns;
+	total->start_ns = 0;
+	return 0;
 }
 
 void pl_cnt_session_close(struct pl_cnt_session *s)

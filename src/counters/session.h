@@ -40,7 +40,12 @@ struct pl_cnt_config {
 	/** Per event: its group number; events with one number >= 0 open as one perf group
 	 *  (the first of them leads), -1 alone. NULL: every event alone. */
 	const int *group;
-	char **argv;	    /**< -- CMD ARGS (NULL-terminated), or NULL */
+	char **argv; /**< -- CMD ARGS (NULL-terminated), or NULL */
+	/** A child the caller forked and holds before its exec (compare --stat), or 0: it
+	 *  is counted as a command is (enable_on_exec and inherit, from its exec, children
+	 *  and threads followed); the caller releases it, reaps it and reads the counts with
+	 *  pl_cnt_session_read (pl_cnt_session_run is not for it). Exclusive of @argv. */
+	pid_t held;
 	const char *pids;   /**< -p "PID[,PID]" (checked by the caller), or NULL */
 	bool system_wide;   /**< -a: every online CPU */
 	const char *cpus;   /**< -C cpulist (checked by the caller), or NULL */
@@ -123,6 +128,17 @@ int pl_cnt_session_open(struct pl_cnt_session *s, const struct pl_cnt_config *cf
  *  (one line in @err). */
 int pl_cnt_session_run(struct pl_cnt_session *s, struct pl_cnt_result *total, char *err,
 		       size_t errlen);
+
+/** Enable the counters of a CPU-scope session (-a, -C) from now on, for a caller that
+ *  reads them itself with pl_cnt_session_read instead of pl_cnt_session_run (perflab
+ *  report counts each benchmark so). */
+void pl_cnt_session_start(struct pl_cnt_session *s);
+
+/** Read the counts of a session on a held child (pl_cnt_config.held) once the caller
+ *  has reaped it: every counter's total since its exec into @total (free with
+ *  pl_cnt_result_free), @elapsed_ns the caller's wall time of the run (the metrics'
+ *  duration_time). Returns 0. */
+int pl_cnt_session_read(struct pl_cnt_session *s, struct pl_cnt_result *total, uint64_t elapsed_ns);
 
 /** Close every fd, kill a command still held or running, free everything. NULL-safe,
  *  safe twice. */

@@ -6,6 +6,7 @@
  * Above 800 lines on purpose: one renderer of one document, whose sections share the
  * page's escaping, number cells and caveat lists. */
 #include "render/html.h"
+#include "render/counters.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -829,6 +830,7 @@ static void bench_sections(struct pl_buf *b, const json_t *report)
 static void pl_report_html_sections(struct pl_buf *b, const json_t *report)
 {
 	bench_sections(b, report);
+	pl_render_counters_html(b, report);
 	section_list(b, report, "comparisons", "Comparisons", compare_one);
 	section_list(b, report, "profiles", "Profiles", profile_one);
 	section_list(b, report, "tune", "Tuning", tune_one);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "render/markdown.h"
+#include "render/counters.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -586,6 +587,7 @@ int pl_report_write_markdown(FILE *out, const json_t *report)
 
 	pl_diff_report_markdown(out, report);
 	pl_report_markdown_benchmarks(out, json_object_get(report, "benchmarks"));
+	pl_render_counters_markdown(out, report);
 	md_comparisons(out, json_object_get(report, "comparisons"));
 	md_profiles(out, json_object_get(report, "profiles"));
 	md_tune(out, json_object_get(report, "tune"));

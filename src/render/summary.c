@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/counters.h"
 #include "render/diff.h"
 #include "render/keynums.h"
 #include "report/figures.h"
@@ -119,6 +120,7 @@ void pl_report_print_summary(FILE *out, const json_t *report, const char *dir)
 		pl_caveats_free(&mc);
 		pl_caveats_free(&bc);
 	}
+	pl_render_counters_text(out, report);
 	pl_diff_report_summary(out, report);
 	if (dir)
 		fprintf(out, "report written to %s/report.html (also report.md, report.json)\n",

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "report/node.h"
+#include "report/counters.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -60,12 +61,33 @@ int pl_report_io_dir(const char *dir, char **workdir)
 	return 0;
 }
 
+/* The caller's progress callback, and the count of the benchmark about to run. */
+struct counting {
+	void (*progress)(size_t k, const char *what, void *ctx);
+	void *ctx;
+	const struct pl_bench_plan *plan;
+	struct pl_report_cnt *cnt;
+};
+
+/* Told before each benchmark of the plan: the previous count ends, this one's begins. */
+static void count_next(size_t k, const char *what, void *ctx)
+{
+	struct counting *c = ctx;
+	if (c->progress)
+		c->progress(k, what, c->ctx);
+	pl_report_cnt_begin(c->cnt, c->plan->items[k].b->name);
+}
+
 double pl_report_run_benchmarks(json_t *report, const struct pl_bench_plan *plan,
 				volatile sig_atomic_t *stop,
 				void (*progress)(size_t k, const char *what, void *ctx), void *ctx)
 {
 	json_t *arr = json_array();
-	double s = pl_bench_plan_run_all(plan, arr, stop, progress, ctx);
+	struct counting c = { progress, ctx, plan, pl_report_cnt_new() };
+	double s = pl_bench_plan_run_all(plan, arr, stop, count_next, &c);
+	pl_report_cnt_end(c.cnt);
+	json_object_set_new(report, "counters", pl_report_cnt_json(c.cnt));
+	pl_report_cnt_free(c.cnt);
 	/* --from documents come after the ones measured now */
 	json_t *old = json_object_get(report, "benchmarks");
 	size_t k;

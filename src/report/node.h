@@ -40,7 +40,9 @@ int pl_report_io_dir(const char *dir, char **workdir);
 
 /** Run the benchmarks of @plan (pl_bench_plan_run_all(): @stop, @progress and @ctx as
  *  there) and put their results into @report's "benchmarks" ahead of the ones already
- *  there (those of --from inputs). Returns the seconds the benchmarks took. */
+ *  there (those of --from inputs), and the counter section, each benchmark counted
+ *  system-wide while it ran, into @report's "counters" (report/counters.h). Returns the
+ *  seconds the benchmarks took. */
 double pl_report_run_benchmarks(json_t *report, const struct pl_bench_plan *plan,
 				volatile sig_atomic_t *stop,
 				void (*progress)(size_t k, const char *what, void *ctx), void *ctx);

@@ -14,7 +14,8 @@
 #include "rules/predicates.h"
 #include "util/str.h"
 
-/* Evidence: STREAM Triad here, to set beside the theoretical peak in the finding. */
+/* Evidence: STREAM Triad here, to set beside the theoretical peak in the finding, and
+ * the read bandwidth the memory controllers counted meanwhile. */
 static const char *const triad_metrics[] = { "triad", NULL };
 static const struct pl_evidence stream_evidence = {
 	.bench = "mem",
@@ -22,6 +23,10 @@ static const struct pl_evidence stream_evidence = {
 	.metrics = triad_metrics,
 	.text = "STREAM Triad reaches {1} here (the DIMMs' theoretical peak is "
 		"dimm.peak_bandwidth_gbps)",
+	.counter = "memory_read_bw",
+	.counter_unit = "GB/s",
+	.counter_label = "memory read bandwidth",
+	.counter_text = "the memory controllers read {c} while it ran",
 };
 
 static void eval_below_rated(const struct pl_rule *r, const struct pl_facts *f,

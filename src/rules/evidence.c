@@ -104,7 +104,48 @@ json_t *pl_evidence_to_json(const struct pl_evidence *ev)
 		json_array_append_new(ms, pl_json_string(*m));
 	json_object_set_new(o, "metrics", ms);
 	json_object_set_new(o, "text", pl_json_string(ev->text));
+	if (ev->counter)
+		json_object_set_new(o, "counter", pl_json_string(ev->counter));
 	return o;
+}
+
+/* The counter clause of @ev from bench document @doc's "counters" row, with "counter"
+ * set in the evidence object @o: the value, or why there is none. NULL (and nothing set)
+ * without a counter or a counted document. */
+static char *counter_clause(const struct pl_evidence *ev, const json_t *doc, json_t *o)
+{
+	const json_t *row = json_object_get(doc, "counters");
+	if (!ev->counter || !json_is_object(row))
+		return NULL;
+	const json_t *v = json_object_get(json_object_get(row, "values"), ev->counter);
+	const char *why = pl_json_str(json_object_get(row, "unavailable"), ev->counter);
+	json_t *c = json_object();
+	json_object_set_new(c, "name", pl_json_string(ev->counter));
+	json_object_set_new(c, "value",
+			    json_is_number(v) ? json_real(json_number_value(v)) : json_null());
+	json_object_set_new(c, "unit", pl_json_string(ev->counter_unit));
+	char *clause;
+	if (json_is_number(v)) {
+		char num[48];
+		pl_evidence_fmt_value(num, sizeof(num), json_number_value(v), ev->counter_unit);
+		struct pl_buf b = { 0 };
+		for (const char *p = ev->counter_text; *p; p++) {
+			if (!strncmp(p, "{c}", 3)) {
+				pl_buf_puts(&b, num);
+				p += 2;
+			} else {
+				pl_buf_append(&b, p, 1);
+			}
+		}
+		clause = pl_buf_steal(&b);
+	} else {
+		const char *r = why ? why : "not counted";
+		json_object_set_new(c, "unavailable", pl_json_string(r));
+		clause =
+			pl_xasprintf("%s (%s): unavailable: %s", ev->counter_label, ev->counter, r);
+	}
+	json_object_set_new(o, "counter", c);
+	return clause;
 }
 
 json_t *pl_evidence_eval(const struct pl_evidence *ev, const json_t *benches, const char *subject)
@@ -140,7 +181,10 @@ json_t *pl_evidence_eval(const struct pl_evidence *ev, const json_t *benches, co
 			}
 			json_object_set_new(o, "metrics", arr);
 			pl_autofree char *text = render(ev, ms, subject);
-			json_object_set_new(o, "text", pl_json_string(text));
+			pl_autofree char *clause = counter_clause(ev, doc, o);
+			pl_autofree char *all =
+				clause ? pl_xasprintf("%s; %s", text, clause) : pl_xstrdup(text);
+			json_object_set_new(o, "text", pl_json_string(all));
 			return o;
 		}
 		missing = ev->metrics[k];

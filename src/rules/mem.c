@@ -97,6 +97,19 @@ static const char *const dirty_keys[] = { "sysctl.vm.dirty_ratio",
 					  "sysctl.vm.dirty_background_bytes", NULL };
 static const char *const vfs_keys[] = { "sysctl.vm.vfs_cache_pressure", NULL };
 
+/* Evidence of the HPC THP rule: STREAM Triad here, and the data TLB's miss rate counted
+ * while it ran (the misses huge pages would save). */
+static const char *const triad_metrics[] = { "triad", NULL };
+static const struct pl_evidence thp_evidence = {
+	.bench = "mem",
+	.metrics = triad_metrics,
+	.text = "STREAM Triad reaches {1} here",
+	.counter = "dtlb_miss_rate",
+	.counter_unit = "%",
+	.counter_label = "dTLB misses",
+	.counter_text = "dTLB load misses were {c} of dTLB loads while it ran",
+};
+
 const struct pl_rule pl_rules_mem[] = {
 	{
 		.id = "mem.thp-latency",
@@ -147,6 +160,7 @@ const struct pl_rule pl_rules_mem[] = {
 			  "transparent_hugepages=always)",
 		.fix_command = "echo always > /sys/kernel/mm/transparent_hugepage/enabled",
 		.fix_tune = "[vm] transparent_hugepages=always",
+		.evidence = &thp_evidence,
 	},
 	{
 		.id = "mem.swappiness",

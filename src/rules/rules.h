@@ -53,6 +53,16 @@ struct pl_evidence {
 	const char *text;	    /**< the sentence: {1}..{4} = median of metrics[0..3]
 					 with its unit ("1.2 us"), {1:via} = that metric's "via"
 					 note, {subject} = the finding's subject */
+	/** A counter metric (docs/metrics.md, counters/metric.h) counted system-wide while
+	 *  the benchmark ran (`check --measure`: the bench document's "counters" row), or
+	 *  NULL. Its clause @counter_text ({c} = its value with @counter_unit) follows
+	 *  @text after "; "; where it is unavailable the clause says so instead ("dTLB
+	 *  misses: unavailable: dTLB-loads not on this PMU"); a document that was not
+	 *  counted (saved results, the report's plan) adds nothing. */
+	const char *counter;
+	const char *counter_unit;  /**< the metric's unit ("%", "GB/s"), as metric.c has it */
+	const char *counter_label; /**< what it is, for the unavailable clause ("dTLB misses") */
+	const char *counter_text;  /**< "dTLB load misses were {c} of dTLB loads meanwhile" */
 };
 /** At most this many metrics per evidence. */
 #define PL_EVIDENCE_MAX_METRICS 4
@@ -148,7 +158,9 @@ const struct pl_rule *pl_rule_find(const char *id);
  *  documents (docs/schemas/bench.schema.json); the first one of ev->bench with status "ok"
  *  that has every metric of @ev gives the figures. @subject (may be NULL) fills
  *  {subject}. Returns a new object {"benchmark","argv":[...],"metrics":[{"name","median",
- *  "unit"}...],"text"} or, when no document has the figures, {"benchmark","argv",
+ *  "unit"}...],"text"} (with ev->counter and a document counted while it ran, also
+ *  "counter": {"name", "value" or null, "unit", "unavailable" when null}, and its clause
+ *  in "text") or, when no document has the figures, {"benchmark","argv",
  *  "unavailable": reason}, with the reason the benchmark gave when it did not run. */
 json_t *pl_evidence_eval(const struct pl_evidence *ev, const json_t *benches, const char *subject);
 /** @x in @unit as evidence and key numbers show it, into @buf (@len bytes), returning
@@ -156,7 +168,8 @@ json_t *pl_evidence_eval(const struct pl_evidence *ev, const json_t *benches, co
  *  pl_fmt_unit() does ("5.46 GB/s"). */
 char *pl_evidence_fmt_value(char *buf, size_t len, double x, const char *unit);
 /** @ev as --list-rules --json shows it: {"benchmark","argv":[...],"metrics":[...],"text"}
- *  (docs/schemas/rules.schema.json); a new object. */
+ *  and "counter" (the metric's name) when it has one (docs/schemas/rules.schema.json); a
+ *  new object. */
 json_t *pl_evidence_to_json(const struct pl_evidence *ev);
 /** The shell words of @ev's benchmark run: "bench clock", "bench mem --numa-matrix";
  *  malloc'd. */

@@ -19,6 +19,21 @@ done
 st=$(jqv "$TMP/q/report.json" '[.benchmarks[]|select(.status=="ok" or .status=="skipped")]|length')
 is "every benchmark ran or says why it was skipped" "$st" "$n"
 Q=$TMP/q/report.json
+# the counter section: a table of the basic metrics per benchmark where a core PMU
+# exists, else one line with the reason and no table
+if [ "$(jqv "$Q" .counters.core_pmu)" = false ]; then
+	like "counters: no core PMU, the reason" "$(jqv "$Q" .counters.reason)" '^no core PMU in /sys/bus/event_source/devices'
+	is "counters: nothing counted without a core PMU" "$(jqv "$Q" '[.counters.metrics, .counters.benchmarks] | map(length) | add')" 0
+	like "counters: report.md says why in one line" "$(sed -n '/^## Counters$/,/^## /p' "$TMP/q/report.md" | grep -c .)" '^[23]$'
+	like "counters: report.md's line" "$(cat "$TMP/q/report.md")" 'No hardware counters: no core PMU in '
+	like "counters: report.html's line" "$(cat "$TMP/q/report.html")" '<h2 id="counters">Counters</h2>'
+	like "counters: the summary's line" "$(cat "$OUT")" 'counters: No hardware counters: no core PMU'
+else
+	is "counters: a row per benchmark" "$(jqv "$Q" '.counters.benchmarks | length')" "$n"
+	is "counters: the basic metrics" "$(jqv "$Q" '[.counters.metrics[].name][0:4] | join(",")')" "ipc,frequency,llc_mpki,branch_miss_rate"
+	is "counters: a value or a reason for each metric" "$(jqv "$Q" '[.counters.benchmarks[] | . as $r | .values | to_entries[] | select(.value == null and ($r.unavailable[.key] | not))] | length')" 0
+	like "counters: report.md's table" "$(cat "$TMP/q/report.md")" '\| benchmark \| ipc \| frequency \|'
+fi
 is "summary starts with the machine line" "$(head -1 "$OUT")" "$(jqv "$Q" '.key_numbers[0].text')"
 like "summary: findings by severity second (after the machine-not-idle line, if any)" "$(sed -n 2,3p "$OUT" | grep -v "^unreliable: " | head -1)" '^  findings +[0-9]+ crit, [0-9]+ warn, [0-9]+ info'
 is "key numbers: the rows in order" "$(jqv "$Q" '[.key_numbers[].name]|join(",")')" \

@@ -12,7 +12,7 @@ ok "list-rules --json" "$PERFLAB" check --list-rules --json
 cp "$OUT" "$TMP/rules.json"
 validate rules.schema.json "$TMP/rules.json"
 is "the rules with evidence" "$(jqv "$TMP/rules.json" '[.rules[]|select(.evidence)|"\(.id)=\(.evidence.benchmark)"]|join(" ")')" \
-	"clock.xen-tsc=clock clock.slow-source=clock power.governor=freq power.boost-off=freq power.boost-benchmark=freq power.cstates-deep=wakeup power.cstate-cmdline=wakeup sched.nohz-full-unisolated=ticks numa.remote-ratio=mem block.scheduler-hdd=io block.scheduler-nvme=io block.scheduler-virtio=io block.read-ahead=io dimm.below-rated=mem dimm.channels-empty=mem pcie.gpu-remote-numa=mem pcie.nic-remote-numa=mem"
+	"clock.xen-tsc=clock clock.slow-source=clock power.governor=freq power.boost-off=freq power.boost-benchmark=freq power.cstates-deep=wakeup power.cstate-cmdline=wakeup sched.nohz-full-unisolated=ticks mem.thp-hpc=mem numa.remote-ratio=mem block.scheduler-hdd=io block.scheduler-nvme=io block.scheduler-virtio=io block.read-ahead=io dimm.below-rated=mem dimm.channels-empty=mem pcie.gpu-remote-numa=mem pcie.nic-remote-numa=mem"
 bench_list=$("$PERFLAB" bench --list 2>&1)
 
 # each distinct evidence run: the benchmark exists, and its result has the metrics

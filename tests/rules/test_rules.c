@@ -16,6 +16,8 @@
 
 #include "bench/bench.h"
 #include "bench/bench.h"
+#include "counters/metric.h"
+#include "counters/window.h"
 #include "util/json.h"
 #include "rules/predicates.h"
 #include "rules/rules.h"
@@ -1130,6 +1132,82 @@ static void test_evidence_eval(void **state)
 	json_decref(b);
 }
 
+/* A counter metric as evidence: every rule's counter is a metric of the table with its
+ * unit; a synthetic reading (counted while bench mem ran) gives the clause with the
+ * value worked by hand, a reading without the events says it is unavailable, and a
+ * document that was not counted adds nothing. */
+static void test_evidence_counter(void **state)
+{
+	(void)state;
+	size_t with = 0;
+	for (size_t t = 0; t < pl_nrule_tables; t++)
+		for (size_t i = 0; i < *pl_rule_tables[t].n; i++) {
+			const struct pl_rule *r = &pl_rule_tables[t].rules[i];
+			const struct pl_evidence *ev = r->evidence;
+			if (!ev || !ev->counter)
+				continue;
+			with++;
+			const struct pl_metric *ms[4];
+			char err[256];
+			if (pl_metric_select(ev->counter, NULL, ms, 4, err, sizeof(err)) < 1)
+				fail_msg("%s: counter '%s' is no metric: %s", r->id, ev->counter,
+					 err);
+			if (strcmp(ms[0]->unit, ev->counter_unit) != 0)
+				fail_msg("%s: counter unit '%s', the metric's is '%s'", r->id,
+					 ev->counter_unit, ms[0]->unit);
+			if (!ev->counter_label || !ev->counter_text ||
+			    !strstr(ev->counter_text, "{c}"))
+				fail_msg("%s: counter without a label or a {c} clause", r->id);
+		}
+	assert_true(with >= 2);
+
+	const struct pl_evidence *thp = pl_rule_find("mem.thp-hpc")->evidence;
+	const struct pl_metric *m[1];
+	char err[256];
+	assert_int_equal(pl_metric_select("dtlb_miss_rate", NULL, m, 1, err, sizeof(err)), 1);
+	/* 50 misses in 1000 loads: 100 * 50 / 1000 = 5 % (metric.c's formula) */
+	struct pl_cnt_event evs[2] = { { .name = "dTLB-load-misses", .scale = 1 },
+				       { .name = "dTLB-loads", .scale = 1 } };
+	struct pl_cnt_value v[2] = {
+		{ .ev = &evs[0], .raw = 50, .value = 50, .counted = true, .supported = true },
+		{ .ev = &evs[1], .raw = 1000, .value = 1000, .counted = true, .supported = true },
+	};
+	struct pl_cnt_result r = { .v = v, .n = 2, .elapsed_ns = 1000000000 };
+	json_t *b = docs("[{\"benchmark\":\"mem\",\"status\":\"ok\",\"metrics\":[" METRIC(
+		"triad", "12.5", "GB/s", "") "]}]");
+	json_object_set_new(json_array_get(b, 0), "counters", pl_cnt_row("mem", m, 1, &r));
+	json_t *e = pl_evidence_eval(thp, b, NULL);
+	assert_string_equal(pl_json_str(e, "text"),
+			    "STREAM Triad reaches 12.5 GB/s here; dTLB load misses were 5 % of "
+			    "dTLB loads while it ran");
+	const json_t *c = json_object_get(e, "counter");
+	assert_string_equal(pl_json_str(c, "name"), "dtlb_miss_rate");
+	assert_true(json_number_value(json_object_get(c, "value")) == 5.0);
+	assert_null(json_object_get(c, "unavailable"));
+	json_decref(e);
+
+	/* no dTLB events on this PMU: the clause says so, no value */
+	v[0].counted = v[0].supported = false;
+	v[0].value = 0;
+	json_object_set_new(json_array_get(b, 0), "counters", pl_cnt_row("mem", m, 1, &r));
+	e = pl_evidence_eval(thp, b, NULL);
+	assert_string_equal(pl_json_str(e, "text"),
+			    "STREAM Triad reaches 12.5 GB/s here; dTLB misses (dtlb_miss_rate): "
+			    "unavailable: dTLB-load-misses not on this PMU");
+	c = json_object_get(e, "counter");
+	assert_true(json_is_null(json_object_get(c, "value")));
+	assert_string_equal(pl_json_str(c, "unavailable"), "dTLB-load-misses not on this PMU");
+	json_decref(e);
+
+	/* not counted (saved results, the report's plan): the figures alone */
+	json_object_del(json_array_get(b, 0), "counters");
+	e = pl_evidence_eval(thp, b, NULL);
+	assert_string_equal(pl_json_str(e, "text"), "STREAM Triad reaches 12.5 GB/s here");
+	assert_null(json_object_get(e, "counter"));
+	json_decref(e);
+	json_decref(b);
+}
+
 /* pl_evidence_attach(): findings of rules with evidence get it, others lose a stale one. */
 static void test_evidence_attach(void **state)
 {
@@ -1163,7 +1241,7 @@ static void test_measure_findings(void **state)
 	pl_finding_add(&fs, pl_rule_find("clock.xen-tsc"), NULL, "o", "e");
 	pl_finding_add(&fs, pl_rule_find("clock.slow-source"), NULL, "o", "e");
 	pl_finding_add(&fs, pl_rule_find("mem.swappiness"), NULL, "o", "e");
-	json_t *runs = pl_bench_measure_findings(&fs);
+	json_t *runs = pl_bench_measure_findings(&fs, NULL);
 	assert_int_equal(json_array_size(runs), 1);
 	const json_t *d = json_array_get(runs, 0);
 	assert_string_equal(pl_json_str(d, "benchmark"), "clock");
@@ -1244,7 +1322,7 @@ static void test_fact_index(void **state)
 
 int main(void)
 {
-	size_t n = ncases + 12;
+	size_t n = ncases + 13;
 	struct CMUnitTest *tests = pl_xcalloc(n, sizeof(*tests));
 	char **names = pl_xcalloc(ncases, sizeof(*names));
 	for (size_t i = 0; i < ncases; i++) {
@@ -1264,6 +1342,7 @@ int main(void)
 	tests[ncases + 9] = (struct CMUnitTest)cmocka_unit_test(test_evidence_attach);
 	tests[ncases + 10] = (struct CMUnitTest)cmocka_unit_test(test_measure_findings);
 	tests[ncases + 11] = (struct CMUnitTest)cmocka_unit_test(test_fact_index);
+	tests[ncases + 12] = (struct CMUnitTest)cmocka_unit_test(test_evidence_counter);
 	int rc = _cmocka_run_group_tests("rules", tests, n, NULL, NULL);
 	for (size_t i = 0; i < ncases; i++)
 		free(names[i]);
