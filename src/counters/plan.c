@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters/expr.h"
 #include "counters/pmu.h"
 #include "util/cleanup.h"
 #include "util/str.h"
@@ -23,16 +24,20 @@ void pl_cnt_plan_free(struct pl_cnt_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static bool have_event(const struct pl_cnt_plan *p, const char *name)
+/* Whether @p counts @name: spelled alike, or (@alias) named alike as the metrics match
+ * names ("cs" counts what a metric calls "context-switches"). */
+static bool have_event(const struct pl_cnt_plan *p, const char *name, bool alias)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->evs[i].name, name))
+		if (!strcmp(p->evs[i].name, name) ||
+		    (alias && pl_expr_same_event(p->evs[i].name, name)))
 			return true;
 	return false;
 }
 
-/* Resolve @spec and add its events (group @g) unless they are there already. Returns 0,
- * or the resolver's negative errno with @err set. */
+/* Resolve @spec and add its events (group @g) unless they are there already (the same
+ * spelling; for an event not given with -e, any spelling of it). Returns 0, or the
+ * resolver's negative errno with @err set. */
 static int add_spec(struct pl_cnt_plan *p, const char *spec, int g, bool explicit_ev, char *err,
 		    size_t errlen)
 {
@@ -40,7 +45,7 @@ static int add_spec(struct pl_cnt_plan *p, const char *spec, int g, bool explici
 	int n = pl_pmu_resolve_all(spec, tmp, 64, err, errlen);
 	if (n < 0)
 		return n;
-	if (have_event(p, tmp[0].name))
+	if (have_event(p, tmp[0].name, !explicit_ev))
 		return 0;
 	if (p->n + (size_t)n > PL_CNT_PLAN_EVENTS) {
 		snprintf(err, errlen, "more than %d events (count fewer at once)",
@@ -165,7 +170,7 @@ int pl_cnt_plan_metrics(struct pl_cnt_plan *p, const char *spec, const char *kin
 		const struct pl_metric *m = ms[i];
 		bool all = true;
 		for (size_t k = 0; m->events[k]; k++)
-			all &= have_event(p, m->events[k]);
+			all &= have_event(p, m->events[k], true);
 		if (only_present && !all)
 			continue;
 		int g = p->ngroups++;

@@ -54,7 +54,7 @@ for o in --event --metrics --interval --all-cpus --cpus --pid --cgroup --per-cpu
 done
 ok "--list" "$P" stat --list
 like "--list: software events" "$(cat "$OUT")" "task-clock +software"
-like "--list: metrics with their formulas" "$(cat "$OUT")" "cpus_utilized .*task-clock"
+like "--list: metrics with their formulas" "$(cat "$OUT")" "cpu_utilization .*task-clock"
 ok "--list --json" "$P" stat --list --json -o "$TMP/list.json"
 validate stat.schema.json "$TMP/list.json"
 is "--list --json: page-faults is a software event" \
@@ -92,14 +92,14 @@ like "default set: time elapsed" "$(cat "$ERR")" "[0-9.]+ seconds time elapsed"
 ok "a group and an event, JSON" "$P" stat --json -o "$TMP/g.json" -e '{task-clock,page-faults},cs' -- "$SLEEPS" 5
 validate stat.schema.json "$TMP/g.json"
 is "three events in order" "$(jq -r '[.events[].event] | join(",")' "$TMP/g.json")" \
-	"task-clock,page-faults,context-switches"
+	"task-clock,page-faults,cs"
 is "all counted, never multiplexed (software)" \
 	"$(jq -r '[.events[] | .counted and .["pcnt-running"] == 100] | all' "$TMP/g.json")" true
 like "context switches >= 5 nanosleeps" "$(jq -r '.events[2]["counter-value"] >= 5' "$TMP/g.json")" true
 is "task-clock in msec" "$(jq -r '.events[0].unit' "$TMP/g.json")" msec
 is "the software metrics of the counted events" \
 	"$(jq -r '[.metrics[].metric] | sort | join(",")' "$TMP/g.json")" \
-	"context_switches_per_sec,cpus_utilized,page_faults_per_sec"
+	"context_switch_rate,cpu_utilization,page_fault_rate"
 
 # a command's exit status is reported, perflab exits 0
 ok "command exiting 7: perflab exits 0" "$P" stat --json -o "$TMP/x.json" -e task-clock -- "$SLEEPS" 1 7

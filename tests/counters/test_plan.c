@@ -22,7 +22,7 @@ static void test_groups(void **state)
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.evs[0].name, "task-clock");
 	assert_string_equal(p.evs[1].name, "page-faults");
-	assert_string_equal(p.evs[2].name, "context-switches"); /* perf's name of cs */
+	assert_string_equal(p.evs[2].name, "cs"); /* perf keeps the user's spelling */
 	assert_int_equal(p.group[0], 0);
 	assert_int_equal(p.group[1], 0);
 	assert_int_equal(p.group[2], -1);
@@ -34,6 +34,14 @@ static void test_groups(void **state)
 	assert_int_equal(p.group[3], 1);
 	assert_int_equal(p.group[4], 1);
 	assert_string_equal(p.evs[4].name, "minor-faults");
+	pl_cnt_plan_free(&p);
+	/* a metric over context-switches uses the "cs" given with -e: nothing added */
+	assert_int_equal(pl_cnt_plan_events(&p, "cs,task-clock", err, sizeof(err)), 0);
+	assert_int_equal(
+		pl_cnt_plan_metrics(&p, "context_switch_rate", "none", true, err, sizeof(err)), 0);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.nmetrics, 1);
+	assert_string_equal(p.metrics[0]->name, "context_switch_rate");
 	pl_cnt_plan_free(&p);
 }
 

@@ -115,7 +115,7 @@ static void test_output(void **state)
 	struct pl_cnt_result r = { .v = v, .n = 3, .elapsed_ns = 1000000000 };
 	static const char *const evs_ipc[] = { "cycles", "task-clock", NULL };
 	static const struct pl_metric per_cycle = {
-		"faults_per_cycle", "test", "any", evs_ipc, "page-faults / cycles",
+		"faults_per_cycle", "test", "any", evs_ipc, "\"page-faults\" / cycles",
 		"/cycle",	    NAN,    false, "test",  "test"
 	};
 	const struct pl_metric *ms[] = { &per_cycle };
