@@ -116,7 +116,7 @@ static int make_plan(struct pl_cnt_plan *p, const struct stat_opts *o, bool core
 		return PL_EXIT_USAGE;
 	}
 	/* -M, or the software metrics whose events are counted anyway */
-	r = pl_cnt_plan_metrics(p, o->metrics ? o->metrics : "software", pl_cnt_pmu_kind(core),
+	r = pl_cnt_plan_metrics(p, o->metrics ? o->metrics : "software", pl_cnt_pmu_kind(),
 				!o->metrics, err, sizeof(err));
 	if (r < 0) {
 		pl_error("-M: %s", err);
@@ -510,7 +510,7 @@ static int from_file(const struct stat_opts *o)
 	bool core = pl_pmu_have_core(why, sizeof(why));
 	struct pl_cnt_plan p = { 0 };
 	const char *spec = o->metrics ? o->metrics : "software";
-	int rc = pl_cnt_plan_metrics(&p, spec, pl_cnt_pmu_kind(true), false, err, sizeof(err));
+	int rc = pl_cnt_plan_metrics(&p, spec, pl_cnt_pmu_kind_of(&r), false, err, sizeof(err));
 	if (rc < 0) {
 		pl_error("-M: %s", err);
 		rc = PL_EXIT_USAGE;

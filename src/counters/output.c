@@ -42,9 +42,13 @@ static struct pl_cnt_result key_view(const struct pl_cnt_report *rep, size_t k)
 	return v;
 }
 
+/* The scopes shown: one per nevs values; one without events when there are metrics (whose
+ * events this machine lacks: they are shown unavailable, never dropped). */
 static size_t nkeys(const struct pl_cnt_report *rep)
 {
-	return rep->nevs ? rep->r->n / rep->nevs : 0;
+	if (!rep->nevs)
+		return rep->nmetrics ? 1 : 0;
+	return rep->r->n / rep->nevs;
 }
 
 /* "CPU3", "S0", "sleep-1234" or "" for the key of value @v. */

@@ -75,6 +75,21 @@ if [ "$core" = false ]; then
 	ok "default set without a core PMU" "$P" stat -o "$TMP/def.txt" -- true
 	is "the missing core PMU said once" "$(grep -c 'no core PMU' "$TMP/def.txt")" 1
 	is "no hardware rows in the default set" "$(grep -cE ' (cycles|instructions)$' "$TMP/def.txt")" 0
+	# the metrics' formulas are this CPU's, core PMU or not: its events named unavailable
+	kind=$(awk -F': *' '/^vendor_id/ { v = $2 } /^cpu family/ { f = $2 } /^model[ \t]*:/ { m = $2 }
+		END { if (v == "GenuineIntel") print "intel";
+		      else if (v == "AuthenticAMD") print ((f == 25 && m >= 16) || f >= 26) ? "amd-zen4" : "amd" }' /proc/cpuinfo)
+	ok "-M topdown without a core PMU" "$P" stat --json -o "$TMP/td.json" -M topdown -- true
+	validate stat.schema.json "$TMP/td.json"
+	is "-M topdown: four metrics shown, no value" \
+		"$(jq -r '[.metrics[] | select(.unavailable and (.value == null))] | length' "$TMP/td.json")" 4
+	case $kind in
+	amd-zen4) like "-M topdown: AMD's events unavailable ($kind)" \
+		"$(jq -r '.metrics[].unavailable' "$TMP/td.json")" '^cpu/event=0x(c1|aa|1a0)[^ ]* not on this PMU' ;;
+	intel) like "-M topdown: Intel's events unavailable ($kind)" \
+		"$(jq -r '.metrics[].unavailable' "$TMP/td.json")" '(slots|topdown-)' ;;
+	*) skip "-M topdown: the CPU's own events" "CPU kind '$kind' has no top-down formulas" ;;
+	esac
 else
 	skip "-e cycles without a core PMU" "this machine has a core PMU"
 fi
