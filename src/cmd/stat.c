@@ -399,6 +399,32 @@ static int make_ring(struct pl_cnt_region_ring *rr, const struct pl_cnt_plan *p)
 	return 0;
 }
 
+/* The "#slots" reading the metrics of @p read (metric.h: Arm's top-down): the core PMU's
+ * caps/slots as a constant reading into @v (event @ev). Returns 1, or 0 when no metric
+ * reads it or the core PMU does not say (the metric then says "#slots" is missing). */
+static size_t slots_reading(const struct pl_cnt_plan *p, struct pl_cnt_event *ev,
+			    struct pl_cnt_value *v)
+{
+	bool need = false;
+	for (size_t i = 0; i < p->nmetrics; i++)
+		need |= strstr(p->metrics[i]->expr, "#slots") != NULL;
+	uint64_t n = 0;
+	if (!need || pl_pmu_core_slots(&n) < 0)
+		return 0;
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->name, sizeof(ev->name), "#slots");
+	snprintf(ev->pmu, sizeof(ev->pmu), "cpu");
+	ev->scale = 1;
+	*v = (struct pl_cnt_value){ .ev = ev,
+				    .raw = n,
+				    .value = (double)n,
+				    .counted = true,
+				    .supported = true,
+				    .cpu = -1,
+				    .socket = -1 };
+	return 1;
+}
+
 static char *describe(const struct stat_opts *o, char **cmdv)
 {
 	if (cmdv && !o->all && !o->cpus && !o->cgroup) {
@@ -454,6 +480,10 @@ static int run(const struct stat_opts *o, char **cmdv)
 		.command = cmdv != NULL,
 		.default_set = !o->events && !o->metrics,
 	};
+	struct pl_cnt_event slots_ev;
+	struct pl_cnt_value slots_v;
+	rep.nconsts = slots_reading(&p, &slots_ev, &slots_v);
+	rep.consts = rep.nconsts ? &slots_v : NULL;
 	struct pl_outfile of = { 0 };
 	bool to_stderr = pl_cmd_report_to_stderr(cmdv ? "the command" : NULL);
 	struct out_ctx oc = { .rep = &rep, .first = true };

@@ -117,13 +117,30 @@ static const char *missing_why(const struct pl_cnt_result *view, const char *nam
 	return buf;
 }
 
+/* pl_metric_eval of @m over @view and the report's constant readings. */
+static int eval_metric(const struct pl_cnt_report *rep, const struct pl_metric *m,
+		       const struct pl_cnt_result *view, double *x, char *missing, size_t len)
+{
+	if (!rep->nconsts)
+		return pl_metric_eval(m, view, x, missing, len);
+	struct pl_cnt_result all = *view;
+	all.n = view->n + rep->nconsts;
+	all.v = pl_xcalloc(all.n, sizeof(*all.v));
+	if (view->n)
+		memcpy(all.v, view->v, view->n * sizeof(*all.v));
+	memcpy(all.v + view->n, rep->consts, rep->nconsts * sizeof(*all.v));
+	int r = pl_metric_eval(m, &all, x, missing, len);
+	free(all.v);
+	return r;
+}
+
 /* The metric column of metric @m over @view: its text, or "unavailable: ...". */
-static void metric_cell(const struct pl_metric *m, const struct pl_cnt_result *view, char *buf,
-			size_t len)
+static void metric_cell(const struct pl_cnt_report *rep, const struct pl_metric *m,
+			const struct pl_cnt_result *view, char *buf, size_t len)
 {
 	char missing[PL_CNT_NAME_MAX] = "";
 	double x = NAN;
-	int r = pl_metric_eval(m, view, &x, missing, sizeof(missing));
+	int r = eval_metric(rep, m, view, &x, missing, sizeof(missing));
 	if (r == -ENOENT)
 		snprintf(buf, len, "%s unavailable: %s", m->name, missing_why(view, missing));
 	else if (r == -EDOM)
@@ -171,7 +188,7 @@ static void write_key(FILE *out, const struct pl_cnt_report *rep, size_t k, cons
 		for (size_t m = 0; m < rep->nmetrics && !cell[0]; m++)
 			if (!done[m] && rep->metrics[m]->events[0] &&
 			    pl_expr_same_event(rep->metrics[m]->events[0], v->ev->name)) {
-				metric_cell(rep->metrics[m], &view, cell, sizeof(cell));
+				metric_cell(rep, rep->metrics[m], &view, cell, sizeof(cell));
 				done[m] = true;
 			}
 		double p = pl_cnt_pcnt_running(v);
@@ -190,7 +207,7 @@ static void write_key(FILE *out, const struct pl_cnt_report *rep, size_t k, cons
 		char cell[256], label[64] = "";
 		if (rep->nevs)
 			key_label(rep, &view.v[0], label, sizeof(label));
-		metric_cell(rep->metrics[m], &view, cell, sizeof(cell));
+		metric_cell(rep, rep->metrics[m], &view, cell, sizeof(cell));
 		fprintf(out, "%s%s%s%18s %-4s %-32s # %s\n", prefix, label, label[0] ? " " : "", "",
 			"", "", cell);
 	}
@@ -359,7 +376,7 @@ json_t *pl_cnt_json(const struct pl_cnt_report *rep, bool interval)
 				set_key(o, rep, &view.v[0]);
 			char missing[PL_CNT_NAME_MAX] = "";
 			double x = NAN;
-			int r = pl_metric_eval(mt, &view, &x, missing, sizeof(missing));
+			int r = eval_metric(rep, mt, &view, &x, missing, sizeof(missing));
 			if (r == 0 && isfinite(x)) {
 				json_object_set_new(o, "value", json_real(x));
 				json_object_set_new(o, "unit", pl_json_string(mt->unit));

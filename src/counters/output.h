@@ -34,6 +34,10 @@ struct pl_cnt_report {
 	bool group_fallback; /**< groups were read per event */
 	bool default_set;    /**< perf's default events: without a core PMU the note says
 			      *   why its hardware events are missing */
+	/** Readings every metric sees beside the counted ones, not shown as events: the
+	 *  "#slots" of the core PMU's caps/slots (metric.h). @nconsts of them, or NULL. */
+	const struct pl_cnt_value *consts;
+	size_t nconsts;
 };
 
 /** Write the whole run's table to @out (perf stat's layout). Returns 0 or -EIO. */

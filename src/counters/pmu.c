@@ -778,3 +778,26 @@ int pl_pmu_resolve(const char *spec, struct pl_cnt_event *ev, char *err, size_t 
 	free(many);
 	return r < 0 ? r : 0;
 }
+
+int pl_pmu_core_slots(uint64_t *slots)
+{
+	char **cores = NULL;
+	size_t n = 0;
+	int r = core_pmus(&cores, &n);
+	if (r < 0)
+		return r;
+	r = -ENOENT;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+		if (r < 0 &&
+		    pl_read_u64f(&v, "/sys/bus/event_source/devices/%s/caps/slots", cores[i]) ==
+			    0 &&
+		    v > 0) {
+			*slots = v;
+			r = 0;
+		}
+		free(cores[i]);
+	}
+	free(cores);
+	return r;
+}
