@@ -103,8 +103,8 @@ static const struct pl_cmd_info info = {
 		"with -I one block of lines (--json: one JSON object per line) per interval.\n"
 		"The command's exit status is reported; perflab's own exit is 0 ok, 2 bad usage\n"
 		"or an unknown event, PMU or metric, 3 an event given with -e that cannot be\n"
-		"opened (the reason, or why perf_event_open was refused), 130 interrupted (the\n"
-		"counts so far are written).",
+		"opened (the reason, or why perf_event_open was refused) or whose core PMU this\n"
+		"machine lacks, 130 interrupted (the counts so far are written).",
 };
 
 /* ---- events ---- */
@@ -121,7 +121,8 @@ static int make_plan(struct pl_cnt_plan *p, const struct stat_opts *o, bool core
 		r = pl_cnt_plan_default(p, core, err, sizeof(err));
 	if (r < 0) {
 		pl_error("%s", err);
-		return PL_EXIT_USAGE;
+		/* a core PMU event on a machine without one: well spelled, not countable here */
+		return r == -ENODEV ? PL_EXIT_RUNTIME : PL_EXIT_USAGE;
 	}
 	/* -M, or the software metrics whose events are counted anyway */
 	r = pl_cnt_plan_metrics(p, o->metrics ? o->metrics : "software", pl_cnt_pmu_kind(),

@@ -31,7 +31,8 @@ struct pl_cnt_plan {
 
 /** Add the events of one -e value @list ("a,b", "{a,b},c", "pmu/event=1,umask=2/").
  *  Returns 0; -EINVAL for a malformed list (unterminated group or PMU term, a nested or
- *  unopened brace, an empty name) or the resolver's -EINVAL/-ENOENT for an event, -E2BIG
+ *  unopened brace, an empty name) or the resolver's -EINVAL/-ENOENT/-ENODEV for an
+ *  event (pmu.h), -E2BIG
  *  past PL_CNT_PLAN_EVENTS; @err (@errlen bytes) then names the input and the fix. */
 int pl_cnt_plan_events(struct pl_cnt_plan *p, const char *list, char *err, size_t errlen);
 

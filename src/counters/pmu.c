@@ -539,11 +539,10 @@ static int resolve_pmu_form(struct sink *s, const char *spec)
 				    "for '%s': this machine does not expose RAPL energy counters",
 				    spec);
 		if (strcmp(name, "cpu") == 0)
-			return fail(
-				s, -ENOENT,
-				"no core PMU for '%s' (perflab stat --list shows this machine's "
-				"events)",
-				spec);
+			return fail(s, -ENODEV,
+				    "cannot count '%s': this machine has no core PMU (perflab stat "
+				    "--list shows this machine's events)",
+				    spec);
 		return fail(s, -ENOENT,
 			    "unknown PMU '%s' in '%s' (perflab stat --list shows this machine's "
 			    "PMUs and events)",

@@ -28,7 +28,8 @@
  *  gives the first (pl_pmu_resolve_all gives them all). Returns 0; or -EINVAL for a
  *  malformed spelling (a term without a value, a value that does not fit its format's
  *  bits, an unknown term or modifier, an unterminated "pmu/", an alias two PMUs define),
- *  -ENOENT for an unknown event, tracepoint or PMU, -EACCES for an unreadable tracefs,
+ *  -ENOENT for an unknown event, tracepoint or PMU, -ENODEV for an event of the core PMU
+ *  ("cpu/...") on a machine without one, -EACCES for an unreadable tracefs,
  *  each with a one-line reason in @err (@errlen bytes; names the input and the fix, e.g.
  *  "unknown event 'cyclez' (perflab stat --list shows this machine's events)"). Reads
  *  only through the sysroot helper. */
