@@ -125,7 +125,7 @@ static int make_plan(struct pl_cnt_plan *p, const struct stat_opts *o, bool core
 		return r == -ENODEV ? PL_EXIT_RUNTIME : PL_EXIT_USAGE;
 	}
 	/* -M, or the software metrics whose events are counted anyway */
-	r = pl_cnt_plan_metrics(p, o->metrics ? o->metrics : "software", pl_cnt_pmu_kind(),
+	r = pl_cnt_plan_metrics(p, o->metrics ? o->metrics : "software", pl_cnt_pmu_kind(core),
 				!o->metrics, err, sizeof(err));
 	if (r < 0) {
 		pl_error("-M: %s", err);

@@ -181,8 +181,9 @@ static bool have_pmu_prefix(const char *prefix)
  * pipeline-utilisation events); without /proc/cpuinfo, Intel by its PMU names. The core
  * PMU need not exist: a guest without one still gets its own CPU's formulas, so a
  * metric names the events its CPU would count as unavailable. */
-const char *pl_cnt_pmu_kind(void)
+const char *pl_cnt_pmu_kind(bool core)
 {
+	(void)core;
 	if (have_pmu_prefix("armv8_pmuv3") || have_pmu_prefix("armv8_"))
 		return "arm-neoverse";
 	pl_autofree char *ci = NULL;

@@ -55,8 +55,9 @@ int pl_cnt_plan_metrics(struct pl_cnt_plan *p, const char *spec, const char *kin
  *  pipeline-utilisation events of Zen 4 and Zen 5), "amd" for older AMD; without
  *  /proc/cpuinfo "intel" when the core PMU is Intel's (cpu_core, cpu/caps/pmu_name);
  *  else "any". Decided with or without a core PMU (a guest without one is told which of
- *  its CPU's events are missing). Static string. */
-const char *pl_cnt_pmu_kind(void);
+ *  its CPU's events are missing): @core, whether one exists, does not change the kind.
+ *  Static string. */
+const char *pl_cnt_pmu_kind(bool core);
 
 /** The PMU kind of readings taken elsewhere (`--from`): the kind ("intel", "amd-zen4",
  *  "arm-neoverse") with the most metric table entries whose events all have a counted
