@@ -17,6 +17,7 @@
 #include "counters/metric.h"
 #include "counters/output.h"
 #include "counters/plan.h"
+#include "counters/region.h"
 #include "counters/pmu.h"
 #include "counters/session.h"
 #include "profile/perf_event.h"
@@ -40,6 +41,7 @@ struct stat_opts {
 	bool per_cpu, per_socket, per_thread;
 	const char *from;
 	bool list;
+	const char *region;
 };
 
 static const struct pl_opt stat_optv[] = {
@@ -65,6 +67,8 @@ static const struct pl_opt stat_optv[] = {
 	  "counts per thread (with -p)" },
 	{ "from", 0, PL_OPT_STR, offsetof(struct stat_opts, from), "FILE",
 	  "do not count: compute the metrics from perf stat -j or -x, output in FILE" },
+	{ "region", 0, PL_OPT_STR, offsetof(struct stat_opts, region), "NAME",
+	  "count only inside the command's marker region NAME (libperflab-mark; NAME,NAME...)" },
 	{ "list", 'l', PL_OPT_FLAG, offsetof(struct stat_opts, list), NULL,
 	  "list this machine's events and every metric, then exit" },
 	PL_OPT_END,
@@ -74,7 +78,8 @@ static const struct pl_cmd_info info = {
 	.name = "stat",
 	.usage = "perflab stat [-e EVENT,...] [-M METRIC|GROUP] [-I MS]\n"
 		 "       [-a | -C CPUS | -p PID[,PID] | --cgroup PATH]\n"
-		 "       [--per-cpu | --per-socket | --per-thread] [--from FILE] [--list]\n"
+		 "       [--per-cpu | --per-socket | --per-thread] [--region NAME]\n"
+		 "       [--from FILE] [--list]\n"
 		 "       [--json] [-o FILE] [-- CMD ARGS...]",
 	.summary = "Count events (perf_event_open) and compute metrics from them, like perf "
 		   "stat.",
@@ -90,13 +95,16 @@ static const struct pl_cmd_info info = {
 		"-C and --cgroup count on CPUs, for the command's run or until Ctrl-C; -p counts\n"
 		"running processes until they exit or Ctrl-C. A metric whose events this PMU\n"
 		"lacks says 'unavailable: EVENT not on this PMU', never a value.\n"
+		"--region NAME also counts inside the command's regions NAME, as marked with\n"
+		"libperflab-mark (pl_region_begin/pl_region_end): per thread, the sum over the\n"
+		"region's instances of end minus begin; needs '-- CMD' and at most 16 events.\n"
 		"Output: the table (text or --json, docs/schemas/stat.schema.json) goes to\n"
 		"stdout, or to stderr while a command runs (it keeps stdout), or to -o FILE;\n"
 		"with -I one block of lines (--json: one JSON object per line) per interval.\n"
 		"The command's exit status is reported; perflab's own exit is 0 ok, 2 bad usage\n"
 		"or an unknown event, PMU or metric, 3 an event given with -e that cannot be\n"
-		"opened (the reason, or why perf_event_open was refused), 130 interrupted (the\n"
-		"counts so far are written).",
+		"opened (the reason, or why perf_event_open was refused) or whose core PMU this\n"
+		"machine lacks, 130 interrupted (the counts so far are written).",
 };
 
 /* ---- events ---- */
@@ -113,7 +121,8 @@ static int make_plan(struct pl_cnt_plan *p, const struct stat_opts *o, bool core
 		r = pl_cnt_plan_default(p, core, err, sizeof(err));
 	if (r < 0) {
 		pl_error("%s", err);
-		return PL_EXIT_USAGE;
+		/* a core PMU event on a machine without one: well spelled, not countable here */
+		return r == -ENODEV ? PL_EXIT_RUNTIME : PL_EXIT_USAGE;
 	}
 	/* -M, or the software metrics whose events are counted anyway */
 	r = pl_cnt_plan_metrics(p, o->metrics ? o->metrics : "software", pl_cnt_pmu_kind(core),
@@ -161,6 +170,21 @@ static int check_opts(const struct stat_opts *o, const struct pl_args *args, cha
 	if (cmdv && !cmdv[0]) {
 		pl_error("'--' without a command (give '-- CMD ARGS...')");
 		return PL_EXIT_USAGE;
+	}
+	if (o->region) {
+		if (!o->region[0] || o->region[0] == ',' || strstr(o->region, ",,") ||
+		    o->region[strlen(o->region) - 1] == ',') {
+			pl_error("--region '%s': an empty region name (give NAME or NAME,NAME)",
+				 o->region);
+			return PL_EXIT_USAGE;
+		}
+		if (o->from || !cmdv || o->all || o->cpus || o->pids || o->cgroup ||
+		    o->interval_ms || o->per_cpu || o->per_socket || o->per_thread) {
+			pl_error(
+				"--region counts the regions of a command's threads: give '-- CMD' "
+				"and drop -a, -C, -p, --cgroup, -I, --per-* and --from");
+			return PL_EXIT_USAGE;
+		}
 	}
 	if (o->from) {
 		if (cmdv || o->all || o->cpus || o->pids || o->cgroup || o->interval_ms) {
@@ -352,6 +376,56 @@ static int check_opened(const struct pl_cnt_session *s, const struct pl_cnt_plan
 	return -1;
 }
 
+/* --region: the counting ring the command inherits, for the plan's events (at most
+ * PL_MARK_COUNTERS_MAX, one group read at every marker). Returns 0, or the exit code
+ * after one line. */
+static int make_ring(struct pl_cnt_region_ring *rr, const struct pl_cnt_plan *p)
+{
+	if (p->n > PL_MARK_COUNTERS_MAX) {
+		pl_error("--region: %zu events (with the metrics' events), at most %d can be "
+			 "counted in a region (count fewer)",
+			 p->n, PL_MARK_COUNTERS_MAX);
+		return PL_EXIT_USAGE;
+	}
+	int e = pl_cnt_region_create(rr, p->evs, p->n, 0);
+	if (e == -EINVAL) {
+		pl_error("--region: none of the events can be counted per thread (per-package "
+			 "and powercap events cannot): add a software or core event");
+		return PL_EXIT_USAGE;
+	}
+	if (e < 0) {
+		pl_error("--region: cannot make the marker ring: %s", strerror(-e));
+		return PL_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* The "#slots" reading the metrics of @p read (metric.h: Arm's top-down): the core PMU's
+ * caps/slots as a constant reading into @v (event @ev). Returns 1, or 0 when no metric
+ * reads it or the core PMU does not say (the metric then says "#slots" is missing). */
+static size_t slots_reading(const struct pl_cnt_plan *p, struct pl_cnt_event *ev,
+			    struct pl_cnt_value *v)
+{
+	bool need = false;
+	for (size_t i = 0; i < p->nmetrics; i++)
+		need |= strstr(p->metrics[i]->expr, "#slots") != NULL;
+	uint64_t n = 0;
+	if (!need || pl_pmu_core_slots(&n) < 0)
+		return 0;
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->name, sizeof(ev->name), "#slots");
+	snprintf(ev->pmu, sizeof(ev->pmu), "cpu");
+	ev->scale = 1;
+	*v = (struct pl_cnt_value){ .ev = ev,
+				    .raw = n,
+				    .value = (double)n,
+				    .counted = true,
+				    .supported = true,
+				    .cpu = -1,
+				    .socket = -1 };
+	return 1;
+}
+
 static char *describe(const struct stat_opts *o, char **cmdv)
 {
 	if (cmdv && !o->all && !o->cpus && !o->cgroup) {
@@ -407,6 +481,10 @@ static int run(const struct stat_opts *o, char **cmdv)
 		.command = cmdv != NULL,
 		.default_set = !o->events && !o->metrics,
 	};
+	struct pl_cnt_event slots_ev;
+	struct pl_cnt_value slots_v;
+	rep.nconsts = slots_reading(&p, &slots_ev, &slots_v);
+	rep.consts = rep.nconsts ? &slots_v : NULL;
 	struct pl_outfile of = { 0 };
 	bool to_stderr = pl_cmd_report_to_stderr(cmdv ? "the command" : NULL);
 	struct out_ctx oc = { .rep = &rep, .first = true };
@@ -428,6 +506,15 @@ static int run(const struct stat_opts *o, char **cmdv)
 		.ctx = &oc,
 	};
 	char err[4096];
+	struct pl_cnt_region_ring rr = { 0 };
+	struct pl_cnt_regions regs = { 0 };
+	if (o->region) {
+		rc = make_ring(&rr, &p);
+		if (rc) {
+			pl_cnt_plan_free(&p);
+			return rc;
+		}
+	}
 	struct pl_cnt_session s;
 	struct pl_cnt_result total = { 0 };
 	e = pl_cnt_session_open(&s, &cfg, err, sizeof(err));
@@ -465,12 +552,19 @@ static int run(const struct stat_opts *o, char **cmdv)
 	rep.wait_status = s.child_status;
 	rep.user_s = (double)s.child_ru.ru_utime.tv_sec + s.child_ru.ru_utime.tv_usec / 1e6;
 	rep.sys_s = (double)s.child_ru.ru_stime.tv_sec + s.child_ru.ru_stime.tv_usec / 1e6;
+	if (o->region)
+		pl_cnt_region_collect(&rr, &regs);
 	if (!o->interval_ms) {
 		if (pl_g.json) {
 			pl_autojson json_t *doc = pl_cnt_json(&rep, false);
+			if (o->region)
+				json_object_set_new(doc, "regions",
+						    pl_cnt_regions_json(&rep, &regs, o->region));
 			e = pl_json_write(oc.fp, doc);
 		} else {
 			e = pl_cnt_write_text(oc.fp, &rep);
+			if (e == 0 && o->region)
+				e = pl_cnt_write_regions(oc.fp, &rep, &regs, o->region);
 		}
 		if (e < 0)
 			oc.err = e;
@@ -491,6 +585,9 @@ out:
 	}
 	pl_cnt_result_free(&total);
 	pl_cnt_session_close(&s);
+	pl_cnt_regions_free(&regs);
+	if (o->region)
+		pl_cnt_region_ring_free(&rr);
 	pl_cnt_plan_free(&p);
 	return rc;
 }
@@ -510,7 +607,7 @@ static int from_file(const struct stat_opts *o)
 	bool core = pl_pmu_have_core(why, sizeof(why));
 	struct pl_cnt_plan p = { 0 };
 	const char *spec = o->metrics ? o->metrics : "software";
-	int rc = pl_cnt_plan_metrics(&p, spec, pl_cnt_pmu_kind(true), false, err, sizeof(err));
+	int rc = pl_cnt_plan_metrics(&p, spec, pl_cnt_pmu_kind_of(&r), false, err, sizeof(err));
 	if (rc < 0) {
 		pl_error("-M: %s", err);
 		rc = PL_EXIT_USAGE;

@@ -3,6 +3,8 @@
  * and a recursive evaluator over a reading. */
 #include "counters/expr.h"
 
+#include "counters/pmu_parse.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -325,10 +327,23 @@ static void canon(const char *name, char *buf, size_t buflen)
 			memcpy(buf, "cpu", 3);
 		}
 	}
-	if (!strcasecmp(buf, "cpu-cycles"))
-		snprintf(buf, buflen, "cycles");
-	else if (!strcasecmp(buf, "branch-instructions"))
-		snprintf(buf, buflen, "branches");
+	/* perf's aliases of one generic event ("cs", "cycles") as its first spelling */
+	char low[PL_CNT_NAME_MAX + 8];
+	size_t i = 0;
+	for (; buf[i] && i + 1 < sizeof(low); i++)
+		low[i] = (char)tolower((unsigned char)buf[i]);
+	low[i] = '\0';
+	const char *gen = pl_pmu_generic_first(low);
+	if (gen)
+		snprintf(buf, buflen, "%s", gen);
+}
+
+bool pl_expr_same_event(const char *a, const char *b)
+{
+	char ca[PL_CNT_NAME_MAX + 8], cb[PL_CNT_NAME_MAX + 8];
+	canon(a, ca, sizeof(ca));
+	canon(b, cb, sizeof(cb));
+	return !strcasecmp(ca, cb);
 }
 
 double pl_expr_event_sum(const struct pl_cnt_result *r, const char *name)

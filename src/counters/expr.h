@@ -54,8 +54,13 @@ size_t pl_expr_names(const struct pl_expr *e, const char **names, size_t max);
  *  every scope, or NAN when there is none. Names match as perf's spellings of one event
  *  do: case-insensitively, without a trailing modifier (":u", ":k"), the core PMU's
  *  "cpu/ALIAS/" (or "cpu_core/", "armv8_pmuv3_0/") as the bare ALIAS, its terms
- *  ("cpu_core/event=0xc0/") as "cpu/TERMS/", "cpu-cycles" as "cycles" and
- *  "branch-instructions" as "branches". */
+ *  ("cpu_core/event=0xc0/") as "cpu/TERMS/", and perf's aliases of a generic event as
+ *  one ("cs" as "context-switches", "cycles" as "cpu-cycles", "branches" as
+ *  "branch-instructions", pmu_parse.h pl_pmu_generic_first). */
 double pl_expr_event_sum(const struct pl_cnt_result *r, const char *name);
+
+/** Whether the spellings @a and @b name one event as pl_expr_event_sum matches names
+ *  ("cs" and "context-switches", "cpu/cycles/" and "cycles:u"). */
+bool pl_expr_same_event(const char *a, const char *b);
 
 #endif

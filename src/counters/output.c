@@ -2,6 +2,9 @@
 /* perflab stat's text and JSON (output.h). */
 #include "counters/output.h"
 
+#include "counters/expr.h"
+#include "counters/region.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,9 +45,13 @@ static struct pl_cnt_result key_view(const struct pl_cnt_report *rep, size_t k)
 	return v;
 }
 
+/* The scopes shown: one per nevs values; one without events when there are metrics (whose
+ * events this machine lacks: they are shown unavailable, never dropped). */
 static size_t nkeys(const struct pl_cnt_report *rep)
 {
-	return rep->nevs ? rep->r->n / rep->nevs : 0;
+	if (!rep->nevs)
+		return rep->nmetrics ? 1 : 0;
+	return rep->r->n / rep->nevs;
 }
 
 /* "CPU3", "S0", "sleep-1234" or "" for the key of value @v. */
@@ -110,13 +117,30 @@ static const char *missing_why(const struct pl_cnt_result *view, const char *nam
 	return buf;
 }
 
+/* pl_metric_eval of @m over @view and the report's constant readings. */
+static int eval_metric(const struct pl_cnt_report *rep, const struct pl_metric *m,
+		       const struct pl_cnt_result *view, double *x, char *missing, size_t len)
+{
+	if (!rep->nconsts)
+		return pl_metric_eval(m, view, x, missing, len);
+	struct pl_cnt_result all = *view;
+	all.n = view->n + rep->nconsts;
+	all.v = pl_xcalloc(all.n, sizeof(*all.v));
+	if (view->n)
+		memcpy(all.v, view->v, view->n * sizeof(*all.v));
+	memcpy(all.v + view->n, rep->consts, rep->nconsts * sizeof(*all.v));
+	int r = pl_metric_eval(m, &all, x, missing, len);
+	free(all.v);
+	return r;
+}
+
 /* The metric column of metric @m over @view: its text, or "unavailable: ...". */
-static void metric_cell(const struct pl_metric *m, const struct pl_cnt_result *view, char *buf,
-			size_t len)
+static void metric_cell(const struct pl_cnt_report *rep, const struct pl_metric *m,
+			const struct pl_cnt_result *view, char *buf, size_t len)
 {
 	char missing[PL_CNT_NAME_MAX] = "";
 	double x = NAN;
-	int r = pl_metric_eval(m, view, &x, missing, sizeof(missing));
+	int r = eval_metric(rep, m, view, &x, missing, sizeof(missing));
 	if (r == -ENOENT)
 		snprintf(buf, len, "%s unavailable: %s", m->name, missing_why(view, missing));
 	else if (r == -EDOM)
@@ -163,8 +187,8 @@ static void write_key(FILE *out, const struct pl_cnt_report *rep, size_t k, cons
 			pl_cnt_fmt_count(count, sizeof(count), v->value);
 		for (size_t m = 0; m < rep->nmetrics && !cell[0]; m++)
 			if (!done[m] && rep->metrics[m]->events[0] &&
-			    !strcmp(rep->metrics[m]->events[0], v->ev->name)) {
-				metric_cell(rep->metrics[m], &view, cell, sizeof(cell));
+			    pl_expr_same_event(rep->metrics[m]->events[0], v->ev->name)) {
+				metric_cell(rep, rep->metrics[m], &view, cell, sizeof(cell));
 				done[m] = true;
 			}
 		double p = pl_cnt_pcnt_running(v);
@@ -183,7 +207,7 @@ static void write_key(FILE *out, const struct pl_cnt_report *rep, size_t k, cons
 		char cell[256], label[64] = "";
 		if (rep->nevs)
 			key_label(rep, &view.v[0], label, sizeof(label));
-		metric_cell(rep->metrics[m], &view, cell, sizeof(cell));
+		metric_cell(rep, rep->metrics[m], &view, cell, sizeof(cell));
 		fprintf(out, "%s%s%s%18s %-4s %-32s # %s\n", prefix, label, label[0] ? " " : "", "",
 			"", "", cell);
 	}
@@ -352,7 +376,7 @@ json_t *pl_cnt_json(const struct pl_cnt_report *rep, bool interval)
 				set_key(o, rep, &view.v[0]);
 			char missing[PL_CNT_NAME_MAX] = "";
 			double x = NAN;
-			int r = pl_metric_eval(mt, &view, &x, missing, sizeof(missing));
+			int r = eval_metric(rep, mt, &view, &x, missing, sizeof(missing));
 			if (r == 0 && isfinite(x)) {
 				json_object_set_new(o, "value", json_real(x));
 				json_object_set_new(o, "unit", pl_json_string(mt->unit));
@@ -373,4 +397,122 @@ json_t *pl_cnt_json(const struct pl_cnt_report *rep, bool interval)
 	if (rep->group_fallback)
 		json_object_set_new(doc, "group_read", json_false());
 	return doc;
+}
+
+/* ---- regions ---- */
+
+static const char *const region_status[] = { "ok", "no_markers", "too_old", "open_failed" };
+
+/* Call @fn for each name of the comma-separated @names with its region (NULL when the
+ * run never marked it). */
+static void each_region(const struct pl_cnt_regions *rs, const char *names,
+			void (*fn)(const char *name, const struct pl_cnt_region *reg, void *ctx),
+			void *ctx)
+{
+	pl_autostrv char **v = pl_split(names, ",", NULL);
+	for (size_t i = 0; v && v[i]; i++)
+		if (v[i][0])
+			fn(v[i], pl_cnt_regions_find(rs, v[i]), ctx);
+}
+
+struct region_text {
+	FILE *out;
+	const struct pl_cnt_report *rep;
+};
+
+static void region_text_one(const char *name, const struct pl_cnt_region *reg, void *ctx)
+{
+	struct region_text *c = ctx;
+	pl_autofree char *n = pl_str_escape(name, PL_ESC_TERM);
+	if (!reg || !reg->instances) {
+		fprintf(c->out, "\n Region '%s': no complete instance in this run", n);
+		if (reg && reg->unpaired)
+			fprintf(c->out, " (%llu unpaired begins or ends)",
+				(unsigned long long)reg->unpaired);
+		fprintf(c->out, ".\n");
+		return;
+	}
+	fprintf(c->out, "\n Region '%s': %llu instance%s in %llu thread%s, %.9f s inside", n,
+		(unsigned long long)reg->instances, reg->instances == 1 ? "" : "s",
+		(unsigned long long)reg->threads, reg->threads == 1 ? "" : "s",
+		(double)reg->total_ns / 1e9);
+	if (reg->unpaired)
+		fprintf(c->out, " (%llu unpaired begins or ends, not counted)",
+			(unsigned long long)reg->unpaired);
+	if (!reg->counted_pairs) {
+		fprintf(c->out, "; no counts.\n");
+		return;
+	}
+	fprintf(c->out, ":\n\n");
+	struct pl_cnt_report r = *c->rep;
+	r.r = &reg->res;
+	r.per = NULL;
+	r.nevs = reg->res.n;
+	write_key(c->out, &r, 0, "");
+	for (size_t i = 0; i < reg->res.n; i++) {
+		const struct pl_cnt_value *v = &reg->res.v[i];
+		if (v->why[0]) {
+			pl_autofree char *e = pl_str_escape(v->ev->name, PL_ESC_TERM);
+			fprintf(c->out, " %s: %s.\n", e, v->why);
+		}
+	}
+}
+
+int pl_cnt_write_regions(FILE *out, const struct pl_cnt_report *rep,
+			 const struct pl_cnt_regions *rs, const char *names)
+{
+	if (rs->status != PL_CNT_REGION_OK)
+		fprintf(out, "\n Regions: %s.\n", rs->why);
+	if (rs->dropped)
+		fprintf(out, " Regions: %llu begins and ends were dropped (the ring was full).\n",
+			(unsigned long long)rs->dropped);
+	struct region_text c = { out, rep };
+	each_region(rs, names, region_text_one, &c);
+	fputc('\n', out);
+	return ferror(out) ? -EIO : 0;
+}
+
+struct region_json {
+	json_t *list;
+	const struct pl_cnt_report *rep;
+};
+
+static void region_json_one(const char *name, const struct pl_cnt_region *reg, void *ctx)
+{
+	struct region_json *c = ctx;
+	json_t *o = json_object();
+	json_object_set_new(o, "region", pl_json_string(name));
+	json_object_set_new(o, "instances", json_integer(reg ? (json_int_t)reg->instances : 0));
+	json_object_set_new(o, "threads", json_integer(reg ? (json_int_t)reg->threads : 0));
+	json_object_set_new(o, "time_s", json_real(reg ? (double)reg->total_ns / 1e9 : 0.0));
+	json_object_set_new(o, "unpaired", json_integer(reg ? (json_int_t)reg->unpaired : 0));
+	json_object_set_new(o, "unread", json_integer(reg ? (json_int_t)reg->unread : 0));
+	if (reg && reg->instances) {
+		struct pl_cnt_report r = *c->rep;
+		r.r = &reg->res;
+		r.per = NULL;
+		r.nevs = reg->res.n;
+		json_t *doc = pl_cnt_json(&r, true);
+		json_object_set(o, "events", json_object_get(doc, "events"));
+		json_object_set(o, "metrics", json_object_get(doc, "metrics"));
+		json_decref(doc);
+	} else {
+		json_object_set_new(o, "events", json_array());
+		json_object_set_new(o, "metrics", json_array());
+	}
+	json_array_append_new(c->list, o);
+}
+
+json_t *pl_cnt_regions_json(const struct pl_cnt_report *rep, const struct pl_cnt_regions *rs,
+			    const char *names)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "status", pl_json_string(region_status[rs->status]));
+	if (rs->why[0])
+		json_object_set_new(o, "reason", pl_json_string(rs->why));
+	json_object_set_new(o, "dropped", json_integer((json_int_t)rs->dropped));
+	struct region_json c = { json_array(), rep };
+	each_region(rs, names, region_json_one, &c);
+	json_object_set_new(o, "list", c.list);
+	return o;
 }

@@ -34,6 +34,10 @@ struct pl_cnt_report {
 	bool group_fallback; /**< groups were read per event */
 	bool default_set;    /**< perf's default events: without a core PMU the note says
 			      *   why its hardware events are missing */
+	/** Readings every metric sees beside the counted ones, not shown as events: the
+	 *  "#slots" of the core PMU's caps/slots (metric.h). @nconsts of them, or NULL. */
+	const struct pl_cnt_value *consts;
+	size_t nconsts;
 };
 
 /** Write the whole run's table to @out (perf stat's layout). Returns 0 or -EIO. */
@@ -46,6 +50,25 @@ int pl_cnt_write_interval(FILE *out, const struct pl_cnt_report *rep, bool heade
 /** The JSON document of @rep (new reference): a whole run, or with @interval one
  *  interval's object (written as one line by the caller). */
 json_t *pl_cnt_json(const struct pl_cnt_report *rep, bool interval);
+
+struct pl_cnt_regions;
+
+/** Write the regions @names (comma-separated) of @rs to @out after the run's table: the
+ *  run's marker status as one line when it is not OK, then per region "Region 'NAME':
+ *  I instances in T threads, S s inside (U unpaired begins or ends)" and its events and
+ *  metrics in the table's layout over the region's counts (@rep gives the events and
+ *  metrics; its values are not read). A name the run never marked is one line saying
+ *  so. Returns 0 or -EIO. */
+int pl_cnt_write_regions(FILE *out, const struct pl_cnt_report *rep,
+			 const struct pl_cnt_regions *rs, const char *names);
+
+/** The "regions" member for @rs and @names (new reference), as pl_cnt_write_regions
+ *  says: {"status", "reason", "dropped", "list": [{"region", "instances", "threads",
+ *  "time_s", "unpaired", "unread", "events": [as the run's events], "metrics": [...]}]}
+ *  (docs/schemas/stat.schema.json); a region with no instances has instances 0 and
+ *  empty events. */
+json_t *pl_cnt_regions_json(const struct pl_cnt_report *rep, const struct pl_cnt_regions *rs,
+			    const char *names);
 
 /** @n as an integer with thousands separators ("1,234,567") into @buf; returns @buf. */
 char *pl_cnt_fmt_count(char *buf, size_t len, double n);

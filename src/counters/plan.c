@@ -4,10 +4,12 @@
 #include "counters/plan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters/expr.h"
 #include "counters/pmu.h"
 #include "util/cleanup.h"
 #include "util/str.h"
@@ -23,16 +25,20 @@ void pl_cnt_plan_free(struct pl_cnt_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static bool have_event(const struct pl_cnt_plan *p, const char *name)
+/* Whether @p counts @name: spelled alike, or (@alias) named alike as the metrics match
+ * names ("cs" counts what a metric calls "context-switches"). */
+static bool have_event(const struct pl_cnt_plan *p, const char *name, bool alias)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->evs[i].name, name))
+		if (!strcmp(p->evs[i].name, name) ||
+		    (alias && pl_expr_same_event(p->evs[i].name, name)))
 			return true;
 	return false;
 }
 
-/* Resolve @spec and add its events (group @g) unless they are there already. Returns 0,
- * or the resolver's negative errno with @err set. */
+/* Resolve @spec and add its events (group @g) unless they are there already (the same
+ * spelling; for an event not given with -e, any spelling of it). Returns 0, or the
+ * resolver's negative errno with @err set. */
 static int add_spec(struct pl_cnt_plan *p, const char *spec, int g, bool explicit_ev, char *err,
 		    size_t errlen)
 {
@@ -40,7 +46,7 @@ static int add_spec(struct pl_cnt_plan *p, const char *spec, int g, bool explici
 	int n = pl_pmu_resolve_all(spec, tmp, 64, err, errlen);
 	if (n < 0)
 		return n;
-	if (have_event(p, tmp[0].name))
+	if (have_event(p, tmp[0].name, !explicit_ev))
 		return 0;
 	if (p->n + (size_t)n > PL_CNT_PLAN_EVENTS) {
 		snprintf(err, errlen, "more than %d events (count fewer at once)",
@@ -131,25 +137,104 @@ int pl_cnt_plan_events(struct pl_cnt_plan *p, const char *list, char *err, size_
 	return 0;
 }
 
-/* The PMU kind metric formulas are chosen by: the core PMU's vendor. */
+/* The value of the first line of /proc/cpuinfo text @ci whose key is @key ("cpu family",
+ * "model": the key exactly, before its tabs and colon) into @buf; "" when none. */
+static void cpuinfo_field(const char *ci, const char *key, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	size_t klen = strlen(key);
+	for (const char *l = ci; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, klen) || (l[klen] != '\t' && l[klen] != ' ' && l[klen] != ':'))
+			continue;
+		const char *c = strchr(l, ':');
+		const char *eol = strchr(l, '\n');
+		if (!c || (eol && c > eol))
+			continue;
+		c++;
+		while (*c == ' ' || *c == '\t')
+			c++;
+		size_t n = eol ? (size_t)(eol - c) : strlen(c);
+		snprintf(buf, len, "%.*s", (int)n, c);
+		return;
+	}
+}
+
+/* Whether a PMU whose name starts with @prefix is in the PMU directory. */
+static bool have_pmu_prefix(const char *prefix)
+{
+	char **names = NULL;
+	size_t n = 0;
+	if (pl_list_dir("/sys/bus/event_source/devices", &names, &n) < 0)
+		return false;
+	bool found = false;
+	for (size_t i = 0; i < n; i++) {
+		found |= !strncmp(names[i], prefix, strlen(prefix));
+		free(names[i]);
+	}
+	free(names);
+	return found;
+}
+
+/* The kind of the CPU: Arm by its core PMU (armv8_pmuv3*) or /proc/cpuinfo's "CPU
+ * implementer" 0x41; Intel and AMD by vendor_id, AMD's family and model deciding Zen 4
+ * (AMD's PPR: Zen 4 is family 19h models 10h and later, Zen 5 family 1Ah, both with the
+ * pipeline-utilisation events); without /proc/cpuinfo, Intel by its PMU names. The core
+ * PMU need not exist: a guest without one still gets its own CPU's formulas, so a
+ * metric names the events its CPU would count as unavailable. */
 const char *pl_cnt_pmu_kind(bool core)
 {
-	if (!core)
-		return "none";
-	if (pl_exists("/sys/bus/event_source/devices/armv8_pmuv3_0") ||
-	    pl_exists("/sys/bus/event_source/devices/armv8_pmuv3"))
+	(void)core;
+	if (have_pmu_prefix("armv8_pmuv3") || have_pmu_prefix("armv8_"))
 		return "arm-neoverse";
 	pl_autofree char *ci = NULL;
-	if (pl_read_file("/proc/cpuinfo", &ci, NULL) < 0)
+	if (pl_read_file("/proc/cpuinfo", &ci, NULL) < 0) {
+		if (have_pmu_prefix("cpu_core") ||
+		    pl_exists("/sys/bus/event_source/devices/cpu/caps/pmu_name"))
+			return "intel";
 		return "any";
-	if (strstr(ci, "GenuineIntel"))
-		return "intel";
-	if (strstr(ci, "AuthenticAMD")) {
-		const char *f = strstr(ci, "cpu family");
-		const char *colon = f ? strchr(f, ':') : NULL;
-		return colon && strtol(colon + 1, NULL, 10) >= 0x19 ? "amd-zen4" : "amd";
 	}
+	char v[64], fam[32], model[32];
+	cpuinfo_field(ci, "vendor_id", v, sizeof(v));
+	if (!strcmp(v, "GenuineIntel"))
+		return "intel";
+	if (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine")) {
+		cpuinfo_field(ci, "cpu family", fam, sizeof(fam));
+		cpuinfo_field(ci, "model", model, sizeof(model));
+		uint64_t f = 0, m = 0;
+		if (pl_parse_u64(fam, &f) < 0 || pl_parse_u64(model, &m) < 0)
+			return "amd";
+		return (f == 0x19 && m >= 0x10) || f >= 0x1a ? "amd-zen4" : "amd";
+	}
+	cpuinfo_field(ci, "CPU implementer", v, sizeof(v));
+	if (!strcmp(v, "0x41"))
+		return "arm-neoverse";
 	return "any";
+}
+
+const char *pl_cnt_pmu_kind_of(const struct pl_cnt_result *r)
+{
+	static const char *const kinds[] = { "intel", "amd-zen4", "arm-neoverse" };
+	size_t nt;
+	const struct pl_metric *t = pl_metric_table(&nt);
+	const char *best = "any";
+	size_t best_n = 0;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		size_t n = 0;
+		for (size_t i = 0; i < nt; i++) {
+			if (strcmp(t[i].pmu_kind, kinds[k]))
+				continue;
+			bool all = true;
+			for (size_t e = 0; t[i].events[e] && all; e++)
+				all = t[i].events[e][0] == '#' ||
+				      !isnan(pl_expr_event_sum(r, t[i].events[e]));
+			n += all;
+		}
+		if (n > best_n) {
+			best = kinds[k];
+			best_n = n;
+		}
+	}
+	return best;
 }
 
 /* The metrics of @spec with their events (one group per metric); an event that does not
@@ -165,7 +250,7 @@ int pl_cnt_plan_metrics(struct pl_cnt_plan *p, const char *spec, const char *kin
 		const struct pl_metric *m = ms[i];
 		bool all = true;
 		for (size_t k = 0; m->events[k]; k++)
-			all &= have_event(p, m->events[k]);
+			all &= have_event(p, m->events[k], true);
 		if (only_present && !all)
 			continue;
 		int g = p->ngroups++;

@@ -31,7 +31,8 @@ struct pl_cnt_plan {
 
 /** Add the events of one -e value @list ("a,b", "{a,b},c", "pmu/event=1,umask=2/").
  *  Returns 0; -EINVAL for a malformed list (unterminated group or PMU term, a nested or
- *  unopened brace, an empty name) or the resolver's -EINVAL/-ENOENT for an event, -E2BIG
+ *  unopened brace, an empty name) or the resolver's -EINVAL/-ENOENT/-ENODEV for an
+ *  event (pmu.h), -E2BIG
  *  past PL_CNT_PLAN_EVENTS; @err (@errlen bytes) then names the input and the fix. */
 int pl_cnt_plan_events(struct pl_cnt_plan *p, const char *list, char *err, size_t errlen);
 
@@ -47,11 +48,22 @@ int pl_cnt_plan_default(struct pl_cnt_plan *p, bool core, char *err, size_t errl
 int pl_cnt_plan_metrics(struct pl_cnt_plan *p, const char *spec, const char *kind,
 			bool only_present, char *err, size_t errlen);
 
-/** The PMU kind metric formulas are chosen by (pl_metric.pmu_kind): "none" without a
- *  core PMU (@core false), "arm-neoverse" with an armv8_pmuv3 PMU, "intel", "amd-zen4"
- *  (family 0x19 and later) or "amd" from /proc/cpuinfo's vendor_id and cpu family
- *  (through the sysroot), else "any". */
+/** The PMU kind metric formulas are chosen by (pl_metric.pmu_kind), from the core PMU and
+ *  the CPU, through the sysroot: "arm-neoverse" with an armv8_pmuv3 PMU or an Arm
+ *  /proc/cpuinfo (CPU implementer 0x41); "intel" for vendor_id GenuineIntel; "amd-zen4"
+ *  for AuthenticAMD family 0x19 model >= 0x10 and family 0x1a and later (AMD's PPRs: the
+ *  pipeline-utilisation events of Zen 4 and Zen 5), "amd" for older AMD; without
+ *  /proc/cpuinfo "intel" when the core PMU is Intel's (cpu_core, cpu/caps/pmu_name);
+ *  else "any". Decided with or without a core PMU (a guest without one is told which of
+ *  its CPU's events are missing): @core, whether one exists, does not change the kind.
+ *  Static string. */
 const char *pl_cnt_pmu_kind(bool core);
+
+/** The PMU kind of readings taken elsewhere (`--from`): the kind ("intel", "amd-zen4",
+ *  "arm-neoverse") with the most metric table entries whose events all have a counted
+ *  reading in @r (special names such as "#slots" aside), "any" when none has one.
+ *  Static string. */
+const char *pl_cnt_pmu_kind_of(const struct pl_cnt_result *r);
 
 /** Free @p's arrays and zero it. NULL-safe. */
 void pl_cnt_plan_free(struct pl_cnt_plan *p);

@@ -539,11 +539,10 @@ static int resolve_pmu_form(struct sink *s, const char *spec)
 				    "for '%s': this machine does not expose RAPL energy counters",
 				    spec);
 		if (strcmp(name, "cpu") == 0)
-			return fail(
-				s, -ENOENT,
-				"no core PMU for '%s' (perflab stat --list shows this machine's "
-				"events)",
-				spec);
+			return fail(s, -ENODEV,
+				    "cannot count '%s': this machine has no core PMU (perflab stat "
+				    "--list shows this machine's events)",
+				    spec);
 		return fail(s, -ENOENT,
 			    "unknown PMU '%s' in '%s' (perflab stat --list shows this machine's "
 			    "PMUs and events)",
@@ -777,4 +776,27 @@ int pl_pmu_resolve(const char *spec, struct pl_cnt_event *ev, char *err, size_t 
 		*ev = many ? many[0] : one[0];
 	free(many);
 	return r < 0 ? r : 0;
+}
+
+int pl_pmu_core_slots(uint64_t *slots)
+{
+	char **cores = NULL;
+	size_t n = 0;
+	int r = core_pmus(&cores, &n);
+	if (r < 0)
+		return r;
+	r = -ENOENT;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+		if (r < 0 &&
+		    pl_read_u64f(&v, "/sys/bus/event_source/devices/%s/caps/slots", cores[i]) ==
+			    0 &&
+		    v > 0) {
+			*slots = v;
+			r = 0;
+		}
+		free(cores[i]);
+	}
+	free(cores);
+	return r;
 }

@@ -15,6 +15,7 @@
 #include "counters/counters.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /** Resolve the user's spelling @spec (one event, no commas outside a PMU's slashes) into
  *  @ev: @ev->name is @spec as given, @ev->attr has type, config, config1 and config2 as
@@ -27,7 +28,8 @@
  *  gives the first (pl_pmu_resolve_all gives them all). Returns 0; or -EINVAL for a
  *  malformed spelling (a term without a value, a value that does not fit its format's
  *  bits, an unknown term or modifier, an unterminated "pmu/", an alias two PMUs define),
- *  -ENOENT for an unknown event, tracepoint or PMU, -EACCES for an unreadable tracefs,
+ *  -ENOENT for an unknown event, tracepoint or PMU, -ENODEV for an event of the core PMU
+ *  ("cpu/...") on a machine without one, -EACCES for an unreadable tracefs,
  *  each with a one-line reason in @err (@errlen bytes; names the input and the fix, e.g.
  *  "unknown event 'cyclez' (perflab stat --list shows this machine's events)"). Reads
  *  only through the sysroot helper. */
@@ -56,6 +58,12 @@ int pl_pmu_resolve_all(const char *spec, struct pl_cnt_event *evs, size_t max, c
  *  /sys/bus/event_source/devices (it has: breakpoint, msr, software, tracepoint): a
  *  virtual machine without a virtual PMU, or no PMU driver for this CPU"). */
 bool pl_pmu_have_core(char *why, size_t whylen);
+
+/** The pipeline slots per cycle of the core PMU: its caps/slots file (Arm PMUs of
+ *  Armv8.4 and later with PMMIR_EL1, drivers/perf/arm_pmuv3.c; Intel's cpu/caps/slots is
+ *  absent, its slots are an event), read through the sysroot; the first core PMU that
+ *  has one. Returns 0 with *@slots set (> 0), -ENOENT when none has it. */
+int pl_pmu_core_slots(uint64_t *slots);
 
 /** Call @fn for every event this machine offers, kind by kind: generic hardware and
  *  cache events (when a core PMU exists; in perf list's order and spelling,

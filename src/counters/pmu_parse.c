@@ -332,6 +332,15 @@ bool pl_pmu_generic(const char *name, uint32_t *type, uint64_t *config)
 	return false;
 }
 
+const char *pl_pmu_generic_first(const char *name)
+{
+	for (size_t i = 0; i < N_ELEM(syms); i++)
+		for (size_t j = 0; j < N_ELEM(syms[i].names) && syms[i].names[j]; j++)
+			if (strcmp(name, syms[i].names[j]) == 0)
+				return syms[i].names[0];
+	return NULL;
+}
+
 int pl_pmu_generic_each(uint32_t type, int (*fn)(const char *name, void *ctx), void *ctx)
 {
 	int r = 0;

@@ -74,6 +74,11 @@ int pl_pmu_modifiers(const char *mods, struct perf_event_attr *attr, char *bad);
  *  *@config, else false. */
 bool pl_pmu_generic(const char *name, uint32_t *type, uint64_t *config);
 
+/** The first spelling of the fixed generic event (hardware or software) @name names
+ *  ("cs" and "context-switches" give "context-switches", "cycles" gives "cpu-cycles"),
+ *  compared as pl_pmu_generic compares them; NULL when @name is not one. Static. */
+const char *pl_pmu_generic_first(const char *name);
+
 /** Call @fn for each generic name of @type (PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE or
  *  PERF_TYPE_HW_CACHE; the cache names as perf list prints them, "L1-dcache-loads",
  *  "L1-dcache-load-misses"), first spelling only. Returns 0 or @fn's first nonzero. */

@@ -573,6 +573,31 @@ static void test_parsers(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* "#slots" of Arm's top-down metrics: the core PMU's caps/slots (Neoverse N2 and V1 have
+ * it; the N1 fixture, Armv8.2 without PMMIR_EL1, does not). */
+static void test_core_slots(void **state)
+{
+	(void)state;
+	uint64_t slots = 0;
+	use_tree("neoverse-n1");
+	assert_int_equal(pl_pmu_core_slots(&slots), -ENOENT);
+	use_tree("vm");
+	assert_int_equal(pl_pmu_core_slots(&slots), -ENOENT);
+	char root[] = "/tmp/perflab-pmu.XXXXXX";
+	assert_int_equal(pl_test_mkdtemp(root), 0);
+	assert_int_equal(
+		pl_test_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n"), 0);
+	assert_int_equal(
+		pl_test_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/cpus", "0-3\n"), 0);
+	assert_int_equal(
+		pl_test_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots", "5\n"),
+		0);
+	assert_int_equal(pl_sysroot_set(root), 0);
+	assert_int_equal(pl_pmu_core_slots(&slots), 0);
+	assert_int_equal(slots, 5);
+	assert_int_equal(pl_test_rmtree(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_have_core),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_parsers),
+		cmocka_unit_test(test_core_slots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,7 +115,7 @@ static void test_output(void **state)
 	struct pl_cnt_result r = { .v = v, .n = 3, .elapsed_ns = 1000000000 };
 	static const char *const evs_ipc[] = { "cycles", "task-clock", NULL };
 	static const struct pl_metric per_cycle = {
-		"faults_per_cycle", "test", "any", evs_ipc, "page-faults / cycles",
+		"faults_per_cycle", "test", "any", evs_ipc, "\"page-faults\" / cycles",
 		"/cycle",	    NAN,    false, "test",  "test"
 	};
 	const struct pl_metric *ms[] = { &per_cycle };
@@ -151,6 +151,32 @@ static void test_output(void **state)
 	assert_string_equal(json_string_value(json_object_get(m, "unavailable")),
 			    "cycles not on this PMU");
 	assert_null(json_object_get(m, "value"));
+	json_decref(doc);
+	/* "#slots" is read from the report's constant readings, never shown as an event */
+	static const char *const evs_slots[] = { "cycles", NULL };
+	static const struct pl_metric per_slot = {
+		"faults_per_slot", "test", "any", evs_slots, "\"page-faults\" / (#slots * 1000)",
+		"/slot",	   NAN,	   false, "test",    "test"
+	};
+	struct pl_cnt_event se = ev("#slots", 1, "");
+	struct pl_cnt_value sv = {
+		.ev = &se, .raw = 5, .value = 5, .counted = true, .supported = true
+	};
+	const struct pl_metric *ms2[] = { &per_slot };
+	rep.metrics = ms2;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(pl_cnt_write_text(f, &rep), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "faults_per_slot unavailable: #slots not on this PMU"));
+	free(buf);
+	rep.consts = &sv;
+	rep.nconsts = 1;
+	doc = pl_cnt_json(&rep, false);
+	m = json_array_get(json_object_get(doc, "metrics"), 0);
+	/* 2,469,134 page-faults / (5 * 1000) */
+	assert_float_equal(json_number_value(json_object_get(m, "value")), 2469134.0 / 5000, 1e-9);
+	assert_int_equal(json_array_size(json_object_get(doc, "events")), 3);
 	json_decref(doc);
 	char tmp[64];
 	assert_string_equal(pl_cnt_fmt_count(tmp, sizeof(tmp), 0), "0");
