@@ -623,11 +623,15 @@ int pl_cnt_session_run(struct pl_cnt_session *s, struct pl_cnt_result *total, ch
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	bool task_cmd = c->argv && !s->cpu_scopes;
+	/* The wall-clock window holds the counting window, as perf stat's does: t0 before the
+	 * first enable, t1 after the last disable, so a count of time (task-clock on every
+	 * CPU) never exceeds elapsed x CPUs, however long this process waits between the
+	 * ioctls on a busy machine. */
+	s->t0 = s->iv_t = pl_now_ns();
 	if (!task_cmd)
 		for (size_t i = 0; i < s->nfds; i++)
 			if (s->fds[i].leader == i)
 				ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0);
-	s->t0 = s->iv_t = pl_now_ns();
 	int rc = 0;
 	if (c->argv) {
 		rc = release_child(s, err, errlen);
@@ -673,6 +677,9 @@ int pl_cnt_session_run(struct pl_cnt_session *s, struct pl_cnt_result *total, ch
 				usleep(10000);
 		}
 	}
+	for (size_t i = 0; i < s->nfds; i++)
+		if (s->fds[i].leader == i)
+			ioctl(s->fds[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 	s->t1 = pl_now_ns();
 	if (step && s->t1 > s->iv_t)
 		interval(s, s->t1); /* the last, partial interval */
