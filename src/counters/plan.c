@@ -102,8 +102,15 @@ int pl_cnt_plan_events(struct pl_cnt_plan *p, const char *list, char *err, size_
 		if (c != ',' && c != '\0' && !close)
 			continue;
 		if (c == '\0' && (depth || slash)) {
-			snprintf(err, errlen, "-e '%s': unterminated %s (close it)", list,
-				 depth ? "group '{'" : "PMU event 'pmu/'");
+			if (depth)
+				snprintf(err, errlen,
+					 "-e '%s': unterminated group '{' (close it with '}')",
+					 list);
+			else
+				snprintf(err, errlen,
+					 "-e '%s': unterminated PMU event (a PMU event is "
+					 "'pmu/terms/': add the closing '/')",
+					 list);
 			return -EINVAL;
 		}
 		pl_autofree char *one = pl_xasprintf("%.*s", (int)(i - start), list + start);

@@ -31,6 +31,7 @@ bad "-p and a command" "-p counts running processes" -p 1 -- true
 bad "unknown event" "unknown event 'cyclez'" -e cyclez -- true
 bad "unknown event in a list" "unknown event 'nosuch'" -e task-clock,nosuch -- true
 bad "unterminated group" "-e '\{task-clock,cs': unterminated group" -e '{task-clock,cs' -- true
+bad "unterminated PMU event" "-e 'cpu/event=0x3c': unterminated PMU event .*add the closing '/'" -e 'cpu/event=0x3c' -- true
 bad "group closed twice" "without its" -e 'task-clock}' -- true
 bad "empty event" "an empty event name" -e 'task-clock,,cs' -- true
 bad "unknown metric" "unknown metric or group 'nosuch'" -M nosuch -- true
