@@ -74,6 +74,23 @@ static void test_plan_share_counts_setup(void **state)
 	json_decref(arr);
 }
 
+static void test_plan_overrun_named(void **state)
+{
+	(void)state;
+	/* one item starts within the 0.05 s budget and runs past it (600 ms of setup, then
+	 * its floor of runs): the overrun and the benchmark that took it are named */
+	setenv("PERFLAB_TEST_SPIN_SERIES", "50:0:600", 1);
+	json_t *arr = run_plan(1, 0.05);
+	const json_t *notes = json_object_get(json_array_get(arr, 0), "notes");
+	const char *note = json_string_value(json_array_get(notes, json_array_size(notes) - 1));
+	assert_non_null(note);
+	assert_non_null(strstr(note, "the report's time budget of 0 s was used up after"));
+	assert_non_null(strstr(note, "bench spin took"));
+	assert_non_null(strstr(note, "ran over it"));
+	json_decref(arr);
+	unsetenv("PERFLAB_TEST_SPIN_SERIES");
+}
+
 static void test_plan_over_budget_gets_floor(void **state)
 {
 	(void)state;
@@ -103,6 +120,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_share_counts_setup),
 		cmocka_unit_test(test_plan_over_budget_gets_floor),
+		cmocka_unit_test(test_plan_overrun_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
