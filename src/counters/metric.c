@@ -407,7 +407,8 @@ static const struct pl_metric table[] = {
 	  .expr = "\"context-switches\" / (\"task-clock\" / 1000)",
 	  .unit = "/s",
 	  .threshold = NAN,
-	  .desc = "context switches per second of task-clock (CPU time counted), as perf stat's /sec",
+	  .desc = "context switches per second of task-clock (CPU time counted), as perf stat's "
+		  "/sec",
 	  .source = "perf_event_open(2), PERF_COUNT_SW_CONTEXT_SWITCHES" },
 	{ .name = "cpu_migration_rate",
 	  .group = "software",
@@ -416,7 +417,8 @@ static const struct pl_metric table[] = {
 	  .expr = "\"cpu-migrations\" / (\"task-clock\" / 1000)",
 	  .unit = "/s",
 	  .threshold = NAN,
-	  .desc = "migrations between CPUs per second of task-clock (CPU time counted), as perf stat's /sec",
+	  .desc = "migrations between CPUs per second of task-clock (CPU time counted), as perf "
+		  "stat's /sec",
 	  .source = "perf_event_open(2), PERF_COUNT_SW_CPU_MIGRATIONS" },
 	{ .name = "page_fault_rate",
 	  .group = "software",
