@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/cleanup.h"
+#include "util/heldchild.h"
 #include "util/clock.h"
 #include "util/cpuset.h"
 #include "util/log.h"
@@ -184,34 +185,11 @@ static int open_cgroup(struct pl_cnt_session *s, const char *path, char *err, si
  * two, with enable_on_exec, so nothing before the exec is counted. */
 static int start_child(struct pl_cnt_session *s, char **argv)
 {
-	pl_autoclose int go_r = -1, go_w = -1, err_r = -1, err_w = -1;
-	int go[2], ep[2];
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return -errno;
-	go_r = go[0];
-	go_w = go[1];
-	if (pipe2(ep, O_CLOEXEC) < 0)
-		return -errno;
-	err_r = ep[0];
-	err_w = ep[1];
-	pid_t pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		close(go_w);
-		close(err_r);
-		char c;
-		if (read(go_r, &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(err_w, &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	pid_t pid;
+	int r = pl_held_child_start(argv, &pid, &s->go_fd, &s->err_fd);
+	if (r < 0)
+		return r;
 	s->child = pid;
-	s->go_fd = pl_steal_fd(&go_w);
-	s->err_fd = pl_steal_fd(&err_r);
 	return 0;
 }
 
