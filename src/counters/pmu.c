@@ -79,8 +79,10 @@ static bool name_ok(const char *s, size_t len)
 	return true;
 }
 
-/* The core PMUs, sorted (NULL-terminated vector); *n the count. */
-static int core_pmus(char ***out, size_t *n)
+/* The PMU names @keep(name, @arg) accepts, sorted (NULL-terminated vector, owned by the
+ * caller); *@n the count. No PMU directory at all is an empty list. Returns 0 or -errno. */
+static int pmus_where(bool (*keep)(const char *name, const void *arg), const void *arg, char ***out,
+		      size_t *n)
 {
 	char **all = NULL;
 	size_t na = 0;
@@ -91,7 +93,7 @@ static int core_pmus(char ***out, size_t *n)
 		return r == -ENOENT ? 0 : r;
 	size_t k = 0;
 	for (size_t i = 0; i < na; i++) {
-		if (pl_pmu_is_core(all[i]))
+		if (keep(all[i], arg))
 			all[k++] = all[i];
 		else
 			free(all[i]);
@@ -100,6 +102,18 @@ static int core_pmus(char ***out, size_t *n)
 	*out = all;
 	*n = k;
 	return 0;
+}
+
+static bool keep_core(const char *name, const void *arg)
+{
+	(void)arg;
+	return pl_pmu_is_core(name);
+}
+
+/* The core PMUs, sorted (NULL-terminated vector); *n the count. */
+static int core_pmus(char ***out, size_t *n)
+{
+	return pmus_where(keep_core, NULL, out, n);
 }
 
 static bool hybrid(char **cores, size_t n)
@@ -402,6 +416,11 @@ static bool instance_of(const char *dir, const char *name)
 	return true;
 }
 
+static bool keep_instance(const char *dir, const void *name)
+{
+	return instance_of(dir, name);
+}
+
 /* The PMU directories @name means, sorted: itself, its instances, or for "cpu" the core
  * PMUs. */
 static int pmus_named(const char *name, char ***out, size_t *n)
@@ -422,22 +441,7 @@ static int pmus_named(const char *name, char ***out, size_t *n)
 	}
 	if (strcmp(name, "cpu") == 0)
 		return core_pmus(out, n);
-	char **all = NULL;
-	size_t na = 0;
-	int r = pl_pmu_names(&all, &na);
-	if (r < 0)
-		return r == -ENOENT ? 0 : r;
-	size_t k = 0;
-	for (size_t i = 0; i < na; i++) {
-		if (instance_of(all[i], name))
-			all[k++] = all[i];
-		else
-			free(all[i]);
-	}
-	all[k] = NULL;
-	*out = all;
-	*n = k;
-	return 0;
+	return pmus_where(keep_instance, name, out, n);
 }
 
 struct pc_ctx {
