@@ -200,25 +200,6 @@ static void k_op(enum pl_stream_op op, double *a, double *b, double *c, size_t l
 	k_portable(op, a, b, c, lo, hi);
 }
 
-int pl_stream_op_variant(const char *isa, enum pl_stream_op op, double *a, double *b, double *c,
-			 size_t lo, size_t hi)
-{
-	if (op > PL_STREAM_TRIAD)
-		return -ENOTSUP;
-	if (!strcmp(isa, "scalar")) {
-		k_portable(op, a, b, c, lo, hi);
-		return 0;
-	}
-#if defined(__x86_64__)
-	__builtin_cpu_init();
-	if (!strcmp(isa, "avx2") && __builtin_cpu_supports("avx2")) {
-		k_avx2(op, a, b, c, lo, hi);
-		return 0;
-	}
-#endif
-	return -ENOTSUP;
-}
-
 void pl_stream_init(double *a, double *b, double *c, size_t lo, size_t hi)
 {
 	for (size_t j = lo; j < hi; j++) {
@@ -254,8 +235,29 @@ static void scalar_op(enum pl_stream_op op, double *a, double *b, double *c, siz
 #if defined(__x86_64__)
 /* Streaming (non-temporal) stores bypass the caches and avoid the read-for-ownership of
  * the destination line (Intel SDM vol. 1, 10.4.6.2 "Caching of Temporal vs. Non-Temporal
- * Data"); likwid-bench's *_mem kernels use them. One body per vector width. */
-#define NT_BODY(W, VT, LOAD, STREAM, ADD, MUL, SET1)                                               \
+ * Data"); likwid-bench's *_mem kernels use them. Per iteration four vectors of each
+ * stream (two cache lines with ymm, four with zmm), the loads of one input stream
+ * grouped, then the other's, then the four streaming stores in address order, as
+ * likwid-bench's stream_mem_avx and stream_mem_avx512 are written (vmovapd x4, vmulpd,
+ * vaddpd, vmovntpd x4). Issuing one vector per stream per iteration kept fewer lines in
+ * flight: on the AMD EPYC guest that loop ran at 0.86-0.88x stream_mem_avx. The empty
+ * asm between the stores orders them for the compiler only (as store4_in_order above).
+ * The head up to the vector alignment and the tail are scalar; the arithmetic is
+ * STREAM's, so every variant gives the same bits. One body per vector width. */
+#define NT_ORDER() __asm__ __volatile__("" ::: "memory")
+#define NT_STORE4(STREAM, W, d, x0, x1, x2, x3)                                                    \
+	do {                                                                                       \
+		STREAM((d), (x0));                                                                 \
+		NT_ORDER();                                                                        \
+		STREAM((d) + (W), (x1));                                                           \
+		NT_ORDER();                                                                        \
+		STREAM((d) + 2 * (W), (x2));                                                       \
+		NT_ORDER();                                                                        \
+		STREAM((d) + 3 * (W), (x3));                                                       \
+	} while (0)
+#define NT_FUNC(NAME, TARGET, W, VT, LOAD, STREAM, ADD, MUL, SET1)                                 \
+	__attribute__((target(TARGET))) static void NAME(                                          \
+		enum pl_stream_op op, double *a, double *b, double *c, size_t lo, size_t hi)       \
 	{                                                                                          \
 		const VT vs = SET1(PL_STREAM_SCALAR);                                              \
 		size_t j = lo;                                                                     \
@@ -263,23 +265,46 @@ static void scalar_op(enum pl_stream_op op, double *a, double *b, double *c, siz
 				  (uintptr_t)(c + j) % (W * 8)))                                   \
 			j++;                                                                       \
 		scalar_op(op, a, b, c, lo, j);                                                     \
-		size_t end = j + (hi - j) / W * W;                                                 \
+		size_t end = j + (hi - j) / (4 * W) * (4 * W);                                     \
 		switch (op) {                                                                      \
 		case PL_STREAM_COPY:                                                               \
-			for (; j < end; j += W)                                                    \
-				STREAM(c + j, LOAD(a + j));                                        \
+			for (; j < end; j += 4 * W) {                                              \
+				VT x0 = LOAD(a + j), x1 = LOAD(a + j + W);                         \
+				VT x2 = LOAD(a + j + 2 * W), x3 = LOAD(a + j + 3 * W);             \
+				NT_STORE4(STREAM, W, c + j, x0, x1, x2, x3);                       \
+			}                                                                          \
 			break;                                                                     \
 		case PL_STREAM_SCALE:                                                              \
-			for (; j < end; j += W)                                                    \
-				STREAM(b + j, MUL(vs, LOAD(c + j)));                               \
+			for (; j < end; j += 4 * W) {                                              \
+				VT x0 = LOAD(c + j), x1 = LOAD(c + j + W);                         \
+				VT x2 = LOAD(c + j + 2 * W), x3 = LOAD(c + j + 3 * W);             \
+				NT_STORE4(STREAM, W, b + j, MUL(vs, x0), MUL(vs, x1), MUL(vs, x2), \
+					  MUL(vs, x3));                                            \
+			}                                                                          \
 			break;                                                                     \
 		case PL_STREAM_ADD:                                                                \
-			for (; j < end; j += W)                                                    \
-				STREAM(c + j, ADD(LOAD(a + j), LOAD(b + j)));                      \
+			for (; j < end; j += 4 * W) {                                              \
+				VT x0 = LOAD(a + j), x1 = LOAD(a + j + W);                         \
+				VT x2 = LOAD(a + j + 2 * W), x3 = LOAD(a + j + 3 * W);             \
+				x0 = ADD(x0, LOAD(b + j));                                         \
+				x1 = ADD(x1, LOAD(b + j + W));                                     \
+				x2 = ADD(x2, LOAD(b + j + 2 * W));                                 \
+				x3 = ADD(x3, LOAD(b + j + 3 * W));                                 \
+				NT_STORE4(STREAM, W, c + j, x0, x1, x2, x3);                       \
+			}                                                                          \
 			break;                                                                     \
 		case PL_STREAM_TRIAD:                                                              \
-			for (; j < end; j += W)                                                    \
-				STREAM(a + j, ADD(LOAD(b + j), MUL(vs, LOAD(c + j))));             \
+			for (; j < end; j += 4 * W) {                                              \
+				/* s * c[j] + b[j]: the same two roundings as b[j] + s * c[j] */   \
+				VT x0 = MUL(vs, LOAD(c + j)), x1 = MUL(vs, LOAD(c + j + W));       \
+				VT x2 = MUL(vs, LOAD(c + j + 2 * W));                              \
+				VT x3 = MUL(vs, LOAD(c + j + 3 * W));                              \
+				x0 = ADD(x0, LOAD(b + j));                                         \
+				x1 = ADD(x1, LOAD(b + j + W));                                     \
+				x2 = ADD(x2, LOAD(b + j + 2 * W));                                 \
+				x3 = ADD(x3, LOAD(b + j + 3 * W));                                 \
+				NT_STORE4(STREAM, W, a + j, x0, x1, x2, x3);                       \
+			}                                                                          \
 			break;                                                                     \
 		default:                                                                           \
 			break;                                                                     \
@@ -288,22 +313,44 @@ static void scalar_op(enum pl_stream_op op, double *a, double *b, double *c, siz
 		_mm_sfence();                                                                      \
 	}
 
-__attribute__((target("avx512f"))) static void nt_avx512(enum pl_stream_op op, double *a, double *b,
-							 double *c, size_t lo, size_t hi)
-	NT_BODY(8, __m512d, _mm512_load_pd, _mm512_stream_pd, _mm512_add_pd, _mm512_mul_pd,
-		_mm512_set1_pd)
-
-		__attribute__((target("avx"))) static void nt_avx(enum pl_stream_op op, double *a,
-								  double *b, double *c, size_t lo,
-								  size_t hi)
-			NT_BODY(4, __m256d, _mm256_load_pd, _mm256_stream_pd, _mm256_add_pd,
-				_mm256_mul_pd, _mm256_set1_pd)
-
-				static void nt_sse2(enum pl_stream_op op, double *a, double *b,
-						    double *c, size_t lo, size_t hi)
-					NT_BODY(2, __m128d, _mm_load_pd, _mm_stream_pd, _mm_add_pd,
-						_mm_mul_pd, _mm_set1_pd)
+NT_FUNC(nt_avx512, "avx512f", 8, __m512d, _mm512_load_pd, _mm512_stream_pd, _mm512_add_pd,
+	_mm512_mul_pd, _mm512_set1_pd)
+NT_FUNC(nt_avx, "avx", 4, __m256d, _mm256_load_pd, _mm256_stream_pd, _mm256_add_pd, _mm256_mul_pd,
+	_mm256_set1_pd)
+NT_FUNC(nt_sse2, "sse2", 2, __m128d, _mm_load_pd, _mm_stream_pd, _mm_add_pd, _mm_mul_pd,
+	_mm_set1_pd)
 #endif
+
+int pl_stream_op_variant(const char *isa, enum pl_stream_op op, double *a, double *b, double *c,
+			 size_t lo, size_t hi)
+{
+	if (op > PL_STREAM_TRIAD)
+		return -ENOTSUP;
+	if (!strcmp(isa, "scalar")) {
+		k_portable(op, a, b, c, lo, hi);
+		return 0;
+	}
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (!strcmp(isa, "avx2") && __builtin_cpu_supports("avx2")) {
+		k_avx2(op, a, b, c, lo, hi);
+		return 0;
+	}
+	if (!strcmp(isa, "nt-avx512") && __builtin_cpu_supports("avx512f")) {
+		nt_avx512(op, a, b, c, lo, hi);
+		return 0;
+	}
+	if (!strcmp(isa, "nt-avx") && __builtin_cpu_supports("avx")) {
+		nt_avx(op, a, b, c, lo, hi);
+		return 0;
+	}
+	if (!strcmp(isa, "nt-sse2")) {
+		nt_sse2(op, a, b, c, lo, hi);
+		return 0;
+	}
+#endif
+	return -ENOTSUP;
+}
 
 /* ---- the read-only sum ----
  * 32 partial sums: lane k (0..31) adds the elements lo + k, lo + k + 32, ... in index
@@ -320,9 +367,7 @@ __attribute__((target("avx512f"))) static void nt_avx512(enum pl_stream_op op, d
  * vaddpd ymm, [mem]). */
 #define SUM_LANES 32
 
-						static double sum_finish(double l[SUM_LANES],
-									 const double *a, size_t j,
-									 size_t hi)
+static double sum_finish(double l[SUM_LANES], const double *a, size_t j, size_t hi)
 {
 	for (size_t w = SUM_LANES / 2; w >= 1; w /= 2)
 		for (size_t k = 0; k < w; k++)

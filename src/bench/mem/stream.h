@@ -65,7 +65,10 @@ int pl_stream_sum_variant(const char *isa, const double *a, size_t lo, size_t hi
 /** Copy, Scale, Add or Triad (@op) on [lo, hi) by one variant: @isa "avx2" (explicit, four
  *  ymm registers = 128 B of each stream per iteration, stored in address order,
  *  likwid-bench's stream_avx shape; x86-64 with AVX2) or "scalar" (the portable loops,
- *  vectorized by the compiler for the build's baseline) everywhere. All give the same
+ *  vectorized by the compiler for the build's baseline) everywhere, or the streaming-store
+ *  ones of `bench mem --nt` (x86-64): "nt-avx512" (avx512f), "nt-avx", "nt-sse2" (four
+ *  vectors of each stream per iteration, non-temporal stores where all three arrays are
+ *  aligned to the vector, scalar elsewhere). All give the same
  *  bits as STREAM's expressions. Returns 0; -ENOTSUP (nothing written) for an unknown
  *  @isa, one this CPU lacks, or another @op. For tests and for reading the generated
  *  code. */
