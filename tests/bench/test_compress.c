@@ -174,6 +174,25 @@ static void test_measure(void **state)
 	assert_int_equal(pl_cz_measure(pl_cz_find("zlib"), 9, in, LEN, 0, 0.01, &m9), 0);
 	assert_true(m9.ratio > m.ratio);
 	assert_int_equal(pl_cz_measure(pl_cz_find("zlib"), 10, in, LEN, 0, 0.01, &m9), -EINVAL);
+	/* a series: buffers made once; the later runs leave the check out and read the
+	 * same sizes and ratio from the timed pass */
+	struct pl_cz_reqs *q = pl_cz_reqs_new(in, LEN, 64 * 1024);
+	struct pl_cz_measure first, later;
+	assert_int_equal(pl_cz_measure_reqs(pl_cz_find("zlib"), 1, q, 0.01, true, &first), 0);
+	assert_int_equal(pl_cz_measure_reqs(pl_cz_find("zlib"), 1, q, 0.01, false, &later), 0);
+	assert_true(first.verified);
+	assert_false(later.verified);
+	assert_int_equal(later.out_bytes, first.out_bytes);
+	assert_int_equal(later.out_bytes, m.out_bytes);
+	assert_true(later.ratio == first.ratio);
+	assert_true(later.comp_passes >= 1 && later.decomp_passes >= 1);
+	assert_true(later.decomp_cpu_s_per_gb > 0);
+	/* another level on the same buffers: its own sizes */
+	assert_int_equal(pl_cz_measure_reqs(pl_cz_find("zlib"), 9, q, 0.01, false, &later), 0);
+	assert_int_equal(pl_cz_measure_reqs(pl_cz_find("zlib"), 9, q, 0.01, true, &first), 0);
+	assert_int_equal(later.out_bytes, first.out_bytes);
+	assert_true(later.out_bytes < m.out_bytes);
+	pl_cz_reqs_free(q);
 	free(in);
 }
 

@@ -47,6 +47,25 @@ struct pl_cz_measure {
 int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, size_t len, size_t req,
 		  double min_seconds, struct pl_cz_measure *m);
 
+/** The requests of one input (@len bytes cut into requests of @req, 0 = one request of
+ *  the whole input) with the buffers their compressed outputs and decompressions go to:
+ *  about len + len/128 + 1 KiB per request + req bytes. Made once and reused by every
+ *  backend, level and run of a series, so later measurements write to pages already
+ *  mapped (no page faults inside the timed passes). @in is borrowed and must outlive it.
+ *  Free with pl_cz_reqs_free() (NULL-safe). */
+struct pl_cz_reqs;
+struct pl_cz_reqs *pl_cz_reqs_new(const void *in, size_t len, size_t req);
+void pl_cz_reqs_free(struct pl_cz_reqs *q);
+
+/** pl_cz_measure() over requests and buffers made by pl_cz_reqs_new(). With @verify
+ *  false, the untimed pass (compress, backend and zlib check) is left out and the first
+ *  timed compression pass gives the output the timed decompression reads and the ratio:
+ *  for the later runs of a backend and level whose first run was verified (the software
+ *  backends write the same stream for the same input and level); m->verified is then
+ *  false. Returns as pl_cz_measure(). */
+int pl_cz_measure_reqs(const struct pl_cz_backend *be, int level, struct pl_cz_reqs *q,
+		       double min_seconds, bool verify, struct pl_cz_measure *m);
+
 /** The web-tier stage. */
 struct pl_cz_serve_params {
 	const struct pl_cz_backend *primary;  /**< backend tried first */

@@ -29,8 +29,9 @@ static double cpu_s(int who)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 }
 
-/* The requests of one input: offsets are implicit (i * req). */
-struct reqs {
+/* The requests of one input and the buffers their outputs go to: offsets are implicit
+ * (i * req). */
+struct pl_cz_reqs {
 	const unsigned char *in;
 	size_t len, req, n;
 	unsigned char *out; /* n slots of cap bytes */
@@ -39,8 +40,9 @@ struct reqs {
 	unsigned char *back; /* decompression target, req bytes */
 };
 
-static void reqs_init(struct reqs *q, const void *in, size_t len, size_t req)
+struct pl_cz_reqs *pl_cz_reqs_new(const void *in, size_t len, size_t req)
 {
+	struct pl_cz_reqs *q = pl_xcalloc(1, sizeof(*q));
 	q->in = in;
 	q->len = len;
 	q->req = req == 0 || req > len ? len : req;
@@ -49,73 +51,88 @@ static void reqs_init(struct reqs *q, const void *in, size_t len, size_t req)
 	q->out = pl_xmalloc(q->n * q->cap + 1);
 	q->outlen = pl_xcalloc(q->n + 1, sizeof(size_t));
 	q->back = pl_xmalloc(q->req + 1);
+	return q;
 }
 
-static size_t reqs_len(const struct reqs *q, size_t i)
+static size_t reqs_len(const struct pl_cz_reqs *q, size_t i)
 {
 	size_t off = i * q->req;
 	return q->len - off < q->req ? q->len - off : q->req;
 }
 
-static void reqs_free(struct reqs *q)
+void pl_cz_reqs_free(struct pl_cz_reqs *q)
 {
+	if (!q)
+		return;
 	free(q->out);
 	free(q->outlen);
 	free(q->back);
+	free(q);
 }
 
-int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, size_t len, size_t req,
-		  double min_seconds, struct pl_cz_measure *m)
+/* The untimed pass: compress every request, check it with the backend's inflater and,
+ * for gzip, with zlib's; the sizes go to q->outlen and m->out_bytes. */
+static int verify_pass(const struct pl_cz_backend *be, struct pl_cz_ctx *c, struct pl_cz_reqs *q,
+		       struct pl_cz_measure *m)
+{
+	int r = 0;
+	for (size_t i = 0; i < q->n && r == 0; i++) {
+		const unsigned char *src = q->in + i * q->req;
+		size_t n = reqs_len(q, i), back = 0;
+		unsigned char *dst = q->out + i * q->cap;
+		r = be->compress(c, src, n, dst, q->cap, &q->outlen[i]);
+		if (r == 0)
+			r = be->decompress(c, dst, q->outlen[i], q->back, q->req + 1, &back);
+		if (r == 0 && (back != n || memcmp(q->back, src, n) != 0))
+			r = -EILSEQ;
+		if (r == 0 && be->gzip)
+			r = pl_cz_verify_gzip(dst, q->outlen[i], src, n);
+		m->out_bytes += q->outlen[i];
+	}
+	return r;
+}
+
+int pl_cz_measure_reqs(const struct pl_cz_backend *be, int level, struct pl_cz_reqs *q,
+		       double min_seconds, bool verify, struct pl_cz_measure *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->be = be;
 	m->level = level;
 	if (be->unavailable())
 		return -ENODEV;
-	if (level < be->min_level || level > be->max_level || len == 0)
+	if (level < be->min_level || level > be->max_level || q->len == 0)
 		return -EINVAL;
 	struct pl_cz_ctx *c = NULL;
 	int r = be->open(level, &c);
 	if (r < 0)
 		return r;
-	struct reqs q;
-	reqs_init(&q, in, len, req);
-
-	/* Untimed pass: compress, check with the backend's inflater and with zlib. */
-	for (size_t i = 0; i < q.n && r == 0; i++) {
-		const unsigned char *src = q.in + i * q.req;
-		size_t n = reqs_len(&q, i), back = 0;
-		unsigned char *dst = q.out + i * q.cap;
-		r = be->compress(c, src, n, dst, q.cap, &q.outlen[i]);
-		if (r == 0)
-			r = be->decompress(c, dst, q.outlen[i], q.back, q.req + 1, &back);
-		if (r == 0 && (back != n || memcmp(q.back, src, n) != 0))
-			r = -EILSEQ;
-		if (r == 0 && be->gzip)
-			r = pl_cz_verify_gzip(dst, q.outlen[i], src, n);
-		m->out_bytes += q.outlen[i];
+	if (verify) {
+		if ((r = verify_pass(be, c, q, m)) < 0)
+			goto out;
+		m->verified = true;
 	}
-	if (r < 0)
-		goto out;
-	m->verified = true;
-	m->in_bytes = len;
-	m->ratio = (double)len / (double)m->out_bytes;
 
-	/* Timed compression: whole passes until min_seconds. */
+	/* Timed compression: whole passes until min_seconds. Each pass leaves its sizes in
+	 * q->outlen: without the untimed pass, the first one gives the output the timed
+	 * decompression reads (these backends write the same stream for the same input and
+	 * level). */
 	double c0 = cpu_s(RUSAGE_THREAD), t0 = now_s(), t = t0;
 	do {
-		for (size_t i = 0; i < q.n && r == 0; i++) {
-			size_t ol;
-			r = be->compress(c, q.in + i * q.req, reqs_len(&q, i), q.out + i * q.cap,
-					 q.cap, &ol);
-		}
+		for (size_t i = 0; i < q->n && r == 0; i++)
+			r = be->compress(c, q->in + i * q->req, reqs_len(q, i), q->out + i * q->cap,
+					 q->cap, &q->outlen[i]);
 		m->comp_passes++;
 		t = now_s();
 	} while (r == 0 && t - t0 < min_seconds);
 	double c1 = cpu_s(RUSAGE_THREAD);
 	if (r < 0)
 		goto out;
-	double bytes = (double)len * (double)m->comp_passes;
+	if (!verify)
+		for (size_t i = 0; i < q->n; i++)
+			m->out_bytes += q->outlen[i];
+	m->in_bytes = q->len;
+	m->ratio = (double)q->len / (double)m->out_bytes;
+	double bytes = (double)q->len * (double)m->comp_passes;
 	m->comp_wall_mbps = bytes / (t - t0) / 1e6;
 	m->comp_mbps = c1 > c0 ? bytes / (c1 - c0) / 1e6 : m->comp_wall_mbps;
 	m->comp_cpu_s_per_gb = (c1 - c0) / (bytes / 1e9);
@@ -126,10 +143,10 @@ int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, siz
 	c0 = cpu_s(RUSAGE_THREAD);
 	t0 = now_s();
 	do {
-		for (size_t i = 0; i < q.n && r == 0; i++) {
+		for (size_t i = 0; i < q->n && r == 0; i++) {
 			size_t back;
-			r = be->decompress(c, q.out + i * q.cap, q.outlen[i], q.back, q.req + 1,
-					   &back);
+			r = be->decompress(c, q->out + i * q->cap, q->outlen[i], q->back,
+					   q->req + 1, &back);
 		}
 		m->decomp_passes++;
 		t = now_s();
@@ -137,15 +154,23 @@ int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, siz
 	c1 = cpu_s(RUSAGE_THREAD);
 	if (r < 0)
 		goto out;
-	bytes = (double)len * (double)m->decomp_passes;
+	bytes = (double)q->len * (double)m->decomp_passes;
 	m->decomp_wall_mbps = bytes / (t - t0) / 1e6;
 	m->decomp_mbps = c1 > c0 ? bytes / (c1 - c0) / 1e6 : m->decomp_wall_mbps;
 	m->decomp_cpu_s_per_gb = (c1 - c0) / (bytes / 1e9);
 	m->wall_s += t - t0;
 	m->cpu_s += c1 - c0;
 out:
-	reqs_free(&q);
 	be->close(c);
+	return r;
+}
+
+int pl_cz_measure(const struct pl_cz_backend *be, int level, const void *in, size_t len, size_t req,
+		  double min_seconds, struct pl_cz_measure *m)
+{
+	struct pl_cz_reqs *q = pl_cz_reqs_new(in, len, req);
+	int r = pl_cz_measure_reqs(be, level, q, min_seconds, true, m);
+	pl_cz_reqs_free(q);
 	return r;
 }
 
@@ -199,43 +224,42 @@ static void serve_worker(const struct pl_cz_serve_params *p, unsigned idx, const
 		w->err = pr;
 		goto out;
 	}
-	struct reqs q;
-	reqs_init(&q, in, len, p->req);
+	struct pl_cz_reqs *q = pl_cz_reqs_new(in, len, p->req);
 	uint64_t seed = p->seed + 0x1000003ull * (idx + 1);
 	double c0 = cpu_s(RUSAGE_SELF), t0 = now_s();
 	/* Workers start at different requests so they do not walk the input in lockstep. */
-	size_t i = q.n ? (idx * 7) % q.n : 0;
+	size_t i = q->n ? (idx * 7) % q->n : 0;
 	while (now_s() - t0 < p->seconds) {
-		const unsigned char *src = q.in + i * q.req;
-		size_t n = reqs_len(&q, i), ol = 0;
-		unsigned char *dst = q.out;
+		const unsigned char *src = q->in + i * q->req;
+		size_t n = reqs_len(q, i), ol = 0;
+		unsigned char *dst = q->out;
 		bool inject = p->inject_failure > 0 && pl_splitmix_unit(&seed) < p->inject_failure;
 		double s0 = now_s();
 		int r = -EBUSY;
 		if (inject)
 			w->injected++;
 		else if (pc)
-			r = p->primary->compress(pc, src, n, dst, q.cap, &ol);
+			r = p->primary->compress(pc, src, n, dst, q->cap, &ol);
 		const struct pl_cz_backend *used = p->primary;
 		struct pl_cz_ctx *uc = pc;
 		if (r < 0 && fc) {
 			w->fallbacks++;
 			used = p->fallback;
 			uc = fc;
-			r = p->fallback->compress(fc, src, n, dst, q.cap, &ol);
+			r = p->fallback->compress(fc, src, n, dst, q->cap, &ol);
 		}
 		w->comp_s += now_s() - s0;
 		if (r == 0)
-			r = check_one(used, uc, dst, ol, src, n, q.back, q.req + 1);
+			r = check_one(used, uc, dst, ol, src, n, q->back, q->req + 1);
 		w->requests++;
 		if (r < 0)
 			w->failed++;
 		w->in_bytes += n;
 		w->out_bytes += ol;
-		i = (i + 1) % q.n;
+		i = (i + 1) % q->n;
 	}
 	w->cpu_s = cpu_s(RUSAGE_SELF) - c0;
-	reqs_free(&q);
+	pl_cz_reqs_free(q);
 out:
 	p->primary->close(pc);
 	if (p->fallback)
