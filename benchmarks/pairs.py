@@ -107,7 +107,8 @@ def target_tie(target, value, samples):
 
 
 def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
-           target_of="ratio", samples=None, status="ok", reason=None, section=None, file=None):
+           target_of="ratio", samples=None, status="ok", reason=None, section=None, file=None,
+           miss=None):
     """Print one PERFLAB-RESULT line and return its dict.
 
     area        short name of the comparison ("check", "profile overhead", ...): the
@@ -122,7 +123,10 @@ def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
                 their min..max is the row's spread
     status      "ok", or "skipped" with reason (a peer missing, too long for QUICK)
     section     the scoreboard section the row belongs to (None: the main table); the
-                scoreboard prints each section as a table of its own under that title"""
+                scoreboard prints each section as a table of its own under that title
+    miss        a condition of the target other than the figures failed (the time to a
+                1% figure when perflab stopped before reaching 1%): the row is "not
+                met" whatever the ratio, and this text is its reason"""
     ratio = perflab / peer if perflab is not None and peer else None
     judged = ratio if target_of == "ratio" else perflab
     samples = [float(x) for x in (samples or [])]
@@ -130,15 +134,15 @@ def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
         "area": area, "what": what, "status": status,
         "perflab": perflab, "peer": peer, "unit": unit, "ratio": ratio,
         "target": target, "target_of": target_of,
-        "met": target_met(target, judged) if status == "ok" else None,
-        "tie": target_tie(target, judged, samples) if status == "ok" else None,
+        "met": (False if miss else target_met(target, judged)) if status == "ok" else None,
+        "tie": (False if miss else target_tie(target, judged, samples)) if status == "ok" else None,
         "spread": [min(samples), max(samples)] if samples else None,
         "pairs": len(samples), "samples": samples,
         "perflab_cmd": perflab_cmd, "peer_cmd": peer_cmd,
         "load": list(os.getloadavg()),
     }
-    if reason:
-        row["reason"] = reason
+    if reason or miss:
+        row["reason"] = reason or miss
     if section:
         row["section"] = section
     import json
