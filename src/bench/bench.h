@@ -248,6 +248,11 @@ struct pl_bench_run_opts {
 	 *  budget (pl_bench_run_share()); it counts from before setup, so setup time is
 	 *  part of the share, and the result's words name the share, not --max-time. */
 	bool max_time_report;
+	/** Not an option: with max_time_report, the most seconds (counted as max_time is)
+	 *  this benchmark may take from the report's budget, the time the benchmarks after
+	 *  it are guaranteed set aside: past its share (max_time) its runs go on while they
+	 *  project the precision within this (pl_bench_stop_rule()). 0: no going past. */
+	double max_time_cap;
 };
 /** --max-time when --precision is given without it, seconds: the budget of the default
  *  `perflab report` for all its benchmarks together. */
@@ -277,15 +282,31 @@ enum pl_bench_stop {
 	PL_BENCH_STOP_MAX_RUNS,	   /**< PL_BENCH_PRECISION_MAX_RUNS runs done */
 	PL_BENCH_STOP_INTERRUPTED, /**< SIGINT/SIGTERM */
 };
+/** Seconds more of runs that @counted runs (after the detected warm-up), whose widest
+ *  headline interval has the relative half-width @worst, project to need to reach
+ *  @precision (fractions both) at @run_s seconds per run: 0 when @worst is within it;
+ *  (PL_SETTLE_MIN_RUNS - @counted) runs while there are too few for an interval; else
+ *  the runs that shrink the half-width to @precision, which falls as 1/sqrt(runs) (the
+ *  sample median is asymptotically normal with a standard error proportional to
+ *  1/sqrt(n), so its order-statistic interval narrows at that rate: Conover, "Practical
+ *  Nonparametric Statistics", 3.2; Le Boudec, "Performance Evaluation of Computer and
+ *  Communication Systems", 2.2): counted x ((worst / precision)^2 - 1) runs. INFINITY
+ *  when @worst is not finite with enough runs (no interval: an unbounded one). */
+double pl_bench_projected_s(size_t counted, double worst, double precision, double run_s);
+
 /** The stop rule of --precision, after a measured run: PRECISION when @counted runs (after
  *  the detected warm-up) are at least PL_SETTLE_MIN_RUNS, @worst (the largest relative
  *  half-width of the headline metrics' 95% CIs of the median, pl_settle_precision()) is
  *  at most ro->precision and @elapsed_s at least ro->min_time; else MAX_RUNS when @done
  *  (all measured runs) reached PL_BENCH_PRECISION_MAX_RUNS; else MAX_TIME when
  *  @elapsed_s (seconds since the first run, fixed warm-up included) reached
- *  ro->max_time and @done is at least PL_BENCH_PRECISION_FLOOR_RUNS; else NONE. */
+ *  ro->max_time and @done is at least PL_BENCH_PRECISION_FLOOR_RUNS, unless
+ *  ro->max_time_cap is later and @elapsed_s plus pl_bench_projected_s() at @run_s
+ *  seconds per run (the mean of the runs so far) is within it: a share of the report's
+ *  budget extended where the noise needs it and the runs say it will pay; MAX_TIME at
+ *  the cap in any case. Else NONE. */
 enum pl_bench_stop pl_bench_stop_rule(const struct pl_bench_run_opts *ro, size_t counted,
-				      size_t done, double worst, double elapsed_s);
+				      size_t done, double worst, double elapsed_s, double run_s);
 /** The name of @s in the result: "precision", "max-time", "max-runs", "interrupted"
  *  (NULL for NONE). */
 const char *pl_bench_stop_name(enum pl_bench_stop s);
@@ -397,10 +418,13 @@ json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv,
 /** pl_bench_run_args() for one benchmark of `perflab report`'s budgeted plan: @share_s
  *  seconds (> 0), counted from before setup, after which no run starts once
  *  PL_BENCH_PRECISION_FLOOR_RUNS runs are measured (struct pl_bench_run_opts'
- *  max_time_report). @argv must hold --precision; it also records "--max-time"
- *  @share_s as the run's arguments. New reference. */
+ *  max_time_report), unless the runs project the precision within @cap_s seconds
+ *  (counted the same way; max_time_cap; 0 or not above @share_s: never past the share).
+ *  @argv must hold --precision; it also records "--max-time" @share_s as the run's
+ *  arguments. runner.precision gets max_time_cap_s and extended_s (the seconds the runs
+ *  went past the share). New reference. */
 json_t *pl_bench_run_share(const struct pl_bench *b, int argc, char *const *argv, bool quick,
-			   const char *workdir, double share_s);
+			   const char *workdir, double share_s, double cap_s);
 /** Run @b with its quick_argv (none when @full) followed by @extra (NULL-terminated, or
  *  NULL), through pl_bench_run_args(): `check --measure` runs a rule's evidence
  *  ("--numa-matrix") this way. Returns the result document (new reference). */

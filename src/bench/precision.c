@@ -52,15 +52,34 @@ int pl_bench_run_opts_check(struct pl_bench_run_opts *ro, bool runs_given)
 	return 0;
 }
 
+double pl_bench_projected_s(size_t counted, double worst, double precision, double run_s)
+{
+	if (counted < PL_SETTLE_MIN_RUNS)
+		return (double)(PL_SETTLE_MIN_RUNS - counted) * run_s;
+	if (!isfinite(worst) || !(precision > 0))
+		return INFINITY;
+	if (worst <= precision)
+		return 0;
+	double more =
+		ceil((double)counted * (worst / precision) * (worst / precision)) - (double)counted;
+	return more * run_s;
+}
+
 enum pl_bench_stop pl_bench_stop_rule(const struct pl_bench_run_opts *ro, size_t counted,
-				      size_t done, double worst, double elapsed_s)
+				      size_t done, double worst, double elapsed_s, double run_s)
 {
 	if (counted >= PL_SETTLE_MIN_RUNS && worst <= ro->precision && elapsed_s >= ro->min_time)
 		return PL_BENCH_STOP_PRECISION;
 	if (done >= PL_BENCH_PRECISION_MAX_RUNS)
 		return PL_BENCH_STOP_MAX_RUNS;
-	if (ro->max_time > 0 && elapsed_s >= ro->max_time && done >= PL_BENCH_PRECISION_FLOOR_RUNS)
+	if (ro->max_time > 0 && elapsed_s >= ro->max_time &&
+	    done >= PL_BENCH_PRECISION_FLOOR_RUNS) {
+		if (ro->max_time_cap > ro->max_time && elapsed_s < ro->max_time_cap &&
+		    elapsed_s + pl_bench_projected_s(counted, worst, ro->precision, run_s) <=
+			    ro->max_time_cap)
+			return PL_BENCH_STOP_NONE;
 		return PL_BENCH_STOP_MAX_TIME;
+	}
 	return PL_BENCH_STOP_NONE;
 }
 
@@ -321,12 +340,29 @@ char *pl_bench_precision_text(const json_t *p)
 	char t[32];
 	pl_bench_pct(pb, sizeof(pb), want);
 	const char *from = pl_json_str(p, "max_time_from");
+	/* past a share of the report's budget, on its runs' projection (max_time_cap_s) */
+	double ext =
+		json_is_number(json_object_get(p, "extended_s")) ? pl_json_num(p, "extended_s") : 0;
+	char te[32];
+	fmt_secs(t, sizeof(t), pl_json_num(p, "max_time_s"));
+	fmt_secs(te, sizeof(te), ext);
+	bool past = from && strcmp(from, "report") == 0 && ext >= 0.05;
 	if (stop && strcmp(stop, "precision") == 0) {
-		pl_buf_printf(&b, "the %s%% target was reached)", pb);
+		pl_buf_printf(&b, "the %s%% target was reached", pb);
+		if (past)
+			pl_buf_printf(&b,
+				      ", %s past its share of the report's time budget (%s), "
+				      "which its runs projected it would take",
+				      te, t);
+		pl_buf_puts(&b, ")");
 		return pl_buf_steal(&b);
 	} else if (stop && strcmp(stop, "max-time") == 0) {
-		fmt_secs(t, sizeof(t), pl_json_num(p, "max_time_s"));
-		if (from && strcmp(from, "report") == 0)
+		if (past)
+			pl_buf_printf(&b,
+				      "its share of the report's time budget (%s) and %s more, "
+				      "which its runs projected would reach the target, were spent",
+				      t, te);
+		else if (from && strcmp(from, "report") == 0)
 			pl_buf_printf(&b, "its share of the report's time budget (%s) was spent",
 				      t);
 		else if (from && strcmp(from, "default") == 0)

@@ -426,7 +426,9 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 				double worst = pl_bench_precision_eval(&c, &dropped);
 				uint64_t from = a->ro->max_time_report ? t_wall : t_run0;
 				stop = pl_bench_stop_rule(a->ro, done - dropped, done, worst,
-							  (double)(t_last - from) / 1e9);
+							  (double)(t_last - from) / 1e9,
+							  (double)(t_last - t_first) / 1e9 /
+								  (double)done);
 				if (stop != PL_BENCH_STOP_NONE)
 					break;
 				continue;
@@ -487,11 +489,18 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	json_object_set_new(rj, "membind",
 			    a->ro->membind ? pl_json_string(a->ro->membind) : json_null());
 	json_object_set_new(rj, "quick", json_boolean(a->quick));
-	if (adaptive)
-		json_object_set_new(rj, "precision",
-				    pl_bench_precision_json(&c, a->ro, stop, done - dropped,
-							    dropped,
-							    (double)(pl_now_ns() - t_wall) / 1e9));
+	if (adaptive) {
+		json_t *pj = pl_bench_precision_json(&c, a->ro, stop, done - dropped, dropped,
+						     (double)(pl_now_ns() - t_wall) / 1e9);
+		if (a->ro->max_time_report && a->ro->max_time_cap > 0) {
+			/* a share of the report's budget: how far the runs went past it */
+			double spent = t_last > t_wall ? (double)(t_last - t_wall) / 1e9 : 0;
+			json_object_set_new(pj, "max_time_cap_s", json_real(a->ro->max_time_cap));
+			json_object_set_new(pj, "extended_s",
+					    json_real(fmax(0, spent - a->ro->max_time)));
+		}
+		json_object_set_new(rj, "precision", pj);
+	}
 	if (a->args) {
 		json_t *av = json_array();
 		for (int i = 0; i < a->nargs; i++)
@@ -628,9 +637,10 @@ unsigned pl_bench_planned_warmup(const struct pl_bench *b, const struct pl_bench
 	return ro->warmup >= 0 ? (unsigned)ro->warmup : b->default_warmup;
 }
 
-/* pl_bench_run_args(), with max_time @share_s counted from before setup when > 0. */
+/* pl_bench_run_args(), with max_time @share_s counted from before setup when > 0, and
+ * past it up to @cap_s while the runs project the precision (0: not past). */
 static json_t *run_args_share(const struct pl_bench *b, int argc, char *const *argv, bool quick,
-			      const char *workdir, double share_s)
+			      const char *workdir, double share_s, double cap_s)
 {
 	struct pl_bench_run_opts ro;
 	void *opts = NULL;
@@ -642,6 +652,7 @@ static json_t *run_args_share(const struct pl_bench *b, int argc, char *const *a
 			ro.max_time = share_s;
 			ro.max_time_default = false;
 			ro.max_time_report = true;
+			ro.max_time_cap = cap_s > share_s ? cap_s : 0;
 		}
 		static char *const none[] = { NULL }; /* runner.args: [] for the defaults */
 		struct run_args ra = { b, opts, &ro, quick, false, argc, argv ? argv : none };
@@ -658,11 +669,11 @@ static json_t *run_args_share(const struct pl_bench *b, int argc, char *const *a
 json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv, bool quick,
 			  const char *workdir)
 {
-	return run_args_share(b, argc, argv, quick, workdir, 0);
+	return run_args_share(b, argc, argv, quick, workdir, 0, 0);
 }
 
 json_t *pl_bench_run_share(const struct pl_bench *b, int argc, char *const *argv, bool quick,
-			   const char *workdir, double share_s)
+			   const char *workdir, double share_s, double cap_s)
 {
 	int n = argc;
 	const char *v[argc + 3];
@@ -674,7 +685,7 @@ json_t *pl_bench_run_share(const struct pl_bench *b, int argc, char *const *argv
 	v[n++] = t;
 	v[n] = NULL;
 	return run_args_share(b, n, (char *const *)v, quick, workdir,
-			      share_s < 0.001 ? 0.001 : share_s);
+			      share_s < 0.001 ? 0.001 : share_s, cap_s);
 }
 
 json_t *pl_bench_run_brief(const struct pl_bench *b, bool full, const char *const *extra)

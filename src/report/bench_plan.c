@@ -79,6 +79,7 @@ int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const c
 	p->mode = mode;
 	p->cpus = cpus;
 	p->budget_s = pl_bench_mode_budget(mode);
+	p->reserve_s = PL_BENCH_PLAN_RESERVE_S;
 	p->items = pl_xcalloc(pl_nbenches + 1, sizeof(*p->items));
 	for (size_t i = 0; i < pl_nbenches; i++) {
 		const struct pl_bench *b = pl_benches[i];
@@ -161,21 +162,32 @@ json_t *pl_bench_plan_json(const struct pl_bench_plan *p)
 	return d;
 }
 
-/* Run @it of @p; in the default mode with @share seconds of the budget, setup included
- * (pl_bench_run_share()). */
+/* Run @it of @p; in the default mode with @share seconds of the budget, setup included,
+ * and up to @cap while its runs project the precision (pl_bench_run_share()). */
 static json_t *run_item(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it,
-			double share)
+			double share, double cap)
 {
 	if (p->mode != PL_BENCH_MODE_DEFAULT || !(share > 0))
 		return pl_bench_run_args(it->b, it->argc, (char *const *)it->argv,
 					 p->mode == PL_BENCH_MODE_QUICK, p->workdir);
 	return pl_bench_run_share(it->b, it->argc, (char *const *)it->argv, false, p->workdir,
-				  share);
+				  share, cap);
 }
 
 json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it)
 {
-	return run_item(p, it, p->n ? p->budget_s / (double)p->n : 0);
+	return run_item(p, it, p->n ? p->budget_s / (double)p->n : 0, 0);
+}
+
+void pl_bench_plan_share(const struct pl_bench_plan *p, size_t i, double used, double *share,
+			 double *cap)
+{
+	double left = p->budget_s - used;
+	size_t after = i < p->n ? p->n - i - 1 : 0;
+	*share = i < p->n ? left / (double)(p->n - i) : 0;
+	*cap = left - p->reserve_s * (double)after;
+	if (!(p->reserve_s > 0) || !(*cap > *share))
+		*cap = 0;
 }
 
 char *pl_bench_plan_budget_cause(const struct pl_bench_plan *p, const double *secs, size_t n,
@@ -220,7 +232,7 @@ json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
 	pl_autofree const char **quick = without_runs(b->quick_argv);
 	pl_autofree const char **argv = plan_args(quick, true, p->cpus, &argc);
 	json_t *d = pl_bench_run_share(b, argc, (char *const *)argv, true, p->workdir,
-				       PL_BENCH_PLAN_OVER_S);
+				       PL_BENCH_PLAN_OVER_S, 0);
 	json_t *notes = json_object_get(d, "notes");
 	pl_autofree char *why = pl_xasprintf(
 		"%s: ran with its brief --quick arguments until its floor of %d runs, not the "
@@ -252,8 +264,11 @@ double pl_bench_plan_run_all(const struct pl_bench_plan *plan, json_t *arr,
 			r = pl_bench_plan_over_budget(plan, it, cause);
 		} else {
 			/* an even share of what is left: a benchmark that reaches the precision
-			 * sooner leaves its time to those after it */
-			r = run_item(plan, it, (plan->budget_s - used) / (double)(plan->n - i));
+			 * sooner leaves its time to those after it; one whose runs project it
+			 * within what the later ones can spare goes on past its share */
+			double share, cap;
+			pl_bench_plan_share(plan, i, used, &share, &cap);
+			r = run_item(plan, it, share, cap);
 		}
 		secs[i] = (double)(pl_now_ns() - ti) / 1e9;
 		const char *st = json_string_value(json_object_get(r, "status"));

@@ -13,7 +13,11 @@
  *            even share of the budget left when it starts (what is left over / the
  *            benchmarks not yet run, so what the earlier ones overran is taken from the
  *            later ones' shares), counted from before its setup, so the time a quiet
- *            benchmark does not need goes to the noisier ones after it
+ *            benchmark does not need goes to the noisier ones after it; and a noisy one
+ *            whose runs project the 1% within what is left, less
+ *            PL_BENCH_PLAN_RESERVE_S for each benchmark after it, goes on past its share
+ *            (pl_bench_stop_rule()): the budget goes where the noise is and the runs
+ *            say it will buy the figure
  *   full     no budget: each benchmark with its own defaults
  *
  * The budget is enforced by the report: in the default mode a benchmark that would start
@@ -37,6 +41,11 @@
 /** The --max-time, seconds, of a benchmark that starts after the default plan's budget is
  *  used: so short that it stops at its floor of PL_BENCH_PRECISION_FLOOR_RUNS runs. */
 #define PL_BENCH_PLAN_OVER_S 0.001
+/** Seconds of the default plan's budget set aside for each benchmark not yet run when
+ *  an earlier one goes on past its share: about one setup and a floor of quick runs
+ *  (clock and syscall reach 1% in under a second on an idle 2-vCPU guest, net and mem
+ *  in about 2 s). */
+#define PL_BENCH_PLAN_RESERVE_S 2.0
 /** The report's benchmark modes. */
 enum pl_bench_mode { PL_BENCH_MODE_QUICK, PL_BENCH_MODE_DEFAULT, PL_BENCH_MODE_FULL };
 
@@ -55,6 +64,9 @@ struct pl_bench_plan_item {
 struct pl_bench_plan {
 	enum pl_bench_mode mode;
 	double budget_s;     /**< seconds; 0 = none (full) */
+	double reserve_s;    /**< seconds set aside per item not yet run when one goes past
+				  its share (PL_BENCH_PLAN_RESERVE_S from pl_bench_plan_make();
+				  0 = never past the share) */
 	const char *cpus;    /**< --cpus LIST given to every benchmark (NULL = none); the
 				  caller's string, which must outlive the plan */
 	const char *workdir; /**< the runner options' workdir of every run (bench.h; NULL =
@@ -87,6 +99,13 @@ json_t *pl_bench_plan_json(const struct pl_bench_plan *p);
  *  runner.quick set in quick mode; in the default mode with a --max-time of the budget
  *  over the number of items). Returns the new result document. */
 json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_plan_item *it);
+/** The default plan's time for item @i (0-based) of @p when @used seconds of the budget
+ *  are spent: *@share = what is left / the items not yet run (seconds, counted from
+ *  before the item's setup); *@cap = what is left less @p's reserve_s for each item
+ *  after @i (0 when reserve_s is 0), the most it may take while its runs project the precision, or
+ * 0 when that is not above *@share. Both can be negative or 0 once the budget is spent. */
+void pl_bench_plan_share(const struct pl_bench_plan *p, size_t i, double used, double *share,
+			 double *cap);
 /** Why the budget of @p is used up, naming what took the time: "the report's time budget
  *  of 60 s was used up after 150 s (bench mem took 141 s, bench clock 6 s, bench syscall 2 s)"
  *  from @secs[0..n-1], the seconds each of the first @n items of @p took, and @used, the

@@ -104,25 +104,50 @@ static void test_stop_rule(void **state)
 	(void)state;
 	struct pl_bench_run_opts ro = { .precision = 0.01, .max_time = 10 };
 	/* 5 counted runs have no interval, whatever the precision says */
-	assert_int_equal(pl_bench_stop_rule(&ro, 5, 5, 0, 1), PL_BENCH_STOP_NONE);
-	assert_int_equal(pl_bench_stop_rule(&ro, 6, 8, 0.01, 1), PL_BENCH_STOP_PRECISION);
-	assert_int_equal(pl_bench_stop_rule(&ro, 6, 8, 0.0101, 1), PL_BENCH_STOP_NONE);
-	assert_int_equal(pl_bench_stop_rule(&ro, 6, 8, INFINITY, 1), PL_BENCH_STOP_NONE);
+	assert_int_equal(pl_bench_stop_rule(&ro, 5, 5, 0, 1, 0.1), PL_BENCH_STOP_NONE);
+	assert_int_equal(pl_bench_stop_rule(&ro, 6, 8, 0.01, 1, 0.1), PL_BENCH_STOP_PRECISION);
+	assert_int_equal(pl_bench_stop_rule(&ro, 6, 8, 0.0101, 1, 0.1), PL_BENCH_STOP_NONE);
+	assert_int_equal(pl_bench_stop_rule(&ro, 6, 8, INFINITY, 1, 0.1), PL_BENCH_STOP_NONE);
 	/* the time is up, the precision is not reached */
-	assert_int_equal(pl_bench_stop_rule(&ro, 50, 50, 0.03, 10), PL_BENCH_STOP_MAX_TIME);
+	assert_int_equal(pl_bench_stop_rule(&ro, 50, 50, 0.03, 10, 0.1), PL_BENCH_STOP_MAX_TIME);
 	/* the time is up after two runs: a third still runs (the floor) */
-	assert_int_equal(pl_bench_stop_rule(&ro, 2, 2, INFINITY, 10), PL_BENCH_STOP_NONE);
-	assert_int_equal(pl_bench_stop_rule(&ro, 3, 3, INFINITY, 10), PL_BENCH_STOP_MAX_TIME);
+	assert_int_equal(pl_bench_stop_rule(&ro, 2, 2, INFINITY, 10, 0.1), PL_BENCH_STOP_NONE);
+	assert_int_equal(pl_bench_stop_rule(&ro, 3, 3, INFINITY, 10, 0.1), PL_BENCH_STOP_MAX_TIME);
 	/* reached at the limit: precision wins */
-	assert_int_equal(pl_bench_stop_rule(&ro, 50, 50, 0.005, 10), PL_BENCH_STOP_PRECISION);
-	assert_int_equal(pl_bench_stop_rule(&ro, 990, PL_BENCH_PRECISION_MAX_RUNS, 0.03, 2),
+	assert_int_equal(pl_bench_stop_rule(&ro, 50, 50, 0.005, 10, 0.1), PL_BENCH_STOP_PRECISION);
+	assert_int_equal(pl_bench_stop_rule(&ro, 990, PL_BENCH_PRECISION_MAX_RUNS, 0.03, 2, 0.1),
 			 PL_BENCH_STOP_MAX_RUNS);
 	/* --min-time holds a precise series back */
 	ro.min_time = 5;
-	assert_int_equal(pl_bench_stop_rule(&ro, 20, 20, 0.001, 4.9), PL_BENCH_STOP_NONE);
-	assert_int_equal(pl_bench_stop_rule(&ro, 20, 20, 0.001, 5), PL_BENCH_STOP_PRECISION);
+	assert_int_equal(pl_bench_stop_rule(&ro, 20, 20, 0.001, 4.9, 0.1), PL_BENCH_STOP_NONE);
+	assert_int_equal(pl_bench_stop_rule(&ro, 20, 20, 0.001, 5, 0.1), PL_BENCH_STOP_PRECISION);
 	assert_string_equal(pl_bench_stop_name(PL_BENCH_STOP_MAX_TIME), "max-time");
 	assert_null(pl_bench_stop_name(PL_BENCH_STOP_NONE));
+
+	/* a report share with a cap: past the share while the runs project the precision
+	 * within the cap. 20 runs at +-2% need 20 x (2/1)^2 = 80 runs, 60 more: at 0.1 s
+	 * per run 6 s, so from 10 s the cap must be 16 s or later */
+	ro.min_time = 0;
+	ro.max_time_cap = 16;
+	assert_true(fabs(pl_bench_projected_s(20, 0.02, 0.01, 0.1) - 6) < 1e-9);
+	assert_int_equal(pl_bench_stop_rule(&ro, 20, 20, 0.02, 10, 0.1), PL_BENCH_STOP_NONE);
+	assert_int_equal(pl_bench_stop_rule(&ro, 20, 20, 0.02, 10, 0.11), PL_BENCH_STOP_MAX_TIME);
+	assert_int_equal(pl_bench_stop_rule(&ro, 20, 20, 0.02, 10.1, 0.1), PL_BENCH_STOP_MAX_TIME);
+	/* nearer the precision, later: 60 runs at +-1.2% need 87, 27 more = 2.7 s */
+	assert_int_equal(pl_bench_stop_rule(&ro, 60, 60, 0.012, 13, 0.1), PL_BENCH_STOP_NONE);
+	/* at the cap, the share's stop whatever the projection */
+	assert_int_equal(pl_bench_stop_rule(&ro, 60, 60, 0.0101, 16, 0.01), PL_BENCH_STOP_MAX_TIME);
+	/* fewer runs than an interval needs: the missing ones, if they fit */
+	assert_true(fabs(pl_bench_projected_s(4, INFINITY, 0.01, 1.5) - 3) < 1e-9);
+	assert_int_equal(pl_bench_stop_rule(&ro, 4, 4, INFINITY, 10, 1.5), PL_BENCH_STOP_NONE);
+	assert_int_equal(pl_bench_stop_rule(&ro, 4, 4, INFINITY, 10, 3.5), PL_BENCH_STOP_MAX_TIME);
+	/* enough runs and still no interval: never past the share */
+	assert_true(isinf(pl_bench_projected_s(8, INFINITY, 0.01, 0.1)));
+	assert_int_equal(pl_bench_stop_rule(&ro, 8, 8, INFINITY, 10, 0.1), PL_BENCH_STOP_MAX_TIME);
+	assert_true(pl_bench_projected_s(8, 0.009, 0.01, 0.1) == 0);
+	/* no cap above the share: the share is the limit */
+	ro.max_time_cap = 0;
+	assert_int_equal(pl_bench_stop_rule(&ro, 20, 20, 0.02, 10, 0.001), PL_BENCH_STOP_MAX_TIME);
 }
 
 static void test_opts_check(void **state)

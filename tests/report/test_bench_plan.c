@@ -17,27 +17,41 @@
 
 #include "bench/bench.h"
 #include "report/bench_plan.h"
+#include "util/cleanup.h"
 #include "util/json.h"
 
 static const char *const spin_args[] = { "--work", "20ms", "--precision", "1%", NULL };
+/* short runs: the series' pace, not the machine's load, decides the projection */
+static const char *const spin_short[] = { "--work", "2ms", "--precision", "1%", NULL };
 
-/* Run @n spin items within @budget_s; the results, in plan order. */
-static json_t *run_plan(size_t n, double budget_s)
+/* Run @n spin items within @budget_s, @reserve_s set aside per later item when one goes
+ * past its share; the results, in plan order. */
+static json_t *run_plan_reserve(size_t n, double budget_s, double reserve_s,
+				const char *const *args)
 {
 	const struct pl_bench *spin = pl_bench_find("spin");
 	assert_non_null(spin);
 	struct pl_bench_plan_item items[4] = { 0 };
 	assert_true(n <= 4);
 	for (size_t i = 0; i < n; i++)
-		items[i] = (struct pl_bench_plan_item){ .b = spin, .argc = 4, .argv = spin_args };
+		items[i] = (struct pl_bench_plan_item){ .b = spin, .argc = 4, .argv = args };
 	struct pl_bench_plan p = {
-		.mode = PL_BENCH_MODE_DEFAULT, .budget_s = budget_s, .items = items, .n = n
+		.mode = PL_BENCH_MODE_DEFAULT,
+		.budget_s = budget_s,
+		.reserve_s = reserve_s,
+		.items = items,
+		.n = n,
 	};
 	json_t *arr = json_array();
 	volatile sig_atomic_t stop = 0;
 	pl_bench_plan_run_all(&p, arr, &stop, NULL, NULL);
 	assert_int_equal(json_array_size(arr), n);
 	return arr;
+}
+
+static json_t *run_plan(size_t n, double budget_s)
+{
+	return run_plan_reserve(n, budget_s, 0, spin_args);
 }
 
 static const json_t *precision_of(const json_t *r)
@@ -72,6 +86,41 @@ static void test_plan_share_counts_setup(void **state)
 		before += wall;
 	}
 	json_decref(arr);
+}
+
+static void test_plan_goes_past_share(void **state)
+{
+	(void)state;
+	/* 2% noise reaches 1% in a few tens of 2 ms runs; setup takes 1.6 s, longer than the
+	 * first item's 1.5 s share, so the share ends at the floor of runs. What is left less
+	 * 0.1 s for the second item (2.9 s) is the cap: the runs project 1% well within it
+	 * and go on past the share to it. */
+	setenv("PERFLAB_TEST_SPIN_SERIES", "2:0:1600", 1);
+	json_t *arr = run_plan_reserve(2, 3.0, 0.1, spin_short);
+	const json_t *p0 = precision_of(json_array_get(arr, 0));
+	assert_non_null(p0);
+	assert_string_equal(pl_json_str(p0, "stop"), "precision");
+	assert_true(pl_json_int(p0, "runs") > 6);
+	assert_true(fabs(pl_json_num(p0, "max_time_cap_s") - 2.9) < 0.05);
+	assert_true(pl_json_num(p0, "extended_s") > 0);
+	assert_true(pl_json_num(p0, "wall_s") < 2.9 + 0.3);
+	pl_autofree char *text = pl_bench_precision_text(p0);
+	assert_non_null(strstr(text, "past its share of the report's time budget"));
+	/* the last item has no later one to borrow from: its share is its limit */
+	const json_t *p1 = precision_of(json_array_get(arr, 1));
+	assert_non_null(p1);
+	assert_null(json_object_get(p1, "max_time_cap_s"));
+	json_decref(arr);
+	/* never reaching 1% (50% noise): past the share only to the 6 runs an interval
+	 * needs, which then projects far beyond the cap */
+	setenv("PERFLAB_TEST_SPIN_SERIES", "50:0:1600", 1);
+	arr = run_plan_reserve(2, 3.0, 0.1, spin_short);
+	p0 = precision_of(json_array_get(arr, 0));
+	assert_string_equal(pl_json_str(p0, "stop"), "max-time");
+	assert_int_equal(pl_json_int(p0, "runs"), 6);
+	assert_true(pl_json_num(p0, "wall_s") < 2.9);
+	json_decref(arr);
+	unsetenv("PERFLAB_TEST_SPIN_SERIES");
 }
 
 static void test_plan_overrun_named(void **state)
@@ -121,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_plan_share_counts_setup),
 		cmocka_unit_test(test_plan_over_budget_gets_floor),
 		cmocka_unit_test(test_plan_overrun_named),
+		cmocka_unit_test(test_plan_goes_past_share),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
