@@ -189,7 +189,7 @@ def net():
                                     "--time", "0.1"],
                 "tcp_pp 64B round-trip", peer, "sockperf",
                 "sockperf sr --tcp (taskset -c 1); taskset -c 0 sockperf pp --tcp -i 127.0.0.1 -m 64 --full-rtt",
-                "us", "TCP ping-pong 64 B round trip on loopback, client CPU 0, server CPU 1, "
+                "ns", "TCP ping-pong 64 B round trip on loopback, client CPU 0, server CPU 1, "
                 "perflab 0.1 s per run vs sockperf's default 1 s run (p50)")
     finally:
         srv.kill()
