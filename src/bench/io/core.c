@@ -337,6 +337,7 @@ struct job {
 	int err;
 	unsigned uring_flags; /* what ring_init() got */
 	uint64_t enters;      /* io_uring_enter(2) calls of the loop */
+	uint64_t waits;	      /* of those, the calls that waited (the CQ ring was empty) */
 	atomic_bool *stop;
 };
 
@@ -582,6 +583,7 @@ static void job_uring(struct job *j, char *bufs)
 			 * before goes with it */
 			r = io_uring_submit_and_wait(&u.ring, 1);
 			j->enters++;
+			j->waits++;
 			if (r < 0 && r != -EINTR && r != -EAGAIN) {
 				j->err = r;
 				break;
@@ -695,6 +697,7 @@ int pl_io_run(const struct pl_io_file *f, const struct pl_io_params *p, struct p
 		r->bytes += j->bytes;
 		r->drops += j->drops;
 		r->enters += j->enters;
+		r->waits += j->waits;
 		if (i == 0)
 			r->uring_flags = j->uring_flags;
 		if (lat)
