@@ -4,10 +4,11 @@
 #
 #   benchmarks/io-vs-fio.sh [PAIRS]     (env: PERFLAB, DIR=. , SIZE=1g, TIME=10)
 #
-# Two cases, the targets (each perflab >= 0.95x fio):
+# Two cases, three rows, the targets (each perflab >= 0.95x fio):
 #   seqread: --rw=read --bs=1m --direct=1 --ioengine=psync           -> bandwidth (B/s)
-#   randread: --rw=randread --bs=4k --direct=1 --ioengine=io_uring --iodepth=32 -> IOPS
-# fio runs time based with a 2 s ramp (PEERS.md); perflab runs one 2 s warm-up window and
+#   randread: --rw=randread --bs=4k --direct=1 --ioengine=io_uring --iodepth=32 -> IOPS,
+#     run twice in each pair: with both tools' defaults, and both batched
+# fio runs time based with a 2 s ramp (PEERS.md); perflab runs one warm-up window and
 # one measured window of the same length. Each tool uses its own test file of SIZE in DIR,
 # written afresh for every run (perflab creates and removes its file each time; fio's is
 # removed before each fio run so it lays it out again: a file written seconds ago and one
@@ -18,9 +19,11 @@
 # I/O with its own io_uring_enter (iodepth_batch_submit=1) and takes completions one at a
 # time (iodepth_batch_complete_max=1), and so does perflab's --iodepth-batch 1 (its
 # default), with the ring set up with fio's flags (COOP_TASKRUN, SINGLE_ISSUER,
-# DEFER_TASKRUN). As context, each pair also runs both batched, every free slot in one
-# call: fio --iodepth_batch_submit=32 --iodepth_batch_complete_max=32 vs perflab
-# --iodepth-batch 32 (fewer system calls, less CPU per I/O, the queue refilled in bursts).
+# DEFER_TASKRUN). The batched row ("... batched") runs fio --iodepth_batch_submit=32
+# --iodepth_batch_complete_max=32 against perflab --iodepth-batch 32: both commit every
+# free slot with one io_uring_enter(n, 0, GETEVENTS), reap up to 32 completions from the
+# completion ring and enter the kernel to wait, io_uring_enter(0, 1, GETEVENTS), only
+# when it was empty (fewer system calls, less CPU per I/O, the queue refilled in bursts).
 # The machine is shared with other work: expect noise, trust the median of several pairs.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -58,7 +61,7 @@ echo "dir $W ($(df -P "$W" | awk 'NR == 2 { print $1 }')), size $SIZE, $TIME s p
 for spec in "read 1m psync 1 seqread-1MiB-direct-psync MB/s" "randread 4k io_uring 32 randread-4KiB-direct-io_uring-qd32 IOPS"; do
 	set -- $spec
 	case " ${CASES:-seqread randread} " in *" ${5%%-*} "*) ;; *) continue ;; esac
-	rs=() bs=() fa=() pa=()
+	rs=() bs=() fa=() pa=() fb=() pb=()
 	for i in $(seq "$PAIRS"); do
 		a=$(fio_run "$1" "$2" "$3" "$4")
 		b=$(perflab_run "$1" "$2" "$3" "$4")
@@ -72,7 +75,7 @@ for spec in "read 1m psync 1 seqread-1MiB-direct-psync MB/s" "randread 4k io_uri
 		if [ "$3" = io_uring ]; then
 			c=$(fio_run "$1" "$2" "$3" "$4" --iodepth_batch_submit="$4" --iodepth_batch_complete_max="$4")
 			d=$(perflab_run "$1" "$2" "$3" "$4" --iodepth-batch "$4")
-			bs+=("$(awk -v a="$c" -v b="$d" 'BEGIN { printf "%.3f", b / a }')")
+			bs+=("$(awk -v a="$c" -v b="$d" 'BEGIN { printf "%.3f", b / a }')") fb+=("$c") pb+=("$d")
 			printf '  %s pair %d: batched: fio %.0f IOPS  perflab --iodepth-batch %s %.0f IOPS  ratio %s\n' \
 				"$5" "$i" "$c" "$4" "$d" "${bs[-1]}"
 		fi
@@ -85,5 +88,13 @@ for spec in "read 1m psync 1 seqread-1MiB-direct-psync MB/s" "randread 4k io_uri
 		perflab_cmd="perflab bench io --size $SIZE --pattern $1 --bs $2 --direct --engine $3 --iodepth $4 --time $TIME --warmup 1 --runs 1" \
 		peer_cmd="fio --name=x --size=$SIZE --rw=$1 --bs=$2 --direct=1 --ioengine=$3 --iodepth=$4 --time_based --runtime=$TIME --ramp_time=2" \
 		samples="${rs[*]}"
-	[ ${#bs[@]} -eq 0 ] || stats "$5 both batched (context)" "${bs[@]}"
+	[ ${#bs[@]} -gt 0 ] || continue
+	stats "$5 batched" "${bs[@]}"
+	batch="--iodepth_batch_submit=$4 --iodepth_batch_complete_max=$4"
+	bench_result area="io $5 batched" \
+		what="$1 bs $2 $3 iodepth $4, $4 submitted per call and at most $4 reaped at a time, O_DIRECT, $SIZE file in the same directory, $TIME s" \
+		perflab="$(bench_median "${pb[@]}")" peer="$(bench_median "${fb[@]}")" unit="$unit" target=">= 0.95" \
+		perflab_cmd="perflab bench io --size $SIZE --pattern $1 --bs $2 --direct --engine $3 --iodepth $4 --iodepth-batch $4 --time $TIME --warmup 1 --runs 1" \
+		peer_cmd="fio --name=x --size=$SIZE --rw=$1 --bs=$2 --direct=1 --ioengine=$3 --iodepth=$4 $batch --time_based --runtime=$TIME --ramp_time=2" \
+		samples="${bs[*]}"
 done

@@ -160,8 +160,8 @@ static void test_windows(void **state)
 
 /* --iodepth-batch: every batch completes every operation with one latency each; each
  * io_uring_enter(2) submits at most @batch operations, so the loop makes at least
- * ops / batch calls, and with batch 1 (fio's default) at least one per operation; the
- * rings' setup flags are fio's, or a prefix of them a kernel accepted. */
+ * ops / batch calls that do not wait, and with batch 1 (fio's default) at least one per
+ * operation; the rings' setup flags are fio's, or a prefix of them a kernel accepted. */
 static void test_uring_batch(void **state)
 {
 	(void)state;
@@ -194,15 +194,20 @@ static void test_uring_batch(void **state)
 		}
 		assert_int_equal(rc, 0);
 		unsigned eff = batches[k] == 0 || batches[k] > 16 ? 16 : batches[k];
-		print_message("# batch %u: %llu ops, %llu io_uring_enter calls, flags %#x\n",
+		print_message("# batch %u: %llu ops, %llu io_uring_enter calls (%llu waited), "
+			      "flags %#x\n",
 			      batches[k], (unsigned long long)r.ops, (unsigned long long)r.enters,
-			      r.uring_flags);
+			      (unsigned long long)r.waits, r.uring_flags);
 		assert_true(r.ops > 10);
 		assert_int_equal(r.bytes, r.ops * 4096);
 		assert_int_equal(h.n, r.ops);
 		assert_true(r.enters * eff >= r.ops);
 		if (eff == 1)
 			assert_true(r.enters >= r.ops);
+		/* as fio's loop: the calls that submit do not wait, and a call waits only
+		 * when the CQ ring was empty, so at least ops / batch calls did not wait */
+		assert_true(r.waits < r.enters);
+		assert_true((r.enters - r.waits) * eff >= r.ops);
 		const unsigned coop = IORING_SETUP_COOP_TASKRUN,
 			       single = coop | IORING_SETUP_SINGLE_ISSUER,
 			       all = single | IORING_SETUP_DEFER_TASKRUN;
@@ -223,6 +228,7 @@ static void test_uring_batch(void **state)
 	struct pl_io_result r;
 	assert_int_equal(pl_io_run(&f, &p, NULL, &r), 0);
 	assert_int_equal(r.enters, 0);
+	assert_int_equal(r.waits, 0);
 	assert_int_equal(r.uring_flags, 0);
 	pl_io_file_remove(&f);
 }

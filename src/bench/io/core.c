@@ -337,6 +337,7 @@ struct job {
 	int err;
 	unsigned uring_flags; /* what ring_init() got */
 	uint64_t enters;      /* io_uring_enter(2) calls of the loop */
+	uint64_t waits;	      /* of those, the calls that waited (the CQ ring was empty) */
 	atomic_bool *stop;
 };
 
@@ -468,43 +469,94 @@ static void stamp_prepared(uint64_t *t_sub, const unsigned *slots, unsigned *n)
 	*n = 0;
 }
 
-/* The io_uring loop, fio's io_uring engine and do_io() loop in our own words: prepare an
- * operation for every free slot, submitting every @batch prepared ones with one
- * io_uring_enter(to_submit, 0, GETEVENTS) (fio's iodepth_batch_submit); when no slot is
- * free, submit what is still prepared and wait for at least one completion
- * (io_uring_enter(n, 1, GETEVENTS), fio's iodepth_batch_complete_min=1); reap at most
- * @batch completions (iodepth_batch_complete_max), free their slots, and go on. @batch 1 is
- * fio's default (one system call per operation, completions taken one at a time, the
- * kernel entered without waiting whenever one is already there); @batch = iodepth submits
- * every free slot at once. */
+/* The state of one job's io_uring loop. */
+struct uring_loop {
+	struct io_uring ring;
+	uint64_t *t_sub;      /* per slot: time of the call that submitted it, ns */
+	unsigned *free_slots; /* stack of free slots */
+	unsigned *prepared;   /* slots prepared and not yet stamped */
+	unsigned nfree, nprep, inflight, batch;
+};
+
+/* Submit every prepared operation with io_uring_enter(n, 0, GETEVENTS), fio's
+ * fio_ioring_commit(): the GETEVENTS flag makes the kernel post the completions that
+ * arrived meanwhile (deferred task work), so the reap that follows finds them without
+ * another call. What the kernel did not take (-EAGAIN, -EBUSY) stays in the SQ ring for
+ * the next call. Returns 0 or -errno. */
+static int uring_commit(struct job *j, struct uring_loop *u)
+{
+	if (io_uring_sq_ready(&u->ring) == 0)
+		return 0;
+	stamp_prepared(u->t_sub, u->prepared, &u->nprep);
+	int r = io_uring_submit_and_get_events(&u->ring);
+	j->enters++;
+	return r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY ? r : 0;
+}
+
+/* Reap at most u->batch completions already in the CQ ring (fio's fio_ioring_cqring_reap
+ * with iodepth_batch_complete_max): each one's latency runs from its submitting call to
+ * now. Returns how many were reaped. */
+static unsigned uring_reap(struct job *j, struct uring_loop *u)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, seen = 0;
+	uint64_t now = 0;
+	io_uring_for_each_cqe(&u->ring, head, cqe)
+	{
+		if (seen == 0)
+			now = pl_now_ns();
+		unsigned i = (unsigned)io_uring_cqe_get_data64(cqe);
+		if (cqe->res < 0) {
+			j->err = cqe->res;
+		} else {
+			pl_hist_record(&j->hist, now - u->t_sub[i]);
+			j->ops++;
+			j->bytes += (uint64_t)cqe->res;
+			keep_cold(j, (uint64_t)cqe->res);
+		}
+		u->free_slots[u->nfree++] = i;
+		u->inflight--;
+		if (++seen == u->batch)
+			break;
+	}
+	io_uring_cq_advance(&u->ring, seen);
+	return seen;
+}
+
+/* The io_uring loop, fio 3.33's do_io() with its io_uring engine in our own words:
+ * prepare an operation for every free slot, committing every @batch prepared ones
+ * (td_io_queue() with iodepth_batch_submit); once no slot is free (queue_full()), commit
+ * what is still prepared, then reap at most @batch completions from the CQ ring
+ * (td_io_getevents() with iodepth_batch_complete_max) and enter the kernel to wait,
+ * io_uring_enter(0, 1, GETEVENTS), only when it was empty (fio_ioring_getevents() with
+ * iodepth_batch_complete_min 1). @batch 1 is fio's default (one call per operation,
+ * completions taken one at a time); @batch = iodepth commits every free slot at once. */
 static void job_uring(struct job *j, char *bufs)
 {
 	const struct pl_io_params *p = j->p;
 	unsigned depth = p->iodepth;
-	unsigned batch = p->batch == 0 || p->batch > depth ? depth : p->batch;
-	struct io_uring ring;
-	int r = ring_init(&ring, depth, &j->uring_flags);
+	struct uring_loop u = { .batch = p->batch == 0 || p->batch > depth ? depth : p->batch };
+	int r = ring_init(&u.ring, depth, &j->uring_flags);
 	if (r < 0) {
 		j->err = r == -ENOSYS || r == -EPERM ? -ENOSYS : r;
 		return;
 	}
-	uint64_t *t_sub = pl_xcalloc(depth, sizeof(uint64_t));
-	unsigned *free_slots = pl_xcalloc(depth, sizeof(unsigned));
-	unsigned *prepared = pl_xcalloc(depth, sizeof(unsigned)); /* not yet stamped */
-	unsigned nfree = depth, nprep = 0;
+	u.t_sub = pl_xcalloc(depth, sizeof(uint64_t));
+	u.free_slots = pl_xcalloc(depth, sizeof(unsigned));
+	u.prepared = pl_xcalloc(depth, sizeof(unsigned));
+	u.nfree = depth;
 	for (unsigned i = 0; i < depth; i++)
-		free_slots[i] = depth - 1 - i;
+		u.free_slots[i] = depth - 1 - i;
 	bool w = is_write(p);
-	unsigned inflight = 0;
 	bool submitting = true;
 	for (;;) {
 		if (submitting && (pl_now_ns() >= j->deadline || job_stopped(j)))
 			submitting = false;
-		while (submitting && nfree > 0) {
-			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+		while (submitting && u.nfree > 0) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&u.ring);
 			if (!sqe)
 				break;
-			unsigned i = free_slots[--nfree];
+			unsigned i = u.free_slots[--u.nfree];
 			uint64_t off = next_offset(j);
 			char *b = bufs + (size_t)i * p->bs;
 			if (w)
@@ -512,64 +564,39 @@ static void job_uring(struct job *j, char *bufs)
 			else
 				io_uring_prep_read(sqe, j->fd, b, (unsigned)p->bs, off);
 			io_uring_sqe_set_data64(sqe, i);
-			prepared[nprep++] = i;
-			inflight++;
-			/* a full batch goes now, unless no slot is left: then the call below
-			 * submits it and waits in one */
-			if (io_uring_sq_ready(&ring) < batch || nfree == 0)
-				continue;
-			stamp_prepared(t_sub, prepared, &nprep);
-			r = io_uring_submit_and_get_events(&ring);
-			j->enters++;
-			if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY) {
+			u.prepared[u.nprep++] = i;
+			u.inflight++;
+			if (io_uring_sq_ready(&u.ring) >= u.batch &&
+			    (r = uring_commit(j, &u)) < 0) {
 				j->err = r;
 				submitting = false;
-				break;
 			}
-			/* what the kernel did not take stays in the SQ ring for the next call */
 		}
-		if (inflight == 0)
+		if (u.inflight == 0)
 			break;
-		/* no free slot (or no more submissions): submit the rest, and wait for a
-		 * completion unless one is already there */
-		bool ready = io_uring_cq_ready(&ring) > 0;
-		if (io_uring_sq_ready(&ring) || !ready) {
-			stamp_prepared(t_sub, prepared, &nprep);
-			r = ready ? io_uring_submit_and_get_events(&ring)
-				  : io_uring_submit_and_wait(&ring, 1);
+		if ((r = uring_commit(j, &u)) < 0) {
+			j->err = r;
+			break;
+		}
+		if (uring_reap(j, &u) == 0) {
+			/* io_uring_enter(0, 1, GETEVENTS); anything the kernel refused
+			 * before goes with it */
+			r = io_uring_submit_and_wait(&u.ring, 1);
 			j->enters++;
-			if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY) {
+			j->waits++;
+			if (r < 0 && r != -EINTR && r != -EAGAIN) {
 				j->err = r;
 				break;
 			}
+			uring_reap(j, &u);
 		}
-		struct io_uring_cqe *cqe;
-		unsigned head, seen = 0;
-		uint64_t now = pl_now_ns();
-		io_uring_for_each_cqe(&ring, head, cqe)
-		{
-			unsigned i = (unsigned)io_uring_cqe_get_data64(cqe);
-			if (cqe->res < 0) {
-				j->err = cqe->res;
-			} else {
-				pl_hist_record(&j->hist, now - t_sub[i]);
-				j->ops++;
-				j->bytes += (uint64_t)cqe->res;
-				keep_cold(j, (uint64_t)cqe->res);
-			}
-			free_slots[nfree++] = i;
-			inflight--;
-			if (++seen == batch)
-				break;
-		}
-		io_uring_cq_advance(&ring, seen);
 		if (j->err)
 			submitting = false;
 	}
-	free(prepared);
-	free(free_slots);
-	free(t_sub);
-	io_uring_queue_exit(&ring);
+	free(u.prepared);
+	free(u.free_slots);
+	free(u.t_sub);
+	io_uring_queue_exit(&u.ring);
 }
 
 static void *job_main(void *arg)
@@ -670,6 +697,7 @@ int pl_io_run(const struct pl_io_file *f, const struct pl_io_params *p, struct p
 		r->bytes += j->bytes;
 		r->drops += j->drops;
 		r->enters += j->enters;
+		r->waits += j->waits;
 		if (i == 0)
 			r->uring_flags = j->uring_flags;
 		if (lat)

@@ -96,6 +96,9 @@ struct pl_io_result {
 	uint64_t drops;	      /**< cold: page-cache drops done inside the window, all jobs */
 	uint64_t enters;      /**< io_uring: io_uring_enter(2) calls of the loops, all jobs
 			       *   (each submits at most batch operations) */
+	uint64_t waits;	      /**< io_uring: of those, the calls that waited for a completion
+			       *   because the CQ ring was empty, io_uring_enter(0, 1, GETEVENTS)
+			       *   (fio's getevents); the others only submitted, without waiting */
 	unsigned uring_flags; /**< io_uring: the IORING_SETUP_* flags the rings got (the first
 			       *   job's; 0 for psync or a kernel that refused them all) */
 	bool interrupted;
