@@ -228,6 +228,13 @@ static void test_kconfig(void **state)
 	/* the last assignment decides, whichever of the two is malformed */
 	assert_int_equal(pl_kconfig_int("CONFIG_HZ=\nCONFIG_HZ=300\n", "CONFIG_HZ", &v), 0);
 	assert_int_equal(v, 300);
+	/* only at the start of a line: not after "#" or another name's end */
+	assert_int_equal(
+		pl_kconfig_int("CONFIG_HZ=100\n#CONFIG_HZ=200\nXCONFIG_HZ=300\n", "CONFIG_HZ", &v),
+		0);
+	assert_int_equal(v, 100);
+	assert_int_equal(pl_kconfig_int("A=1\n\nCONFIG_HZ=400", "CONFIG_HZ", &v), 0);
+	assert_int_equal(v, 400);
 	assert_int_equal(pl_kconfig_int("CONFIG_HZ=100\nCONFIG_HZ=1000\n", "CONFIG_HZ", &v), 0);
 	assert_int_equal(v, 1000);
 	assert_int_equal(pl_kconfig_int("CONFIG_HZ=100\nCONFIG_HZ=y\n", "CONFIG_HZ", &v), -EINVAL);
