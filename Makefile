@@ -17,9 +17,12 @@ test-deps:
 	@scripts/install-deps.sh test
 
 # The release build links the libraries' static archives where Debian ships them
-# (prefer_static; libc, libm, libudev, libpci, libisal and zlib stay shared): 8 shared
-# objects instead of 21 halve the start-up CPU time of every command (perflab --version
-# 2.1 -> 1.2 ms on the EPYC guest), most of check's distance to its read floor
+# (prefer_static; libc, libm and libudev stay shared), and libarchive, libpci and libisal
+# (no archive, or one that drags in a dozen more) are loaded with dlopen(3) only by the
+# code that uses them (src/util/dl.h): 3 shared objects besides the vDSO and ld.so, where
+# they were 18 (and the debug build has 21). `perflab check --help` runs 0.57 M
+# instructions instead of 5.6 M (valgrind callgrind, EPYC guest), most of that the
+# dynamic loader's symbol lookups, which were most of check's distance to its read floor
 # (benchmarks/check-vs-read.sh). The test builds stay dynamic.
 $(BUILD)/build.ninja:
 	$(MESON) setup $(BUILD) --buildtype=release -Dtests=false -Dprefer_static=true --prefix=$(PREFIX)

@@ -24,10 +24,12 @@ json_t *pl_inspect_doc(const struct pl_facts *f);
 
 /** check: collect the fact domains the rules of workload index @workload
  *  (pl_workload_names) read into @f (pl_facts_init'd), set workload.cpus to @cpus (a
- *  cpulist, may be NULL) and evaluate the rules into @fs (zeroed). Returns -1, or
- *  PL_EXIT_USAGE after one error (a --sysroot tree without a readable fact). The caller
- *  frees @f and @fs. */
-int pl_check_findings(int workload, const char *cpus, struct pl_facts *f, struct pl_findings *fs);
+ *  cpulist, may be NULL) and evaluate the rules into @fs (zeroed). With @rules_only (a
+ *  caller that prints no facts, as perflab check) the collectors may leave out the facts
+ *  no rule reads (pl_facts_set_wanted()). Returns -1, or PL_EXIT_USAGE after one error (a
+ *  --sysroot tree without a readable fact). The caller frees @f and @fs. */
+int pl_check_findings(int workload, const char *cpus, bool rules_only, struct pl_facts *f,
+		      struct pl_findings *fs);
 
 /** bench NAME: the parsed command line of one benchmark run. */
 struct pl_bench_cmd {

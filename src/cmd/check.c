@@ -323,10 +323,14 @@ static void collect_for(struct pl_facts *f, unsigned workload)
 	free(names);
 }
 
-int pl_check_findings(int workload, const char *cpus, struct pl_facts *f, struct pl_findings *fs)
+int pl_check_findings(int workload, const char *cpus, bool rules_only, struct pl_facts *f,
+		      struct pl_findings *fs)
 {
 	pl_facts_set_sysctl_names(pl_rules_sysctl_names());
+	if (rules_only)
+		pl_facts_set_wanted(pl_rules_keys());
 	collect_for(f, 1u << workload);
+	pl_facts_set_wanted(NULL);
 	if (cpus) /* read by pl_rf_workload_cpus before isolcpus=/nohz_full= */
 		pl_fact_str(f, "workload.cpus", cpus, "--cpus");
 	int ret = pl_cmd_require_facts(f); /* a wrong --sysroot: no "0 findings", exit 0 */
@@ -391,7 +395,7 @@ int cmd_check(int argc, char **argv)
 	pl_cleanup(pl_facts_free) struct pl_facts f;
 	pl_facts_init(&f);
 	pl_cleanup(pl_findings_free) struct pl_findings fs = { 0 };
-	int ret = pl_check_findings(o.workload, o.cpus, &f, &fs);
+	int ret = pl_check_findings(o.workload, o.cpus, true, &f, &fs);
 	if (ret >= 0)
 		return ret;
 	const char *wname = pl_workload_names[o.workload];

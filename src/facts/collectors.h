@@ -130,7 +130,8 @@ char *pl_dimm_channel(const struct pl_dimm *d);
  *  comments, "# NAME is not set"), decimal or 0x hex (a leading 0 is decimal, not octal),
  *  into *out. A later line overrides an earlier one, as kconfig's loader does
  *  (scripts/kconfig/confdata.c), so the last assignment decides. Returns 0, -ENOENT when
- *  the option is absent or not set, -EINVAL when its last value is not an integer. */
+ *  the option is absent or not set (or @name is 126 bytes or longer), -EINVAL when its
+ *  last value is not an integer. */
 int pl_kconfig_int(const char *text, const char *name, int64_t *out);
 
 /** Parse a kernel command line (/proc/cmdline) into an object name -> value string, or

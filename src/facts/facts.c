@@ -322,6 +322,29 @@ char *pl_fact_value_human(const char *key, const json_t *v)
 	return pl_fact_value_text(v);
 }
 
+static const char *const *wanted;
+
+void pl_facts_set_wanted(const char *const *keys)
+{
+	wanted = keys;
+}
+
+bool pl_facts_wanted(const char *key)
+{
+	if (!wanted)
+		return true;
+	size_t kl = strlen(key);
+	for (const char *const *w = wanted; *w; w++) {
+		size_t wl = strlen(*w);
+		size_t n = wl < kl ? wl : kl;
+		/* equal, or one the other's prefix ending at a '.' of the longer */
+		if (strncmp(*w, key, n) == 0 &&
+		    (wl == kl || (wl < kl ? key[wl] == '.' : (*w)[kl] == '.')))
+			return true;
+	}
+	return false;
+}
+
 void pl_facts_collect_all(struct pl_facts *f)
 {
 	for (size_t i = 0; i < pl_ncollectors; i++)

@@ -111,6 +111,18 @@ extern const size_t pl_ncollectors;
  *  (check, report, inspect) pass pl_rules_sysctl_names(), so facts need not know rules. */
 void pl_facts_set_sysctl_names(const char *const *names);
 
+/** The facts a command will read, for one that prints none (perflab check): @keys is a
+ *  NULL-terminated array of fact keys ("kernel.cmdline.params"), borrowed until the next
+ *  call; NULL (the default) wants every fact. A collector may then skip a fact that is
+ *  costly to read and that pl_facts_wanted() says nothing reads (kernel.config_hz: the
+ *  kernel config decompressed). The set of facts changes, so a command that prints facts
+ *  or builds a report from them never sets it. */
+void pl_facts_set_wanted(const char *const *keys);
+
+/** Whether fact @key is wanted: no list set, or a key of the list equals @key, or one is
+ *  @key's parent ("kernel" for "kernel.config_hz") or child ("kernel.config_hz.x"). */
+bool pl_facts_wanted(const char *key);
+
 /** Run every collector against the current sysroot into @f. */
 void pl_facts_collect_all(struct pl_facts *f);
 /** Run only collectors whose name is in the comma-separated @domains (NULL = all).

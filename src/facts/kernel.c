@@ -4,9 +4,9 @@
  * it). */
 #include <ctype.h>
 #include <errno.h>
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "facts/collectors.h"
 #include "util/json.h"
@@ -98,33 +98,50 @@ int pl_kconfig_int(const char *text, const char *name, int64_t *out)
 {
 	size_t nl = strlen(name);
 	int r = -ENOENT;
-	for (const char *p = text; p && *p;) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		if (nl && len > nl && strncmp(p, name, nl) == 0 && p[nl] == '=') {
-			/* kconfig's loader (scripts/kconfig/confdata.c) lets a later line
-			 * override an earlier one: keep scanning, the last one decides */
-			char v[32];
-			size_t vl = len - nl - 1;
-			r = -EINVAL;
-			if (vl > 0 && vl < sizeof(v)) {
-				memcpy(v, p + nl + 1, vl);
-				v[vl] = '\0';
-				/* int options are decimal, hex ones 0x...: a leading 0 is not
-				 * octal (strtoll base 0 would read CONFIG_HZ=0250 as 168) */
-				int hex = (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'));
-				const char *d = hex ? v + 2 : v;
-				char *end;
-				errno = 0;
-				long long x = strtoll(d, &end, hex ? 16 : 10);
-				if (!errno && end != d && !*end &&
-				    (isxdigit((unsigned char)*d) || (!hex && *d == '-'))) {
-					*out = x;
-					r = 0;
-				}
+	char pat[128];
+	if (!nl || !text || nl + 2 >= sizeof(pat))
+		return r;
+	/* the lines "NAME=..." found by memmem(3) of "\nNAME=" (and a test of the first
+	 * line) instead of a comparison at every line: 0.28 M -> 0.15 M instructions for
+	 * a 100 KB config (valgrind callgrind); strstr(3) was 0.17 M, as its SSE2 search
+	 * stops at every "\nC" of the config's "\nCONFIG_" lines */
+	pat[0] = '\n';
+	memcpy(pat + 1, name, nl);
+	pat[nl + 1] = '=';
+	size_t pl = nl + 2;
+	const char *p = text, *stop = text + strlen(text);
+	if (strncmp(p, pat + 1, pl - 1) != 0) {
+		p = memmem(p, (size_t)(stop - p), pat, pl);
+		p = p ? p + 1 : NULL;
+	}
+	while (p) {
+		const char *eol = memchr(p, '\n', (size_t)(stop - p));
+		size_t len = eol ? (size_t)(eol - p) : (size_t)(stop - p);
+		/* kconfig's loader (scripts/kconfig/confdata.c) lets a later line override an
+		 * earlier one: keep scanning, the last one decides */
+		char v[32];
+		size_t vl = len - nl - 1;
+		r = -EINVAL;
+		if (vl > 0 && vl < sizeof(v)) {
+			memcpy(v, p + nl + 1, vl);
+			v[vl] = '\0';
+			/* int options are decimal, hex ones 0x...: a leading 0 is not octal
+			 * (strtoll base 0 would read CONFIG_HZ=0250 as 168) */
+			int hex = (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'));
+			const char *d = hex ? v + 2 : v;
+			char *end;
+			errno = 0;
+			long long x = strtoll(d, &end, hex ? 16 : 10);
+			if (!errno && end != d && !*end &&
+			    (isxdigit((unsigned char)*d) || (!hex && *d == '-'))) {
+				*out = x;
+				r = 0;
 			}
 		}
-		p = eol ? eol + 1 : NULL;
+		if (!eol)
+			break;
+		p = memmem(eol, (size_t)(stop - eol), pat, pl);
+		p = p ? p + 1 : NULL;
 	}
 	return r;
 }
@@ -134,36 +151,25 @@ int pl_kconfig_int(const char *text, const char *name, int64_t *out)
 #define KCONFIG_MAX (8u << 20)
 
 /* The gunzipped text of gzip data @gz (@n bytes) into *out (malloc'd, NUL-terminated).
- * Returns 0, -EINVAL (not gzip, or corrupt) or -EFBIG (inflates past KCONFIG_MAX). */
+ * Returns 0, -EINVAL (not gzip, or corrupt), -EFBIG (inflates past KCONFIG_MAX) or
+ * -ENOMEM. libdeflate decompresses the whole buffer in one call: on the 2-vCPU EPYC
+ * guest a 23 KB config.gz (100 KB of text) took zlib's streaming inflate() and its crc32
+ * 1.68 M instructions (valgrind callgrind), libdeflate 0.67 M. The output buffer is
+ * KCONFIG_MAX bytes, never the trailer's ISIZE, which only a whole single-member file
+ * states: like inflate(), this reads the first member and ignores what follows it. The
+ * untouched part of the buffer costs no page. */
 static int gunzip_text(const char *gz, size_t n, char **out)
 {
-	z_stream z = { 0 };
-	if (inflateInit2(&z, 15 + 16) != Z_OK) /* 16: gzip header */
-		return -EINVAL;
-	size_t cap = 1u << 18, len = 0;
-	char *buf = pl_xmalloc(cap + 1);
-	z.next_in = (Bytef *)gz;
-	z.avail_in = (uInt)n;
-	int zr;
-	do {
-		if (len == cap) {
-			if (cap >= KCONFIG_MAX) {
-				inflateEnd(&z);
-				free(buf);
-				return -EFBIG;
-			}
-			cap *= 2;
-			buf = pl_xrealloc(buf, cap + 1);
-		}
-		z.next_out = (Bytef *)buf + len;
-		z.avail_out = (uInt)(cap - len);
-		zr = inflate(&z, Z_NO_FLUSH);
-		len = cap - z.avail_out;
-	} while (zr == Z_OK);
-	inflateEnd(&z);
-	if (zr != Z_STREAM_END) {
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	if (!d)
+		return -ENOMEM;
+	char *buf = pl_xmalloc((size_t)KCONFIG_MAX + 1);
+	size_t len = 0;
+	enum libdeflate_result lr = libdeflate_gzip_decompress(d, gz, n, buf, KCONFIG_MAX, &len);
+	libdeflate_free_decompressor(d);
+	if (lr != LIBDEFLATE_SUCCESS) {
 		free(buf);
-		return -EINVAL;
+		return lr == LIBDEFLATE_INSUFFICIENT_SPACE ? -EFBIG : -EINVAL;
 	}
 	buf[len] = '\0';
 	*out = buf;
@@ -185,7 +191,8 @@ static void collect_config_hz(struct pl_facts *f, const char *release)
 			pl_fact_unavailable(f, "kernel.config_hz",
 					    r == -EFBIG ? "/proc/config.gz: inflates past %u MiB: "
 							  "not a kernel config"
-							: "/proc/config.gz: not gzip data",
+					    : r == -ENOMEM ? "/proc/config.gz: out of memory"
+							   : "/proc/config.gz: not gzip data",
 					    KCONFIG_MAX >> 20);
 			return;
 		}
@@ -220,7 +227,10 @@ void pl_collect_kernel(struct pl_facts *f)
 	char *rel = pl_kernel_release(&src);
 	pl_fact_str_or(f, "kernel.release", rel, src,
 		       "/proc/sys/kernel/osrelease and /proc/version: not readable");
-	collect_config_hz(f, rel);
+	/* perflab check reads no kernel.config_hz: decompressing the config was 0.83 M of
+	 * its 5.5 M instructions (valgrind callgrind, 2-vCPU EPYC guest) */
+	if (pl_facts_wanted("kernel.config_hz"))
+		collect_config_hz(f, rel);
 	free(rel);
 	pl_fact_from_file_str(f, "kernel.version", "/proc/sys/kernel/version");
 	if (pl_exists("/proc/sys/kernel/hostname") || !pl_exists("/etc/hostname"))

@@ -362,7 +362,7 @@ static json_t *check_doc(const struct mpi_opts *o)
 	pl_mpi_first_err[0] = '\0';
 	pl_error_sink = pl_mpi_keep_error;
 	json_t *doc;
-	int rc = pl_check_findings(o->workload, o->cpus, &f, &fs);
+	int rc = pl_check_findings(o->workload, o->cpus, false, &f, &fs);
 	pl_error_sink = NULL;
 	if (rc >= 0)
 		doc = failed_doc(pl_mpi_first_err);

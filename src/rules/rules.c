@@ -188,6 +188,26 @@ const char *const *pl_rules_sysctl_names(void)
 	return names;
 }
 
+const char *const *pl_rules_keys(void)
+{
+	static const char **keys;
+	if (keys)
+		return keys;
+	size_t n = 0, cap = 1;
+	keys = pl_xcalloc(cap, sizeof(*keys));
+	for (size_t t = 0; t < pl_nrule_tables; t++)
+		for (size_t i = 0; i < *pl_rule_tables[t].n; i++)
+			for (const char *const *k = pl_rule_tables[t].rules[i].keys; k && *k; k++) {
+				if (n + 1 == cap) {
+					cap *= 2;
+					keys = pl_xrealloc(keys, cap * sizeof(*keys));
+				}
+				keys[n++] = *k;
+				keys[n] = NULL;
+			}
+	return keys;
+}
+
 const struct pl_rule *pl_rule_find(const char *id)
 {
 	for (size_t t = 0; t < pl_nrule_tables; t++)

@@ -140,6 +140,10 @@ extern const size_t pl_nrule_tables;
  *  on the first call and owned by this module (lives until exit); for
  *  pl_facts_set_sysctl_names(). */
 const char *const *pl_rules_sysctl_names(void);
+/** The fact keys every rule of every table reads (keys[], duplicates kept), NULL-terminated.
+ *  Built on the first call and owned by this module (lives until exit); for
+ *  pl_facts_set_wanted(). */
+const char *const *pl_rules_keys(void);
 
 /** Evaluate every rule applying to @workload (one bit) over @f into @out (zeroed by the
  *  caller), sorted by severity (crit first) then rule id then subject. Also fills

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "snapshot/snapshot.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +10,7 @@
 #include "util/clock.h"
 #include "util/escape.h"
 #include "util/json.h"
+#include "util/libarchive.h"
 #include "util/record.h"
 #include "util/sha256.h"
 #include "snapshot/redact.h"
@@ -124,19 +123,19 @@ json_t *pl_snapshot_manifest(long long created, int argc, char *const *argv,
 static int member(struct archive *a, struct archive_entry *e, const char *path, mode_t type,
 		  const char *data, size_t len, const char *target, long long created)
 {
-	archive_entry_clear(e);
-	archive_entry_set_pathname(e, path);
-	archive_entry_set_filetype(e, type);
-	archive_entry_set_perm(e, type == AE_IFREG ? 0644 : type == AE_IFDIR ? 0755 : 0777);
-	archive_entry_set_uid(e, 0);
-	archive_entry_set_gid(e, 0);
-	archive_entry_set_mtime(e, (time_t)created, 0);
-	archive_entry_set_size(e, type == AE_IFREG ? (la_int64_t)len : 0);
+	pl_la.archive_entry_clear(e);
+	pl_la.archive_entry_set_pathname(e, path);
+	pl_la.archive_entry_set_filetype(e, type);
+	pl_la.archive_entry_set_perm(e, type == AE_IFREG ? 0644 : type == AE_IFDIR ? 0755 : 0777);
+	pl_la.archive_entry_set_uid(e, 0);
+	pl_la.archive_entry_set_gid(e, 0);
+	pl_la.archive_entry_set_mtime(e, (time_t)created, 0);
+	pl_la.archive_entry_set_size(e, type == AE_IFREG ? (la_int64_t)len : 0);
 	if (type == AE_IFLNK)
-		archive_entry_set_symlink(e, target);
-	if (archive_write_header(a, e) != ARCHIVE_OK)
+		pl_la.archive_entry_set_symlink(e, target);
+	if (pl_la.archive_write_header(a, e) != ARCHIVE_OK)
 		return -EIO;
-	if (type == AE_IFREG && len && archive_write_data(a, data, len) != (la_ssize_t)len)
+	if (type == AE_IFREG && len && pl_la.archive_write_data(a, data, len) != (la_ssize_t)len)
 		return -EIO;
 	return 0;
 }
@@ -162,10 +161,16 @@ static int write_utf8(FILE *fp, long long created, int argc, char *const *argv,
 int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv,
 		      const json_t *redactions, char *why, size_t whylen)
 {
+	char lib[300];
+	int r = pl_libarchive_load(lib, sizeof(lib));
+	if (r < 0) {
+		snprintf(why, whylen, "%s (%s)", lib, PL_LIBARCHIVE_FIX);
+		return r;
+	}
 	/* pax names are UTF-8: convert from it, not from the "C" locale's ASCII */
 	struct pl_archive_locale l;
 	pl_archive_utf8_begin(&l);
-	int r = write_utf8(fp, created, argc, argv, redactions, why, whylen);
+	r = write_utf8(fp, created, argc, argv, redactions, why, whylen);
 	pl_archive_utf8_end(&l);
 	return r;
 }
@@ -177,8 +182,8 @@ static int write_utf8(FILE *fp, long long created, int argc, char *const *argv,
 	json_t *doc = pl_snapshot_manifest(created, argc, argv, redactions);
 	char *manifest = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
-	struct archive *a = archive_write_new();
-	struct archive_entry *e = archive_entry_new();
+	struct archive *a = pl_la.archive_write_new();
+	struct archive_entry *e = pl_la.archive_entry_new();
 	int r = -EIO;
 	if (!manifest || !a || !e) {
 		snprintf(why, whylen, "out of memory");
@@ -186,10 +191,10 @@ static int write_utf8(FILE *fp, long long created, int argc, char *const *argv,
 	}
 	/* bytes_in_last_block 1: no zero padding after the zstd frame to the tar block size
 	 * (10240), which zstd(1) would refuse as trailing garbage */
-	if (archive_write_add_filter_zstd(a) != ARCHIVE_OK ||
-	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
-	    archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
-	    archive_write_open_FILE(a, fp) != ARCHIVE_OK)
+	if (pl_la.archive_write_add_filter_zstd(a) != ARCHIVE_OK ||
+	    pl_la.archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+	    pl_la.archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
+	    pl_la.archive_write_open_FILE(a, fp) != ARCHIVE_OK)
 		goto fail;
 	size_t mlen = strlen(manifest);
 	if (member(a, e, PL_SNAPSHOT_MANIFEST, AE_IFREG, manifest, mlen, NULL, created) < 0)
@@ -205,18 +210,18 @@ static int write_utf8(FILE *fp, long long created, int argc, char *const *argv,
 		if (member(a, e, v[i].path + 1, t, v[i].data, v[i].len, v[i].target, created) < 0)
 			goto fail;
 	}
-	if (archive_write_close(a) != ARCHIVE_OK)
+	if (pl_la.archive_write_close(a) != ARCHIVE_OK)
 		goto fail;
 	r = 0;
 	goto out;
 fail:
 	snprintf(why, whylen, "%s",
-		 archive_error_string(a) ? archive_error_string(a) : "write error");
+		 pl_la.archive_error_string(a) ? pl_la.archive_error_string(a) : "write error");
 out:
 	if (e)
-		archive_entry_free(e);
+		pl_la.archive_entry_free(e);
 	if (a)
-		archive_write_free(a);
+		pl_la.archive_write_free(a);
 	free(manifest);
 	return r;
 }

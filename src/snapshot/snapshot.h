@@ -34,7 +34,8 @@ void pl_snapshot_redact(struct pl_redactor *r);
  *  (pl_snapshot_manifest() of @created, @argc, @argv and @redactions), then every recorded
  *  entry under its path without the leading '/' (files 0644, links, directories 0755;
  *  owner 0, mtime @created). Returns 0, or -EIO with a one-line reason (libarchive's) in
- *  @why (@whylen bytes). */
+ *  @why (@whylen bytes), or -ELIBACC when libarchive cannot be loaded (util/libarchive.h),
+ *  with the reason and the fix in @why. */
 int pl_snapshot_write(FILE *fp, long long created, int argc, char *const *argv,
 		      const json_t *redactions, char *why, size_t whylen);
 

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "util/archive.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -21,6 +19,7 @@
 #include "util/cleanup.h"
 #include "util/escape.h"
 #include "util/json.h"
+#include "util/libarchive.h"
 #include "util/str.h"
 #include "util/testhook.h"
 
@@ -83,7 +82,7 @@ static la_ssize_t src_read(struct archive *a, void *client, const void **out)
 	if (!s->sniffed) {
 		ssize_t n = fill(s);
 		if (n < 0) {
-			archive_set_error(a, errno, "cannot read: %s", strerror(errno));
+			pl_la.archive_set_error(a, errno, "cannot read: %s", strerror(errno));
 			return -1;
 		}
 		s->sniffed = true;
@@ -96,7 +95,7 @@ static la_ssize_t src_read(struct archive *a, void *client, const void **out)
 					: 0;
 		s->zstd = magic == 0xFD2FB528u || (magic & 0xFFFFFFF0u) == 0x184D2A50u;
 		if (s->zstd && !(s->z = ZSTD_createDStream())) {
-			archive_set_error(a, ENOMEM, "out of memory");
+			pl_la.archive_set_error(a, ENOMEM, "out of memory");
 			return -1;
 		}
 		if (!s->zstd) {
@@ -110,13 +109,13 @@ static la_ssize_t src_read(struct archive *a, void *client, const void **out)
 	if (!s->zstd) {
 		ssize_t n = fill(s);
 		if (n < 0) {
-			archive_set_error(a, errno, "cannot read: %s", strerror(errno));
+			pl_la.archive_set_error(a, errno, "cannot read: %s", strerror(errno));
 			return -1;
 		}
 		s->produced += (uint64_t)n;
 		if (s->produced > s->cap) {
 			s->over_cap = true;
-			archive_set_error(a, EFBIG, "decompressed contents over the limit");
+			pl_la.archive_set_error(a, EFBIG, "decompressed contents over the limit");
 			return -1;
 		}
 		*out = s->in;
@@ -126,14 +125,15 @@ static la_ssize_t src_read(struct archive *a, void *client, const void **out)
 		if (s->zin.pos == s->zin.size) {
 			ssize_t n = fill(s);
 			if (n < 0) {
-				archive_set_error(a, errno, "cannot read: %s", strerror(errno));
+				pl_la.archive_set_error(a, errno, "cannot read: %s",
+							strerror(errno));
 				return -1;
 			}
 			if (n == 0) {
 				if (s->need_more) {
 					s->ztruncated = true;
-					archive_set_error(a, EINVAL,
-							  "the zstd stream is cut short");
+					pl_la.archive_set_error(a, EINVAL,
+								"the zstd stream is cut short");
 					return -1;
 				}
 				s->eof = true;
@@ -146,7 +146,7 @@ static la_ssize_t src_read(struct archive *a, void *client, const void **out)
 		if (ZSTD_isError(r)) {
 			s->zcorrupt = true;
 			s->zerr = ZSTD_getErrorName(r);
-			archive_set_error(a, EINVAL, "zstd: %s", s->zerr);
+			pl_la.archive_set_error(a, EINVAL, "zstd: %s", s->zerr);
 			return -1;
 		}
 		s->need_more = r != 0;
@@ -155,7 +155,7 @@ static la_ssize_t src_read(struct archive *a, void *client, const void **out)
 		s->produced += zout.pos;
 		if (s->produced > s->cap) {
 			s->over_cap = true;
-			archive_set_error(a, EFBIG, "decompressed contents over the limit");
+			pl_la.archive_set_error(a, EFBIG, "decompressed contents over the limit");
 			return -1;
 		}
 		*out = s->out;
@@ -222,7 +222,7 @@ static int fail_read(struct ex *x, const char *member, const char *after)
 		snprintf(where, sizeof(where),
 			 " within its first 128 KiB, before any member's name");
 	}
-	const char *s = archive_error_string(x->a);
+	const char *s = pl_la.archive_error_string(x->a);
 	if (x->src->over_cap)
 		return fail(x, member, FIX_LIMIT,
 			    "%s over %llu MiB in all once decompressed%s (the limit; a "
@@ -338,7 +338,7 @@ static int write_contents(struct ex *x, int fd, bool manifest)
 	size_t manlen = 0;
 	uint64_t size = 0;
 	for (;;) {
-		la_ssize_t n = archive_read_data(x->a, buf, sizeof(buf));
+		la_ssize_t n = pl_la.archive_read_data(x->a, buf, sizeof(buf));
 		if (n < 0)
 			return fail_read(x, x->member, NULL);
 		if (n == 0)
@@ -421,10 +421,10 @@ static char *tree_target(const char *rel, const char *target)
 /* Make the current member @rel (normalized) of type @type. */
 static int make_member(struct ex *x, char *rel, struct archive_entry *e)
 {
-	mode_t type = archive_entry_filetype(e);
-	if (archive_entry_hardlink(e))
+	mode_t type = pl_la.archive_entry_filetype(e);
+	if (pl_la.archive_entry_hardlink(e))
 		return fail(x, x->member, FIX_FOREIGN, "is a hard link (to '%s')",
-			    archive_entry_hardlink(e));
+			    pl_la.archive_entry_hardlink(e));
 	if (type == AE_IFDIR) {
 		if (!*rel)
 			return 0;
@@ -442,8 +442,8 @@ static int make_member(struct ex *x, char *rel, struct archive_entry *e)
 								 : "member of an unknown type");
 	if (!*rel)
 		return fail(x, x->member, FIX_FOREIGN, "names the tree's root as a file");
-	if (type == AE_IFREG && archive_entry_size_is_set(e)) {
-		uint64_t size = (uint64_t)archive_entry_size(e);
+	if (type == AE_IFREG && pl_la.archive_entry_size_is_set(e)) {
+		uint64_t size = (uint64_t)pl_la.archive_entry_size(e);
 		if (size > PL_ARCHIVE_MAX_MEMBER)
 			return fail(x, x->member, FIX_LIMIT,
 				    "is %llu bytes, over %llu MiB (the limit of one member)",
@@ -458,7 +458,7 @@ static int make_member(struct ex *x, char *rel, struct archive_entry *e)
 	if (dfd < 0)
 		return fail_create(x, dfd);
 	if (type == AE_IFLNK) {
-		const char *t = archive_entry_symlink(e);
+		const char *t = pl_la.archive_entry_symlink(e);
 		if (!t || !*t)
 			return fail(x, x->member, FIX_FOREIGN, "is a symlink without a target");
 		if (strlen(t) >= PATH_MAX)
@@ -572,9 +572,15 @@ static int extract_utf8(struct source *src, int dirfd, struct pl_archive_error *
  * read as the bytes they were written from. */
 static int extract(struct source *src, int dirfd, struct pl_archive_error *err)
 {
+	memset(err, 0, sizeof(*err));
+	int r = pl_libarchive_load(err->why, sizeof(err->why));
+	if (r < 0) {
+		err->fix = PL_LIBARCHIVE_FIX;
+		return r;
+	}
 	struct pl_archive_locale l;
 	pl_archive_utf8_begin(&l);
-	int r = extract_utf8(src, dirfd, err);
+	r = extract_utf8(src, dirfd, err);
 	pl_archive_utf8_end(&l);
 	return r;
 }
@@ -592,15 +598,15 @@ static int extract_utf8(struct source *src, int dirfd, struct pl_archive_error *
 		return r;
 	}
 	src->cap = PL_ARCHIVE_MAX_TOTAL + HEADER_ALLOWANCE * (PL_ARCHIVE_MAX_MEMBERS + 1);
-	x.a = archive_read_new();
+	x.a = pl_la.archive_read_new();
 	if (!x.a) {
 		close(x.root);
 		fail(&x, NULL, FIX_WRITE, "out of memory");
 		return -ENOMEM;
 	}
-	archive_read_support_format_tar(x.a);
+	pl_la.archive_read_support_format_tar(x.a);
 	int r = 0;
-	if (archive_read_open(x.a, src, NULL, src_read, NULL) != ARCHIVE_OK) {
+	if (pl_la.archive_read_open(x.a, src, NULL, src_read, NULL) != ARCHIVE_OK) {
 		/* libarchive reads the first block to choose the format here */
 		if (src->over_cap || src->zcorrupt || src->ztruncated)
 			r = fail_read(&x, NULL, NULL);
@@ -618,7 +624,7 @@ static int extract_utf8(struct source *src, int dirfd, struct pl_archive_error *
 	const char *prev = NULL;
 	for (;;) {
 		struct archive_entry *e;
-		int h = archive_read_next_header(x.a, &e);
+		int h = pl_la.archive_read_next_header(x.a, &e);
 		if (h == ARCHIVE_EOF)
 			break;
 		if (h < ARCHIVE_WARN) {
@@ -629,7 +635,7 @@ static int extract_utf8(struct source *src, int dirfd, struct pl_archive_error *
 				r = fail_read(&x, NULL, prev);
 			goto out;
 		}
-		x.member = (char *)archive_entry_pathname(e);
+		x.member = (char *)pl_la.archive_entry_pathname(e);
 		if (++x.members > PL_ARCHIVE_MAX_MEMBERS) {
 			r = fail(&x, x.member, FIX_LIMIT,
 				 "is one member too many (the limit is %d)",
@@ -673,7 +679,7 @@ out:
 	free(x.lastdir);
 	if (x.lastfd >= 0)
 		close(x.lastfd);
-	archive_read_free(x.a);
+	pl_la.archive_read_free(x.a);
 	close(x.root);
 	return r;
 }

@@ -59,7 +59,8 @@ struct pl_archive_error {
  *  O_RDONLY; the caller closes it), which should be empty and private (0700). Returns 0;
  *  -EINVAL when the archive is refused (unreadable, not an archive, damaged, or a member
  *  or limit above is broken), with @err filled; or another -errno when writing the tree
- *  failed (-ENOSPC, -EDQUOT, ...), with @err filled too. On failure the directory holds
+ *  failed (-ENOSPC, -EDQUOT, ...), with @err filled too; -ELIBACC, with @err filled,
+ *  when libarchive cannot be loaded (util/libarchive.h). On failure the directory holds
  *  what was written so far: the caller removes it. */
 int pl_archive_extract_file(const char *path, int dirfd, struct pl_archive_error *err);
 

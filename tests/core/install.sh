@@ -61,7 +61,7 @@ for sh in bash:bash-completion/completions/perflab zsh:zsh/vendor-completions/_p
 done
 # The release build has no test hooks (src/util/testhook.h): no variable of the
 # environment can make it load a stand-in library or stop half-way.
-for v in PERFLAB_NVML_LIB PERFLAB_TUNE_FAULT_AFTER PERFLAB_TUNE_TEST_KEEP PERFLAB_TEST_SPIN_SERIES; do
+for v in PERFLAB_NVML_LIB PERFLAB_TEST_LIBARCHIVE PERFLAB_TUNE_FAULT_AFTER PERFLAB_TUNE_TEST_KEEP PERFLAB_TEST_SPIN_SERIES; do
 	ok "release binary has no $v hook" bash -c "! grep -aq $v '$TMP/d2$Z/bin/perflab'"
 done
 done_testing

@@ -199,6 +199,25 @@ static void test_kernel_version(void **state)
 	assert_int_equal(pl_kernel_version_code("6.x", &v), -EINVAL);
 }
 
+/* the facts a command wants (check: its rules' keys): equal, parent or child keys */
+static void test_facts_wanted(void **state)
+{
+	(void)state;
+	assert_true(pl_facts_wanted("kernel.config_hz")); /* no list: every fact */
+	static const char *const keys[] = { "kernel.cmdline.params", "cpu", NULL };
+	pl_facts_set_wanted(keys);
+	assert_false(pl_facts_wanted("kernel.config_hz"));
+	assert_false(pl_facts_wanted("kernel.cmdline.param"));
+	assert_false(pl_facts_wanted("cpus"));
+	assert_true(pl_facts_wanted("kernel.cmdline.params"));
+	assert_true(pl_facts_wanted("kernel.cmdline"));
+	assert_true(pl_facts_wanted("kernel"));
+	assert_true(pl_facts_wanted("kernel.cmdline.params.x"));
+	assert_true(pl_facts_wanted("cpu.model"));
+	pl_facts_set_wanted(NULL);
+	assert_true(pl_facts_wanted("kernel.config_hz"));
+}
+
 /* kernel .config text (/proc/config.gz, /boot/config-RELEASE): CONFIG_HZ */
 static void test_kconfig(void **state)
 {
@@ -228,6 +247,13 @@ static void test_kconfig(void **state)
 	/* the last assignment decides, whichever of the two is malformed */
 	assert_int_equal(pl_kconfig_int("CONFIG_HZ=\nCONFIG_HZ=300\n", "CONFIG_HZ", &v), 0);
 	assert_int_equal(v, 300);
+	/* only at the start of a line: not after "#" or another name's end */
+	assert_int_equal(
+		pl_kconfig_int("CONFIG_HZ=100\n#CONFIG_HZ=200\nXCONFIG_HZ=300\n", "CONFIG_HZ", &v),
+		0);
+	assert_int_equal(v, 100);
+	assert_int_equal(pl_kconfig_int("A=1\n\nCONFIG_HZ=400", "CONFIG_HZ", &v), 0);
+	assert_int_equal(v, 400);
 	assert_int_equal(pl_kconfig_int("CONFIG_HZ=100\nCONFIG_HZ=1000\n", "CONFIG_HZ", &v), 0);
 	assert_int_equal(v, 1000);
 	assert_int_equal(pl_kconfig_int("CONFIG_HZ=100\nCONFIG_HZ=y\n", "CONFIG_HZ", &v), -EINVAL);
@@ -350,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_version),	cmocka_unit_test(test_bracket_list),
 		cmocka_unit_test(test_meminfo),		cmocka_unit_test(test_numastat),
 		cmocka_unit_test(test_cpuidle_states),	cmocka_unit_test(test_kconfig),
+		cmocka_unit_test(test_facts_wanted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,6 +80,9 @@ is "nothing else built (noddebs)" "$(wc -l <"$TMP/debs")" "${#PKGS[@]}"
 is "perflab: Built-Using names the static archives it links" \
 	"$(dpkg-deb -f "${debs[0]}" Built-Using | grep -o 'libdeflate (= [^)]*)\|libiberty (= [^)]*)' | cut -d' ' -f1 | tr '\n' ,)" \
 	"libdeflate,libiberty,"
+is "perflab depends on the libraries it loads with dlopen" \
+	"$(dpkg-deb -f "${debs[0]}" Depends | grep -o 'libarchive13\|libpci3\|libisal2' | sort -u | tr '\n' ,)" \
+	"libarchive13,libisal2,libpci3,"
 is "perflab-mpi depends on OpenMPI" "$(dpkg-deb -f "${debs[1]}" Depends | grep -o 'libopenmpi3\|openmpi-bin' | sort | tr '\n' ,)" \
 	"libopenmpi3,openmpi-bin,"
 is "libperflab-mark1 is named after its soname" \

@@ -97,4 +97,17 @@ cmds=$(jq -r '.findings[] | select(.fix.command != null) | .fix.command | select
 ok "hostile device name: fix commands name it" test -n "$cmds"
 is "hostile device name: every such command quotes it as one word" \
 	"$(printf '%s\n' "$cmds" | grep -vc "/sys/block/'sd\$(id);a b'/queue/")" "0"
+# check prints no facts: it leaves out the costly ones no rule reads (kernel.config_hz, the
+# kernel config decompressed); inspect reads it from the same tree
+VM=$FIXTURES/sysroots/this-vm
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+	strace -f -qq -e trace=openat -o "$TMP/check.strace" "$PERFLAB" check --json -o /dev/null --sysroot "$VM"
+	is "check does not read /proc/config.gz" "$(grep -c 'proc/config\.gz' "$TMP/check.strace")" 0
+	strace -f -qq -e trace=openat -o "$TMP/inspect.strace" "$PERFLAB" inspect --json -o /dev/null --sysroot "$VM"
+	like "inspect reads /proc/config.gz" "$(grep -c 'proc/config\.gz' "$TMP/inspect.strace")" '^[1-9]'
+else
+	skip "check does not read /proc/config.gz" "strace is missing or cannot trace"
+fi
+is "inspect of the same tree has kernel.config_hz" \
+	"$("$PERFLAB" inspect --json --sysroot "$VM" | jq -r '.facts["kernel.config_hz"].value')" 250
 done_testing

@@ -146,4 +146,26 @@ like "default name: perflab-snapshot-HOSTNAME-DATE.tar.zst" "$(cd "$TMP" && ls p
 	"^perflab-snapshot-$host-[0-9]{8}T[0-9]{6}Z\.tar\.zst$"
 is "no temporary file left beside the archives" "$(cd "$TMP" && ls -a | grep -vE '\.(tar\.zst|json)$' | grep -E '^\.[^.]')" ""
 
+# --- libarchive, loaded only where an archive is read or written -----------------------
+# Linked, it and the 12 libraries it brings would load at every command's start; so
+# would libpci and libisal (src/util/dl.h).
+if command -v readelf >/dev/null; then
+	is "perflab does not link libarchive, libpci or libisal (loaded with dlopen)" \
+		"$(readelf -d "$PERFLAB" | grep 'NEEDED' | grep -o 'libarchive\|libpci\|libisal')" ""
+else
+	skip "perflab does not link libarchive, libpci or libisal" "readelf is not installed"
+fi
+NOLIB=$TMP/none/libarchive.so.13
+PERFLAB_TEST_LIBARCHIVE=$NOLIB expect_exit 3 "no libarchive: snapshot exits 3" \
+	"$PERFLAB" snapshot -q -o "$TMP/nolib.tar.zst" --sysroot "$FIXTURES/sysroots/container"
+like "no libarchive: snapshot names the library and the fix" "$(cat "$ERR")" \
+	"^perflab snapshot: error: cannot write the snapshot to '$TMP/nolib.tar.zst': $NOLIB: .*install libarchive13\)$"
+is "no libarchive: one line, no archive left" "$(wc -l <"$ERR"):$(ls "$TMP/nolib.tar.zst" 2>/dev/null)" 1:
+PERFLAB_TEST_LIBARCHIVE=$NOLIB expect_exit 3 "no libarchive: --sysroot FILE exits 3" \
+	"$PERFLAB" inspect --sysroot "$TMP/j.tar.zst"
+like "no libarchive: --sysroot FILE names the library and the fix" "$(cat "$ERR")" \
+	"^perflab inspect: error: --sysroot '$TMP/j.tar.zst': $NOLIB: .*install libarchive13\)$"
+PERFLAB_TEST_LIBARCHIVE=$NOLIB expect_exit 0 "no libarchive: check of a tree runs" \
+	"$PERFLAB" check --json -o /dev/null --sysroot "$FIXTURES/sysroots/container"
+
 done_testing
