@@ -143,6 +143,8 @@ def result(area, what, perflab, peer, unit, perflab_cmd, peer_cmd, target="",
     }
     if reason or miss:
         row["reason"] = reason or miss
+    if miss:
+        row["miss"] = miss
     if section:
         row["section"] = section
     import json

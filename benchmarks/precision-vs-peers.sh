@@ -123,7 +123,8 @@ def run_row(area, perflab_args, metric, peer_fn, peer_what, peer_cmd, funit, wha
     print(f"{area}: perflab {statistics.median(pl_t):.2f} s vs {peer_what} {statistics.median(pe_t):.2f} s; {prec}; {sp}")
     result(area, f"wall s to the figure, whole command: {what}; {prec}; {sp}{qn}",
            statistics.median(pl_t), statistics.median(pe_t), "s",
-           f"perflab bench {' '.join(perflab_args)} --precision {P} --max-time {maxtime}", peer_cmd,
+           f"perflab bench {' '.join(perflab_args).replace(wdir, 'DIR').replace(corpus, 'FILE')} "
+           f"--precision {P} --max-time {maxtime}", peer_cmd,
            target="< 1", samples=[a / b for a, b in zip(pl_t, pe_t)], section=SECTION, miss=miss)
 
 def row(area, fn):

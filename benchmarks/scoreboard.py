@@ -104,6 +104,8 @@ def run_script(d, name, quick, log):
             try:
                 r["met"] = target_met(r.get("target", ""), judged)
                 r["tie"] = target_tie(r.get("target", ""), judged, r.get("samples"))
+                if r.get("miss"):  # pairs.result(miss=...): not met whatever the figures
+                    r["met"] = r["tie"] = False
             except ValueError as e:
                 r["met"] = r["tie"] = None
                 r["reason"] = str(e)

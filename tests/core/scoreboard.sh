@@ -33,6 +33,9 @@ bench_result area="two" what="rate" perflab=93 peer=100 unit=GB/s target=">= 0.9
 bench_result area="to 1%: x" what="wall s to a 1% figure" perflab=0.5 peer=2 unit=s target="< 1" \
 	perflab_cmd="perflab bench x --precision 1%" peer_cmd="xpeer" samples="0.2 0.3" \
 	section="time to a trustworthy figure"
+bench_result area="to 1%: y" what="wall s, stopped short" perflab=0.9 peer=1 unit=s target="< 1" \
+	perflab_cmd="perflab bench y --precision 1%" peer_cmd="ypeer" samples="0.9 0.9 0.9" \
+	section="time to a trustworthy figure" miss="perflab reached 1% in 0 of 3 runs"
 SH
 printf 'top\n<!-- scoreboard:begin -->\nold table\n<!-- scoreboard:end -->\nbottom\n' >"$TMP/tree/docs/scoreboard.md"
 
@@ -51,7 +54,8 @@ like "the peer's exact command is printed" "$table" 'peer: +y --z'
 like "missed by the medians, met by some pairs: a tie" "$table" 'tied +1\.02 +1\.01 +x +1\.01 +<= 1 +tie '
 like "every pair missing the target is no tie" "$table" 'slow .* NOT met'
 like "two pairs cannot tie, even on both sides" "$table" 'two +93 +100 .* NOT met'
-like "the summary counts" "$table" '4 targets met, 1 tied \(tied: pairs on both sides of the target\), 2 not met \(slow, two\), 2 skipped'
+like "the summary counts" "$table" '4 targets met, 1 tied \(tied: pairs on both sides of the target\), 3 not met \(slow, two, to 1%: y\), 2 skipped'
+like "a row whose condition besides the figures failed (miss=) is not met" "$table" 'to 1%: y +0\.9 +1 +s +0\.9 +< 1 +NOT met'
 # a row with a section: in that section's own table after the main one, not in the main one
 like "text: the section's row after its title" "$(printf '%s\n' "$table" | sed -n '/^== time to a trustworthy figure ==$/,/^$/p')" \
 	'to 1%: x +0\.5 +2 +s +0\.25 +< 1 +met'
@@ -59,13 +63,13 @@ unlike_main=$(printf '%s\n' "$table" | sed -n '1,/^== time to a trustworthy figu
 is "text: the section's row is not in the main table" "$unlike_main" 0
 validate scoreboard.schema.json "$TMP/sb.json"
 is "met is recorded in the JSON" "$(jqv "$TMP/sb.json" '[.info.rows[] | .met] | map(tostring) | join(",")')" \
-	"true,true,null,null,false,true,false,false,true"
+	"true,true,null,null,false,true,false,false,true,false"
 is "tie is recorded in the JSON" "$(jqv "$TMP/sb.json" '[.info.rows[] | .tie] | map(tostring) | join(",")')" \
-	"false,false,null,null,false,false,true,false,false"
+	"false,false,null,null,false,false,true,false,false,false"
 is "ratio rows become metrics 'AREA ratio', absolute ones 'AREA'" \
-	"$(jqv "$TMP/sb.json" '[.metrics[].name] | join(",")')" "fast ratio,abs,slow ratio,range ratio,tied ratio,two ratio,to 1%: x ratio"
+	"$(jqv "$TMP/sb.json" '[.metrics[].name] | join(",")')" "fast ratio,abs,slow ratio,range ratio,tied ratio,two ratio,to 1%: x ratio,to 1%: y ratio"
 is "better follows the target" "$(jqv "$TMP/sb.json" '[.metrics[].better] | join(",")')" \
-	"lower,lower,higher,neither,lower,higher,lower"
+	"lower,lower,higher,neither,lower,higher,lower,lower"
 ok "perflab diff reads two scoreboards" "$PERFLAB" diff "$TMP/sb.json" "$TMP/sb.json"
 like "and compares the ratios" "$(cat "$OUT")" 'scoreboard fast ratio'
 md=$(cat docs/scoreboard.md)
@@ -77,7 +81,9 @@ is "scoreboard.md: the section's heading after the main table" \
 like "scoreboard.md: the section's row in its own table" "$(sed -n '/^### Time to a trustworthy figure$/,$p' docs/scoreboard.md)" \
 	'^\| to 1%: x \| wall s to a 1% figure: `perflab bench x --precision 1%` vs `xpeer` \| 0\.5 s \| 2 s \| 0\.25 \| < 1 \| met \|'
 is "json: the row keeps its section" "$(jqv "$TMP/sb.json" '[.info.rows[] | .section // empty] | join(",")')" \
-	"time to a trustworthy figure"
+	"time to a trustworthy figure,time to a trustworthy figure"
+is "json: the miss is kept" "$(jqv "$TMP/sb.json" '[.info.rows[] | .miss // empty] | join(",")')" \
+	"perflab reached 1% in 0 of 3 runs"
 is "scoreboard.md outside the markers kept" "$(head -1 docs/scoreboard.md) $(tail -1 docs/scoreboard.md)" "top bottom"
 like "the old table is gone" "$(grep -c 'old table' docs/scoreboard.md)" '^0$'
 ok "--from prints a saved scoreboard without running" /usr/bin/python3 benchmarks/scoreboard.py --from "$TMP/sb.json"
