@@ -285,13 +285,12 @@ enum pl_bench_stop {
 /** Seconds more of runs that @counted runs (after the detected warm-up), whose widest
  *  headline interval has the relative half-width @worst, project to need to reach
  *  @precision (fractions both) at @run_s seconds per run: 0 when @worst is within it;
- *  (PL_SETTLE_MIN_RUNS - @counted) runs while there are too few for an interval; else
- *  the runs that shrink the half-width to @precision, which falls as 1/sqrt(runs) (the
- *  sample median is asymptotically normal with a standard error proportional to
+ *  INFINITY while there are too few runs for an interval (no interval, no projection)
+ *  or @worst is not finite; else the runs that shrink the half-width to @precision, which falls as
+ * 1/sqrt(runs) (the sample median is asymptotically normal with a standard error proportional to
  *  1/sqrt(n), so its order-statistic interval narrows at that rate: Conover, "Practical
  *  Nonparametric Statistics", 3.2; Le Boudec, "Performance Evaluation of Computer and
- *  Communication Systems", 2.2): counted x ((worst / precision)^2 - 1) runs. INFINITY
- *  when @worst is not finite with enough runs (no interval: an unbounded one). */
+ *  Communication Systems", 2.2): counted x ((worst / precision)^2 - 1) runs. */
 double pl_bench_projected_s(size_t counted, double worst, double precision, double run_s);
 
 /** The stop rule of --precision, after a measured run: PRECISION when @counted runs (after

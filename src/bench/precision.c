@@ -26,9 +26,16 @@ int pl_bench_run_opts_check(struct pl_bench_run_opts *ro, bool runs_given)
 	if (!ro->precision_arg)
 		return 0;
 	double p;
-	if (pl_opt_parse_pct("precision", ro->precision_arg, &p) < 0)
+	char *t = pl_xstrdup(ro->precision_arg);
+	size_t tl = strlen(t);
+	if (tl && t[tl - 1] == '%')
+		t[tl - 1] = '\0';
+	/* a number above the cap gets the cap in its error, not the parser's "above 0" */
+	bool over = pl_parse_double(t, &p) == 0 && p / 100 > PL_BENCH_PRECISION_MAX;
+	free(t);
+	if (!over && pl_opt_parse_pct("precision", ro->precision_arg, &p) < 0)
 		return -EINVAL;
-	if (p > PL_BENCH_PRECISION_MAX) {
+	if (over || p > PL_BENCH_PRECISION_MAX) {
 		pl_error("--precision '%s': give at most %.0f%% (e.g. 1%%)", ro->precision_arg,
 			 PL_BENCH_PRECISION_MAX * 100);
 		return -EINVAL;
@@ -54,9 +61,7 @@ int pl_bench_run_opts_check(struct pl_bench_run_opts *ro, bool runs_given)
 
 double pl_bench_projected_s(size_t counted, double worst, double precision, double run_s)
 {
-	if (counted < PL_SETTLE_MIN_RUNS)
-		return (double)(PL_SETTLE_MIN_RUNS - counted) * run_s;
-	if (!isfinite(worst) || !(precision > 0))
+	if (counted < PL_SETTLE_MIN_RUNS || !isfinite(worst) || !(precision > 0))
 		return INFINITY;
 	if (worst <= precision)
 		return 0;

@@ -73,6 +73,23 @@ static const char **without_runs(const char *const *argv)
 	return v;
 }
 
+/* The arguments of a benchmark that starts after the default plan's budget is used: its
+ * quick_argv without "--runs N" (its floor of runs replaces the count), then its
+ * report_argv, so it measures what the default plan would (compress at level 1 only, io
+ * with the plan's cache mode) at the quick sizes. New array of the same static strings;
+ * free the array only. */
+static const char **brief_args(const struct pl_bench *b)
+{
+	pl_autofree const char **quick = without_runs(b->quick_argv);
+	int nq = argv_len(quick), nr = argv_len(b->report_argv);
+	const char **v = pl_xcalloc((size_t)nq + (size_t)nr + 1, sizeof(*v));
+	for (int i = 0; i < nq; i++)
+		v[i] = quick[i];
+	for (int i = 0; i < nr; i++)
+		v[nq + i] = b->report_argv[i];
+	return v;
+}
+
 int pl_bench_plan_make(struct pl_bench_plan *p, enum pl_bench_mode mode, const char *cpus)
 {
 	memset(p, 0, sizeof(*p));
@@ -229,13 +246,13 @@ json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,
 	/* its brief arguments until its floor of runs: a figure with a spread, a few seconds
 	 * over the budget, rather than one run */
 	int argc;
-	pl_autofree const char **quick = without_runs(b->quick_argv);
-	pl_autofree const char **argv = plan_args(quick, true, p->cpus, &argc);
+	pl_autofree const char **brief = brief_args(b);
+	pl_autofree const char **argv = plan_args(brief, true, p->cpus, &argc);
 	json_t *d = pl_bench_run_share(b, argc, (char *const *)argv, true, p->workdir,
 				       PL_BENCH_PLAN_OVER_S, 0);
 	json_t *notes = json_object_get(d, "notes");
 	pl_autofree char *why = pl_xasprintf(
-		"%s: ran with its brief --quick arguments until its floor of %d runs, not the "
+		"%s: ran with its brief --quick sizes until its floor of %d runs, not the "
 		"default plan's (run 'perflab bench %s' for that figure)",
 		cause, PL_BENCH_PRECISION_FLOOR_RUNS, b->name);
 	if (json_is_array(notes)) /* a skipped or failed result keeps its own reason */

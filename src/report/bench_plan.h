@@ -42,10 +42,10 @@
  *  used: so short that it stops at its floor of PL_BENCH_PRECISION_FLOOR_RUNS runs. */
 #define PL_BENCH_PLAN_OVER_S 0.001
 /** Seconds of the default plan's budget set aside for each benchmark not yet run when
- *  an earlier one goes on past its share: about one setup and a floor of quick runs
- *  (clock and syscall reach 1% in under a second on an idle 2-vCPU guest, net and mem
- *  in about 2 s). */
-#define PL_BENCH_PLAN_RESERVE_S 2.0
+ *  an earlier one goes on past its share: a setup and a floor of 3 runs of the slower
+ *  benchmarks (io, mem and compress take 3-5 s for that on a 2-vCPU guest; clock and
+ *  syscall reach 1% in under a second). */
+#define PL_BENCH_PLAN_RESERVE_S 5.0
 /** The report's benchmark modes. */
 enum pl_bench_mode { PL_BENCH_MODE_QUICK, PL_BENCH_MODE_DEFAULT, PL_BENCH_MODE_FULL };
 
@@ -115,7 +115,8 @@ char *pl_bench_plan_budget_cause(const struct pl_bench_plan *p, const double *se
 				 double used);
 /** What the report runs for @it once the budget of @p is used up, @cause saying why
  *  (pl_bench_plan_budget_cause()): in the default mode the benchmark with its quick_argv
- *  (runner.quick true, a first note "CAUSE: ran with its brief --quick arguments ...", so
+ *  without --runs followed by its report_argv, until its floor of runs (runner.quick
+ *  true, a first note "CAUSE: ran with its brief --quick sizes ...", so
  *  every figure is still there, marked brief); in the quick mode a "skipped" result with
  *  that reason. New reference. */
 json_t *pl_bench_plan_over_budget(const struct pl_bench_plan *p,

@@ -108,6 +108,7 @@ bad() { # NAME WANT ARGS...
 }
 bad "--precision 0%" "--precision '0%'" --precision 0%
 bad "--precision 80%" "--precision '80%': give at most 50%" --precision 80%
+bad "--precision 150% (past the parser's 100%)" "--precision '150%': give at most 50%" --precision 150%
 bad "--precision abc" "--precision 'abc'" --precision abc
 bad "--max-time -1s" "--max-time" --precision 1% --max-time -1s
 bad "--max-time 0" "--max-time" --precision 1% --max-time 0
