@@ -382,6 +382,7 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 	size_t warm = pl_bench_planned_warmup(b, a->ro);
 	size_t done = 0, dropped = 0;
 	bool interrupted = false;
+	bool past_share = false; /* went on past max_time on the runs' projection */
 	enum pl_bench_stop stop = PL_BENCH_STOP_NONE;
 	uint64_t t_first = 0, t_last = 0, t_run0 = 0;
 	if (r == 0) {
@@ -425,12 +426,15 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 				 * counts from before setup, so setup is part of it */
 				double worst = pl_bench_precision_eval(&c, &dropped);
 				uint64_t from = a->ro->max_time_report ? t_wall : t_run0;
-				stop = pl_bench_stop_rule(a->ro, done - dropped, done, worst,
-							  (double)(t_last - from) / 1e9,
+				double spent = (double)(t_last - from) / 1e9;
+				stop = pl_bench_stop_rule(a->ro, done - dropped, done, worst, spent,
 							  (double)(t_last - t_first) / 1e9 /
 								  (double)done);
 				if (stop != PL_BENCH_STOP_NONE)
 					break;
+				if (a->ro->max_time > 0 && spent >= a->ro->max_time &&
+				    done >= PL_BENCH_PRECISION_FLOOR_RUNS)
+					past_share = true;
 				continue;
 			}
 			if (done >= want && (double)(t_last - t_first) / 1e9 >= a->ro->min_time)
@@ -493,11 +497,13 @@ static int run_bench(const struct run_args *a, json_t **out, char *err, size_t e
 		json_t *pj = pl_bench_precision_json(&c, a->ro, stop, done - dropped, dropped,
 						     (double)(pl_now_ns() - t_wall) / 1e9);
 		if (a->ro->max_time_report && a->ro->max_time_cap > 0) {
-			/* a share of the report's budget: how far the runs went past it */
+			/* a share of the report's budget: how far the runs went on past it on
+			 * their projection (a last run that ends past it is not that) */
 			double spent = t_last > t_wall ? (double)(t_last - t_wall) / 1e9 : 0;
 			json_object_set_new(pj, "max_time_cap_s", json_real(a->ro->max_time_cap));
-			json_object_set_new(pj, "extended_s",
-					    json_real(fmax(0, spent - a->ro->max_time)));
+			json_object_set_new(
+				pj, "extended_s",
+				json_real(past_share ? fmax(0, spent - a->ro->max_time) : 0));
 		}
 		json_object_set_new(rj, "precision", pj);
 	}
