@@ -239,10 +239,18 @@ void pl_bench_print_table(FILE *f, const json_t *d)
 	if (workload)
 		fprintf(f, "%sworkload:%s %s\n", B, R, workload);
 	long long runs = (long long)json_integer_value(json_object_get(rj, "runs"));
-	fprintf(f, "%lld run%s (+%lld warm-up) in %.2f s on CPUs %s (%s)%s\n", runs,
+	double el = json_number_value(json_object_get(rj, "elapsed_s"));
+	/* with --precision the whole wall time is known: say where the rest went when setup
+	 * and teardown took a good part of it (--max-time counts the runs only) */
+	const json_t *pw = json_object_get(json_object_get(rj, "precision"), "wall_s");
+	char whole[96] = "";
+	if (json_is_number(pw) && json_number_value(pw) > el + fmax(1, 0.2 * el))
+		snprintf(whole, sizeof(whole), "; %.2f s in all with setup and teardown",
+			 json_number_value(pw));
+	fprintf(f, "%lld run%s (+%lld warm-up) in %.2f s on CPUs %s (%s)%s%s\n", runs,
 		runs == 1 ? "" : "s", (long long)json_integer_value(json_object_get(rj, "warmup")),
-		json_number_value(json_object_get(rj, "elapsed_s")), pl_json_str(rj, "cpus"),
-		json_is_true(json_object_get(rj, "pinned")) ? "pinned" : "unpinned",
+		el, pl_json_str(rj, "cpus"),
+		json_is_true(json_object_get(rj, "pinned")) ? "pinned" : "unpinned", whole,
 		strcmp(pl_json_str(d, "status"), "interrupted") == 0 ? ", INTERRUPTED" : "");
 	char *prec = pl_bench_precision_text(json_object_get(rj, "precision"));
 	if (prec)

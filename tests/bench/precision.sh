@@ -55,6 +55,13 @@ is "too tight: the runs took --max-time" \
 CI='(\+-[0-9.]+%|-[0-9.]+%/\+[0-9.]+%)'
 like "too tight: the warning says so" "$(cat "$ERR")" \
 	"precision not reached: $CI for run .*stopped: --max-time 300 ms reached; the 0.01% target was not reached \($CI\)"
+# a setup longer than the runs: the runs line says the whole time, which --max-time does
+# not bound
+ok "slow setup (text)" spin 0.1:0:1200 --precision 1%
+like "text: the runs line gives the time with setup" "$(sed -n 2p "$OUT")" \
+	'^6 runs \(\+[0-9]+ warm-up\) in [0-9.]+ s on CPUs .*; [0-9.]+ s in all with setup and teardown$'
+ok "quiet setup (text)" spin 0.1:0 --precision 1%
+unlike "text: no setup time where setup is short" "$(sed -n 2p "$OUT")" 'in all with setup'
 ok "too tight (text)" slow_spin 5:0 --precision 0.01% --max-time 300ms
 like "text: the precision line says why it stopped" "$(sed -n 3p "$OUT")" \
 	"^precision: $CI for run \(95% CI of the median, [0-9]+ runs; stopped: --max-time 300 ms reached"
