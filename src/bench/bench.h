@@ -420,8 +420,8 @@ json_t *pl_bench_run_args(const struct pl_bench *b, int argc, char *const *argv,
  *  max_time_report), unless the runs project the precision within @cap_s seconds
  *  (counted the same way; max_time_cap; 0 or not above @share_s: never past the share).
  *  @argv must hold --precision; it also records "--max-time" @share_s as the run's
- *  arguments. runner.precision gets max_time_cap_s and extended_s (the seconds the runs
- *  went past the share). New reference. */
+ *  arguments. Where the cap is above the share, runner.precision gets max_time_cap_s and
+ *  extended_s (the seconds the runs went past the share). New reference. */
 json_t *pl_bench_run_share(const struct pl_bench *b, int argc, char *const *argv, bool quick,
 			   const char *workdir, double share_s, double cap_s);
 /** Run @b with its quick_argv (none when @full) followed by @extra (NULL-terminated, or

@@ -103,7 +103,8 @@ json_t *pl_bench_plan_run(const struct pl_bench_plan *p, const struct pl_bench_p
  *  are spent: *@share = what is left / the items not yet run (seconds, counted from
  *  before the item's setup); *@cap = what is left less @p's reserve_s for each item
  *  after @i (0 when reserve_s is 0), the most it may take while its runs project the precision, or
- * 0 when that is not above *@share. Both can be negative or 0 once the budget is spent. */
+ * 0 when that is not above *@share (always 0 once the budget is spent, when *@share is 0 or
+ *  negative). @i < p->n. */
 void pl_bench_plan_share(const struct pl_bench_plan *p, size_t i, double used, double *share,
 			 double *cap);
 /** Why the budget of @p is used up, naming what took the time: "the report's time budget

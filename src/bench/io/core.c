@@ -584,7 +584,7 @@ static void job_uring(struct job *j, char *bufs)
 			r = io_uring_submit_and_wait(&u.ring, 1);
 			j->enters++;
 			j->waits++;
-			if (r < 0 && r != -EINTR && r != -EAGAIN) {
+			if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY) {
 				j->err = r;
 				break;
 			}

@@ -339,7 +339,8 @@ static int io_setup(struct pl_bench_ctx *ctx, void *opts, void **state)
 	s->m_enters = o->engine == PL_IO_URING
 			      ? pl_bench_metric(ctx, "syscalls/op", "1", PL_NEITHER,
 						"io_uring_enter(2) calls per completed operation "
-						"(fio's default, --iodepth-batch 1: about 1)")
+						"(--iodepth-batch 1, fio's default: about 1 at "
+						"depth, 2 at --iodepth 1: a submit, then a wait)")
 			      : -1;
 	if (o->direct)
 		pl_bench_note(ctx, "O_DIRECT: the page cache is bypassed; residency is shown for "
