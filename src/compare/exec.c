@@ -149,6 +149,18 @@ static int child_setup(const struct pl_cmp_variant *v, const struct pl_cmp_exec_
 	return 0;
 }
 
+/* In a child before exec: SIGINT, SIGTERM and SIGHUP back to their default actions, so
+ * the command is stopped by them as it would be when run alone (perflab catches them). */
+static void default_signals(void)
+{
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGHUP, &dfl, NULL);
+}
+
 /* In the child between vfork and exec: system calls only. A failure is stored in
  * *@err: the vfork child runs in our memory and we are suspended until it execs or exits,
  * so the parent reads it when vfork returns (glibc's posix_spawn reports exec errors the
@@ -157,12 +169,7 @@ static void child(const struct pl_cmp_variant *v, const char *exe, char *const a
 		  const struct pl_cmp_exec_opts *o, const struct child_plan *p, int nul, int outfd,
 		  volatile int *err)
 {
-	struct sigaction dfl;
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigaction(SIGINT, &dfl, NULL);
-	sigaction(SIGTERM, &dfl, NULL);
-	sigaction(SIGHUP, &dfl, NULL);
+	default_signals();
 	if (child_setup(v, o, p, nul, outfd) == 0)
 		execve(exe, argv, p->envp);
 	*err = errno ? errno : EINVAL;
@@ -210,12 +217,7 @@ static pid_t spawn_held(const struct pl_cmp_variant *v, const char *exe, char *c
 	if (pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof(dfl));
-		dfl.sa_handler = SIG_DFL;
-		sigaction(SIGINT, &dfl, NULL);
-		sigaction(SIGTERM, &dfl, NULL);
-		sigaction(SIGHUP, &dfl, NULL);
+		default_signals();
 		int e = child_setup(v, o, p, nul, outfd) == 0 ? 0 : (errno ? errno : EINVAL);
 		char c;
 		if (read(go[0], &c, 1) != 1)
